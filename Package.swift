@@ -1,0 +1,49 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+/// Settings every target of ours builds with: Swift 6 language mode (set package-wide below),
+/// explicit `any`, imports that must be declared where they are used, and no warnings tolerated.
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .treatAllWarnings(as: .error),
+]
+
+let package = Package(
+    name: "dockd",
+    products: [
+        .library(name: "DockProtocol", targets: ["DockProtocol"]),
+        .executable(name: "dockwire", targets: ["dockwire"]),
+    ],
+    targets: [
+        // Pure: the dock serial protocol (Protocol/dock-serial.md). Standard library only.
+        .target(name: "DockProtocol", swiftSettings: strictSettings),
+
+        // Command-line decoder and encoder of dock frames, for firmware authors and for captures.
+        .executableTarget(
+            name: "dockwire",
+            dependencies: ["DockProtocol"],
+            swiftSettings: strictSettings
+        ),
+
+        // C libraries from Debian, used by the I/O layer (serial ports and udev hot-plug).
+        .systemLibrary(
+            name: "CSerialPort",
+            pkgConfig: "libserialport",
+            providers: [.apt(["libserialport-dev"])]
+        ),
+        .systemLibrary(
+            name: "CUdev",
+            pkgConfig: "libudev",
+            providers: [.apt(["libudev-dev"])]
+        ),
+
+        .testTarget(
+            name: "DockProtocolTests",
+            dependencies: ["DockProtocol"],
+            swiftSettings: strictSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,34 @@
+/// Sizes and ranges fixed by `Protocol/dock-serial.md`, version 1.
+public enum WireLimits {
+    /// The protocol version this library speaks.
+    public static let protocolVersion: UInt8 = 1
+    /// The byte that delimits frames on the line; it never occurs inside an encoded frame.
+    public static let delimiter: UInt8 = 0x00
+    /// Bytes before the payload: type (1) and sequence number (2).
+    public static let headerCount = 3
+    /// Bytes after the payload: the CRC-32C.
+    public static let checksumCount = 4
+    /// The largest payload of any message.
+    public static let maximumPayloadCount = 240
+    /// The largest frame body: header, payload and checksum.
+    public static let maximumBodyCount = headerCount + maximumPayloadCount + checksumCount
+    /// The most bytes between two delimiters in a valid frame (the stuffed body).
+    public static let maximumEncodedCount = COBS.maximumEncodedCount(forBodyCount: maximumBodyCount)
+
+    /// Largest magnitude of an angle (position, target or limit): 4π rad, rounded up.
+    public static let angleMagnitudeMicroradians: Int32 = 12_566_371
+    /// Largest magnitude of an angular rate: 20 rad/s.
+    public static let rateMagnitudeMicroradiansPerSecond: Int32 = 20_000_000
+    /// Largest angular acceleration an accessory may report: 200 rad/s².
+    public static let maximumAccelerationMicroradiansPerSecondSquared: UInt32 = 200_000_000
+    /// Time-to-live of a velocity command, in milliseconds.
+    public static let velocityTimeToLiveMilliseconds: ClosedRange<UInt32> = 1...5_000
+    /// Duration of an orientation move, in milliseconds.
+    public static let moveDurationMilliseconds: ClosedRange<UInt32> = 1...60_000
+    /// Telemetry rate, in frames per second.
+    public static let telemetryRateHertz: ClosedRange<UInt8> = 1...200
+    /// Failsafe timeout, in milliseconds.
+    public static let failsafeTimeoutMilliseconds: ClosedRange<UInt32> = 50...10_000
+    /// Longest text field (model, firmware, serial number), in UTF-8 bytes.
+    public static let maximumTextCount = 32
+}
