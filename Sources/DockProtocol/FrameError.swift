@@ -63,6 +63,12 @@ public struct InvalidFieldError: Error, Hashable, Sendable, CustomStringConverti
     /// The field's name in the specification.
     public var field: String
 
+    /// Creates the error for `field` of a message of `type`.
+    public init(type: MessageType, field: String) {
+        self.type = type
+        self.field = field
+    }
+
     public var description: String { "\(type) field \(field) is out of range" }
 }
 

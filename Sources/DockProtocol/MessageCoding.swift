@@ -189,7 +189,7 @@ extension Message {
                     model: texts[0], firmwareVersion: texts[1], serialNumber: texts[2]))
         case .ack:
             let acknowledged = u16()
-            guard let acknowledgedType = MessageType(rawValue: u8()) else { throw outOfRange("type") }
+            guard let acknowledgedType = MessageType(rawValue: u8()) else { throw outOfRange("acked_type") }
             message = .ack(
                 Acknowledgement(
                     sequence: acknowledged, acknowledgedType: acknowledgedType,

@@ -28,7 +28,7 @@ extension Message {
         case .info(let info):
             return info.firstInvalidField
         case .ack(let ack):
-            if ack.acknowledgedType.direction != .hostToAccessory { return "type" }
+            if ack.acknowledgedType.direction != .hostToAccessory { return "acked_type" }
         case .telemetry(let telemetry):
             if !isValidAngle(telemetry.yaw) { return "yaw_urad" }
             if !isValidAngle(telemetry.pitch) { return "pitch_urad" }
