@@ -44,6 +44,11 @@ let package = Package(
             dependencies: ["DockProtocol"],
             swiftSettings: strictSettings
         ),
+        .testTarget(
+            name: "DockwireTests",
+            dependencies: ["dockwire"],
+            swiftSettings: strictSettings
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
