@@ -14,11 +14,25 @@ let package = Package(
     name: "dockd",
     products: [
         .library(name: "DockProtocol", targets: ["DockProtocol"]),
+        .library(name: "DockTracking", targets: ["DockTracking"]),
+        .library(name: "DockSimulator", targets: ["DockSimulator"]),
         .executable(name: "dockwire", targets: ["dockwire"]),
     ],
     targets: [
         // Pure: the dock serial protocol (Protocol/dock-serial.md). Standard library only.
         .target(name: "DockProtocol", swiftSettings: strictSettings),
+
+        // Pure: observations, image geometry and camera models (the tracker grows here).
+        .target(name: "DockTracking", swiftSettings: strictSettings),
+
+        // Pure: the simulated dock (firmware model and motor physics) and its world.
+        .target(
+            name: "DockSimulator",
+            dependencies: ["DockProtocol", "DockTracking"],
+            path: "Simulator",
+            exclude: ["README.md", "Scenarios"],
+            swiftSettings: strictSettings
+        ),
 
         // Command-line decoder and encoder of dock frames, for firmware authors and for captures.
         .executableTarget(
@@ -42,6 +56,11 @@ let package = Package(
         .testTarget(
             name: "DockProtocolTests",
             dependencies: ["DockProtocol"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "DockSimulatorTests",
+            dependencies: ["DockSimulator", "DockProtocol", "DockTracking"],
             swiftSettings: strictSettings
         ),
         .testTarget(

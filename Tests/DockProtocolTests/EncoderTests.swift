@@ -101,3 +101,20 @@ import Testing
         #expect(AccessoryTimestamp(microseconds: 1_500_000).sinceStart == .milliseconds(1500))
     }
 }
+
+/// Field numbers, as used in `out_of_range` refusals.
+@Suite struct FieldNumberTests {
+    @Test func everyFieldAValidatorCanNameHasANumber() {
+        #expect(MessageType.setVelocity.fieldNumber(of: "ttl_ms") == 3)
+        #expect(MessageType.moveTo.fieldNumber(of: "max_speed_urad_s") == 4)
+        #expect(MessageType.moveTo.fieldNumber(of: "duration_ms") == 4)
+        #expect(MessageType.info.fieldNumber(of: "pitch.min_urad") == 9)
+        #expect(MessageType.event.fieldNumber(of: "pressed") == 4)
+        #expect(MessageType.hello.fieldNumber(of: "nonsense") == 0)
+        for (message, field) in EncoderTests.cases {
+            #expect(message.type.fieldNumber(of: field) > 0, "\(message.type).\(field) has a number")
+        }
+        #expect(MessageType.telemetry.fixedPayloadCount == 26)
+        #expect(MessageType.info.fixedPayloadCount == nil)
+    }
+}

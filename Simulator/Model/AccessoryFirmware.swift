@@ -1,0 +1,450 @@
+public import DockProtocol
+
+/// The firmware of a simulated dock: it speaks `Protocol/dock-serial.md` as a microcontroller
+/// would, over two `AxisPhysics`. Pure: time comes in as `now` (simulation time since the start),
+/// and every method returns the frames the dock sends.
+///
+/// The physics advances in fixed 1 ms steps, so the same inputs at the same times always give the
+/// same outputs, whatever the caller's own step.
+public struct AccessoryFirmware: Sendable {
+    /// Whether a host has opened a session.
+    public enum Session: Hashable, Sendable {
+        /// After power-on or reset: only `hello` is accepted.
+        case notReady
+        /// A session with the chosen protocol version.
+        case ready(version: UInt8)
+    }
+
+    /// What the motors are doing.
+    public enum Motion: Hashable, Sendable {
+        /// Holding still (decelerating if they were turning).
+        case idle
+        /// Turning at fixed rates until `expiry`.
+        case velocity(yawRadiansPerSecond: Double, pitchRadiansPerSecond: Double, expiry: Duration)
+        /// Heading for a target at up to the given speeds.
+        case move(yawRadians: Double, pitchRadians: Double, yawSpeedRadiansPerSecond: Double,
+                  pitchSpeedRadiansPerSecond: Double)
+    }
+
+    /// The physical buttons of the simulated dock.
+    public enum Button: Hashable, Sendable {
+        case tracking, shutter, flip
+        case custom(UInt8)
+    }
+
+    /// The step of the physics.
+    public static let step = Duration.milliseconds(1)
+    /// How long a commanded axis may fail to move before `motor_stall` is raised.
+    public static let stallDetectionTime = Duration.milliseconds(200)
+
+    public let configuration: AccessoryConfiguration
+    private let info: AccessoryInfo
+    private var random: SimulationRandom
+    private var decoder = FrameDecoder()
+
+    /// The yaw axis.
+    public private(set) var yaw: AxisPhysics
+    /// The pitch axis.
+    public private(set) var pitch: AxisPhysics
+    /// The session state.
+    public private(set) var session = Session.notReady
+    /// The current motion.
+    public private(set) var motion = Motion.idle
+    /// The indicator light.
+    public private(set) var indicator = IndicatorState(pattern: .off, red: 0, green: 0, blue: 0)
+    /// Whether a camera is mounted.
+    public private(set) var isDocked: Bool
+    /// Whether the failsafe has stopped the motors and no host frame has come since.
+    public private(set) var isFailsafeStopped = false
+    /// The axis whose stall is latched, if any.
+    public private(set) var latchedStall: Axis?
+    /// Whether an over-temperature fault is active.
+    public private(set) var isOverTemperature = false
+    /// Whether telemetry is held back (an injected telemetry stall).
+    public var isTelemetrySuppressed = false
+    /// Frames received with a good checksum.
+    public private(set) var goodFrameCount = 0
+    /// Runs received that were not good frames.
+    public private(set) var badFrameCount = 0
+
+    /// Simulation time the physics has reached.
+    public private(set) var clock = Duration.zero
+    private var bootTime = Duration.zero
+    private var lastHostFrame = Duration.zero
+    private var nextTelemetry = Duration.zero
+    private var sequence: UInt16 = 0
+    private var yawStallTime = Duration.zero
+    private var pitchStallTime = Duration.zero
+
+    /// Creates a dock that has just powered on.
+    ///
+    /// - Precondition: the configuration has a wire form (`AccessoryConfiguration.info` is not nil).
+    public init(configuration: AccessoryConfiguration, seed: UInt64) {
+        guard let info = configuration.info(version: configuration.supportedVersions.upperBound) else {
+            preconditionFailure("accessory configuration has no wire form: \(configuration)")
+        }
+        self.configuration = configuration
+        self.info = info
+        random = SimulationRandom(seed: seed)
+        yaw = AxisPhysics(parameters: configuration.yaw)
+        pitch = AxisPhysics(parameters: configuration.pitch)
+        isDocked = configuration.isDocked
+    }
+
+    /// The accessory's own clock: time since its last power-on.
+    public var accessoryTime: AccessoryTimestamp {
+        let (seconds, attoseconds) = (clock - bootTime).components
+        return AccessoryTimestamp(microseconds: UInt64(max(0, seconds * 1_000_000 + attoseconds / 1_000_000_000_000)))
+    }
+
+    /// Whether both motors stand still.
+    public var isStill: Bool {
+        abs(yaw.motorRadiansPerSecond) < 1e-3 && abs(pitch.motorRadiansPerSecond) < 1e-3
+    }
+
+    private var telemetryPeriod: Duration { .seconds(1) / configuration.telemetryRateHertz }
+
+    // MARK: Bytes in, bytes out
+
+    /// Takes bytes from the host's line at `now`; returns the bytes the dock sends.
+    public mutating func receive(bytes: some Sequence<UInt8>, now: Duration) -> [UInt8] {
+        var output = encode(advance(to: now))
+        for byte in bytes {
+            if let result = decoder.decode(byte) {
+                output += encode(receive(result, now: now))
+            }
+        }
+        return output
+    }
+
+    /// Advances to `now`; returns the bytes the dock sends meanwhile.
+    public mutating func advanceBytes(to now: Duration) -> [UInt8] {
+        encode(advance(to: now))
+    }
+
+    private mutating func encode(_ frames: [Frame]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for frame in frames {
+            do {
+                try FrameEncoder.encode(frame, into: &bytes)
+            } catch {
+                preconditionFailure("the simulated firmware built an invalid frame: \(frame): \(error)")
+            }
+        }
+        return bytes
+    }
+
+    // MARK: Frames in, frames out
+
+    /// Handles one decoded run from the host at `now`; returns the frames the dock sends.
+    public mutating func receive(_ result: Result<Frame, FrameError>, now: Duration) -> [Frame] {
+        var output = advance(to: now)
+        switch result {
+        case .failure(let error):
+            badFrameCount += 1
+            guard let sequence = error.sequence else { return output }
+            let wasFailsafe = noteHostFrame()
+            output.append(refusal(for: error, sequence: sequence))
+            if wasFailsafe { output.append(fault(.failsafeStop, axis: nil, isActive: false)) }
+        case .success(let frame):
+            goodFrameCount += 1
+            let wasFailsafe = noteHostFrame()
+            output += answer(frame)
+            if wasFailsafe { output.append(fault(.failsafeStop, axis: nil, isActive: false)) }
+        }
+        return output
+    }
+
+    private mutating func noteHostFrame() -> Bool {
+        lastHostFrame = clock
+        defer { isFailsafeStopped = false }
+        return isFailsafeStopped
+    }
+
+    private mutating func refusal(for error: FrameError, sequence: UInt16) -> Frame {
+        switch error {
+        case .unknownType(let code, _):
+            return nack(sequence, code, .unknownMessage)
+        case .wrongPayloadLength(let type, _, _):
+            guard type.direction == .hostToAccessory else { return nack(sequence, type.rawValue, .unknownMessage) }
+            return nack(sequence, type.rawValue, .wrongLength, detail: UInt16(type.fixedPayloadCount ?? 0))
+        case .valueOutOfRange(let type, _, let field):
+            guard type.direction == .hostToAccessory else { return nack(sequence, type.rawValue, .unknownMessage) }
+            return nack(sequence, type.rawValue, .outOfRange, detail: type.fieldNumber(of: field))
+        case .oversize, .truncated, .checksumMismatch:
+            preconditionFailure("no sequence number in \(error)")
+        }
+    }
+
+    private mutating func answer(_ frame: Frame) -> [Frame] {
+        let type = frame.message.type
+        guard type.direction == .hostToAccessory else { return [nack(frame.sequence, type.rawValue, .unknownMessage)] }
+        if case .hello(let hello) = frame.message { return [handshake(hello, sequence: frame.sequence)] }
+        guard case .ready = session else { return [nack(frame.sequence, type.rawValue, .notReady)] }
+        var clearedStall: Axis?
+
+        switch frame.message {
+        case .heartbeat:
+            break
+        case .setVelocity(let command):
+            if let blocked = blockingFault() { return [nack(frame.sequence, type.rawValue, .faulted, detail: blocked)] }
+            if command.yawRate.microradiansPerSecond.magnitude > info.yaw.maximumSpeed.microradiansPerSecond.magnitude {
+                return [nack(frame.sequence, type.rawValue, .outOfRange, detail: 1)]
+            }
+            if command.pitchRate.microradiansPerSecond.magnitude > info.pitch.maximumSpeed.microradiansPerSecond.magnitude {
+                return [nack(frame.sequence, type.rawValue, .outOfRange, detail: 2)]
+            }
+            motion = .velocity(yawRadiansPerSecond: command.yawRate.radiansPerSecond,
+                               pitchRadiansPerSecond: command.pitchRate.radiansPerSecond,
+                               expiry: clock + command.timeToLive)
+        case .moveTo(let move):
+            if let blocked = blockingFault() { return [nack(frame.sequence, type.rawValue, .faulted, detail: blocked)] }
+            guard info.yaw.contains(move.yaw) else { return [nack(frame.sequence, type.rawValue, .outOfRange, detail: 1)] }
+            guard info.pitch.contains(move.pitch) else { return [nack(frame.sequence, type.rawValue, .outOfRange, detail: 2)] }
+            let yawSpeed: Double, pitchSpeed: Double
+            switch move.pace {
+            case .duration(let duration):
+                let seconds = max(Double(duration.wholeMilliseconds ?? 1) / 1000, 0.001)
+                yawSpeed = abs(move.yaw.radians - yaw.motorRadians) / seconds
+                pitchSpeed = abs(move.pitch.radians - pitch.motorRadians) / seconds
+            case .maximumSpeed(let speed):
+                yawSpeed = speed.radiansPerSecond
+                pitchSpeed = speed.radiansPerSecond
+            }
+            motion = .move(yawRadians: move.yaw.radians, pitchRadians: move.pitch.radians,
+                           yawSpeedRadiansPerSecond: min(yawSpeed, configuration.yaw.maximumSpeedRadiansPerSecond),
+                           pitchSpeedRadiansPerSecond: min(pitchSpeed, configuration.pitch.maximumSpeedRadiansPerSecond))
+        case .stop:
+            motion = .idle
+            clearedStall = latchedStall
+            latchedStall = nil
+        case .setIndicator(let state):
+            indicator = state
+        case .hello, .info, .ack, .nack, .telemetry, .event, .fault:
+            preconditionFailure("\(type) is handled above")
+        }
+        var frames = [frameWithSequence(.ack(Acknowledgement(sequence: frame.sequence, acknowledgedType: type,
+                                                           accessoryTime: accessoryTime)))]
+        if let axis = clearedStall { frames.append(fault(.motorStall, axis: axis, isActive: false)) }
+        return frames
+    }
+
+    private mutating func handshake(_ hello: Hello, sequence: UInt16) -> Frame {
+        let supported = configuration.supportedVersions
+        let highest = min(hello.maximumVersion, supported.upperBound)
+        guard highest >= max(hello.minimumVersion, supported.lowerBound) else {
+            session = .notReady
+            motion = .idle
+            return nack(sequence, MessageType.hello.rawValue, .unsupportedVersion,
+                        detail: UInt16(supported.lowerBound) | UInt16(supported.upperBound) << 8)
+        }
+        session = .ready(version: highest)
+        motion = .idle
+        indicator = IndicatorState(pattern: .off, red: 0, green: 0, blue: 0)
+        nextTelemetry = clock + telemetryPeriod
+        var answer = info
+        answer.protocolVersion = highest
+        return frameWithSequence(.info(answer))
+    }
+
+    private func blockingFault() -> UInt16? {
+        if latchedStall != nil { return UInt16(FaultReport.Code.motorStall.rawValue) }
+        if isOverTemperature { return UInt16(FaultReport.Code.overTemperature.rawValue) }
+        return nil
+    }
+
+    private mutating func nack(
+        _ sequence: UInt16, _ typeCode: UInt8, _ reason: Refusal.Reason, detail: UInt16 = 0
+    ) -> Frame {
+        frameWithSequence(.nack(Refusal(sequence: sequence, refusedTypeCode: typeCode, reason: reason, detail: detail)))
+    }
+
+    private mutating func fault(_ code: FaultReport.Code, axis: Axis?, isActive: Bool) -> Frame {
+        frameWithSequence(.fault(FaultReport(accessoryTime: accessoryTime, code: code, axis: axis, isActive: isActive)))
+    }
+
+    private mutating func frameWithSequence(_ message: Message) -> Frame {
+        defer { sequence &+= 1 }
+        return Frame(sequence: sequence, message: message)
+    }
+
+    // MARK: Time
+
+    /// Advances the physics to `now`; returns what the dock sends meanwhile (telemetry, faults).
+    public mutating func advance(to now: Duration) -> [Frame] {
+        var output: [Frame] = []
+        while clock + Self.step <= now {
+            clock += Self.step
+            stepOnce(into: &output)
+        }
+        return output
+    }
+
+    private mutating func stepOnce(into output: inout [Frame]) {
+        let seconds = 0.001
+        if case .ready = session, !isFailsafeStopped, clock - lastHostFrame > configuration.failsafeTimeout {
+            isFailsafeStopped = true
+            motion = .idle
+            output.append(fault(.failsafeStop, axis: nil, isActive: true))
+        }
+        if case .velocity(_, _, let expiry) = motion, clock >= expiry { motion = .idle }
+
+        let (yawCommand, pitchCommand) = commandedRates()
+        yaw.step(commandedRadiansPerSecond: yawCommand, seconds: seconds)
+        pitch.step(commandedRadiansPerSecond: pitchCommand, seconds: seconds)
+        if case .move(let yawTarget, let pitchTarget, _, _) = motion,
+            abs(yawTarget - yaw.motorRadians) < 2e-4, abs(pitchTarget - pitch.motorRadians) < 2e-4,
+            isStill
+        {
+            motion = .idle
+        }
+        detectStall(.yaw, commanded: yawCommand, into: &output)
+        detectStall(.pitch, commanded: pitchCommand, into: &output)
+
+        if clock >= nextTelemetry {
+            nextTelemetry += telemetryPeriod
+            if nextTelemetry <= clock { nextTelemetry = clock + telemetryPeriod }
+            if case .ready = session, !isTelemetrySuppressed { output.append(telemetry()) }
+        }
+    }
+
+    /// The rate each axis is told to turn at, from the current motion.
+    private func commandedRates() -> (yaw: Double, pitch: Double) {
+        switch motion {
+        case .idle:
+            return (0, 0)
+        case .velocity(let yawRate, let pitchRate, _):
+            return (yawRate, pitchRate)
+        case .move(let yawTarget, let pitchTarget, let yawSpeed, let pitchSpeed):
+            return (approachRate(yaw, target: yawTarget, speed: yawSpeed),
+                    approachRate(pitch, target: pitchTarget, speed: pitchSpeed))
+        }
+    }
+
+    /// A rate that brings the axis to `target` without overshoot: the lowest of the speed cap,
+    /// the braking curve of the axis's acceleration, and a proportional term that settles it. The
+    /// error is taken where the motor will be once its lag has caught up.
+    private func approachRate(_ axis: AxisPhysics, target: Double, speed: Double) -> Double {
+        let error = target - axis.motorRadians - axis.motorRadiansPerSecond * axis.parameters.responseTimeSeconds
+        let braking = (2 * 0.8 * axis.parameters.maximumAccelerationRadiansPerSecondSquared * abs(error)).squareRoot()
+        let settling = abs(error) / 0.05
+        let magnitude = min(speed, braking, settling)
+        return error < 0 ? -magnitude : magnitude
+    }
+
+    private mutating func detectStall(_ axis: Axis, commanded: Double, into output: inout [Frame]) {
+        let physics = axis == .yaw ? yaw : pitch
+        let isStuck = abs(commanded) > 0.05 && abs(physics.motorRadiansPerSecond) < 0.005 && !physics.isAtLimit
+        var stallTime = axis == .yaw ? yawStallTime : pitchStallTime
+        stallTime = isStuck ? stallTime + Self.step : .zero
+        if stallTime >= Self.stallDetectionTime, latchedStall == nil {
+            latchedStall = axis
+            motion = .idle
+            stallTime = .zero
+            output.append(fault(.motorStall, axis: axis, isActive: true))
+        }
+        if axis == .yaw { yawStallTime = stallTime } else { pitchStallTime = stallTime }
+    }
+
+    private mutating func telemetry() -> Frame {
+        func angle(_ radians: Double) -> Angle {
+            let limit = Double(WireLimits.angleMagnitudeMicroradians) / 1e6
+            return Angle(radians: min(max(radians, -limit), limit))!
+        }
+        func rate(_ radiansPerSecond: Double) -> AngularRate {
+            let limit = Double(WireLimits.rateMagnitudeMicroradiansPerSecond) / 1e6
+            return AngularRate(radiansPerSecond: min(max(radiansPerSecond, -limit), limit))!
+        }
+        var flags: TelemetryFlags = []
+        if abs(yaw.motorRadiansPerSecond) > 1e-3 { flags.insert(.yawMoving) }
+        if abs(pitch.motorRadiansPerSecond) > 1e-3 { flags.insert(.pitchMoving) }
+        if yaw.isAtLimit { flags.insert(.yawAtLimit) }
+        if pitch.isAtLimit { flags.insert(.pitchAtLimit) }
+        if latchedStall == .yaw { flags.insert(.yawStalled) }
+        if latchedStall == .pitch { flags.insert(.pitchStalled) }
+        if latchedStall != nil || isOverTemperature { flags.insert(.faulted) }
+        if isFailsafeStopped { flags.insert(.failsafeStopped) }
+        if isDocked || !configuration.features.contains(.dockSensor) { flags.insert(.docked) }
+        return frameWithSequence(.telemetry(Telemetry(
+            accessoryTime: accessoryTime,
+            yaw: angle(yaw.encoderReading(using: &random)), pitch: angle(pitch.encoderReading(using: &random)),
+            yawRate: rate(yaw.motorRadiansPerSecond), pitchRate: rate(pitch.motorRadiansPerSecond),
+            flags: flags)))
+    }
+
+    // MARK: The world acting on the dock
+
+    /// A button goes down (`isPressed`) or up at `now`; returns the event frames.
+    public mutating func button(_ button: Button, isPressed: Bool, now: Duration) -> [Frame] {
+        let kind: AccessoryEvent.Kind =
+            switch button {
+            case .tracking: .trackingButton(isPressed: isPressed)
+            case .shutter: .shutterButton(isPressed: isPressed)
+            case .flip: .flipButton(isPressed: isPressed)
+            case .custom(let identifier): .customButton(identifier: identifier, isPressed: isPressed)
+            }
+        return event(kind, now: now)
+    }
+
+    /// The zoom rocker moves by `steps` at `now`.
+    public mutating func zoom(steps: Int8, now: Duration) -> [Frame] {
+        steps == 0 ? advance(to: now) : event(.zoom(steps: steps), now: now)
+    }
+
+    /// A camera is mounted or removed at `now`.
+    public mutating func setDocked(_ docked: Bool, now: Duration) -> [Frame] {
+        var output = advance(to: now)
+        guard docked != isDocked else { return output }
+        isDocked = docked
+        if case .ready = session, configuration.features.contains(.dockSensor) {
+            output.append(frameWithSequence(.event(AccessoryEvent(accessoryTime: accessoryTime,
+                                                                  kind: .dockChanged(isDocked: docked)))))
+        }
+        return output
+    }
+
+    private mutating func event(_ kind: AccessoryEvent.Kind, now: Duration) -> [Frame] {
+        var output = advance(to: now)
+        if case .ready = session {
+            output.append(frameWithSequence(.event(AccessoryEvent(accessoryTime: accessoryTime, kind: kind))))
+        }
+        return output
+    }
+
+    /// Blocks or frees a motor (an injected stall) at `now`.
+    public mutating func setBlocked(_ axis: Axis, _ blocked: Bool, now: Duration) -> [Frame] {
+        let output = advance(to: now)
+        if axis == .yaw { yaw.isBlocked = blocked } else { pitch.isBlocked = blocked }
+        return output
+    }
+
+    /// Raises or clears an over-temperature fault at `now`; motion stops while it is active.
+    public mutating func setOverTemperature(_ hot: Bool, now: Duration) -> [Frame] {
+        var output = advance(to: now)
+        guard hot != isOverTemperature else { return output }
+        isOverTemperature = hot
+        if hot { motion = .idle }
+        if case .ready = session { output.append(fault(.overTemperature, axis: nil, isActive: hot)) }
+        return output
+    }
+
+    /// The dock resets at `now`, as after a brown-out: the motors stop where they are, the session
+    /// ends, the clock and the sequence numbers start again from zero.
+    public mutating func reboot(now: Duration) {
+        _ = advance(to: now)
+        yaw.halt()
+        pitch.halt()
+        session = .notReady
+        motion = .idle
+        indicator = IndicatorState(pattern: .off, red: 0, green: 0, blue: 0)
+        isFailsafeStopped = false
+        latchedStall = nil
+        isOverTemperature = false
+        bootTime = clock
+        sequence = 0
+        decoder = FrameDecoder()
+    }
+
+    /// Forgets a partly received frame, as when the cable is pulled mid-frame.
+    public mutating func resetReceiver() { decoder = FrameDecoder() }
+}

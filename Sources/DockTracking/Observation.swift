@@ -1,0 +1,28 @@
+/// What a detector found in one video frame: the input of the tracker.
+
+/// The kinds of subject a detector reports.
+public enum SubjectKind: String, CaseIterable, Hashable, Sendable {
+    /// A human face.
+    case face
+    /// A human body (a person seen whole or in part).
+    case body
+    /// Anything else the app chose to follow.
+    case object
+}
+
+/// One detection in one frame.
+public struct Observation: Hashable, Sendable {
+    /// What was detected.
+    public var kind: SubjectKind
+    /// Where, in the delivered image's normalised coordinates.
+    public var box: NormalizedRect
+    /// The detector's confidence, 0...1.
+    public var confidence: Double
+
+    /// Creates an observation.
+    public init(kind: SubjectKind, box: NormalizedRect, confidence: Double) {
+        self.kind = kind
+        self.box = box
+        self.confidence = confidence
+    }
+}
