@@ -1,0 +1,309 @@
+import DockProtocol
+
+/// A whole simulated run: the dock's firmware behind a cable that can be pulled or get noisy, the
+/// camera on it, the room with its subjects, the detector, and the scenario's timeline of faults
+/// and user actions. Pure: the caller brings the host's bytes and the time, and carries out what
+/// comes back (bytes for the host, observation batches, link changes).
+public struct Simulation: Sendable {
+    /// The scenario being run.
+    public let scenario: Scenario
+    /// The dock.
+    public private(set) var firmware: AccessoryFirmware
+    /// The camera on the dock.
+    public let camera: VirtualCamera
+    /// The subjects with their paths resolved.
+    public let subjects: [ResolvedSubject]
+    /// Simulation time reached.
+    public private(set) var now = Duration.zero
+    /// Whether the cable is in.
+    public private(set) var isPluggedIn = true
+    /// Every fault injected so far, with how the system came through it.
+    public private(set) var faultLog: [FaultRecord] = []
+
+    private var detector: DetectorModel
+    private var linkRandom: SimulationRandom
+    private var actions: [TimedAction]
+    private var nextAction = 0
+    private var nextFrame = 0
+    private var pendingBatches: [DetectionBatch] = []
+    private var bitErrorRate = 0.0
+    private var isHostSilenced = false
+
+    /// Sets up a run at time zero.
+    public init(scenario: Scenario) {
+        var random = SimulationRandom(seed: scenario.seed)
+        self.scenario = scenario
+        firmware = AccessoryFirmware(configuration: scenario.accessory, seed: random.next())
+        camera = VirtualCamera(setup: scenario.camera)
+        let durationSeconds = scenario.duration.seconds
+        var subjectRandom = random.split()
+        subjects = scenario.subjects.map { ResolvedSubject($0, durationSeconds: durationSeconds, random: &subjectRandom) }
+        detector = DetectorModel(parameters: scenario.detector, random: random.split())
+        linkRandom = random.split()
+        actions = TimedAction.timeline(scenario)
+    }
+
+    /// Whether the run has reached its duration.
+    public var isFinished: Bool { now >= scenario.duration }
+
+    /// The time of the next camera frame or timeline action after `now`: a real-time shell may
+    /// sleep until then.
+    public var nextEventTime: Duration {
+        min(frameTime(nextFrame), nextAction < actions.count ? actions[nextAction].time : scenario.duration)
+    }
+
+    /// Bytes from the host arrive at `time` (not before `now`).
+    public mutating func receiveFromHost(_ bytes: some Sequence<UInt8>, at time: Duration) -> SimulationOutput {
+        var output = advance(to: time)
+        guard isPluggedIn, !isHostSilenced else { return output }
+        let delivered = corrupt(Array(bytes))
+        output.bytesToHost += corrupt(firmware.receive(bytes: delivered, now: now))
+        checkRecoveries()
+        return output
+    }
+
+    /// Advances the run to `time`: the dock moves, the camera takes its frames, the detector
+    /// delivers what it has finished, and the timeline's faults and actions happen.
+    public mutating func advance(to time: Duration) -> SimulationOutput {
+        var output = SimulationOutput()
+        guard time > now else { return output }
+        while true {
+            let frameAt = frameTime(nextFrame)
+            let actionAt = nextAction < actions.count ? actions[nextAction].time : .seconds(Int64.max / 2)
+            let next = min(frameAt, actionAt)
+            guard next <= time else { break }
+            output.bytesToHost += dockOutput(firmware.advanceBytes(to: next))
+            now = next
+            if actionAt <= frameAt {
+                apply(actions[nextAction], into: &output)
+                nextAction += 1
+            } else {
+                capture(into: &output)
+                nextFrame += 1
+            }
+        }
+        output.bytesToHost += dockOutput(firmware.advanceBytes(to: time))
+        now = time
+        deliverBatches(into: &output)
+        checkRecoveries()
+        return output
+    }
+
+    private func frameTime(_ index: Int) -> Duration {
+        .nanoseconds(Int64((Double(index) * 1e9 / scenario.camera.framesPerSecond).rounded()))
+    }
+
+    private mutating func capture(into output: inout SimulationOutput) {
+        let seconds = now.seconds
+        let yaw = firmware.yaw.outputRadians, pitch = firmware.pitch.outputRadians
+        var projections: [PartProjection] = []
+        var present: [Int] = []
+        for subject in subjects {
+            guard let position = subject.position(atSeconds: seconds) else { continue }
+            present.append(subject.script.identifier)
+            for part in SubjectPart.parts(of: subject.script, xMeters: position.xMeters, yMeters: position.yMeters) {
+                if let projection = camera.project(part, yawRadians: yaw, pitchRadians: pitch) {
+                    projections.append(projection)
+                }
+            }
+        }
+        let (batch, truth) = detector.detect(projections, captureTime: now, camera: scenario.camera.information)
+        pendingBatches.append(batch)
+        output.truths.append(GroundTruthFrame(captureTime: now, yawRadians: yaw, pitchRadians: pitch, parts: truth,
+                                              presentSubjects: present))
+    }
+
+    private mutating func deliverBatches(into output: inout SimulationOutput) {
+        let due = pendingBatches.filter { $0.deliveryTime <= now }
+        guard !due.isEmpty else { return }
+        pendingBatches.removeAll { $0.deliveryTime <= now }
+        output.batches += due.sorted { $0.deliveryTime < $1.deliveryTime }
+    }
+
+    // MARK: The cable
+
+    private mutating func dockOutput(_ bytes: [UInt8]) -> [UInt8] {
+        guard isPluggedIn else { return [] }
+        return corrupt(bytes)
+    }
+
+    /// Flips bits at the current bit-error rate.
+    private mutating func corrupt(_ bytes: [UInt8]) -> [UInt8] {
+        guard bitErrorRate > 0, !bytes.isEmpty else { return bytes }
+        var damaged = bytes
+        for index in damaged.indices {
+            for bit in 0..<8 where linkRandom.chance(bitErrorRate) {
+                damaged[index] ^= 1 << bit
+            }
+        }
+        return damaged
+    }
+
+    // MARK: The timeline
+
+    private mutating func apply(_ action: TimedAction, into output: inout SimulationOutput) {
+        var frames: [Frame] = []
+        switch action.change {
+        case .faultStarts(let index):
+            let fault = scenario.faults[index]
+            faultLog.append(FaultRecord(kind: fault.kind.name, startSeconds: now.seconds,
+                                        endSeconds: now.seconds + fault.kind.durationSeconds, faultIndex: index))
+            switch fault.kind {
+            case .unplug:
+                isPluggedIn = false
+                firmware.reboot(now: now)
+                output.linkChanges.append(.unplugged)
+            case .lineNoise(_, let rate): bitErrorRate = rate
+            case .telemetryStall: firmware.isTelemetrySuppressed = true
+            case .reboot:
+                firmware.reboot(now: now)
+                markEnded(faultIndex: index)
+            case .motorStall(let axis, _): frames = firmware.setBlocked(axis, true, now: now)
+            case .hostSilence: isHostSilenced = true
+            case .overTemperature: frames = firmware.setOverTemperature(true, now: now)
+            }
+        case .faultEnds(let index):
+            switch scenario.faults[index].kind {
+            case .unplug:
+                firmware.reboot(now: now)
+                isPluggedIn = true
+                output.linkChanges.append(.replugged)
+            case .lineNoise: bitErrorRate = 0
+            case .telemetryStall: firmware.isTelemetrySuppressed = false
+            case .reboot: break
+            case .motorStall(let axis, _): frames = firmware.setBlocked(axis, false, now: now)
+            case .hostSilence: isHostSilenced = false
+            case .overTemperature: frames = firmware.setOverTemperature(false, now: now)
+            }
+            markEnded(faultIndex: index)
+        case .button(let button, let isPressed):
+            frames = firmware.button(button, isPressed: isPressed, now: now)
+        case .zoom(let steps):
+            frames = firmware.zoom(steps: steps, now: now)
+        case .dock(let docked):
+            frames = firmware.setDocked(docked, now: now)
+        }
+        var bytes: [UInt8] = []
+        for frame in frames { try? FrameEncoder.encode(frame, into: &bytes) }
+        output.bytesToHost += dockOutput(bytes)
+    }
+
+    private mutating func markEnded(faultIndex: Int) {
+        guard let index = faultLog.firstIndex(where: { $0.faultIndex == faultIndex }) else { return }
+        faultLog[index].goodFramesAtEnd = firmware.goodFrameCount
+        faultLog[index].endSeconds = now.seconds
+    }
+
+    /// Notes, for each ended fault, when the host was back in a session with the dock; and, for a
+    /// fault that should stop the motors, when they stood still.
+    private mutating func checkRecoveries() {
+        for index in faultLog.indices {
+            if faultLog[index].stoppedAfterSeconds == nil, ["host_silence", "motor_stall"].contains(faultLog[index].kind),
+                now.seconds >= faultLog[index].startSeconds, firmware.isStill
+            {
+                faultLog[index].stoppedAfterSeconds = now.seconds - faultLog[index].startSeconds
+            }
+            guard faultLog[index].recoveredAfterSeconds == nil, let framesAtEnd = faultLog[index].goodFramesAtEnd,
+                case .ready = firmware.session, firmware.goodFrameCount > framesAtEnd
+            else { continue }
+            faultLog[index].recoveredAfterSeconds = max(0, now.seconds - faultLog[index].endSeconds)
+        }
+    }
+}
+
+/// What a step of the simulation produced.
+public struct SimulationOutput: Sendable {
+    /// Bytes the dock put on the line for the host (after the cable's damage).
+    public var bytesToHost: [UInt8] = []
+    /// Observation batches the detector finished, in delivery order.
+    public var batches: [DetectionBatch] = []
+    /// Ground truth of every frame captured.
+    public var truths: [GroundTruthFrame] = []
+    /// Cable pulled or put back, in order.
+    public var linkChanges: [LinkChange] = []
+
+    /// An empty output.
+    public init() {}
+
+    /// Appends another step's output.
+    public mutating func append(_ other: SimulationOutput) {
+        bytesToHost += other.bytesToHost
+        batches += other.batches
+        truths += other.truths
+        linkChanges += other.linkChanges
+    }
+}
+
+/// A change of the cable.
+public enum LinkChange: Hashable, Sendable {
+    /// The cable was pulled: the host's port should see a hang-up.
+    case unplugged
+    /// The cable was put back: the dock powers on again.
+    case replugged
+}
+
+/// A fault injected during a run and how the system came through it.
+public struct FaultRecord: Hashable, Sendable {
+    /// The fault's name, as in scenario files.
+    public var kind: String
+    /// When it started, seconds.
+    public var startSeconds: Double
+    /// When it ended, seconds.
+    public var endSeconds: Double
+    /// Seconds from its end until the host was back in a session with the dock; nil while not.
+    public var recoveredAfterSeconds: Double?
+    /// For host silence and motor stalls: seconds from its start until the motors stood still.
+    public var stoppedAfterSeconds: Double?
+    /// The fault's index in the scenario.
+    var faultIndex: Int
+    /// The dock's count of good host frames when the fault ended (nil while it lasts).
+    var goodFramesAtEnd: Int?
+
+    /// Whether the host got back to the dock after the fault.
+    public var isSurvived: Bool { recoveredAfterSeconds != nil }
+}
+
+/// One entry of a scenario's timeline.
+struct TimedAction: Sendable {
+    enum Change: Sendable {
+        case faultStarts(Int)
+        case faultEnds(Int)
+        case button(AccessoryFirmware.Button, isPressed: Bool)
+        case zoom(Int8)
+        case dock(Bool)
+    }
+
+    var time: Duration
+    var change: Change
+
+    /// Every start and end of the scenario's faults and events, in time order (stable for ties).
+    static func timeline(_ scenario: Scenario) -> [TimedAction] {
+        func at(_ seconds: Double) -> Duration { .nanoseconds(Int64((seconds * 1e9).rounded())) }
+        var actions: [TimedAction] = []
+        for (index, fault) in scenario.faults.enumerated() {
+            actions.append(TimedAction(time: at(fault.atSeconds), change: .faultStarts(index)))
+            if fault.kind != .reboot {
+                actions.append(TimedAction(time: at(fault.atSeconds + fault.kind.durationSeconds), change: .faultEnds(index)))
+            }
+        }
+        for event in scenario.events {
+            switch event.kind {
+            case .press(let button, let duration):
+                actions.append(TimedAction(time: at(event.atSeconds), change: .button(button, isPressed: true)))
+                actions.append(TimedAction(time: at(event.atSeconds + duration), change: .button(button, isPressed: false)))
+            case .zoom(let steps):
+                actions.append(TimedAction(time: at(event.atSeconds), change: .zoom(steps)))
+            case .dock(let docked):
+                actions.append(TimedAction(time: at(event.atSeconds), change: .dock(docked)))
+            }
+        }
+        return actions.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as a floating-point number.
+    public var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}

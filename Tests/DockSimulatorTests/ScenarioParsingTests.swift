@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+
+@testable import DockSimulator
+
+/// Bad scenario files give an error naming the field and the line, and never crash.
+@Suite struct ScenarioParsingTests {
+    static let valid = """
+        {
+          "name": "t",
+          "duration_s": 10,
+          "subjects": [
+            {"id": 1, "kind": "person", "primary": true,
+             "path": {"waypoints": [{"t_s": 0, "x_m": 0, "y_m": 3}]}}
+          ],
+          "faults": [
+            {"at_s": 1, "kind": "unplug", "duration_s": 2}
+          ]
+        }
+        """
+
+    func error(_ text: String) -> ScenarioError? {
+        do {
+            _ = try Scenario.parse(text)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    func replacing(_ old: String, with new: String) -> String {
+        precondition(Self.valid.contains(old))
+        return Self.valid.replacingOccurrences(of: old, with: new)
+    }
+
+    @Test func theValidFileParses() throws {
+        let scenario = try Scenario.parse(Self.valid)
+        #expect(scenario.duration == .seconds(10))
+        #expect(scenario.faults == [FaultScript(atSeconds: 1, kind: .unplug(durationSeconds: 2))])
+        #expect(scenario.subjects.first?.kind == .person(heightMeters: 1.75))
+    }
+
+    @Test func wrongTypesAreNamed() {
+        #expect(error(replacing("\"duration_s\": 10", with: "\"duration_s\": \"ten\""))
+                == ScenarioError(field: "duration_s", line: 3, message: "must be a number, got a string"))
+        #expect(error(replacing("\"primary\": true", with: "\"primary\": 1"))
+                == ScenarioError(field: "subjects[0].primary", line: 5, message: "must be true or false, got a number"))
+        #expect(error(replacing("\"id\": 1", with: "\"id\": 1.5"))
+                == ScenarioError(field: "subjects[0].id", line: 5, message: "must be a whole number, got a fraction"))
+    }
+
+    @Test func negativeDurationsAreRefused() {
+        #expect(error(replacing("\"duration_s\": 10", with: "\"duration_s\": -10"))
+                == ScenarioError(field: "duration_s", line: 3, message: "must be greater than 0 and at most 3600, got -10"))
+        #expect(error(replacing("\"duration_s\": 2}", with: "\"duration_s\": -2}"))
+                == ScenarioError(field: "faults[0].duration_s", line: 9,
+                                 message: "must be greater than 0 and at most 3600, got -2"))
+    }
+
+    @Test func unknownFaultsAndFieldsAreRefused() {
+        #expect(error(replacing("\"kind\": \"unplug\"", with: "\"kind\": \"meteor\""))
+                == ScenarioError(field: "faults[0].kind", line: 9, message: "unknown value \"meteor\"; expected one of "
+                                 + "\"unplug\", \"line_noise\", \"telemetry_stall\", \"reboot\", \"motor_stall\", "
+                                 + "\"host_silence\", \"over_temperature\""))
+        #expect(error(replacing("\"name\": \"t\",", with: "\"name\": \"t\", \"colour\": \"red\","))
+                == ScenarioError(field: "colour", line: 2, message: "is not a known field"))
+        #expect(error(replacing("\"duration_s\": 10,", with: ""))
+                == ScenarioError(field: "duration_s", line: 1, message: "is required"))
+    }
+
+    @Test func nonFiniteNumbersAreRefused() {
+        #expect(error(replacing("\"duration_s\": 10", with: "\"duration_s\": 1e999"))
+                == ScenarioError(field: "", line: 3, message: "the number 1e999 is too large"))
+        #expect(error(replacing("\"duration_s\": 10", with: "\"duration_s\": NaN"))
+                == ScenarioError(field: "", line: 3, message: "NaN and Infinity are not numbers in JSON; give a finite value"))
+        #expect(error(replacing("\"x_m\": 0", with: "\"x_m\": -Infinity"))?.line == 6)
+    }
+
+    @Test func structuralMistakesAreFound() {
+        #expect(error(replacing("\"y_m\": 3}]", with: "\"y_m\": 3}, {\"t_s\": 0, \"x_m\": 1, \"y_m\": 3}]"))
+                == ScenarioError(field: "subjects[0].path.waypoints[1].t_s", line: 6,
+                                 message: "must be later than the previous waypoint's (0.0 s)"))
+        #expect(error(replacing("\"duration_s\": 2}", with: "\"duration_s\": 2},"))?.message == "unexpected character ']'")
+        #expect(error(replacing("\"at_s\": 1", with: "\"at_s\": 11"))
+                == ScenarioError(field: "faults[0].at_s", line: 9, message: "must be at least 0 and at most 10, got 11"))
+        #expect(error("[1, 2]") == ScenarioError(field: "", line: 1, message: "must be an object, got an array"))
+        #expect(error("") == ScenarioError(field: "", line: 1, message: "unexpected end of the file"))
+        #expect(error(String(repeating: "[", count: 100)) == ScenarioError(field: "", line: 1, message: "nested more than 64 levels deep"))
+    }
+
+    @Test func garbageNeverCrashes() {
+        var random = SimulationRandom(seed: 77)
+        let pieces = ["{", "}", "[", "]", "\"", ":", ",", "1", "-", "e", "true", "null", "\"duration_s\"", "\\", "\n", " ", "é"]
+        for _ in 0..<2000 {
+            var text = ""
+            for _ in 0..<Int(random.next() % 40) { text += pieces[Int(random.next() % UInt64(pieces.count))] }
+            _ = error(text)
+        }
+        for length in 0..<Self.valid.utf8.count {
+            _ = error(String(decoding: Array(Self.valid.utf8.prefix(length)), as: UTF8.self))
+        }
+    }
+}
