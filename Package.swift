@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "DockTracking", targets: ["DockTracking"]),
         .library(name: "DockSimulator", targets: ["DockSimulator"]),
         .executable(name: "dockwire", targets: ["dockwire"]),
+        .executable(name: "docksim", targets: ["docksim"]),
     ],
     targets: [
         // Pure: the dock serial protocol (Protocol/dock-serial.md). Standard library only.
@@ -31,6 +32,18 @@ let package = Package(
             dependencies: ["DockProtocol", "DockTracking"],
             path: "Simulator",
             exclude: ["README.md", "Scenarios"],
+            swiftSettings: strictSettings
+        ),
+
+        // I/O: file descriptors, pseudo-terminals, polling, clocks and signals.
+        .target(name: "DockSystem", dependencies: ["CLinux"], swiftSettings: strictSettings),
+        // Linux headers the Glibc module lacks (signalfd); no library to link.
+        .systemLibrary(name: "CLinux"),
+
+        // The simulated dock on a pseudo-terminal, for the daemon and for firmware-free testing.
+        .executableTarget(
+            name: "docksim",
+            dependencies: ["DockSimulator", "DockSystem", "DockProtocol"],
             swiftSettings: strictSettings
         ),
 
@@ -63,9 +76,15 @@ let package = Package(
             dependencies: ["DockSimulator", "DockProtocol", "DockTracking"],
             swiftSettings: strictSettings
         ),
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
+        .testTarget(
+            name: "DocksimTests",
+            dependencies: ["docksim", "DockProtocol", "DockSimulator", "DockSystem", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "DockwireTests",
-            dependencies: ["dockwire"],
+            dependencies: ["dockwire", "TestSupport"],
             swiftSettings: strictSettings
         ),
     ],

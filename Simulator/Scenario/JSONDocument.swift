@@ -1,6 +1,7 @@
 /// A small JSON reader that remembers the line of every value, so that a scenario file's errors
-/// can name the field and the line. Strict RFC 8259: no comments, no trailing commas, no NaN or
-/// Infinity; a number too large for a `Double` is an error, not an infinity.
+/// can name the field and the line. RFC 8259 (no comments, no trailing commas), except that it
+/// reads `NaN`, `Infinity`, `-Infinity` and numbers too large for a `Double` as non-finite
+/// numbers, so that the schema, which knows the field, can refuse them by name.
 public struct JSONNode: Sendable {
     /// A JSON value.
     public enum Value: Sendable {
@@ -87,9 +88,12 @@ private struct JSONParser {
         case UInt8(ascii: "t"): try expect("true"); value = .bool(true)
         case UInt8(ascii: "f"): try expect("false"); value = .bool(false)
         case UInt8(ascii: "n"): try expect("null"); value = .null
+        case UInt8(ascii: "N"): try expect("NaN"); value = .number(.nan, text: "NaN")
+        case UInt8(ascii: "I"): try expect("Infinity"); value = .number(.infinity, text: "Infinity")
+        case UInt8(ascii: "-") where index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "I"):
+            try expect("-Infinity")
+            value = .number(-.infinity, text: "-Infinity")
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): value = try parseNumber()
-        case UInt8(ascii: "N"), UInt8(ascii: "I"):
-            throw error("NaN and Infinity are not numbers in JSON; give a finite value")
         default:
             throw error("unexpected character '\(Character(Unicode.Scalar(byte)))'")
         }
@@ -211,9 +215,7 @@ private struct JSONParser {
             guard digits() > 0 else { throw error("a number needs digits in its exponent") }
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
-        guard let number = Double(text), number.isFinite else {
-            throw error("the number \(text) is too large")
-        }
+        guard let number = Double(text) else { throw error("\(text) is not a number") }
         return .number(number, text: text)
     }
 }

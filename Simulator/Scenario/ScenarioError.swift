@@ -65,9 +65,10 @@ struct ObjectReader {
             guard let defaultValue else { throw error(key, "is required") }
             return defaultValue
         }
-        guard case .number(let value, _) = node.value else {
+        guard case .number(let value, let text) = node.value else {
             throw error(key, "must be a number, got \(node.kindName)", line: node.line)
         }
+        guard value.isFinite else { throw error(key, "must be a finite number, got \(text)", line: node.line) }
         let lowOK = excludingLowerBound ? value > range.lowerBound : value >= range.lowerBound
         guard lowOK, value <= range.upperBound else {
             let low = excludingLowerBound ? "greater than \(format(range.lowerBound))" : "at least \(format(range.lowerBound))"
@@ -84,11 +85,13 @@ struct ObjectReader {
             guard let defaultValue else { throw error(key, "is required") }
             return defaultValue
         }
-        guard case .number(let value, let text) = node.value, value.rounded() == value,
-            !text.contains("."), !text.contains("e"), !text.contains("E"), let whole = Int(exactly: value)
+        guard case .number(let value, let text) = node.value else {
+            throw error(key, "must be a whole number, got \(node.kindName)", line: node.line)
+        }
+        guard value.isFinite, !text.contains("."), !text.contains("e"), !text.contains("E"),
+            let whole = Int(exactly: value)
         else {
-            throw error(key, "must be a whole number, got \(node.kindName == "a number" ? "a fraction" : node.kindName)",
-                        line: node.line)
+            throw error(key, "must be a whole number, got \(text)", line: node.line)
         }
         guard range.contains(whole) else {
             throw error(key, "must be from \(range.lowerBound) to \(range.upperBound), got \(whole)", line: node.line)

@@ -126,3 +126,15 @@ import Testing
         #expect(first.output.bytesToHost == second.output.bytesToHost)
     }
 }
+
+extension ScenarioRunTests {
+    @Test func aMinuteRunsInVirtualTime() throws {
+        var scenario = try loadScenario("group-of-four.json")
+        scenario.duration = .seconds(60)
+        var host = SimulationHost(scenario: scenario)
+        host.run()
+        #expect(abs(host.output.truths.count - 1800) <= 1)
+        #expect(host.simulation.firmware.goodFrameCount >= 590, "a heartbeat every 100 ms for a minute")
+        #expect(host.framesFromDock.filter { $0.telemetry != nil }.count >= 2990, "50 Hz telemetry for a minute")
+    }
+}

@@ -1,36 +1,12 @@
 import DockProtocol
 import Foundation
 import Testing
+import TestSupport
 
 /// Runs the built `dockwire` binary, as a user would.
 @Suite struct DockwireProcessTests {
-    struct Run {
-        var status: Int32
-        var output: String
-        var error: String
-    }
-
-    static func dockwire(_ arguments: [String], input: String = "") throws -> Run {
-        let directory = Bundle.main.bundleURL.deletingLastPathComponent()
-        let candidates = [Bundle.main.bundleURL, directory].map { $0.appendingPathComponent("dockwire") }
-        guard let executable = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-            throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: candidates[0].path])
-        }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        let error = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, output: String(decoding: output, as: UTF8.self),
-                   error: String(decoding: error, as: UTF8.self))
+    static func dockwire(_ arguments: [String], input: String = "") throws -> (status: Int32, output: String, error: String) {
+        try ChildProcess.run("dockwire", arguments, input: input)
     }
 
     @Test func theExampleDecodesBackToItsFrames() throws {

@@ -1,0 +1,83 @@
+/// What `docksim` was asked to do, parsed from its arguments without side effects.
+struct Options: Equatable {
+    /// Where to put the link to the simulated serial port.
+    var ptyPath: String
+    /// The scenario file, or nil for the built-in scene.
+    var scenarioPath: String?
+    /// Where to write the JSON report, if anywhere.
+    var reportPath: String?
+    /// A seed replacing the scenario's.
+    var seed: UInt64?
+    /// Fewer messages on standard error.
+    var isQuiet = false
+
+    /// The outcome of parsing: options to run with, or a request for help.
+    enum Parsed: Equatable {
+        case run(Options)
+        case help
+    }
+
+    /// A usage error: the tool prints it with the usage and exits 64.
+    struct UsageError: Error, Equatable {
+        var message: String
+    }
+
+    static let usage = "usage: docksim --pty PATH [--scenario FILE] [--report FILE] [--seed N] [--quiet]"
+
+    static let help = """
+        docksim: a simulated dock on a pseudo-terminal, speaking Protocol/dock-serial.md, so that
+        dockd (or any host) can open it like a USB serial port.
+
+        \(usage)
+
+        options:
+          --pty PATH        create the dock's serial port and make PATH a symbolic link to it
+                            (an existing link there is replaced; PATH is removed at exit)
+          --scenario FILE   run a scenario file (format in Simulator/README.md); without it, a
+                            person stands 3 m in front of the dock for an hour
+          --report FILE     when the run ends, write its report (framing error, faults survived)
+                            as JSON to FILE
+          --seed N          use seed N instead of the scenario's
+          --quiet           print only errors
+          --help            show this help
+
+        The run ends when the scenario's time is up, or on SIGTERM or SIGINT. An unplug fault closes
+        the pseudo-terminal and removes the link; the replug makes a new one behind the same link.
+
+        Exit status: 0 when the run ended, 1 on a system error, 64 on a usage error, 65 when the
+        scenario file is unreadable or invalid.
+        """
+
+    /// Parses the arguments that follow the program name.
+    static func parse(_ arguments: [String]) throws(UsageError) -> Parsed {
+        var ptyPath: String?
+        var options = Options(ptyPath: "")
+        var index = 0
+        func value(_ option: String) throws(UsageError) -> String {
+            index += 1
+            guard index < arguments.count, !arguments[index].hasPrefix("--") else {
+                throw UsageError(message: "\(option) needs a value")
+            }
+            return arguments[index]
+        }
+        while index < arguments.count {
+            let argument = arguments[index]
+            switch argument {
+            case "-h", "--help": return .help
+            case "--pty": ptyPath = try value(argument)
+            case "--scenario": options.scenarioPath = try value(argument)
+            case "--report": options.reportPath = try value(argument)
+            case "--seed":
+                let text = try value(argument)
+                guard let seed = UInt64(text) else { throw UsageError(message: "--seed needs a whole number, got '\(text)'") }
+                options.seed = seed
+            case "--quiet": options.isQuiet = true
+            default: throw UsageError(message: "unknown argument '\(argument)'")
+            }
+            index += 1
+        }
+        guard let ptyPath, !ptyPath.isEmpty else { throw UsageError(message: "--pty PATH is required") }
+        options.ptyPath = ptyPath
+        return .run(options)
+    }
+}

@@ -1,0 +1,58 @@
+import DockSimulator
+import DockSystem
+import Foundation
+
+func printError(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+}
+
+let options: Options
+do {
+    switch try Options.parse(Array(CommandLine.arguments.dropFirst())) {
+    case .help:
+        print(Options.help)
+        exit(0)
+    case .run(let parsed):
+        options = parsed
+    }
+} catch {
+    printError("docksim: \(error.message)\n\(Options.usage)")
+    exit(64)
+}
+
+var scenario: Scenario
+if let path = options.scenarioPath {
+    guard let data = FileManager.default.contents(atPath: path) else {
+        printError("docksim: cannot read scenario '\(path)'")
+        exit(65)
+    }
+    do {
+        scenario = try Scenario.parse(String(decoding: data, as: UTF8.self))
+    } catch {
+        printError("docksim: \(path): \(error)")
+        exit(65)
+    }
+} else {
+    scenario = DefaultScene.scenario()
+}
+if let seed = options.seed { scenario.seed = seed }
+
+let log: (String) -> Void = options.isQuiet ? { _ in } : { printError("docksim: \($0)") }
+do {
+    let signals = try TerminationSignals()
+    var run = try RealTimeRun(simulation: Simulation(scenario: scenario), linkPath: options.ptyPath, log: log)
+    log("scenario \(scenario.name), \(seconds(scenario.duration)) s, seed \(scenario.seed)")
+    let signal = try run.run(signals: signals)
+    log(signal.map { "stopped by signal \($0) at \(seconds(run.simulation.now)) s" } ?? "scenario finished")
+    if let path = options.reportPath {
+        let text = run.report.json(criteria: scenario.criteria)
+        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
+            printError("docksim: cannot write report '\(path)'")
+            exit(1)
+        }
+        log("report written to \(path)")
+    }
+} catch {
+    printError("docksim: \(error)")
+    exit(1)
+}

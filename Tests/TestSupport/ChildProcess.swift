@@ -1,0 +1,78 @@
+public import Foundation
+
+/// One of the package's own executables, run as a child process by a test, with its standard
+/// streams on pipes.
+public final class ChildProcess {
+    /// The running process.
+    public let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+    private let error = Pipe()
+    private var pendingError = Data()
+
+    /// The built executable `name`, beside the test bundle.
+    public static func executable(_ name: String) throws -> URL {
+        let directory = Bundle.main.bundleURL.deletingLastPathComponent()
+        let candidates = [Bundle.main.bundleURL, directory].map { $0.appendingPathComponent(name) }
+        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+            throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: candidates[1].path])
+        }
+        return found
+    }
+
+    /// Starts executable `name` with `arguments`.
+    public init(_ name: String, _ arguments: [String]) throws {
+        process.executableURL = try Self.executable(name)
+        process.arguments = arguments
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+    }
+
+    /// Writes to the child's standard input and closes it.
+    public func finishInput(_ text: String) throws {
+        input.fileHandleForWriting.write(Data(text.utf8))
+        try input.fileHandleForWriting.close()
+    }
+
+    /// Reads standard error until a line containing `text` arrives; returns that line, or nil
+    /// when the stream ends first.
+    public func waitForErrorLine(containing text: String) -> String? {
+        while true {
+            if let newline = pendingError.firstIndex(of: 0x0A) {
+                let line = String(decoding: pendingError[..<newline], as: UTF8.self)
+                pendingError.removeSubrange(...newline)
+                if line.contains(text) { return line }
+                continue
+            }
+            let chunk = error.fileHandleForReading.availableData
+            if chunk.isEmpty { return nil }
+            pendingError.append(chunk)
+        }
+    }
+
+    /// Sends a signal.
+    public func signal(_ number: Int32) {
+        kill(process.processIdentifier, number)
+    }
+
+    /// Waits for the child to exit; returns its status, standard output and the rest of its
+    /// standard error.
+    public func finish() throws -> (status: Int32, output: String, error: String) {
+        try? input.fileHandleForWriting.close()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let rest = pendingError + error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: rest, as: UTF8.self))
+    }
+
+    /// Runs `name` to completion with `input` on its standard input.
+    public static func run(_ name: String, _ arguments: [String], input: String = "") throws
+        -> (status: Int32, output: String, error: String)
+    {
+        let child = try ChildProcess(name, arguments)
+        try child.finishInput(input)
+        return try child.finish()
+    }
+}
