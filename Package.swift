@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "DockProtocol", targets: ["DockProtocol"]),
         .library(name: "DockTracking", targets: ["DockTracking"]),
         .library(name: "DockSimulator", targets: ["DockSimulator"]),
+        .library(name: "DockCore", targets: ["DockCore"]),
         .executable(name: "dockwire", targets: ["dockwire"]),
         .executable(name: "docksim", targets: ["docksim"]),
     ],
@@ -25,6 +26,9 @@ let package = Package(
 
         // Pure: observations, image geometry and camera models (the tracker grows here).
         .target(name: "DockTracking", swiftSettings: strictSettings),
+
+        // Pure: the accessory session, motion, control arbitration and animations.
+        .target(name: "DockCore", dependencies: ["DockProtocol"], swiftSettings: strictSettings),
 
         // Pure: the simulated dock (firmware model and motor physics) and its world.
         .target(
@@ -69,6 +73,11 @@ let package = Package(
         .testTarget(
             name: "DockProtocolTests",
             dependencies: ["DockProtocol"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "DockCoreTests",
+            dependencies: ["DockCore", "DockSimulator", "DockProtocol"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,0 +1,144 @@
+import DockProtocol
+import Testing
+
+@testable import DockCore
+@testable import DockSimulator
+
+/// The accessory session against the simulated dock's firmware, in virtual time.
+@Suite struct SessionTests {
+    @Test func theHandshakeAttachesTheDockAndHeartbeatsKeepItAlive() {
+        var bench = Bench()
+        bench.start()
+        bench.run(for: .milliseconds(100))
+        let expected = AccessoryConfiguration().info(version: 1)!
+        #expect(bench.eventList == [.attached(expected, isDocked: true)])
+        #expect(bench.session.state == .ready(isDocked: true))
+        bench.run(for: .seconds(5))
+        #expect(bench.eventList.count == 1, "no failsafe, no stall, no disconnect: \(bench.eventList)")
+        #expect(!bench.firmware.isFailsafeStopped)
+        let heartbeats = bench.framesWritten.filter { $0.message == .heartbeat }.count
+        #expect((40...45).contains(heartbeats), "a heartbeat every 125 ms (a quarter of the 500 ms failsafe): \(heartbeats)")
+    }
+
+    @Test func dockingAndUndockingAreReported() {
+        var bench = Bench()
+        bench.start()
+        bench.run(for: .milliseconds(100))
+        bench.deliver(bench.firmware.setDocked(false, now: bench.now))
+        #expect(bench.eventList.last == .undocked, "from the event, before any telemetry")
+        bench.run(for: .milliseconds(50))
+        #expect(bench.eventList.last == .undocked, "and only once")
+        #expect(bench.session.state == .ready(isDocked: false))
+        bench.deliver(bench.firmware.setDocked(true, now: bench.now))
+        bench.run(for: .milliseconds(50))
+        #expect(bench.eventList.suffix(2) == [.undocked, .docked])
+    }
+
+    @Test func aVersionMismatchIsReportedOnceAndNotRetried() {
+        var bench = Bench(configuration: AccessoryConfiguration(supportedVersions: 2...3))
+        bench.start()
+        bench.run(for: .seconds(3))
+        #expect(bench.eventList == [.versionMismatch(offered: 1...1, supported: 2...3)])
+        #expect(bench.session.state == .incompatible)
+        #expect(bench.framesWritten.count == 1, "one hello, then silence")
+    }
+
+    @Test func unplugAndReplugDisconnectsThenReattachesTheSameDock() throws {
+        var bench = Bench()
+        bench.start()
+        bench.run(for: .seconds(1))
+        bench.unplug()
+        #expect(bench.session.state == .disconnected)
+        #expect(bench.eventList.last == .disconnected)
+        bench.run(for: .seconds(2))
+        let failures = bench.events.filter { if case .connectFailed = $0.event { true } else { false } }
+        #expect(failures.count >= 3, "it keeps trying while the cable is out")
+        let waits = failures.compactMap { if case .connectFailed(_, let wait) = $0.event { wait } else { nil } }
+        #expect(waits.prefix(3) == [.milliseconds(500), .seconds(1), .seconds(2)], "the backoff doubles")
+
+        bench.replug()
+        bench.run(for: .seconds(5))
+        let attachments = bench.eventList.compactMap { if case .attached(let info, _) = $0 { info } else { nil } }
+        #expect(attachments.count == 2)
+        #expect(attachments.last?.serialNumber == attachments.first?.serialNumber)
+        #expect(bench.session.state == .ready(isDocked: true))
+        #expect(bench.session.disconnectCount == 1)
+    }
+
+    @Test func anAccessoryResetLeadsToANewHandshake() {
+        var bench = Bench()
+        bench.start()
+        bench.run(for: .seconds(1))
+        bench.firmware.reboot(now: bench.now)
+        bench.run(for: .seconds(1))
+        let events = bench.eventList
+        #expect(events.contains(.accessoryReset))
+        #expect(events.filter { if case .attached = $0 { true } else { false } }.count == 2)
+        #expect(bench.session.state == .ready(isDocked: true))
+    }
+
+    @Test func aPeerThatIsNotADockIsGivenUpAndRetried() {
+        var bench = Bench()
+        bench.isMute = true
+        bench.start()
+        bench.run(for: .milliseconds(1600))
+        #expect(bench.framesWritten.filter { if case .hello = $0.message { true } else { false } }.count == 3)
+        #expect(bench.eventList.first == .handshakeFailed)
+        #expect(!bench.isPortOpen)
+        bench.isMute = false
+        bench.run(for: .seconds(2))
+        #expect(bench.session.state == .ready(isDocked: true), "a later attempt succeeds")
+    }
+
+    @Test func buttonsAndFaultsAreReported() {
+        var bench = Bench()
+        bench.start()
+        bench.run(for: .milliseconds(100))
+        bench.deliver(bench.firmware.button(.tracking, isPressed: true, now: bench.now))
+        #expect(bench.eventList.last == .button(.trackingButton(isPressed: true)))
+        bench.deliver(bench.firmware.setOverTemperature(true, now: bench.now))
+        #expect(bench.eventList.contains { if case .fault(let fault) = $0 { fault.code == .overTemperature } else { false } })
+    }
+
+    @Test func theClockMappingAndPoseHistoryFollowTheDock() throws {
+        var bench = Bench()
+        bench.start()
+        bench.run(for: .milliseconds(200))
+        bench.send(.setVelocity(VelocityCommand(yawRate: AngularRate(radiansPerSecond: 1)!, pitchRate: .zero,
+                                                timeToLive: .seconds(2))))
+        bench.run(for: .seconds(1))
+        let offset = try #require(bench.session.clock.offset)
+        #expect(abs(offset.secondsValue) <= 0.001, "the simulated dock's clock starts with the host's")
+        let pose = try #require(bench.session.pose(at: bench.now - .milliseconds(300)))
+        // 1 rad/s since about 200 ms (plus the ramp): at 900 ms about 0.66 rad.
+        #expect(abs(pose.yawRadians - 0.66) < 0.03)
+        #expect(abs(pose.yawRadiansPerSecond - 1) < 0.01)
+        #expect(bench.session.pose(at: bench.now - .seconds(10)) == nil, "older than the history")
+    }
+
+    @Test func telemetryStallsAreNoticedAndTheirEndToo() {
+        var bench = Bench()
+        bench.start()
+        bench.run(for: .milliseconds(100))
+        bench.firmware.isTelemetrySuppressed = true
+        bench.run(for: .seconds(1))
+        #expect(bench.eventList.last == .telemetryStalled)
+        bench.firmware.isTelemetrySuppressed = false
+        bench.run(for: .milliseconds(100))
+        #expect(bench.eventList.last == .telemetryResumed)
+        #expect(bench.session.state == .ready(isDocked: true), "a stall is not a disconnect")
+    }
+
+    @Test func garbageOnTheLineIsCountedAndChangesNothing() {
+        var bench = Bench()
+        bench.start()
+        bench.run(for: .milliseconds(100))
+        var random = SimulationRandom(seed: 9)
+        let noise = (0..<10_000).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+        bench.perform(bench.session.bytesReceived(noise + [0], now: bench.now))
+        #expect(bench.session.badFrameCount > 10)
+        #expect(bench.session.state == .ready(isDocked: true))
+        bench.run(for: .milliseconds(100))
+        #expect(bench.eventList.count == 1)
+    }
+}
