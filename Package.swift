@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "DockCore", targets: ["DockCore"]),
         .executable(name: "dockwire", targets: ["dockwire"]),
         .executable(name: "docksim", targets: ["docksim"]),
+        .executable(name: "dockd", targets: ["dockd"]),
     ],
     targets: [
         // Pure: the dock serial protocol (Protocol/dock-serial.md). Standard library only.
@@ -40,7 +41,7 @@ let package = Package(
         ),
 
         // I/O: file descriptors, pseudo-terminals, polling, clocks and signals.
-        .target(name: "DockSystem", dependencies: ["CLinux"], swiftSettings: strictSettings),
+        .target(name: "DockSystem", dependencies: ["CLinux", "CSerialPort", "CUdev"], swiftSettings: strictSettings),
         // Linux headers the Glibc module lacks (signalfd); no library to link.
         .systemLibrary(name: "CLinux"),
 
@@ -48,6 +49,20 @@ let package = Package(
         .executableTarget(
             name: "docksim",
             dependencies: ["DockSimulator", "DockSystem", "DockProtocol"],
+            swiftSettings: strictSettings
+        ),
+
+        // I/O: the running service — sessions over transports, the control loop, signals, systemd.
+        .target(
+            name: "DockDaemon",
+            dependencies: ["DockCore", "DockProtocol", "DockSimulator", "DockSystem"],
+            swiftSettings: strictSettings
+        ),
+
+        // The daemon.
+        .executableTarget(
+            name: "dockd",
+            dependencies: ["DockDaemon", "DockSystem"],
             swiftSettings: strictSettings
         ),
 
@@ -89,6 +104,11 @@ let package = Package(
         .testTarget(
             name: "DocksimTests",
             dependencies: ["docksim", "DockProtocol", "DockSimulator", "DockSystem", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "DaemonTests",
+            dependencies: ["dockd", "docksim", "DockDaemon", "DockSystem", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -10,6 +10,8 @@ struct Options: Equatable {
     var seed: UInt64?
     /// Fewer messages on standard error.
     var isQuiet = false
+    /// Print every frame from the host, and the dock's answers other than telemetry.
+    var isTracing = false
 
     /// The outcome of parsing: options to run with, or a request for help.
     enum Parsed: Equatable {
@@ -22,7 +24,7 @@ struct Options: Equatable {
         var message: String
     }
 
-    static let usage = "usage: docksim --pty PATH [--scenario FILE] [--report FILE] [--seed N] [--quiet]"
+    static let usage = "usage: docksim --pty PATH [--scenario FILE] [--report FILE] [--seed N] [--trace] [--quiet]"
 
     static let help = """
         docksim: a simulated dock on a pseudo-terminal, speaking Protocol/dock-serial.md, so that
@@ -38,6 +40,9 @@ struct Options: Equatable {
           --report FILE     when the run ends, write its report (framing error, faults survived)
                             as JSON to FILE
           --seed N          use seed N instead of the scenario's
+          --trace           print each frame from the host with the dock's pose, and each frame
+                            the dock sends but telemetry: "t=SECONDS <- FRAME (yaw R pitch R)"
+                            and "t=SECONDS -> FRAME", and "t=SECONDS motors moving|still"
           --quiet           print only errors
           --help            show this help
 
@@ -72,6 +77,7 @@ struct Options: Equatable {
                 guard let seed = UInt64(text) else { throw UsageError(message: "--seed needs a whole number, got '\(text)'") }
                 options.seed = seed
             case "--quiet": options.isQuiet = true
+            case "--trace": options.isTracing = true
             default: throw UsageError(message: "unknown argument '\(argument)'")
             }
             index += 1

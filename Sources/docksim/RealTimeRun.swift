@@ -1,3 +1,4 @@
+import DockProtocol
 import DockSimulator
 import DockSystem
 
@@ -7,7 +8,12 @@ struct RealTimeRun {
     var report: RunReport
     let linkPath: String
     let log: (String) -> Void
+    /// Where frame traces go, when tracing.
+    var trace: ((String) -> Void)?
     private var terminal: PseudoTerminal?
+    private var hostFrames = FrameDecoder()
+    private var wasStill = true
+    private var dockFrames = FrameDecoder()
     private var link: OwnedSymbolicLink?
 
     init(simulation: Simulation, linkPath: String, log: @escaping (String) -> Void) throws(SystemError) {
@@ -56,6 +62,8 @@ struct RealTimeRun {
             let now = min(MonotonicClock.now() - start, simulation.scenario.duration)
             var output = SimulationOutput()
             if let terminal, ready.contains(terminal.master), case .bytes(let bytes) = try terminal.master.read() {
+                output.append(simulation.advance(to: now))
+                traceHost(bytes)
                 output.append(simulation.receiveFromHost(bytes, at: now))
             }
             output.append(simulation.advance(to: now))
@@ -65,7 +73,31 @@ struct RealTimeRun {
         return nil
     }
 
+    private mutating func traceHost(_ bytes: [UInt8]) {
+        guard let trace else { return }
+        let pose = "yaw \(rounded(simulation.firmware.yaw.motorRadians)) pitch \(rounded(simulation.firmware.pitch.motorRadians))"
+        for result in hostFrames.decode(bytes) {
+            switch result {
+            case .success(let frame): trace("t=\(seconds(simulation.now)) <- \(frame) (\(pose))")
+            case .failure(let error): trace("t=\(seconds(simulation.now)) <- error \(error.name)")
+            }
+        }
+    }
+
+    private mutating func traceDock(_ bytes: [UInt8]) {
+        guard let trace else { return }
+        for case .success(let frame) in dockFrames.decode(bytes) {
+            if case .telemetry = frame.message { continue }
+            trace("t=\(seconds(simulation.now)) -> \(frame)")
+        }
+    }
+
     private mutating func carryOut(_ output: SimulationOutput, primary: Int?) throws(SystemError) {
+        traceDock(output.bytesToHost)
+        if let trace, simulation.firmware.isStill != wasStill {
+            wasStill.toggle()
+            trace("t=\(seconds(simulation.now)) motors \(wasStill ? "still" : "moving")")
+        }
         for truth in output.truths { report.record(truth, primary: primary) }
         for change in output.linkChanges {
             switch change {
@@ -90,6 +122,10 @@ struct RealTimeRun {
         link?.remove()
         link = nil
     }
+}
+
+func rounded(_ value: Double) -> String {
+    String((value * 10_000).rounded() / 10_000)
 }
 
 func seconds(_ duration: Duration) -> String {

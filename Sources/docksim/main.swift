@@ -33,7 +33,7 @@ if let path = options.scenarioPath {
         exit(65)
     }
 } else {
-    scenario = DefaultScene.scenario()
+    scenario = Scenario.defaultScene
 }
 if let seed = options.seed { scenario.seed = seed }
 
@@ -41,6 +41,7 @@ let log: (String) -> Void = options.isQuiet ? { _ in } : { printError("docksim: 
 do {
     let signals = try TerminationSignals()
     var run = try RealTimeRun(simulation: Simulation(scenario: scenario), linkPath: options.ptyPath, log: log)
+    if options.isTracing { run.trace = { printError("docksim: \($0)") } }
     log("scenario \(scenario.name), \(seconds(scenario.duration)) s, seed \(scenario.seed)")
     let signal = try run.run(signals: signals)
     log(signal.map { "stopped by signal \($0) at \(seconds(run.simulation.now)) s" } ?? "scenario finished")

@@ -138,3 +138,14 @@ extension ScenarioRunTests {
         #expect(host.framesFromDock.filter { $0.telemetry != nil }.count >= 2990, "50 Hz telemetry for a minute")
     }
 }
+
+extension ScenarioRunTests {
+    @Test func theDefaultSceneParsesAndShowsItsPerson() throws {
+        var scenario = Scenario.defaultScene
+        #expect(scenario.duration == .seconds(3600))
+        scenario.duration = .seconds(2)
+        var host = SimulationHost(scenario: scenario)
+        host.run()
+        #expect(host.output.truths.allSatisfy { $0.parts.contains { $0.subjectIdentifier == 1 && $0.inFrameFraction > 0.5 } })
+    }
+}

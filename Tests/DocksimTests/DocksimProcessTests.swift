@@ -141,7 +141,7 @@ import TestSupport
         let help = try ChildProcess.run("docksim", ["--help"])
         #expect(help.status == 0)
         #expect(help.output.hasPrefix("docksim: a simulated dock on a pseudo-terminal"))
-        for option in ["--pty", "--scenario", "--report", "--seed", "--quiet", "--help"] {
+        for option in ["--pty", "--scenario", "--report", "--seed", "--trace", "--quiet", "--help"] {
             #expect(help.output.contains(option), "--help documents \(option)")
         }
     }

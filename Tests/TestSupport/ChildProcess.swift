@@ -1,4 +1,5 @@
 public import Foundation
+import Glibc
 
 /// One of the package's own executables, run as a child process by a test, with its standard
 /// streams on pipes.
@@ -20,10 +21,11 @@ public final class ChildProcess {
         return found
     }
 
-    /// Starts executable `name` with `arguments`.
-    public init(_ name: String, _ arguments: [String]) throws {
+    /// Starts executable `name` with `arguments`, and `environment` added to the test's own.
+    public init(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws {
         process.executableURL = try Self.executable(name)
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardInput = input
         process.standardOutput = output
         process.standardError = error
@@ -36,20 +38,35 @@ public final class ChildProcess {
         try input.fileHandleForWriting.close()
     }
 
+    /// Every line read from standard error so far, for failure messages.
+    public private(set) var errorLines: [String] = []
+
     /// Reads standard error until a line containing `text` arrives; returns that line, or nil
-    /// when the stream ends first.
-    public func waitForErrorLine(containing text: String) -> String? {
+    /// when the stream ends or `timeoutSeconds` pass first (so a test fails rather than hangs).
+    public func waitForErrorLine(containing text: String, timeoutSeconds: Double = 20) -> String? {
+        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        let descriptor = error.fileHandleForReading.fileDescriptor
         while true {
             if let newline = pendingError.firstIndex(of: 0x0A) {
                 let line = String(decoding: pendingError[..<newline], as: UTF8.self)
                 pendingError.removeSubrange(...newline)
+                errorLines.append(line)
                 if line.contains(text) { return line }
                 continue
             }
-            let chunk = error.fileHandleForReading.availableData
-            if chunk.isEmpty { return nil }
-            pendingError.append(chunk)
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0 else { return nil }
+            var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&entry, 1, Int32(remaining * 1000) + 1) > 0 else { continue }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let count = read(descriptor, &buffer, buffer.count)
+            if count <= 0 { return nil }
+            pendingError.append(contentsOf: buffer[..<count])
         }
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 
     /// Sends a signal.

@@ -1,9 +1,9 @@
-import DockSimulator
-
-/// The scene docksim runs without `--scenario`: the default dock, and one person standing 3 m in
-/// front of it, swaying a little, for an hour.
-enum DefaultScene {
-    static let text = """
+/// The scene played when no scenario is given (`docksim` without `--scenario`, `dockd
+/// --simulator`): the default dock, and one person standing 3 m in front of it, swaying a little,
+/// for an hour.
+extension Scenario {
+    /// The default scene's text, in the scenario format.
+    public static let defaultSceneText = """
         {
           "name": "default",
           "description": "One person stands in front of the dock for an hour.",
@@ -17,9 +17,10 @@ enum DefaultScene {
         }
         """
 
-    static func scenario() -> Scenario {
+    /// The default scene.
+    public static var defaultScene: Scenario {
         do {
-            return try Scenario.parse(text)
+            return try parse(defaultSceneText)
         } catch {
             preconditionFailure("the built-in scene is invalid: \(error)")
         }

@@ -1,0 +1,220 @@
+/// The daemon's settings, from `/etc/dockd/dockd.conf` (`key = value` lines, `#` comments) and
+/// from flags: every key is also a flag (`--key value`, `--key=value`, or `--key` alone for a
+/// Boolean), and flags win over the file.
+public struct Configuration: Hashable, Sendable {
+    /// A fixed serial device (a USB serial port or a pseudo-terminal); empty: discover by USB IDs.
+    public var device = ""
+    /// Run the in-process simulated dock instead of a serial device.
+    public var simulator = false
+    /// The scenario the in-process simulator plays; empty: the built-in scene.
+    public var scenario = ""
+    /// Serial speed, baud.
+    public var baud = 115_200
+    /// The dock's USB vendor ID, hexadecimal (discovery).
+    public var vendorID = "1209"
+    /// The dock's USB product ID, hexadecimal (discovery).
+    public var productID = "d0c0"
+    /// Only this USB serial number (discovery); empty: any.
+    public var serialNumber = ""
+    /// System tracking on at start.
+    public var tracking = false
+    /// Play `wake` when a dock attaches.
+    public var wakeOnAttach = true
+    /// Narrowed yaw range, degrees (the dock's own limits still apply).
+    public var yawMinimumDegrees = -180.0
+    /// Narrowed yaw range, degrees.
+    public var yawMaximumDegrees = 180.0
+    /// Narrowed pitch range, degrees.
+    public var pitchMinimumDegrees = -90.0
+    /// Narrowed pitch range, degrees.
+    public var pitchMaximumDegrees = 90.0
+    /// Highest speed on either axis, degrees per second.
+    public var maximumSpeedDegreesPerSecond = 360.0
+    /// `error`, `warning`, `notice`, `info` or `debug`.
+    public var logLevel = "info"
+
+    /// Creates the defaults.
+    public init() {}
+
+    /// One key: its name, what it means, and how to read and show it.
+    struct Key: Sendable {
+        let name: String
+        let help: String
+        let isBoolean: Bool
+        let read: @Sendable (inout Configuration, String) -> String?
+        let show: @Sendable (Configuration) -> String
+    }
+
+    static let keys: [Key] = [
+        text("device", "serial device of the dock (a tty or a pseudo-terminal); empty: find it by USB IDs", \.device),
+        flag("simulator", "run the in-process simulated dock instead of a serial device", \.simulator),
+        text("scenario", "scenario file for the in-process simulator; empty: one person standing in front of it", \.scenario),
+        integer("baud", "serial speed in baud", \.baud, 1200...4_000_000),
+        hex("vendor-id", "the dock's USB vendor ID, 4 hex digits", \.vendorID),
+        hex("product-id", "the dock's USB product ID, 4 hex digits", \.productID),
+        text("serial-number", "accept only the dock with this USB serial number; empty: any", \.serialNumber),
+        flag("tracking", "system tracking on at start", \.tracking),
+        flag("wake-on-attach", "play the wake animation when a dock attaches", \.wakeOnAttach),
+        number("yaw-min-deg", "narrow the yaw range (degrees; never wider than the dock's)", \.yawMinimumDegrees, -720...720),
+        number("yaw-max-deg", "narrow the yaw range (degrees)", \.yawMaximumDegrees, -720...720),
+        number("pitch-min-deg", "narrow the pitch range (degrees)", \.pitchMinimumDegrees, -720...720),
+        number("pitch-max-deg", "narrow the pitch range (degrees)", \.pitchMaximumDegrees, -720...720),
+        number("max-speed-deg-s", "highest speed on either axis (degrees per second)", \.maximumSpeedDegreesPerSecond, 0.1...2000),
+        choice("log-level", "error, warning, notice, info or debug", \.logLevel, ["error", "warning", "notice", "info", "debug"]),
+    ]
+
+    /// Why settings were refused: where (file and line, or the flag) and what is wrong.
+    public struct Error: Swift.Error, Hashable, Sendable, CustomStringConvertible {
+        /// `FILE:LINE` or `--flag`.
+        public var location: String
+        /// What is wrong.
+        public var message: String
+        public var description: String { "\(location): \(message)" }
+    }
+
+    /// Applies the `key = value` lines of a configuration file.
+    public mutating func apply(fileText: String, path: String) throws(Error) {
+        for (index, rawLine) in fileText.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = rawLine.prefix { $0 != "#" }.trimmingWhitespace()
+            guard !line.isEmpty else { continue }
+            let location = "\(path):\(index + 1)"
+            guard let equals = line.firstIndex(of: "=") else {
+                throw Error(location: location, message: "expected 'key = value', got '\(line)'")
+            }
+            let name = line[..<equals].trimmingWhitespace()
+            let value = line[line.index(after: equals)...].trimmingWhitespace()
+            try set(name, value, location: location)
+        }
+    }
+
+    /// Applies flags; returns the arguments that are not settings (such as `--help`), in order.
+    public mutating func apply(flags: [String]) throws(Error) -> [String] {
+        var rest: [String] = []
+        var index = 0
+        while index < flags.count {
+            let argument = flags[index]
+            index += 1
+            guard argument.hasPrefix("--") else {
+                rest.append(argument)
+                continue
+            }
+            var name = String(argument.dropFirst(2))
+            var value: String?
+            if let equals = name.firstIndex(of: "=") {
+                value = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            guard let key = Self.keys.first(where: { $0.name == name }) else {
+                rest.append(argument)
+                continue
+            }
+            if value == nil {
+                if key.isBoolean, index >= flags.count || !["true", "false"].contains(flags[index]) {
+                    value = "true"
+                } else {
+                    guard index < flags.count else { throw Error(location: "--\(name)", message: "needs a value") }
+                    value = flags[index]
+                    index += 1
+                }
+            }
+            try set(name, value!, location: "--\(name)")
+        }
+        return rest
+    }
+
+    private mutating func set(_ name: String, _ value: String, location: String) throws(Error) {
+        guard let key = Self.keys.first(where: { $0.name == name }) else {
+            throw Error(location: location, message: "unknown setting '\(name)' (dockd --help lists them)")
+        }
+        if let problem = key.read(&self, value) {
+            throw Error(location: location, message: "\(name): \(problem)")
+        }
+    }
+
+    /// Checks what single keys cannot: ranges given as pairs.
+    public func validated() throws(Error) -> Configuration {
+        guard yawMinimumDegrees < yawMaximumDegrees else {
+            throw Error(location: "yaw-min-deg", message: "must be below yaw-max-deg")
+        }
+        guard pitchMinimumDegrees < pitchMaximumDegrees else {
+            throw Error(location: "pitch-min-deg", message: "must be below pitch-max-deg")
+        }
+        guard !(simulator && !device.isEmpty) else {
+            throw Error(location: "simulator", message: "choose either a device or the simulator")
+        }
+        return self
+    }
+
+    /// The settings as `dockd --help` lists them: flag, default, meaning.
+    public static func helpLines() -> [String] {
+        let defaults = Configuration()
+        return keys.map { key in
+            let shown = key.show(defaults)
+            let flag = "--\(key.name)" + (key.isBoolean ? "" : " VALUE")
+            return "  " + flag.padding(to: 26) + " " + key.help + " [" + (shown.isEmpty ? "empty" : shown) + "]"
+        }
+    }
+}
+
+private func text(_ name: String, _ help: String, _ path: any WritableKeyPath<Configuration, String> & Sendable) -> Configuration.Key {
+    Configuration.Key(name: name, help: help, isBoolean: false, read: { $0[keyPath: path] = $1; return nil },
+                      show: { $0[keyPath: path] })
+}
+
+private func flag(_ name: String, _ help: String, _ path: any WritableKeyPath<Configuration, Bool> & Sendable) -> Configuration.Key {
+    Configuration.Key(name: name, help: help, isBoolean: true, read: { configuration, value in
+        switch value {
+        case "true", "yes", "on", "1": configuration[keyPath: path] = true
+        case "false", "no", "off", "0": configuration[keyPath: path] = false
+        default: return "must be true or false, got '\(value)'"
+        }
+        return nil
+    }, show: { String($0[keyPath: path]) })
+}
+
+private func integer(_ name: String, _ help: String, _ path: any WritableKeyPath<Configuration, Int> & Sendable,
+                     _ range: ClosedRange<Int>) -> Configuration.Key {
+    Configuration.Key(name: name, help: help, isBoolean: false, read: { configuration, value in
+        guard let number = Int(value) else { return "must be a whole number, got '\(value)'" }
+        guard range.contains(number) else { return "must be from \(range.lowerBound) to \(range.upperBound), got \(number)" }
+        configuration[keyPath: path] = number
+        return nil
+    }, show: { String($0[keyPath: path]) })
+}
+
+private func number(_ name: String, _ help: String, _ path: any WritableKeyPath<Configuration, Double> & Sendable,
+                    _ range: ClosedRange<Double>) -> Configuration.Key {
+    Configuration.Key(name: name, help: help, isBoolean: false, read: { configuration, value in
+        guard let number = Double(value), number.isFinite else { return "must be a finite number, got '\(value)'" }
+        guard range.contains(number) else { return "must be from \(range.lowerBound) to \(range.upperBound), got \(value)" }
+        configuration[keyPath: path] = number
+        return nil
+    }, show: { String($0[keyPath: path]) })
+}
+
+private func hex(_ name: String, _ help: String, _ path: any WritableKeyPath<Configuration, String> & Sendable) -> Configuration.Key {
+    Configuration.Key(name: name, help: help, isBoolean: false, read: { configuration, value in
+        guard value.count == 4, UInt16(value, radix: 16) != nil else { return "must be 4 hex digits, got '\(value)'" }
+        configuration[keyPath: path] = value.lowercased()
+        return nil
+    }, show: { $0[keyPath: path] })
+}
+
+private func choice(_ name: String, _ help: String, _ path: any WritableKeyPath<Configuration, String> & Sendable,
+                    _ choices: [String]) -> Configuration.Key {
+    Configuration.Key(name: name, help: help, isBoolean: false, read: { configuration, value in
+        guard choices.contains(value) else { return "must be one of \(choices.joined(separator: ", ")), got '\(value)'" }
+        configuration[keyPath: path] = value
+        return nil
+    }, show: { $0[keyPath: path] })
+}
+
+extension StringProtocol {
+    func trimmingWhitespace() -> String {
+        String(drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed())
+    }
+
+    func padding(to width: Int) -> String {
+        count >= width ? String(self) : String(self) + String(repeating: " ", count: width - count)
+    }
+}

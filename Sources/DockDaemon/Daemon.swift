@@ -1,0 +1,139 @@
+import DockSimulator
+import Foundation
+public import DockSystem
+
+/// The running service: one session runner over the configured transport, systemd notifications
+/// (READY, STATUS, WATCHDOG from the loop's progress, STOPPING), and signals.
+public enum Daemon {
+    /// Runs until SIGTERM or SIGINT; returns the exit status.
+    ///
+    /// - Parameter signals: termination signals, blocked for normal delivery before any thread
+    ///   was started.
+    public static func run(
+        configuration: Configuration, configurationPath: String?, flags: [String],
+        environment: [String: String], signals: TerminationSignals
+    ) async -> Int32 {
+        let log = Logger(threshold: level(configuration.logLevel), environment: environment)
+        let notifier = SystemdNotifier(environment: environment)
+        let clock = SystemClock()
+
+        let transport: any DockTransport
+        if configuration.simulator {
+            var scenario = Scenario.defaultScene
+            if !configuration.scenario.isEmpty {
+                guard let data = FileManager.default.contents(atPath: configuration.scenario) else {
+                    log.error("cannot read scenario '\(configuration.scenario)'")
+                    return 1
+                }
+                do {
+                    scenario = try Scenario.parse(String(decoding: data, as: UTF8.self))
+                } catch {
+                    log.error("\(configuration.scenario): \(error)")
+                    return 78
+                }
+            }
+            transport = SimulatorTransport(scenario: scenario, clock: clock)
+        } else if !configuration.device.isEmpty {
+            transport = DevicePortTransport(path: configuration.device, baudRate: configuration.baud)
+        } else {
+            transport = DiscoveredPortTransport(vendorID: configuration.vendorID, productID: configuration.productID,
+                                                serialNumber: configuration.serialNumber, baudRate: configuration.baud)
+        }
+
+        let runner = SessionRunner(transport: transport, clock: clock, configuration: configuration, log: log)
+        let loop = Task { await runner.run() }
+        log.notice("dockd started on \(transport.name)" + (configurationPath.map { " with \($0)" } ?? ""))
+        notifier.notify("READY=1\nSTATUS=waiting for \(transport.name)")
+
+        // STATUS and WATCHDOG: the loop must have made progress since the last look.
+        let keepAlive = Task {
+            var lastTicks = -1
+            let interval = min(notifier.watchdogInterval ?? .seconds(2), .seconds(2))
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                let ticks = await runner.tickCount
+                let summary = await runner.summary
+                if ticks > lastTicks {
+                    notifier.notify("WATCHDOG=1\nSTATUS=\(summary)")
+                } else {
+                    log.error("the control loop has stopped; not feeding the watchdog")
+                }
+                lastTicks = ticks
+            }
+        }
+
+        for await signal in signalStream(signals) {
+            switch signal {
+            case SIGHUP:
+                notifier.notify("RELOADING=1\nMONOTONIC_USEC=\(MonotonicClock.now().components.seconds * 1_000_000)")
+                var reloaded = Configuration()
+                do {
+                    if let path = configurationPath, let text = FileManager.default.contents(atPath: path) {
+                        try reloaded.apply(fileText: String(decoding: text, as: UTF8.self), path: path)
+                    }
+                    _ = try reloaded.apply(flags: flags)
+                    reloaded = try reloaded.validated()
+                    await runner.reconfigure(reloaded)
+                    log.notice("configuration reloaded")
+                } catch {
+                    log.error("configuration not reloaded: \(error)")
+                }
+                notifier.notify("READY=1")
+            default:
+                log.notice("signal \(signal): stopping")
+                notifier.notify("STOPPING=1")
+                keepAlive.cancel()
+                loop.cancel()
+                await loop.value
+                log.notice("stopped")
+                return 0
+            }
+        }
+        return 0
+    }
+
+    private static func level(_ name: String) -> Logger.Level {
+        switch name {
+        case "error": .error
+        case "warning": .warning
+        case "notice": .notice
+        case "debug": .debug
+        default: .info
+        }
+    }
+
+    /// The signals, read on a thread of their own.
+    private static func signalStream(_ signals: TerminationSignals) -> AsyncStream<Int32> {
+        let (stream, continuation) = AsyncStream<Int32>.makeStream()
+        let reader = Thread {
+            while true {
+                guard (try? Poll.waitForReading([signals.descriptor], timeout: .seconds(1))) != nil else { return }
+                while let signal = signals.take() { continuation.yield(signal) }
+            }
+        }
+        reader.name = "dockd signals"
+        reader.start()
+        return stream
+    }
+
+    /// Prints what udev sees, marking the devices that match the configured dock.
+    public static func listDevices(_ configuration: Configuration) -> String {
+        let devices = DeviceDiscovery.serialDevices()
+        var lines = ["looking for USB \(configuration.vendorID):\(configuration.productID)"
+                     + (configuration.serialNumber.isEmpty ? "" : " serial \(configuration.serialNumber)")]
+        if devices.isEmpty { lines.append("udev knows no serial devices") }
+        for device in devices {
+            let isMatch = DeviceDiscovery.matches(device, vendorID: configuration.vendorID,
+                                                  productID: configuration.productID,
+                                                  serialNumber: configuration.serialNumber)
+            let usb = device.vendorID.map { vendor in
+                "USB \(vendor):\(device.productID ?? "????")"
+                    + (device.serialNumber.map { " serial \($0)" } ?? "")
+                    + ([device.manufacturer, device.product].compactMap { $0 }.joined(separator: " ").isEmpty ? ""
+                        : " (" + [device.manufacturer, device.product].compactMap { $0 }.joined(separator: " ") + ")")
+            } ?? "not USB"
+            lines.append("\(isMatch ? "*" : " ") \(device.path)  \(usb)")
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,109 @@
+/// What `dockd` was asked to do, parsed from its arguments and configuration file text without
+/// side effects.
+public enum DaemonCommand: Hashable, Sendable {
+    /// Run the service.
+    case run(Configuration, configurationPath: String?)
+    /// Print the help.
+    case help
+    /// Print what udev sees and which device would match.
+    case listDevices(Configuration)
+
+    /// The default configuration file.
+    public static let defaultConfigurationPath = "/etc/dockd/dockd.conf"
+
+    /// A usage error (exit 64) or a bad setting (exit 78, `EX_CONFIG`).
+    public enum Failure: Error, Hashable, Sendable, CustomStringConvertible {
+        case usage(String)
+        case configuration(Configuration.Error)
+
+        public var description: String {
+            switch self {
+            case .usage(let message): message
+            case .configuration(let error): error.description
+            }
+        }
+    }
+
+    /// Parses the arguments. `readFile` returns a file's text, or nil when it does not exist.
+    public static func parse(
+        _ arguments: [String], readFile: (String) -> String?
+    ) throws(Failure) -> DaemonCommand {
+        var path: String? = defaultConfigurationPath
+        var isPathExplicit = false
+        var remaining: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            if argument == "--config" || argument.hasPrefix("--config=") {
+                if argument == "--config" {
+                    index += 1
+                    guard index < arguments.count else { throw .usage("--config needs a path") }
+                    path = arguments[index]
+                } else {
+                    path = String(argument.dropFirst("--config=".count))
+                }
+                isPathExplicit = true
+                if path == "" { path = nil }
+            } else {
+                remaining.append(argument)
+            }
+            index += 1
+        }
+        if remaining.contains("--help") || remaining.contains("-h") { return .help }
+
+        var configuration = Configuration()
+        var usedPath: String?
+        if let path {
+            if let text = readFile(path) {
+                do {
+                    try configuration.apply(fileText: text, path: path)
+                } catch {
+                    throw .configuration(error)
+                }
+                usedPath = path
+            } else if isPathExplicit {
+                throw .usage("cannot read configuration file '\(path)'")
+            }
+        }
+        let rest: [String]
+        do {
+            rest = try configuration.apply(flags: remaining)
+            configuration = try configuration.validated()
+        } catch {
+            throw .configuration(error)
+        }
+        var listDevices = false
+        for argument in rest {
+            switch argument {
+            case "--list-devices": listDevices = true
+            default: throw .usage("unknown argument '\(argument)'")
+            }
+        }
+        return listDevices ? .listDevices(configuration) : .run(configuration, configurationPath: usedPath)
+    }
+
+    /// The first line of `dockd --help`, also printed with usage errors.
+    public static let usage = "usage: dockd [--config FILE] [--SETTING VALUE ...] [--list-devices] [--help]"
+
+    /// The whole help text.
+    public static var helpText: String {
+        """
+        dockd: keeps a motorised camera dock (pan-tilt gimbal) on a serial line, and the subject in frame.
+
+        \(usage)
+
+        Settings come from the configuration file (default \(defaultConfigurationPath), lines of
+        'key = value', '#' comments), then from flags, which win. Every key is also a flag.
+
+          --config FILE              read settings from FILE instead (an empty FILE reads none)
+          --list-devices             print the serial devices udev sees and which is the dock, then exit
+          --help                     show this help
+
+        settings (flag, meaning, [default]):
+        \(Configuration.helpLines().joined(separator: "\n"))
+
+        Signals: SIGTERM and SIGINT stop the motors and exit; SIGHUP reads the configuration again.
+        Exit status: 0 after a clean stop, 1 on a failure, 64 on a usage error, 78 on a bad setting.
+        """
+    }
+}

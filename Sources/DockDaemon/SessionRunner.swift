@@ -1,0 +1,298 @@
+public import DockCore
+import DockProtocol
+public import DockSystem
+
+/// One accessory in the running daemon: an actor over the pure session, motion controller and
+/// control arbiter, with the port's bytes coming in on their own task and a 30 Hz loop on the
+/// injected clock. The entry outlives its port: a hang-up closes it and the session reopens it.
+public actor SessionRunner {
+    /// Why a request from a client was refused.
+    public enum RequestError: Error, Hashable, Sendable {
+        /// No accessory is in session.
+        case notReady
+        /// Another client holds control.
+        case busy(holder: ClientID)
+        /// A parameter is invalid.
+        case invalid(MotionError)
+    }
+
+    /// The link to the dock.
+    public nonisolated let transport: any DockTransport
+    private let clock: any DaemonClock
+    private let log: Logger
+    private var configuration: Configuration
+
+    /// The accessory session.
+    public private(set) var session = AccessorySession()
+    /// The motion controller.
+    public private(set) var motion = MotionController()
+    /// Who may move the dock.
+    public private(set) var arbiter: ControlArbiter
+    /// The limits in force (the accessory's, narrowed by configuration), once attached.
+    public private(set) var limits: MotionLimits?
+    /// Control-loop ticks so far: the watchdog checks that it grows.
+    public private(set) var tickCount = 0
+
+    private var connection: DockConnection?
+    private var connectionGeneration = 0
+    private var motionOwner: ClientID?
+    private var indicator: IndicatorState?
+
+    /// Creates a runner; `run()` starts it.
+    public init(transport: any DockTransport, clock: any DaemonClock, configuration: Configuration, log: Logger) {
+        self.transport = transport
+        self.clock = clock
+        self.configuration = configuration
+        self.log = log
+        arbiter = ControlArbiter(isSystemTrackingEnabled: configuration.tracking)
+    }
+
+    /// Runs the session and its 30 Hz loop until the task is cancelled, then stops the motors.
+    public func run() async {
+        perform(session.start(now: clock.now()))
+        var next = clock.now()
+        while !Task.isCancelled {
+            next += MotionController.tickInterval
+            do {
+                try await clock.sleep(until: next)
+            } catch {
+                break
+            }
+            let now = clock.now()
+            if now - next > .milliseconds(500) {
+                log.warning("control loop fell \(now - next) behind; skipping missed ticks")
+                next = now
+            }
+            tick(now: now)
+        }
+        shutdown()
+    }
+
+    /// One pass of the control loop.
+    private func tick(now: Duration) {
+        tickCount += 1
+        perform(session.tick(now: now))
+        guard case .ready = session.state, let limits else { return }
+        let (messages, finish) = motion.tick(pose: session.pose(at: now), limits: limits, now: now)
+        for message in messages { send(message, now: now) }
+        if let finish {
+            log.debug("motion finished: \(finish)")
+            if let owner = motionOwner, let change = arbiter.motionEnded(for: owner) { logControl(change) }
+            motionOwner = nil
+        }
+        updateIndicator(now: now)
+    }
+
+    /// Stops the motors and closes the port (on SIGTERM, before exit).
+    public func shutdown() {
+        log.notice(summary)
+        if case .ready = session.state {
+            send(.stop, now: clock.now())
+            log.notice("motors stopped")
+        }
+        motion.reset()
+        connection?.close()
+        connection = nil
+        connectionGeneration += 1
+    }
+
+    /// Applies new settings (SIGHUP): limits and tracking; the port stays as it is.
+    public func reconfigure(_ configuration: Configuration) {
+        self.configuration = configuration
+        if let info = session.info { limits = narrowedLimits(info) }
+        if arbiter.isSystemTrackingEnabled != configuration.tracking,
+            let change = arbiter.setSystemTracking(configuration.tracking)
+        {
+            logControl(change)
+        }
+    }
+
+    // MARK: Requests from clients
+
+    /// A client asks for motion.
+    public func request(_ request: MotionRequest, from client: ClientID, takeOver: Bool = false) throws(RequestError) -> MotionResult {
+        let now = clock.now()
+        guard case .ready = session.state, let limits else { throw .notReady }
+        let previous = arbiter
+        do {
+            if let change = try arbiter.motionRequested(by: client, takeOver: takeOver) { logControl(change) }
+        } catch {
+            throw .busy(holder: error.holder)
+        }
+        do {
+            let result = try motion.handle(request, pose: session.pose(at: now), limits: limits, now: now)
+            motionOwner = client
+            for message in result.messages { send(message, now: now) }
+            return result
+        } catch {
+            arbiter = previous  // nothing half-applied
+            throw .invalid(error)
+        }
+    }
+
+    /// A client went away: if it was moving the dock, the motors stop now.
+    public func clientDisconnected(_ client: ClientID) {
+        let (change, mustStop) = arbiter.clientDisconnected(client)
+        if let change { logControl(change) }
+        guard mustStop else { return }
+        let now = clock.now()
+        if let limits, case .ready = session.state {
+            _ = try? motion.handle(.stop, pose: session.pose(at: now), limits: limits, now: now)
+            send(.stop, now: now)
+        }
+        motionOwner = nil
+    }
+
+    // MARK: The port
+
+    private func perform(_ actions: [SessionAction]) {
+        let now = clock.now()
+        for action in actions {
+            switch action {
+            case .openTransport:
+                do {
+                    let opened = try transport.open()
+                    connection = opened
+                    connectionGeneration += 1
+                    let generation = connectionGeneration
+                    Task { [weak self] in
+                        for await chunk in opened.incoming {
+                            await self?.received(chunk, generation: generation)
+                        }
+                        await self?.hungUp(generation: generation)
+                    }
+                    log.info("opened \(transport.name)")
+                    perform(session.transportOpened(now: now))
+                } catch {
+                    perform(session.transportFailed(reason: "\(error)", now: now))
+                }
+            case .closeTransport:
+                connection?.close()
+                connection = nil
+                connectionGeneration += 1
+            case .write(let bytes):
+                if connection?.write(bytes) == false { log.debug("write to \(transport.name) failed") }
+            case .emit(let event):
+                handle(event, now: now)
+            }
+        }
+    }
+
+    private func received(_ chunk: [UInt8], generation: Int) {
+        guard generation == connectionGeneration else { return }
+        perform(session.bytesReceived(chunk, now: clock.now()))
+    }
+
+    private func hungUp(generation: Int) {
+        guard generation == connectionGeneration, connection != nil else { return }
+        connection = nil
+        perform(session.transportClosed(now: clock.now()))
+    }
+
+    private func send(_ message: Message, now: Duration) {
+        perform(session.send(message, now: now))
+    }
+
+    // MARK: Session events
+
+    private func handle(_ event: SessionEvent, now: Duration) {
+        switch event {
+        case .attached(let info, let isDocked):
+            log.notice("attached \(info.model) (serial \(info.serialNumber), firmware \(info.firmwareVersion)) on "
+                       + "\(transport.name), \(isDocked ? "docked" : "undocked")")
+            limits = narrowedLimits(info)
+            indicator = nil
+            if configuration.wakeOnAttach, let limits {
+                do {
+                    let result = try motion.handle(.animate(.wake), pose: session.pose(at: now), limits: limits, now: now)
+                    for message in result.messages { send(message, now: now) }
+                } catch {
+                    log.warning("could not play wake: \(error)")
+                }
+            }
+        case .docked, .undocked:
+            log.notice(event == .docked ? "camera docked" : "camera undocked")
+        case .disconnected:
+            log.warning("\(transport.name) disconnected; retrying")
+            motion.reset()
+            motionOwner = nil
+        case .connectFailed(let reason, let retryAfter):
+            log.info("cannot open \(transport.name): \(reason); retrying in \(retryAfter)")
+        case .versionMismatch(let offered, let supported):
+            log.error("\(transport.name) speaks protocol versions \(supported.lowerBound)...\(supported.upperBound); "
+                      + "dockd speaks \(offered.lowerBound)...\(offered.upperBound). Update the firmware or dockd.")
+        case .handshakeFailed:
+            log.warning("\(transport.name) does not answer as a dock; closing it and retrying")
+        case .accessoryReset:
+            log.warning("the dock reset; opening a new session")
+            motion.reset()
+        case .button(let kind):
+            log.info("button: \(kind)")
+            if case .trackingButton(isPressed: true) = kind, let change = arbiter.trackingButtonPressed() {
+                logControl(change)
+            }
+        case .fault(let fault):
+            log.log(fault.isActive ? .warning : .notice, "fault \(fault.code.name)\(fault.axis.map { " on \($0.name)" } ?? "") "
+                    + (fault.isActive ? "raised" : "cleared"))
+        case .refused(let refusal):
+            log.warning("the dock refused a command: \(refusal.reason.name) (detail \(refusal.detail))")
+        case .telemetryStalled:
+            log.warning("telemetry stalled")
+        case .telemetryResumed:
+            log.notice("telemetry resumed")
+        }
+    }
+
+    private func narrowedLimits(_ info: AccessoryInfo) -> MotionLimits {
+        let degree = Double.pi / 180
+        let request = LimitRequest(
+            yawRadians: configuration.yawMinimumDegrees * degree...configuration.yawMaximumDegrees * degree,
+            pitchRadians: configuration.pitchMinimumDegrees * degree...configuration.pitchMaximumDegrees * degree,
+            yawSpeedRadiansPerSecond: configuration.maximumSpeedDegreesPerSecond * degree,
+            pitchSpeedRadiansPerSecond: configuration.maximumSpeedDegreesPerSecond * degree)
+        let own = MotionLimits(info: info)
+        do {
+            return try own.narrowed(by: request)
+        } catch {
+            log.warning("configured limits do not fit the dock's (\(error)); using the dock's own")
+            return own
+        }
+    }
+
+    /// The indicator shows tracking on (green) or off (dark); blinking until a subject is framed
+    /// (the tracker reports that once it lands).
+    private func updateIndicator(now: Duration) {
+        let wanted = arbiter.isSystemTrackingEnabled
+            ? IndicatorState(pattern: .slowBlink, red: 0, green: 160, blue: 0)
+            : IndicatorState(pattern: .off, red: 0, green: 0, blue: 0)
+        guard wanted != indicator else { return }
+        indicator = wanted
+        send(.setIndicator(wanted), now: now)
+    }
+
+    private func logControl(_ change: ControlArbiter.Change) {
+        log.info("control: \(describe(change.from)) -> \(describe(change.to))")
+    }
+
+    private func describe(_ controller: ControlArbiter.Controller) -> String {
+        switch controller {
+        case .none: "nobody"
+        case .systemTracker: "system tracker"
+        case .client(let client, let isExplicit): "client \(client)\(isExplicit ? " (acquired)" : "")"
+        }
+    }
+
+    /// A one-line summary for `STATUS=` and logs.
+    public var summary: String {
+        let tracking = arbiter.isSystemTrackingEnabled ? "tracking on" : "tracking off"
+        switch session.state {
+        case .disconnected, .connecting: return "waiting for \(transport.name); \(tracking)"
+        case .handshaking: return "handshaking with \(transport.name)"
+        case .incompatible: return "\(transport.name) speaks another protocol version"
+        case .ready(let isDocked):
+            let name = session.info.map { "\($0.model) \($0.serialNumber)" } ?? transport.name
+            return "\(name) ready, \(isDocked ? "docked" : "undocked"); \(tracking); bad frames \(session.badFrameCount), "
+                + "reconnects \(session.disconnectCount)"
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import DockDaemon
+import DockSystem
+import Foundation
+
+// Block the termination signals before any thread starts, so that they are only ever read from
+// their descriptor and never kill the process mid-write.
+let signals: TerminationSignals
+do {
+    signals = try TerminationSignals()
+} catch {
+    FileHandle.standardError.write(Data("dockd: \(error)\n".utf8))
+    exit(1)
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+let command: DaemonCommand
+do {
+    command = try DaemonCommand.parse(arguments) { path in
+        FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
+    }
+} catch {
+    FileHandle.standardError.write(Data("dockd: \(error)\n".utf8))
+    if case .usage = error { FileHandle.standardError.write(Data("\(DaemonCommand.usage)\n".utf8)) }
+    if case .usage = error { exit(64) }
+    exit(78)
+}
+
+switch command {
+case .help:
+    print(DaemonCommand.helpText)
+case .listDevices(let configuration):
+    print(Daemon.listDevices(configuration))
+case .run(let configuration, let path):
+    // No top-level await: the concurrency runtime's threads must start after the signals are
+    // blocked above, so the service runs in a task and the main thread parks. (Not in
+    // dispatchMain(), which unblocks signals on the main thread.)
+    let flags = arguments.filter { !$0.hasPrefix("--config") }
+    let environment = ProcessInfo.processInfo.environment
+    Task.detached {
+        let status = await Daemon.run(configuration: configuration, configurationPath: path, flags: flags,
+                                      environment: environment, signals: signals)
+        exit(status)
+    }
+    while true { sleep(3600) }
+}
