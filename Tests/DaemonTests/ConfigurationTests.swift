@@ -1,0 +1,77 @@
+import Testing
+
+@testable import DockDaemon
+
+/// Settings from the file and from flags, and the errors that name file:line or the flag.
+@Suite struct ConfigurationTests {
+    func parse(_ arguments: [String], files: [String: String] = [:]) throws(DaemonCommand.Failure) -> DaemonCommand {
+        try DaemonCommand.parse(arguments) { files[$0] }
+    }
+
+    @Test func defaultsWithoutAFile() throws {
+        #expect(try parse([]) == .run(Configuration(), configurationPath: nil))
+        #expect(try parse(["--help"]) == .help)
+        #expect(try parse(["--list-devices"]) == .listDevices(Configuration()))
+    }
+
+    @Test func theFileAndThenTheFlagsApply() throws {
+        let file = """
+            # a dock on the desk
+            device = /dev/dock0
+            baud=57600
+            tracking = yes   # on from the start
+            yaw-min-deg = -90
+            """
+        var expected = Configuration()
+        expected.device = "/dev/ttyACM3"
+        expected.baud = 57600
+        expected.tracking = false
+        expected.yawMinimumDegrees = -90
+        let command = try parse(["--device", "/dev/ttyACM3", "--tracking=false"],
+                                files: [DaemonCommand.defaultConfigurationPath: file])
+        #expect(command == .run(expected, configurationPath: DaemonCommand.defaultConfigurationPath))
+        #expect(try parse(["--config", "/tmp/d.conf", "--simulator"], files: ["/tmp/d.conf": "log-level = debug"])
+                == .run({ var c = Configuration(); c.logLevel = "debug"; c.simulator = true; return c }(),
+                        configurationPath: "/tmp/d.conf"))
+    }
+
+    @Test func badLinesAreRefusedWithFileAndLine() {
+        let files = ["/etc/dockd/dockd.conf": "baud = 115200\nspeed = 3\n"]
+        #expect(throws: DaemonCommand.Failure.configuration(.init(location: "/etc/dockd/dockd.conf:2",
+                message: "unknown setting 'speed' (dockd --help lists them)"))) { try parse([], files: files) }
+        #expect(throws: DaemonCommand.Failure.configuration(.init(location: "/etc/dockd/dockd.conf:1",
+                message: "expected 'key = value', got 'tracking'"))) {
+            try parse([], files: ["/etc/dockd/dockd.conf": "tracking\n"])
+        }
+        #expect(throws: DaemonCommand.Failure.configuration(.init(location: "--baud",
+                message: "baud: must be a whole number, got 'fast'"))) { try parse(["--baud", "fast"]) }
+        #expect(throws: DaemonCommand.Failure.configuration(.init(location: "--yaw-max-deg",
+                message: "yaw-max-deg: must be a finite number, got 'nan'"))) { try parse(["--yaw-max-deg", "nan"]) }
+        #expect(throws: DaemonCommand.Failure.configuration(.init(location: "--vendor-id",
+                message: "vendor-id: must be 4 hex digits, got 'xyz'"))) { try parse(["--vendor-id=xyz"]) }
+        #expect(throws: DaemonCommand.Failure.configuration(.init(location: "pitch-min-deg",
+                message: "must be below pitch-max-deg"))) { try parse(["--pitch-min-deg", "10", "--pitch-max-deg", "5"]) }
+        #expect(throws: DaemonCommand.Failure.configuration(.init(location: "simulator",
+                message: "choose either a device or the simulator"))) { try parse(["--simulator", "--device", "/dev/x"]) }
+    }
+
+    @Test func usageErrors() {
+        #expect(throws: DaemonCommand.Failure.usage("unknown argument '--frobnicate'")) { try parse(["--frobnicate"]) }
+        #expect(throws: DaemonCommand.Failure.usage("cannot read configuration file '/nope.conf'")) {
+            try parse(["--config", "/nope.conf"])
+        }
+        #expect(throws: DaemonCommand.Failure.configuration(.init(location: "--device", message: "needs a value"))) {
+            try parse(["--device"])
+        }
+    }
+
+    @Test func theHelpListsEveryKeyWithItsDefault() {
+        let help = DaemonCommand.helpText
+        for key in Configuration.keys {
+            #expect(help.contains("--\(key.name)"), "--help lists \(key.name)")
+        }
+        #expect(help.contains("--baud VALUE") && help.contains("[115200]"))
+        #expect(help.contains("--tracking ") && help.contains("[false]"))
+        #expect(help.hasPrefix("dockd: keeps a motorised camera dock"))
+    }
+}
