@@ -155,6 +155,20 @@ public struct AccessorySession: Sendable {
         }
     }
 
+    /// A device that may be this accessory appeared (udev `add`): if the session is waiting to
+    /// reconnect, it tries now and starts the backoff afresh.
+    public mutating func deviceAppeared(now: Duration) -> [SessionAction] {
+        switch state {
+        case .disconnected:
+            backoff = configuration.initialBackoff
+            state = .connecting
+            reconnectAt = nil
+            return [.openTransport]
+        case .connecting, .handshaking, .ready, .incompatible:
+            return []
+        }
+    }
+
     /// Bytes arrived from the port.
     public mutating func bytesReceived(_ bytes: some Sequence<UInt8>, now: Duration) -> [SessionAction] {
         var actions: [SessionAction] = []

@@ -42,6 +42,21 @@ public enum Daemon {
 
         let runner = SessionRunner(transport: transport, clock: clock, configuration: configuration, log: log)
         let loop = Task { await runner.run() }
+        let hotPlug = Task {
+            guard transport is DiscoveredPortTransport else { return }
+            guard let monitor = DeviceMonitor() else {
+                log.warning("cannot follow udev events; looking for the dock at each retry instead")
+                return
+            }
+            for await change in monitor.changes {
+                guard case .added(let device) = change,
+                    DeviceDiscovery.matches(device, vendorID: configuration.vendorID, productID: configuration.productID,
+                                            serialNumber: configuration.serialNumber)
+                else { continue }
+                log.info("udev: \(device.path) appeared")
+                await runner.deviceAppeared()
+            }
+        }
         log.notice("dockd started on \(transport.name)" + (configurationPath.map { " with \($0)" } ?? ""))
         notifier.notify("READY=1\nSTATUS=waiting for \(transport.name)")
 
@@ -83,6 +98,7 @@ public enum Daemon {
                 log.notice("signal \(signal): stopping")
                 notifier.notify("STOPPING=1")
                 keepAlive.cancel()
+                hotPlug.cancel()
                 loop.cancel()
                 await loop.value
                 log.notice("stopped")

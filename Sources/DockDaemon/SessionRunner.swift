@@ -96,6 +96,11 @@ public actor SessionRunner {
         connectionGeneration += 1
     }
 
+    /// A matching device appeared: try it now instead of at the next retry.
+    public func deviceAppeared() {
+        perform(session.deviceAppeared(now: clock.now()))
+    }
+
     /// Applies new settings (SIGHUP): limits and tracking; the port stays as it is.
     public func reconfigure(_ configuration: Configuration) {
         self.configuration = configuration

@@ -15,6 +15,17 @@ public struct SerialDeviceDescription: Hashable, Sendable {
     public var manufacturer: String?
     /// The USB product string.
     public var product: String?
+
+    /// Creates a description.
+    public init(path: String, vendorID: String? = nil, productID: String? = nil, serialNumber: String? = nil,
+                manufacturer: String? = nil, product: String? = nil) {
+        self.path = path
+        self.vendorID = vendorID
+        self.productID = productID
+        self.serialNumber = serialNumber
+        self.manufacturer = manufacturer
+        self.product = product
+    }
 }
 
 /// Serial devices through libudev: every `tty` device node, with the USB identity of the device
@@ -36,21 +47,27 @@ public enum DeviceDiscovery {
                 let device = udev_device_new_from_syspath(udev, syspath)
             else { continue }
             defer { udev_device_unref(device) }
-            guard let node = udev_device_get_devnode(device) else { continue }
-            var description = SerialDeviceDescription(path: String(cString: node))
-            if let usb = udev_device_get_parent_with_subsystem_devtype(device, "usb", "usb_device") {
-                func attribute(_ name: String) -> String? {
-                    udev_device_get_sysattr_value(usb, name).map { String(cString: $0) }
-                }
-                description.vendorID = attribute("idVendor")
-                description.productID = attribute("idProduct")
-                description.serialNumber = attribute("serial")
-                description.manufacturer = attribute("manufacturer")
-                description.product = attribute("product")
-            }
+            guard let description = describe(device) else { continue }
             devices.append(description)
         }
         return devices.sorted { $0.path < $1.path }
+    }
+
+    /// A udev `tty` device as a description: its node, and the identity of the USB device it is on.
+    static func describe(_ device: OpaquePointer) -> SerialDeviceDescription? {
+        guard let node = udev_device_get_devnode(device) else { return nil }
+        var description = SerialDeviceDescription(path: String(cString: node))
+        if let usb = udev_device_get_parent_with_subsystem_devtype(device, "usb", "usb_device") {
+            func attribute(_ name: String) -> String? {
+                udev_device_get_sysattr_value(usb, name).map { String(cString: $0) }
+            }
+            description.vendorID = attribute("idVendor")
+            description.productID = attribute("idProduct")
+            description.serialNumber = attribute("serial")
+            description.manufacturer = attribute("manufacturer")
+            description.product = attribute("product")
+        }
+        return description
     }
 
     /// Whether a device is the configured dock: its USB vendor and product IDs, and its serial

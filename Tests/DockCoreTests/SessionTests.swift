@@ -142,3 +142,18 @@ import Testing
         #expect(bench.eventList.count == 1)
     }
 }
+
+extension SessionTests {
+    @Test func aDeviceAppearingCutsTheBackoffShort() {
+        var bench = Bench()
+        bench.start()
+        bench.run(for: .seconds(1))
+        bench.unplug()
+        bench.run(for: .seconds(4))  // the backoff has grown to seconds
+        bench.replug()
+        bench.perform(bench.session.deviceAppeared(now: bench.now))
+        bench.run(for: .milliseconds(100))
+        #expect(bench.session.state == .ready(isDocked: true), "attached at once, not at the next retry")
+        #expect(bench.session.deviceAppeared(now: bench.now).isEmpty, "nothing to do while ready")
+    }
+}
