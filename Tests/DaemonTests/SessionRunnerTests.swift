@@ -1,0 +1,85 @@
+import DockCore
+import DockDaemon
+import DockProtocol
+import DockSimulator
+import DockSystem
+import Synchronization
+import Testing
+
+/// The session runner over the in-memory transport, with the test playing the dock's firmware.
+/// The runner keeps its real clock; the test waits for what the runner logs, never for time.
+@Suite struct SessionRunnerTests {
+    /// The dock: answers each write, and sends what its firmware produces on its own (telemetry)
+    /// every 10 ms of the dock's clock, as a real dock would.
+    static func playDock(_ transport: MemoryTransport, clock: SystemClock) -> Task<Void, Never> {
+        Task {
+            let firmware = Mutex(AccessoryFirmware(configuration: AccessoryConfiguration(), seed: 1))
+            let origin = clock.now()
+            let telemetry = Task {
+                var next = clock.now()
+                while !Task.isCancelled {
+                    next += .milliseconds(10)
+                    try? await clock.sleep(until: next)
+                    let bytes = firmware.withLock { $0.advanceBytes(to: clock.now() - origin) }
+                    if !bytes.isEmpty { transport.peerSend(bytes) }
+                }
+            }
+            for await bytes in transport.written {
+                let answer = firmware.withLock { $0.receive(bytes: bytes, now: clock.now() - origin) }
+                if !answer.isEmpty { transport.peerSend(answer) }
+            }
+            telemetry.cancel()
+        }
+    }
+
+    /// Reads log lines until one contains `text`.
+    static func next(_ lines: inout AsyncStream<String>.Iterator, containing text: String) async -> String? {
+        while let line = await lines.next() {
+            if line.contains(text) { return line }
+        }
+        return nil
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func attachesOverAnyTransportAndSurvivesAHangUp() async throws {
+        let transport = MemoryTransport()
+        let clock = SystemClock()
+        let (stream, continuation) = AsyncStream<String>.makeStream()
+        var lines = stream.makeAsyncIterator()
+        let log = Logger(usesJournalPrefixes: false) { continuation.yield($0) }
+        var configuration = Configuration()
+        configuration.wakeOnAttach = false
+        let runner = SessionRunner(transport: transport, clock: clock, configuration: configuration, log: log)
+        let dock = Self.playDock(transport, clock: clock)
+        let loop = Task { await runner.run() }
+
+        #expect(await Self.next(&lines, containing: "attached DK-1 Demo") != nil)
+        #expect(await runner.session.state == .ready(isDocked: true))
+
+        // A client's velocity goes out; another client is refused while the first has control;
+        // a bad request changes nothing.
+        let result = try await runner.request(.velocity(yawRadiansPerSecond: 0.2, pitchRadiansPerSecond: 0, duration: .seconds(1)),
+                                              from: 1)
+        #expect(result.clampedFields.isEmpty)
+        await #expect(throws: SessionRunner.RequestError.busy(holder: 1)) {
+            try await runner.request(.stop, from: 2)
+        }
+        await #expect(throws: SessionRunner.RequestError.invalid(.notFinite(field: "yaw"))) {
+            try await runner.request(.velocity(yawRadiansPerSecond: .nan, pitchRadiansPerSecond: 0, duration: nil), from: 1)
+        }
+        #expect(await runner.arbiter.controller == .client(1, isExplicit: false))
+        await runner.clientDisconnected(1)
+        #expect(await runner.arbiter.controller == .none, "control returns when the client goes away")
+
+        transport.setPluggedIn(false)
+        #expect(await Self.next(&lines, containing: "disconnected; retrying") != nil)
+        transport.setPluggedIn(true)
+        #expect(await Self.next(&lines, containing: "attached DK-1 Demo") != nil, "re-attached after the re-plug")
+        #expect(transport.openCount == 2)
+
+        loop.cancel()
+        await loop.value
+        #expect(await Self.next(&lines, containing: "motors stopped") != nil, "shutdown stops the motors")
+        dock.cancel()
+    }
+}
