@@ -37,6 +37,8 @@ public actor SessionRunner {
     private var connectionGeneration = 0
     private var motionOwner: ClientID?
     private var indicator: IndicatorState?
+    /// The serial number of the dock this entry belongs to, once one has attached.
+    public private(set) var serialNumber: String?
 
     /// Creates a runner; `run()` starts it.
     public init(transport: any DockTransport, clock: any DaemonClock, configuration: Configuration, log: Logger) {
@@ -205,6 +207,12 @@ public actor SessionRunner {
         case .attached(let info, let isDocked):
             log.notice("attached \(info.model) (serial \(info.serialNumber), firmware \(info.firmwareVersion)) on "
                        + "\(transport.name), \(isDocked ? "docked" : "undocked")")
+            if let previous = serialNumber, previous != info.serialNumber {
+                // Another dock on this port: it gets the configured settings, not the last dock's.
+                log.notice("a different dock (serial \(info.serialNumber), was \(previous)); settings reset")
+                if let change = arbiter.setSystemTracking(configuration.tracking) { logControl(change) }
+            }
+            serialNumber = info.serialNumber
             limits = narrowedLimits(info)
             indicator = nil
             if configuration.wakeOnAttach, let limits {

@@ -9,26 +9,46 @@ import Testing
 /// The session runner over the in-memory transport, with the test playing the dock's firmware.
 /// The runner keeps its real clock; the test waits for what the runner logs, never for time.
 @Suite struct SessionRunnerTests {
-    /// The dock: answers each write, and sends what its firmware produces on its own (telemetry)
-    /// every 10 ms of the dock's clock, as a real dock would.
-    static func playDock(_ transport: MemoryTransport, clock: SystemClock) -> Task<Void, Never> {
-        Task {
-            let firmware = Mutex(AccessoryFirmware(configuration: AccessoryConfiguration(), seed: 1))
-            let origin = clock.now()
-            let telemetry = Task {
-                var next = clock.now()
-                while !Task.isCancelled {
-                    next += .milliseconds(10)
-                    try? await clock.sleep(until: next)
-                    let bytes = firmware.withLock { $0.advanceBytes(to: clock.now() - origin) }
-                    if !bytes.isEmpty { transport.peerSend(bytes) }
+    /// The dock's firmware, shared between the task that plays it and the test that presses its
+    /// buttons.
+    final class Dock: Sendable {
+        let firmware = Mutex(AccessoryFirmware(configuration: AccessoryConfiguration(), seed: 1))
+        let clock = SystemClock()
+        let origin: Duration
+
+        init() { origin = clock.now() }
+
+        var now: Duration { clock.now() - origin }
+
+        /// Answers each write, and sends what the firmware produces on its own (telemetry) every
+        /// 10 ms of the dock's clock, as a real dock would.
+        func play(_ transport: MemoryTransport) -> Task<Void, Never> {
+            Task {
+                let telemetry = Task {
+                    var next = clock.now()
+                    while !Task.isCancelled {
+                        next += .milliseconds(10)
+                        try? await clock.sleep(until: next)
+                        let bytes = firmware.withLock { $0.advanceBytes(to: now) }
+                        if !bytes.isEmpty { transport.peerSend(bytes) }
+                    }
                 }
+                for await bytes in transport.written {
+                    let answer = firmware.withLock { $0.receive(bytes: bytes, now: now) }
+                    if !answer.isEmpty { transport.peerSend(answer) }
+                }
+                telemetry.cancel()
             }
-            for await bytes in transport.written {
-                let answer = firmware.withLock { $0.receive(bytes: bytes, now: clock.now() - origin) }
-                if !answer.isEmpty { transport.peerSend(answer) }
+        }
+
+        /// Presses and releases the tracking button.
+        func pressTrackingButton(_ transport: MemoryTransport) {
+            let frames = firmware.withLock { firmware in
+                firmware.button(.tracking, isPressed: true, now: now) + firmware.button(.tracking, isPressed: false, now: now)
             }
-            telemetry.cancel()
+            var bytes: [UInt8] = []
+            for frame in frames { try? FrameEncoder.encode(frame, into: &bytes) }
+            transport.peerSend(bytes)
         }
     }
 
@@ -50,11 +70,13 @@ import Testing
         var configuration = Configuration()
         configuration.wakeOnAttach = false
         let runner = SessionRunner(transport: transport, clock: clock, configuration: configuration, log: log)
-        let dock = Self.playDock(transport, clock: clock)
+        let dock = Dock()
+        let playing = dock.play(transport)
         let loop = Task { await runner.run() }
 
         #expect(await Self.next(&lines, containing: "attached DK-1 Demo") != nil)
         #expect(await runner.session.state == .ready(isDocked: true))
+        #expect(await runner.serialNumber == "SIM-0001")
 
         // A client's velocity goes out; another client is refused while the first has control;
         // a bad request changes nothing.
@@ -71,15 +93,19 @@ import Testing
         await runner.clientDisconnected(1)
         #expect(await runner.arbiter.controller == .none, "control returns when the client goes away")
 
+        // Settings of this dock (tracking, here toggled by its button) survive a re-plug of the same dock.
+        dock.pressTrackingButton(transport)
+        #expect(await Self.next(&lines, containing: "control: nobody -> system tracker") != nil)
         transport.setPluggedIn(false)
         #expect(await Self.next(&lines, containing: "disconnected; retrying") != nil)
         transport.setPluggedIn(true)
         #expect(await Self.next(&lines, containing: "attached DK-1 Demo") != nil, "re-attached after the re-plug")
         #expect(transport.openCount == 2)
+        #expect(await runner.arbiter.isSystemTrackingEnabled, "the same serial number keeps its settings")
 
         loop.cancel()
         await loop.value
         #expect(await Self.next(&lines, containing: "motors stopped") != nil, "shutdown stops the motors")
-        dock.cancel()
+        playing.cancel()
     }
 }
