@@ -31,6 +31,9 @@ let package = Package(
         // Pure: the accessory session, motion, control arbitration and animations.
         .target(name: "DockCore", dependencies: ["DockProtocol"], swiftSettings: strictSettings),
 
+        // Pure: the Varlink API — framing, calls and replies, the io.dockd.Dock interface.
+        .target(name: "DockAPI", swiftSettings: strictSettings),
+
         // Pure: the simulated dock (firmware model and motor physics) and its world.
         .target(
             name: "DockSimulator",
@@ -55,7 +58,7 @@ let package = Package(
         // I/O: the running service — sessions over transports, the control loop, signals, systemd.
         .target(
             name: "DockDaemon",
-            dependencies: ["DockCore", "DockProtocol", "DockSimulator", "DockSystem"],
+            dependencies: ["DockAPI", "DockCore", "DockProtocol", "DockSimulator", "DockSystem"],
             swiftSettings: strictSettings
         ),
 
@@ -109,6 +112,11 @@ let package = Package(
         .testTarget(
             name: "DaemonTests",
             dependencies: ["dockd", "docksim", "DockDaemon", "DockSystem", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "DockAPITests",
+            dependencies: ["DockAPI"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,0 +1,206 @@
+/// The `io.dockd.Dock` interface: its name, and the exact text of
+/// `Protocol/io.dockd.Dock.varlink`, which the daemon serves through
+/// `org.varlink.service.GetInterfaceDescription` (a test checks the two are the same).
+public enum DockInterface {
+    /// The interface's name.
+    public static let name = "io.dockd.Dock"
+
+    /// The definition, byte for byte as in `Protocol/io.dockd.Dock.varlink`.
+    public static let definition = #"""
+# dockd keeps a motorised camera dock (a pan-tilt gimbal) on a serial line and moves it for
+# local applications. Angles are radians, rates rad/s, durations and times seconds. Yaw > 0 pans
+# right (clockwise seen from above), pitch > 0 tilts up; zero is the dock's home pose. Every
+# method takes an optional accessory (the dock's serial number); without it, the daemon's dock.
+interface io.dockd.Dock
+
+# A dock as dockd knows it: id is its serial number, device the port it is on.
+type Accessory (
+  id: string,
+  device: string,
+  model: string,
+  firmware: string,
+  protocol_version: int
+)
+
+# Where the dock points and how fast it turns.
+type Pose (
+  yaw: float,
+  pitch: float,
+  yaw_rate: float,
+  pitch_rate: float
+)
+
+# A closed range of angles, radians.
+type Range (
+  min: float,
+  max: float
+)
+
+# How far and how fast the dock may move: its own limits, narrowed by settings and clients.
+type Limits (
+  yaw: Range,
+  pitch: Range,
+  yaw_max_speed: float,
+  pitch_max_speed: float
+)
+
+# Who moves the dock: nobody, the system tracker, or a client (by its connection number);
+# acquired is true when the client holds control until it releases it.
+type Controller (
+  kind: (none, tracker, client),
+  client: ?int,
+  acquired: bool
+)
+
+# Counters since dockd started.
+type Counters (
+  bad_frames: int,
+  reconnects: int,
+  refusals: int
+)
+
+# Everything about one dock at one moment. accessory, pose and limits are absent until a dock is
+# attached; motion says what the motion controller is doing.
+type Status (
+  state: (disconnected, connecting, handshaking, ready, incompatible),
+  docked: bool,
+  accessory: ?Accessory,
+  pose: ?Pose,
+  limits: ?Limits,
+  tracking: bool,
+  controller: Controller,
+  motion: (idle, velocity, moving, animating, settling),
+  counters: Counters
+)
+
+# The built-in animations: a nod, a shake, waking up, and a quick tilt that snaps back.
+type Animation (yes, no, wake, kapow)
+
+# What became of an accepted motion request: the parameters clamped to the limits, and the
+# animation it cancelled, if one was playing.
+type MotionResult (
+  clamped: []string,
+  cancelled_animation: ?Animation
+)
+
+# Something that happened, as Watch streams it. time is the host's monotonic clock in seconds.
+# status comes at 10 Hz and with every other event; detail is a short human-readable text
+# (the button and its state, the fault, the change of control).
+type Event (
+  time: float,
+  kind: (status, attached, docked, undocked, disconnected, button, fault, control, refused),
+  detail: string,
+  status: Status
+)
+
+# The dock's state, pose, limits, controller and counters.
+method GetStatus(accessory: ?string) -> (status: Status)
+
+# The docks dockd knows, attached or waiting.
+method ListAccessories() -> (accessories: []Accessory)
+
+# Turns the dock at these rates for duration seconds (default 0.5), then stops it. Takes control
+# unless another client holds it (Busy), or take_over is true.
+method SetVelocity(yaw: float, pitch: float, duration: ?float, take_over: ?bool, accessory: ?string) -> (result: MotionResult)
+
+# Moves the dock to an orientation, absolute or relative to where it is, in duration seconds or
+# at up to speed rad/s (one of the two; default speed: the dock's maximum).
+method SetOrientation(yaw: float, pitch: float, relative: ?bool, duration: ?float, speed: ?float, take_over: ?bool, accessory: ?string) -> (result: MotionResult)
+
+# Stops the dock (decelerating) and cancels any motion or animation.
+method Stop(take_over: ?bool, accessory: ?string) -> ()
+
+# Plays a built-in animation from where the dock is; any later motion cancels it.
+method Animate(animation: Animation, take_over: ?bool, accessory: ?string) -> (result: MotionResult)
+
+# Turns system tracking on or off (as the dock's tracking button does).
+method SetSystemTracking(enabled: bool, accessory: ?string) -> ()
+
+# Narrows the limits (never beyond the dock's own); absent fields stay as they are.
+method SetLimits(yaw: ?Range, pitch: ?Range, max_speed: ?float, accessory: ?string) -> (limits: Limits)
+
+# Holds control until ReleaseControl or until this connection closes.
+method AcquireControl(take_over: ?bool, accessory: ?string) -> ()
+
+# Gives control back (to the system tracker when tracking is on).
+method ReleaseControl(accessory: ?string) -> ()
+
+# Streams events; call with "more": true. A client that does not read its stream is dropped.
+method Watch(accessory: ?string) -> (event: Event)
+
+# No dock with this id.
+error NoSuchAccessory (accessory: string)
+
+# No dock is attached and ready.
+error NotReady ()
+
+# Another client holds control; holder is its connection number.
+error Busy (holder: int)
+
+# A parameter is missing, of the wrong type, not finite or out of range.
+error InvalidParameter (parameter: string, reason: string)
+
+"""#
+
+    /// The errors of the interface, fully qualified.
+    public enum Error {
+        public static let noSuchAccessory = "io.dockd.Dock.NoSuchAccessory"
+        public static let notReady = "io.dockd.Dock.NotReady"
+        public static let busy = "io.dockd.Dock.Busy"
+        public static let invalidParameter = "io.dockd.Dock.InvalidParameter"
+    }
+}
+
+/// The standard `org.varlink.service` interface and its errors.
+public enum VarlinkService {
+    /// The interface's name.
+    public static let name = "org.varlink.service"
+
+    /// Its definition, as the Varlink specification gives it.
+    public static let definition = #"""
+# The Varlink Service Interface is provided by every varlink service. It
+# describes the service and the interfaces it implements.
+interface org.varlink.service
+
+# Get a list of all the interfaces a service provides and information
+# about the implementation.
+method GetInfo() -> (
+  vendor: string,
+  product: string,
+  version: string,
+  url: string,
+  interfaces: []string
+)
+
+# Get the description of an interface that is implemented by this service.
+method GetInterfaceDescription(interface: string) -> (description: string)
+
+# The requested interface was not found.
+error InterfaceNotFound (interface: string)
+
+# The requested method was not found
+error MethodNotFound (method: string)
+
+# The interface defines the requested method, but the service does not
+# implement it.
+error MethodNotImplemented (method: string)
+
+# One of the passed parameters is invalid.
+error InvalidParameter (parameter: string)
+
+# Client is denied access
+error PermissionDenied ()
+
+# Method is expected to be called with 'more' set to true, but wasn't
+error ExpectedMore ()
+
+"""#
+
+    /// The errors of the service interface, fully qualified.
+    public enum Error {
+        public static let interfaceNotFound = "org.varlink.service.InterfaceNotFound"
+        public static let methodNotFound = "org.varlink.service.MethodNotFound"
+        public static let invalidParameter = "org.varlink.service.InvalidParameter"
+        public static let expectedMore = "org.varlink.service.ExpectedMore"
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+
+/// Varlink framing: each message is a JSON object followed by a NUL byte. The splitter gathers
+/// bytes from a stream socket and hands out whole messages; a message longer than the limit is an
+/// error after which the connection must be closed.
+public struct VarlinkFrameSplitter: Sendable {
+    /// The longest message accepted, in bytes.
+    public static let maximumMessageBytes = 64 * 1024
+
+    private var buffer: [UInt8] = []
+
+    /// Creates an empty splitter.
+    public init() {}
+
+    /// A message over `maximumMessageBytes`.
+    public struct Oversize: Error, Hashable, Sendable {
+        /// Creates the error.
+        public init() {}
+    }
+
+    /// Adds bytes; returns the messages they complete, without their NUL.
+    public mutating func append(_ bytes: some Sequence<UInt8>) throws(Oversize) -> [[UInt8]] {
+        var messages: [[UInt8]] = []
+        for byte in bytes {
+            if byte == 0 {
+                messages.append(buffer)
+                buffer.removeAll(keepingCapacity: true)
+            } else {
+                guard buffer.count < Self.maximumMessageBytes else { throw Oversize() }
+                buffer.append(byte)
+            }
+        }
+        return messages
+    }
+}
+
+/// A method call as a client sends it.
+public struct VarlinkCall: Hashable, Sendable {
+    /// The fully qualified method (`io.dockd.Dock.GetStatus`).
+    public var method: String
+    /// The parameters (an empty object when absent).
+    public var parameters: [String: JSONValue]
+    /// The client wants no reply.
+    public var isOneway: Bool
+    /// The client accepts several replies (`continues`).
+    public var wantsMore: Bool
+
+    /// Why a message is not a valid call.
+    public struct Malformed: Error, Hashable, Sendable, CustomStringConvertible {
+        public var reason: String
+        /// Creates the error.
+        public init(reason: String) { self.reason = reason }
+        public var description: String { reason }
+    }
+
+    /// Parses one message (without its NUL).
+    public static func parse(_ bytes: [UInt8]) throws(Malformed) -> VarlinkCall {
+        let value: JSONValue
+        do {
+            value = try JSONValue.parse(Data(bytes))
+        } catch {
+            throw Malformed(reason: "not valid JSON")
+        }
+        guard case .object(let members) = value else { throw Malformed(reason: "a call must be a JSON object") }
+        guard case .string(let method)? = members["method"] else { throw Malformed(reason: "a call needs a \"method\" string") }
+        var parameters: [String: JSONValue] = [:]
+        switch members["parameters"] {
+        case nil, .null?: break
+        case .object(let given)?: parameters = given
+        case let other?: throw Malformed(reason: "\"parameters\" must be an object, got \(other.typeName)")
+        }
+        func flag(_ key: String) throws(Malformed) -> Bool {
+            switch members[key] {
+            case nil, .null?: return false
+            case .bool(let value)?: return value
+            case let other?: throw Malformed(reason: "\"\(key)\" must be a Boolean, got \(other.typeName)")
+            }
+        }
+        return VarlinkCall(method: method, parameters: parameters, isOneway: try flag("oneway"),
+                           wantsMore: try flag("more"))
+    }
+}
+
+/// A reply: parameters, or a named error with parameters; `continues` when more replies follow.
+public struct VarlinkReply: Hashable, Sendable {
+    /// The error's name, when the call failed.
+    public var error: String?
+    /// The reply's (or the error's) parameters.
+    public var parameters: [String: JSONValue]
+    /// More replies follow.
+    public var continues: Bool
+
+    /// A successful reply.
+    public static func success(_ parameters: [String: JSONValue] = [:], continues: Bool = false) -> VarlinkReply {
+        VarlinkReply(error: nil, parameters: parameters, continues: continues)
+    }
+
+    /// A failed call.
+    public static func failure(_ name: String, _ parameters: [String: JSONValue] = [:]) -> VarlinkReply {
+        VarlinkReply(error: name, parameters: parameters, continues: false)
+    }
+
+    /// The reply as it goes on the socket, NUL included.
+    public var bytes: [UInt8] {
+        var members: [String: JSONValue] = ["parameters": .object(parameters)]
+        if let error { members["error"] = .string(error) }
+        if continues { members["continues"] = .bool(true) }
+        return Array(JSONValue.object(members).serialized.utf8) + [0]
+    }
+}
