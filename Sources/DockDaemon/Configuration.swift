@@ -32,6 +32,8 @@ public struct Configuration: Hashable, Sendable {
     public var maximumSpeedDegreesPerSecond = 360.0
     /// `error`, `warning`, `notice`, `info` or `debug`.
     public var logLevel = "info"
+    /// The control API's socket (unless systemd passes one); empty: no API.
+    public var socket = "/run/dockd/dockd.sock"
 
     /// Creates the defaults.
     public init() {}
@@ -61,6 +63,7 @@ public struct Configuration: Hashable, Sendable {
         number("pitch-max-deg", "narrow the pitch range (degrees)", \.pitchMaximumDegrees, -720...720),
         number("max-speed-deg-s", "highest speed on either axis (degrees per second)", \.maximumSpeedDegreesPerSecond, 0.1...2000),
         choice("log-level", "error, warning, notice, info or debug", \.logLevel, ["error", "warning", "notice", "info", "debug"]),
+        text("socket", "the control API's Unix socket (mode 0660) unless systemd passes one; empty: no API", \.socket),
     ]
 
     /// Why settings were refused: where (file and line, or the flag) and what is wrong.

@@ -1,5 +1,6 @@
 import DockSimulator
 import Foundation
+import Glibc
 public import DockSystem
 
 /// The running service: one session runner over the configured transport, systemd notifications
@@ -42,6 +43,29 @@ public enum Daemon {
 
         let runner = SessionRunner(transport: transport, clock: clock, configuration: configuration, log: log)
         let loop = Task { await runner.run() }
+
+        // The control API: the socket systemd passes, or our own.
+        var server: VarlinkServer?
+        let passed = SocketActivation.listeningDescriptors(environment: environment, processID: getpid())
+        if let socket = passed.first?.descriptor {
+            for name in SocketActivation.variables { unsetenv(name) }
+            server = VarlinkServer(listener: socket, service: DockService(runner: runner), clock: clock, log: log)
+            log.notice("control API on the socket systemd passed")
+        } else if !configuration.socket.isEmpty {
+            let directory = (configuration.socket as NSString).deletingLastPathComponent
+            if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
+                try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                         attributes: [.posixPermissions: 0o755])
+            }
+            do {
+                let listener = try UnixSocket.listen(path: configuration.socket)
+                server = VarlinkServer(listener: listener, service: DockService(runner: runner), clock: clock, log: log)
+                log.notice("control API on \(configuration.socket)")
+            } catch {
+                log.error("no control API: \(error)")
+            }
+        }
+        server?.start()
         let hotPlug = Task {
             guard transport is DiscoveredPortTransport else { return }
             guard let monitor = DeviceMonitor() else {
@@ -97,6 +121,8 @@ public enum Daemon {
             default:
                 log.notice("signal \(signal): stopping")
                 notifier.notify("STOPPING=1")
+                server?.stop()
+                if passed.isEmpty, !configuration.socket.isEmpty, server != nil { unlink(configuration.socket) }
                 keepAlive.cancel()
                 hotPlug.cancel()
                 loop.cancel()

@@ -1,5 +1,5 @@
 public import DockCore
-import DockProtocol
+public import DockProtocol
 public import DockSystem
 
 /// One accessory in the running daemon: an actor over the pure session, motion controller and
@@ -14,6 +14,8 @@ public actor SessionRunner {
         case busy(holder: ClientID)
         /// A parameter is invalid.
         case invalid(MotionError)
+        /// No dock with this serial number.
+        case noSuchAccessory(String)
     }
 
     /// The link to the dock.
@@ -39,6 +41,10 @@ public actor SessionRunner {
     private var indicator: IndicatorState?
     /// The serial number of the dock this entry belongs to, once one has attached.
     public private(set) var serialNumber: String?
+    /// Limits a client narrowed (kept across re-plugs of the same dock).
+    private var clientLimits = LimitRequest()
+    private var subscribers: [Int: AsyncStream<RunnerEvent>.Continuation] = [:]
+    private var nextSubscriber = 0
 
     /// Creates a runner; `run()` starts it.
     public init(transport: any DockTransport, clock: any DaemonClock, configuration: Configuration, log: Logger) {
@@ -150,6 +156,108 @@ public actor SessionRunner {
         motionOwner = nil
     }
 
+    /// Turns system tracking on or off for a client (as the tracking button does).
+    public func setSystemTracking(_ enabled: Bool) {
+        if let change = arbiter.setSystemTracking(enabled) { logControl(change) }
+    }
+
+    /// A client narrows the limits further; returns the limits now in force.
+    public func setLimits(_ request: LimitRequest) throws(RequestError) -> MotionLimits {
+        guard let info = session.info, let current = limits else { throw .notReady }
+        do {
+            _ = try current.narrowed(by: request)
+        } catch {
+            throw .invalid(error)
+        }
+        // Merge with what clients asked before: each given field replaces the earlier request's.
+        clientLimits = LimitRequest(
+            yawRadians: request.yawRadians ?? clientLimits.yawRadians,
+            pitchRadians: request.pitchRadians ?? clientLimits.pitchRadians,
+            yawSpeedRadiansPerSecond: request.yawSpeedRadiansPerSecond ?? clientLimits.yawSpeedRadiansPerSecond,
+            pitchSpeedRadiansPerSecond: request.pitchSpeedRadiansPerSecond ?? clientLimits.pitchSpeedRadiansPerSecond)
+        let narrowed = narrowedLimits(info)
+        limits = narrowed
+        return narrowed
+    }
+
+    /// A client takes control until it releases it.
+    public func acquireControl(by client: ClientID, takeOver: Bool) throws(RequestError) {
+        do {
+            if let change = try arbiter.acquire(by: client, takeOver: takeOver) { logControl(change) }
+        } catch {
+            throw .busy(holder: error.holder)
+        }
+    }
+
+    /// A client gives control back.
+    public func releaseControl(by client: ClientID) {
+        if let change = arbiter.release(by: client) { logControl(change) }
+    }
+
+    /// Everything a client may ask about the dock now.
+    public func status() -> DockStatus {
+        let now = clock.now()
+        let state: String
+        var isDocked = false
+        switch session.state {
+        case .disconnected: state = "disconnected"
+        case .connecting: state = "connecting"
+        case .handshaking: state = "handshaking"
+        case .incompatible: state = "incompatible"
+        case .ready(let docked):
+            state = "ready"
+            isDocked = docked
+        }
+        let motionName: String
+        switch motion.activity {
+        case .idle: motionName = "idle"
+        case .velocity: motionName = "velocity"
+        case .moving: motionName = "moving"
+        case .animating: motionName = "animating"
+        case .settling: motionName = "settling"
+        }
+        return DockStatus(
+            state: state, isDocked: isDocked, info: session.info, device: transport.name,
+            pose: session.state == .disconnected ? nil : session.pose(at: now), limits: limits,
+            isTrackingEnabled: arbiter.isSystemTrackingEnabled, controller: arbiter.controller, motion: motionName,
+            badFrames: session.badFrameCount, reconnects: session.disconnectCount, refusals: session.refusalCount)
+    }
+
+    /// Starts a stream of events for a watcher.
+    public func subscribe() -> (id: Int, events: AsyncStream<RunnerEvent>) {
+        let (stream, continuation) = AsyncStream<RunnerEvent>.makeStream(bufferingPolicy: .bufferingNewest(256))
+        nextSubscriber += 1
+        subscribers[nextSubscriber] = continuation
+        return (nextSubscriber, stream)
+    }
+
+    /// Ends a watcher's stream.
+    public func unsubscribe(_ id: Int) {
+        subscribers.removeValue(forKey: id)?.finish()
+    }
+
+    private func publish(_ event: SessionEvent, now: Duration) {
+        switch event {
+        case .attached(let info, let isDocked):
+            publish(kind: "attached", detail: "\(info.model) \(info.serialNumber), \(isDocked ? "docked" : "undocked")")
+        case .docked: publish(kind: "docked", detail: "camera mounted")
+        case .undocked: publish(kind: "undocked", detail: "camera removed")
+        case .disconnected: publish(kind: "disconnected", detail: transport.name)
+        case .button(let kind): publish(kind: "button", detail: "\(kind)")
+        case .fault(let fault):
+            publish(kind: "fault", detail: "\(fault.code.name)\(fault.axis.map { " on \($0.name)" } ?? "") "
+                    + (fault.isActive ? "raised" : "cleared"))
+        case .refused(let refusal): publish(kind: "refused", detail: "\(refusal.reason.name) detail \(refusal.detail)")
+        case .connectFailed, .versionMismatch, .handshakeFailed, .accessoryReset, .telemetryStalled, .telemetryResumed:
+            break
+        }
+    }
+
+    private func publish(kind: String, detail: String) {
+        let event = RunnerEvent(time: clock.now(), kind: kind, detail: detail)
+        for continuation in subscribers.values { continuation.yield(event) }
+    }
+
     // MARK: The port
 
     private func perform(_ actions: [SessionAction]) {
@@ -203,6 +311,7 @@ public actor SessionRunner {
     // MARK: Session events
 
     private func handle(_ event: SessionEvent, now: Duration) {
+        publish(event, now: now)
         switch event {
         case .attached(let info, let isDocked):
             log.notice("attached \(info.model) (serial \(info.serialNumber), firmware \(info.firmwareVersion)) on "
@@ -210,6 +319,7 @@ public actor SessionRunner {
             if let previous = serialNumber, previous != info.serialNumber {
                 // Another dock on this port: it gets the configured settings, not the last dock's.
                 log.notice("a different dock (serial \(info.serialNumber), was \(previous)); settings reset")
+                clientLimits = LimitRequest()
                 if let change = arbiter.setSystemTracking(configuration.tracking) { logControl(change) }
             }
             serialNumber = info.serialNumber
@@ -263,13 +373,13 @@ public actor SessionRunner {
             pitchRadians: configuration.pitchMinimumDegrees * degree...configuration.pitchMaximumDegrees * degree,
             yawSpeedRadiansPerSecond: configuration.maximumSpeedDegreesPerSecond * degree,
             pitchSpeedRadiansPerSecond: configuration.maximumSpeedDegreesPerSecond * degree)
-        let own = MotionLimits(info: info)
+        var limits = MotionLimits(info: info)
         do {
-            return try own.narrowed(by: request)
+            limits = try limits.narrowed(by: request)
         } catch {
             log.warning("configured limits do not fit the dock's (\(error)); using the dock's own")
-            return own
         }
+        return (try? limits.narrowed(by: clientLimits)) ?? limits
     }
 
     /// The indicator shows tracking on (green) or off (dark); blinking until a subject is framed
@@ -284,7 +394,9 @@ public actor SessionRunner {
     }
 
     private func logControl(_ change: ControlArbiter.Change) {
-        log.info("control: \(describe(change.from)) -> \(describe(change.to))")
+        let text = "\(describe(change.from)) -> \(describe(change.to))"
+        log.info("control: \(text)")
+        publish(kind: "control", detail: text)
     }
 
     private func describe(_ controller: ControlArbiter.Controller) -> String {
@@ -308,4 +420,27 @@ public actor SessionRunner {
                 + "reconnects \(session.disconnectCount)"
         }
     }
+}
+
+/// A snapshot of a dock for clients.
+public struct DockStatus: Sendable {
+    public var state: String
+    public var isDocked: Bool
+    public var info: AccessoryInfo?
+    public var device: String
+    public var pose: Pose?
+    public var limits: MotionLimits?
+    public var isTrackingEnabled: Bool
+    public var controller: ControlArbiter.Controller
+    public var motion: String
+    public var badFrames: Int
+    public var reconnects: Int
+    public var refusals: Int
+}
+
+/// Something a watcher hears of: when, what kind, and a short text.
+public struct RunnerEvent: Sendable {
+    public var time: Duration
+    public var kind: String
+    public var detail: String
 }

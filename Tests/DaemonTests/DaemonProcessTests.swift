@@ -48,7 +48,7 @@ import TestSupport
     }
 
     func startDaemon(link: String) throws -> ChildProcess {
-        let dockd = try ChildProcess("dockd", ["--config", "", "--device", link, "--log-level", "debug"])
+        let dockd = try ChildProcess("dockd", ["--config", "", "--socket", "", "--device", link, "--log-level", "debug"])
         #expect(dockd.waitForErrorLine(containing: "attached DK-1 Demo") != nil, "dockd attaches the dock")
         return dockd
     }
@@ -104,7 +104,7 @@ import TestSupport
         let link = temporaryPath("dock-noise")
         let docksim = try ChildProcess("docksim", ["--pty", link, "--trace", "--scenario", scenarioPath("line-noise.json")])
         #expect(docksim.waitForErrorLine(containing: "dock on") != nil)
-        let dockd = try ChildProcess("dockd", ["--config", "", "--device", link, "--log-level", "debug"])
+        let dockd = try ChildProcess("dockd", ["--config", "", "--socket", "", "--device", link, "--log-level", "debug"])
         #expect(dockd.waitForErrorLine(containing: "attached") != nil)
         // Line noise (bit-error rate 1e-3) runs from 2 s to 10 s of the scenario's time.
         _ = readTrace(docksim) { $0.seconds >= 6 }

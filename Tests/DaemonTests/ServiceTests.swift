@@ -43,7 +43,7 @@ import TestSupport
 
     @Test func readyStatusWatchdogAndStoppingReachTheServiceManager() throws {
         let notify = try NotifySocket()
-        let dockd = try ChildProcess("dockd", ["--config", "", "--simulator"],
+        let dockd = try ChildProcess("dockd", ["--config", "", "--socket", "", "--simulator"],
                                      environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "2000000",
                                                    "JOURNAL_STREAM": "8:1234"])
         let ready = try #require(notify.receive())
@@ -66,16 +66,16 @@ import TestSupport
         let help = try ChildProcess.run("dockd", ["--help"])
         #expect(help.status == 0)
         #expect(help.output.contains("--list-devices"))
-        let usage = try ChildProcess.run("dockd", ["--config", "", "--frobnicate"])
+        let usage = try ChildProcess.run("dockd", ["--config", "", "--socket", "", "--frobnicate"])
         #expect(usage.status == 64)
         #expect(usage.error.hasPrefix("dockd: unknown argument '--frobnicate'\nusage: dockd"))
-        let bad = try ChildProcess.run("dockd", ["--config", "", "--baud", "-3"])
+        let bad = try ChildProcess.run("dockd", ["--config", "", "--socket", "", "--baud", "-3"])
         #expect(bad.status == 78)
         #expect(bad.error == "dockd: --baud: baud: must be from 1200 to 4000000, got -3\n")
     }
 
     @Test func listDevicesPrintsWhatUdevSees() throws {
-        let result = try ChildProcess.run("dockd", ["--config", "", "--list-devices"])
+        let result = try ChildProcess.run("dockd", ["--config", "", "--socket", "", "--list-devices"])
         #expect(result.status == 0)
         #expect(result.output.hasPrefix("looking for USB 1209:d0c0\n"))
         let listed = result.output.split(separator: "\n").dropFirst()
@@ -85,7 +85,7 @@ import TestSupport
     @Test func theSimulatorCanBeRunWithAScenario() throws {
         let scenario = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Simulator/Scenarios/dock-faults.json").path
-        let dockd = try ChildProcess("dockd", ["--config", "", "--simulator", "--scenario", scenario])
+        let dockd = try ChildProcess("dockd", ["--config", "", "--socket", "", "--simulator", "--scenario", scenario])
         #expect(dockd.waitForErrorLine(containing: "attached DK-1 Demo") != nil)
         #expect(dockd.waitForErrorLine(containing: "button: trackingButton(isPressed: true)") != nil,
                 "the scenario presses the tracking button at 1 s")

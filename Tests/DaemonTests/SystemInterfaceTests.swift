@@ -32,7 +32,7 @@ import TestSupport
         let path = "\(ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp")/dockd-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).conf"
         try "simulator = true\ntracking = false\n".write(toFile: path, atomically: true, encoding: .utf8)
         defer { unlink(path) }
-        let dockd = try ChildProcess("dockd", ["--config", path])
+        let dockd = try ChildProcess("dockd", ["--config", path, "--socket", ""])
         #expect(dockd.waitForErrorLine(containing: "attached DK-1 Demo") != nil)
         try "simulator = true\ntracking = true\n".write(toFile: path, atomically: true, encoding: .utf8)
         dockd.signal(SIGHUP)

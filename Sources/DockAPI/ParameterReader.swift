@@ -1,0 +1,105 @@
+/// A parameter that is missing, unknown, of the wrong type, or out of range; the API answers it
+/// with `io.dockd.Dock.InvalidParameter`.
+public struct ParameterError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The parameter's name.
+    public var parameter: String
+    /// What is wrong with it.
+    public var reason: String
+
+    /// Creates the error.
+    public init(parameter: String, reason: String) {
+        self.parameter = parameter
+        self.reason = reason
+    }
+
+    public var description: String { "\(parameter): \(reason)" }
+
+    /// The reply that reports it.
+    public var reply: VarlinkReply {
+        .failure(DockInterface.Error.invalidParameter, ["parameter": .string(parameter), "reason": .string(reason)])
+    }
+}
+
+/// Typed access to a call's parameters: every parameter must be one the method knows, of its
+/// type, and finite; `null` counts as absent.
+public struct ParameterReader: Sendable {
+    private let parameters: [String: JSONValue]
+
+    /// Checks that only `allowed` parameters are present.
+    public init(_ parameters: [String: JSONValue], allowed: Set<String>) throws(ParameterError) {
+        for name in parameters.keys.sorted() where !allowed.contains(name) {
+            throw ParameterError(parameter: name, reason: "unknown parameter")
+        }
+        self.parameters = parameters.filter { $0.value != .null }
+    }
+
+    /// A required number.
+    public func number(_ name: String) throws(ParameterError) -> Double {
+        guard let value = try optionalNumber(name) else { throw ParameterError(parameter: name, reason: "required") }
+        return value
+    }
+
+    /// An optional number.
+    public func optionalNumber(_ name: String) throws(ParameterError) -> Double? {
+        guard let value = parameters[name] else { return nil }
+        let number: Double
+        switch value {
+        case .integer(let integer): number = Double(integer)
+        case .number(let double): number = double
+        default: throw ParameterError(parameter: name, reason: "must be a number, got \(value.typeName)")
+        }
+        guard number.isFinite else { throw ParameterError(parameter: name, reason: "must be finite") }
+        return number
+    }
+
+    /// A required Boolean.
+    public func bool(_ name: String) throws(ParameterError) -> Bool {
+        guard let value = try optionalBool(name) else { throw ParameterError(parameter: name, reason: "required") }
+        return value
+    }
+
+    /// An optional Boolean.
+    public func optionalBool(_ name: String) throws(ParameterError) -> Bool? {
+        guard let value = parameters[name] else { return nil }
+        guard case .bool(let flag) = value else {
+            throw ParameterError(parameter: name, reason: "must be true or false, got \(value.typeName)")
+        }
+        return flag
+    }
+
+    /// An optional string.
+    public func optionalString(_ name: String) throws(ParameterError) -> String? {
+        guard let value = parameters[name] else { return nil }
+        guard case .string(let text) = value else {
+            throw ParameterError(parameter: name, reason: "must be a string, got \(value.typeName)")
+        }
+        return text
+    }
+
+    /// A required name from `choices`.
+    public func choice(_ name: String, _ choices: [String]) throws(ParameterError) -> String {
+        guard let text = try optionalString(name) else { throw ParameterError(parameter: name, reason: "required") }
+        guard choices.contains(text) else {
+            throw ParameterError(parameter: name, reason: "must be one of \(choices.joined(separator: ", ")), got \"\(text)\"")
+        }
+        return text
+    }
+
+    /// An optional `Range` object (`{"min": ..., "max": ...}`, min at most max).
+    public func optionalRange(_ name: String) throws(ParameterError) -> ClosedRange<Double>? {
+        guard let value = parameters[name] else { return nil }
+        guard case .object(let members) = value else {
+            throw ParameterError(parameter: name, reason: "must be an object with min and max, got \(value.typeName)")
+        }
+        let inner = try ParameterReader(members, allowed: ["min", "max"])
+        let low: Double, high: Double
+        do {
+            low = try inner.number("min")
+            high = try inner.number("max")
+        } catch {
+            throw ParameterError(parameter: "\(name).\(error.parameter)", reason: error.reason)
+        }
+        guard low <= high else { throw ParameterError(parameter: name, reason: "min must not exceed max") }
+        return low...high
+    }
+}

@@ -1,0 +1,231 @@
+import DockAPI
+import DockCore
+import Foundation
+import Glibc
+import Synchronization
+public import DockSystem
+
+/// The control API's server: a listening Unix socket, a thread that accepts, and per connection a
+/// reader thread (messages in order) and a task that answers them one at a time. `Watch` streams
+/// events and the status at 10 Hz; a client that stops reading is dropped as soon as the socket
+/// buffer is full, so it can never hold up the daemon.
+public final class VarlinkServer: Sendable {
+    private let listener: FileDescriptor
+    private let service: DockService
+    private let clock: any DaemonClock
+    private let log: Logger
+    private let maximumConnections: Int
+    private let state = Mutex(State())
+
+    private struct State {
+        var nextClient: ClientID = 0
+        var connections = 0
+        var isStopped = false
+    }
+
+    /// Creates a server on a listening socket.
+    public init(listener: FileDescriptor, service: DockService, clock: any DaemonClock, log: Logger,
+                maximumConnections: Int = 64) {
+        self.listener = listener
+        self.service = service
+        self.clock = clock
+        self.log = log
+        self.maximumConnections = maximumConnections
+    }
+
+    /// The number of open connections.
+    public var connectionCount: Int { state.withLock { $0.connections } }
+
+    /// Starts accepting connections.
+    public func start() {
+        let thread = Thread { [self] in
+            while !state.withLock({ $0.isStopped }) {
+                guard let ready = try? Poll.waitForReading([listener], timeout: .milliseconds(500)), !ready.isEmpty,
+                    let connection = UnixSocket.accept(listener)
+                else { continue }
+                let client: ClientID? = state.withLock { state in
+                    guard state.connections < maximumConnections else { return nil }
+                    state.connections += 1
+                    state.nextClient += 1
+                    return state.nextClient
+                }
+                guard let client else {
+                    log.warning("refusing a connection: \(maximumConnections) clients already")
+                    connection.close()
+                    continue
+                }
+                serve(connection, as: client)
+            }
+        }
+        thread.name = "dockd accept"
+        thread.start()
+    }
+
+    /// Stops accepting (open connections run on until their clients leave or the process exits).
+    public func stop() {
+        state.withLock { $0.isStopped = true }
+    }
+
+    private enum Inbound: Sendable {
+        case message([UInt8])
+        case oversize
+    }
+
+    private func serve(_ connection: FileDescriptor, as client: ClientID) {
+        let peer = UnixSocket.peerCredentials(connection)
+        log.info("client \(client) connected" + (peer.map { " (pid \($0.processID), uid \($0.userID), gid \($0.groupID))" } ?? ""))
+        try? connection.setNonBlocking()
+        let writer = ConnectionWriter(connection)
+        let (inbound, continuation) = AsyncStream<Inbound>.makeStream()
+        let reader = Thread {
+            var splitter = VarlinkFrameSplitter()
+            reading: while !writer.isClosed {
+                guard let ready = try? Poll.waitForReading([connection], timeout: .milliseconds(500)) else { break }
+                guard !ready.isEmpty else { continue }
+                switch try? connection.read(maximumCount: 16_384) {
+                case .bytes(let bytes)?:
+                    do {
+                        for message in try splitter.append(bytes) { continuation.yield(.message(message)) }
+                    } catch {
+                        continuation.yield(.oversize)
+                        break reading
+                    }
+                case .wouldBlock?: continue
+                case .hangUp?, nil: break reading
+                }
+            }
+            continuation.finish()
+            writer.release()
+        }
+        reader.name = "dockd client \(client)"
+        reader.start()
+
+        Task { [self] in
+            var watchers: [Task<Void, Never>] = []
+            for await message in inbound {
+                guard case .message(let bytes) = message else {
+                    writer.send(ParameterError(parameter: "", reason: "message longer than 65536 bytes").reply)
+                    log.warning("client \(client) sent a message over 64 KiB; closing")
+                    break
+                }
+                let call: VarlinkCall
+                do {
+                    call = try VarlinkCall.parse(bytes)
+                } catch {
+                    log.warning("client \(client): \(error); closing")
+                    break
+                }
+                if call.method == DockInterface.name + ".Watch" {
+                    guard call.wantsMore else {
+                        writer.send(.failure(VarlinkService.Error.expectedMore))
+                        continue
+                    }
+                    watchers += watch(call, writer: writer)
+                    continue
+                }
+                let reply = await service.reply(to: call, from: client)
+                if !call.isOneway { writer.send(reply) }
+            }
+            for watcher in watchers { watcher.cancel() }
+            writer.close()
+            writer.release()
+            await service.runner.clientDisconnected(client)
+            state.withLock { $0.connections -= 1 }
+            log.info("client \(client) disconnected")
+        }
+    }
+
+    /// Streams events and a 10 Hz status to a watcher until it goes away.
+    private func watch(_ call: VarlinkCall, writer: ConnectionWriter) -> [Task<Void, Never>] {
+        if let problem = watchParameterProblem(call) {
+            writer.send(problem)
+            return []
+        }
+        let runner = service.runner
+        let events = Task {
+            let (id, stream) = await runner.subscribe()
+            for await event in stream {
+                guard !Task.isCancelled, writer.send(.success(
+                    DockService.json(event, status: await runner.status()).objectMembers, continues: true))
+                else { break }
+            }
+            await runner.unsubscribe(id)
+        }
+        let status = Task { [clock] in
+            var next = clock.now()
+            while !Task.isCancelled {
+                let event = RunnerEvent(time: clock.now(), kind: "status", detail: "")
+                guard writer.send(.success(DockService.json(event, status: await runner.status()).objectMembers,
+                                           continues: true))
+                else { break }
+                next += .milliseconds(100)
+                try? await clock.sleep(until: next)
+            }
+        }
+        return [events, status]
+    }
+
+    private func watchParameterProblem(_ call: VarlinkCall) -> VarlinkReply? {
+        do {
+            let reader = try ParameterReader(call.parameters, allowed: ["accessory"])
+            _ = try reader.optionalString("accessory")
+            return nil
+        } catch {
+            return error.reply
+        }
+    }
+}
+
+/// Writes whole replies to a client's socket, or drops the client: a write that would block means
+/// the client is not reading, and the connection is closed rather than buffered.
+final class ConnectionWriter: Sendable {
+    private let descriptor: FileDescriptor
+    private let closed = Mutex(false)
+    private let releases = Mutex(0)
+
+    init(_ descriptor: FileDescriptor) { self.descriptor = descriptor }
+
+    var isClosed: Bool { closed.withLock { $0 } }
+
+    /// Sends a reply; false when the client is gone or was dropped.
+    @discardableResult
+    func send(_ reply: VarlinkReply) -> Bool {
+        closed.withLock { isClosed in
+            guard !isClosed else { return false }
+            let bytes = reply.bytes
+            let written = (try? descriptor.write(bytes)) ?? -1
+            if written != bytes.count {
+                isClosed = true
+                _ = shutdown(descriptor.rawValue, Int32(SHUT_RDWR))
+                return false
+            }
+            return true
+        }
+    }
+
+    /// Closes the connection (the reader thread releases the descriptor).
+    func close() {
+        closed.withLock { isClosed in
+            guard !isClosed else { return }
+            isClosed = true
+            _ = shutdown(descriptor.rawValue, Int32(SHUT_RDWR))
+        }
+    }
+
+    /// Called once by the reader thread when it stops and once by the task that answers calls
+    /// when it is done: the second call closes the descriptor, so its number cannot be reused
+    /// while either still uses it.
+    func release() {
+        releases.withLock { count in
+            count += 1
+            if count == 2 { descriptor.close() }
+        }
+    }
+}
+
+extension JSONValue {
+    /// The members of an object value (empty for anything else).
+    var objectMembers: [String: JSONValue] {
+        if case .object(let members) = self { members } else { [:] }
+    }
+}

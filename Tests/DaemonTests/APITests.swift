@@ -1,0 +1,211 @@
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+
+/// The control API end to end: dockd on the in-process simulator, clients on a temporary socket.
+@Suite(.serialized) struct APITests {
+    final class Daemon {
+        let socket: String
+        let process: ChildProcess
+
+        init() throws {
+            socket = "\(ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp")/dockd-api-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
+            process = try ChildProcess("dockd", ["--config", "", "--simulator", "--socket", socket, "--wake-on-attach=false"])
+            #expect(process.waitForErrorLine(containing: "control API on") != nil)
+            #expect(process.waitForErrorLine(containing: "attached DK-1 Demo") != nil)
+        }
+
+        func client(receiveBufferBytes: Int32? = nil) throws -> VarlinkTestClient {
+            try VarlinkTestClient(path: socket, receiveBufferBytes: receiveBufferBytes)
+        }
+
+        func stop() throws {
+            process.signal(SIGTERM)
+            #expect(try process.finish().status == 0)
+            #expect(access(socket, F_OK) != 0, "the socket is removed at exit")
+        }
+    }
+
+    static func errorName(_ reply: [String: Any]?) -> String? { reply?["error"] as? String }
+    static func parameters(_ reply: [String: Any]?) -> [String: Any] { reply?["parameters"] as? [String: Any] ?? [:] }
+
+    @Test func introspectionServesTheInterfaceFileAndTheSocketIsGroupOnly() throws {
+        let daemon = try Daemon()
+        var status = stat()
+        #expect(stat(daemon.socket, &status) == 0)
+        #expect(status.st_mode & 0o777 == 0o660)
+        let client = try daemon.client()
+        let info = Self.parameters(try client.call("org.varlink.service.GetInfo"))
+        #expect(info["interfaces"] as? [String] == ["org.varlink.service", "io.dockd.Dock"])
+        let description = Self.parameters(try client.call("org.varlink.service.GetInterfaceDescription", ["interface": "io.dockd.Dock"]))
+        let file = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Protocol/io.dockd.Dock.varlink"), encoding: .utf8)
+        #expect(description["description"] as? String == file)
+        #expect(Self.errorName(try client.call("org.varlink.service.GetInterfaceDescription", ["interface": "com.example.Nope"]))
+                == "org.varlink.service.InterfaceNotFound")
+        try daemon.stop()
+    }
+
+    @Test func everyMethodAnswers() throws {
+        let daemon = try Daemon()
+        let client = try daemon.client()
+        let status = Self.parameters(try client.call("io.dockd.Dock.GetStatus"))["status"] as? [String: Any]
+        #expect(status?["state"] as? String == "ready")
+        #expect(status?["docked"] as? Bool == true)
+        let accessories = Self.parameters(try client.call("io.dockd.Dock.ListAccessories"))["accessories"] as? [[String: Any]]
+        #expect(accessories?.first?["id"] as? String == "SIM-0001")
+        let velocity = try client.call("io.dockd.Dock.SetVelocity", ["yaw": 0.3, "pitch": 0, "duration": 0.5])
+        #expect(Self.parameters(velocity)["result"] != nil)
+        let clamped = try client.call("io.dockd.Dock.SetOrientation", ["yaw": 3.5, "pitch": 0.2, "duration": 1])
+        #expect((Self.parameters(clamped)["result"] as? [String: Any])?["clamped"] as? [String] == ["yaw"])
+        let animate = try client.call("io.dockd.Dock.Animate", ["animation": "yes"])
+        #expect(Self.parameters(animate)["result"] != nil)
+        let stop = try client.call("io.dockd.Dock.Stop")
+        #expect(Self.errorName(stop) == nil)
+        #expect((Self.parameters(stop)).isEmpty)
+        #expect(Self.errorName(try client.call("io.dockd.Dock.SetSystemTracking", ["enabled": true])) == nil)
+        let limits = Self.parameters(try client.call("io.dockd.Dock.SetLimits", ["yaw": ["min": -1, "max": 1], "max_speed": 1]))
+        #expect(((limits["limits"] as? [String: Any])?["yaw"] as? [String: Any])?["max"] as? Double == 1)
+        #expect(Self.errorName(try client.call("io.dockd.Dock.AcquireControl")) == nil)
+        let acquired = Self.parameters(try client.call("io.dockd.Dock.GetStatus"))["status"] as? [String: Any]
+        #expect((acquired?["controller"] as? [String: Any])?["acquired"] as? Bool == true)
+        #expect(Self.errorName(try client.call("io.dockd.Dock.ReleaseControl")) == nil)
+        let released = Self.parameters(try client.call("io.dockd.Dock.GetStatus"))["status"] as? [String: Any]
+        #expect((released?["controller"] as? [String: Any])?["kind"] as? String == "tracker", "tracking is on, so it takes over")
+        #expect(Self.errorName(try client.call("io.dockd.Dock.GetStatus", ["accessory": "OTHER"])) == "io.dockd.Dock.NoSuchAccessory")
+        try daemon.stop()
+    }
+
+    @Test func watchStreamsWhileAnotherClientMovesTheDock() throws {
+        let daemon = try Daemon()
+        let watcher = try daemon.client()
+        try watcher.send("io.dockd.Dock.Watch", more: true)
+        let first = try #require(watcher.receive())
+        #expect(first["continues"] as? Bool == true)
+        let mover = try daemon.client()
+        _ = try mover.call("io.dockd.Dock.SetVelocity", ["yaw": 0.5, "pitch": 0, "duration": 2])
+        var sawVelocity = false, sawControl = false, statusEvents = 0
+        for _ in 0..<40 {
+            guard let reply = watcher.receive(), let event = Self.parameters(reply)["event"] as? [String: Any] else { break }
+            if event["kind"] as? String == "status" { statusEvents += 1 }
+            if event["kind"] as? String == "control" { sawControl = true }
+            if (event["status"] as? [String: Any])?["motion"] as? String == "velocity" { sawVelocity = true }
+            if sawVelocity && sawControl && statusEvents >= 10 { break }
+        }
+        #expect(sawVelocity && sawControl)
+        #expect(statusEvents >= 10, "status at 10 Hz")
+        let notMore = try daemon.client()
+        #expect(Self.errorName(try notMore.call("io.dockd.Dock.Watch")) == "org.varlink.service.ExpectedMore")
+        try daemon.stop()
+    }
+
+    @Test func aSecondClientIsBusyAndAVanishedControllerStopsTheDock() throws {
+        let daemon = try Daemon()
+        let watcher = try daemon.client()
+        try watcher.send("io.dockd.Dock.Watch", more: true)
+        var first: VarlinkTestClient? = try daemon.client()
+        _ = try first?.call("io.dockd.Dock.SetVelocity", ["yaw": 0.8, "pitch": 0, "duration": 30])
+        var second: VarlinkTestClient? = try daemon.client()
+        let busy = try second?.call("io.dockd.Dock.SetVelocity", ["yaw": -0.8, "pitch": 0])
+        #expect(Self.errorName(busy) == "io.dockd.Dock.Busy")
+        #expect(Self.parameters(busy)["holder"] as? Int != nil)
+        let takeOver = try second?.call("io.dockd.Dock.SetVelocity", ["yaw": 0.8, "pitch": 0, "duration": 30, "take_over": true])
+        #expect(Self.errorName(takeOver) == nil, "take_over wins")
+        first = nil  // the first client leaves without a word; it had lost control already
+
+        // Wait until the watcher sees the second client turning the dock.
+        func nextStatus() -> [String: Any]? {
+            guard let reply = watcher.receive(), let event = Self.parameters(reply)["event"] as? [String: Any] else { return nil }
+            return event["status"] as? [String: Any]
+        }
+        var moving = false
+        for _ in 0..<100 {
+            guard let status = nextStatus() else { break }
+            if status["motion"] as? String == "velocity", (status["controller"] as? [String: Any])?["kind"] as? String == "client",
+                abs((status["pose"] as? [String: Any])?["yaw_rate"] as? Double ?? 0) > 0.5
+            {
+                moving = true
+                break
+            }
+        }
+        #expect(moving)
+        // The controlling client vanishes mid-velocity: the dock is told to stop at once.
+        second = nil
+        var stopped = false
+        for _ in 0..<30 {
+            guard let status = nextStatus() else { break }
+            if status["motion"] as? String == "idle", (status["controller"] as? [String: Any])?["kind"] as? String == "none" {
+                stopped = true
+                break
+            }
+        }
+        #expect(stopped, "the dock was told to stop and control returned")
+        #expect(daemon.process.waitForErrorLine(containing: "control: client") != nil)
+        try daemon.stop()
+    }
+
+    @Test func badInputGetsNamedErrorsAndTheDaemonCarriesOn() throws {
+        let daemon = try Daemon()
+        let client = try daemon.client()
+        func invalid(_ method: String, _ parameters: [String: Any]) throws -> String? {
+            let reply = try client.call(method, parameters)
+            #expect(Self.errorName(reply) == "io.dockd.Dock.InvalidParameter", "\(method) \(parameters)")
+            return Self.parameters(reply)["parameter"] as? String
+        }
+        #expect(try invalid("io.dockd.Dock.SetVelocity", ["yaw": "fast", "pitch": 0]) == "yaw")
+        #expect(try invalid("io.dockd.Dock.SetVelocity", ["pitch": 0]) == "yaw")
+        #expect(try invalid("io.dockd.Dock.SetVelocity", ["yaw": 0, "pitch": 0, "colour": "red"]) == "colour")
+        #expect(try invalid("io.dockd.Dock.SetVelocity", ["yaw": 25, "pitch": 0]) == "yaw")
+        #expect(try invalid("io.dockd.Dock.SetVelocity", ["yaw": 0, "pitch": 0, "duration": -1]) == "duration")
+        #expect(try invalid("io.dockd.Dock.Animate", ["animation": "dance"]) == "animation")
+        #expect(try invalid("io.dockd.Dock.SetLimits", ["yaw": ["min": 1, "max": -1]]) == "yaw")
+        #expect(Self.errorName(try client.call("io.dockd.Dock.Fly")) == "org.varlink.service.MethodNotFound")
+        // Nothing was half-applied: the dock is idle and nobody holds control.
+        let status = Self.parameters(try client.call("io.dockd.Dock.GetStatus"))["status"] as? [String: Any]
+        #expect(status?["motion"] as? String == "idle")
+
+        // 1e999 is not a finite number: refused by name, or the message is dropped as invalid JSON.
+        let huge = try daemon.client()
+        huge.sendRaw(Array(#"{"method":"io.dockd.Dock.SetVelocity","parameters":{"yaw":1e999,"pitch":0}}"#.utf8) + [0])
+        if let reply = huge.receive(timeoutSeconds: 3) {
+            #expect(Self.errorName(reply) == "io.dockd.Dock.InvalidParameter")
+        }
+
+        let garbage = try daemon.client()
+        garbage.sendRaw(Array("{this is not json".utf8) + [0])
+        #expect(garbage.isClosedByServer(), "invalid JSON: a clean disconnect")
+
+        let oversize = try daemon.client()
+        oversize.sendRaw([UInt8](repeating: 0x20, count: 70_000))
+        let refused = oversize.receive(timeoutSeconds: 5)
+        #expect(Self.errorName(refused) == "io.dockd.Dock.InvalidParameter")
+        #expect(oversize.isClosedByServer(), "then the connection is closed")
+
+        let silent = try daemon.client()  // connects and says nothing
+        _ = silent
+        var crowd: [VarlinkTestClient] = []
+        for _ in 0..<200 { crowd.append(try daemon.client()) }
+        crowd.removeAll()
+        // The crowd's connections close asynchronously; until they have, new ones may be turned away.
+        var answered = false
+        let deadline = Date().addingTimeInterval(10)
+        while !answered, Date() < deadline {
+            let after = try daemon.client()
+            answered = Self.parameters(try after.call("io.dockd.Dock.GetStatus"))["status"] != nil
+        }
+        #expect(answered, "still answering")
+        try daemon.stop()
+    }
+
+    @Test func aWatcherThatNeverReadsIsDropped() throws {
+        let daemon = try Daemon()
+        let sluggard = try daemon.client(receiveBufferBytes: 2048)
+        try sluggard.send("io.dockd.Dock.Watch", more: true)
+        #expect(daemon.process.waitForErrorLine(containing: "disconnected", timeoutSeconds: 60) != nil,
+                "dropped once its socket is full")
+        let other = try daemon.client()
+        #expect(Self.parameters(try other.call("io.dockd.Dock.GetStatus"))["status"] != nil)
+        try daemon.stop()
+    }
+}

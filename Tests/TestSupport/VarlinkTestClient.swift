@@ -1,0 +1,82 @@
+import Foundation
+import Glibc
+
+/// A raw Varlink client for tests: sends NUL-terminated JSON, reads replies with a timeout.
+public final class VarlinkTestClient {
+    public let descriptor: Int32
+    private var pending: [UInt8] = []
+
+    /// Connects to the socket at `path`; `receiveBufferBytes` shrinks the receive buffer (to make a
+    /// client that does not read fill up quickly).
+    public init(path: String, receiveBufferBytes: Int32? = nil) throws {
+        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        if var size = receiveBufferBytes {
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard connected == 0 else {
+            close(descriptor)
+            throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: path])
+        }
+    }
+
+    deinit { close(descriptor) }
+
+    /// Sends raw bytes.
+    public func sendRaw(_ bytes: [UInt8]) {
+        _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    }
+
+    /// Sends a call.
+    public func send(_ method: String, _ parameters: [String: Any] = [:], more: Bool = false, oneway: Bool = false) throws {
+        var call: [String: Any] = ["method": method, "parameters": parameters]
+        if more { call["more"] = true }
+        if oneway { call["oneway"] = true }
+        sendRaw(Array(try JSONSerialization.data(withJSONObject: call)) + [0])
+    }
+
+    /// Reads the next reply; nil on end of stream or after `timeoutSeconds`.
+    public func receive(timeoutSeconds: Double = 10) -> [String: Any]? {
+        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        while true {
+            if let end = pending.firstIndex(of: 0) {
+                let message = Array(pending[..<end])
+                pending.removeSubrange(...end)
+                return (try? JSONSerialization.jsonObject(with: Data(message))) as? [String: Any]
+            }
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0 else { return nil }
+            var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&entry, 1, Int32(remaining * 1000) + 1) > 0 else { continue }
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            let count = read(descriptor, &buffer, buffer.count)
+            guard count > 0 else { return nil }
+            pending.append(contentsOf: buffer[..<count])
+        }
+    }
+
+    /// Sends a call and reads its reply.
+    public func call(_ method: String, _ parameters: [String: Any] = [:]) throws -> [String: Any]? {
+        try send(method, parameters)
+        return receive()
+    }
+
+    /// Whether the server closed the connection (reads end of stream within `timeoutSeconds`).
+    public func isClosedByServer(timeoutSeconds: Double = 5) -> Bool {
+        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        while deadline.timeIntervalSinceNow > 0 {
+            var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&entry, 1, 100) > 0 else { continue }
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            if read(descriptor, &buffer, buffer.count) <= 0 { return true }
+        }
+        return false
+    }
+}
