@@ -20,6 +20,8 @@ let package = Package(
         .executable(name: "dockwire", targets: ["dockwire"]),
         .executable(name: "docksim", targets: ["docksim"]),
         .executable(name: "dockd", targets: ["dockd"]),
+        .executable(name: "dockctl", targets: ["dockctl"]),
+        .library(name: "DockClient", targets: ["DockClient"]),
     ],
     targets: [
         // Pure: the dock serial protocol (Protocol/dock-serial.md). Standard library only.
@@ -59,6 +61,16 @@ let package = Package(
         .target(
             name: "DockDaemon",
             dependencies: ["DockAPI", "DockCore", "DockProtocol", "DockSimulator", "DockSystem"],
+            swiftSettings: strictSettings
+        ),
+
+        // I/O: the Swift client library, DockKit-shaped, over the Varlink socket.
+        .target(name: "DockClient", dependencies: ["DockAPI", "DockSystem"], swiftSettings: strictSettings),
+
+        // The command-line client.
+        .executableTarget(
+            name: "dockctl",
+            dependencies: ["DockClient", "DockAPI"],
             swiftSettings: strictSettings
         ),
 
@@ -117,6 +129,11 @@ let package = Package(
         .testTarget(
             name: "DockAPITests",
             dependencies: ["DockAPI"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ClientTests",
+            dependencies: ["dockctl", "dockd", "DockClient", "DockAPI", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -110,3 +110,18 @@ public enum JSONValue: Hashable, Sendable, Decodable {
         }
     }
 }
+
+extension JSONValue {
+    /// The string, if this is one.
+    public var stringValue: String? { if case .string(let text) = self { text } else { nil } }
+    /// The number, if this is one.
+    public var doubleValue: Double? {
+        switch self {
+        case .integer(let value): Double(value)
+        case .number(let value): value
+        default: nil
+        }
+    }
+    /// The Boolean, if this is one.
+    public var boolValue: Bool? { if case .bool(let flag) = self { flag } else { nil } }
+}

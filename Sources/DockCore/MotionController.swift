@@ -18,6 +18,8 @@ public enum OrientationPace: Hashable, Sendable {
     case duration(Duration)
     /// Move each axis at up to this speed, rad/s.
     case maximumSpeed(Double)
+    /// Move as fast as the limits allow.
+    case fastest
 }
 
 /// What became of a request that was accepted.
@@ -116,10 +118,15 @@ public struct MotionController: Sendable {
                 }
                 wirePace = .duration(max(duration, .milliseconds(1)))
                 expected = duration
-            case .maximumSpeed(let speed):
-                guard speed.isFinite else { throw .notFinite(field: "speed") }
-                guard speed > 0 else { throw .outOfRange(field: "speed", allowed: 0...limits.yawSpeedRadiansPerSecond) }
-                let capped = min(speed, max(limits.yawSpeedRadiansPerSecond, limits.pitchSpeedRadiansPerSecond))
+            case .maximumSpeed, .fastest:
+                let fastest = max(limits.yawSpeedRadiansPerSecond, limits.pitchSpeedRadiansPerSecond)
+                var speed = fastest
+                if case .maximumSpeed(let requested) = pace {
+                    guard requested.isFinite else { throw .notFinite(field: "speed") }
+                    guard requested > 0 else { throw .outOfRange(field: "speed", allowed: 0...fastest) }
+                    speed = requested
+                }
+                let capped = min(speed, fastest)
                 if capped < speed { clamped.append("speed") }
                 wirePace = .maximumSpeed(AngularRate(radiansPerSecond: capped) ?? AngularRate(microradiansPerSecond: 1))
                 let distance = max(abs(targetYaw - (pose?.yawRadians ?? 0)), abs(targetPitch - (pose?.pitchRadians ?? 0)))

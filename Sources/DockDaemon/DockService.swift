@@ -74,7 +74,7 @@ public struct DockService: Sendable {
                 guard speed > 0 else { throw ParameterError(parameter: "speed", reason: "must be more than 0") }
                 pace = .maximumSpeed(speed)
             case (nil, nil):
-                pace = .maximumSpeed(.greatestFiniteMagnitude)
+                pace = .fastest
             case (_?, _?):
                 throw ParameterError(parameter: "speed", reason: "give duration or speed, not both")
             }

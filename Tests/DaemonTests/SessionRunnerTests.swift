@@ -100,7 +100,7 @@ import Testing
         #expect(await Self.next(&lines, containing: "disconnected; retrying") != nil)
         transport.setPluggedIn(true)
         #expect(await Self.next(&lines, containing: "attached DK-1 Demo") != nil, "re-attached after the re-plug")
-        #expect(transport.openCount == 2)
+        #expect(transport.openCount >= 2, "opened again after the re-plug")
         #expect(await runner.arbiter.isSystemTrackingEnabled, "the same serial number keeps its settings")
 
         loop.cancel()

@@ -65,6 +65,29 @@ public final class ChildProcess {
         }
     }
 
+    /// Reads standard output until a whole line arrives; nil at its end or after `timeoutSeconds`.
+    public func waitForOutputLine(timeoutSeconds: Double = 20) -> String? {
+        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        let descriptor = output.fileHandleForReading.fileDescriptor
+        while true {
+            if let newline = pendingOutput.firstIndex(of: 0x0A) {
+                let line = String(decoding: pendingOutput[..<newline], as: UTF8.self)
+                pendingOutput.removeSubrange(...newline)
+                return line
+            }
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0 else { return nil }
+            var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&entry, 1, Int32(remaining * 1000) + 1) > 0 else { continue }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let count = read(descriptor, &buffer, buffer.count)
+            if count <= 0 { return nil }
+            pendingOutput.append(contentsOf: buffer[..<count])
+        }
+    }
+
+    private var pendingOutput = Data()
+
     deinit {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }

@@ -1,0 +1,212 @@
+public import DockAPI
+
+/// DockKit's vector: x is pitch, y is yaw, z is roll (radians, or rad/s). **DockKit's pitch is
+/// positive downwards; dockd's is positive upwards.** The conversions below flip pitch; yaw is
+/// positive to the right in both. Roll is not driven by a pan-tilt dock and is always zero here.
+public struct Vector3D: Hashable, Sendable {
+    public var x: Double
+    public var y: Double
+    public var z: Double
+
+    public init(x: Double = 0, y: Double = 0, z: Double = 0) {
+        self.x = x
+        self.y = y
+        self.z = z
+    }
+
+    /// dockd's yaw.
+    var dockdYaw: Double { y }
+    /// dockd's pitch (DockKit's x, sign flipped).
+    var dockdPitch: Double { -x }
+
+    /// The DockKit vector of a dockd yaw and pitch.
+    static func fromDockd(yaw: Double, pitch: Double) -> Vector3D { Vector3D(x: -pitch, y: yaw, z: 0) }
+}
+
+/// The motion a dock reports: positions and velocities in DockKit's axes and signs, with the
+/// host's monotonic time (not the UNIX epoch DockKit uses).
+public struct MotionState: Hashable, Sendable {
+    public var angularPositions: Vector3D
+    public var angularVelocities: Vector3D
+    public var timestamp: Double
+}
+
+/// The built-in animations, named as in DockKit.
+public enum Animation: String, CaseIterable, Hashable, Sendable {
+    case yes, no, wake, kapow
+}
+
+/// A button or camera control on the dock, as DockKit names them.
+public enum AccessoryEvent: Hashable, Sendable {
+    case cameraShutter
+    case cameraFlip
+    case cameraZoom(steps: Int)
+    case button(id: Int, pressed: Bool)
+    case trackingButton(pressed: Bool)
+}
+
+/// A dock as the manager lists it.
+public struct DockAccessory: Sendable {
+    /// The dock's serial number.
+    public let identifier: String
+    /// Its model name.
+    public let model: String
+    /// Its firmware version.
+    public let firmwareVersion: String
+    /// The port it is on.
+    public let device: String
+    private let socketPath: String
+    private let connection: VarlinkConnection
+
+    init(_ json: [String: JSONValue], socketPath: String, connection: VarlinkConnection) {
+        identifier = json["id"]?.stringValue ?? ""
+        model = json["model"]?.stringValue ?? ""
+        firmwareVersion = json["firmware"]?.stringValue ?? ""
+        device = json["device"]?.stringValue ?? ""
+        self.socketPath = socketPath
+        self.connection = connection
+    }
+
+    private var accessory: [String: JSONValue] { ["accessory": .string(identifier)] }
+
+    /// Turns the dock at `angularVelocity` (DockKit axes: x pitch, + down; y yaw, + right) for
+    /// half a second; call again to keep it turning, or pass a zero vector to stop.
+    public func setAngularVelocity(_ angularVelocity: Vector3D) async throws(DockClientError) {
+        var parameters = accessory
+        parameters["yaw"] = .number(angularVelocity.dockdYaw)
+        parameters["pitch"] = .number(angularVelocity.dockdPitch)
+        _ = try await connection.call("io.dockd.Dock.SetVelocity", parameters)
+    }
+
+    /// Moves the dock to `rotation` (DockKit axes) over `duration`, absolute or relative.
+    public func setOrientation(_ rotation: Vector3D, duration: Duration = .seconds(1), relative: Bool = false)
+        async throws(DockClientError)
+    {
+        var parameters = accessory
+        parameters["yaw"] = .number(rotation.dockdYaw)
+        parameters["pitch"] = .number(rotation.dockdPitch)
+        parameters["relative"] = .bool(relative)
+        let (seconds, attoseconds) = duration.components
+        parameters["duration"] = .number(Double(seconds) + Double(attoseconds) / 1e18)
+        _ = try await connection.call("io.dockd.Dock.SetOrientation", parameters)
+    }
+
+    /// Plays a built-in animation.
+    public func animate(motion: Animation) async throws(DockClientError) {
+        var parameters = accessory
+        parameters["animation"] = .string(motion.rawValue)
+        _ = try await connection.call("io.dockd.Dock.Animate", parameters)
+    }
+
+    /// Turns system tracking on or off for this dock.
+    public func setSystemTrackingEnabled(_ enabled: Bool) async throws(DockClientError) {
+        var parameters = accessory
+        parameters["enabled"] = .bool(enabled)
+        _ = try await connection.call("io.dockd.Dock.SetSystemTracking", parameters)
+    }
+
+    /// The dock's motion at 10 Hz, in DockKit's axes and signs (on a connection of its own).
+    public var motionStates: AsyncThrowingStream<MotionState, any Error> {
+        get throws(DockClientError) {
+            let watch = try VarlinkConnection(path: socketPath).stream("io.dockd.Dock.Watch", accessory)
+            return AsyncThrowingStream { continuation in
+                let task = Task {
+                    do {
+                        for try await reply in watch {
+                            guard case .object(let event)? = reply["event"], event["kind"]?.stringValue == "status",
+                                case .object(let status)? = event["status"], case .object(let pose)? = status["pose"]
+                            else { continue }
+                            continuation.yield(MotionState(
+                                angularPositions: .fromDockd(yaw: pose["yaw"]?.doubleValue ?? 0, pitch: pose["pitch"]?.doubleValue ?? 0),
+                                angularVelocities: .fromDockd(yaw: pose["yaw_rate"]?.doubleValue ?? 0,
+                                                              pitch: pose["pitch_rate"]?.doubleValue ?? 0),
+                                timestamp: event["time"]?.doubleValue ?? 0))
+                        }
+                        continuation.finish()
+                    } catch {
+                        continuation.finish(throwing: error)
+                    }
+                }
+                continuation.onTermination = { _ in task.cancel() }
+            }
+        }
+    }
+}
+
+/// The entry point, as in DockKit: connects to dockd and lists its docks.
+public final class DockAccessoryManager: Sendable {
+    /// dockd's socket.
+    public let socketPath: String
+    private let connection: VarlinkConnection
+
+    /// Connects to dockd (`DOCKD_SOCKET`, else `/run/dockd/dockd.sock`, unless a path is given).
+    public init(socketPath: String? = nil, environment: [String: String] = [:]) throws(DockClientError) {
+        let path = socketPath ?? environment["DOCKD_SOCKET"] ?? "/run/dockd/dockd.sock"
+        self.socketPath = path
+        connection = try VarlinkConnection(path: path)
+    }
+
+    /// The docks dockd has attached.
+    public func accessories() async throws(DockClientError) -> [DockAccessory] {
+        let reply = try await connection.call("io.dockd.Dock.ListAccessories")
+        guard case .array(let list)? = reply["accessories"] else { return [] }
+        return list.compactMap { value in
+            guard case .object(let members) = value else { return nil }
+            return DockAccessory(members, socketPath: socketPath, connection: connection)
+        }
+    }
+
+    /// A dock attaching or going away, as DockKit's `accessoryStateChanges` reports it.
+    public struct StateChange: Hashable, Sendable {
+        public enum State: Hashable, Sendable { case docked, undocked }
+        public var state: State
+        public var accessoryIdentifier: String?
+        public var isTrackingEnabled: Bool
+    }
+
+    /// Docked and undocked changes (a dock attaching counts as docked when a camera is mounted),
+    /// on a connection of their own.
+    public var accessoryStateChanges: AsyncThrowingStream<StateChange, any Error> {
+        get throws(DockClientError) {
+            let watch = try VarlinkConnection(path: socketPath).stream("io.dockd.Dock.Watch")
+            return AsyncThrowingStream { continuation in
+                let task = Task {
+                    do {
+                        for try await reply in watch {
+                            guard case .object(let event)? = reply["event"], case .object(let status)? = event["status"] else { continue }
+                            let identifier: String?
+                            if case .object(let accessory)? = status["accessory"] { identifier = accessory["id"]?.stringValue } else { identifier = nil }
+                            let tracking = status["tracking"]?.boolValue ?? false
+                            switch event["kind"]?.stringValue {
+                            case "attached", "docked":
+                                if status["docked"]?.boolValue == true {
+                                    continuation.yield(StateChange(state: .docked, accessoryIdentifier: identifier, isTrackingEnabled: tracking))
+                                }
+                            case "undocked", "disconnected":
+                                continuation.yield(StateChange(state: .undocked, accessoryIdentifier: identifier, isTrackingEnabled: tracking))
+                            default:
+                                continue
+                            }
+                        }
+                        continuation.finish()
+                    } catch {
+                        continuation.finish(throwing: error)
+                    }
+                }
+                continuation.onTermination = { _ in task.cancel() }
+            }
+        }
+    }
+
+    /// Turns system tracking on or off for the daemon's dock.
+    public func setSystemTrackingEnabled(_ enabled: Bool) async throws(DockClientError) {
+        _ = try await connection.call("io.dockd.Dock.SetSystemTracking", ["enabled": .bool(enabled)])
+    }
+
+    /// The raw status of the daemon's dock, in dockd's own conventions.
+    public func status() async throws(DockClientError) -> [String: JSONValue] {
+        let reply = try await connection.call("io.dockd.Dock.GetStatus")
+        guard case .object(let status)? = reply["status"] else { throw .unexpectedReply(JSONValue.object(reply).serialized) }
+        return status
+    }
+}

@@ -1,0 +1,174 @@
+/// What dockctl was asked to do, parsed without side effects.
+struct Invocation: Equatable {
+    enum Action: Equatable {
+        case help(String)
+        case status
+        case watch
+        case velocity(yaw: Double, pitch: Double, duration: Double?, takeOver: Bool)
+        case orient(yaw: Double, pitch: Double, relative: Bool, duration: Double?, speed: Double?, takeOver: Bool)
+        case stop(takeOver: Bool)
+        case animate(String, takeOver: Bool)
+        case track(Bool)
+        case limits(yawMinimum: Double?, yawMaximum: Double?, pitchMinimum: Double?, pitchMaximum: Double?, maximumSpeed: Double?)
+        case devices
+    }
+
+    var action: Action
+    var socket: String?
+    var isJSON = false
+
+    struct UsageError: Error, Equatable {
+        var message: String
+        var command: String?
+    }
+
+    static let usage = "usage: dockctl [--socket PATH] [--json] COMMAND [OPTIONS]   (dockctl --help)"
+
+    static let help = """
+        dockctl: controls a dock through dockd's API (Protocol/io.dockd.Dock.varlink).
+
+        \(usage)
+
+        commands:
+          status                                  the dock's state, pose, limits, controller and counters
+          watch                                   live view of events and status (JSON lines when piped)
+          velocity --yaw R --pitch R [--duration S] [--take-over]
+                                                  turn at R rad/s (yaw > 0 right, pitch > 0 up) for S s (0.5)
+          orient --yaw R --pitch R [--relative] [--duration S | --speed R] [--take-over]
+                                                  move to an orientation (radians)
+          stop [--take-over]                      stop the dock
+          animate yes|no|wake|kapow [--take-over] play an animation
+          track on|off                            turn system tracking on or off
+          limits [--yaw-min R] [--yaw-max R] [--pitch-min R] [--pitch-max R] [--max-speed R]
+                                                  narrow the limits (radians, rad/s); no options: show them
+          devices                                 the docks dockd knows
+
+        options:
+          --socket PATH   dockd's socket (default: $DOCKD_SOCKET, else /run/dockd/dockd.sock)
+          --json          print dockd's replies as JSON
+          --help          this help, or a command's (dockctl COMMAND --help)
+
+        Exit status: 0 on success, 1 when dockd refuses or cannot be reached, 64 on a usage error.
+        """
+
+    static func commandHelp(_ command: String) -> String? {
+        let lines: [String: String] = [
+            "status": "usage: dockctl status\n\nPrints the dock's state, pose, limits, controller and counters.",
+            "watch": "usage: dockctl watch\n\nShows events and the status as they come; on a terminal a live view, piped one JSON object per line. Ctrl-C ends it.",
+            "velocity": "usage: dockctl velocity --yaw R --pitch R [--duration S] [--take-over]\n\nTurns the dock at R rad/s (yaw > 0 pans right, pitch > 0 tilts up) for S seconds (default 0.5), then stops it.",
+            "orient": "usage: dockctl orient --yaw R --pitch R [--relative] [--duration S | --speed R] [--take-over]\n\nMoves the dock to an orientation in radians, absolute or relative to where it is.",
+            "stop": "usage: dockctl stop [--take-over]\n\nStops the dock and cancels any motion or animation.",
+            "animate": "usage: dockctl animate yes|no|wake|kapow [--take-over]\n\nPlays a built-in animation from where the dock is.",
+            "track": "usage: dockctl track on|off\n\nTurns system tracking on or off.",
+            "limits": "usage: dockctl limits [--yaw-min R] [--yaw-max R] [--pitch-min R] [--pitch-max R] [--max-speed R]\n\nNarrows the limits (never beyond the dock's own) and prints the limits in force.",
+            "devices": "usage: dockctl devices\n\nLists the docks dockd knows.",
+        ]
+        return lines[command]
+    }
+
+    /// Parses the arguments after the program name; `environment` supplies `DOCKD_SOCKET`.
+    static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError) -> Invocation {
+        var rest = arguments[...]
+        var socket = environment["DOCKD_SOCKET"]
+        var isJSON = false
+        while let first = rest.first, first.hasPrefix("-") {
+            rest = rest.dropFirst()
+            switch first {
+            case "-h", "--help": return Invocation(action: .help(help), socket: socket)
+            case "--json": isJSON = true
+            case "--socket":
+                guard let path = rest.first else { throw UsageError(message: "--socket needs a path") }
+                socket = path
+                rest = rest.dropFirst()
+            default: throw UsageError(message: "unknown option '\(first)'")
+            }
+        }
+        guard let command = rest.first else { throw UsageError(message: "no command given") }
+        var options = Array(rest.dropFirst())
+        if options.contains("--help") || options.contains("-h") {
+            guard let text = commandHelp(command) else { throw UsageError(message: "unknown command '\(command)'") }
+            return Invocation(action: .help(text), socket: socket)
+        }
+        if options.contains("--json") {
+            isJSON = true
+            options.removeAll { $0 == "--json" }
+        }
+        var parser = OptionParser(options, command: command)
+        let action: Action
+        switch command {
+        case "status": action = .status
+        case "watch": action = .watch
+        case "devices": action = .devices
+        case "velocity":
+            action = .velocity(yaw: try parser.required("--yaw"), pitch: try parser.required("--pitch"),
+                               duration: try parser.number("--duration"), takeOver: parser.flag("--take-over"))
+        case "orient":
+            action = .orient(yaw: try parser.required("--yaw"), pitch: try parser.required("--pitch"),
+                             relative: parser.flag("--relative"), duration: try parser.number("--duration"),
+                             speed: try parser.number("--speed"), takeOver: parser.flag("--take-over"))
+        case "stop": action = .stop(takeOver: parser.flag("--take-over"))
+        case "animate":
+            let name = try parser.word(["yes", "no", "wake", "kapow"], what: "animation")
+            action = .animate(name, takeOver: parser.flag("--take-over"))
+        case "track": action = .track(try parser.word(["on", "off"], what: "on or off") == "on")
+        case "limits":
+            action = .limits(yawMinimum: try parser.number("--yaw-min"), yawMaximum: try parser.number("--yaw-max"),
+                             pitchMinimum: try parser.number("--pitch-min"), pitchMaximum: try parser.number("--pitch-max"),
+                             maximumSpeed: try parser.number("--max-speed"))
+        default:
+            throw UsageError(message: "unknown command '\(command)'")
+        }
+        try parser.finish()
+        return Invocation(action: action, socket: socket, isJSON: isJSON)
+    }
+}
+
+/// Takes options out of a command's arguments; whatever is left over is a usage error.
+struct OptionParser {
+    private var arguments: [String]
+    let command: String
+
+    init(_ arguments: [String], command: String) {
+        self.arguments = arguments
+        self.command = command
+    }
+
+    mutating func flag(_ name: String) -> Bool {
+        guard let index = arguments.firstIndex(of: name) else { return false }
+        arguments.remove(at: index)
+        return true
+    }
+
+    mutating func number(_ name: String) throws(Invocation.UsageError) -> Double? {
+        guard let index = arguments.firstIndex(of: name) else { return nil }
+        guard index + 1 < arguments.count else { throw Invocation.UsageError(message: "\(name) needs a number", command: command) }
+        let text = arguments[index + 1]
+        guard let value = Double(text), value.isFinite else {
+            throw Invocation.UsageError(message: "\(name) needs a finite number, got '\(text)'", command: command)
+        }
+        arguments.removeSubrange(index...index + 1)
+        return value
+    }
+
+    mutating func required(_ name: String) throws(Invocation.UsageError) -> Double {
+        guard let value = try number(name) else { throw Invocation.UsageError(message: "\(name) is required", command: command) }
+        return value
+    }
+
+    mutating func word(_ choices: [String], what: String) throws(Invocation.UsageError) -> String {
+        guard let index = arguments.firstIndex(where: { !$0.hasPrefix("-") }) else {
+            throw Invocation.UsageError(message: "\(command) needs \(what == "animation" ? "an animation: " + choices.joined(separator: ", ") : what)", command: command)
+        }
+        let word = arguments.remove(at: index)
+        guard choices.contains(word) else {
+            throw Invocation.UsageError(message: "'\(word)' is not one of \(choices.joined(separator: ", "))", command: command)
+        }
+        return word
+    }
+
+    func finish() throws(Invocation.UsageError) {
+        if let extra = arguments.first {
+            throw Invocation.UsageError(message: "unexpected '\(extra)' for \(command)", command: command)
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import DockAPI
+
+/// Human-readable forms of dockd's replies (radians shown with degrees alongside).
+enum Presentation {
+    static func degrees(_ radians: Double?) -> String {
+        guard let radians else { return "?" }
+        let degrees = (radians * 180 / .pi * 10).rounded() / 10
+        return "\((radians * 1000).rounded() / 1000) rad (\(degrees)°)"
+    }
+
+    static func describe(_ method: String, _ reply: [String: JSONValue]) -> String {
+        switch method {
+        case "GetStatus":
+            guard case .object(let status)? = reply["status"] else { return "no status" }
+            return summary(status)
+        case "ListAccessories":
+            guard case .array(let list)? = reply["accessories"], !list.isEmpty else { return "no docks" }
+            return list.map { value in
+                "\(value["id"]?.stringValue ?? "?")  \(value["model"]?.stringValue ?? "?")  firmware \(value["firmware"]?.stringValue ?? "?")  on \(value["device"]?.stringValue ?? "?")"
+            }.joined(separator: "\n")
+        case "SetLimits":
+            guard case .object(let limits)? = reply["limits"] else { return "ok" }
+            return limitsText(limits)
+        default:
+            if case .object(let result)? = reply["result"] {
+                var notes: [String] = []
+                if case .array(let clamped)? = result["clamped"], !clamped.isEmpty {
+                    notes.append("clamped to the limits: " + clamped.compactMap(\.stringValue).joined(separator: ", "))
+                }
+                if let cancelled = result["cancelled_animation"]?.stringValue { notes.append("cancelled \(cancelled)") }
+                return notes.isEmpty ? "ok" : "ok; " + notes.joined(separator: "; ")
+            }
+            return "ok"
+        }
+    }
+
+    static func limitsText(_ limits: [String: JSONValue]) -> String {
+        "yaw \(limits["yaw"]?["min"]?.doubleValue.map(round3) ?? "?")...\(limits["yaw"]?["max"]?.doubleValue.map(round3) ?? "?") rad, "
+            + "pitch \(limits["pitch"]?["min"]?.doubleValue.map(round3) ?? "?")...\(limits["pitch"]?["max"]?.doubleValue.map(round3) ?? "?") rad, "
+            + "speed ≤ \(limits["yaw_max_speed"]?.doubleValue.map(round3) ?? "?") / \(limits["pitch_max_speed"]?.doubleValue.map(round3) ?? "?") rad/s"
+    }
+
+    static func round3(_ value: Double) -> String { String((value * 1000).rounded() / 1000) }
+
+    static func summary(_ status: [String: JSONValue]) -> String {
+        var lines: [String] = []
+        let name = status["accessory"].map { "\($0["model"]?.stringValue ?? "?") (\($0["id"]?.stringValue ?? "?")) on \($0["device"]?.stringValue ?? "?")" } ?? "no dock"
+        lines.append("dock:       \(name)")
+        lines.append("state:      \(status["state"]?.stringValue ?? "?"), \(status["docked"]?.boolValue == true ? "docked" : "undocked")")
+        if case .object(let pose)? = status["pose"] {
+            lines.append("yaw:        \(degrees(pose["yaw"]?.doubleValue)), \(round3(pose["yaw_rate"]?.doubleValue ?? 0)) rad/s")
+            lines.append("pitch:      \(degrees(pose["pitch"]?.doubleValue)), \(round3(pose["pitch_rate"]?.doubleValue ?? 0)) rad/s")
+        }
+        if case .object(let limits)? = status["limits"] { lines.append("limits:     \(limitsText(limits))") }
+        lines.append("tracking:   \(status["tracking"]?.boolValue == true ? "on" : "off")")
+        if case .object(let controller)? = status["controller"] {
+            let kind = controller["kind"]?.stringValue ?? "?"
+            let client = controller["client"]?.doubleValue.map { " \(Int($0))" } ?? ""
+            lines.append("controller: \(kind)\(client)\(controller["acquired"]?.boolValue == true ? " (acquired)" : "")")
+        }
+        lines.append("motion:     \(status["motion"]?.stringValue ?? "?")")
+        if case .object(let counters)? = status["counters"] {
+            lines.append("counters:   bad frames \(Int(counters["bad_frames"]?.doubleValue ?? 0)), reconnects \(Int(counters["reconnects"]?.doubleValue ?? 0)), refusals \(Int(counters["refusals"]?.doubleValue ?? 0))")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func live(_ status: [String: JSONValue], recent: [String]) -> String {
+        summary(status) + "\n\nrecent events:\n" + (recent.isEmpty ? "  none\n" : recent.map { "  \($0)\n" }.joined())
+    }
+}

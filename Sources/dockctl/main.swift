@@ -1,0 +1,110 @@
+import DockAPI
+import DockClient
+import Foundation
+import Glibc
+
+func printError(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+}
+
+let invocation: Invocation
+do {
+    invocation = try Invocation.parse(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+} catch {
+    printError("dockctl: \(error.message)")
+    printError(error.command.flatMap { Invocation.commandHelp($0)?.split(separator: "\n").first.map(String.init) } ?? Invocation.usage)
+    exit(64)
+}
+if case .help(let text) = invocation.action {
+    print(text)
+    exit(0)
+}
+let socketPath = invocation.socket ?? "/run/dockd/dockd.sock"
+
+/// Runs the command; returns the exit status.
+func run() async -> Int32 {
+    do {
+        let connection = try VarlinkConnection(path: socketPath)
+        let method: String
+        var parameters: [String: JSONValue] = [:]
+        switch invocation.action {
+        case .help:
+            return 0
+        case .status:
+            method = "GetStatus"
+        case .devices:
+            method = "ListAccessories"
+        case .watch:
+            return await watch(connection)
+        case .velocity(let yaw, let pitch, let duration, let takeOver):
+            method = "SetVelocity"
+            parameters = ["yaw": .number(yaw), "pitch": .number(pitch), "take_over": .bool(takeOver)]
+            if let duration { parameters["duration"] = .number(duration) }
+        case .orient(let yaw, let pitch, let relative, let duration, let speed, let takeOver):
+            method = "SetOrientation"
+            parameters = ["yaw": .number(yaw), "pitch": .number(pitch), "relative": .bool(relative), "take_over": .bool(takeOver)]
+            if let duration { parameters["duration"] = .number(duration) }
+            if let speed { parameters["speed"] = .number(speed) }
+        case .stop(let takeOver):
+            method = "Stop"
+            parameters = ["take_over": .bool(takeOver)]
+        case .animate(let name, let takeOver):
+            method = "Animate"
+            parameters = ["animation": .string(name), "take_over": .bool(takeOver)]
+        case .track(let enabled):
+            method = "SetSystemTracking"
+            parameters = ["enabled": .bool(enabled)]
+        case .limits(let yawMinimum, let yawMaximum, let pitchMinimum, let pitchMaximum, let maximumSpeed):
+            let status = try await connection.call("io.dockd.Dock.GetStatus")
+            func range(_ axis: String, _ low: Double?, _ high: Double?) -> JSONValue? {
+                guard low != nil || high != nil, case .object(let limits)? = status["status"]?["limits"],
+                    case .object(let current)? = limits[axis]
+                else { return nil }
+                return .object(["min": .number(low ?? current["min"]?.doubleValue ?? 0),
+                                "max": .number(high ?? current["max"]?.doubleValue ?? 0)])
+            }
+            method = "SetLimits"
+            if let yaw = range("yaw", yawMinimum, yawMaximum) { parameters["yaw"] = yaw }
+            if let pitch = range("pitch", pitchMinimum, pitchMaximum) { parameters["pitch"] = pitch }
+            if let maximumSpeed { parameters["max_speed"] = .number(maximumSpeed) }
+        }
+        let reply = try await connection.call("io.dockd.Dock." + method, parameters)
+        print(invocation.isJSON ? JSONValue.object(reply).serialized : Presentation.describe(method, reply))
+        return 0
+    } catch {
+        printError("dockctl: \(error)")
+        return 1
+    }
+}
+
+func watch(_ connection: VarlinkConnection) async -> Int32 {
+    let isTerminal = isatty(1) == 1 && !invocation.isJSON
+    var recent: [String] = []
+    do {
+        for try await reply in connection.stream("io.dockd.Dock.Watch") {
+            guard case .object(let event)? = reply["event"] else { continue }
+            if !isTerminal {
+                print(JSONValue.object(event).serialized)
+                fflush(nil)
+                continue
+            }
+            if event["kind"]?.stringValue != "status" {
+                recent.append("\(event["kind"]?.stringValue ?? "?"): \(event["detail"]?.stringValue ?? "")")
+                recent = Array(recent.suffix(8))
+            }
+            if case .object(let status)? = event["status"] {
+                print("\u{1B}[H\u{1B}[2J" + Presentation.live(status, recent: recent), terminator: "")
+                fflush(nil)
+            }
+        }
+        return 0
+    } catch {
+        printError("dockctl: \(error)")
+        return 1
+    }
+}
+
+Task.detached {
+    exit(await run())
+}
+while true { sleep(3600) }

@@ -1,0 +1,109 @@
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+
+@testable import dockctl
+
+/// dockctl's arguments, parsed without side effects.
+@Suite struct DockctlParsingTests {
+    let environment = ["DOCKD_SOCKET": "/tmp/d.sock"]
+
+    @Test func commandsParse() throws {
+        #expect(try Invocation.parse(["status"], environment: environment) == Invocation(action: .status, socket: "/tmp/d.sock"))
+        #expect(try Invocation.parse(["--socket", "/x", "--json", "devices"], environment: [:])
+                == Invocation(action: .devices, socket: "/x", isJSON: true))
+        #expect(try Invocation.parse(["velocity", "--yaw", "0.5", "--pitch", "-0.1", "--duration", "2"], environment: [:]).action
+                == .velocity(yaw: 0.5, pitch: -0.1, duration: 2, takeOver: false))
+        #expect(try Invocation.parse(["orient", "--pitch", "0.2", "--yaw", "1", "--relative", "--take-over"], environment: [:]).action
+                == .orient(yaw: 1, pitch: 0.2, relative: true, duration: nil, speed: nil, takeOver: true))
+        #expect(try Invocation.parse(["animate", "kapow"], environment: [:]).action == .animate("kapow", takeOver: false))
+        #expect(try Invocation.parse(["track", "off"], environment: [:]).action == .track(false))
+        #expect(try Invocation.parse(["limits", "--yaw-max", "1"], environment: [:]).action
+                == .limits(yawMinimum: nil, yawMaximum: 1, pitchMinimum: nil, pitchMaximum: nil, maximumSpeed: nil))
+        #expect(try Invocation.parse(["status", "--json"], environment: [:]).isJSON)
+    }
+
+    @Test func helpEverywhere() throws {
+        guard case .help(let general) = try Invocation.parse(["--help"], environment: [:]).action else { Issue.record(); return }
+        #expect(general.hasPrefix("dockctl: controls a dock"))
+        for command in ["status", "watch", "velocity", "orient", "stop", "animate", "track", "limits", "devices"] {
+            guard case .help(let text) = try Invocation.parse([command, "--help"], environment: [:]).action else {
+                Issue.record("no help for \(command)")
+                continue
+            }
+            #expect(text.hasPrefix("usage: dockctl \(command)"))
+            #expect(general.contains(command))
+        }
+    }
+
+    @Test func usageErrorsNameTheProblem() {
+        #expect(throws: Invocation.UsageError(message: "no command given")) { try Invocation.parse([], environment: [:]) }
+        #expect(throws: Invocation.UsageError(message: "unknown command 'fly'")) { try Invocation.parse(["fly"], environment: [:]) }
+        #expect(throws: Invocation.UsageError(message: "--pitch is required", command: "velocity")) {
+            try Invocation.parse(["velocity", "--yaw", "1"], environment: [:])
+        }
+        #expect(throws: Invocation.UsageError(message: "--yaw needs a finite number, got 'nan'", command: "velocity")) {
+            try Invocation.parse(["velocity", "--yaw", "nan", "--pitch", "0"], environment: [:])
+        }
+        #expect(throws: Invocation.UsageError(message: "'maybe' is not one of on, off", command: "track")) {
+            try Invocation.parse(["track", "maybe"], environment: [:])
+        }
+        #expect(throws: Invocation.UsageError(message: "unexpected '--fast' for stop", command: "stop")) {
+            try Invocation.parse(["stop", "--fast"], environment: [:])
+        }
+    }
+}
+
+/// dockctl and the DockKit-shaped client against a running dockd on the simulator.
+@Suite(.serialized) struct ClientProcessTests {
+    static func startDaemon() throws -> (ChildProcess, String) {
+        let socket = "\(ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp")/dockctl-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
+        let dockd = try ChildProcess("dockd", ["--config", "", "--simulator", "--socket", socket, "--wake-on-attach=false"])
+        #expect(dockd.waitForErrorLine(containing: "attached DK-1 Demo") != nil)
+        return (dockd, socket)
+    }
+
+    @Test func dockctlDrivesTheDockAndExitsAsDocumented() throws {
+        let (dockd, socket) = try Self.startDaemon()
+        let environment = ["DOCKD_SOCKET": socket]
+        func dockctl(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+            let child = try ChildProcess("dockctl", arguments, environment: environment)
+            try child.finishInput("")
+            return try child.finish()
+        }
+        let status = try dockctl(["status"])
+        #expect(status.status == 0)
+        #expect(status.output.contains("dock:       DK-1 Demo (SIM-0001) on simulator"))
+        #expect(status.output.contains("state:      ready, docked"))
+        let json = try dockctl(["--json", "status"])
+        #expect(json.output.hasPrefix("{\"status\":{"))
+        #expect(try dockctl(["velocity", "--yaw", "0.3", "--pitch", "0", "--duration", "1"]).output == "ok\n")
+        #expect(try dockctl(["orient", "--yaw", "9", "--pitch", "0"]).output == "ok; clamped to the limits: yaw\n")
+        #expect(try dockctl(["animate", "no"]).output == "ok\n")
+        #expect(try dockctl(["stop"]).output == "ok\n")
+        #expect(try dockctl(["track", "on"]).status == 0)
+        #expect(try dockctl(["status"]).output.contains("tracking:   on"))
+        #expect(try dockctl(["limits", "--yaw-min", "-1", "--yaw-max", "1"]).output.hasPrefix("yaw -1.0...1.0 rad"))
+        #expect(try dockctl(["devices"]).output.hasPrefix("SIM-0001  DK-1 Demo"))
+
+        let refused = try dockctl(["velocity", "--yaw", "25", "--pitch", "0"])
+        #expect(refused.status == 1)
+        #expect(refused.error == "dockctl: invalid yaw: must be within -20.0...20.0\n")
+        let usage = try dockctl(["velocity", "--yaw"])
+        #expect(usage.status == 64)
+        let unreachable = try ChildProcess.run("dockctl", ["--socket", "/nonexistent.sock", "status"])
+        #expect(unreachable.status == 1)
+        #expect(unreachable.error.hasPrefix("dockctl: cannot connect to /nonexistent.sock"))
+
+        // Piped, watch prints one JSON object per line.
+        let watch = try ChildProcess("dockctl", ["watch"], environment: environment)
+        let first = try #require(watch.waitForOutputLine())
+        let event = try #require(try JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any])
+        #expect(event["kind"] as? String == "status")
+        #expect(watch.waitForOutputLine() != nil)
+        watch.signal(SIGKILL)
+        dockd.signal(SIGTERM)
+        #expect(try dockd.finish().status == 0)
+    }
+}
