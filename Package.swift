@@ -21,6 +21,7 @@ let package = Package(
         .executable(name: "docksim", targets: ["docksim"]),
         .executable(name: "dockd", targets: ["dockd"]),
         .executable(name: "dockctl", targets: ["dockctl"]),
+        .executable(name: "dockbench", targets: ["dockbench"]),
         .library(name: "DockClient", targets: ["DockClient"]),
     ],
     targets: [
@@ -78,6 +79,13 @@ let package = Package(
         .executableTarget(
             name: "dockd",
             dependencies: ["DockDaemon", "DockSystem"],
+            swiftSettings: strictSettings
+        ),
+
+        // Benchmarks, run in release builds (BENCHMARKS.md).
+        .executableTarget(
+            name: "dockbench",
+            dependencies: ["DockClient", "DockAPI", "DockSystem"],
             swiftSettings: strictSettings
         ),
 

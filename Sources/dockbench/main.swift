@@ -1,0 +1,96 @@
+import DockAPI
+import DockClient
+import DockSystem
+import Foundation
+import Glibc
+
+// dockbench: measures dockd as a user runs it. It starts dockd (found beside this binary) on the
+// in-process simulator with a temporary socket, and times the API. Medians and percentiles come
+// from one run; the machine is shared, so compare figures from the same run, not across runs.
+//
+//   swift run -c release dockbench [--json] [--calls N]
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.contains("--help") || arguments.contains("-h") {
+    print("""
+        usage: dockbench [--json] [--calls N]
+
+        Starts dockd on the simulated dock and measures the GetStatus round trip over the Varlink
+        socket (N calls, default 5000): median, 99th percentile and maximum, in microseconds.
+        --json prints one JSON object instead of the table.
+        """)
+    exit(0)
+}
+let isJSON = arguments.contains("--json")
+let calls: Int
+if let index = arguments.firstIndex(of: "--calls") {
+    guard index + 1 < arguments.count, let count = Int(arguments[index + 1]), count > 0 else {
+        FileHandle.standardError.write(Data("dockbench: --calls needs a positive whole number\n".utf8))
+        exit(64)
+    }
+    calls = count
+} else {
+    calls = 5000
+}
+
+let directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+let socket = "/tmp/dockbench-\(getpid()).sock"
+let daemon = Process()
+daemon.executableURL = directory.appendingPathComponent("dockd")
+daemon.arguments = ["--config", "", "--simulator", "--socket", socket, "--log-level", "warning", "--wake-on-attach=false"]
+do {
+    try daemon.run()
+} catch {
+    FileHandle.standardError.write(Data("dockbench: cannot start \(daemon.executableURL!.path): \(error)\n".utf8))
+    exit(1)
+}
+defer { daemon.terminate() }
+
+func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
+    sorted[min(sorted.count - 1, Int((fraction * Double(sorted.count)).rounded(.up)) - 1)]
+}
+
+Task.detached { [calls, isJSON, socket, daemon] in
+    // Wait for the socket and a ready dock.
+    var connection: VarlinkConnection?
+    let deadline = MonotonicClock.now() + .seconds(20)
+    while MonotonicClock.now() < deadline {
+        if let candidate = try? VarlinkConnection(path: socket),
+            let reply = try? await candidate.call("io.dockd.Dock.GetStatus"),
+            reply["status"]?["state"]?.stringValue == "ready"
+        {
+            connection = candidate
+            break
+        }
+        try? await Task.sleep(for: .milliseconds(20))
+    }
+    guard let connection else {
+        FileHandle.standardError.write(Data("dockbench: dockd did not become ready\n".utf8))
+        daemon.terminate()
+        exit(1)
+    }
+    for _ in 0..<200 { _ = try? await connection.call("io.dockd.Dock.GetStatus") }  // warm up
+    var samples: [Double] = []
+    samples.reserveCapacity(calls)
+    for _ in 0..<calls {
+        let start = MonotonicClock.now()
+        _ = try? await connection.call("io.dockd.Dock.GetStatus")
+        let elapsed = MonotonicClock.now() - start
+        samples.append(Double(elapsed.components.attoseconds) / 1e12 + Double(elapsed.components.seconds) * 1e6)
+    }
+    samples.sort()
+    let median = percentile(samples, 0.5), p99 = percentile(samples, 0.99), maximum = samples.last!
+    func format(_ value: Double) -> String { String((value * 10).rounded() / 10) }
+    if isJSON {
+        print("{\"getstatus_round_trip_us\":{\"calls\":\(calls),\"p50\":\(format(median)),\"p99\":\(format(p99)),\"max\":\(format(maximum))}}")
+    } else {
+        print("| measurement | calls | p50 | p99 | max |")
+        print("|---|---|---|---|---|")
+        print("| Varlink GetStatus round trip (µs) | \(calls) | \(format(median)) | \(format(p99)) | \(format(maximum)) |")
+    }
+    daemon.terminate()
+    daemon.waitUntilExit()
+    unlink(socket)
+    exit(0)
+}
+while true { sleep(3600) }
