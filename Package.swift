@@ -141,7 +141,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ClientTests",
-            dependencies: ["dockctl", "dockd", "DockClient", "DockAPI", "TestSupport"],
+            dependencies: ["dockctl", "dockd", "dockbench", "DockClient", "DockAPI", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,0 +1,18 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// dockbench runs end to end (its figures belong in BENCHMARKS.md, never in assertions).
+@Suite struct DockbenchTests {
+    @Test func aShortRunPrintsItsFigures() throws {
+        let run = try ChildProcess.run("dockbench", ["--json", "--calls", "50"])
+        #expect(run.status == 0, "\(run.error)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+        let figures = try #require(json["getstatus_round_trip_us"] as? [String: Any])
+        #expect(figures["calls"] as? Int == 50)
+        let p50 = try #require(figures["p50"] as? Double), p99 = try #require(figures["p99"] as? Double)
+        #expect(p50 > 0 && p50 <= p99, "percentiles in order")
+        let usage = try ChildProcess.run("dockbench", ["--calls", "zero"])
+        #expect(usage.status == 64)
+    }
+}
