@@ -16,17 +16,30 @@ import TestSupport
         #expect(dock.identifier == "SIM-0001")
         #expect(dock.model == "DK-1 Demo")
 
-        // DockKit: x is pitch and positive DOWN; y is yaw and positive right.
-        try await dock.setAngularVelocity(Vector3D(x: 0.3, y: 0.4))
-        var sawMotion = false
-        for try await state in try dock.motionStates {
-            if state.angularVelocities.y > 0.35 && state.angularVelocities.x > 0.25 {
-                sawMotion = true
-                let status = try await manager.status()
-                let pitchRate = status["pose"]?["pitch_rate"]?.doubleValue ?? 0
-                #expect(pitchRate < -0.25, "DockKit's +x (down) is dockd's negative pitch")
+        // DockKit: x is pitch and positive DOWN; y is yaw and positive right. Keep the velocity
+        // fresh (it lasts half a second) while looking at dockd's own status.
+        var converted = false
+        for _ in 0..<100 {
+            try await dock.setAngularVelocity(Vector3D(x: 0.3, y: 0.4))
+            let pose = try await manager.status()["pose"]
+            if (pose?["pitch_rate"]?.doubleValue ?? 0) < -0.25, (pose?["yaw_rate"]?.doubleValue ?? 0) > 0.35 {
+                converted = true
                 break
             }
+        }
+        #expect(converted, "DockKit's +x (down) is dockd's negative pitch; +y is dockd's positive yaw")
+
+        // And motionStates reports it back in DockKit's signs.
+        var sawMotion = false
+        var count = 0
+        for try await state in try dock.motionStates {
+            count += 1
+            if state.angularVelocities.y > 0.35 && state.angularVelocities.x > 0.25 {
+                sawMotion = true
+                break
+            }
+            if count % 3 == 0 { try await dock.setAngularVelocity(Vector3D(x: 0.3, y: 0.4)) }
+            if count > 100 { break }
         }
         #expect(sawMotion)
 

@@ -45,34 +45,27 @@ public final class ChildProcess {
     /// when the stream ends or `timeoutSeconds` pass first (so a test fails rather than hangs).
     public func waitForErrorLine(containing text: String, timeoutSeconds: Double = 20) -> String? {
         let deadline = Date().addingTimeInterval(timeoutSeconds)
-        let descriptor = error.fileHandleForReading.fileDescriptor
-        while true {
-            if let newline = pendingError.firstIndex(of: 0x0A) {
-                let line = String(decoding: pendingError[..<newline], as: UTF8.self)
-                pendingError.removeSubrange(...newline)
-                errorLines.append(line)
-                if line.contains(text) { return line }
-                continue
-            }
-            let remaining = deadline.timeIntervalSinceNow
-            guard remaining > 0 else { return nil }
-            var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            guard poll(&entry, 1, Int32(remaining * 1000) + 1) > 0 else { continue }
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            let count = read(descriptor, &buffer, buffer.count)
-            if count <= 0 { return nil }
-            pendingError.append(contentsOf: buffer[..<count])
+        while let line = Self.nextLine(error.fileHandleForReading.fileDescriptor, &pendingError, deadline) {
+            errorLines.append(line)
+            if line.contains(text) { return line }
         }
+        return nil
     }
 
     /// Reads standard output until a whole line arrives; nil at its end or after `timeoutSeconds`.
     public func waitForOutputLine(timeoutSeconds: Double = 20) -> String? {
-        let deadline = Date().addingTimeInterval(timeoutSeconds)
-        let descriptor = output.fileHandleForReading.fileDescriptor
+        Self.nextLine(output.fileHandleForReading.fileDescriptor, &pendingOutput, Date().addingTimeInterval(timeoutSeconds))
+    }
+
+    private var pendingOutput = Data()
+
+    /// The next line from `descriptor` (bytes already read wait in `pending`), or nil at the end of
+    /// the stream or the deadline.
+    private static func nextLine(_ descriptor: Int32, _ pending: inout Data, _ deadline: Date) -> String? {
         while true {
-            if let newline = pendingOutput.firstIndex(of: 0x0A) {
-                let line = String(decoding: pendingOutput[..<newline], as: UTF8.self)
-                pendingOutput.removeSubrange(...newline)
+            if let newline = pending.firstIndex(of: 0x0A) {
+                let line = String(decoding: pending[..<newline], as: UTF8.self)
+                pending.removeSubrange(...newline)
                 return line
             }
             let remaining = deadline.timeIntervalSinceNow
@@ -82,11 +75,9 @@ public final class ChildProcess {
             var buffer = [UInt8](repeating: 0, count: 4096)
             let count = read(descriptor, &buffer, buffer.count)
             if count <= 0 { return nil }
-            pendingOutput.append(contentsOf: buffer[..<count])
+            pending.append(contentsOf: buffer[..<count])
         }
     }
-
-    private var pendingOutput = Data()
 
     deinit {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
