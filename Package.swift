@@ -61,7 +61,7 @@ let package = Package(
         // I/O: the running service — sessions over transports, the control loop, signals, systemd.
         .target(
             name: "DockDaemon",
-            dependencies: ["DockAPI", "DockCore", "DockProtocol", "DockSimulator", "DockSystem"],
+            dependencies: ["DockAPI", "DockCore", "DockProtocol", "DockSimulator", "DockSystem", "DockTracking"],
             swiftSettings: strictSettings
         ),
 

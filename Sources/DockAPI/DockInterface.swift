@@ -52,11 +52,51 @@ type Controller (
   acquired: bool
 )
 
-# Counters since dockd started.
+# Counters since dockd started: bad frames on the serial line, reconnects, commands the dock
+# refused, and observations accepted through Track.
 type Counters (
   bad_frames: int,
   reconnects: int,
-  refusals: int
+  refusals: int,
+  observations: int
+)
+
+# A box in the image: normalised 0...1, origin at the top left, x right, y down.
+type Rect (
+  x: float,
+  y: float,
+  width: float,
+  height: float
+)
+
+# A point in the image, normalised 0...1 from the top left.
+type Point (
+  x: float,
+  y: float
+)
+
+# Where the subject sits in the frame: automatic, the centre, or the left or right third.
+type FramingMode (automatic, center, left, right)
+
+# How the delivered image is turned relative to the dock.
+type ImageOrientation (up, rotated_clockwise, upside_down, rotated_counterclockwise)
+
+# The camera behind a batch of observations: horizontal field of view (radians, 0 to pi), width
+# over height, how the image is turned and whether it is mirrored (a selfie preview).
+type CameraInformation (
+  horizontal_fov: float,
+  aspect_ratio: float,
+  orientation: ?ImageOrientation,
+  mirrored: ?bool
+)
+
+# One detection in one frame: what, where (in the delivered image), how sure (0...1), and the
+# detector's own identifier for it if it has one.
+type Observation (
+  kind: (face, body, object),
+  box: Rect,
+  confidence: ?float,
+  identifier: ?int
 )
 
 # Everything about one dock at one moment. accessory, pose and limits are absent until a dock is
@@ -68,6 +108,9 @@ type Status (
   pose: ?Pose,
   limits: ?Limits,
   tracking: bool,
+  framing: FramingMode,
+  region_of_interest: Rect,
+  selected_subjects: []int,
   controller: Controller,
   motion: (idle, velocity, moving, animating, settling),
   counters: Counters
@@ -116,6 +159,24 @@ method Animate(animation: Animation, take_over: ?bool, accessory: ?string) -> (r
 # Turns system tracking on or off (as the dock's tracking button does).
 method SetSystemTracking(enabled: bool, accessory: ?string) -> ()
 
+# Hands the tracker one frame's observations, with the camera information and the capture time
+# (the host's monotonic clock, seconds). Boxes must be finite, of positive size and overlap the
+# image; at most 64 observations a call.
+method Track(observations: []Observation, camera: CameraInformation, capture_time: float, accessory: ?string) -> ()
+
+# Chooses where the subject sits in the frame.
+method SetFramingMode(mode: FramingMode, accessory: ?string) -> ()
+
+# Limits framing to a region of the image; without a region, the whole image.
+method SetRegionOfInterest(region: ?Rect, accessory: ?string) -> ()
+
+# Follows these subjects (IDs from Watch's tracking summaries); an empty list goes back to
+# choosing automatically.
+method SelectSubjects(subjects: []int, accessory: ?string) -> ()
+
+# Follows the subject at a point of the image (NoSubjectFound when there is none there).
+method SelectSubjectAt(point: Point, accessory: ?string) -> ()
+
 # Narrows the limits (never beyond the dock's own); absent fields stay as they are.
 method SetLimits(yaw: ?Range, pitch: ?Range, max_speed: ?float, accessory: ?string) -> (limits: Limits)
 
@@ -137,6 +198,9 @@ error NotReady ()
 # Another client holds control; holder is its connection number.
 error Busy (holder: int)
 
+# No tracked subject at that point.
+error NoSubjectFound ()
+
 # A parameter is missing, of the wrong type, not finite or out of range.
 error InvalidParameter (parameter: string, reason: string)
 
@@ -148,6 +212,7 @@ error InvalidParameter (parameter: string, reason: string)
         public static let notReady = "io.dockd.Dock.NotReady"
         public static let busy = "io.dockd.Dock.Busy"
         public static let invalidParameter = "io.dockd.Dock.InvalidParameter"
+        public static let noSubjectFound = "io.dockd.Dock.NoSubjectFound"
     }
 }
 

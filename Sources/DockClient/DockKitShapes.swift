@@ -56,7 +56,7 @@ public struct DockAccessory: Sendable {
     /// The port it is on.
     public let device: String
     private let socketPath: String
-    private let connection: VarlinkConnection
+    let connection: VarlinkConnection
 
     init(_ json: [String: JSONValue], socketPath: String, connection: VarlinkConnection) {
         identifier = json["id"]?.stringValue ?? ""
@@ -67,7 +67,8 @@ public struct DockAccessory: Sendable {
         self.connection = connection
     }
 
-    private var accessory: [String: JSONValue] { ["accessory": .string(identifier)] }
+    var accessoryParameters: [String: JSONValue] { ["accessory": .string(identifier)] }
+    private var accessory: [String: JSONValue] { accessoryParameters }
 
     /// Turns the dock at `angularVelocity` (DockKit axes: x pitch, + down; y yaw, + right) for
     /// half a second; call again to keep it turning, or pass a zero vector to stop.
@@ -208,5 +209,99 @@ public final class DockAccessoryManager: Sendable {
         let reply = try await connection.call("io.dockd.Dock.GetStatus")
         guard case .object(let status)? = reply["status"] else { throw .unexpectedReply(JSONValue.object(reply).serialized) }
         return status
+    }
+}
+
+/// A rectangle in normalised image coordinates (DockKit uses `CGRect`).
+public struct Rect: Hashable, Sendable {
+    public var x: Double
+    public var y: Double
+    public var width: Double
+    public var height: Double
+
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    var json: JSONValue {
+        .object(["x": .number(x), "y": .number(y), "width": .number(width), "height": .number(height)])
+    }
+}
+
+/// Where the subject sits in the frame, as DockKit's `FramingMode`.
+public enum FramingMode: String, CaseIterable, Hashable, Sendable {
+    case automatic, center, left, right
+}
+
+/// One detection, as DockKit's `DockAccessory.Observation`: **its rectangle has Vision's origin,
+/// the bottom left** (y grows upwards); the client turns it into dockd's top-left boxes.
+public struct Observation: Hashable, Sendable {
+    public enum ObservationType: String, Hashable, Sendable { case humanFace, humanBody, object }
+
+    public var identifier: Int
+    public var type: ObservationType
+    public var rect: Rect
+
+    public init(identifier: Int, type: ObservationType, rect: Rect) {
+        self.identifier = identifier
+        self.type = type
+        self.rect = rect
+    }
+
+    var json: JSONValue {
+        let kind = switch type {
+        case .humanFace: "face"
+        case .humanBody: "body"
+        case .object: "object"
+        }
+        let topLeft = Rect(x: rect.x, y: 1 - rect.y - rect.height, width: rect.width, height: rect.height)
+        return .object(["kind": .string(kind), "box": topLeft.json, "identifier": .integer(Int64(identifier))])
+    }
+}
+
+/// The camera behind a batch of observations (DockKit's `CameraInformation`, reduced to what the
+/// tracker needs): field of view, aspect ratio, mirroring, and the capture time on the host's
+/// monotonic clock in seconds.
+public struct CameraInformation: Hashable, Sendable {
+    public var horizontalFieldOfViewRadians: Double
+    public var aspectRatio: Double
+    public var isMirrored: Bool
+    public var captureTimeSeconds: Double
+
+    public init(horizontalFieldOfViewRadians: Double, aspectRatio: Double, isMirrored: Bool = false, captureTimeSeconds: Double) {
+        self.horizontalFieldOfViewRadians = horizontalFieldOfViewRadians
+        self.aspectRatio = aspectRatio
+        self.isMirrored = isMirrored
+        self.captureTimeSeconds = captureTimeSeconds
+    }
+}
+
+extension DockAccessory {
+    /// Chooses where the subject sits in the frame.
+    public func setFramingMode(_ mode: FramingMode) async throws(DockClientError) {
+        var parameters = accessoryParameters
+        parameters["mode"] = .string(mode.rawValue)
+        _ = try await connection.call("io.dockd.Dock.SetFramingMode", parameters)
+    }
+
+    /// Limits framing to a region of the image (top-left origin, as DockKit's region of interest).
+    public func setRegionOfInterest(_ region: Rect) async throws(DockClientError) {
+        var parameters = accessoryParameters
+        parameters["region"] = region.json
+        _ = try await connection.call("io.dockd.Dock.SetRegionOfInterest", parameters)
+    }
+
+    /// Hands the tracker one frame's observations (Vision's bottom-left rectangles).
+    public func track(_ observations: [Observation], cameraInformation: CameraInformation) async throws(DockClientError) {
+        var parameters = accessoryParameters
+        parameters["observations"] = .array(observations.map(\.json))
+        parameters["camera"] = .object(["horizontal_fov": .number(cameraInformation.horizontalFieldOfViewRadians),
+                                        "aspect_ratio": .number(cameraInformation.aspectRatio),
+                                        "mirrored": .bool(cameraInformation.isMirrored)])
+        parameters["capture_time"] = .number(cameraInformation.captureTimeSeconds)
+        _ = try await connection.call("io.dockd.Dock.Track", parameters)
     }
 }

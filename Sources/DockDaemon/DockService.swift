@@ -1,6 +1,7 @@
 public import DockAPI
 public import DockCore
 import DockProtocol
+import DockTracking
 
 /// The `io.dockd.Dock` methods over a session runner: parameters checked and converted, the
 /// runner asked, the answer (or a named error) returned as a Varlink reply.
@@ -118,6 +119,51 @@ public struct DockService: Sendable {
             try await checkAccessory(ParameterReader(parameters, allowed: ["accessory"]))
             await runner.releaseControl(by: client)
             return .success()
+        case "Track":
+            let reader = try ParameterReader(parameters, allowed: ["observations", "camera", "capture_time", "accessory"])
+            try await checkAccessory(reader)
+            let batch = try Self.observationBatch(parameters, reader: reader)
+            await runner.track(batch)
+            return .success()
+        case "SetFramingMode":
+            let reader = try ParameterReader(parameters, allowed: ["mode", "accessory"])
+            try await checkAccessory(reader)
+            await runner.setFramingMode(FramingMode(rawValue: try reader.choice("mode", FramingMode.allCases.map(\.rawValue)))!)
+            return .success()
+        case "SetRegionOfInterest":
+            let reader = try ParameterReader(parameters, allowed: ["region", "accessory"])
+            try await checkAccessory(reader)
+            let region = try parameters["region"].flatMap { $0 == .null ? nil : try Self.rect($0, "region") } ?? .fullImage
+            await runner.setRegionOfInterest(region)
+            return .success()
+        case "SelectSubjects":
+            let reader = try ParameterReader(parameters, allowed: ["subjects", "accessory"])
+            try await checkAccessory(reader)
+            guard case .array(let list)? = parameters["subjects"] else {
+                throw ParameterError(parameter: "subjects", reason: "must be an array of subject IDs")
+            }
+            var subjects: [Int] = []
+            for (index, value) in list.enumerated() {
+                guard case .integer(let id) = value, id >= 0, id <= Int64(Int32.max) else {
+                    throw ParameterError(parameter: "subjects[\(index)]", reason: "must be a subject ID (a whole number)")
+                }
+                subjects.append(Int(id))
+            }
+            await runner.selectSubjects(subjects)
+            return .success()
+        case "SelectSubjectAt":
+            let reader = try ParameterReader(parameters, allowed: ["point", "accessory"])
+            try await checkAccessory(reader)
+            guard case .object(let members)? = parameters["point"] else {
+                throw ParameterError(parameter: "point", reason: "must be an object with x and y")
+            }
+            let point = try ParameterReader(members, allowed: ["x", "y"])
+            for axis in ["x", "y"] {
+                let value = try Self.nested(point, axis, "point")
+                guard (0...1).contains(value) else { throw ParameterError(parameter: "point.\(axis)", reason: "must be within 0...1") }
+            }
+            // Subjects come from the tracker; until it reports some, there is nobody at any point.
+            return .failure(DockInterface.Error.noSubjectFound)
         case "Watch":
             return .failure(VarlinkService.Error.expectedMore)
         default:
@@ -154,6 +200,91 @@ public struct DockService: Sendable {
         guard wanted == known else { throw SessionRunner.RequestError.noSuchAccessory(wanted) }
     }
 
+    /// A number inside a nested object, its error named by its path.
+    static func nested(_ reader: ParameterReader, _ name: String, _ path: String) throws(ParameterError) -> Double {
+        do {
+            return try reader.number(name)
+        } catch {
+            throw ParameterError(parameter: "\(path).\(error.parameter)", reason: error.reason)
+        }
+    }
+
+    /// A `Rect` that is finite, of positive size, and overlaps the image.
+    static func rect(_ value: JSONValue, _ path: String) throws(ParameterError) -> NormalizedRect {
+        guard case .object(let members) = value else {
+            throw ParameterError(parameter: path, reason: "must be an object with x, y, width and height")
+        }
+        let reader = try ParameterReader(members, allowed: ["x", "y", "width", "height"])
+        let rect = NormalizedRect(x: try nested(reader, "x", path), y: try nested(reader, "y", path),
+                                  width: try nested(reader, "width", path), height: try nested(reader, "height", path))
+        guard rect.width > 0, rect.height > 0 else { throw ParameterError(parameter: path, reason: "must have a positive width and height") }
+        guard rect.isUsable, rect.width <= 1, rect.height <= 1 else {
+            throw ParameterError(parameter: path, reason: "must lie in the image (0...1 from the top left)")
+        }
+        return rect
+    }
+
+    /// A `Track` call's observations, camera information and capture time, every field checked.
+    static func observationBatch(_ parameters: [String: JSONValue], reader: ParameterReader) throws(ParameterError) -> ObservationBatch {
+        guard case .array(let list)? = parameters["observations"] else {
+            throw ParameterError(parameter: "observations", reason: "must be an array of observations")
+        }
+        guard list.count <= 64 else { throw ParameterError(parameter: "observations", reason: "at most 64 per frame") }
+        var observations: [Observation] = []
+        for (index, value) in list.enumerated() {
+            let path = "observations[\(index)]"
+            guard case .object(let members) = value else { throw ParameterError(parameter: path, reason: "must be an object") }
+            let item = try ParameterReader(members, allowed: ["kind", "box", "confidence", "identifier"])
+            let kindName: String
+            do {
+                kindName = try item.choice("kind", SubjectKind.allCases.map(\.rawValue))
+            } catch {
+                throw ParameterError(parameter: "\(path).kind", reason: error.reason)
+            }
+            guard let box = members["box"] else { throw ParameterError(parameter: "\(path).box", reason: "required") }
+            let confidence: Double
+            do {
+                confidence = try item.optionalNumber("confidence") ?? 1
+            } catch {
+                throw ParameterError(parameter: "\(path).confidence", reason: error.reason)
+            }
+            guard (0...1).contains(confidence) else {
+                throw ParameterError(parameter: "\(path).confidence", reason: "must be within 0...1")
+            }
+            observations.append(Observation(kind: SubjectKind(rawValue: kindName)!, box: try rect(box, "\(path).box"),
+                                            confidence: confidence))
+        }
+        guard case .object(let cameraMembers)? = parameters["camera"] else {
+            throw ParameterError(parameter: "camera", reason: "required: an object with horizontal_fov and aspect_ratio")
+        }
+        let camera = try ParameterReader(cameraMembers, allowed: ["horizontal_fov", "aspect_ratio", "orientation", "mirrored"])
+        let fieldOfView = try nested(camera, "horizontal_fov", "camera")
+        let aspect = try nested(camera, "aspect_ratio", "camera")
+        guard fieldOfView > 0, fieldOfView < .pi else { throw ParameterError(parameter: "camera.horizontal_fov", reason: "must be between 0 and pi radians") }
+        guard aspect > 0, aspect <= 10 else { throw ParameterError(parameter: "camera.aspect_ratio", reason: "must be more than 0 and at most 10") }
+        let orientation: ImageOrientation
+        let mirrored: Bool
+        do {
+            orientation = try camera.optionalString("orientation").map { name throws(ParameterError) in
+                guard let value = ImageOrientation(rawValue: name) else {
+                    throw ParameterError(parameter: "orientation", reason: "must be one of \(ImageOrientation.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                return value
+            } ?? .up
+            mirrored = try camera.optionalBool("mirrored") ?? false
+        } catch {
+            throw ParameterError(parameter: "camera.\(error.parameter)", reason: error.reason)
+        }
+        let captureSeconds = try reader.number("capture_time")
+        guard captureSeconds >= 0, let captureTime = Duration.fromSeconds(captureSeconds) else {
+            throw ParameterError(parameter: "capture_time", reason: "must be a time on the host's monotonic clock, in seconds")
+        }
+        return ObservationBatch(observations: observations,
+                                camera: CameraInformation(horizontalFieldOfViewRadians: fieldOfView, aspectRatio: aspect,
+                                                          orientation: orientation, isMirrored: mirrored),
+                                captureTime: captureTime)
+    }
+
     static func reply(for error: SessionRunner.RequestError) -> VarlinkReply {
         switch error {
         case .notReady: .failure(DockInterface.Error.notReady)
@@ -172,11 +303,15 @@ public struct DockService: Sendable {
     // MARK: JSON forms of the interface's types
 
     static func json(_ status: DockStatus) -> JSONValue {
+        let region = status.regionOfInterest
         var members: [String: JSONValue] = [
             "state": .string(status.state), "docked": .bool(status.isDocked), "tracking": .bool(status.isTrackingEnabled),
-            "motion": .string(status.motion),
+            "motion": .string(status.motion), "framing": .string(status.framingMode.rawValue),
+            "region_of_interest": .object(["x": .number(region.x), "y": .number(region.y),
+                                           "width": .number(region.width), "height": .number(region.height)]),
+            "selected_subjects": .array(status.selectedSubjects.map { .integer(Int64($0)) }),
             "counters": .object(["bad_frames": .integer(Int64(status.badFrames)), "reconnects": .integer(Int64(status.reconnects)),
-                                 "refusals": .integer(Int64(status.refusals))]),
+                                 "refusals": .integer(Int64(status.refusals)), "observations": .integer(Int64(status.observations))]),
         ]
         switch status.controller {
         case .none: members["controller"] = .object(["kind": .string("none"), "acquired": .bool(false)])

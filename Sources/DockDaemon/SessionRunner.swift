@@ -1,5 +1,6 @@
 public import DockCore
 public import DockProtocol
+public import DockTracking
 public import DockSystem
 
 /// One accessory in the running daemon: an actor over the pure session, motion controller and
@@ -44,6 +45,16 @@ public actor SessionRunner {
     /// Limits a client narrowed (kept across re-plugs of the same dock).
     private var clientLimits = LimitRequest()
     private var subscribers: [Int: AsyncStream<RunnerEvent>.Continuation] = [:]
+    /// Where the subject goes in the frame.
+    public private(set) var framingMode = FramingMode.automatic
+    /// The part of the image framing may use.
+    public private(set) var regionOfInterest = NormalizedRect.fullImage
+    /// Subjects a client chose to follow; empty: automatic.
+    public private(set) var selectedSubjects: [Int] = []
+    /// Observation batches waiting for the tracker (the newest 64).
+    public private(set) var pendingObservations: [ObservationBatch] = []
+    /// Observations accepted through the API so far.
+    public private(set) var observationCount = 0
     private var nextSubscriber = 0
 
     /// Creates a runner; `run()` starts it.
@@ -194,6 +205,29 @@ public actor SessionRunner {
         if let change = arbiter.release(by: client) { logControl(change) }
     }
 
+    /// Queues a frame's observations for the tracker (the oldest batch goes when 64 wait).
+    public func track(_ batch: ObservationBatch) {
+        if pendingObservations.count >= 64 { pendingObservations.removeFirst() }
+        pendingObservations.append(batch)
+        observationCount += batch.observations.count
+    }
+
+    /// Sets where the subject goes in the frame.
+    public func setFramingMode(_ mode: FramingMode) {
+        framingMode = mode
+        publish(kind: "framing", detail: mode.rawValue)
+    }
+
+    /// Limits framing to a region of the image.
+    public func setRegionOfInterest(_ region: NormalizedRect) {
+        regionOfInterest = region
+    }
+
+    /// Follows these subjects; an empty list goes back to choosing automatically.
+    public func selectSubjects(_ subjects: [Int]) {
+        selectedSubjects = subjects
+    }
+
     /// Everything a client may ask about the dock now.
     public func status() -> DockStatus {
         let now = clock.now()
@@ -219,8 +253,10 @@ public actor SessionRunner {
         return DockStatus(
             state: state, isDocked: isDocked, info: session.info, device: transport.name,
             pose: session.state == .disconnected ? nil : session.pose(at: now), limits: limits,
-            isTrackingEnabled: arbiter.isSystemTrackingEnabled, controller: arbiter.controller, motion: motionName,
-            badFrames: session.badFrameCount, reconnects: session.disconnectCount, refusals: session.refusalCount)
+            isTrackingEnabled: arbiter.isSystemTrackingEnabled, framingMode: framingMode, regionOfInterest: regionOfInterest,
+            selectedSubjects: selectedSubjects, controller: arbiter.controller, motion: motionName,
+            badFrames: session.badFrameCount, reconnects: session.disconnectCount, refusals: session.refusalCount,
+            observations: observationCount)
     }
 
     /// Starts a stream of events for a watcher.
@@ -431,11 +467,29 @@ public struct DockStatus: Sendable {
     public var pose: Pose?
     public var limits: MotionLimits?
     public var isTrackingEnabled: Bool
+    public var framingMode: FramingMode
+    public var regionOfInterest: NormalizedRect
+    public var selectedSubjects: [Int]
     public var controller: ControlArbiter.Controller
     public var motion: String
     public var badFrames: Int
     public var reconnects: Int
     public var refusals: Int
+    public var observations: Int
+}
+
+/// One frame's observations as a client sent them, for the tracker.
+public struct ObservationBatch: Sendable {
+    public var observations: [Observation]
+    public var camera: CameraInformation
+    /// When the frame was captured, on the host's monotonic clock.
+    public var captureTime: Duration
+
+    public init(observations: [Observation], camera: CameraInformation, captureTime: Duration) {
+        self.observations = observations
+        self.camera = camera
+        self.captureTime = captureTime
+    }
 }
 
 /// Something a watcher hears of: when, what kind, and a short text.

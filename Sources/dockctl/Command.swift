@@ -11,6 +11,11 @@ struct Invocation: Equatable {
         case track(Bool)
         case limits(yawMinimum: Double?, yawMaximum: Double?, pitchMinimum: Double?, pitchMaximum: Double?, maximumSpeed: Double?)
         case devices
+        case framing(String)
+        case regionOfInterest(x: Double, y: Double, width: Double, height: Double)
+        case wholeImage
+        case select([Int])
+        case selectAt(x: Double, y: Double)
     }
 
     var action: Action
@@ -42,6 +47,9 @@ struct Invocation: Equatable {
           limits [--yaw-min R] [--yaw-max R] [--pitch-min R] [--pitch-max R] [--max-speed R]
                                                   narrow the limits (radians, rad/s); no options: show them
           devices                                 the docks dockd knows
+          framing automatic|center|left|right     where the subject sits in the frame
+          roi X Y W H | roi --clear               frame within a region (0...1 from the top left)
+          select [ID...] | select --at X Y        follow these subjects (none: automatic), or the one at a point
 
         options:
           --socket PATH   dockd's socket (default: $DOCKD_SOCKET, else /run/dockd/dockd.sock)
@@ -62,6 +70,9 @@ struct Invocation: Equatable {
             "track": "usage: dockctl track on|off\n\nTurns system tracking on or off.",
             "limits": "usage: dockctl limits [--yaw-min R] [--yaw-max R] [--pitch-min R] [--pitch-max R] [--max-speed R]\n\nNarrows the limits (never beyond the dock's own) and prints the limits in force.",
             "devices": "usage: dockctl devices\n\nLists the docks dockd knows.",
+            "framing": "usage: dockctl framing automatic|center|left|right\n\nChooses where the subject sits in the frame.",
+            "roi": "usage: dockctl roi X Y W H | dockctl roi --clear\n\nLimits framing to a region of the image (normalised 0...1, origin top left); --clear frames the whole image.",
+            "select": "usage: dockctl select [ID...] | dockctl select --at X Y\n\nFollows the subjects with these IDs (none: choose automatically), or the subject at a point of the image.",
         ]
         return lines[command]
     }
@@ -115,6 +126,22 @@ struct Invocation: Equatable {
             action = .limits(yawMinimum: try parser.number("--yaw-min"), yawMaximum: try parser.number("--yaw-max"),
                              pitchMinimum: try parser.number("--pitch-min"), pitchMaximum: try parser.number("--pitch-max"),
                              maximumSpeed: try parser.number("--max-speed"))
+        case "framing":
+            action = .framing(try parser.word(["automatic", "center", "left", "right"], what: "a framing mode"))
+        case "roi":
+            if parser.flag("--clear") {
+                action = .wholeImage
+            } else {
+                let values = try parser.numbers(4, what: "X Y W H")
+                action = .regionOfInterest(x: values[0], y: values[1], width: values[2], height: values[3])
+            }
+        case "select":
+            if parser.flag("--at") {
+                let values = try parser.numbers(2, what: "X Y")
+                action = .selectAt(x: values[0], y: values[1])
+            } else {
+                action = .select(try parser.identifiers())
+            }
         default:
             throw UsageError(message: "unknown command '\(command)'")
         }
@@ -164,6 +191,34 @@ struct OptionParser {
             throw Invocation.UsageError(message: "'\(word)' is not one of \(choices.joined(separator: ", "))", command: command)
         }
         return word
+    }
+
+    /// `count` numbers given as plain arguments.
+    mutating func numbers(_ count: Int, what: String) throws(Invocation.UsageError) -> [Double] {
+        let words = arguments.filter { !$0.hasPrefix("--") }
+        guard words.count >= count else { throw Invocation.UsageError(message: "\(command) needs \(what)", command: command) }
+        var values: [Double] = []
+        for word in words.prefix(count) {
+            guard let value = Double(word), value.isFinite else {
+                throw Invocation.UsageError(message: "'\(word)' is not a finite number", command: command)
+            }
+            values.append(value)
+            arguments.remove(at: arguments.firstIndex(of: word)!)
+        }
+        return values
+    }
+
+    /// The remaining plain arguments as subject IDs.
+    mutating func identifiers() throws(Invocation.UsageError) -> [Int] {
+        var identifiers: [Int] = []
+        for word in arguments where !word.hasPrefix("-") {
+            guard let value = Int(word), value >= 0 else {
+                throw Invocation.UsageError(message: "'\(word)' is not a subject ID", command: command)
+            }
+            identifiers.append(value)
+        }
+        arguments.removeAll { !$0.hasPrefix("-") }
+        return identifiers
     }
 
     func finish() throws(Invocation.UsageError) {

@@ -52,7 +52,7 @@ enum Presentation {
             lines.append("pitch:      \(degrees(pose["pitch"]?.doubleValue)), \(round3(pose["pitch_rate"]?.doubleValue ?? 0)) rad/s")
         }
         if case .object(let limits)? = status["limits"] { lines.append("limits:     \(limitsText(limits))") }
-        lines.append("tracking:   \(status["tracking"]?.boolValue == true ? "on" : "off")")
+        lines.append("tracking:   \(status["tracking"]?.boolValue == true ? "on" : "off"), framing \(status["framing"]?.stringValue ?? "?")")
         if case .object(let controller)? = status["controller"] {
             let kind = controller["kind"]?.stringValue ?? "?"
             let client = controller["client"]?.doubleValue.map { " \(Int($0))" } ?? ""

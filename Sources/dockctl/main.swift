@@ -51,6 +51,20 @@ func run() async -> Int32 {
         case .animate(let name, let takeOver):
             method = "Animate"
             parameters = ["animation": .string(name), "take_over": .bool(takeOver)]
+        case .framing(let mode):
+            method = "SetFramingMode"
+            parameters = ["mode": .string(mode)]
+        case .regionOfInterest(let x, let y, let width, let height):
+            method = "SetRegionOfInterest"
+            parameters = ["region": .object(["x": .number(x), "y": .number(y), "width": .number(width), "height": .number(height)])]
+        case .wholeImage:
+            method = "SetRegionOfInterest"
+        case .select(let subjects):
+            method = "SelectSubjects"
+            parameters = ["subjects": .array(subjects.map { .integer(Int64($0)) })]
+        case .selectAt(let x, let y):
+            method = "SelectSubjectAt"
+            parameters = ["point": .object(["x": .number(x), "y": .number(y)])]
         case .track(let enabled):
             method = "SetSystemTracking"
             parameters = ["enabled": .bool(enabled)]

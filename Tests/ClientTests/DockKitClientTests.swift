@@ -1,5 +1,5 @@
 import DockAPI
-import DockClient
+@testable import DockClient
 import Foundation
 import Glibc
 import Testing
@@ -7,6 +7,13 @@ import TestSupport
 
 /// The DockKit-shaped Swift client, with DockKit's axes converted to dockd's.
 @Suite(.serialized) struct DockKitClientTests {
+    @Test func visionRectanglesBecomeTopLeftBoxes() {
+        let observation = Observation(identifier: 9, type: .humanBody, rect: Rect(x: 0.25, y: 0.1, width: 0.5, height: 0.3))
+        #expect(observation.json["box"]?["y"]?.doubleValue.map { abs($0 - 0.6) < 1e-12 } == true, "1 - 0.1 - 0.3")
+        #expect(observation.json["kind"]?.stringValue == "body")
+        #expect(Vector3D.fromDockd(yaw: 0.2, pitch: 0.3) == Vector3D(x: -0.3, y: 0.2, z: 0))
+    }
+
     @Test(.timeLimit(.minutes(1)))
     func theDockKitShapedClientConvertsSignsAndStreamsMotion() async throws {
         let (dockd, socket) = try ClientProcessTests.startDaemon()
@@ -42,6 +49,15 @@ import TestSupport
             if count > 100 { break }
         }
         #expect(sawMotion)
+
+        // Vision rectangles (origin bottom left) go to dockd as top-left boxes.
+        try await dock.track([Observation(identifier: 1, type: .humanFace, rect: Rect(x: 0.4, y: 0.6, width: 0.1, height: 0.2))],
+                             cameraInformation: CameraInformation(horizontalFieldOfViewRadians: 1.2, aspectRatio: 16.0 / 9,
+                                                                  captureTimeSeconds: 1))
+        #expect(try await manager.status()["counters"]?["observations"]?.doubleValue == 1)
+        try await dock.setFramingMode(.left)
+        try await dock.setRegionOfInterest(Rect(x: 0.2, y: 0.1, width: 0.6, height: 0.8))
+        #expect(try await manager.status()["framing"]?.stringValue == "left")
 
         try await dock.animate(motion: .yes)
         try await manager.setSystemTrackingEnabled(true)

@@ -22,12 +22,19 @@ import TestSupport
         #expect(try Invocation.parse(["limits", "--yaw-max", "1"], environment: [:]).action
                 == .limits(yawMinimum: nil, yawMaximum: 1, pitchMinimum: nil, pitchMaximum: nil, maximumSpeed: nil))
         #expect(try Invocation.parse(["status", "--json"], environment: [:]).isJSON)
+        #expect(try Invocation.parse(["framing", "left"], environment: [:]).action == .framing("left"))
+        #expect(try Invocation.parse(["roi", "0.1", "0.2", "0.5", "0.6"], environment: [:]).action
+                == .regionOfInterest(x: 0.1, y: 0.2, width: 0.5, height: 0.6))
+        #expect(try Invocation.parse(["roi", "--clear"], environment: [:]).action == .wholeImage)
+        #expect(try Invocation.parse(["select", "3", "7"], environment: [:]).action == .select([3, 7]))
+        #expect(try Invocation.parse(["select"], environment: [:]).action == .select([]))
+        #expect(try Invocation.parse(["select", "--at", "0.5", "0.4"], environment: [:]).action == .selectAt(x: 0.5, y: 0.4))
     }
 
     @Test func helpEverywhere() throws {
         guard case .help(let general) = try Invocation.parse(["--help"], environment: [:]).action else { Issue.record(); return }
         #expect(general.hasPrefix("dockctl: controls a dock"))
-        for command in ["status", "watch", "velocity", "orient", "stop", "animate", "track", "limits", "devices"] {
+        for command in ["status", "watch", "velocity", "orient", "stop", "animate", "track", "limits", "devices", "framing", "roi", "select"] {
             guard case .help(let text) = try Invocation.parse([command, "--help"], environment: [:]).action else {
                 Issue.record("no help for \(command)")
                 continue
@@ -86,6 +93,13 @@ import TestSupport
         #expect(try dockctl(["status"]).output.contains("tracking:   on"))
         #expect(try dockctl(["limits", "--yaw-min", "-1", "--yaw-max", "1"]).output.hasPrefix("yaw -1.0...1.0 rad"))
         #expect(try dockctl(["devices"]).output.hasPrefix("SIM-0001  DK-1 Demo"))
+        #expect(try dockctl(["framing", "right"]).output == "ok\n")
+        #expect(try dockctl(["status"]).output.contains("framing right"))
+        #expect(try dockctl(["roi", "0.1", "0.1", "0.8", "0.8"]).output == "ok\n")
+        #expect(try dockctl(["select", "4"]).output == "ok\n")
+        let nobody = try dockctl(["select", "--at", "0.5", "0.5"])
+        #expect(nobody.status == 1)
+        #expect(nobody.error.hasPrefix("dockctl: io.dockd.Dock.NoSubjectFound"))
 
         let refused = try dockctl(["velocity", "--yaw", "25", "--pitch", "0"])
         #expect(refused.status == 1)

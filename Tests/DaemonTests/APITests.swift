@@ -209,3 +209,53 @@ import TestSupport
         try daemon.stop()
     }
 }
+
+extension APITests {
+    @Test func observationsFramingAndSelectionAreCheckedAndKept() throws {
+        let daemon = try Daemon()
+        let client = try daemon.client()
+        let camera: [String: Any] = ["horizontal_fov": 1.2, "aspect_ratio": 1.7778, "orientation": "up", "mirrored": true]
+        let good: [String: Any] = ["observations": [["kind": "face", "box": ["x": 0.4, "y": 0.2, "width": 0.1, "height": 0.15], "confidence": 0.9],
+                                                    ["kind": "body", "box": ["x": 0.35, "y": 0.2, "width": 0.2, "height": 0.7]]],
+                                   "camera": camera, "capture_time": 12.5]
+        #expect(Self.errorName(try client.call("io.dockd.Dock.Track", good)) == nil)
+        func invalid(_ method: String, _ parameters: [String: Any]) throws -> String? {
+            let reply = try client.call(method, parameters)
+            #expect(Self.errorName(reply) == "io.dockd.Dock.InvalidParameter", "\(method) \(parameters)")
+            return Self.parameters(reply)["parameter"] as? String
+        }
+        var degenerate = good
+        degenerate["observations"] = [["kind": "face", "box": ["x": 0.4, "y": 0.2, "width": 0, "height": 0.1]]]
+        #expect(try invalid("io.dockd.Dock.Track", degenerate) == "observations[0].box")
+        var outside = good
+        outside["observations"] = [["kind": "body", "box": ["x": 1.5, "y": 0.2, "width": 0.1, "height": 0.1]]]
+        #expect(try invalid("io.dockd.Dock.Track", outside) == "observations[0].box")
+        var badKind = good
+        badKind["observations"] = [["kind": "cat", "box": ["x": 0.1, "y": 0.2, "width": 0.1, "height": 0.1]]]
+        #expect(try invalid("io.dockd.Dock.Track", badKind) == "observations[0].kind")
+        var badCamera = good
+        badCamera["camera"] = ["horizontal_fov": 4, "aspect_ratio": 1.5]
+        #expect(try invalid("io.dockd.Dock.Track", badCamera) == "camera.horizontal_fov")
+        var noTime = good
+        noTime.removeValue(forKey: "capture_time")
+        #expect(try invalid("io.dockd.Dock.Track", noTime) == "capture_time")
+
+        #expect(Self.errorName(try client.call("io.dockd.Dock.SetFramingMode", ["mode": "left"])) == nil)
+        #expect(try invalid("io.dockd.Dock.SetFramingMode", ["mode": "diagonal"]) == "mode")
+        #expect(Self.errorName(try client.call("io.dockd.Dock.SetRegionOfInterest",
+                                               ["region": ["x": 0.1, "y": 0.1, "width": 0.5, "height": 0.8]])) == nil)
+        #expect(try invalid("io.dockd.Dock.SetRegionOfInterest", ["region": ["x": 0.1, "y": 0.1, "width": -0.5, "height": 0.8]]) == "region")
+        #expect(Self.errorName(try client.call("io.dockd.Dock.SelectSubjects", ["subjects": [3, 7]])) == nil)
+        #expect(try invalid("io.dockd.Dock.SelectSubjects", ["subjects": [3, "seven"]]) == "subjects[1]")
+        #expect(Self.errorName(try client.call("io.dockd.Dock.SelectSubjectAt", ["point": ["x": 0.5, "y": 0.5]]))
+                == "io.dockd.Dock.NoSubjectFound")
+        #expect(try invalid("io.dockd.Dock.SelectSubjectAt", ["point": ["x": 1.5, "y": 0.5]]) == "point.x")
+
+        let status = Self.parameters(try client.call("io.dockd.Dock.GetStatus"))["status"] as? [String: Any]
+        #expect(status?["framing"] as? String == "left")
+        #expect((status?["region_of_interest"] as? [String: Any])?["width"] as? Double == 0.5)
+        #expect(status?["selected_subjects"] as? [Int] == [3, 7])
+        #expect((status?["counters"] as? [String: Any])?["observations"] as? Int == 2, "only the valid batch counted")
+        try daemon.stop()
+    }
+}
