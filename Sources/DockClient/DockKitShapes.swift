@@ -1,4 +1,6 @@
 public import DockAPI
+import Foundation
+import Synchronization
 
 /// DockKit's vector: x is pitch, y is yaw, z is roll (radians, or rad/s). **DockKit's pitch is
 /// positive downwards; dockd's is positive upwards.** The conversions below flip pitch; yaw is
@@ -68,6 +70,7 @@ public struct DockAccessory: Sendable {
     }
 
     var accessoryParameters: [String: JSONValue] { ["accessory": .string(identifier)] }
+    var socketPathForStreams: String { socketPath }
     private var accessory: [String: JSONValue] { accessoryParameters }
 
     /// Turns the dock at `angularVelocity` (DockKit axes: x pitch, + down; y yaw, + right) for
@@ -130,6 +133,86 @@ public struct DockAccessory: Sendable {
                 }
                 continuation.onTermination = { _ in task.cancel() }
             }
+        }
+    }
+}
+
+/// The state of tracking, as DockKit's `trackingStates` reports it: whether system tracking is on,
+/// the framing mode, and the subjects selected (the tracked subjects themselves come with the
+/// tracker's summaries).
+public struct TrackingState: Hashable, Sendable {
+    public var isSystemTrackingEnabled: Bool
+    public var framingMode: FramingMode
+    public var selectedSubjectIdentifiers: [Int]
+    public var timestamp: Double
+}
+
+extension DockAccessory {
+    /// Events of this dock's buttons and camera controls, on a connection of their own.
+    public var accessoryEvents: AsyncThrowingStream<AccessoryEvent, any Error> {
+        get throws(DockClientError) {
+            try watchEvents { event, _ in
+                guard event["kind"]?.stringValue == "button", let detail = event["detail"]?.stringValue else { return nil }
+                let pressed = detail.contains("isPressed: true")
+                if detail.hasPrefix("trackingButton") { return .trackingButton(pressed: pressed) }
+                if detail.hasPrefix("shutterButton") { return pressed ? .cameraShutter : nil }
+                if detail.hasPrefix("flipButton") { return pressed ? .cameraFlip : nil }
+                if detail.hasPrefix("zoom"), let steps = Int(detail.filter { $0.isNumber || $0 == "-" }) {
+                    return .cameraZoom(steps: steps)
+                }
+                if detail.hasPrefix("customButton"),
+                    let id = Int(detail.split(separator: ":").dropFirst().first?.split(separator: ",").first?
+                        .trimmingCharacters(in: .whitespaces) ?? "")
+                {
+                    return .button(id: id, pressed: pressed)
+                }
+                return nil
+            }
+        }
+    }
+
+    /// Tracking state changes (sampled from the 10 Hz status; repeated states are left out).
+    public var trackingStates: AsyncThrowingStream<TrackingState, any Error> {
+        get throws(DockClientError) {
+            final class Last: Sendable { let state = Mutex<TrackingState?>(nil) }
+            let last = Last()
+            return try watchEvents { event, status in
+                let state = TrackingState(
+                    isSystemTrackingEnabled: status["tracking"]?.boolValue ?? false,
+                    framingMode: FramingMode(rawValue: status["framing"]?.stringValue ?? "") ?? .automatic,
+                    selectedSubjectIdentifiers: {
+                        if case .array(let list)? = status["selected_subjects"] { list.compactMap(\.doubleValue).map { Int($0) } } else { [] }
+                    }(),
+                    timestamp: event["time"]?.doubleValue ?? 0)
+                let changed = last.state.withLock { previous in
+                    defer { previous = state }
+                    return previous.map { $0.isSystemTrackingEnabled != state.isSystemTrackingEnabled
+                        || $0.framingMode != state.framingMode
+                        || $0.selectedSubjectIdentifiers != state.selectedSubjectIdentifiers } ?? true
+                }
+                return changed ? state : nil
+            }
+        }
+    }
+
+    /// Watch's events, each turned into a value (or skipped when `transform` returns nil).
+    private func watchEvents<Value: Sendable>(
+        _ transform: @escaping @Sendable ([String: JSONValue], [String: JSONValue]) -> Value?
+    ) throws(DockClientError) -> AsyncThrowingStream<Value, any Error> {
+        let watch = try VarlinkConnection(path: socketPathForStreams).stream("io.dockd.Dock.Watch", accessoryParameters)
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    for try await reply in watch {
+                        guard case .object(let event)? = reply["event"], case .object(let status)? = event["status"] else { continue }
+                        if let value = transform(event, status) { continuation.yield(value) }
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
         }
     }
 }

@@ -72,3 +72,33 @@ import TestSupport
         #expect(try dockd.finish().status == 0)
     }
 }
+
+extension DockKitClientTests {
+    @Test(.timeLimit(.minutes(1)))
+    func buttonsAndTrackingStatesStream() async throws {
+        // dock-faults presses the tracking button at 1 s.
+        let (dockd, socket) = try ClientProcessTests.startDaemon(scenario: "dock-faults.json")
+        let manager = try DockAccessoryManager(socketPath: socket)
+        let dock = try #require(try await manager.accessories().first)
+        var pressed = false
+        for try await event in try dock.accessoryEvents {
+            if event == .trackingButton(pressed: true) {
+                pressed = true
+                break
+            }
+        }
+        #expect(pressed)
+        var sawFraming = false
+        for try await state in try dock.trackingStates {
+            if state.framingMode == .automatic { try await dock.setFramingMode(.center) }
+            if state.framingMode == .center {
+                sawFraming = true
+                #expect(state.isSystemTrackingEnabled, "the button turned tracking on")
+                break
+            }
+        }
+        #expect(sawFraming)
+        dockd.signal(SIGTERM)
+        #expect(try dockd.finish().status == 0)
+    }
+}

@@ -64,9 +64,14 @@ import TestSupport
 
 /// dockctl and the DockKit-shaped client against a running dockd on the simulator.
 @Suite(.serialized) struct ClientProcessTests {
-    static func startDaemon() throws -> (ChildProcess, String) {
+    static func startDaemon(scenario: String? = nil) throws -> (ChildProcess, String) {
         let socket = "\(ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp")/dockctl-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
-        let dockd = try ChildProcess("dockd", ["--config", "", "--simulator", "--socket", socket, "--wake-on-attach=false"])
+        var arguments = ["--config", "", "--simulator", "--socket", socket, "--wake-on-attach=false"]
+        if let scenario {
+            arguments += ["--scenario", URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("Simulator/Scenarios/\(scenario)").path]
+        }
+        let dockd = try ChildProcess("dockd", arguments)
         #expect(dockd.waitForErrorLine(containing: "attached DK-1 Demo") != nil)
         return (dockd, socket)
     }

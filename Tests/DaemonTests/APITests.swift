@@ -259,3 +259,45 @@ extension APITests {
         try daemon.stop()
     }
 }
+
+extension APITests {
+    @Test func withoutADockMotionIsNotReady() throws {
+        let socket = "\(ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp")/dockd-nodock-\(getpid()).sock"
+        let dockd = try ChildProcess("dockd", ["--config", "", "--device", "/nonexistent/ttyACM9", "--socket", socket])
+        #expect(dockd.waitForErrorLine(containing: "control API on") != nil)
+        let client = try VarlinkTestClient(path: socket)
+        let status = Self.parameters(try client.call("io.dockd.Dock.GetStatus"))["status"] as? [String: Any]
+        #expect(["disconnected", "connecting"].contains(status?["state"] as? String ?? ""))
+        #expect(Self.errorName(try client.call("io.dockd.Dock.SetVelocity", ["yaw": 0.1, "pitch": 0])) == "io.dockd.Dock.NotReady")
+        #expect(Self.errorName(try client.call("io.dockd.Dock.SetLimits", ["max_speed": 1])) == "io.dockd.Dock.NotReady")
+        dockd.signal(SIGTERM)
+        #expect(try dockd.finish().status == 0)
+    }
+
+    @Test func aControllingClientThatVanishesStopsTheDockWithin100Milliseconds() throws {
+        let daemon = try Daemon()
+        let watcher = try daemon.client()
+        try watcher.send("io.dockd.Dock.Watch", more: true)
+        var controller: VarlinkTestClient? = try daemon.client()
+        #expect(Self.errorName(try controller?.call("io.dockd.Dock.SetVelocity", ["yaw": 0.8, "pitch": 0, "duration": 30])) == nil)
+        // Both clocks are CLOCK_MONOTONIC: the event's time and ours can be compared.
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let closedAt = Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+        controller = nil
+        var stoppedAt: Double?
+        for _ in 0..<100 {
+            guard let reply = watcher.receive(), let event = Self.parameters(reply)["event"] as? [String: Any] else { break }
+            let status = event["status"] as? [String: Any]
+            if event["kind"] as? String == "control", status?["motion"] as? String == "idle",
+                let time = event["time"] as? Double, time >= closedAt
+            {
+                stoppedAt = time
+                break
+            }
+        }
+        let delay = try #require(stoppedAt) - closedAt
+        #expect(delay <= 0.1, "stop sent \(delay) s after the controlling client went away")
+        try daemon.stop()
+    }
+}
