@@ -17,6 +17,18 @@ import TestSupport
     @Test(.timeLimit(.minutes(1)))
     func theDockKitShapedClientConvertsSignsAndStreamsMotion() async throws {
         let (dockd, socket) = try ClientProcessTests.startDaemon()
+        do {
+            try await signsAndMotion(socket: socket)
+        } catch {
+            // Say what dockd said, so a failure here can be understood.
+            _ = dockd.waitForErrorLine(containing: "never printed", timeoutSeconds: 1)
+            Issue.record("\(error); dockd said: \(dockd.errorLines.suffix(12))")
+        }
+        dockd.signal(SIGTERM)
+        #expect(try dockd.finish().status == 0)
+    }
+
+    func signsAndMotion(socket: String) async throws {
         let manager = try DockAccessoryManager(socketPath: socket)
         let accessories = try await manager.accessories()
         let dock = try #require(accessories.first)
@@ -68,8 +80,6 @@ import TestSupport
         } catch {
             if case .remote(let name, _) = error { #expect(name == DockInterface.Error.invalidParameter) }
         }
-        dockd.signal(SIGTERM)
-        #expect(try dockd.finish().status == 0)
     }
 }
 
