@@ -119,6 +119,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "DockTrackingTests",
+            dependencies: ["DockTracking", "DockSimulator"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "DockSimulatorTests",
             dependencies: ["DockSimulator", "DockProtocol", "DockTracking"],
             swiftSettings: strictSettings

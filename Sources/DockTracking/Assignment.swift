@@ -1,0 +1,115 @@
+/// Optimal assignment of tracks to observations (the Hungarian method, Kuhn–Munkres, in the
+/// shortest-augmenting-path form with potentials, O(n²m)): the pairing of rows to columns with the
+/// least total cost, where a cost above the gate forbids a pair. Buffers are sized once for the
+/// largest problem and reused, so solving allocates nothing.
+public struct AssignmentSolver: Sendable {
+    /// The most rows (tracks) a problem may have.
+    public let maximumRows: Int
+    /// The most columns (observations) a problem may have.
+    public let maximumColumns: Int
+
+    private var cost: [Double]
+    private var rowPotential: [Double]
+    private var columnPotential: [Double]
+    private var columnMatch: [Int]
+    private var way: [Int]
+    private var minimum: [Double]
+    private var used: [Bool]
+    private var rowAssignment: [Int]
+
+    /// Prepares buffers for problems up to `maximumRows` × `maximumColumns`.
+    public init(maximumRows: Int, maximumColumns: Int) {
+        self.maximumRows = maximumRows
+        self.maximumColumns = maximumColumns
+        let size = max(maximumRows, maximumColumns) + 1
+        cost = Array(repeating: 0, count: size * size)
+        rowPotential = Array(repeating: 0, count: size)
+        columnPotential = Array(repeating: 0, count: size)
+        columnMatch = Array(repeating: 0, count: size)
+        way = Array(repeating: 0, count: size)
+        minimum = Array(repeating: 0, count: size)
+        used = Array(repeating: false, count: size)
+        rowAssignment = Array(repeating: -1, count: maximumRows)
+    }
+
+    /// The cost the solver gives a forbidden pair: large enough never to be chosen over any
+    /// allowed pairing, small enough to keep sums finite.
+    static let forbidden = 1e12
+
+    /// Solves a problem of `rows` × `columns` whose costs `cost(row, column)` gives; a pair whose
+    /// cost is not finite or exceeds `gate` is never made.
+    ///
+    /// - Returns: for each row, its column, or -1 when it is left unpaired (read them with
+    ///   `column(forRow:)`; the buffer is reused by the next call).
+    public mutating func solve(rows: Int, columns: Int, gate: Double, cost costOf: (Int, Int) -> Double) {
+        precondition(rows <= maximumRows && columns <= maximumColumns, "assignment problem larger than its buffers")
+        for row in 0..<maximumRows { rowAssignment[row] = -1 }
+        guard rows > 0, columns > 0 else { return }
+        // Square the problem: missing rows or columns cost nothing, forbidden pairs cost a lot.
+        let n = max(rows, columns)
+        let stride = n + 1
+        for row in 1...n {
+            for column in 1...n {
+                var value = 0.0
+                if row <= rows, column <= columns {
+                    let given = costOf(row - 1, column - 1)
+                    value = given.isFinite && given <= gate ? given : Self.forbidden
+                }
+                cost[row * stride + column] = value
+            }
+        }
+        for index in 0...n {
+            rowPotential[index] = 0
+            columnPotential[index] = 0
+            columnMatch[index] = 0
+            way[index] = 0
+        }
+        for row in 1...n {
+            columnMatch[0] = row
+            var column0 = 0
+            for index in 0...n {
+                minimum[index] = .infinity
+                used[index] = false
+            }
+            repeat {
+                used[column0] = true
+                let row0 = columnMatch[column0]
+                var delta = Double.infinity
+                var column1 = 0
+                for column in 1...n where !used[column] {
+                    let reduced = cost[row0 * stride + column] - rowPotential[row0] - columnPotential[column]
+                    if reduced < minimum[column] {
+                        minimum[column] = reduced
+                        way[column] = column0
+                    }
+                    if minimum[column] < delta {
+                        delta = minimum[column]
+                        column1 = column
+                    }
+                }
+                for column in 0...n {
+                    if used[column] {
+                        rowPotential[columnMatch[column]] += delta
+                        columnPotential[column] -= delta
+                    } else {
+                        minimum[column] -= delta
+                    }
+                }
+                column0 = column1
+            } while columnMatch[column0] != 0
+            repeat {
+                let column1 = way[column0]
+                columnMatch[column0] = columnMatch[column1]
+                column0 = column1
+            } while column0 != 0
+        }
+        for column in 1...n {
+            let row = columnMatch[column]
+            guard row >= 1, row <= rows, column <= columns, cost[row * stride + column] < Self.forbidden else { continue }
+            rowAssignment[row - 1] = column - 1
+        }
+    }
+
+    /// The column paired with `row` by the last `solve`, or -1.
+    public func column(forRow row: Int) -> Int { rowAssignment[row] }
+}
