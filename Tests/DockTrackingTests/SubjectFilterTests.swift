@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+
+@testable import DockTracking
+
+/// The per-subject EKF, on synthetic boxes from the measurement model with seeded noise.
+@Suite struct SubjectFilterTests {
+    static let camera = CameraInformation(horizontalFieldOfViewRadians: 70 * .pi / 180, aspectRatio: 16.0 / 9)
+
+    struct Noise {
+        var generator: AssignmentTests.Generator
+        mutating func gaussian(_ deviation: Double) -> Double {
+            let u1 = max(Double(generator.next() >> 11) * 0x1.0p-53, 1e-300), u2 = Double(generator.next() >> 11) * 0x1.0p-53
+            return deviation * (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
+        }
+    }
+
+    /// A subject moving at constant angular rates; the gimbal pose at each frame from `gimbal`.
+    func run(seconds: Double, seed: UInt64, gimbal: (Double) -> (Double, Double),
+             fusedPose: (Double) -> (Double, Double)) throws -> (error: Double, rate: Double) {
+        var noise = Noise(generator: AssignmentTests.Generator(state: seed))
+        func truth(_ t: Double) -> AngularBox {
+            AngularBox(yawRadians: 0.1 + 0.3 * t, pitchRadians: 0.05 - 0.1 * t, widthRadians: 0.08, heightRadians: 0.2)
+        }
+        let (yaw0, pitch0) = gimbal(0)
+        let first = try #require(truth(0).project(camera: Self.camera, gimbalYawRadians: yaw0, gimbalPitchRadians: pitch0))
+        var filter = SubjectFilter(first: try #require(AngularBox(box: first, camera: Self.camera,
+                                                                   gimbalYawRadians: yaw0, gimbalPitchRadians: pitch0)))
+        let dt = 1.0 / 30
+        var errors: [Double] = []
+        var t = 0.0
+        while t < seconds {
+            t += dt
+            filter.predict(seconds: dt)
+            let (yaw, pitch) = gimbal(t)
+            guard let box = truth(t).project(camera: Self.camera, gimbalYawRadians: yaw, gimbalPitchRadians: pitch) else { continue }
+            let noisy = NormalizedRect(x: box.x + noise.gaussian(0.003), y: box.y + noise.gaussian(0.003),
+                                       width: box.width * (1 + noise.gaussian(0.02)), height: box.height * (1 + noise.gaussian(0.02)))
+            let (fusedYaw, fusedPitch) = fusedPose(t)
+            let fused = filter.update(with: noisy, camera: Self.camera, gimbalYawRadians: fusedYaw, gimbalPitchRadians: fusedPitch)
+            #expect(fused)
+            if t > seconds / 2 {
+                errors.append(abs(filter.angularBox.yawRadians - truth(t).yawRadians)
+                              + abs(filter.angularBox.pitchRadians - truth(t).pitchRadians))
+            }
+        }
+        return (errors.reduce(0, +) / Double(errors.count), filter.rates.yawRadiansPerSecond)
+    }
+
+    @Test(arguments: [1 as UInt64, 2, 3])
+    func aSteadyMoverIsFollowedAndItsRateLearned(seed: UInt64) throws {
+        let result = try run(seconds: 3, seed: seed, gimbal: { _ in (0, 0) }, fusedPose: { _ in (0, 0) })
+        #expect(result.error < 0.01, "seed \(seed): mean error \(result.error) rad")
+        #expect(abs(result.rate - 0.3) < 0.05, "seed \(seed): yaw rate \(result.rate) rad/s")
+    }
+
+    @Test func thePoseAtCaptureTimeMattersOnAMovingGimbal() throws {
+        // The gimbal pans at 0.5 rad/s; fusing with the pose 150 ms late misplaces every box.
+        let gimbal: (Double) -> (Double, Double) = { t in (0.5 * t, 0) }
+        let right = try run(seconds: 3, seed: 4, gimbal: gimbal, fusedPose: gimbal)
+        let late = try run(seconds: 3, seed: 4, gimbal: gimbal, fusedPose: { t in (0.5 * (t + 0.15), 0) })
+        #expect(right.error < 0.01)
+        #expect(late.error > 3 * right.error, "capture-time pose \(right.error) rad vs late pose \(late.error) rad")
+    }
+
+    @Test func badInputChangesNothing() throws {
+        let start = AngularBox(yawRadians: 0.2, pitchRadians: 0.1, widthRadians: 0.1, heightRadians: 0.2)
+        var filter = SubjectFilter(first: start)
+        let before = filter.angularBox
+        for box in [NormalizedRect(x: .nan, y: 0.2, width: 0.1, height: 0.1), NormalizedRect(x: 0.2, y: 0.2, width: 0, height: 0.1),
+                    NormalizedRect(x: 0.2, y: .infinity, width: 0.1, height: 0.1)] {
+            let fused = filter.update(with: box, camera: Self.camera, gimbalYawRadians: 0, gimbalPitchRadians: 0)
+            #expect(!fused)
+        }
+        #expect(filter.angularBox == before)
+        // Behind the camera nothing can be explained either.
+        let behind = filter.update(with: NormalizedRect(x: 0.4, y: 0.4, width: 0.1, height: 0.1), camera: Self.camera,
+                                   gimbalYawRadians: .pi, gimbalPitchRadians: 0)
+        #expect(!behind)
+        filter.predict(seconds: -1)
+        filter.predict(seconds: .nan)
+        #expect(filter.angularBox == before, "negative or NaN steps do nothing")
+        let variance = filter.covariance[0]
+        filter.predict(seconds: 1e9)
+        #expect(filter.covariance[0] > variance && filter.covariance[0].isFinite, "a huge step is capped, uncertainty grows")
+    }
+
+    @Test func theGateDistanceGrowsWithTheMiss() throws {
+        let filter = SubjectFilter(first: AngularBox(yawRadians: 0, pitchRadians: 0, widthRadians: 0.1, heightRadians: 0.2))
+        let here = try #require(filter.angularBox.project(camera: Self.camera, gimbalYawRadians: 0, gimbalPitchRadians: 0))
+        let near = try #require(filter.distance(to: here, camera: Self.camera, gimbalYawRadians: 0, gimbalPitchRadians: 0))
+        var moved = here
+        moved.x += 0.2
+        let far = try #require(filter.distance(to: moved, camera: Self.camera, gimbalYawRadians: 0, gimbalPitchRadians: 0))
+        #expect(near < 1e-6)
+        #expect(far > 100)
+    }
+}
