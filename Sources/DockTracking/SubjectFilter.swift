@@ -97,8 +97,9 @@ public struct SubjectFilter: Sendable {
     /// The squared Mahalanobis distance of a box from the prediction, for gating; nil when the
     /// box is not usable or the subject projects behind the camera.
     public func distance(to box: NormalizedRect, camera: CameraInformation, gimbalYawRadians: Double,
-                         gimbalPitchRadians: Double) -> Double? {
-        guard let (innovation, s, _) = innovation(box, camera: camera, yaw: gimbalYawRadians, pitch: gimbalPitchRadians),
+                         gimbalPitchRadians: Double, lagSeconds: Double = 0) -> Double? {
+        guard let (innovation, s, _) = innovation(box, camera: camera, yaw: gimbalYawRadians, pitch: gimbalPitchRadians,
+                                                  lag: lagSeconds),
             let inverse = invert4(s)
         else { return nil }
         var total = 0.0
@@ -110,10 +111,14 @@ public struct SubjectFilter: Sendable {
 
     /// Fuses a box observed with the gimbal at the given pose; returns false (and changes nothing)
     /// for a box that is not finite, has no size, or cannot be explained (subject behind the camera).
+    /// A late box (captured `lagSeconds` before the filter's time) is compared with the estimate
+    /// moved back by that lag along its rates, and the correction applied now — the usual
+    /// one-step treatment of an out-of-sequence measurement.
     @discardableResult
     public mutating func update(with box: NormalizedRect, camera: CameraInformation, gimbalYawRadians: Double,
-                                gimbalPitchRadians: Double) -> Bool {
-        guard let (innovation, s, h) = innovation(box, camera: camera, yaw: gimbalYawRadians, pitch: gimbalPitchRadians),
+                                gimbalPitchRadians: Double, lagSeconds: Double = 0) -> Bool {
+        guard let (innovation, s, h) = innovation(box, camera: camera, yaw: gimbalYawRadians, pitch: gimbalPitchRadians,
+                                                  lag: lagSeconds),
             let inverse = invert4(s)
         else { return false }
         // K = P Hᵀ S⁻¹ (6 × 4).
@@ -186,22 +191,28 @@ public struct SubjectFilter: Sendable {
     }
 
     /// The innovation z − h(x), its covariance S = H P Hᵀ + R, and H (4 × 6, by central differences).
-    private func innovation(_ box: NormalizedRect, camera: CameraInformation, yaw: Double, pitch: Double)
+    private func innovation(_ box: NormalizedRect, camera: CameraInformation, yaw: Double, pitch: Double, lag: Double)
         -> (InlineArray<4, Double>, InlineArray<16, Double>, InlineArray<24, Double>)?
     {
+        guard lag.isFinite, lag >= 0, lag <= 1 else { return nil }
+        // h(x) = project(the direction `lag` seconds earlier): for a late box it depends on the
+        // rates too, so H has rate columns (−lag × the position columns); for lag 0 they are zero.
+        func measure(_ x: InlineArray<6, Double>) -> InlineArray<4, Double>? {
+            var shifted = x
+            shifted[0] -= x[2] * lag
+            shifted[1] -= x[3] * lag
+            return expectedMeasurement(shifted, camera: camera, gimbalYawRadians: yaw, gimbalPitchRadians: pitch)
+        }
         guard box.x.isFinite, box.y.isFinite, box.width.isFinite, box.height.isFinite, box.width > 0, box.height > 0,
-            let predicted = expectedMeasurement(state, camera: camera, gimbalYawRadians: yaw, gimbalPitchRadians: pitch)
+            let predicted = measure(state)
         else { return nil }
         var h = InlineArray<24, Double>(repeating: 0)
         let step = 1e-5
-        // h does not depend on the rates (columns 2 and 3 of H stay zero).
-        for column in 0..<6 where column != 2 && column != 3 {
+        for column in 0..<6 where lag > 0 || (column != 2 && column != 3) {
             var plus = state, minus = state
             plus[column] += step
             minus[column] -= step
-            guard let high = expectedMeasurement(plus, camera: camera, gimbalYawRadians: yaw, gimbalPitchRadians: pitch),
-                let low = expectedMeasurement(minus, camera: camera, gimbalYawRadians: yaw, gimbalPitchRadians: pitch)
-            else { return nil }
+            guard let high = measure(plus), let low = measure(minus) else { return nil }
             for row in 0..<4 { h[row * 6 + column] = (high[row] - low[row]) / (2 * step) }
         }
         let measured: InlineArray<4, Double> = [box.center.x, box.center.y, box.width, box.height]

@@ -1,0 +1,132 @@
+/// Many subjects at once: each frame's observations are associated with the tracks by optimal
+/// assignment on the gated Mahalanobis distance (faces with faces, bodies with bodies, objects with
+/// objects), each track runs its own `SubjectFilter`, and tracks live through a
+/// tentative → confirmed → coasting → deleted lifecycle, so a subject keeps its ID through short
+/// misses and occlusions while a one-frame false detection never becomes a subject.
+public struct SubjectTracker: Sendable {
+    /// Tuning.
+    public struct Configuration: Hashable, Sendable {
+        /// The most tracks at once.
+        public var maximumTracks = 16
+        /// Gate on the squared Mahalanobis distance (χ² with 4 degrees of freedom: 13.3 ≈ 99 %).
+        public var gate = 13.3
+        /// Hits that confirm a tentative track.
+        public var confirmationHits = 3
+        /// How long a tentative track may go unseen before it is dropped.
+        public var tentativeTimeout: Duration = .milliseconds(300)
+        /// How long a confirmed track coasts unseen before it is deleted.
+        public var coastTimeout: Duration = .milliseconds(1500)
+        /// Filter noise.
+        public var noise = SubjectFilter.Noise()
+
+        public init() {}
+    }
+
+    /// Where a track is in its life.
+    public enum Phase: Hashable, Sendable {
+        case tentative, confirmed, coasting
+    }
+
+    /// One tracked subject.
+    public struct Track: Sendable {
+        /// Its identifier: stable for its life, never reused.
+        public let identifier: Int
+        /// What it is.
+        public let kind: SubjectKind
+        /// Its filter.
+        public var filter: SubjectFilter
+        /// Where it is in its life.
+        public var phase: Phase
+        /// Observations fused so far.
+        public var hits: Int
+        /// When it was last seen (capture time).
+        public var lastSeen: Duration
+        /// When it was first seen.
+        public let born: Duration
+    }
+
+    /// The settings.
+    public let configuration: Configuration
+    /// The live tracks.
+    public private(set) var tracks: [Track] = []
+    /// The time the filters have been predicted to.
+    public private(set) var time: Duration = .zero
+    private var nextIdentifier = 1
+    private var solver: AssignmentSolver
+
+    /// Creates an empty tracker.
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        tracks.reserveCapacity(configuration.maximumTracks)
+        solver = AssignmentSolver(maximumRows: configuration.maximumTracks, maximumColumns: 64)
+    }
+
+    /// Predicts every track to `now` and retires those unseen for too long.
+    public mutating func predict(to now: Duration) {
+        guard now > time else { return }
+        let seconds = (now - time).trackerSeconds
+        for index in tracks.indices { tracks[index].filter.predict(seconds: seconds) }
+        time = now
+        tracks.removeAll { track in
+            switch track.phase {
+            case .tentative: now - track.lastSeen > configuration.tentativeTimeout
+            case .confirmed, .coasting: now - track.lastSeen > configuration.coastTimeout
+            }
+        }
+        for index in tracks.indices where tracks[index].phase == .confirmed && now - tracks[index].lastSeen > .milliseconds(100) {
+            tracks[index].phase = .coasting
+        }
+    }
+
+    /// Fuses one frame's observations, captured at `captureTime` with the gimbal at the given pose.
+    /// A frame from the future first moves the tracker there; a late one is fused with each track
+    /// moved back by the lag. Observations without a usable box are ignored.
+    public mutating func update(_ observations: [Observation], camera: CameraInformation, captureTime: Duration,
+                                gimbalYawRadians: Double, gimbalPitchRadians: Double) {
+        if captureTime > time { predict(to: captureTime) }
+        let lag = captureTime < time ? (time - captureTime).trackerSeconds : 0
+        let count = min(observations.count, solver.maximumColumns)
+        var assignedObservation = Array(repeating: false, count: count)
+        for kind in SubjectKind.allCases {
+            let rows = tracks.indices.filter { tracks[$0].kind == kind }
+            let columns = (0..<count).filter { observations[$0].kind == kind && observations[$0].box.isUsable }
+            guard !rows.isEmpty, !columns.isEmpty else { continue }
+            solver.solve(rows: rows.count, columns: columns.count, gate: configuration.gate) { row, column in
+                tracks[rows[row]].filter.distance(to: observations[columns[column]].box, camera: camera,
+                                                  gimbalYawRadians: gimbalYawRadians, gimbalPitchRadians: gimbalPitchRadians,
+                                                  lagSeconds: lag) ?? .infinity
+            }
+            for (row, trackIndex) in rows.enumerated() {
+                let column = solver.column(forRow: row)
+                guard column >= 0 else { continue }
+                let observationIndex = columns[column]
+                guard tracks[trackIndex].filter.update(with: observations[observationIndex].box, camera: camera,
+                                                       gimbalYawRadians: gimbalYawRadians,
+                                                       gimbalPitchRadians: gimbalPitchRadians, lagSeconds: lag)
+                else { continue }
+                assignedObservation[observationIndex] = true
+                tracks[trackIndex].hits += 1
+                tracks[trackIndex].lastSeen = max(tracks[trackIndex].lastSeen, captureTime)
+                if tracks[trackIndex].phase == .coasting || tracks[trackIndex].hits >= configuration.confirmationHits {
+                    tracks[trackIndex].phase = .confirmed
+                }
+            }
+        }
+        // Unassigned observations start tentative tracks, while there is room.
+        for index in 0..<count where !assignedObservation[index] && tracks.count < configuration.maximumTracks {
+            let observation = observations[index]
+            guard observation.box.isUsable,
+                let angular = AngularBox(box: observation.box, camera: camera, gimbalYawRadians: gimbalYawRadians,
+                                         gimbalPitchRadians: gimbalPitchRadians)
+            else { continue }
+            tracks.append(Track(identifier: nextIdentifier, kind: observation.kind,
+                                filter: SubjectFilter(first: angular, noise: configuration.noise),
+                                phase: .tentative, hits: 1, lastSeen: captureTime, born: captureTime))
+            nextIdentifier += 1
+        }
+    }
+}
+
+extension Duration {
+    var trackerSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}
