@@ -1,0 +1,41 @@
+import Testing
+
+@testable import DockTracking
+
+/// A face and its body are one subject, with one identifier.
+@Suite struct SubjectFusionTests {
+    func track(_ id: Int, _ kind: SubjectKind, yaw: Double, pitch: Double, width: Double, height: Double) -> SubjectTracker.Track {
+        SubjectTracker.Track(identifier: id, kind: kind,
+                             filter: SubjectFilter(first: AngularBox(yawRadians: yaw, pitchRadians: pitch,
+                                                                     widthRadians: width, heightRadians: height)),
+                             phase: .confirmed, hits: 5, lastSeen: .zero, born: .zero)
+    }
+
+    func body(_ id: Int, yaw: Double) -> SubjectTracker.Track { track(id, .body, yaw: yaw, pitch: -0.05, width: 0.12, height: 0.5) }
+    func face(_ id: Int, yaw: Double) -> SubjectTracker.Track { track(id, .face, yaw: yaw, pitch: 0.15, width: 0.04, height: 0.05) }
+
+    @Test func aPersonsFaceAndBodyAreOneSubject() {
+        var fusion = SubjectFusion()
+        let subjects = fusion.fuse([body(1, yaw: 0), face(2, yaw: 0.01)])
+        #expect(subjects.count == 1)
+        #expect(subjects.first?.identifier == 1 && subjects.first?.faceTrack == 2 && subjects.first?.bodyTrack == 1)
+    }
+
+    @Test func twoPeopleSideBySideAreTwoSubjects() {
+        var fusion = SubjectFusion()
+        let subjects = fusion.fuse([body(1, yaw: -0.2), body(3, yaw: 0.2), face(2, yaw: -0.2), face(4, yaw: 0.21)])
+        #expect(subjects.count == 2)
+        #expect(Set(subjects.map(\.identifier)) == [1, 3])
+        #expect(subjects.first { $0.identifier == 3 }?.faceTrack == 4)
+    }
+
+    @Test func theIdentifierSurvivesTheFaceOrBodyComingAndGoing() {
+        var fusion = SubjectFusion()
+        // First only a face is seen (the body is hidden), then the body too, then only the body.
+        #expect(fusion.fuse([face(5, yaw: 0.1)]).map(\.identifier) == [5])
+        #expect(fusion.fuse([face(5, yaw: 0.1), body(8, yaw: 0.1)]).map(\.identifier) == [5], "the older identifier wins")
+        #expect(fusion.fuse([body(8, yaw: 0.1)]).map(\.identifier) == [5], "and stays with the body")
+        #expect(fusion.fuse([body(8, yaw: 0.1), track(9, .object, yaw: -0.4, pitch: 0, width: 0.1, height: 0.1)])
+                .map(\.identifier).sorted() == [5, 9])
+    }
+}
