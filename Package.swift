@@ -85,7 +85,7 @@ let package = Package(
         // Benchmarks, run in release builds (BENCHMARKS.md).
         .executableTarget(
             name: "dockbench",
-            dependencies: ["DockClient", "DockAPI", "DockSystem"],
+            dependencies: ["DockClient", "DockAPI", "DockSystem", "DockTracking"],
             swiftSettings: strictSettings
         ),
 

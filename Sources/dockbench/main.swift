@@ -15,9 +15,10 @@ if arguments.contains("--help") || arguments.contains("-h") {
     print("""
         usage: dockbench [--json] [--calls N]
 
-        Starts dockd on the simulated dock and measures the GetStatus round trip over the Varlink
-        socket (N calls, default 5000): median, 99th percentile and maximum, in microseconds.
-        --json prints one JSON object instead of the table.
+        Measures the tracker's cost per frame with 1, 5 and 16 subjects (each seen as a body and a
+        face), then starts dockd on the simulated dock and measures the GetStatus round trip over
+        the Varlink socket (N calls, default 5000): medians, 99th percentiles and maxima, in
+        microseconds. --json prints one JSON object instead of the table.
         """)
     exit(0)
 }
@@ -32,6 +33,8 @@ if let index = arguments.firstIndex(of: "--calls") {
 } else {
     calls = 5000
 }
+
+let trackerFigures = [1, 5, 16].map { subjects in (subjects, TrackerBenchmark.measure(subjects: subjects, frames: calls >= 1000 ? 3000 : 300)) }
 
 let directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
 let socket = "/tmp/dockbench-\(getpid()).sock"
@@ -50,7 +53,7 @@ func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
     sorted[min(sorted.count - 1, Int((fraction * Double(sorted.count)).rounded(.up)) - 1)]
 }
 
-Task.detached { [calls, isJSON, socket, daemon] in
+Task.detached { [calls, isJSON, socket, daemon, trackerFigures] in
     // Wait for the socket and a ready dock.
     var connection: VarlinkConnection?
     let deadline = MonotonicClock.now() + .seconds(20)
@@ -82,10 +85,15 @@ Task.detached { [calls, isJSON, socket, daemon] in
     let median = percentile(samples, 0.5), p99 = percentile(samples, 0.99), maximum = samples.last!
     func format(_ value: Double) -> String { String((value * 10).rounded() / 10) }
     if isJSON {
-        print("{\"getstatus_round_trip_us\":{\"calls\":\(calls),\"p50\":\(format(median)),\"p99\":\(format(p99)),\"max\":\(format(maximum))}}")
+        let tracker = trackerFigures.map { "\"\($0.0)\":{\"p50\":\(format($0.1.p50)),\"p99\":\(format($0.1.p99))}" }.joined(separator: ",")
+        print("{\"tracker_us_per_frame\":{\(tracker)},"
+              + "\"getstatus_round_trip_us\":{\"calls\":\(calls),\"p50\":\(format(median)),\"p99\":\(format(p99)),\"max\":\(format(maximum))}}")
     } else {
-        print("| measurement | calls | p50 | p99 | max |")
+        print("| measurement | samples | p50 | p99 | max |")
         print("|---|---|---|---|---|")
+        for (subjects, figures) in trackerFigures {
+            print("| tracker, \(subjects) subject\(subjects == 1 ? "" : "s") / \(2 * subjects) observations (µs per frame) | \(calls >= 1000 ? 3000 : 300) | \(format(figures.p50)) | \(format(figures.p99)) | |")
+        }
         print("| Varlink GetStatus round trip (µs) | \(calls) | \(format(median)) | \(format(p99)) | \(format(maximum)) |")
     }
     daemon.terminate()

@@ -12,6 +12,8 @@ import TestSupport
         #expect(figures["calls"] as? Int == 50)
         let p50 = try #require(figures["p50"] as? Double), p99 = try #require(figures["p99"] as? Double)
         #expect(p50 > 0 && p50 <= p99, "percentiles in order")
+        let tracker = try #require(json["tracker_us_per_frame"] as? [String: Any])
+        #expect(Set(tracker.keys) == ["1", "5", "16"], "tracker cost for 1, 5 and 16 subjects")
         let usage = try ChildProcess.run("dockbench", ["--calls", "zero"])
         #expect(usage.status == 64)
     }

@@ -1,0 +1,44 @@
+import Glibc
+import DockSystem
+import DockTracking
+
+/// Times the tracker on synthetic frames: `subjects` people walking, each seen as a body and a
+/// face (twice as many observations as subjects), one frame at 30 fps after another.
+enum TrackerBenchmark {
+    static let camera = CameraInformation(horizontalFieldOfViewRadians: 70 * .pi / 180, aspectRatio: 16.0 / 9)
+
+    /// Microseconds per frame: (median, 99th percentile) over `frames` frames after a warm-up.
+    static func measure(subjects: Int, frames: Int) -> (p50: Double, p99: Double) {
+        var tracker = SubjectTracker()
+        var samples: [Double] = []
+        samples.reserveCapacity(frames)
+        var observations: [Observation] = []
+        observations.reserveCapacity(subjects * 2)
+        for index in 0..<(frames + 60) {
+            let t = Double(index) / 30
+            observations.removeAll(keepingCapacity: true)
+            for subject in 0..<subjects {
+                let yaw = -0.5 + Double(subject) / Double(max(subjects, 1)) + 0.05 * sin(t + Double(subject))
+                let body = AngularBox(yawRadians: yaw, pitchRadians: -0.05, widthRadians: 0.05, heightRadians: 0.25)
+                let face = AngularBox(yawRadians: yaw, pitchRadians: 0.05, widthRadians: 0.02, heightRadians: 0.03)
+                if let box = body.project(camera: camera, gimbalYawRadians: 0, gimbalPitchRadians: 0) {
+                    observations.append(Observation(kind: .body, box: box, confidence: 0.9))
+                }
+                if let box = face.project(camera: camera, gimbalYawRadians: 0, gimbalPitchRadians: 0) {
+                    observations.append(Observation(kind: .face, box: box, confidence: 0.9))
+                }
+            }
+            let capture = Duration.nanoseconds(Int64(index) * 33_333_333)
+            let start = MonotonicClock.now()
+            tracker.predict(to: capture)
+            tracker.update(observations, camera: camera, captureTime: capture, gimbalYawRadians: 0, gimbalPitchRadians: 0)
+            let elapsed = MonotonicClock.now() - start
+            if index >= 60 {
+                samples.append(Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12)
+            }
+        }
+        samples.sort()
+        let p99Index = min(samples.count - 1, Int((0.99 * Double(samples.count)).rounded(.up)) - 1)
+        return (samples[samples.count / 2], samples[p99Index])
+    }
+}
