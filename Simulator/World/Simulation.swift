@@ -35,7 +35,7 @@ public struct Simulation: Sendable {
         self.scenario = scenario
         firmware = AccessoryFirmware(configuration: scenario.accessory, seed: random.next())
         camera = VirtualCamera(setup: scenario.camera)
-        let durationSeconds = scenario.duration.seconds
+        let durationSeconds = scenario.duration.secondsValue
         var subjectRandom = random.split()
         subjects = scenario.subjects.map { ResolvedSubject($0, durationSeconds: durationSeconds, random: &subjectRandom) }
         detector = DetectorModel(parameters: scenario.detector, random: random.split())
@@ -94,7 +94,7 @@ public struct Simulation: Sendable {
     }
 
     private mutating func capture(into output: inout SimulationOutput) {
-        let seconds = now.seconds
+        let seconds = now.secondsValue
         let yaw = firmware.yaw.outputRadians, pitch = firmware.pitch.outputRadians
         var projections: [PartProjection] = []
         var present: [Int] = []
@@ -146,8 +146,8 @@ public struct Simulation: Sendable {
         switch action.change {
         case .faultStarts(let index):
             let fault = scenario.faults[index]
-            faultLog.append(FaultRecord(kind: fault.kind.name, startSeconds: now.seconds,
-                                        endSeconds: now.seconds + fault.kind.durationSeconds, faultIndex: index))
+            faultLog.append(FaultRecord(kind: fault.kind.name, startSeconds: now.secondsValue,
+                                        endSeconds: now.secondsValue + fault.kind.durationSeconds, faultIndex: index))
             switch fault.kind {
             case .unplug:
                 isPluggedIn = false
@@ -191,7 +191,7 @@ public struct Simulation: Sendable {
     private mutating func markEnded(faultIndex: Int) {
         guard let index = faultLog.firstIndex(where: { $0.faultIndex == faultIndex }) else { return }
         faultLog[index].goodFramesAtEnd = firmware.goodFrameCount
-        faultLog[index].endSeconds = now.seconds
+        faultLog[index].endSeconds = now.secondsValue
     }
 
     /// Notes, for each ended fault, when the host was back in a session with the dock; and, for a
@@ -199,14 +199,14 @@ public struct Simulation: Sendable {
     private mutating func checkRecoveries() {
         for index in faultLog.indices {
             if faultLog[index].stoppedAfterSeconds == nil, ["host_silence", "motor_stall"].contains(faultLog[index].kind),
-                now.seconds >= faultLog[index].startSeconds, firmware.isStill
+                now.secondsValue >= faultLog[index].startSeconds, firmware.isStill
             {
-                faultLog[index].stoppedAfterSeconds = now.seconds - faultLog[index].startSeconds
+                faultLog[index].stoppedAfterSeconds = now.secondsValue - faultLog[index].startSeconds
             }
             guard faultLog[index].recoveredAfterSeconds == nil, let framesAtEnd = faultLog[index].goodFramesAtEnd,
                 case .ready = firmware.session, firmware.goodFrameCount > framesAtEnd
             else { continue }
-            faultLog[index].recoveredAfterSeconds = max(0, now.seconds - faultLog[index].endSeconds)
+            faultLog[index].recoveredAfterSeconds = max(0, now.secondsValue - faultLog[index].endSeconds)
         }
     }
 }
@@ -298,12 +298,5 @@ struct TimedAction: Sendable {
             }
         }
         return actions.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
-    }
-}
-
-extension Duration {
-    /// The duration in seconds, as a floating-point number.
-    public var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

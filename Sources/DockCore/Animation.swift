@@ -1,3 +1,5 @@
+import DockProtocol
+
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,3 +1,5 @@
+import DockProtocol
+
 /// Where the dock points and how fast it turns, in SI units on the host's clock.
 public struct Pose: Hashable, Sendable {
     /// Yaw, radians; positive pans right.
@@ -87,18 +89,5 @@ public struct PoseHistory: Sendable {
             later = earlier
         }
         return nil
-    }
-}
-
-extension Duration {
-    /// The duration in seconds, as a floating-point number.
-    public var secondsValue: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
-
-    /// A duration from seconds, or nil when `seconds` is not finite or out of range.
-    public static func fromSeconds(_ seconds: Double) -> Duration? {
-        guard seconds.isFinite, abs(seconds) < 1e9 else { return nil }
-        return .nanoseconds(Int64((seconds * 1e9).rounded()))
     }
 }

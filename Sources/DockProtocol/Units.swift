@@ -88,6 +88,17 @@ public struct AccessoryTimestamp: Hashable, Comparable, Sendable, CustomStringCo
 }
 
 extension Duration {
+    /// The duration in seconds, as a floating-point number.
+    public var secondsValue: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+
+    /// A duration from seconds, or nil when `seconds` is not finite or out of range.
+    public static func fromSeconds(_ seconds: Double) -> Duration? {
+        guard seconds.isFinite, abs(seconds) < 1e9 else { return nil }
+        return .nanoseconds(Int64((seconds * 1e9).rounded()))
+    }
+
     /// The duration in whole milliseconds, rounded to the nearest, or nil when it is negative or
     /// does not fit in `UInt32`.
     public var wholeMilliseconds: UInt32? {

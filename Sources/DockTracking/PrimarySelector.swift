@@ -53,7 +53,7 @@ public struct PrimarySelector: Sendable {
         let box = track.filter.angularBox
         let area = max(box.widthRadians, 0) * max(box.heightRadians, 0)
         let offCentre = abs(box.yawRadians - gimbalYawRadians) + abs(box.pitchRadians - gimbalPitchRadians)
-        let age = min(1, Double((now - track.born).components.seconds) + Double((now - track.born).components.attoseconds) / 1e18)
+        let age = min(1, (now - track.born).trackerSeconds)
         let kind = track.kind == .object ? 0.5 : 1.0
         return area / (1 + 4 * offCentre) * (0.2 + 0.8 * max(age, 0)) * kind
     }

@@ -128,5 +128,7 @@ public struct SubjectTracker: Sendable {
 }
 
 extension Duration {
+    /// The duration in seconds (DockTracking depends on the standard library only, so it keeps its
+    /// own copy of DockProtocol's `secondsValue`).
     var trackerSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }

@@ -129,6 +129,5 @@ func rounded(_ value: Double) -> String {
 }
 
 func seconds(_ duration: Duration) -> String {
-    let value = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    return String((value * 1000).rounded() / 1000)
+    String((duration.secondsValue * 1000).rounded() / 1000)
 }

@@ -24,7 +24,7 @@ import Testing
             var host = SimulationHost(scenario: scenario)
             host.run()
             let truths = host.output.truths
-            let expectedFrames = Int(scenario.duration.seconds * scenario.camera.framesPerSecond)
+            let expectedFrames = Int(scenario.duration.secondsValue * scenario.camera.framesPerSecond)
             #expect(abs(truths.count - expectedFrames) <= 1, "\(name): one ground-truth frame per camera frame")
             #expect(zip(truths, truths.dropFirst()).allSatisfy { $0.captureTime < $1.captureTime })
 

@@ -20,7 +20,7 @@ import Testing
     }
 
     @Test func boxesRoundTripThroughAnglesForEveryOrientationAndMirroring() throws {
-        var random = AssignmentTests.Generator(state: 11)
+        var random = SimulationRandom(seed: 11)
         for orientation in ImageOrientation.allCases {
             for mirrored in [false, true] {
                 let camera = CameraInformation(horizontalFieldOfViewRadians: 1.1, aspectRatio: 1.5, orientation: orientation,

@@ -1,20 +1,10 @@
+import DockSimulator
 import Testing
 
 @testable import DockTracking
 
 /// The Hungarian solver against brute force, and its gate.
 @Suite struct AssignmentTests {
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// The least total cost over all pairings (every row paired when rows ≤ columns), by trying them all.
     func bruteForce(_ cost: [[Double]]) -> Double {
         let rows = cost.count, columns = cost[0].count
@@ -34,7 +24,7 @@ import Testing
 
     @Test(arguments: [1 as UInt64, 2, 3, 4, 5, 6, 7, 8])
     func matchesBruteForce(seed: UInt64) {
-        var random = Generator(state: seed)
+        var random = SimulationRandom(seed: seed)
         var solver = AssignmentSolver(maximumRows: 8, maximumColumns: 8)
         for _ in 0..<40 {
             let rows = Int.random(in: 1...5, using: &random)

@@ -1,4 +1,5 @@
 import Foundation
+import DockSimulator
 import Testing
 
 @testable import DockTracking
@@ -7,18 +8,10 @@ import Testing
 @Suite struct SubjectFilterTests {
     static let camera = CameraInformation(horizontalFieldOfViewRadians: 70 * .pi / 180, aspectRatio: 16.0 / 9)
 
-    struct Noise {
-        var generator: AssignmentTests.Generator
-        mutating func gaussian(_ deviation: Double) -> Double {
-            let u1 = max(Double(generator.next() >> 11) * 0x1.0p-53, 1e-300), u2 = Double(generator.next() >> 11) * 0x1.0p-53
-            return deviation * (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
-        }
-    }
-
     /// A subject moving at constant angular rates; the gimbal pose at each frame from `gimbal`.
     func run(seconds: Double, seed: UInt64, gimbal: (Double) -> (Double, Double),
              fusedPose: (Double) -> (Double, Double)) throws -> (error: Double, rate: Double) {
-        var noise = Noise(generator: AssignmentTests.Generator(state: seed))
+        var noise = SimulationRandom(seed: seed)
         func truth(_ t: Double) -> AngularBox {
             AngularBox(yawRadians: 0.1 + 0.3 * t, pitchRadians: 0.05 - 0.1 * t, widthRadians: 0.08, heightRadians: 0.2)
         }
@@ -34,8 +27,8 @@ import Testing
             filter.predict(seconds: dt)
             let (yaw, pitch) = gimbal(t)
             guard let box = truth(t).project(camera: Self.camera, gimbalYawRadians: yaw, gimbalPitchRadians: pitch) else { continue }
-            let noisy = NormalizedRect(x: box.x + noise.gaussian(0.003), y: box.y + noise.gaussian(0.003),
-                                       width: box.width * (1 + noise.gaussian(0.02)), height: box.height * (1 + noise.gaussian(0.02)))
+            let noisy = NormalizedRect(x: box.x + noise.gaussian(standardDeviation: 0.003), y: box.y + noise.gaussian(standardDeviation: 0.003),
+                                       width: box.width * (1 + noise.gaussian(standardDeviation: 0.02)), height: box.height * (1 + noise.gaussian(standardDeviation: 0.02)))
             let (fusedYaw, fusedPitch) = fusedPose(t)
             let fused = filter.update(with: noisy, camera: Self.camera, gimbalYawRadians: fusedYaw, gimbalPitchRadians: fusedPitch)
             #expect(fused)
