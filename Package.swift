@@ -85,9 +85,11 @@ let package = Package(
         // Benchmarks, run in release builds (BENCHMARKS.md).
         .executableTarget(
             name: "dockbench",
-            dependencies: ["DockClient", "DockAPI", "DockSystem", "DockTracking"],
+            dependencies: ["DockClient", "DockAPI", "DockSystem", "DockTracking", "CAllocationCounter"],
             swiftSettings: strictSettings
         ),
+        // Counts the process's heap allocations, for dockbench's no-allocation check.
+        .target(name: "CAllocationCounter"),
 
         // Command-line decoder and encoder of dock frames, for firmware authors and for captures.
         .executableTarget(

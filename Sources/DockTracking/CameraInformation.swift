@@ -57,12 +57,16 @@ public struct CameraInformation: Hashable, Sendable {
 
     /// The delivered-image box of a dock-aligned box.
     public func deliveredRect(fromDockAligned rect: NormalizedRect) -> NormalizedRect {
-        NormalizedRect(enclosing: rect.corners.map(deliveredPoint(fromDockAligned:)))!
+        let centre = deliveredPoint(fromDockAligned: rect.center)
+        let (width, height) = orientation.swapsAxes ? (rect.height, rect.width) : (rect.width, rect.height)
+        return NormalizedRect(x: centre.x - width / 2, y: centre.y - height / 2, width: width, height: height)
     }
 
     /// The dock-aligned box of a delivered-image box.
     public func dockAlignedRect(fromDelivered rect: NormalizedRect) -> NormalizedRect {
-        NormalizedRect(enclosing: rect.corners.map(dockAlignedPoint(fromDelivered:)))!
+        let centre = dockAlignedPoint(fromDelivered: rect.center)
+        let (width, height) = orientation.swapsAxes ? (rect.height, rect.width) : (rect.width, rect.height)
+        return NormalizedRect(x: centre.x - width / 2, y: centre.y - height / 2, width: width, height: height)
     }
 
     /// Projects a direction given in the camera's frame (right, up, forward components) onto the
@@ -94,6 +98,9 @@ public enum ImageOrientation: String, CaseIterable, Hashable, Sendable {
     case upsideDown = "upside_down"
     /// Turned a quarter turn counter-clockwise: the dock's up shows at the image's left.
     case rotatedCounterclockwise = "rotated_counterclockwise"
+
+    /// Whether the turn swaps the image's width and height.
+    var swapsAxes: Bool { self == .rotatedClockwise || self == .rotatedCounterclockwise }
 
     func turn(_ p: NormalizedPoint) -> NormalizedPoint {
         switch self {

@@ -9,11 +9,11 @@ import Glibc
 /// deviation `accelerationNoise`, rad/s², per axis) and a random walk for the size
 /// (`sizeNoise`, rad/√s). The measurement is a box in the delivered image,
 /// z = [centre x, centre y, width, height] (normalised), and h(x) is `AngularBox.project` with the
-/// gimbal pose at the frame's capture time — non-linear, hence the EKF: its Jacobian H is taken by
-/// central differences of h. Measurement noise is `boxNoise` × the box's size (plus a floor), as
-/// detectors err in proportion to what they see. The update is in Joseph form, (I − KH)P(I − KH)ᵀ +
-/// KRKᵀ, and P is symmetrised afterwards, so it stays positive definite in floating point. Fixed-size
-/// storage: no heap allocation per step.
+/// gimbal pose at the frame's capture time — non-linear, hence the EKF: its Jacobian H is
+/// analytic (`MeasurementModel`). Measurement noise is `boxNoise` × the expected box's size (plus a
+/// floor), as detectors err in proportion to what they see. The covariance update is
+/// P − K H P with K = P Hᵀ S⁻¹, computed as a symmetric matrix with a positive floor on its
+/// diagonal. Fixed-size storage: no heap allocation per step.
 public struct SubjectFilter: Sendable {
     /// Noise settings.
     public struct Noise: Hashable, Sendable {
@@ -43,7 +43,7 @@ public struct SubjectFilter: Sendable {
         state = [first.yawRadians, first.pitchRadians, 0, 0, first.widthRadians, first.heightRadians]
         covariance = InlineArray(repeating: 0)
         let angle = max(first.widthRadians, first.heightRadians) * noise.boxNoise + 0.005
-        let variances: [Double] = [angle * angle, angle * angle, 1, 1, angle * angle, angle * angle]
+        let variances: InlineArray<6, Double> = [angle * angle, angle * angle, 1, 1, angle * angle, angle * angle]
         for index in 0..<6 { covariance[index * 7] = variances[index] }
     }
 
@@ -62,51 +62,157 @@ public struct SubjectFilter: Sendable {
         let dt = min(seconds, 1)
         state[0] += state[2] * dt
         state[1] += state[3] * dt
-        // P = F P Fᵀ + Q with F = I + dt on (0,2) and (1,3).
-        var next = covariance
+        // P = F P Fᵀ + Q with F = I + dt on (0,2) and (1,3): rows 0 and 1 gain dt × rows 2 and 3,
+        // then columns 0 and 1 gain dt × columns 2 and 3. (Matrices are read and written through
+        // spans: an InlineArray subscript in a loop can copy the whole array on every read.)
+        let q = noise.accelerationNoise * noise.accelerationNoise, sizeQ = noise.sizeNoise * noise.sizeNoise
+        var p = covariance.mutableSpan
+        for row in 0..<2 {
+            for column in 0..<6 { p[row * 6 + column] += dt * p[(row + 2) * 6 + column] }
+        }
         for row in 0..<6 {
-            for column in 0..<6 {
-                var value = covariance[row * 6 + column]
-                if row < 2 { value += dt * covariance[(row + 2) * 6 + column] }
-                if column < 2 { value += dt * covariance[row * 6 + column + 2] }
-                if row < 2, column < 2 { value += dt * dt * covariance[(row + 2) * 6 + column + 2] }
-                next[row * 6 + column] = value
-            }
+            for column in 0..<2 { p[row * 6 + column] += dt * p[row * 6 + column + 2] }
         }
-        let q = noise.accelerationNoise * noise.accelerationNoise
         for axis in 0..<2 {
-            next[axis * 7] += q * dt * dt * dt * dt / 4
-            next[axis * 6 + axis + 2] += q * dt * dt * dt / 2
-            next[(axis + 2) * 6 + axis] += q * dt * dt * dt / 2
-            next[(axis + 2) * 7] += q * dt * dt
+            p[axis * 7] += q * dt * dt * dt * dt / 4
+            p[axis * 6 + axis + 2] += q * dt * dt * dt / 2
+            p[(axis + 2) * 6 + axis] += q * dt * dt * dt / 2
+            p[(axis + 2) * 7] += q * dt * dt
         }
-        next[4 * 7] += noise.sizeNoise * noise.sizeNoise * dt
-        next[5 * 7] += noise.sizeNoise * noise.sizeNoise * dt
-        covariance = next
+        p[4 * 7] += sizeQ * dt
+        p[5 * 7] += sizeQ * dt
     }
 
-    /// The box the filter expects for a camera and gimbal pose (h(x)), as [cx, cy, w, h].
-    func expectedMeasurement(_ state: InlineArray<6, Double>, camera: CameraInformation,
-                             gimbalYawRadians: Double, gimbalPitchRadians: Double) -> InlineArray<4, Double>? {
-        let box = AngularBox(yawRadians: state[0], pitchRadians: state[1], widthRadians: state[4], heightRadians: state[5])
-        guard let rect = box.project(camera: camera, gimbalYawRadians: gimbalYawRadians, gimbalPitchRadians: gimbalPitchRadians)
-        else { return nil }
-        return [rect.center.x, rect.center.y, rect.width, rect.height]
+    /// What the filter expects of a box seen from one camera pose: h(x), its Jacobian H, P Hᵀ and
+    /// S⁻¹ = (H P Hᵀ + R)⁻¹. Worked out once per track and frame; gating every observation against
+    /// it is then a 4 × 4 quadratic form, and fusing one a few small products.
+    public struct Prediction: Sendable {
+        /// Whether the subject projects into the camera with a usable innovation covariance; an
+        /// invalid prediction gates nothing in and fuses nothing.
+        var isValid: Bool
+        /// The expected box, [cx, cy, w, h] in the delivered image.
+        var measurement: InlineArray<4, Double>
+        /// P Hᵀ, 6 × 4 row-major.
+        var covarianceTimesJacobian: InlineArray<24, Double>
+        /// S⁻¹, 4 × 4 row-major.
+        var inverseInnovationCovariance: InlineArray<16, Double>
+
+        /// A prediction that matches nothing.
+        static let invalid = Prediction(isValid: false, measurement: InlineArray(repeating: 0),
+                                        covarianceTimesJacobian: InlineArray(repeating: 0),
+                                        inverseInnovationCovariance: InlineArray(repeating: 0))
+
+        /// The squared Mahalanobis distance of `box` from the expected one; nil for an invalid
+        /// prediction or a box that is not finite or has no size.
+        func distance(to box: NormalizedRect) -> Double? {
+            guard isValid, let innovation = innovation(box) else { return nil }
+            let inverse = inverseInnovationCovariance.span, v = innovation.span
+            var total = 0.0
+            for row in 0..<4 {
+                var value = 0.0
+                for column in 0..<4 { value += inverse[row * 4 + column] * v[column] }
+                total += v[row] * value
+            }
+            return total
+        }
+
+        /// z − h(x); nil for a box that is not finite or has no size.
+        func innovation(_ box: NormalizedRect) -> InlineArray<4, Double>? {
+            guard box.x.isFinite, box.y.isFinite, box.width.isFinite, box.height.isFinite, box.width > 0, box.height > 0
+            else { return nil }
+            return [box.x + box.width / 2 - measurement[0], box.y + box.height / 2 - measurement[1],
+                    box.width - measurement[2], box.height - measurement[3]]
+        }
+    }
+
+    /// The prediction for boxes captured `lagSeconds` before the filter's time through `model`;
+    /// invalid when the subject is behind the camera or the innovation covariance is singular.
+    func prediction(_ model: MeasurementModel, lagSeconds lag: Double) -> Prediction {
+        guard lag.isFinite, lag >= 0, lag <= 1, let (measurement, h) = model.measure(state, lagSeconds: lag) else { return .invalid }
+        var pht = InlineArray<24, Double>(repeating: 0)
+        var s = InlineArray<16, Double>(repeating: 0)
+        do {
+            let p = covariance.span, hs = h.span
+            var out = pht.mutableSpan
+            for row in 0..<6 {
+                for column in 0..<4 {
+                    var value = 0.0
+                    for k in 0..<6 { value += p[row * 6 + k] * hs[column * 6 + k] }
+                    out[row * 4 + column] = value
+                }
+            }
+        }
+        do {
+            // R from the expected box's size: a detector errs in proportion to what it sees, and
+            // a wild observation must not widen its own gate.
+            let r = measurementNoise(width: measurement[2], height: measurement[3])
+            let rs = r.span, hs = h.span, phts = pht.span
+            var out = s.mutableSpan
+            for row in 0..<4 {
+                for column in row..<4 {
+                    var value = 0.0
+                    for k in 0..<6 { value += hs[row * 6 + k] * phts[k * 4 + column] }
+                    if row == column { value += rs[row] }
+                    out[row * 4 + column] = value
+                    out[column * 4 + row] = value
+                }
+            }
+        }
+        guard let inverse = invert4(s) else { return .invalid }
+        return Prediction(isValid: true, measurement: measurement, covarianceTimesJacobian: pht, inverseInnovationCovariance: inverse)
+    }
+
+    /// Fuses `box` against a prediction made from the current state; false (and nothing changed)
+    /// for a box that is not finite or has no size.
+    @discardableResult
+    mutating func update(with box: NormalizedRect, _ prediction: borrowing Prediction) -> Bool {
+        guard prediction.isValid, let innovation = prediction.innovation(box) else { return false }
+        let pht = prediction.covarianceTimesJacobian.span, inverse = prediction.inverseInnovationCovariance.span
+        let innovations = innovation.span
+        // K = P Hᵀ S⁻¹ (6 × 4).
+        var gain = InlineArray<24, Double>(repeating: 0)
+        do {
+            var out = gain.mutableSpan
+            for row in 0..<6 {
+                for column in 0..<4 {
+                    var value = 0.0
+                    for k in 0..<4 { value += pht[row * 4 + k] * inverse[k * 4 + column] }
+                    out[row * 4 + column] = value
+                }
+            }
+        }
+        let k = gain.span
+        do {
+            var x = state.mutableSpan
+            for row in 0..<6 {
+                var correction = 0.0
+                for column in 0..<4 { correction += k[row * 4 + column] * innovations[column] }
+                x[row] += correction
+            }
+            x[4] = max(x[4], 1e-4)
+            x[5] = max(x[5], 1e-4)
+        }
+        // P = P − K (P Hᵀ)ᵀ = P − K H P, computed for the upper triangle and mirrored.
+        var p = covariance.mutableSpan
+        for row in 0..<6 {
+            for column in row..<6 {
+                var value = p[row * 6 + column]
+                for index in 0..<4 { value -= k[row * 4 + index] * pht[column * 4 + index] }
+                p[row * 6 + column] = value
+                p[column * 6 + row] = value
+            }
+        }
+        for index in 0..<6 { p[index * 7] = max(p[index * 7], 1e-12) }
+        return true
     }
 
     /// The squared Mahalanobis distance of a box from the prediction, for gating; nil when the
     /// box is not usable or the subject projects behind the camera.
     public func distance(to box: NormalizedRect, camera: CameraInformation, gimbalYawRadians: Double,
                          gimbalPitchRadians: Double, lagSeconds: Double = 0) -> Double? {
-        guard let (innovation, s, _) = innovation(box, camera: camera, yaw: gimbalYawRadians, pitch: gimbalPitchRadians,
-                                                  lag: lagSeconds),
-            let inverse = invert4(s)
+        guard let model = MeasurementModel(camera: camera, gimbalYawRadians: gimbalYawRadians, gimbalPitchRadians: gimbalPitchRadians)
         else { return nil }
-        var total = 0.0
-        for row in 0..<4 {
-            for column in 0..<4 { total += innovation[row] * inverse[row * 4 + column] * innovation[column] }
-        }
-        return total
+        return prediction(model, lagSeconds: lagSeconds).distance(to: box)
     }
 
     /// Fuses a box observed with the gimbal at the given pose; returns false (and changes nothing)
@@ -117,121 +223,16 @@ public struct SubjectFilter: Sendable {
     @discardableResult
     public mutating func update(with box: NormalizedRect, camera: CameraInformation, gimbalYawRadians: Double,
                                 gimbalPitchRadians: Double, lagSeconds: Double = 0) -> Bool {
-        guard let (innovation, s, h) = innovation(box, camera: camera, yaw: gimbalYawRadians, pitch: gimbalPitchRadians,
-                                                  lag: lagSeconds),
-            let inverse = invert4(s)
+        guard let model = MeasurementModel(camera: camera, gimbalYawRadians: gimbalYawRadians, gimbalPitchRadians: gimbalPitchRadians)
         else { return false }
-        // K = P Hᵀ S⁻¹ (6 × 4).
-        var pht = InlineArray<24, Double>(repeating: 0)
-        for row in 0..<6 {
-            for column in 0..<4 {
-                var value = 0.0
-                for k in 0..<6 { value += covariance[row * 6 + k] * h[column * 6 + k] }
-                pht[row * 4 + column] = value
-            }
-        }
-        var gain = InlineArray<24, Double>(repeating: 0)
-        for row in 0..<6 {
-            for column in 0..<4 {
-                var value = 0.0
-                for k in 0..<4 { value += pht[row * 4 + k] * inverse[k * 4 + column] }
-                gain[row * 4 + column] = value
-            }
-        }
-        for row in 0..<6 {
-            var correction = 0.0
-            for k in 0..<4 { correction += gain[row * 4 + k] * innovation[k] }
-            state[row] += correction
-        }
-        // Joseph form: P = (I − KH) P (I − KH)ᵀ + K R Kᵀ.
-        var a = InlineArray<36, Double>(repeating: 0)
-        for row in 0..<6 {
-            for column in 0..<6 {
-                var value = row == column ? 1.0 : 0.0
-                for k in 0..<4 { value -= gain[row * 4 + k] * h[k * 6 + column] }
-                a[row * 6 + column] = value
-            }
-        }
-        var ap = InlineArray<36, Double>(repeating: 0)
-        for row in 0..<6 {
-            for column in 0..<6 {
-                var value = 0.0
-                for k in 0..<6 { value += a[row * 6 + k] * covariance[k * 6 + column] }
-                ap[row * 6 + column] = value
-            }
-        }
-        let r = measurementNoise(box)
-        var next = InlineArray<36, Double>(repeating: 0)
-        for row in 0..<6 {
-            for column in 0..<6 {
-                var value = 0.0
-                for k in 0..<6 { value += ap[row * 6 + k] * a[column * 6 + k] }
-                for k in 0..<4 { value += gain[row * 4 + k] * r[k] * gain[column * 4 + k] }
-                next[row * 6 + column] = value
-            }
-        }
-        for row in 0..<6 {
-            for column in (row + 1)..<6 where column < 6 {
-                let mean = (next[row * 6 + column] + next[column * 6 + row]) / 2
-                next[row * 6 + column] = mean
-                next[column * 6 + row] = mean
-            }
-        }
-        covariance = next
-        state[4] = max(state[4], 1e-4)
-        state[5] = max(state[5], 1e-4)
-        return true
+        return update(with: box, prediction(model, lagSeconds: lagSeconds))
     }
 
-    /// Measurement noise variances of a box's [cx, cy, w, h].
-    private func measurementNoise(_ box: NormalizedRect) -> InlineArray<4, Double> {
+    /// Measurement noise variances of [cx, cy, w, h] for a box of the given size.
+    private func measurementNoise(width: Double, height: Double) -> InlineArray<4, Double> {
         let floor = noise.boxNoiseFloor
-        let x = max(box.width * noise.boxNoise, floor), y = max(box.height * noise.boxNoise, floor)
+        let x = max(abs(width) * noise.boxNoise, floor), y = max(abs(height) * noise.boxNoise, floor)
         return [x * x, y * y, x * x, y * y]
-    }
-
-    /// The innovation z − h(x), its covariance S = H P Hᵀ + R, and H (4 × 6, by central differences).
-    private func innovation(_ box: NormalizedRect, camera: CameraInformation, yaw: Double, pitch: Double, lag: Double)
-        -> (InlineArray<4, Double>, InlineArray<16, Double>, InlineArray<24, Double>)?
-    {
-        guard lag.isFinite, lag >= 0, lag <= 1 else { return nil }
-        // h(x) = project(the direction `lag` seconds earlier): for a late box it depends on the
-        // rates too, so H has rate columns (−lag × the position columns); for lag 0 they are zero.
-        func measure(_ x: InlineArray<6, Double>) -> InlineArray<4, Double>? {
-            var shifted = x
-            shifted[0] -= x[2] * lag
-            shifted[1] -= x[3] * lag
-            return expectedMeasurement(shifted, camera: camera, gimbalYawRadians: yaw, gimbalPitchRadians: pitch)
-        }
-        guard box.x.isFinite, box.y.isFinite, box.width.isFinite, box.height.isFinite, box.width > 0, box.height > 0,
-            let predicted = measure(state)
-        else { return nil }
-        var h = InlineArray<24, Double>(repeating: 0)
-        let step = 1e-5
-        for column in 0..<6 where lag > 0 || (column != 2 && column != 3) {
-            var plus = state, minus = state
-            plus[column] += step
-            minus[column] -= step
-            guard let high = measure(plus), let low = measure(minus) else { return nil }
-            for row in 0..<4 { h[row * 6 + column] = (high[row] - low[row]) / (2 * step) }
-        }
-        let measured: InlineArray<4, Double> = [box.center.x, box.center.y, box.width, box.height]
-        var innovation = InlineArray<4, Double>(repeating: 0)
-        for index in 0..<4 { innovation[index] = measured[index] - predicted[index] }
-        var s = InlineArray<16, Double>(repeating: 0)
-        let r = measurementNoise(box)
-        for row in 0..<4 {
-            for column in 0..<4 {
-                var value = 0.0
-                for i in 0..<6 {
-                    var hp = 0.0
-                    for j in 0..<6 { hp += h[row * 6 + j] * covariance[j * 6 + i] }
-                    value += hp * h[column * 6 + i]
-                }
-                s[row * 4 + column] = value + (row == column ? r[row] : 0)
-            }
-        }
-        return (innovation, s, h)
     }
 }
 
@@ -240,30 +241,33 @@ public struct SubjectFilter: Sendable {
 func invert4(_ matrix: InlineArray<16, Double>) -> InlineArray<16, Double>? {
     var a = matrix
     var inverse = InlineArray<16, Double>(repeating: 0)
-    for index in 0..<4 { inverse[index * 5] = 1 }
+    var m = a.mutableSpan, result = inverse.mutableSpan
+    for index in 0..<4 { result[index * 5] = 1 }
     for column in 0..<4 {
         var pivot = column
-        for row in (column + 1)..<4 where abs(a[row * 4 + column]) > abs(a[pivot * 4 + column]) { pivot = row }
-        let value = a[pivot * 4 + column]
+        for row in (column + 1)..<4 where abs(m[row * 4 + column]) > abs(m[pivot * 4 + column]) { pivot = row }
+        let value = m[pivot * 4 + column]
         guard value.isFinite, abs(value) > 1e-300 else { return nil }
         if pivot != column {
             for k in 0..<4 {
-                a.swapAt(pivot * 4 + k, column * 4 + k)
-                inverse.swapAt(pivot * 4 + k, column * 4 + k)
+                m.swapAt(pivot * 4 + k, column * 4 + k)
+                result.swapAt(pivot * 4 + k, column * 4 + k)
             }
         }
         for k in 0..<4 {
-            a[column * 4 + k] /= value
-            inverse[column * 4 + k] /= value
+            m[column * 4 + k] /= value
+            result[column * 4 + k] /= value
         }
         for row in 0..<4 where row != column {
-            let factor = a[row * 4 + column]
+            let factor = m[row * 4 + column]
             guard factor != 0 else { continue }
             for k in 0..<4 {
-                a[row * 4 + k] -= factor * a[column * 4 + k]
-                inverse[row * 4 + k] -= factor * inverse[column * 4 + k]
+                m[row * 4 + k] -= factor * m[column * 4 + k]
+                result[row * 4 + k] -= factor * result[column * 4 + k]
             }
         }
     }
+    _ = consume m
+    _ = consume result
     return inverse
 }

@@ -53,12 +53,21 @@ public struct SubjectTracker: Sendable {
     public private(set) var time: Duration = .zero
     private var nextIdentifier = 1
     private var solver: AssignmentSolver
+    // Per-frame buffers, sized once.
+    private var predictions: [SubjectFilter.Prediction] = []
+    private var rows: [Int] = []
+    private var columns: [Int] = []
+    private var assigned: [Bool] = []
 
     /// Creates an empty tracker.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         tracks.reserveCapacity(configuration.maximumTracks)
         solver = AssignmentSolver(maximumRows: configuration.maximumTracks, maximumColumns: 64)
+        predictions.reserveCapacity(configuration.maximumTracks)
+        rows.reserveCapacity(configuration.maximumTracks)
+        columns.reserveCapacity(solver.maximumColumns)
+        assigned.reserveCapacity(solver.maximumColumns)
     }
 
     /// Predicts every track to `now` and retires those unseen for too long.
@@ -80,31 +89,37 @@ public struct SubjectTracker: Sendable {
 
     /// Fuses one frame's observations, captured at `captureTime` with the gimbal at the given pose.
     /// A frame from the future first moves the tracker there; a late one is fused with each track
-    /// moved back by the lag. Observations without a usable box are ignored.
+    /// moved back by the lag. Observations without a usable box are ignored. In the steady state
+    /// (no track born) this allocates nothing: the per-frame buffers are the tracker's own.
     public mutating func update(_ observations: [Observation], camera: CameraInformation, captureTime: Duration,
                                 gimbalYawRadians: Double, gimbalPitchRadians: Double) {
+        guard let model = MeasurementModel(camera: camera, gimbalYawRadians: gimbalYawRadians, gimbalPitchRadians: gimbalPitchRadians)
+        else { return }
         if captureTime > time { predict(to: captureTime) }
         let lag = captureTime < time ? (time - captureTime).trackerSeconds : 0
         let count = min(observations.count, solver.maximumColumns)
-        var assignedObservation = Array(repeating: false, count: count)
+        assigned.removeAll(keepingCapacity: true)
+        for _ in 0..<count { assigned.append(false) }
+        predictions.removeAll(keepingCapacity: true)
+        for index in tracks.indices { predictions.append(tracks[index].filter.prediction(model, lagSeconds: lag)) }
         for kind in SubjectKind.allCases {
-            let rows = tracks.indices.filter { tracks[$0].kind == kind }
-            let columns = (0..<count).filter { observations[$0].kind == kind && observations[$0].box.isUsable }
-            guard !rows.isEmpty, !columns.isEmpty else { continue }
-            solver.solve(rows: rows.count, columns: columns.count, gate: configuration.gate) { row, column in
-                tracks[rows[row]].filter.distance(to: observations[columns[column]].box, camera: camera,
-                                                  gimbalYawRadians: gimbalYawRadians, gimbalPitchRadians: gimbalPitchRadians,
-                                                  lagSeconds: lag) ?? .infinity
+            rows.removeAll(keepingCapacity: true)
+            columns.removeAll(keepingCapacity: true)
+            for index in tracks.indices where tracks[index].kind == kind && predictions[index].isValid { rows.append(index) }
+            for index in 0..<count where observations[index].kind == kind && observations[index].box.isUsable {
+                columns.append(index)
             }
-            for (row, trackIndex) in rows.enumerated() {
+            guard !rows.isEmpty, !columns.isEmpty else { continue }
+            let (rows, columns, predictions) = (self.rows, self.columns, self.predictions)
+            solver.solve(rows: rows.count, columns: columns.count, gate: configuration.gate) { row, column in
+                predictions[rows[row]].distance(to: observations[columns[column]].box) ?? .infinity
+            }
+            for row in rows.indices {
                 let column = solver.column(forRow: row)
                 guard column >= 0 else { continue }
-                let observationIndex = columns[column]
-                guard tracks[trackIndex].filter.update(with: observations[observationIndex].box, camera: camera,
-                                                       gimbalYawRadians: gimbalYawRadians,
-                                                       gimbalPitchRadians: gimbalPitchRadians, lagSeconds: lag)
-                else { continue }
-                assignedObservation[observationIndex] = true
+                let trackIndex = rows[row], observationIndex = columns[column]
+                guard tracks[trackIndex].filter.update(with: observations[observationIndex].box, predictions[trackIndex]) else { continue }
+                assigned[observationIndex] = true
                 tracks[trackIndex].hits += 1
                 tracks[trackIndex].lastSeen = max(tracks[trackIndex].lastSeen, captureTime)
                 if tracks[trackIndex].phase == .coasting || tracks[trackIndex].hits >= configuration.confirmationHits {
@@ -113,7 +128,7 @@ public struct SubjectTracker: Sendable {
             }
         }
         // Unassigned observations start tentative tracks, while there is room.
-        for index in 0..<count where !assignedObservation[index] && tracks.count < configuration.maximumTracks {
+        for index in 0..<count where !assigned[index] && tracks.count < configuration.maximumTracks {
             let observation = observations[index]
             guard observation.box.isUsable,
                 let angular = AngularBox(box: observation.box, camera: camera, gimbalYawRadians: gimbalYawRadians,

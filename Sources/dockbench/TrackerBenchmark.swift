@@ -1,3 +1,4 @@
+import CAllocationCounter
 import Glibc
 import DockSystem
 import DockTracking
@@ -7,10 +8,20 @@ import DockTracking
 enum TrackerBenchmark {
     static let camera = CameraInformation(horizontalFieldOfViewRadians: 70 * .pi / 180, aspectRatio: 16.0 / 9)
 
-    /// Microseconds per frame: (median, 99th percentile) over `frames` frames after a warm-up.
-    static func measure(subjects: Int, frames: Int) -> (p50: Double, p99: Double) {
+    /// Whether the interposed allocator really counts: an array of a thousand elements must show.
+    static var allocationCounterWorks: Bool {
+        let before = dockd_allocation_count()
+        let probe = [Int](repeating: 7, count: 1000)
+        let after = dockd_allocation_count()
+        return withExtendedLifetime(probe) { after > before }
+    }
+
+    /// Microseconds per frame (median, 99th percentile) over `frames` frames after a warm-up, and
+    /// the heap allocations those frames made (counted by the interposed allocator).
+    static func measure(subjects: Int, frames: Int) -> (p50: Double, p99: Double, allocations: UInt64) {
         var tracker = SubjectTracker()
         var samples: [Double] = []
+        var allocations: UInt64 = 0
         samples.reserveCapacity(frames)
         var observations: [Observation] = []
         observations.reserveCapacity(subjects * 2)
@@ -29,16 +40,18 @@ enum TrackerBenchmark {
                 }
             }
             let capture = Duration.nanoseconds(Int64(index) * 33_333_333)
+            let allocationsBefore = dockd_allocation_count()
             let start = MonotonicClock.now()
             tracker.predict(to: capture)
             tracker.update(observations, camera: camera, captureTime: capture, gimbalYawRadians: 0, gimbalPitchRadians: 0)
             let elapsed = MonotonicClock.now() - start
             if index >= 60 {
+                allocations += dockd_allocation_count() - allocationsBefore
                 samples.append(Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12)
             }
         }
         samples.sort()
         let p99Index = min(samples.count - 1, Int((0.99 * Double(samples.count)).rounded(.up)) - 1)
-        return (samples[samples.count / 2], samples[p99Index])
+        return (samples[samples.count / 2], samples[p99Index], allocations)
     }
 }

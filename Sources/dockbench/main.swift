@@ -34,6 +34,10 @@ if let index = arguments.firstIndex(of: "--calls") {
     calls = 5000
 }
 
+guard TrackerBenchmark.allocationCounterWorks else {
+    FileHandle.standardError.write(Data("dockbench: the allocation counter does not count; cannot check the tracker\n".utf8))
+    exit(1)
+}
 let trackerFigures = [1, 5, 16].map { subjects in (subjects, TrackerBenchmark.measure(subjects: subjects, frames: calls >= 1000 ? 3000 : 300)) }
 
 let directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
@@ -85,7 +89,7 @@ Task.detached { [calls, isJSON, socket, daemon, trackerFigures] in
     let median = percentile(samples, 0.5), p99 = percentile(samples, 0.99), maximum = samples.last!
     func format(_ value: Double) -> String { String((value * 10).rounded() / 10) }
     if isJSON {
-        let tracker = trackerFigures.map { "\"\($0.0)\":{\"p50\":\(format($0.1.p50)),\"p99\":\(format($0.1.p99))}" }.joined(separator: ",")
+        let tracker = trackerFigures.map { "\"\($0.0)\":{\"p50\":\(format($0.1.p50)),\"p99\":\(format($0.1.p99)),\"allocations\":\($0.1.allocations)}" }.joined(separator: ",")
         print("{\"tracker_us_per_frame\":{\(tracker)},"
               + "\"getstatus_round_trip_us\":{\"calls\":\(calls),\"p50\":\(format(median)),\"p99\":\(format(p99)),\"max\":\(format(maximum))}}")
     } else {
@@ -94,6 +98,8 @@ Task.detached { [calls, isJSON, socket, daemon, trackerFigures] in
         for (subjects, figures) in trackerFigures {
             print("| tracker, \(subjects) subject\(subjects == 1 ? "" : "s") / \(2 * subjects) observations (µs per frame) | \(calls >= 1000 ? 3000 : 300) | \(format(figures.p50)) | \(format(figures.p99)) | |")
         }
+        let allocations = trackerFigures.map { "\($0.1.allocations)" }.joined(separator: " / ")
+        print("| tracker heap allocations in those frames (1 / 5 / 16 subjects) | | \(allocations) | | |")
         print("| Varlink GetStatus round trip (µs) | \(calls) | \(format(median)) | \(format(p99)) | \(format(maximum)) |")
     }
     daemon.terminate()
