@@ -85,7 +85,13 @@ let package = Package(
         // Benchmarks, run in release builds (BENCHMARKS.md).
         .executableTarget(
             name: "dockbench",
-            dependencies: ["DockClient", "DockAPI", "DockSystem", "DockTracking", "CAllocationCounter"],
+            dependencies: ["DockClient", "DockAPI", "DockSystem", "DockTracking", "DockEvaluation", "DockSimulator", "CAllocationCounter"],
+            swiftSettings: strictSettings
+        ),
+        // The tracker and the baseline in closed loop with the simulator, in virtual time (pure).
+        .target(
+            name: "DockEvaluation",
+            dependencies: ["DockCore", "DockProtocol", "DockSimulator", "DockTracking"],
             swiftSettings: strictSettings
         ),
         // Counts the process's heap allocations, for dockbench's no-allocation check.
@@ -123,6 +129,11 @@ let package = Package(
         .testTarget(
             name: "DockTrackingTests",
             dependencies: ["DockTracking", "DockSimulator"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "DockEvaluationTests",
+            dependencies: ["DockEvaluation", "DockTracking", "DockSimulator", "DockCore"],
             swiftSettings: strictSettings
         ),
         .testTarget(

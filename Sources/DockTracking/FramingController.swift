@@ -9,9 +9,12 @@ import Glibc
 public struct FramingController: Sendable {
     /// Tuning.
     public struct Configuration: Hashable, Sendable {
-        /// Error (radians) below which the controller stops correcting and only follows the
-        /// subject's motion, so the dock does not hunt.
+        /// Error (radians) below which the controller does not start correcting and only follows
+        /// the subject's motion, so the dock does not hunt.
         public var deadBandRadians = 0.02
+        /// Once correcting, the controller carries on until the error is below this share of the
+        /// dead band (hysteresis: the subject ends up near the target, not at the band's edge).
+        public var settleFraction = 0.25
         /// Proportional gain, 1/s.
         public var gain = 2.5
         /// Highest commanded rate on either axis, rad/s.
@@ -29,6 +32,8 @@ public struct FramingController: Sendable {
     public let configuration: Configuration
     private var lastYawRate = 0.0
     private var lastPitchRate = 0.0
+    private var isCorrectingYaw = false
+    private var isCorrectingPitch = false
 
     /// Creates a controller at rest.
     public init(configuration: Configuration = Configuration()) { self.configuration = configuration }
@@ -63,22 +68,54 @@ public struct FramingController: Sendable {
         target: NormalizedPoint, camera: CameraInformation, seconds: Double
     ) -> (yawRadiansPerSecond: Double, pitchRadiansPerSecond: Double) {
         let wanted = gimbalAngles(placing: subject, at: target, camera: camera)
-        func axis(_ error: Double, _ feedForward: Double, _ last: Double) -> Double {
-            let correction = abs(error) < configuration.deadBandRadians ? 0 : configuration.gain * error
-            let limit = configuration.maximumSpeedRadiansPerSecond
-            let desired = min(max(feedForward + correction, -limit), limit)
-            let step = configuration.maximumAccelerationRadiansPerSecondSquared * max(seconds, 0)
-            return min(max(desired, last - step), last + step)
-        }
         guard seconds.isFinite, subject.yawRadians.isFinite, subject.pitchRadians.isFinite else { return (0, 0) }
-        lastYawRate = axis(wanted.yawRadians - gimbalYawRadians, subjectRates.yaw, lastYawRate)
-        lastPitchRate = axis(wanted.pitchRadians - gimbalPitchRadians, subjectRates.pitch, lastPitchRate)
+        lastYawRate = axis(wanted.yawRadians - gimbalYawRadians, subjectRates.yaw, lastYawRate, seconds, &isCorrectingYaw)
+        lastPitchRate = axis(wanted.pitchRadians - gimbalPitchRadians, subjectRates.pitch, lastPitchRate, seconds,
+                             &isCorrectingPitch)
         return (lastYawRate, lastPitchRate)
+    }
+
+    /// The rates that close an angular error (radians, where the dock should turn), with the same
+    /// dead band, gain and limits but nothing fed forward: going back to a rest pose.
+    public mutating func command(towardsYawError yawError: Double, pitchError: Double, seconds: Double)
+        -> (yawRadiansPerSecond: Double, pitchRadiansPerSecond: Double)
+    {
+        guard seconds.isFinite, yawError.isFinite, pitchError.isFinite else { return (0, 0) }
+        lastYawRate = axis(yawError, 0, lastYawRate, seconds, &isCorrectingYaw)
+        lastPitchRate = axis(pitchError, 0, lastPitchRate, seconds, &isCorrectingPitch)
+        return (lastYawRate, lastPitchRate)
+    }
+
+    /// The rates that bring the dock to a standstill within the acceleration limit.
+    public mutating func brake(seconds: Double) -> (yawRadiansPerSecond: Double, pitchRadiansPerSecond: Double) {
+        let step = configuration.maximumAccelerationRadiansPerSecondSquared * (seconds.isFinite ? max(seconds, 0) : 0)
+        lastYawRate = lastYawRate > 0 ? max(0, lastYawRate - step) : min(0, lastYawRate + step)
+        lastPitchRate = lastPitchRate > 0 ? max(0, lastPitchRate - step) : min(0, lastPitchRate + step)
+        return (lastYawRate, lastPitchRate)
+    }
+
+    /// One axis: proportional once the error leaves the dead band and until it is well inside
+    /// it again, plus feed-forward, within the speed limit, changed from the last command by at
+    /// most the acceleration limit.
+    private func axis(_ error: Double, _ feedForward: Double, _ last: Double, _ seconds: Double,
+                      _ isCorrecting: inout Bool) -> Double {
+        if abs(error) > configuration.deadBandRadians {
+            isCorrecting = true
+        } else if abs(error) < configuration.deadBandRadians * configuration.settleFraction {
+            isCorrecting = false
+        }
+        let correction = isCorrecting ? configuration.gain * error : 0
+        let limit = configuration.maximumSpeedRadiansPerSecond
+        let desired = min(max(feedForward + correction, -limit), limit)
+        let step = configuration.maximumAccelerationRadiansPerSecondSquared * max(seconds, 0)
+        return min(max(desired, last - step), last + step)
     }
 
     /// Forgets the last command (the dock stopped, or another controller moved it).
     public mutating func reset() {
         lastYawRate = 0
         lastPitchRate = 0
+        isCorrectingYaw = false
+        isCorrectingPitch = false
     }
 }

@@ -14,60 +14,81 @@ public struct PrimarySelector: Sendable {
     public static let reacquisitionWindow = Duration.seconds(3)
     /// How near, in radians.
     public static let reacquisitionRadius = 0.15
+    /// How long a subject must have been seen before it can be chosen automatically.
+    public static let automaticChoiceAge = Duration.milliseconds(200)
 
     /// Starts with no primary.
     public init() {}
 
-    /// Chooses among `tracks` at `now`, the gimbal pointing at `gimbalYawRadians`.
+    /// Chooses among single tracks (each its own subject; tentative ones left out).
     public mutating func choose(_ tracks: [SubjectTracker.Track], selection: [Int], gimbalYawRadians: Double,
                                 gimbalPitchRadians: Double, now: Duration) -> Int? {
-        let usable = tracks.filter { $0.phase != .tentative }
-        if let selected = selection.first(where: { id in usable.contains { $0.identifier == id } }) {
-            return hold(selected, usable)
+        choose(tracks.filter { $0.phase != .tentative }.map { FusedSubject(track: $0) }, selection: selection,
+               gimbalYawRadians: gimbalYawRadians, gimbalPitchRadians: gimbalPitchRadians, now: now)
+    }
+
+    /// Chooses among `subjects` at `now`, the gimbal pointing at `gimbalYawRadians`.
+    public mutating func choose(_ subjects: [FusedSubject], selection: [Int], gimbalYawRadians: Double,
+                                gimbalPitchRadians: Double, now: Duration) -> Int? {
+        if let selected = selection.first(where: { id in subjects.contains { $0.identifier == id } }) {
+            return hold(selected, subjects)
         }
-        if let current = primary, usable.contains(where: { $0.identifier == current }) {
-            return hold(current, usable)
+        if let current = primary, subjects.contains(where: { $0.identifier == current }) {
+            return hold(current, subjects)
         }
         if primary != nil {
             primary = nil
             lostAt = now
         }
         if let lostAt, now - lostAt <= Self.reacquisitionWindow {
-            // Hold still for the lost subject, taking it back when a track appears where it was.
-            guard let near = usable.filter({ $0.phase == .confirmed }).min(by: { distanceFromLast($0) < distanceFromLast($1) }),
-                distanceFromLast(near) <= Self.reacquisitionRadius
-            else { return nil }
-            return hold(near.identifier, usable)
+            // Hold still for the lost subject, taking it back when a subject appears where it was.
+            var nearest: FusedSubject?
+            for subject in subjects where !subject.isCoasting
+                && (nearest.map { distanceFromLast(subject) < distanceFromLast($0) } ?? true) {
+                nearest = subject
+            }
+            guard let nearest, distanceFromLast(nearest) <= Self.reacquisitionRadius else { return nil }
+            return hold(nearest.identifier, subjects)
         }
-        let candidates = usable.filter { $0.phase == .confirmed }
-        guard let best = candidates.max(by: { saliency($0, gimbalYawRadians, gimbalPitchRadians, now)
-            < saliency($1, gimbalYawRadians, gimbalPitchRadians, now) })
-        else { return nil }
-        return hold(best.identifier, usable)
+        // Choosing by saliency waits until the candidates have been seen for a moment, so the
+        // first subject to be confirmed does not win just by being first.
+        var best: (subject: FusedSubject, saliency: Double)?
+        for subject in subjects where !subject.isCoasting && now - subject.born >= Self.automaticChoiceAge {
+            let value = saliency(subject, gimbalYawRadians, gimbalPitchRadians, now)
+            if best.map({ value > $0.saliency }) ?? true { best = (subject, value) }
+        }
+        guard let best else { return nil }
+        return hold(best.subject.identifier, subjects)
     }
 
-    /// How much a track stands out: its angular area, its nearness to where the camera looks, its
-    /// age up to a second, and whether it is a person.
-    public func saliency(_ track: SubjectTracker.Track, _ gimbalYawRadians: Double, _ gimbalPitchRadians: Double,
+    /// Forgets the primary (tracking was turned off, or the dock re-attached).
+    public mutating func reset() {
+        primary = nil
+        lostAt = nil
+    }
+
+    /// How much a subject stands out: its angular area, its nearness to where the camera looks,
+    /// its age up to a second, and whether it is a person.
+    public func saliency(_ subject: FusedSubject, _ gimbalYawRadians: Double, _ gimbalPitchRadians: Double,
                          _ now: Duration) -> Double {
-        let box = track.filter.angularBox
+        let box = subject.angularBox
         let area = max(box.widthRadians, 0) * max(box.heightRadians, 0)
         let offCentre = abs(box.yawRadians - gimbalYawRadians) + abs(box.pitchRadians - gimbalPitchRadians)
-        let age = min(1, (now - track.born).trackerSeconds)
-        let kind = track.kind == .object ? 0.5 : 1.0
+        let age = min(1, (now - subject.born).trackerSeconds)
+        let kind = subject.kind == .object ? 0.5 : 1.0
         return area / (1 + 4 * offCentre) * (0.2 + 0.8 * max(age, 0)) * kind
     }
 
-    private func distanceFromLast(_ track: SubjectTracker.Track) -> Double {
-        abs(track.filter.angularBox.yawRadians - lastYawRadians) + abs(track.filter.angularBox.pitchRadians - lastPitchRadians)
+    private func distanceFromLast(_ subject: FusedSubject) -> Double {
+        abs(subject.angularBox.yawRadians - lastYawRadians) + abs(subject.angularBox.pitchRadians - lastPitchRadians)
     }
 
-    private mutating func hold(_ identifier: Int, _ tracks: [SubjectTracker.Track]) -> Int {
+    private mutating func hold(_ identifier: Int, _ subjects: [FusedSubject]) -> Int {
         primary = identifier
         lostAt = nil
-        if let track = tracks.first(where: { $0.identifier == identifier }) {
-            lastYawRadians = track.filter.angularBox.yawRadians
-            lastPitchRadians = track.filter.angularBox.pitchRadians
+        if let subject = subjects.first(where: { $0.identifier == identifier }) {
+            lastYawRadians = subject.angularBox.yawRadians
+            lastPitchRadians = subject.angularBox.pitchRadians
         }
         return identifier
     }

@@ -12,6 +12,26 @@ public struct FusedSubject: Hashable, Sendable {
     public var faceTrack: Int?
     /// Where it is: the body's angular box when there is one, else the face's.
     public var angularBox: AngularBox
+    /// Its angular rates (of the same track as the box), rad/s.
+    public var yawRateRadiansPerSecond: Double
+    /// Its angular rates, rad/s.
+    public var pitchRateRadiansPerSecond: Double
+    /// Whether none of its tracks was seen in the last frames (all coasting).
+    public var isCoasting: Bool
+    /// When the first of its tracks was first seen.
+    public var born: Duration
+
+    /// The subject one track makes on its own.
+    public init(track: SubjectTracker.Track, identifier: Int? = nil) {
+        self.identifier = identifier ?? track.identifier
+        kind = track.kind
+        bodyTrack = track.kind == .body ? track.identifier : nil
+        faceTrack = track.kind == .face ? track.identifier : nil
+        angularBox = track.filter.angularBox
+        (yawRateRadiansPerSecond, pitchRateRadiansPerSecond) = track.filter.rates
+        isCoasting = track.phase == .coasting
+        born = track.born
+    }
 }
 
 /// Joins a face with the body it belongs to, so a person is one subject: a face belongs to a body
@@ -36,13 +56,16 @@ public struct SubjectFusion: Sendable {
                 .min { abs($0.filter.angularBox.yawRadians - box.yawRadians) < abs($1.filter.angularBox.yawRadians - box.yawRadians) }
             if let face { usedFaces.insert(face.identifier) }
             let identifier = subjectIdentifier(for: [body.identifier] + (face.map { [$0.identifier] } ?? []))
-            subjects.append(FusedSubject(identifier: identifier, kind: .body, bodyTrack: body.identifier,
-                                         faceTrack: face?.identifier, angularBox: box))
+            var subject = FusedSubject(track: body, identifier: identifier)
+            if let face {
+                subject.faceTrack = face.identifier
+                subject.isCoasting = body.phase == .coasting && face.phase == .coasting
+                subject.born = min(body.born, face.born)
+            }
+            subjects.append(subject)
         }
         for track in live where track.kind != .body && !usedFaces.contains(track.identifier) {
-            subjects.append(FusedSubject(identifier: subjectIdentifier(for: [track.identifier]), kind: track.kind,
-                                         bodyTrack: nil, faceTrack: track.kind == .face ? track.identifier : nil,
-                                         angularBox: track.filter.angularBox))
+            subjects.append(FusedSubject(track: track, identifier: subjectIdentifier(for: [track.identifier])))
         }
         let liveTracks = Set(live.map(\.identifier))
         subjectOfTrack = subjectOfTrack.filter { liveTracks.contains($0.key) }

@@ -14,6 +14,8 @@ public struct SubjectTracker: Sendable {
         public var confirmationHits = 3
         /// How long a tentative track may go unseen before it is dropped.
         public var tentativeTimeout: Duration = .milliseconds(300)
+        /// How long a confirmed track goes without an observation fused before it counts as coasting.
+        public var coastAfter: Duration = .milliseconds(100)
         /// How long a confirmed track coasts unseen before it is deleted.
         public var coastTimeout: Duration = .milliseconds(1500)
         /// Filter noise.
@@ -41,6 +43,9 @@ public struct SubjectTracker: Sendable {
         public var hits: Int
         /// When it was last seen (capture time).
         public var lastSeen: Duration
+        /// The tracker's time when it was last fused: a track coasts when nothing has been fused
+        /// into it for a while, however late the frames arrive.
+        public var lastFused: Duration
         /// When it was first seen.
         public let born: Duration
     }
@@ -78,11 +83,11 @@ public struct SubjectTracker: Sendable {
         time = now
         tracks.removeAll { track in
             switch track.phase {
-            case .tentative: now - track.lastSeen > configuration.tentativeTimeout
-            case .confirmed, .coasting: now - track.lastSeen > configuration.coastTimeout
+            case .tentative: now - track.lastFused > configuration.tentativeTimeout
+            case .confirmed, .coasting: now - track.lastFused > configuration.coastTimeout
             }
         }
-        for index in tracks.indices where tracks[index].phase == .confirmed && now - tracks[index].lastSeen > .milliseconds(100) {
+        for index in tracks.indices where tracks[index].phase == .confirmed && now - tracks[index].lastFused > configuration.coastAfter {
             tracks[index].phase = .coasting
         }
     }
@@ -122,6 +127,7 @@ public struct SubjectTracker: Sendable {
                 assigned[observationIndex] = true
                 tracks[trackIndex].hits += 1
                 tracks[trackIndex].lastSeen = max(tracks[trackIndex].lastSeen, captureTime)
+                tracks[trackIndex].lastFused = time
                 if tracks[trackIndex].phase == .coasting || tracks[trackIndex].hits >= configuration.confirmationHits {
                     tracks[trackIndex].phase = .confirmed
                 }
@@ -136,7 +142,7 @@ public struct SubjectTracker: Sendable {
             else { continue }
             tracks.append(Track(identifier: nextIdentifier, kind: observation.kind,
                                 filter: SubjectFilter(first: angular, noise: configuration.noise),
-                                phase: .tentative, hits: 1, lastSeen: captureTime, born: captureTime))
+                                phase: .tentative, hits: 1, lastSeen: captureTime, lastFused: time, born: captureTime))
             nextIdentifier += 1
         }
     }

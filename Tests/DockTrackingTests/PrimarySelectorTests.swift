@@ -9,7 +9,7 @@ import Testing
         SubjectTracker.Track(
             identifier: id, kind: kind,
             filter: SubjectFilter(first: AngularBox(yawRadians: yaw, pitchRadians: 0, widthRadians: width, heightRadians: height)),
-            phase: phase, hits: 5, lastSeen: .zero, born: born)
+            phase: phase, hits: 5, lastSeen: .zero, lastFused: .zero, born: born)
     }
 
     @Test func theMostSalientIsChosenThenHeldAgainstAPasserBy() {

@@ -8,7 +8,7 @@ import Testing
         SubjectTracker.Track(identifier: id, kind: kind,
                              filter: SubjectFilter(first: AngularBox(yawRadians: yaw, pitchRadians: pitch,
                                                                      widthRadians: width, heightRadians: height)),
-                             phase: .confirmed, hits: 5, lastSeen: .zero, born: .zero)
+                             phase: .confirmed, hits: 5, lastSeen: .zero, lastFused: .zero, born: .zero)
     }
 
     func body(_ id: Int, yaw: Double) -> SubjectTracker.Track { track(id, .body, yaw: yaw, pitch: -0.05, width: 0.12, height: 0.5) }

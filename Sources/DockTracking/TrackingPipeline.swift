@@ -1,0 +1,220 @@
+/// The tracker as the daemon runs it, one value: frames of observations go in as they arrive
+/// (`observe`, with the gimbal's pose at each frame's capture time), and every control tick
+/// (`step`, at 30 Hz) predicts the tracks to now, fuses faces with bodies, chooses or holds the
+/// primary subject and turns where it is into yaw and pitch rates for the dock.
+///
+/// When the primary subject is lost the dock holds still (rates 0) — the subject is most likely
+/// hidden, and will come back near where it went — and after `restAfter` without a subject it
+/// turns back to the rest pose, then stops commanding.
+public struct TrackingPipeline: Sendable {
+    /// Tuning.
+    public struct Configuration: Hashable, Sendable {
+        /// The multi-subject tracker's settings.
+        public var tracker = SubjectTracker.Configuration()
+        /// The framing controller's settings.
+        public var framing = FramingController.Configuration()
+        /// How long the dock holds still after losing its subject before returning to rest.
+        public var restAfter: Duration = .seconds(8)
+        /// The rest pose, radians.
+        public var restYawRadians = 0.0
+        /// The rest pose, radians.
+        public var restPitchRadians = 0.0
+
+        public init() {}
+    }
+
+    /// What the tracker is doing with the dock.
+    public enum Activity: Hashable, Sendable {
+        /// No subject yet: the dock is left alone.
+        case idle
+        /// Framing the primary subject.
+        case following(subject: Int)
+        /// The subject is lost: holding still for it.
+        case holding
+        /// Lost for longer than `restAfter`: going back to the rest pose.
+        case returning
+    }
+
+    /// One tick's outcome.
+    public struct Step: Hashable, Sendable {
+        /// What the tracker is doing.
+        public var activity: Activity
+        /// The rates to command, rad/s; nil when the tracker leaves the dock alone.
+        public var yawRadiansPerSecond: Double?
+        /// The rates to command, rad/s.
+        public var pitchRadiansPerSecond: Double?
+        /// Whether the primary subject is seen and inside the region of interest.
+        public var isSubjectInFrame: Bool
+    }
+
+    /// The settings.
+    public let configuration: Configuration
+    /// Where the primary subject goes in the frame.
+    public var framingMode = FramingMode.automatic
+    /// The part of the delivered image framing may use.
+    public var regionOfInterest = NormalizedRect.fullImage
+    /// Subjects a client chose; empty: automatic.
+    public var selection: [Int] = []
+    /// The camera information of the newest frame.
+    public private(set) var camera: CameraInformation?
+    /// The tracks.
+    public private(set) var tracker: SubjectTracker
+    /// The subjects the tracks make up, as of the last step.
+    public private(set) var subjects: [FusedSubject] = []
+    /// The primary subject, as of the last step.
+    public private(set) var primary: Int?
+    /// What the tracker is doing, as of the last step.
+    public private(set) var activity = Activity.idle
+    private var fusion = SubjectFusion()
+    private var selector = PrimarySelector()
+    private var controller: FramingController
+    private var lastStep: Duration?
+    private var lostSince: Duration?
+
+    /// Creates an empty pipeline.
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        tracker = SubjectTracker(configuration: configuration.tracker)
+        controller = FramingController(configuration: configuration.framing)
+        subjects.reserveCapacity(configuration.tracker.maximumTracks)
+    }
+
+    /// Fuses one frame's observations, captured at `captureTime` with the gimbal at the given
+    /// pose (the pose at capture time, not now: the dock may have moved since).
+    public mutating func observe(_ observations: [Observation], camera: CameraInformation, captureTime: Duration,
+                                 gimbalYawRadians: Double, gimbalPitchRadians: Double) {
+        guard camera.isValid else { return }
+        self.camera = camera
+        tracker.update(observations, camera: camera, captureTime: captureTime, gimbalYawRadians: gimbalYawRadians,
+                       gimbalPitchRadians: gimbalPitchRadians)
+    }
+
+    /// One control tick at `now`, the gimbal at the given pose.
+    public mutating func step(now: Duration, gimbalYawRadians: Double, gimbalPitchRadians: Double) -> Step {
+        let seconds = lastStep.map { max(0, (now - $0).trackerSeconds) } ?? 1.0 / 30
+        lastStep = now
+        tracker.predict(to: now)
+        subjects = fusion.fuse(tracker.tracks)
+        primary = selector.choose(subjects, selection: selection, gimbalYawRadians: gimbalYawRadians,
+                                  gimbalPitchRadians: gimbalPitchRadians, now: now)
+        if let primary, let subject = subjects.first(where: { $0.identifier == primary }), let camera,
+            let box = subject.angularBox.project(camera: camera, gimbalYawRadians: gimbalYawRadians,
+                                                 gimbalPitchRadians: gimbalPitchRadians)
+        {
+            lostSince = nil
+            activity = .following(subject: primary)
+            let target = controller.target(for: box, mode: framingMode, regionOfInterest: regionOfInterest)
+            let rates = controller.command(
+                subject: subject.angularBox, subjectRates: (subject.yawRateRadiansPerSecond, subject.pitchRateRadiansPerSecond),
+                gimbalYawRadians: gimbalYawRadians, gimbalPitchRadians: gimbalPitchRadians, target: target, camera: camera,
+                seconds: seconds)
+            let inFrame = !subject.isCoasting && regionOfInterest.contains(box.center)
+            return Step(activity: activity, yawRadiansPerSecond: rates.yawRadiansPerSecond,
+                        pitchRadiansPerSecond: rates.pitchRadiansPerSecond, isSubjectInFrame: inFrame)
+        }
+        switch activity {
+        case .idle:
+            return Step(activity: .idle, isSubjectInFrame: false)
+        case .following:
+            lostSince = now
+            activity = .holding
+        case .holding, .returning:
+            break
+        }
+        if let lostSince, now - lostSince >= configuration.restAfter {
+            activity = .returning
+        }
+        if activity == .holding {
+            let rates = controller.brake(seconds: seconds)
+            return Step(activity: .holding, yawRadiansPerSecond: rates.yawRadiansPerSecond,
+                        pitchRadiansPerSecond: rates.pitchRadiansPerSecond, isSubjectInFrame: false)
+        }
+        // Returning: the framing controller's law towards the rest pose, then leave the dock be.
+        let yawError = configuration.restYawRadians - gimbalYawRadians
+        let pitchError = configuration.restPitchRadians - gimbalPitchRadians
+        if abs(yawError) < configuration.framing.deadBandRadians, abs(pitchError) < configuration.framing.deadBandRadians {
+            controller.reset()
+            activity = .idle
+            self.lostSince = nil
+            return Step(activity: .idle, yawRadiansPerSecond: 0, pitchRadiansPerSecond: 0, isSubjectInFrame: false)
+        }
+        let rates = controller.command(towardsYawError: yawError, pitchError: pitchError, seconds: seconds)
+        return Step(activity: .returning, yawRadiansPerSecond: rates.yawRadiansPerSecond,
+                    pitchRadiansPerSecond: rates.pitchRadiansPerSecond, isSubjectInFrame: false)
+    }
+
+    /// Forgets every subject and the primary (tracking turned off, the dock re-attached).
+    public mutating func reset() {
+        tracker = SubjectTracker(configuration: configuration.tracker)
+        fusion = SubjectFusion()
+        selector.reset()
+        controller.reset()
+        subjects.removeAll(keepingCapacity: true)
+        primary = nil
+        activity = .idle
+        lastStep = nil
+        lostSince = nil
+    }
+
+    /// The dock moved under someone else's command: the controller starts again from rest.
+    public mutating func controllerInterrupted() {
+        controller.reset()
+    }
+
+    /// The subjects as a client sees them, with the gimbal at the given pose: boxes in the
+    /// delivered image of the newest frame's camera, the primary flagged, ranked by saliency
+    /// (1 = most salient).
+    public func summaries(gimbalYawRadians: Double, gimbalPitchRadians: Double, now: Duration) -> [SubjectSummary] {
+        guard let camera else { return [] }
+        let ranked = subjects.map { subject in
+            (subject, selector.saliency(subject, gimbalYawRadians, gimbalPitchRadians, now))
+        }.sorted { $0.1 > $1.1 }
+        return ranked.enumerated().map { rank, entry in
+            SubjectSummary(
+                identifier: entry.0.identifier, kind: entry.0.kind,
+                box: entry.0.angularBox.project(camera: camera, gimbalYawRadians: gimbalYawRadians, gimbalPitchRadians: gimbalPitchRadians),
+                isPrimary: entry.0.identifier == primary, saliencyRank: rank + 1, isCoasting: entry.0.isCoasting)
+        }.sorted { $0.identifier < $1.identifier }
+    }
+
+    /// The subject whose box, seen with the gimbal at the given pose, contains `point` (the
+    /// smallest such box); nil when none does.
+    public func subject(at point: NormalizedPoint, gimbalYawRadians: Double, gimbalPitchRadians: Double) -> Int? {
+        guard let camera else { return nil }
+        var best: (identifier: Int, area: Double)?
+        for subject in subjects {
+            guard let box = subject.angularBox.project(camera: camera, gimbalYawRadians: gimbalYawRadians,
+                                                       gimbalPitchRadians: gimbalPitchRadians),
+                box.contains(point)
+            else { continue }
+            if best.map({ box.area < $0.area }) ?? true { best = (subject.identifier, box.area) }
+        }
+        return best?.identifier
+    }
+}
+
+/// One subject as clients see it (in `Watch` and `GetStatus`).
+public struct SubjectSummary: Hashable, Sendable {
+    /// The subject's identifier, stable while it is tracked.
+    public var identifier: Int
+    /// Face, body (a person) or object.
+    public var kind: SubjectKind
+    /// Its box in the delivered image now; nil when it is behind the camera.
+    public var box: NormalizedRect?
+    /// Whether it is the subject the dock follows.
+    public var isPrimary: Bool
+    /// 1 for the most salient subject, 2 for the next, and so on.
+    public var saliencyRank: Int
+    /// Whether it was not seen in the last frames (its place is predicted).
+    public var isCoasting: Bool
+
+    /// Creates a summary.
+    public init(identifier: Int, kind: SubjectKind, box: NormalizedRect?, isPrimary: Bool, saliencyRank: Int, isCoasting: Bool) {
+        self.identifier = identifier
+        self.kind = kind
+        self.box = box
+        self.isPrimary = isPrimary
+        self.saliencyRank = saliencyRank
+        self.isCoasting = isCoasting
+    }
+}
