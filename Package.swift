@@ -146,7 +146,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ClientTests",
-            dependencies: ["dockctl", "dockd", "dockbench", "DockClient", "DockAPI", "TestSupport"],
+            dependencies: ["dockctl", "dockd", "dockbench", "DockClient", "DockAPI", "DockSimulator", "DockTracking", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
