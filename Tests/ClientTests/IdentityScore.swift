@@ -74,6 +74,13 @@ extension IdentityScore {
     /// Two people, A (id 1) at x = 0 and B (id 2) at x = 500, in frames 1 to 10.
     static let twoPeople = (1...10).flatMap { [box($0, 1, x: 0), box($0, 2, x: 500)] }
 
+    /// Track 1 on A and track 2 on B up to frame `last`, the other way round after it.
+    static func swapped(after last: Int) -> [MOTRecord] {
+        (1...10).flatMap { frame in
+            frame <= last ? [box(frame, 1, x: 0), box(frame, 2, x: 500)] : [box(frame, 1, x: 500), box(frame, 2, x: 0)]
+        }
+    }
+
     @Test func aPerfectResultScoresOne() {
         // The tracker's identifiers need not be the ground truth's.
         let result = Self.twoPeople.map { MOTRecord(frame: $0.frame, identifier: $0.identifier + 40, box: $0.box, confidence: 1) }
@@ -86,22 +93,14 @@ extension IdentityScore {
         // Track 1 follows A for frames 1-5 and B for 6-10; track 2 the other way round. The best
         // pairing (A-1, B-2, or A-2, B-1) keeps 5 + 5 frames: IDTP 10, IDFP 10, IDFN 10,
         // IDF1 = 20 / 40 = 0.5.
-        let result = (1...10).flatMap { frame in
-            frame <= 5 ? [Self.box(frame, 1, x: 0), Self.box(frame, 2, x: 500)]
-                : [Self.box(frame, 1, x: 500), Self.box(frame, 2, x: 0)]
-        }
-        let score = IdentityScore(truth: Self.twoPeople, result: result)
+        let score = IdentityScore(truth: Self.twoPeople, result: Self.swapped(after: 5))
         #expect(score == IdentityScore(truePositives: 10, falsePositives: 10, falseNegatives: 10))
         #expect(score.f1 == 0.5)
     }
 
     @Test func aSwapAfterEightFramesCountsTheLongerStretch() {
         // Swapped for frames 9-10 only: pairs A-1 and B-2 keep 8 + 8 frames; IDF1 = 32 / 40 = 0.8.
-        let result = (1...10).flatMap { frame in
-            frame <= 8 ? [Self.box(frame, 1, x: 0), Self.box(frame, 2, x: 500)]
-                : [Self.box(frame, 1, x: 500), Self.box(frame, 2, x: 0)]
-        }
-        #expect(IdentityScore(truth: Self.twoPeople, result: result).f1 == 0.8)
+        #expect(IdentityScore(truth: Self.twoPeople, result: Self.swapped(after: 8)).f1 == 0.8)
     }
 
     @Test func aFragmentedTrackCountsOnlyItsLongestPart() {
