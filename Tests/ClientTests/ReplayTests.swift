@@ -135,5 +135,12 @@ import TestSupport
         #expect(unreadable.status == 65)
         #expect(unreadable.error.hasPrefix("dockctl: cannot read '"))
         #expect(!FileManager.default.fileExists(atPath: result.path), "nothing written")
+
+        // Fixed, the same file replays; --json gives the summary to scripts.
+        try "1,-1,10,20,30,40,0.9\n2,-1,10,20,30,40,0.9\n3,-1,10,20,30,40,0.9\n".write(to: detections, atomically: true, encoding: .utf8)
+        let good = try ChildProcess.run("dockctl", ["--json", "replay", "--mot", detections.path, "--out", result.path, "--size", "640x480"])
+        #expect(good.status == 0, "\(good.error)")
+        #expect(good.output == "{\"boxes\":1,\"frames\":3,\"tracks\":1}\n")
+        #expect(try String(contentsOf: result, encoding: .utf8).hasPrefix("3,1,"))
     }
 }
