@@ -68,10 +68,10 @@ let package = Package(
         // I/O: the Swift client library, DockKit-shaped, over the Varlink socket.
         .target(name: "DockClient", dependencies: ["DockAPI", "DockSystem"], swiftSettings: strictSettings),
 
-        // The command-line client.
+        // The command-line client (and the tracker's offline replay).
         .executableTarget(
             name: "dockctl",
-            dependencies: ["DockClient", "DockAPI"],
+            dependencies: ["DockClient", "DockAPI", "DockTracking"],
             swiftSettings: strictSettings
         ),
 
@@ -159,7 +159,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ClientTests",
-            dependencies: ["dockctl", "dockd", "dockbench", "DockClient", "DockAPI", "TestSupport"],
+            dependencies: ["dockctl", "dockd", "dockbench", "DockClient", "DockAPI", "DockSimulator", "DockTracking", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,3 +1,5 @@
+import DockTracking
+
 /// What dockctl was asked to do, parsed without side effects.
 struct Invocation: Equatable {
     enum Action: Equatable {
@@ -16,6 +18,9 @@ struct Invocation: Equatable {
         case wholeImage
         case select([Int])
         case selectAt(x: Double, y: Double)
+        /// Runs the tracker offline over the MOTChallenge detections in one file, writing the
+        /// tracks to another; needs no dockd.
+        case replay(detectionsPath: String, resultPath: String, settings: MOTReplay.Settings)
     }
 
     var action: Action
@@ -50,13 +55,38 @@ struct Invocation: Equatable {
           framing automatic|center|left|right     where the subject sits in the frame
           roi X Y W H | roi --clear               frame within a region (0...1 from the top left)
           select [ID...] | select --at X Y        follow these subjects (none: automatic), or the one at a point
+          replay --mot DET --out RESULT --size WxH [--fps N] [--frames N] [--fov DEG] [--kind K] [--include-coasting]
+                                                  run the tracker offline over MOTChallenge detections (no dockd)
 
         options:
           --socket PATH   dockd's socket (default: $DOCKD_SOCKET, else /run/dockd/dockd.sock)
           --json          print dockd's replies as JSON
           --help          this help, or a command's (dockctl COMMAND --help)
 
-        Exit status: 0 on success, 1 when dockd refuses or cannot be reached, 64 on a usage error.
+        Exit status: 0 on success, 1 when dockd refuses or cannot be reached, 64 on a usage error,
+        65 when replay's detection file cannot be read or is malformed.
+        """
+
+    static let replayHelp = """
+        usage: dockctl replay --mot DET --out RESULT --size WxH [--fps N] [--frames N] [--fov DEG] [--kind face|body|object] [--include-coasting]
+
+        Runs the tracker offline over a MOTChallenge detection file, as if a still camera had
+        delivered it, and writes the tracks as MOTChallenge results; needs no dockd.
+
+          --mot DET            detections, one per line: frame,id,x,y,w,h,conf,... (pixels from the
+                               top left, frames from 1, id ignored; a frame without detections has no line)
+          --out RESULT         where to write the results (replaced): frame,id,x,y,w,h,conf,-1,-1,-1,
+                               sorted by frame and id, confirmed tracks only, conf 1
+          --size WxH           the image's size in pixels, e.g. 1920x1080
+          --fps N              frames per second (default 30)
+          --frames N           the last frame to step through (default: the last frame in DET)
+          --fov DEG            the camera's horizontal field of view in degrees (default 60)
+          --kind K             what the boxes are: face, body or object (default body)
+          --include-coasting   also write tracks unseen for a moment, at their predicted place
+
+        Prints how many frames, tracks and boxes it wrote (--json: as a JSON object).
+        Exit status: 0 on success, 64 on a usage error, 65 when DET cannot be read or has a malformed
+        line (the message names the line and the field), 1 when RESULT cannot be written.
         """
 
     static func commandHelp(_ command: String) -> String? {
@@ -73,6 +103,7 @@ struct Invocation: Equatable {
             "framing": "usage: dockctl framing automatic|center|left|right\n\nChooses where the subject sits in the frame.",
             "roi": "usage: dockctl roi X Y W H | dockctl roi --clear\n\nLimits framing to a region of the image (normalised 0...1, origin top left); --clear frames the whole image.",
             "select": "usage: dockctl select [ID...] | dockctl select --at X Y\n\nFollows the subjects with these IDs (none: choose automatically), or the subject at a point of the image.",
+            "replay": replayHelp,
         ]
         return lines[command]
     }
@@ -142,6 +173,8 @@ struct Invocation: Equatable {
             } else {
                 action = .select(try parser.identifiers())
             }
+        case "replay":
+            action = try parser.replay()
         default:
             throw UsageError(message: "unknown command '\(command)'")
         }
@@ -219,6 +252,58 @@ struct OptionParser {
         }
         arguments.removeAll { !$0.hasPrefix("-") }
         return identifiers
+    }
+
+    /// The value after option `name`, or nil when the option is not given.
+    mutating func string(_ name: String) throws(Invocation.UsageError) -> String? {
+        guard let index = arguments.firstIndex(of: name) else { return nil }
+        guard index + 1 < arguments.count else { throw Invocation.UsageError(message: "\(name) needs a value", command: command) }
+        let value = arguments[index + 1]
+        arguments.removeSubrange(index...index + 1)
+        return value
+    }
+
+    /// The whole number after option `name` within `range`, or nil when the option is not given.
+    mutating func wholeNumber(_ name: String, in range: ClosedRange<Int>) throws(Invocation.UsageError) -> Int? {
+        guard let text = try string(name) else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            throw Invocation.UsageError(message: "\(name) needs a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'",
+                                        command: command)
+        }
+        return value
+    }
+
+    /// `replay`'s options.
+    mutating func replay() throws(Invocation.UsageError) -> Invocation.Action {
+        func usage(_ message: String) -> Invocation.UsageError { Invocation.UsageError(message: message, command: command) }
+        guard let detections = try string("--mot") else { throw usage("--mot is required: the detection file") }
+        guard let result = try string("--out") else { throw usage("--out is required: the result file to write") }
+        guard let size = try string("--size") else { throw usage("--size is required: the image's WxH in pixels, e.g. 1920x1080") }
+        let sides = size.split(separator: "x", omittingEmptySubsequences: false)
+        guard sides.count == 2, let width = Int(sides[0]), let height = Int(sides[1]), (1...100_000).contains(width),
+            (1...100_000).contains(height)
+        else { throw usage("--size needs WxH in pixels (1 to 100000 each), e.g. 1920x1080, got '\(size)'") }
+        var settings = MOTReplay.Settings(imageWidthPixels: width, imageHeightPixels: height)
+        if let fps = try number("--fps") {
+            let range = MOTReplay.Settings.minimumFramesPerSecond...MOTReplay.Settings.maximumFramesPerSecond
+            guard range.contains(fps) else {
+                throw usage("--fps needs frames per second from \(range.lowerBound) to \(range.upperBound), got '\(fps)'")
+            }
+            settings.framesPerSecond = fps
+        }
+        settings.lastFrame = try wholeNumber("--frames", in: 1...MOTFormat.maximumFrame)
+        if let degrees = try number("--fov") {
+            guard degrees > 0, degrees < 180 else { throw usage("--fov needs degrees above 0 and below 180, got '\(degrees)'") }
+            settings.horizontalFieldOfViewRadians = degrees * .pi / 180
+        }
+        if let kind = try string("--kind") {
+            guard let parsed = SubjectKind(rawValue: kind) else {
+                throw usage("--kind needs one of face, body, object, got '\(kind)'")
+            }
+            settings.kind = parsed
+        }
+        settings.includesCoastingTracks = flag("--include-coasting")
+        return .replay(detectionsPath: detections, resultPath: result, settings: settings)
     }
 
     func finish() throws(Invocation.UsageError) {

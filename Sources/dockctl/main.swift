@@ -19,6 +19,9 @@ if case .help(let text) = invocation.action {
     print(text)
     exit(0)
 }
+if case .replay(let detectionsPath, let resultPath, let settings) = invocation.action {
+    exit(replay(detectionsPath: detectionsPath, resultPath: resultPath, settings: settings, isJSON: invocation.isJSON))
+}
 let socketPath = invocation.socket ?? "/run/dockd/dockd.sock"
 
 /// Runs the command; returns the exit status.
@@ -28,8 +31,8 @@ func run() async -> Int32 {
         let method: String
         var parameters: [String: JSONValue] = [:]
         switch invocation.action {
-        case .help:
-            return 0
+        case .help, .replay:
+            return 0   // both handled before any connection
         case .status:
             method = "GetStatus"
         case .devices:

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import DockTracking
 import Testing
 import TestSupport
 
@@ -31,10 +32,54 @@ import TestSupport
         #expect(try Invocation.parse(["select", "--at", "0.5", "0.4"], environment: [:]).action == .selectAt(x: 0.5, y: 0.4))
     }
 
+    @Test func replayParsesWithItsDefaults() throws {
+        #expect(try Invocation.parse(["replay", "--mot", "det.txt", "--out", "res.txt", "--size", "1920x1080"], environment: [:]).action
+                == .replay(detectionsPath: "det.txt", resultPath: "res.txt",
+                           settings: MOTReplay.Settings(imageWidthPixels: 1920, imageHeightPixels: 1080)))
+        var settings = MOTReplay.Settings(imageWidthPixels: 640, imageHeightPixels: 480)
+        settings.framesPerSecond = 25
+        settings.lastFrame = 900
+        settings.horizontalFieldOfViewRadians = 90 * .pi / 180
+        settings.kind = .face
+        settings.includesCoastingTracks = true
+        let arguments = ["replay", "--include-coasting", "--size", "640x480", "--kind", "face", "--fov", "90", "--frames", "900",
+                         "--fps", "25", "--out", "r", "--mot", "d"]
+        #expect(try Invocation.parse(arguments, environment: [:]).action
+                == .replay(detectionsPath: "d", resultPath: "r", settings: settings))
+        #expect(MOTReplay.Settings(imageWidthPixels: 1, imageHeightPixels: 1).horizontalFieldOfViewRadians == 60 * .pi / 180,
+                "the documented default field of view")
+    }
+
+    @Test func replayUsageErrorsNameTheOption() {
+        let base = ["replay", "--mot", "d", "--out", "r"]
+        let cases: [([String], String)] = [
+            (["replay", "--out", "r", "--size", "2x2"], "--mot is required: the detection file"),
+            (["replay", "--mot", "d", "--size", "2x2"], "--out is required: the result file to write"),
+            (base, "--size is required: the image's WxH in pixels, e.g. 1920x1080"),
+            (base + ["--size", "1920"], "--size needs WxH in pixels (1 to 100000 each), e.g. 1920x1080, got '1920'"),
+            (base + ["--size", "0x10"], "--size needs WxH in pixels (1 to 100000 each), e.g. 1920x1080, got '0x10'"),
+            (base + ["--size", "10x10x10"], "--size needs WxH in pixels (1 to 100000 each), e.g. 1920x1080, got '10x10x10'"),
+            (base + ["--size", "2x2", "--fps", "0"], "--fps needs frames per second from 0.01 to 1000.0, got '0.0'"),
+            (base + ["--size", "2x2", "--fps", "inf"], "--fps needs a finite number, got 'inf'"),
+            (base + ["--size", "2x2", "--frames", "0"], "--frames needs a whole number from 1 to 10000000, got '0'"),
+            (base + ["--size", "2x2", "--frames", "1.5"], "--frames needs a whole number from 1 to 10000000, got '1.5'"),
+            (base + ["--size", "2x2", "--fov", "180"], "--fov needs degrees above 0 and below 180, got '180.0'"),
+            (base + ["--size", "2x2", "--kind", "car"], "--kind needs one of face, body, object, got 'car'"),
+            (base + ["--size", "2x2", "--fast"], "unexpected '--fast' for replay"),
+            (base + ["--size"], "--size needs a value"),
+        ]
+        for (arguments, message) in cases {
+            #expect(throws: Invocation.UsageError(message: message, command: "replay"), "\(arguments)") {
+                try Invocation.parse(arguments, environment: [:])
+            }
+        }
+    }
+
     @Test func helpEverywhere() throws {
         guard case .help(let general) = try Invocation.parse(["--help"], environment: [:]).action else { Issue.record(); return }
         #expect(general.hasPrefix("dockctl: controls a dock"))
-        for command in ["status", "watch", "velocity", "orient", "stop", "animate", "track", "limits", "devices", "framing", "roi", "select"] {
+        for command in ["status", "watch", "velocity", "orient", "stop", "animate", "track", "limits", "devices", "framing", "roi", "select",
+                        "replay"] {
             guard case .help(let text) = try Invocation.parse([command, "--help"], environment: [:]).action else {
                 Issue.record("no help for \(command)")
                 continue

@@ -1,0 +1,146 @@
+import DockSimulator
+import DockTracking
+import Foundation
+import Testing
+import TestSupport
+
+/// `dockctl replay` as a process, on MOTChallenge files made from the simulator's scenarios and
+/// scored against their ground truth.
+@Suite struct ReplayProcessTests {
+    /// A scenario run in virtual time with no host, so nobody moves the dock and the camera stays
+    /// where it starts, written down as MOTChallenge files.
+    struct Recording {
+        /// The scenario.
+        var scenario: Scenario
+        /// Camera frames captured within the scenario's duration.
+        var frames: Int
+        /// The detector's body boxes (faces are not people in MOTChallenge), id -1.
+        var detections: [MOTRecord]
+        /// Every person's true body box, clipped to the image, in each frame where at least half of
+        /// it is in the image, hidden behind someone or not (as MOTChallenge's ground truth keeps
+        /// occluded people).
+        var truth: [MOTRecord]
+        /// The share of true boxes that the detector reported.
+        var detectedShare: Double
+    }
+
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    static func record(_ name: String) throws -> Recording {
+        let text = try String(contentsOf: repository.appendingPathComponent("Simulator/Scenarios/\(name).json"), encoding: .utf8)
+        let scenario = try Scenario.parse(text)
+        var simulation = Simulation(scenario: scenario)
+        var output = SimulationOutput()
+        // A second past the end, so that the last frames' detections (late by the detector's
+        // latency) are delivered too; frames captured after the end are left out below.
+        var time = Duration.zero
+        while time < scenario.duration + .seconds(1) {
+            time += .milliseconds(100)
+            output.append(simulation.advance(to: time))
+        }
+        let truths = output.truths.filter { $0.captureTime < scenario.duration }
+        #expect(truths.allSatisfy { $0.yawRadians == 0 && $0.pitchRadians == 0 }, "the dock stays still")
+        let frameOfCapture = Dictionary(uniqueKeysWithValues: truths.enumerated().map { ($1.captureTime, $0 + 1) })
+        let width = Double(scenario.camera.widthPixels), height = Double(scenario.camera.heightPixels)
+        func pixels(_ box: NormalizedRect) -> PixelRect {
+            PixelRect(x: box.x * width, y: box.y * height, width: box.width * width, height: box.height * height)
+        }
+        var detections: [MOTRecord] = []
+        for batch in output.batches {
+            guard let frame = frameOfCapture[batch.captureTime] else { continue }
+            for observation in batch.observations where observation.kind == .body {
+                detections.append(MOTRecord(frame: frame, identifier: -1, box: pixels(observation.box),
+                                            confidence: observation.confidence))
+            }
+        }
+        var truth: [MOTRecord] = []
+        var reported = 0
+        for (index, frame) in truths.enumerated() {
+            for part in frame.parts where part.kind == .body && part.inFrameFraction >= 0.5 {
+                guard let clipped = part.box.intersection(.fullImage) else { continue }
+                truth.append(MOTRecord(frame: index + 1, identifier: part.subjectIdentifier, box: pixels(clipped), confidence: 1))
+                if part.wasReported { reported += 1 }
+            }
+        }
+        return Recording(scenario: scenario, frames: truths.count, detections: detections.sorted { $0.frame < $1.frame },
+                         truth: truth, detectedShare: Double(reported) / Double(max(1, truth.count)))
+    }
+
+    /// A fresh directory for one test's files.
+    static func temporaryDirectory() throws -> URL {
+        let directory = URL(fileURLWithPath: NSTemporaryDirectory())
+            .appendingPathComponent("dockctl-replay-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    /// Replays the recording with the built dockctl and scores what it wrote; also returns how
+    /// many tracker identities it wrote.
+    static func replay(_ recording: Recording, in directory: URL, options: [String] = []) throws
+        -> (score: IdentityScore, identities: Int)
+    {
+        let detections = directory.appendingPathComponent("det.txt"), result = directory.appendingPathComponent("res.txt")
+        try MOTFormat.text(recording.detections).write(to: detections, atomically: true, encoding: .utf8)
+        let camera = recording.scenario.camera
+        let run = try ChildProcess.run("dockctl", [
+            "replay", "--mot", detections.path, "--out", result.path,
+            "--size", "\(camera.widthPixels)x\(camera.heightPixels)", "--fps", "\(camera.framesPerSecond)",
+            "--fov", "\(camera.information.horizontalFieldOfViewRadians * 180 / .pi)", "--frames", "\(recording.frames)",
+        ] + options)
+        #expect(run.status == 0, "\(run.error)")
+        #expect(run.output.hasPrefix("replayed \(recording.frames) frames: "))
+        let results = try MOTFormat.parse(String(contentsOf: result, encoding: .utf8))
+        #expect(results.allSatisfy { (1...recording.frames).contains($0.frame) })
+        return (IdentityScore(truth: recording.truth, result: results), Set(results.map(\.identifier)).count)
+    }
+
+    @Test(arguments: ["crossing", "group-of-four"])
+    func aSimulatedRecordingScoresAnIDF1OfAtLeastPointEight(_ name: String) throws {
+        let recording = try Self.record(name)
+        #expect(recording.scenario.camera.information.orientation == .up && !recording.scenario.camera.information.isMirrored)
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let score = try Self.replay(recording, in: directory)
+        let coasting = try Self.replay(recording, in: directory, options: ["--include-coasting"])
+        let camera = recording.scenario.camera
+        print("""
+            dockctl replay on \(name) (seed \(recording.scenario.seed), \(recording.scenario.subjects.count) people, \
+            \(recording.frames) frames, \(camera.widthPixels)x\(camera.heightPixels), \
+            \(camera.information.horizontalFieldOfViewRadians * 180 / .pi)° fov): \(recording.truth.count) true boxes, \
+            \(Int((recording.detectedShare * 100).rounded())) % detected; confirmed tracks \(score.score), \
+            \(score.identities) identities; with coasting ones \(coasting.score)
+            """)
+        #expect(score.score.f1 >= 0.8, "\(name): \(score.score)")
+    }
+
+    @Test func aMalformedLineIsRefusedWithItsNumberAndAMissingSizeIsAUsageError() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let detections = directory.appendingPathComponent("det.txt"), result = directory.appendingPathComponent("res.txt")
+        try "1,-1,10,20,30,40,0.9\n2,-1,10,20,30,40,0.9\n3,-1,10,20,-30,40,0.9\n"
+            .write(to: detections, atomically: true, encoding: .utf8)
+        let bad = try ChildProcess.run("dockctl", ["replay", "--mot", detections.path, "--out", result.path, "--size", "640x480"])
+        #expect(bad.status == 65)
+        #expect(bad.error == "dockctl: \(detections.path): line 3: field 5 (w): not a positive number, got '-30'\n")
+        #expect(!FileManager.default.fileExists(atPath: result.path), "nothing written")
+
+        let missing = try ChildProcess.run("dockctl", ["replay", "--mot", detections.path, "--out", result.path])
+        #expect(missing.status == 64)
+        #expect(missing.error.hasPrefix("dockctl: --size is required"))
+        #expect(missing.error.contains("usage: dockctl replay --mot DET --out RESULT --size WxH"))
+
+        let unreadable = try ChildProcess.run("dockctl", ["replay", "--mot", directory.appendingPathComponent("none").path,
+                                                          "--out", result.path, "--size", "640x480"])
+        #expect(unreadable.status == 65)
+        #expect(unreadable.error.hasPrefix("dockctl: cannot read '"))
+        #expect(!FileManager.default.fileExists(atPath: result.path), "nothing written")
+
+        // Fixed, the same file replays; --json gives the summary to scripts.
+        try "1,-1,10,20,30,40,0.9\n2,-1,10,20,30,40,0.9\n3,-1,10,20,30,40,0.9\n".write(to: detections, atomically: true, encoding: .utf8)
+        let good = try ChildProcess.run("dockctl", ["--json", "replay", "--mot", detections.path, "--out", result.path, "--size", "640x480"])
+        #expect(good.status == 0, "\(good.error)")
+        #expect(good.output == "{\"boxes\":1,\"frames\":3,\"tracks\":1}\n")
+        #expect(try String(contentsOf: result, encoding: .utf8).hasPrefix("3,1,"))
+    }
+}

@@ -1,0 +1,117 @@
+import DockSimulator
+import Testing
+
+@testable import DockTracking
+
+/// The tracker replayed over MOTChallenge detections: pixels in, pixels out, frame by frame.
+@Suite struct MOTReplayTests {
+    static let settings = MOTReplay.Settings(imageWidthPixels: 1920, imageHeightPixels: 1080)
+
+    /// Two people walking towards each other along a line 60 px apart in height, seen in frames
+    /// `frames`: A from the left, B from the right.
+    static func walkers(frames: ClosedRange<Int>) -> [MOTRecord] {
+        frames.flatMap { frame in
+            let t = Double(frame - 1) / 30
+            return [
+                MOTRecord(frame: frame, identifier: -1, box: PixelRect(x: 300 + 150 * t, y: 400, width: 120, height: 360),
+                          confidence: 0.9),
+                MOTRecord(frame: frame, identifier: -1, box: PixelRect(x: 1500 - 150 * t, y: 340, width: 130, height: 400),
+                          confidence: 0.8),
+            ]
+        }
+    }
+
+    @Test func twoWalkersAreTwoTracksFromTheirThirdFrame() {
+        let detections = Self.walkers(frames: 1...60)
+        let results = MOTReplay.run(detections, settings: Self.settings)
+        #expect(!results.contains { $0.frame < 3 }, "tentative tracks are not reported")
+        #expect(results.count == 2 * 58)
+        #expect(Set(results.map(\.identifier)) == [1, 2])
+        #expect(results == results.sorted { ($0.frame, $0.identifier) < ($1.frame, $1.identifier) })
+        #expect(results.allSatisfy { $0.confidence == 1 })
+        // Identifier 1 is the first box of frame 1 (A), and each track stays on its walker.
+        for result in results {
+            let truth = detections[(result.frame - 1) * 2 + (result.identifier - 1)]
+            #expect(result.box.intersectionOverUnion(truth.box) > 0.8, "frame \(result.frame), id \(result.identifier)")
+        }
+    }
+
+    @Test func aStillBoxComesBackWhereItWasInPixels() throws {
+        var settings = Self.settings
+        settings.imageWidthPixels = 640
+        settings.imageHeightPixels = 480
+        settings.horizontalFieldOfViewRadians = 1.2
+        let box = PixelRect(x: 500, y: 20, width: 100, height: 300)
+        let detections = (1...30).map { MOTRecord(frame: $0, identifier: -1, box: box, confidence: 0.7) }
+        let last = try #require(MOTReplay.run(detections, settings: settings).last)
+        #expect(last.frame == 30)
+        for (a, b) in [(last.box.x, box.x), (last.box.y, box.y), (last.box.width, box.width), (last.box.height, box.height)] {
+            #expect(abs(a - b) < 0.5, "\(last.box) against \(box)")
+        }
+    }
+
+    @Test func theOrderOfTheLinesDoesNotMatter() {
+        let detections = Self.walkers(frames: 1...40)
+        let seed: UInt64 = 17
+        var random = SimulationRandom(seed: seed)
+        let shuffled = detections.shuffled(using: &random)
+        #expect(MOTReplay.run(shuffled, settings: Self.settings) == MOTReplay.run(detections, settings: Self.settings),
+                "seed \(seed)")
+    }
+
+    @Test func coastingTracksAreReportedOnlyWhenAsked() throws {
+        var settings = Self.settings
+        settings.lastFrame = 120
+        let detections = Self.walkers(frames: 1...30)
+        let confirmed = MOTReplay.run(detections, settings: settings)
+        settings.includesCoastingTracks = true
+        let withCoasting = MOTReplay.run(detections, settings: settings)
+        let lastConfirmed = try #require(confirmed.last?.frame)
+        let lastCoasting = try #require(withCoasting.last?.frame)
+        #expect((30...34).contains(lastConfirmed), "confirmed until about 100 ms unseen")
+        // Coasting until deleted 1.5 s (45 frames) after the last sighting.
+        #expect((70...77).contains(lastCoasting))
+        #expect(Set(withCoasting.filter { $0.frame == lastCoasting }.map(\.identifier)) == [1, 2])
+        #expect(Array(withCoasting.prefix(confirmed.count)) == confirmed, "the same until the detections stop")
+    }
+
+    @Test func theLastFrameBoundsTheReplay() {
+        var settings = Self.settings
+        settings.lastFrame = 10
+        let results = MOTReplay.run(Self.walkers(frames: 1...60), settings: settings)
+        #expect(results.map(\.frame).max() == 10)
+        settings.lastFrame = 0
+        #expect(MOTReplay.run(Self.walkers(frames: 1...60), settings: settings).isEmpty)
+        #expect(MOTReplay.run([], settings: Self.settings).isEmpty)
+    }
+
+    @Test func framesWithoutDetectionsAreSteppedThrough() {
+        // A frame with no line is a frame with no detections, not a frame that did not happen: a
+        // gap of more than 300 ms drops a tentative track, so these two sightings never confirm.
+        let detections = [1, 2, 15, 16].map {
+            MOTRecord(frame: $0, identifier: -1, box: PixelRect(x: 100, y: 100, width: 50, height: 150), confidence: 1)
+        }
+        #expect(MOTReplay.run(detections, settings: Self.settings).isEmpty)
+    }
+
+    @Test func settingsAreChecked() {
+        var settings = Self.settings
+        #expect(settings.isValid)
+        #expect(settings.captureTime(ofFrame: 31) == .seconds(1))
+        #expect(settings.camera.aspectRatio == 1920.0 / 1080)
+        for change: (inout MOTReplay.Settings) -> Void in [
+            { $0.imageWidthPixels = 0 }, { $0.imageHeightPixels = -1 }, { $0.framesPerSecond = 0 },
+            { $0.framesPerSecond = .nan }, { $0.framesPerSecond = 5000 }, { $0.horizontalFieldOfViewRadians = .pi },
+            { $0.horizontalFieldOfViewRadians = 0 }, { $0.lastFrame = -1 }, { $0.lastFrame = MOTFormat.maximumFrame + 1 },
+        ] {
+            settings = Self.settings
+            change(&settings)
+            #expect(!settings.isValid, "\(settings)")
+        }
+        settings = Self.settings
+        settings.framesPerSecond = MOTReplay.Settings.minimumFramesPerSecond
+        settings.lastFrame = MOTFormat.maximumFrame
+        #expect(settings.isValid)
+        #expect(settings.captureTime(ofFrame: MOTFormat.maximumFrame) > .seconds(999_999_000), "no overflow at the extremes")
+    }
+}
