@@ -16,9 +16,12 @@ if arguments.contains("--help") || arguments.contains("-h") {
         usage: dockbench [--json] [--calls N]
 
         Measures the tracker's cost per frame with 1, 5 and 16 subjects (each seen as a body and a
-        face), then starts dockd on the simulated dock and measures the GetStatus round trip over
-        the Varlink socket (N calls, default 5000): medians, 99th percentiles and maxima, in
-        microseconds. --json prints one JSON object instead of the table.
+        face) and its heap allocations; scores its framing against a PID on the newest raw
+        detection on the crossing, group and dropout scenarios (virtual time; run from the
+        repository so Simulator/Scenarios is found); then starts dockd on the simulated dock and
+        measures the GetStatus round trip over the Varlink socket (N calls, default 5000):
+        medians, 99th percentiles and maxima, in microseconds. --json prints one JSON object
+        instead of the tables.
         """)
     exit(0)
 }
@@ -37,6 +40,18 @@ if let index = arguments.firstIndex(of: "--calls") {
 guard TrackerBenchmark.allocationCounterWorks else {
     FileHandle.standardError.write(Data("dockbench: the allocation counter does not count; cannot check the tracker\n".utf8))
     exit(1)
+}
+let qualityRows: [TrackingQuality.Row]
+if let scenarios = TrackingQuality.directory() {
+    do {
+        qualityRows = try TrackingQuality.measure(in: scenarios)
+    } catch {
+        FileHandle.standardError.write(Data("dockbench: cannot run the scenarios in \(scenarios.path): \(error)\n".utf8))
+        exit(1)
+    }
+} else {
+    FileHandle.standardError.write(Data("dockbench: Simulator/Scenarios not found (run from the repository); tracking quality skipped\n".utf8))
+    qualityRows = []
 }
 let trackerFigures = [1, 5, 16].map { subjects in (subjects, TrackerBenchmark.measure(subjects: subjects, frames: calls >= 1000 ? 3000 : 300)) }
 
@@ -57,7 +72,7 @@ func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
     sorted[min(sorted.count - 1, Int((fraction * Double(sorted.count)).rounded(.up)) - 1)]
 }
 
-Task.detached { [calls, isJSON, socket, daemon, trackerFigures] in
+Task.detached { [calls, isJSON, socket, daemon, trackerFigures, qualityRows] in
     // Wait for the socket and a ready dock.
     var connection: VarlinkConnection?
     let deadline = MonotonicClock.now() + .seconds(20)
@@ -91,7 +106,8 @@ Task.detached { [calls, isJSON, socket, daemon, trackerFigures] in
     if isJSON {
         let tracker = trackerFigures.map { "\"\($0.0)\":{\"p50\":\(format($0.1.p50)),\"p99\":\(format($0.1.p99)),\"allocations\":\($0.1.allocations)}" }.joined(separator: ",")
         print("{\"tracker_us_per_frame\":{\(tracker)},"
-              + "\"getstatus_round_trip_us\":{\"calls\":\(calls),\"p50\":\(format(median)),\"p99\":\(format(p99)),\"max\":\(format(maximum))}}")
+              + "\"getstatus_round_trip_us\":{\"calls\":\(calls),\"p50\":\(format(median)),\"p99\":\(format(p99)),\"max\":\(format(maximum))},"
+              + "\"tracking_quality\":\(TrackingQuality.json(qualityRows))}")
     } else {
         print("| measurement | samples | p50 | p99 | max |")
         print("|---|---|---|---|---|")
@@ -101,6 +117,10 @@ Task.detached { [calls, isJSON, socket, daemon, trackerFigures] in
         let allocations = trackerFigures.map { "\($0.1.allocations)" }.joined(separator: " / ")
         print("| tracker heap allocations in those frames (1 / 5 / 16 subjects) | | \(allocations) | | |")
         print("| Varlink GetStatus round trip (µs) | \(calls) | \(format(median)) | \(format(p99)) | \(format(maximum)) |")
+        if !qualityRows.isEmpty {
+            print("\nTracking quality (virtual time, centre framing; settled: frames from \(TrackingQuality.settledFrom) on)\n")
+            print(TrackingQuality.table(qualityRows))
+        }
     }
     daemon.terminate()
     daemon.waitUntilExit()

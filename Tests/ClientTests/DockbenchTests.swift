@@ -20,6 +20,12 @@ import TestSupport
             let entry = try #require(value as? [String: Any], "\(subjects)")
             #expect(entry["allocations"] is Int, "\(subjects) subjects: heap allocations counted")
         }
+        let quality = try #require(json["tracking_quality"] as? [[String: Any]])
+        #expect(quality.count == 6, "tracker and baseline on three scenarios")
+        for row in quality where row["pointer"] as? String == "tracker" {
+            let rms = try #require(row["rms_settled"] as? Double)
+            #expect(rms > 0 && rms < 0.05, "\(row["scenario"] ?? "?"): settled RMS \(rms)")
+        }
         let usage = try ChildProcess.run("dockbench", ["--calls", "zero"])
         #expect(usage.status == 64)
     }
