@@ -53,12 +53,13 @@ type Controller (
 )
 
 # Counters since dockd started: bad frames on the serial line, reconnects, commands the dock
-# refused, and observations accepted through Track.
+# refused, observations accepted through Track, and frames from the simulator's camera.
 type Counters (
   bad_frames: int,
   reconnects: int,
   refusals: int,
-  observations: int
+  observations: int,
+  camera_frames: int
 )
 
 # A box in the image: normalised 0...1, origin at the top left, x right, y down.
@@ -99,8 +100,38 @@ type Observation (
   identifier: ?int
 )
 
+# One tracked subject as the camera sees it now: its id (stable while it is tracked; a face and
+# its body are one subject), what it is (body: a person), its box in the delivered image (absent
+# when it is behind the camera), whether the dock follows it, its rank by saliency (1 = the most
+# salient) and whether it is only predicted, not seen in the last frames.
+type Subject (
+  id: int,
+  kind: (face, body, object),
+  box: ?Rect,
+  primary: bool,
+  saliency_rank: int,
+  coasting: bool
+)
+
+# One tracked subject as the camera sees it now: its id (stable while it is tracked; a face and
+# its body are one subject), what it is (body: a person), its box in the delivered image (absent
+# when it is behind the camera), whether the dock follows it, its rank by saliency (1 = the most
+# salient) and whether it is only predicted, not seen in the last frames.
+type Subject (
+  id: int,
+  kind: (face, body, object),
+  box: ?Rect,
+  primary: bool,
+  saliency_rank: int,
+  coasting: bool
+)
+
 # Everything about one dock at one moment. accessory, pose and limits are absent until a dock is
-# attached; motion says what the motion controller is doing.
+# attached; motion says what the motion controller is doing. tracker says what the tracker is
+# doing (following the primary subject, holding still after losing it, returning to the rest
+# pose) — it commands the dock only while tracking is on and no client holds control;
+# subject_in_frame whether the primary is seen inside the region of interest; subjects are the
+# tracked subjects (in Watch, at 10 Hz).
 type Status (
   state: (disconnected, connecting, handshaking, ready, incompatible),
   docked: bool,
@@ -113,6 +144,10 @@ type Status (
   selected_subjects: []int,
   controller: Controller,
   motion: (idle, velocity, moving, animating, settling),
+  tracker: (idle, following, holding, returning),
+  subject_in_frame: bool,
+  primary: ?int,
+  subjects: []Subject,
   counters: Counters
 )
 
@@ -175,7 +210,7 @@ method SetRegionOfInterest(region: ?Rect, accessory: ?string) -> ()
 method SelectSubjects(subjects: []int, accessory: ?string) -> ()
 
 # Follows the subject at a point of the image (NoSubjectFound when there is none there).
-method SelectSubjectAt(point: Point, accessory: ?string) -> ()
+method SelectSubjectAt(point: Point, accessory: ?string) -> (subject: int)
 
 # Narrows the limits (never beyond the dock's own); absent fields stay as they are.
 method SetLimits(yaw: ?Range, pitch: ?Range, max_speed: ?float, accessory: ?string) -> (limits: Limits)

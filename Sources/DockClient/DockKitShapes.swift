@@ -138,13 +138,44 @@ public struct DockAccessory: Sendable {
 }
 
 /// The state of tracking, as DockKit's `trackingStates` reports it: whether system tracking is on,
-/// the framing mode, and the subjects selected (the tracked subjects themselves come with the
-/// tracker's summaries).
+/// the framing mode, the subjects selected, and the tracked subjects.
 public struct TrackingState: Hashable, Sendable {
     public var isSystemTrackingEnabled: Bool
     public var framingMode: FramingMode
     public var selectedSubjectIdentifiers: [Int]
+    /// The subjects dockd tracks, as DockKit's `trackedSubjects`.
+    public var trackedSubjects: [TrackedSubject]
     public var timestamp: Double
+}
+
+/// One tracked subject, as DockKit's `TrackedPerson` / `TrackedObject`: identifier, what it is,
+/// **its rectangle with Vision's origin, the bottom left** (nil when it is behind the camera), its
+/// saliency rank (1 = most salient), and whether the dock follows it.
+public struct TrackedSubject: Hashable, Sendable {
+    public enum SubjectType: String, Hashable, Sendable { case person, face, object }
+
+    public var identifier: Int
+    public var type: SubjectType
+    public var rect: Rect?
+    public var saliencyRank: Int
+    public var isPrimary: Bool
+
+    init?(_ value: JSONValue) {
+        guard case .object(let members) = value, let identifier = members["id"]?.doubleValue else { return nil }
+        self.identifier = Int(identifier)
+        type = switch members["kind"]?.stringValue {
+        case "body": .person
+        case "face": .face
+        default: .object
+        }
+        if case .object(let box)? = members["box"], let x = box["x"]?.doubleValue, let y = box["y"]?.doubleValue,
+            let width = box["width"]?.doubleValue, let height = box["height"]?.doubleValue
+        {
+            rect = Rect(x: x, y: 1 - y - height, width: width, height: height)
+        }
+        saliencyRank = Int(members["saliency_rank"]?.doubleValue ?? 0)
+        isPrimary = members["primary"]?.boolValue ?? false
+    }
 }
 
 extension DockAccessory {
@@ -183,12 +214,16 @@ extension DockAccessory {
                     selectedSubjectIdentifiers: {
                         if case .array(let list)? = status["selected_subjects"] { list.compactMap(\.doubleValue).map { Int($0) } } else { [] }
                     }(),
+                    trackedSubjects: {
+                        if case .array(let list)? = status["subjects"] { list.compactMap(TrackedSubject.init) } else { [] }
+                    }(),
                     timestamp: event["time"]?.doubleValue ?? 0)
                 let changed = last.state.withLock { previous in
                     defer { previous = state }
                     return previous.map { $0.isSystemTrackingEnabled != state.isSystemTrackingEnabled
                         || $0.framingMode != state.framingMode
-                        || $0.selectedSubjectIdentifiers != state.selectedSubjectIdentifiers } ?? true
+                        || $0.selectedSubjectIdentifiers != state.selectedSubjectIdentifiers
+                        || $0.trackedSubjects != state.trackedSubjects } ?? true
                 }
                 return changed ? state : nil
             }

@@ -20,6 +20,14 @@ public struct Configuration: Hashable, Sendable {
     public var tracking = false
     /// Play `wake` when a dock attaches.
     public var wakeOnAttach = true
+    /// How long the dock holds still after losing its subject before it returns to rest, seconds.
+    public var restAfterSeconds = 8.0
+    /// The rest pose's yaw, degrees.
+    public var restYawDegrees = 0.0
+    /// The rest pose's pitch, degrees.
+    public var restPitchDegrees = 0.0
+    /// Feed the in-process simulator's camera to the tracker (with `simulator`).
+    public var simulatorCamera = true
     /// Narrowed yaw range, degrees (the dock's own limits still apply).
     public var yawMinimumDegrees = -180.0
     /// Narrowed yaw range, degrees.
@@ -57,6 +65,11 @@ public struct Configuration: Hashable, Sendable {
         text("serial-number", "accept only the dock with this USB serial number; empty: any", \.serialNumber),
         flag("tracking", "system tracking on at start", \.tracking),
         flag("wake-on-attach", "play the wake animation when a dock attaches", \.wakeOnAttach),
+        number("rest-after-s", "seconds the dock holds still after losing its subject before it turns back to rest",
+               \.restAfterSeconds, 0...3600),
+        number("rest-yaw-deg", "the rest pose's yaw (degrees)", \.restYawDegrees, -720...720),
+        number("rest-pitch-deg", "the rest pose's pitch (degrees)", \.restPitchDegrees, -720...720),
+        flag("simulator-camera", "with --simulator, feed the simulated camera's detections to the tracker", \.simulatorCamera),
         number("yaw-min-deg", "narrow the yaw range (degrees; never wider than the dock's)", \.yawMinimumDegrees, -720...720),
         number("yaw-max-deg", "narrow the yaw range (degrees)", \.yawMaximumDegrees, -720...720),
         number("pitch-min-deg", "narrow the pitch range (degrees)", \.pitchMinimumDegrees, -720...720),

@@ -43,6 +43,11 @@ public enum Daemon {
 
         let runner = SessionRunner(transport: transport, clock: clock, configuration: configuration, log: log)
         let loop = Task { await runner.run() }
+        // The in-process simulator's camera feeds the tracker as a camera app would.
+        let camera = Task {
+            guard let simulator = transport as? SimulatorTransport, configuration.simulatorCamera else { return }
+            for await batch in simulator.detections { await runner.cameraFrame(batch) }
+        }
 
         // The control API: the socket systemd passes, or our own.
         var server: VarlinkServer?
@@ -125,6 +130,7 @@ public enum Daemon {
                 if passed.isEmpty, !configuration.socket.isEmpty, server != nil { unlink(configuration.socket) }
                 keepAlive.cancel()
                 hotPlug.cancel()
+                camera.cancel()
                 loop.cancel()
                 await loop.value
                 log.notice("stopped")

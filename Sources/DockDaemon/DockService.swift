@@ -162,8 +162,11 @@ public struct DockService: Sendable {
                 let value = try Self.nested(point, axis, "point")
                 guard (0...1).contains(value) else { throw ParameterError(parameter: "point.\(axis)", reason: "must be within 0...1") }
             }
-            // Subjects come from the tracker; until it reports some, there is nobody at any point.
-            return .failure(DockInterface.Error.noSubjectFound)
+            let x = try Self.nested(point, "x", "point"), y = try Self.nested(point, "y", "point")
+            guard let subject = await runner.selectSubject(at: NormalizedPoint(x: x, y: y)) else {
+                return .failure(DockInterface.Error.noSubjectFound)
+            }
+            return .success(["subject": .integer(Int64(subject))])
         case "Watch":
             return .failure(VarlinkService.Error.expectedMore)
         default:
@@ -311,8 +314,12 @@ public struct DockService: Sendable {
                                            "width": .number(region.width), "height": .number(region.height)]),
             "selected_subjects": .array(status.selectedSubjects.map { .integer(Int64($0)) }),
             "counters": .object(["bad_frames": .integer(Int64(status.badFrames)), "reconnects": .integer(Int64(status.reconnects)),
-                                 "refusals": .integer(Int64(status.refusals)), "observations": .integer(Int64(status.observations))]),
+                                 "refusals": .integer(Int64(status.refusals)), "observations": .integer(Int64(status.observations)),
+                                 "camera_frames": .integer(Int64(status.cameraFrames))]),
+            "tracker": .string(status.tracker), "subject_in_frame": .bool(status.isSubjectInFrame),
+            "subjects": .array(status.subjects.map(json)),
         ]
+        if let primary = status.primary { members["primary"] = .integer(Int64(primary)) }
         switch status.controller {
         case .none: members["controller"] = .object(["kind": .string("none"), "acquired": .bool(false)])
         case .systemTracker: members["controller"] = .object(["kind": .string("tracker"), "acquired": .bool(false)])
@@ -327,6 +334,17 @@ public struct DockService: Sendable {
                                        "pitch_rate": .number(pose.pitchRadiansPerSecond)])
         }
         if let limits = status.limits { members["limits"] = json(limits) }
+        return .object(members)
+    }
+
+    static func json(_ subject: SubjectSummary) -> JSONValue {
+        var members: [String: JSONValue] = [
+            "id": .integer(Int64(subject.identifier)), "kind": .string(subject.kind.rawValue), "primary": .bool(subject.isPrimary),
+            "saliency_rank": .integer(Int64(subject.saliencyRank)), "coasting": .bool(subject.isCoasting),
+        ]
+        if let box = subject.box, box.x.isFinite, box.y.isFinite, box.width.isFinite, box.height.isFinite {
+            members["box"] = .object(["x": .number(box.x), "y": .number(box.y), "width": .number(box.width), "height": .number(box.height)])
+        }
         return .object(members)
     }
 

@@ -51,10 +51,18 @@ public actor SessionRunner {
     public private(set) var regionOfInterest = NormalizedRect.fullImage
     /// Subjects a client chose to follow; empty: automatic.
     public private(set) var selectedSubjects: [Int] = []
-    /// Observation batches waiting for the tracker (the newest 64).
+    /// Observation batches waiting for the tracker's next tick (the newest 64).
     public private(set) var pendingObservations: [ObservationBatch] = []
     /// Observations accepted through the API so far.
     public private(set) var observationCount = 0
+    /// Frames from the in-process simulator's camera so far.
+    public private(set) var cameraFrameCount = 0
+    /// The tracker: tracks, subjects, primary, framing.
+    public private(set) var pipeline: TrackingPipeline
+    /// The tracker's last tick.
+    public private(set) var trackingStep: TrackingPipeline.Step?
+    /// Whether the tracker's velocity is what the dock is doing now.
+    private var isTrackerMoving = false
     private var nextSubscriber = 0
 
     /// Creates a runner; `run()` starts it.
@@ -64,6 +72,14 @@ public actor SessionRunner {
         self.configuration = configuration
         self.log = log
         arbiter = ControlArbiter(isSystemTrackingEnabled: configuration.tracking)
+        pipeline = TrackingPipeline()
+        Self.applyRestSettings(configuration, to: &pipeline)
+    }
+
+    private static func applyRestSettings(_ configuration: Configuration, to pipeline: inout TrackingPipeline) {
+        pipeline.restAfter = .milliseconds(Int64((configuration.restAfterSeconds * 1000).rounded()))
+        pipeline.restYawRadians = configuration.restYawDegrees * .pi / 180
+        pipeline.restPitchRadians = configuration.restPitchDegrees * .pi / 180
     }
 
     /// Runs the session and its 30 Hz loop until the task is cancelled, then stops the motors.
@@ -92,6 +108,7 @@ public actor SessionRunner {
         tickCount += 1
         perform(session.tick(now: now))
         guard case .ready = session.state, let limits else { return }
+        track(now: now, limits: limits)
         let (messages, finish) = motion.tick(pose: session.pose(at: now), limits: limits, now: now)
         for message in messages { send(message, now: now) }
         if let finish {
@@ -100,6 +117,55 @@ public actor SessionRunner {
             motionOwner = nil
         }
         updateIndicator(now: now)
+    }
+
+    /// The tracker's part of a tick: fuse the frames that arrived (oldest first, each with the
+    /// pose at its capture time), predict to now, and — when system tracking is on, no client
+    /// holds control and no animation or move is playing — command the dock.
+    private func track(now: Duration, limits: MotionLimits) {
+        if !pendingObservations.isEmpty {
+            pendingObservations.sort { $0.captureTime < $1.captureTime }
+            for batch in pendingObservations {
+                guard let captured = session.pose(at: batch.captureTime) else { continue }
+                pipeline.observe(batch.observations, camera: batch.camera, captureTime: batch.captureTime,
+                                 gimbalYawRadians: captured.yawRadians, gimbalPitchRadians: captured.pitchRadians)
+            }
+            pendingObservations.removeAll(keepingCapacity: true)
+        }
+        guard let pose = session.pose(at: now) else { return }
+        let step = pipeline.step(now: now, gimbalYawRadians: pose.yawRadians, gimbalPitchRadians: pose.pitchRadians)
+        trackingStep = step
+        guard arbiter.controller == .systemTracker else {
+            if isTrackerMoving {
+                // Tracking was turned off or a client took over: the tracker lets go.
+                isTrackerMoving = false
+                pipeline.controllerInterrupted()
+                if arbiter.controller == .none, case .velocity = motion.activity,
+                    let result = try? motion.handle(.stop, pose: pose, limits: limits, now: now)
+                {
+                    for message in result.messages { send(message, now: now) }
+                }
+            }
+            return
+        }
+        switch motion.activity {
+        case .animating, .moving:
+            return
+        case .idle, .velocity, .settling:
+            break
+        }
+        guard let yaw = step.yawRadiansPerSecond, let pitch = step.pitchRadiansPerSecond else {
+            isTrackerMoving = false
+            return
+        }
+        do {
+            let result = try motion.handle(.velocity(yawRadiansPerSecond: yaw, pitchRadiansPerSecond: pitch, duration: nil),
+                                           pose: pose, limits: limits, now: now)
+            for message in result.messages { send(message, now: now) }
+            isTrackerMoving = true
+        } catch {
+            log.debug("tracker velocity refused: \(error)")
+        }
     }
 
     /// Stops the motors and closes the port (on SIGTERM, before exit).
@@ -123,6 +189,7 @@ public actor SessionRunner {
     /// Applies new settings (SIGHUP): limits and tracking; the port stays as it is.
     public func reconfigure(_ configuration: Configuration) {
         self.configuration = configuration
+        Self.applyRestSettings(configuration, to: &pipeline)
         if let info = session.info { limits = narrowedLimits(info) }
         if arbiter.isSystemTrackingEnabled != configuration.tracking,
             let change = arbiter.setSystemTracking(configuration.tracking)
@@ -205,27 +272,51 @@ public actor SessionRunner {
         if let change = arbiter.release(by: client) { logControl(change) }
     }
 
-    /// Queues a frame's observations for the tracker (the oldest batch goes when 64 wait).
+    /// Queues a frame's observations from a client for the tracker's next tick (the oldest
+    /// batch goes when 64 wait).
     public func track(_ batch: ObservationBatch) {
+        enqueue(batch)
+        observationCount += batch.observations.count
+    }
+
+    /// Queues a frame from the in-process simulator's camera.
+    public func cameraFrame(_ batch: ObservationBatch) {
+        enqueue(batch)
+        cameraFrameCount += 1
+    }
+
+    private func enqueue(_ batch: ObservationBatch) {
         if pendingObservations.count >= 64 { pendingObservations.removeFirst() }
         pendingObservations.append(batch)
-        observationCount += batch.observations.count
     }
 
     /// Sets where the subject goes in the frame.
     public func setFramingMode(_ mode: FramingMode) {
         framingMode = mode
+        pipeline.framingMode = mode
         publish(kind: "framing", detail: mode.rawValue)
     }
 
     /// Limits framing to a region of the image.
     public func setRegionOfInterest(_ region: NormalizedRect) {
         regionOfInterest = region
+        pipeline.regionOfInterest = region
     }
 
     /// Follows these subjects; an empty list goes back to choosing automatically.
     public func selectSubjects(_ subjects: [Int]) {
         selectedSubjects = subjects
+        pipeline.selection = subjects
+    }
+
+    /// Follows the subject seen at `point` of the delivered image now; returns its identifier,
+    /// or nil (and changes nothing) when nobody is there.
+    public func selectSubject(at point: NormalizedPoint) -> Int? {
+        guard let pose = session.pose(at: clock.now()),
+            let subject = pipeline.subject(at: point, gimbalYawRadians: pose.yawRadians, gimbalPitchRadians: pose.pitchRadians)
+        else { return nil }
+        selectSubjects([subject])
+        return subject
     }
 
     /// Everything a client may ask about the dock now.
@@ -250,13 +341,23 @@ public actor SessionRunner {
         case .animating: motionName = "animating"
         case .settling: motionName = "settling"
         }
+        let pose = session.state == .disconnected ? nil : session.pose(at: now)
+        let trackerName: String
+        switch trackingStep?.activity ?? .idle {
+        case .idle: trackerName = "idle"
+        case .following: trackerName = "following"
+        case .holding: trackerName = "holding"
+        case .returning: trackerName = "returning"
+        }
         return DockStatus(
             state: state, isDocked: isDocked, info: session.info, device: transport.name,
-            pose: session.state == .disconnected ? nil : session.pose(at: now), limits: limits,
+            pose: pose, limits: limits,
             isTrackingEnabled: arbiter.isSystemTrackingEnabled, framingMode: framingMode, regionOfInterest: regionOfInterest,
             selectedSubjects: selectedSubjects, controller: arbiter.controller, motion: motionName,
             badFrames: session.badFrameCount, reconnects: session.disconnectCount, refusals: session.refusalCount,
-            observations: observationCount)
+            observations: observationCount, cameraFrames: cameraFrameCount,
+            subjects: pose.map { pipeline.summaries(gimbalYawRadians: $0.yawRadians, gimbalPitchRadians: $0.pitchRadians, now: now) } ?? [],
+            primary: pipeline.primary, tracker: trackerName, isSubjectInFrame: trackingStep?.isSubjectInFrame ?? false)
     }
 
     /// Starts a stream of events for a watcher.
@@ -361,6 +462,8 @@ public actor SessionRunner {
             serialNumber = info.serialNumber
             limits = narrowedLimits(info)
             indicator = nil
+            pipeline.reset()
+            isTrackerMoving = false
             if configuration.wakeOnAttach, let limits {
                 do {
                     let result = try motion.handle(.animate(.wake), pose: session.pose(at: now), limits: limits, now: now)
@@ -418,12 +521,13 @@ public actor SessionRunner {
         return (try? limits.narrowed(by: clientLimits)) ?? limits
     }
 
-    /// The indicator shows tracking on (green) or off (dark); blinking until a subject is framed
-    /// (the tracker reports that once it lands).
+    /// The indicator shows tracking off (dark), on and looking for a subject (green, blinking
+    /// slowly), or on with the subject in frame (green, steady).
     private func updateIndicator(now: Duration) {
-        let wanted = arbiter.isSystemTrackingEnabled
-            ? IndicatorState(pattern: .slowBlink, red: 0, green: 160, blue: 0)
-            : IndicatorState(pattern: .off, red: 0, green: 0, blue: 0)
+        let inFrame = trackingStep?.isSubjectInFrame ?? false
+        let wanted = !arbiter.isSystemTrackingEnabled ? IndicatorState(pattern: .off, red: 0, green: 0, blue: 0)
+            : inFrame ? IndicatorState(pattern: .solid, red: 0, green: 160, blue: 0)
+            : IndicatorState(pattern: .slowBlink, red: 0, green: 160, blue: 0)
         guard wanted != indicator else { return }
         indicator = wanted
         send(.setIndicator(wanted), now: now)
@@ -476,6 +580,16 @@ public struct DockStatus: Sendable {
     public var reconnects: Int
     public var refusals: Int
     public var observations: Int
+    /// Frames from the in-process simulator's camera.
+    public var cameraFrames: Int
+    /// The tracked subjects, with boxes as the camera sees them now.
+    public var subjects: [SubjectSummary]
+    /// The subject the dock follows.
+    public var primary: Int?
+    /// What the tracker is doing: idle, following, holding or returning.
+    public var tracker: String
+    /// Whether the primary subject is seen inside the region of interest.
+    public var isSubjectInFrame: Bool
 }
 
 /// One frame's observations as a client sent them, for the tracker.

@@ -15,6 +15,10 @@ public final class SimulatorTransport: DockTransport {
 
     private let world: Mutex<World>
     private let clock: any DaemonClock
+    private let detectionContinuation: AsyncStream<ObservationBatch>.Continuation
+    /// What the simulated camera's detector reports, frame by frame, with capture times on the
+    /// daemon's clock (while the dock's link is open: the camera rides on the dock).
+    public let detections: AsyncStream<ObservationBatch>
 
     public var name: String { "simulator" }
 
@@ -22,6 +26,7 @@ public final class SimulatorTransport: DockTransport {
     public init(scenario: Scenario, clock: any DaemonClock) {
         self.clock = clock
         world = Mutex(World(simulation: Simulation(scenario: scenario), origin: clock.now()))
+        (detections, detectionContinuation) = AsyncStream<ObservationBatch>.makeStream(bufferingPolicy: .bufferingNewest(64))
     }
 
     /// The simulation, for inspection.
@@ -45,6 +50,10 @@ public final class SimulatorTransport: DockTransport {
                     guard world.generation == generation, let continuation = world.continuation else { return false }
                     let output = world.simulation.advance(to: clock.now() - world.origin)
                     if !output.bytesToHost.isEmpty { continuation.yield(output.bytesToHost) }
+                    for batch in output.batches {
+                        detectionContinuation.yield(ObservationBatch(observations: batch.observations, camera: batch.camera,
+                                                                     captureTime: world.origin + batch.captureTime))
+                    }
                     if output.linkChanges.contains(.unplugged) {
                         continuation.finish()
                         world.continuation = nil

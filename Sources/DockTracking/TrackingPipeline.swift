@@ -13,12 +13,6 @@ public struct TrackingPipeline: Sendable {
         public var tracker = SubjectTracker.Configuration()
         /// The framing controller's settings.
         public var framing = FramingController.Configuration()
-        /// How long the dock holds still after losing its subject before returning to rest.
-        public var restAfter: Duration = .seconds(8)
-        /// The rest pose, radians.
-        public var restYawRadians = 0.0
-        /// The rest pose, radians.
-        public var restPitchRadians = 0.0
 
         public init() {}
     }
@@ -55,6 +49,12 @@ public struct TrackingPipeline: Sendable {
     public var regionOfInterest = NormalizedRect.fullImage
     /// Subjects a client chose; empty: automatic.
     public var selection: [Int] = []
+    /// How long the dock holds still after losing its subject before returning to rest.
+    public var restAfter: Duration = .seconds(8)
+    /// The rest pose, radians.
+    public var restYawRadians = 0.0
+    /// The rest pose, radians.
+    public var restPitchRadians = 0.0
     /// The camera information of the newest frame.
     public private(set) var camera: CameraInformation?
     /// The tracks.
@@ -121,7 +121,7 @@ public struct TrackingPipeline: Sendable {
         case .holding, .returning:
             break
         }
-        if let lostSince, now - lostSince >= configuration.restAfter {
+        if let lostSince, now - lostSince >= restAfter {
             activity = .returning
         }
         if activity == .holding {
@@ -130,8 +130,8 @@ public struct TrackingPipeline: Sendable {
                         pitchRadiansPerSecond: rates.pitchRadiansPerSecond, isSubjectInFrame: false)
         }
         // Returning: the framing controller's law towards the rest pose, then leave the dock be.
-        let yawError = configuration.restYawRadians - gimbalYawRadians
-        let pitchError = configuration.restPitchRadians - gimbalPitchRadians
+        let yawError = restYawRadians - gimbalYawRadians
+        let pitchError = restPitchRadians - gimbalPitchRadians
         if abs(yawError) < configuration.framing.deadBandRadians, abs(pitchError) < configuration.framing.deadBandRadians {
             controller.reset()
             activity = .idle

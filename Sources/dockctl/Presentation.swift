@@ -21,6 +21,8 @@ enum Presentation {
         case "SetLimits":
             guard case .object(let limits)? = reply["limits"] else { return "ok" }
             return limitsText(limits)
+        case "SelectSubjectAt":
+            return "following subject \(reply["subject"]?.doubleValue.map { String(Int($0)) } ?? "?")"
         default:
             if case .object(let result)? = reply["result"] {
                 var notes: [String] = []
@@ -59,6 +61,20 @@ enum Presentation {
             lines.append("controller: \(kind)\(client)\(controller["acquired"]?.boolValue == true ? " (acquired)" : "")")
         }
         lines.append("motion:     \(status["motion"]?.stringValue ?? "?")")
+        let primary = status["primary"]?.doubleValue.map { ", subject \(Int($0))" } ?? ""
+        let inFrame = status["subject_in_frame"]?.boolValue == true ? ", in frame" : ""
+        lines.append("tracker:    \(status["tracker"]?.stringValue ?? "?")\(primary)\(inFrame)")
+        if case .array(let subjects)? = status["subjects"] {
+            for case .object(let subject) in subjects {
+                let id = subject["id"]?.doubleValue.map { String(Int($0)) } ?? "?"
+                var box = "behind the camera"
+                if case .object(let rect)? = subject["box"] {
+                    box = "box " + ["x", "y", "width", "height"].map { round3(rect[$0]?.doubleValue ?? 0) }.joined(separator: " ")
+                }
+                let flags = (subject["primary"]?.boolValue == true ? " primary" : "") + (subject["coasting"]?.boolValue == true ? " coasting" : "")
+                lines.append("  subject \(id): \(subject["kind"]?.stringValue ?? "?"), \(box), saliency #\(Int(subject["saliency_rank"]?.doubleValue ?? 0))\(flags)")
+            }
+        }
         if case .object(let counters)? = status["counters"] {
             lines.append("counters:   bad frames \(Int(counters["bad_frames"]?.doubleValue ?? 0)), reconnects \(Int(counters["reconnects"]?.doubleValue ?? 0)), refusals \(Int(counters["refusals"]?.doubleValue ?? 0))")
         }

@@ -84,6 +84,20 @@ import TestSupport
 }
 
 extension DockKitClientTests {
+    @Test func trackedSubjectsComeWithVisionsBottomLeftOrigin() throws {
+        let summary = JSONValue.object(["id": .integer(7), "kind": .string("body"), "primary": .bool(true), "saliency_rank": .integer(2),
+                                        "coasting": .bool(false),
+                                        "box": .object(["x": .number(0.2), "y": .number(0.1), "width": .number(0.25), "height": .number(0.6)])])
+        let subject = try #require(TrackedSubject(summary))
+        #expect(subject.identifier == 7 && subject.type == .person && subject.isPrimary && subject.saliencyRank == 2)
+        let rect = try #require(subject.rect)
+        #expect(abs(rect.y - 0.3) < 1e-12 && rect.x == 0.2 && rect.height == 0.6, "top 0.1, height 0.6 → bottom-left y 0.3")
+        let behind = JSONValue.object(["id": .integer(8), "kind": .string("face"), "primary": .bool(false), "saliency_rank": .integer(1),
+                                       "coasting": .bool(true)])
+        #expect(TrackedSubject(behind)?.rect == nil && TrackedSubject(behind)?.type == .face)
+        #expect(TrackedSubject(.string("nonsense")) == nil)
+    }
+
     @Test(.timeLimit(.minutes(1)))
     func buttonsAndTrackingStatesStream() async throws {
         // dock-faults presses the tracking button at 1 s.
@@ -99,15 +113,24 @@ extension DockKitClientTests {
         }
         #expect(pressed)
         var sawFraming = false
+        var followed: TrackedSubject?
         for try await state in try dock.trackingStates {
             if state.framingMode == .automatic { try await dock.setFramingMode(.center) }
             if state.framingMode == .center {
                 sawFraming = true
                 #expect(state.isSystemTrackingEnabled, "the button turned tracking on")
+            }
+            // The scenario's person, tracked from the simulated camera and followed.
+            if sawFraming, let primary = state.trackedSubjects.first(where: \.isPrimary), primary.rect != nil {
+                followed = primary
                 break
             }
         }
         #expect(sawFraming)
+        let subject = try #require(followed)
+        #expect(subject.type == .person && subject.saliencyRank >= 1)
+        let rect = try #require(subject.rect)
+        #expect(rect.y >= 0 && rect.y + rect.height <= 1 && rect.height > rect.width, "a standing person's box: \(rect)")
         dockd.signal(SIGTERM)
         #expect(try dockd.finish().status == 0)
     }

@@ -147,9 +147,27 @@ import TestSupport
         #expect(try dockctl(["status"]).output.contains("framing right"))
         #expect(try dockctl(["roi", "0.1", "0.1", "0.8", "0.8"]).output == "ok\n")
         #expect(try dockctl(["select", "4"]).output == "ok\n")
-        let nobody = try dockctl(["select", "--at", "0.5", "0.5"])
+        let nobody = try dockctl(["select", "--at", "0.02", "0.02"])
         #expect(nobody.status == 1)
         #expect(nobody.error.hasPrefix("dockctl: io.dockd.Dock.NoSubjectFound"))
+        // The simulated camera sees the default scene's person: pick them where the status shows them.
+        var centre: (x: Double, y: Double)?
+        for _ in 0..<50 where centre == nil {
+            let json = try JSONSerialization.jsonObject(with: Data(try dockctl(["--json", "status"]).output.utf8)) as? [String: Any]
+            let subjects = (json?["status"] as? [String: Any])?["subjects"] as? [[String: Any]] ?? []
+            if let box = subjects.compactMap({ $0["box"] as? [String: Any] }).first,
+                let x = box["x"] as? Double, let y = box["y"] as? Double, let width = box["width"] as? Double,
+                let height = box["height"] as? Double, (0.05...0.95).contains(x + width / 2), (0.05...0.95).contains(y + height / 2)
+            {
+                centre = (x + width / 2, y + height / 2)
+            } else {
+                usleep(100_000)
+            }
+        }
+        let point = try #require(centre, "a subject in view")
+        let picked = try dockctl(["select", "--at", String(point.x), String(point.y)])
+        #expect(picked.output.hasPrefix("following subject "), "\(picked.error)")
+        #expect(try dockctl(["status"]).output.contains("primary"), "the status lists the subjects")
 
         let refused = try dockctl(["velocity", "--yaw", "25", "--pitch", "0"])
         #expect(refused.status == 1)

@@ -11,7 +11,8 @@ import TestSupport
 
         init() throws {
             socket = "\(ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp")/dockd-api-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
-            process = try ChildProcess("dockd", ["--config", "", "--simulator", "--socket", socket, "--wake-on-attach=false"])
+            process = try ChildProcess("dockd", ["--config", "", "--simulator", "--socket", socket, "--wake-on-attach=false",
+                                                 "--simulator-camera=false"])
             #expect(process.waitForErrorLine(containing: "control API on") != nil)
             #expect(process.waitForErrorLine(containing: "attached DK-1 Demo") != nil)
         }

@@ -1,0 +1,111 @@
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+
+/// The tracker inside dockd: fed by the simulated camera or by `Track`, seen in `GetStatus` and
+/// `Watch`, moving the dock when system tracking is on, and going back to rest.
+@Suite(.serialized) struct TrackingAPITests {
+    static func monotonicSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+
+    static func status(_ client: VarlinkTestClient) throws -> [String: Any] {
+        try #require(APITests.parameters(try client.call("io.dockd.Dock.GetStatus"))["status"] as? [String: Any])
+    }
+
+    static func yaw(_ status: [String: Any]) -> Double? { (status["pose"] as? [String: Any])?["yaw"] as? Double }
+
+    @Test func theSimulatedCameraIsFollowedThenTheDockHoldsStillThenRests() throws {
+        // One person stands 0.29 rad to the right for four seconds, then is gone.
+        let scenario = "\(ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp")/dockd-tracking-\(getpid()).json"
+        try """
+            {"name": "stand-then-go", "duration_s": 120, "seed": 5,
+             "subjects": [{"id": 1, "kind": "person", "primary": true,
+                           "path": {"waypoints": [{"t_s": 0, "x_m": 0.9, "y_m": 3}]}, "absent": [{"from_s": 4, "to_s": 120}]}]}
+            """.write(toFile: scenario, atomically: true, encoding: .utf8)
+        defer { unlink(scenario) }
+        let socket = "\(ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp")/dockd-tracking-\(getpid()).sock"
+        let process = try ChildProcess("dockd", ["--config", "", "--simulator", "--scenario", scenario, "--socket", socket,
+                                                 "--wake-on-attach=false", "--tracking", "--rest-after-s", "1"])
+        #expect(process.waitForErrorLine(containing: "attached DK-1 Demo") != nil)
+        let client = try VarlinkTestClient(path: socket)
+        let expectedYaw = atan(0.9 / 3)
+        var seen: [String] = []
+        var following: [String: Any]?
+        let deadline = Self.monotonicSeconds() + 15
+        while Self.monotonicSeconds() < deadline {
+            let status = try Self.status(client)
+            let tracker = status["tracker"] as? String ?? "?"
+            if seen.last != tracker { seen.append(tracker) }
+            if tracker == "following", status["subject_in_frame"] as? Bool == true,
+                let yaw = Self.yaw(status), abs(yaw - expectedYaw) < 0.05
+            {
+                following = status
+            }
+            if seen.contains("returning"), tracker == "idle", let yaw = Self.yaw(status), abs(yaw) < 0.03 { break }
+            usleep(50_000)
+        }
+        #expect(seen.starts(with: ["idle", "following"]), "states seen: \(seen)")
+        #expect(Array(seen.suffix(3)) == ["holding", "returning", "idle"], "then held still and went back to rest: \(seen)")
+        let framed = try #require(following, "the dock turned to the subject, 0.29 rad right")
+        let subjects = try #require(framed["subjects"] as? [[String: Any]])
+        let primary = try #require(subjects.first { $0["primary"] as? Bool == true })
+        #expect(primary["kind"] as? String == "body" && primary["saliency_rank"] as? Int == 1)
+        #expect(framed["primary"] as? Int == primary["id"] as? Int)
+        let box = try #require(primary["box"] as? [String: Any])
+        let centre = (box["x"] as? Double ?? 0) + (box["width"] as? Double ?? 0) / 2
+        #expect(abs(centre - 0.5) < 0.1, "framed near the centre across (automatic framing): \(centre)")
+        #expect(((framed["counters"] as? [String: Any])?["camera_frames"] as? Int ?? 0) > 30)
+        let final = try Self.status(client)
+        #expect(abs(Self.yaw(final) ?? 1) < 0.03, "back at the rest pose")
+        process.signal(SIGTERM)
+        #expect(try process.finish().status == 0)
+    }
+
+    @Test func boxesSentWithTrackBecomeSubjectsThatCanBePickedAndWatched() throws {
+        let daemon = try APITests.Daemon()
+        let client = try daemon.client()
+        // A body right of centre, 30 frames a second for a second.
+        let body: [String: Any] = ["kind": "body", "box": ["x": 0.6, "y": 0.2, "width": 0.1, "height": 0.6], "confidence": 0.9]
+        let camera: [String: Any] = ["horizontal_fov": 1.2, "aspect_ratio": 16.0 / 9]
+        for _ in 0..<30 {
+            let reply = try client.call("io.dockd.Dock.Track", ["observations": [body], "camera": camera,
+                                                               "capture_time": Self.monotonicSeconds()])
+            #expect(APITests.errorName(reply) == nil)
+            usleep(33_000)
+        }
+        let status = try Self.status(client)
+        let subjects = try #require(status["subjects"] as? [[String: Any]])
+        #expect(subjects.count == 1, "\(subjects)")
+        let subject = try #require(subjects.first)
+        let identifier = try #require(subject["id"] as? Int)
+        #expect(subject["kind"] as? String == "body" && subject["coasting"] as? Bool == false)
+        let box = try #require(subject["box"] as? [String: Any])
+        #expect(abs((box["x"] as? Double ?? 0) - 0.6) < 0.03 && abs((box["height"] as? Double ?? 0) - 0.6) < 0.05, "\(box)")
+        // Tracking is off: the dock has not moved.
+        #expect(status["tracker"] as? String == "following" && abs(Self.yaw(status) ?? 1) < 0.01)
+
+        let picked = try client.call("io.dockd.Dock.SelectSubjectAt", ["point": ["x": 0.65, "y": 0.5]])
+        #expect(APITests.parameters(picked)["subject"] as? Int == identifier)
+        #expect(APITests.errorName(try client.call("io.dockd.Dock.SelectSubjectAt", ["point": ["x": 0.1, "y": 0.5]]))
+                == "io.dockd.Dock.NoSubjectFound")
+        #expect(try Self.status(client)["selected_subjects"] as? [Int] == [identifier])
+
+        // Watch carries the same summaries at 10 Hz.
+        let watcher = try daemon.client()
+        try watcher.send("io.dockd.Dock.Watch", more: true)
+        var summaries: [[String: Any]]?
+        for _ in 0..<20 {
+            guard let event = (APITests.parameters(watcher.receive())["event"] as? [String: Any]) else { break }
+            if let status = event["status"] as? [String: Any], let list = status["subjects"] as? [[String: Any]], !list.isEmpty {
+                summaries = list
+                break
+            }
+        }
+        #expect(summaries?.first?["id"] as? Int == identifier, "Watch shows the subject")
+        try daemon.stop()
+    }
+}
