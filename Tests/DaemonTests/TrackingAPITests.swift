@@ -71,6 +71,28 @@ import TestSupport
         // A body right of centre, 30 frames a second for a second.
         let body: [String: Any] = ["kind": "body", "box": ["x": 0.6, "y": 0.2, "width": 0.1, "height": 0.6], "confidence": 0.9]
         let camera: [String: Any] = ["horizontal_fov": 1.2, "aspect_ratio": 16.0 / 9]
+        // Frames with a degenerate or non-finite box beside a good one are refused whole, by name,
+        // and nothing of them reaches the tracker.
+        let degenerate: [String: Any] = ["kind": "body", "box": ["x": 0.2, "y": 0.2, "width": -0.1, "height": 0.3]]
+        for _ in 0..<10 {
+            let reply = try client.call("io.dockd.Dock.Track", ["observations": [body, degenerate], "camera": camera,
+                                                               "capture_time": Self.monotonicSeconds()])
+            #expect(APITests.errorName(reply) == "io.dockd.Dock.InvalidParameter")
+            #expect(APITests.parameters(reply)["parameter"] as? String == "observations[1].box")
+            usleep(33_000)
+        }
+        // 1e999 is no finite number (JSON has no infinity): it is not JSON dockd accepts, and the
+        // connection that sent it is closed, as for any malformed message.
+        let reckless = try daemon.client()
+        let text = "{\"method\":\"io.dockd.Dock.Track\",\"parameters\":{\"observations\":[{\"kind\":\"body\",\"box\":"
+            + "{\"x\":1e999,\"y\":0.2,\"width\":0.1,\"height\":0.3}}],\"camera\":{\"horizontal_fov\":1.2,\"aspect_ratio\":1.5},"
+            + "\"capture_time\":\(Self.monotonicSeconds())}}"
+        reckless.sendRaw(Array(text.utf8) + [0])
+        #expect(reckless.isClosedByServer())
+        usleep(100_000)
+        let untouched = try Self.status(client)
+        #expect((untouched["subjects"] as? [Any])?.isEmpty == true && untouched["tracker"] as? String == "idle")
+        #expect((untouched["counters"] as? [String: Any])?["observations"] as? Int == 0)
         for _ in 0..<30 {
             let reply = try client.call("io.dockd.Dock.Track", ["observations": [body], "camera": camera,
                                                                "capture_time": Self.monotonicSeconds()])
