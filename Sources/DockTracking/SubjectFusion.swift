@@ -37,39 +37,62 @@ public struct FusedSubject: Hashable, Sendable {
 /// Joins a face with the body it belongs to, so a person is one subject: a face belongs to a body
 /// when it lies across the body's width and in the top 40 % of its height. Identifiers are kept:
 /// a face and a body that join take the older of their two subject identifiers, and keep it.
+/// Its buffers are sized once, so fusing a frame allocates nothing in the steady state.
 public struct SubjectFusion: Sendable {
-    private var subjectOfTrack: [Int: Int] = [:]
+    /// Which subject each live track belongs to, as (track, subject) pairs.
+    private var subjectOfTrack: [(track: Int, subject: Int)] = []
+    private var faceUsed: [Bool] = []
 
     /// Creates an empty fusion.
-    public init() {}
+    public init() {
+        subjectOfTrack.reserveCapacity(64)
+        faceUsed.reserveCapacity(64)
+    }
 
     /// The subjects the tracks make up (tentative tracks are left out).
     public mutating func fuse(_ tracks: [SubjectTracker.Track]) -> [FusedSubject] {
-        let live = tracks.filter { $0.phase != .tentative }
-        let bodies = live.filter { $0.kind == .body }
         var subjects: [FusedSubject] = []
-        var usedFaces = Set<Int>()
-        for body in bodies {
+        fuse(tracks, into: &subjects)
+        return subjects
+    }
+
+    /// The subjects the tracks make up, written over `subjects` (whose capacity is kept).
+    public mutating func fuse(_ tracks: [SubjectTracker.Track], into subjects: inout [FusedSubject]) {
+        subjects.removeAll(keepingCapacity: true)
+        faceUsed.removeAll(keepingCapacity: true)
+        for _ in tracks.indices { faceUsed.append(false) }
+        for body in tracks where body.kind == .body && body.phase != .tentative {
             let box = body.filter.angularBox
-            let face = live.filter { $0.kind == .face && !usedFaces.contains($0.identifier) }
-                .filter { Self.belongs($0.filter.angularBox, to: box) }
-                .min { abs($0.filter.angularBox.yawRadians - box.yawRadians) < abs($1.filter.angularBox.yawRadians - box.yawRadians) }
-            if let face { usedFaces.insert(face.identifier) }
-            let identifier = subjectIdentifier(for: [body.identifier] + (face.map { [$0.identifier] } ?? []))
-            var subject = FusedSubject(track: body, identifier: identifier)
+            var face: Int?
+            for index in tracks.indices where tracks[index].kind == .face && tracks[index].phase != .tentative && !faceUsed[index] {
+                let candidate = tracks[index].filter.angularBox
+                guard Self.belongs(candidate, to: box) else { continue }
+                if let chosen = face,
+                    abs(tracks[chosen].filter.angularBox.yawRadians - box.yawRadians) <= abs(candidate.yawRadians - box.yawRadians)
+                {
+                    continue
+                }
+                face = index
+            }
+            var subject = FusedSubject(track: body)
             if let face {
-                subject.faceTrack = face.identifier
-                subject.isCoasting = body.phase == .coasting && face.phase == .coasting
-                subject.born = min(body.born, face.born)
+                faceUsed[face] = true
+                let faceTrack = tracks[face]
+                subject.identifier = subjectIdentifier(body.identifier, faceTrack.identifier)
+                subject.faceTrack = faceTrack.identifier
+                subject.isCoasting = body.phase == .coasting && faceTrack.phase == .coasting
+                subject.born = min(body.born, faceTrack.born)
+            } else {
+                subject.identifier = subjectIdentifier(body.identifier, nil)
             }
             subjects.append(subject)
         }
-        for track in live where track.kind != .body && !usedFaces.contains(track.identifier) {
-            subjects.append(FusedSubject(track: track, identifier: subjectIdentifier(for: [track.identifier])))
+        for index in tracks.indices where tracks[index].kind != .body && tracks[index].phase != .tentative && !faceUsed[index] {
+            var subject = FusedSubject(track: tracks[index])
+            subject.identifier = subjectIdentifier(tracks[index].identifier, nil)
+            subjects.append(subject)
         }
-        let liveTracks = Set(live.map(\.identifier))
-        subjectOfTrack = subjectOfTrack.filter { liveTracks.contains($0.key) }
-        return subjects
+        subjectOfTrack.removeAll { entry in !tracks.contains { $0.identifier == entry.track && $0.phase != .tentative } }
     }
 
     /// Whether a face's box lies across a body's width and in the top 40 % of its height.
@@ -79,10 +102,25 @@ public struct SubjectFusion: Sendable {
             && face.pitchRadians >= body.pitchRadians + body.heightRadians * 0.1
     }
 
-    /// The oldest subject identifier any of the tracks had, given to all of them.
-    private mutating func subjectIdentifier(for tracks: [Int]) -> Int {
-        let identifier = tracks.compactMap { subjectOfTrack[$0] }.min() ?? tracks.min()!
-        for track in tracks { subjectOfTrack[track] = identifier }
+    /// The oldest subject identifier either track already had — so a subject keeps its identifier
+    /// when a newly confirmed track joins it — or, for tracks new to every subject, the older
+    /// track's own; given to both.
+    private mutating func subjectIdentifier(_ first: Int, _ second: Int?) -> Int {
+        var known: Int?
+        for entry in subjectOfTrack where entry.track == first || entry.track == second {
+            known = min(known ?? entry.subject, entry.subject)
+        }
+        let identifier = known ?? min(first, second ?? first)
+        assign(first, identifier)
+        if let second { assign(second, identifier) }
         return identifier
+    }
+
+    private mutating func assign(_ track: Int, _ subject: Int) {
+        if let index = subjectOfTrack.firstIndex(where: { $0.track == track }) {
+            subjectOfTrack[index].subject = subject
+        } else {
+            subjectOfTrack.append((track, subject))
+        }
     }
 }

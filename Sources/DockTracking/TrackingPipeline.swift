@@ -94,7 +94,7 @@ public struct TrackingPipeline: Sendable {
         let seconds = lastStep.map { max(0, (now - $0).trackerSeconds) } ?? 1.0 / 30
         lastStep = now
         tracker.predict(to: now)
-        subjects = fusion.fuse(tracker.tracks)
+        fusion.fuse(tracker.tracks, into: &subjects)
         primary = selector.choose(subjects, selection: selection, gimbalYawRadians: gimbalYawRadians,
                                   gimbalPitchRadians: gimbalPitchRadians, now: now)
         if let primary, let subject = subjects.first(where: { $0.identifier == primary }), let camera,

@@ -18,8 +18,11 @@ enum TrackerBenchmark {
 
     /// Microseconds per frame (median, 99th percentile) over `frames` frames after a warm-up, and
     /// the heap allocations those frames made (counted by the interposed allocator).
-    static func measure(subjects: Int, frames: Int) -> (p50: Double, p99: Double, allocations: UInt64) {
+    /// `wholePipeline` times `TrackingPipeline` (observe and a control step: the tracker plus
+    /// face/body fusion, the primary's choice and the framing controller) instead of the tracker.
+    static func measure(subjects: Int, frames: Int, wholePipeline: Bool = false) -> (p50: Double, p99: Double, allocations: UInt64) {
         var tracker = SubjectTracker()
+        var pipeline = TrackingPipeline()
         var samples: [Double] = []
         var allocations: UInt64 = 0
         samples.reserveCapacity(frames)
@@ -42,8 +45,13 @@ enum TrackerBenchmark {
             let capture = Duration.nanoseconds(Int64(index) * 33_333_333)
             let allocationsBefore = dockd_allocation_count()
             let start = MonotonicClock.now()
-            tracker.predict(to: capture)
-            tracker.update(observations, camera: camera, captureTime: capture, gimbalYawRadians: 0, gimbalPitchRadians: 0)
+            if wholePipeline {
+                pipeline.observe(observations, camera: camera, captureTime: capture, gimbalYawRadians: 0, gimbalPitchRadians: 0)
+                _ = pipeline.step(now: capture, gimbalYawRadians: 0, gimbalPitchRadians: 0)
+            } else {
+                tracker.predict(to: capture)
+                tracker.update(observations, camera: camera, captureTime: capture, gimbalYawRadians: 0, gimbalPitchRadians: 0)
+            }
             let elapsed = MonotonicClock.now() - start
             if index >= 60 {
                 allocations += dockd_allocation_count() - allocationsBefore

@@ -54,12 +54,13 @@ if let scenarios = TrackingQuality.directory() {
     qualityRows = []
 }
 let trackerFigures = [1, 5, 16].map { subjects in (subjects, TrackerBenchmark.measure(subjects: subjects, frames: calls >= 1000 ? 3000 : 300)) }
+let pipelineFigures = TrackerBenchmark.measure(subjects: 5, frames: calls >= 1000 ? 3000 : 300, wholePipeline: true)
 
 let directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
 let socket = "/tmp/dockbench-\(getpid()).sock"
 let daemon = Process()
 daemon.executableURL = directory.appendingPathComponent("dockd")
-daemon.arguments = ["--config", "", "--simulator", "--socket", socket, "--log-level", "warning", "--wake-on-attach=false"]
+daemon.arguments = ["--config", "", "--simulator", "--socket", socket, "--log-level", "warning", "--wake-on-attach=false", "--simulator-camera=false"]
 do {
     try daemon.run()
 } catch {
@@ -72,7 +73,7 @@ func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
     sorted[min(sorted.count - 1, Int((fraction * Double(sorted.count)).rounded(.up)) - 1)]
 }
 
-Task.detached { [calls, isJSON, socket, daemon, trackerFigures, qualityRows] in
+Task.detached { [calls, isJSON, socket, daemon, trackerFigures, pipelineFigures, qualityRows] in
     // Wait for the socket and a ready dock.
     var connection: VarlinkConnection?
     let deadline = MonotonicClock.now() + .seconds(20)
@@ -106,6 +107,7 @@ Task.detached { [calls, isJSON, socket, daemon, trackerFigures, qualityRows] in
     if isJSON {
         let tracker = trackerFigures.map { "\"\($0.0)\":{\"p50\":\(format($0.1.p50)),\"p99\":\(format($0.1.p99)),\"allocations\":\($0.1.allocations)}" }.joined(separator: ",")
         print("{\"tracker_us_per_frame\":{\(tracker)},"
+              + "\"pipeline_us_per_frame\":{\"5\":{\"p50\":\(format(pipelineFigures.p50)),\"p99\":\(format(pipelineFigures.p99)),\"allocations\":\(pipelineFigures.allocations)}},"
               + "\"getstatus_round_trip_us\":{\"calls\":\(calls),\"p50\":\(format(median)),\"p99\":\(format(p99)),\"max\":\(format(maximum))},"
               + "\"tracking_quality\":\(TrackingQuality.json(qualityRows))}")
     } else {
@@ -116,6 +118,8 @@ Task.detached { [calls, isJSON, socket, daemon, trackerFigures, qualityRows] in
         }
         let allocations = trackerFigures.map { "\($0.1.allocations)" }.joined(separator: " / ")
         print("| tracker heap allocations in those frames (1 / 5 / 16 subjects) | | \(allocations) | | |")
+        print("| whole pipeline (tracker, fusion, primary, framing), 5 subjects (µs per frame) | \(calls >= 1000 ? 3000 : 300) | \(format(pipelineFigures.p50)) | \(format(pipelineFigures.p99)) | |")
+        print("| whole pipeline heap allocations in those frames | | \(pipelineFigures.allocations) | | |")
         print("| Varlink GetStatus round trip (µs) | \(calls) | \(format(median)) | \(format(p99)) | \(format(maximum)) |")
         if !qualityRows.isEmpty {
             print("\nTracking quality (virtual time, centre framing; settled: frames from \(TrackingQuality.settledFrom) on)\n")

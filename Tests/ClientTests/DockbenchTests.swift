@@ -20,6 +20,8 @@ import TestSupport
             let entry = try #require(value as? [String: Any], "\(subjects)")
             #expect(entry["allocations"] is Int, "\(subjects) subjects: heap allocations counted")
         }
+        let pipeline = try #require((json["pipeline_us_per_frame"] as? [String: Any])?["5"] as? [String: Any])
+        #expect(pipeline["allocations"] is Int && (pipeline["p50"] as? Double ?? 0) > 0, "the whole pipeline is timed too")
         let quality = try #require(json["tracking_quality"] as? [[String: Any]])
         #expect(quality.count == 6, "tracker and baseline on three scenarios")
         for row in quality where row["pointer"] as? String == "tracker" {

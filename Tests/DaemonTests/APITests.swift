@@ -21,6 +21,11 @@ import TestSupport
             try VarlinkTestClient(path: socket, receiveBufferBytes: receiveBufferBytes)
         }
 
+        deinit {
+            // A test that throws half-way must not leave its daemon running.
+            if process.process.isRunning { process.signal(SIGKILL) }
+        }
+
         func stop() throws {
             process.signal(SIGTERM)
             #expect(try process.finish().status == 0)

@@ -38,4 +38,16 @@ import Testing
         #expect(fusion.fuse([body(8, yaw: 0.1), track(9, .object, yaw: -0.4, pitch: 0, width: 0.1, height: 0.1)])
                 .map(\.identifier).sorted() == [5, 9])
     }
+
+    @Test func aSubjectKeepsItsIdentifierWhenAnOlderTrackJoinsIt() {
+        // The face (track 5) is confirmed first and is subject 5; the body's track (3) was born
+        // earlier but confirmed later. Joining must not rename the subject the dock follows.
+        var fusion = SubjectFusion()
+        #expect(fusion.fuse([face(5, yaw: 0.1)]).map(\.identifier) == [5])
+        let joined = fusion.fuse([body(3, yaw: 0.1), face(5, yaw: 0.1)])
+        #expect(joined.map(\.identifier) == [5] && joined.first?.bodyTrack == 3 && joined.first?.faceTrack == 5)
+        var subjects: [FusedSubject] = []
+        fusion.fuse([body(3, yaw: 0.1)], into: &subjects)
+        #expect(subjects.map(\.identifier) == [5], "and the body alone keeps it")
+    }
 }
