@@ -292,9 +292,11 @@ extension APITests {
         let closedAt = Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
         controller = nil
         var stoppedAt: Double?
+        var seen: [String] = []
         for _ in 0..<100 {
             guard let reply = watcher.receive(), let event = Self.parameters(reply)["event"] as? [String: Any] else { break }
             let status = event["status"] as? [String: Any]
+            seen.append("\(event["kind"] ?? "?") \(event["detail"] ?? "") motion \(status?["motion"] ?? "?") at \((event["time"] as? Double ?? 0) - closedAt) s")
             if event["kind"] as? String == "control", status?["motion"] as? String == "idle",
                 let time = event["time"] as? Double, time >= closedAt
             {
@@ -302,7 +304,7 @@ extension APITests {
                 break
             }
         }
-        let delay = try #require(stoppedAt) - closedAt
+        let delay = try #require(stoppedAt, "events after the client went away: \(seen.prefix(12))") - closedAt
         #expect(delay <= 0.1, "stop sent \(delay) s after the controlling client went away")
         try daemon.stop()
     }
