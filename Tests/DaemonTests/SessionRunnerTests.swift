@@ -108,4 +108,42 @@ import Testing
         #expect(await Self.next(&lines, containing: "motors stopped") != nil, "shutdown stops the motors")
         playing.cancel()
     }
+
+    @Test(.timeLimit(.minutes(1)))
+    func theIndicatorShowsTheSubjectInFrameAndTrackingOffStopsTheTracker() async throws {
+        let scenario = try Scenario.parse("""
+            {"name": "one-person", "duration_s": 600, "seed": 3,
+             "subjects": [{"id": 1, "kind": "person", "primary": true, "path": {"waypoints": [{"t_s": 0, "x_m": 0.9, "y_m": 3}]}}]}
+            """)
+        let clock = SystemClock()
+        let transport = SimulatorTransport(scenario: scenario, clock: clock)
+        var configuration = Configuration()
+        configuration.wakeOnAttach = false
+        configuration.tracking = true
+        let runner = SessionRunner(transport: transport, clock: clock, configuration: configuration,
+                                   log: Logger(usesJournalPrefixes: false) { _ in })
+        let loop = Task { await runner.run() }
+        let camera = Task { for await batch in transport.detections { await runner.cameraFrame(batch) } }
+        defer {
+            camera.cancel()
+            loop.cancel()
+        }
+        var sawBlinking = false
+        var framed = false
+        for _ in 0..<200 where !framed {
+            try await Task.sleep(for: .milliseconds(25))
+            let indicator = transport.simulation.firmware.indicator
+            if indicator.pattern == .slowBlink, indicator.green > 0 { sawBlinking = true }
+            framed = await runner.status().isSubjectInFrame && indicator.pattern == .solid && indicator.green > 0
+        }
+        #expect(sawBlinking, "green and blinking while looking for the subject")
+        #expect(framed, "steady green with the subject in frame")
+        #expect(await runner.status().tracker == "following")
+
+        await runner.setSystemTracking(false)
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(transport.simulation.firmware.indicator.pattern == .off, "dark with tracking off")
+        let motion = await runner.status().motion
+        #expect(motion == "idle", "the tracker let go of the dock: \(motion)")
+    }
 }
