@@ -100,6 +100,17 @@ type Observation (
   identifier: ?int
 )
 
+# The 30 Hz control loop's punctuality: ticks since dockd started, ticks missed (the loop fell a
+# whole interval behind), and how late ticks ran after their scheduled times (seconds: median,
+# 99th percentile and maximum over the last 1024 ticks).
+type Loop (
+  ticks: int,
+  missed: int,
+  late_p50: float,
+  late_p99: float,
+  late_max: float
+)
+
 # One tracked subject as the camera sees it now: its id (stable while it is tracked; a face and
 # its body are one subject), what it is (body: a person), its box in the delivered image (absent
 # when it is behind the camera), whether the dock follows it, its rank by saliency (1 = the most
@@ -111,6 +122,17 @@ type Subject (
   primary: bool,
   saliency_rank: int,
   coasting: bool
+)
+
+# The 30 Hz control loop's punctuality: ticks since dockd started, ticks missed (the loop fell a
+# whole interval behind), and how late ticks ran after their scheduled times (seconds: median,
+# 99th percentile and maximum over the last 1024 ticks).
+type Loop (
+  ticks: int,
+  missed: int,
+  late_p50: float,
+  late_p99: float,
+  late_max: float
 )
 
 # One tracked subject as the camera sees it now: its id (stable while it is tracked; a face and
@@ -148,6 +170,7 @@ type Status (
   subject_in_frame: bool,
   primary: ?int,
   subjects: []Subject,
+  loop: Loop,
   counters: Counters
 )
 

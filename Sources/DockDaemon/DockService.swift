@@ -318,6 +318,10 @@ public struct DockService: Sendable {
                                  "camera_frames": .integer(Int64(status.cameraFrames))]),
             "tracker": .string(status.tracker), "subject_in_frame": .bool(status.isSubjectInFrame),
             "subjects": .array(status.subjects.map(json)),
+            "loop": .object(["ticks": .integer(Int64(status.loopTicks)), "missed": .integer(Int64(status.loopMissedTicks)),
+                             "late_p50": .number(status.loopLateness.p50.secondsValue),
+                             "late_p99": .number(status.loopLateness.p99.secondsValue),
+                             "late_max": .number(status.loopLateness.maximum.secondsValue)]),
         ]
         if let primary = status.primary { members["primary"] = .integer(Int64(primary)) }
         switch status.controller {

@@ -35,6 +35,8 @@ public actor SessionRunner {
     public private(set) var limits: MotionLimits?
     /// Control-loop ticks so far: the watchdog checks that it grows.
     public private(set) var tickCount = 0
+    /// How punctual the control loop is.
+    public private(set) var loopStatistics = LoopStatistics()
 
     private var connection: DockConnection?
     private var connectionGeneration = 0
@@ -94,6 +96,7 @@ public actor SessionRunner {
                 break
             }
             let now = clock.now()
+            loopStatistics.record(late: now - next, interval: MotionController.tickInterval)
             if now - next > .milliseconds(500) {
                 log.warning("control loop fell \(now - next) behind; skipping missed ticks")
                 next = now
@@ -357,7 +360,8 @@ public actor SessionRunner {
             badFrames: session.badFrameCount, reconnects: session.disconnectCount, refusals: session.refusalCount,
             observations: observationCount, cameraFrames: cameraFrameCount,
             subjects: pose.map { pipeline.summaries(gimbalYawRadians: $0.yawRadians, gimbalPitchRadians: $0.pitchRadians, now: now) } ?? [],
-            primary: pipeline.primary, tracker: trackerName, isSubjectInFrame: trackingStep?.isSubjectInFrame ?? false)
+            primary: pipeline.primary, tracker: trackerName, isSubjectInFrame: trackingStep?.isSubjectInFrame ?? false,
+            loopTicks: loopStatistics.tickCount, loopMissedTicks: loopStatistics.missedTicks, loopLateness: loopStatistics.summary())
     }
 
     /// Starts a stream of events for a watcher.
@@ -590,6 +594,12 @@ public struct DockStatus: Sendable {
     public var tracker: String
     /// Whether the primary subject is seen inside the region of interest.
     public var isSubjectInFrame: Bool
+    /// Control-loop ticks since the start.
+    public var loopTicks: Int
+    /// Ticks missed since the start.
+    public var loopMissedTicks: Int
+    /// How late the loop's ticks ran after their scheduled times, over the last ~34 s.
+    public var loopLateness: (p50: Duration, p99: Duration, maximum: Duration)
 }
 
 /// One frame's observations as a client sent them, for the tracker.
