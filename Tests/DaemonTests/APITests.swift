@@ -59,6 +59,10 @@ import TestSupport
         let status = Self.parameters(try client.call("io.dockd.Dock.GetStatus"))["status"] as? [String: Any]
         #expect(status?["state"] as? String == "ready")
         #expect(status?["docked"] as? Bool == true)
+        let loop = try #require(status?["loop"] as? [String: Any])
+        #expect((loop["ticks"] as? Int ?? 0) > 0 && loop["missed"] is Int)
+        let p50 = try #require(loop["late_p50"] as? Double), p99 = try #require(loop["late_p99"] as? Double)
+        #expect(p50 >= 0 && p50 <= p99 && p99 <= (loop["late_max"] as? Double ?? -1), "lateness percentiles in order")
         let accessories = Self.parameters(try client.call("io.dockd.Dock.ListAccessories"))["accessories"] as? [[String: Any]]
         #expect(accessories?.first?["id"] as? String == "SIM-0001")
         let velocity = try client.call("io.dockd.Dock.SetVelocity", ["yaw": 0.3, "pitch": 0, "duration": 0.5])
