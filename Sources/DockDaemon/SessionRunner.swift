@@ -458,15 +458,16 @@ public actor SessionRunner {
             log.notice("attached \(info.model) (serial \(info.serialNumber), firmware \(info.firmwareVersion)) on "
                        + "\(transport.name), \(isDocked ? "docked" : "undocked")")
             if let previous = serialNumber, previous != info.serialNumber {
-                // Another dock on this port: it gets the configured settings, not the last dock's.
+                // Another dock on this port: it gets the configured settings, not the last dock's,
+                // and the tracks (angles in the old dock's frame) go.
                 log.notice("a different dock (serial \(info.serialNumber), was \(previous)); settings reset")
                 clientLimits = LimitRequest()
+                pipeline.reset()
                 if let change = arbiter.setSystemTracking(configuration.tracking) { logControl(change) }
             }
             serialNumber = info.serialNumber
             limits = narrowedLimits(info)
             indicator = nil
-            pipeline.reset()
             isTrackerMoving = false
             if configuration.wakeOnAttach, let limits {
                 do {

@@ -17,8 +17,9 @@ import Glibc
 public struct SubjectFilter: Sendable {
     /// Noise settings.
     public struct Noise: Hashable, Sendable {
-        /// Standard deviation of the subject's angular acceleration, rad/s².
-        public var accelerationNoise: Double = 2.0
+        /// Standard deviation of the subject's angular acceleration, rad/s² (3: a child running
+        /// about a metre and a half away turns faster than 2 allows; the erratic scenario).
+        public var accelerationNoise: Double = 3.0
         /// Random-walk rate of the angular size, rad/√s.
         public var sizeNoise: Double = 0.05
         /// Standard deviation of a box's centre and size, as a fraction of its size.

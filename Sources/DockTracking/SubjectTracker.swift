@@ -8,8 +8,10 @@ public struct SubjectTracker: Sendable {
     public struct Configuration: Hashable, Sendable {
         /// The most tracks at once.
         public var maximumTracks = 16
-        /// Gate on the squared Mahalanobis distance (χ² with 4 degrees of freedom: 13.3 ≈ 99 %).
-        public var gate = 13.3
+        /// Gate on the squared Mahalanobis distance (χ² with 4 degrees of freedom: 30 lets through
+        /// all but 5 in a million true matches). Wide on purpose: a subject that turns sharply must
+        /// stay its own track, and the optimal assignment keeps neighbours apart.
+        public var gate = 30.0
         /// Hits that confirm a tentative track.
         public var confirmationHits = 3
         /// How long a tentative track may go unseen before it is dropped.
@@ -73,6 +75,11 @@ public struct SubjectTracker: Sendable {
         rows.reserveCapacity(configuration.maximumTracks)
         columns.reserveCapacity(solver.maximumColumns)
         assigned.reserveCapacity(solver.maximumColumns)
+    }
+
+    /// Drops every track; identifiers go on from where they were, so none is ever reused.
+    public mutating func removeAll() {
+        tracks.removeAll(keepingCapacity: true)
     }
 
     /// Predicts every track to `now` and retires those unseen for too long.

@@ -143,9 +143,9 @@ public struct TrackingPipeline: Sendable {
                     pitchRadiansPerSecond: rates.pitchRadiansPerSecond, isSubjectInFrame: false)
     }
 
-    /// Forgets every subject and the primary (tracking turned off, the dock re-attached).
+    /// Forgets every subject and the primary (another dock attached); identifiers are not reused.
     public mutating func reset() {
-        tracker = SubjectTracker(configuration: configuration.tracker)
+        tracker.removeAll()
         fusion = SubjectFusion()
         selector.reset()
         controller.reset()

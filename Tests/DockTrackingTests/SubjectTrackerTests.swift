@@ -87,3 +87,19 @@ import Testing
         #expect(Set(tracker.tracks.map(\.identifier)).count == 16)
     }
 }
+
+extension SubjectTrackerTests {
+    @Test func identifiersAreNotReusedAfterTheTracksAreDropped() {
+        var tracker = SubjectTracker()
+        let camera = CameraInformation(horizontalFieldOfViewRadians: 1.2, aspectRatio: 1.5)
+        let box = NormalizedRect(x: 0.4, y: 0.3, width: 0.1, height: 0.4)
+        tracker.update([Observation(kind: .body, box: box, confidence: 0.9)], camera: camera, captureTime: .zero,
+                       gimbalYawRadians: 0, gimbalPitchRadians: 0)
+        let first = tracker.tracks.map(\.identifier)
+        tracker.removeAll()
+        #expect(tracker.tracks.isEmpty)
+        tracker.update([Observation(kind: .body, box: box, confidence: 0.9)], camera: camera, captureTime: .milliseconds(33),
+                       gimbalYawRadians: 0, gimbalPitchRadians: 0)
+        #expect(first == [1] && tracker.tracks.map(\.identifier) == [2])
+    }
+}
