@@ -18,7 +18,9 @@ public struct DockService: Sendable {
     /// Answers one call (all but `Watch`, which the server streams).
     public func reply(to call: VarlinkCall, from client: ClientID) async -> VarlinkReply {
         do {
-            return try await dispatch(call, client: client)
+            let reply = try await dispatch(call, client: client)
+            if !Self.readOnly.contains(call.method) { await runner.refreshSnapshot() }
+            return reply
         } catch let error as ParameterError {
             return error.reply
         } catch let error as SessionRunner.RequestError {
@@ -26,6 +28,17 @@ public struct DockService: Sendable {
         } catch {
             return .failure(DockInterface.Error.invalidParameter, ["parameter": .string(""), "reason": .string("\(error)")])
         }
+    }
+
+    /// Calls that change nothing: no new status snapshot after them.
+    static let readOnly: Set<String> = ["GetStatus", "ListAccessories", "Watch"].reduce(into: []) { names, name in
+        names.insert(DockInterface.name + "." + name)
+    }
+
+    /// The status for clients: the runner's snapshot, or (before its first tick) a fresh one.
+    private func currentStatus() async -> DockStatus {
+        if let status = runner.latestStatus { return status }
+        return await runner.status()
     }
 
     private func dispatch(_ call: VarlinkCall, client: ClientID) async throws -> VarlinkReply {
@@ -42,10 +55,10 @@ public struct DockService: Sendable {
         switch name {
         case "GetStatus":
             try await checkAccessory(ParameterReader(parameters, allowed: ["accessory"]))
-            return .success(["status": Self.json(await runner.status())])
+            return .success(["status": Self.json(await currentStatus())])
         case "ListAccessories":
             _ = try ParameterReader(parameters, allowed: [])
-            let status = await runner.status()
+            let status = await currentStatus()
             return .success(["accessories": .array(Self.accessory(status).map { [$0] } ?? [])])
         case "SetVelocity":
             let reader = try ParameterReader(parameters, allowed: ["yaw", "pitch", "duration", "take_over", "accessory"])

@@ -1,4 +1,5 @@
 public import DockCore
+import Synchronization
 public import DockProtocol
 public import DockTracking
 public import DockSystem
@@ -37,7 +38,12 @@ public actor SessionRunner {
     public private(set) var tickCount = 0
     /// How punctual the control loop is.
     public private(set) var loopStatistics = LoopStatistics()
+    /// Its percentiles, worked out at most once per tick however often clients ask.
+    private var loopSummary: (tick: Int, lateness: (p50: Duration, p99: Duration, maximum: Duration)) = (-1, (.zero, .zero, .zero))
 
+    /// The status as of the last tick or the last client request that changed something: read
+    /// without waiting for the actor, so a crowd of clients asking for it never delays the loop.
+    private nonisolated let snapshot = Mutex<DockStatus?>(nil)
     private var connection: DockConnection?
     private var connectionGeneration = 0
     private var motionOwner: ClientID?
@@ -102,6 +108,7 @@ public actor SessionRunner {
                 next = now
             }
             tick(now: now)
+            refreshSnapshot()
         }
         shutdown()
     }
@@ -322,6 +329,16 @@ public actor SessionRunner {
         return subject
     }
 
+    /// The status as of the last tick or change (at most one tick old); nil before the first.
+    public nonisolated var latestStatus: DockStatus? { snapshot.withLock { $0 } }
+
+    /// Takes a new snapshot of the status now (after a client changed something, so that its
+    /// next `GetStatus` shows the change).
+    public func refreshSnapshot() {
+        let status = status()
+        snapshot.withLock { $0 = status }
+    }
+
     /// Everything a client may ask about the dock now.
     public func status() -> DockStatus {
         let now = clock.now()
@@ -361,7 +378,14 @@ public actor SessionRunner {
             observations: observationCount, cameraFrames: cameraFrameCount,
             subjects: pose.map { pipeline.summaries(gimbalYawRadians: $0.yawRadians, gimbalPitchRadians: $0.pitchRadians, now: now) } ?? [],
             primary: pipeline.primary, tracker: trackerName, isSubjectInFrame: trackingStep?.isSubjectInFrame ?? false,
-            loopTicks: loopStatistics.tickCount, loopMissedTicks: loopStatistics.missedTicks, loopLateness: loopStatistics.summary())
+            loopTicks: loopStatistics.tickCount, loopMissedTicks: loopStatistics.missedTicks, loopLateness: loopLateness())
+    }
+
+    private func loopLateness() -> (p50: Duration, p99: Duration, maximum: Duration) {
+        if loopSummary.tick != loopStatistics.tickCount {
+            loopSummary = (loopStatistics.tickCount, loopStatistics.summary())
+        }
+        return loopSummary.lateness
     }
 
     /// Starts a stream of events for a watcher.

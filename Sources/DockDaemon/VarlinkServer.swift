@@ -25,7 +25,7 @@ public final class VarlinkServer: Sendable {
 
     /// Creates a server on a listening socket.
     public init(listener: FileDescriptor, service: DockService, clock: any DaemonClock, log: Logger,
-                maximumConnections: Int = 64) {
+                maximumConnections: Int = 128) {
         self.listener = listener
         self.service = service
         self.clock = clock
@@ -155,8 +155,9 @@ public final class VarlinkServer: Sendable {
             var next = clock.now()
             while !Task.isCancelled {
                 let event = RunnerEvent(time: clock.now(), kind: "status", detail: "")
-                guard writer.send(.success(DockService.json(event, status: await runner.status()).objectMembers,
-                                           continues: true))
+                let snapshot: DockStatus
+                if let latest = runner.latestStatus { snapshot = latest } else { snapshot = await runner.status() }
+                guard writer.send(.success(DockService.json(event, status: snapshot).objectMembers, continues: true))
                 else { break }
                 next += .milliseconds(100)
                 try? await clock.sleep(until: next)

@@ -20,7 +20,7 @@ enum TrackerBenchmark {
     /// the heap allocations those frames made (counted by the interposed allocator).
     /// `wholePipeline` times `TrackingPipeline` (observe and a control step: the tracker plus
     /// face/body fusion, the primary's choice and the framing controller) instead of the tracker.
-    static func measure(subjects: Int, frames: Int, wholePipeline: Bool = false) -> (p50: Double, p99: Double, allocations: UInt64) {
+    static func measure(subjects: Int, frames: Int, wholePipeline: Bool = false) -> (p50: Double, p99: Double, maximum: Double, allocations: UInt64) {
         var tracker = SubjectTracker()
         var pipeline = TrackingPipeline()
         var samples: [Double] = []
@@ -60,6 +60,6 @@ enum TrackerBenchmark {
         }
         samples.sort()
         let p99Index = min(samples.count - 1, Int((0.99 * Double(samples.count)).rounded(.up)) - 1)
-        return (samples[samples.count / 2], samples[p99Index], allocations)
+        return (samples[samples.count / 2], samples[p99Index], samples[samples.count - 1], allocations)
     }
 }

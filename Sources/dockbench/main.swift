@@ -4,131 +4,216 @@ import DockSystem
 import Foundation
 import Glibc
 
-// dockbench: measures dockd as a user runs it. It starts dockd (found beside this binary) on the
-// in-process simulator with a temporary socket, and times the API. Medians and percentiles come
-// from one run; the machine is shared, so compare figures from the same run, not across runs.
+// dockbench: measures the tracker and dockd as a user runs them, and prints one table. Medians and
+// percentiles come from one run; the machine is shared, so compare figures from the same run, not
+// across runs. dockd is started from beside this binary.
 //
 //   swift run -c release dockbench [--json] [--calls N]
+//   swift run -c release dockbench --load [--seconds S] [--json]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.contains("--help") || arguments.contains("-h") {
     print("""
         usage: dockbench [--json] [--calls N]
+               dockbench --load [--seconds S] [--json]
 
-        Measures the tracker's cost per frame with 1, 5 and 16 subjects (each seen as a body and a
-        face) and its heap allocations; scores its framing against a PID on the newest raw
-        detection on the crossing, group and dropout scenarios (virtual time; run from the
-        repository so Simulator/Scenarios is found); then starts dockd on the simulated dock and
-        measures the GetStatus round trip over the Varlink socket (N calls, default 5000):
-        medians, 99th percentiles and maxima, in microseconds. --json prints one JSON object
-        instead of the tables.
+        Measures, in one run: the tracker's cost per frame with 1, 5 and 16 subjects (each seen as
+        a body and a face) and its heap allocations, and the whole tracking pipeline's; how well it
+        frames against a PID on the newest raw detection on the crossing, group and dropout
+        scenarios (virtual time; run from the repository so Simulator/Scenarios is found); the
+        time from starting dockd to READY=1; the GetStatus round trip over the Varlink socket (N
+        calls, default 5000); SetVelocity to its frame on the serial line (dockd on a
+        pseudo-terminal whose other end runs the simulated firmware); and, while dockd tracks five
+        people sent at 30 frames a second, its CPU and memory and the 30 Hz loop's lateness.
+        Medians, 99th percentiles and maxima. --json prints one JSON object instead of the tables.
+
+        --load runs the load test instead: five people tracked at 30 fps, 64 clients each making
+        100 GetStatus calls a second and 8 Watch streams, for S seconds (default 60), and reports
+        errors, round trips, missed control ticks, loop lateness, CPU and memory, beside the same
+        figures without the clients.
         """)
     exit(0)
 }
 let isJSON = arguments.contains("--json")
-let calls: Int
-if let index = arguments.firstIndex(of: "--calls") {
-    guard index + 1 < arguments.count, let count = Int(arguments[index + 1]), count > 0 else {
-        FileHandle.standardError.write(Data("dockbench: --calls needs a positive whole number\n".utf8))
+func option(_ name: String, default value: Int) -> Int {
+    guard let index = arguments.firstIndex(of: name) else { return value }
+    guard index + 1 < arguments.count, let number = Int(arguments[index + 1]), number > 0 else {
+        FileHandle.standardError.write(Data("dockbench: \(name) needs a positive whole number\n".utf8))
         exit(64)
     }
-    calls = count
-} else {
-    calls = 5000
+    return number
+}
+let calls = option("--calls", default: 5000)
+let loadSeconds = option("--seconds", default: 60)
+
+func format(_ value: Double) -> String { value.isFinite ? String((value * 10).rounded() / 10) : "–" }
+/// A number for JSON: one decimal, or null when there is none.
+func number(_ value: Double) -> String { value.isFinite ? String((value * 10).rounded() / 10) : "null" }
+
+/// One row of the table: what, how many samples, median, 99th percentile, maximum, target.
+struct Row {
+    var name: String
+    var samples: String
+    var p50: String
+    var p99: String
+    var maximum: String
+    var target: String
+
+    init(_ name: String, samples: Int? = nil, _ sorted: [Double], target: String = "") {
+        self.name = name
+        self.samples = samples.map(String.init) ?? String(sorted.count)
+        p50 = format(percentile(sorted, 0.5))
+        p99 = format(percentile(sorted, 0.99))
+        maximum = format(sorted.last ?? .nan)
+        self.target = target
+    }
+
+    init(_ name: String, samples: Int, p50: Double, p99: Double, maximum: Double, target: String = "") {
+        self.name = name
+        self.samples = String(samples)
+        self.p50 = format(p50)
+        self.p99 = format(p99)
+        self.maximum = format(maximum)
+        self.target = target
+    }
+
+    init(_ name: String, value: String, target: String = "") {
+        self.name = name
+        samples = ""
+        p50 = value
+        p99 = ""
+        maximum = ""
+        self.target = target
+    }
+
+    var line: String { "| \(name) | \(samples) | \(p50) | \(p99) | \(maximum) | \(target) |" }
 }
 
-guard TrackerBenchmark.allocationCounterWorks else {
-    FileHandle.standardError.write(Data("dockbench: the allocation counter does not count; cannot check the tracker\n".utf8))
-    exit(1)
+func table(_ rows: [Row]) -> String {
+    (["| measurement | samples | p50 | p99 | max | target |", "|---|---|---|---|---|---|"] + rows.map(\.line)).joined(separator: "\n")
 }
-let qualityRows: [TrackingQuality.Row]
-if let scenarios = TrackingQuality.directory() {
-    do {
-        qualityRows = try TrackingQuality.measure(in: scenarios)
-    } catch {
-        FileHandle.standardError.write(Data("dockbench: cannot run the scenarios in \(scenarios.path): \(error)\n".utf8))
+
+func json(_ figures: TrackingLoadBenchmark.Figures) -> String {
+    "{\"seconds\":\(number(figures.seconds)),\"cpu_percent\":\(number(figures.cpuPercent)),"
+        + "\"rss_mb\":{\"start\":\(number(figures.residentStart)),\"end\":\(number(figures.residentEnd)),\"max\":\(number(figures.residentMaximum))},"
+        + "\"ticks\":\(figures.ticks),\"missed_ticks\":\(figures.missedTicks),"
+        + "\"loop_late_us\":{\"p50\":\(number(figures.lateP50)),\"p99\":\(number(figures.lateP99)),\"max\":\(number(figures.lateMaximum))},"
+        + "\"track_calls\":\(figures.trackCalls),\"track_errors\":\(figures.trackErrors),\"requests\":\(figures.requests),"
+        + "\"request_errors\":\(figures.requestErrors),\"round_trip_us\":{\"p50\":\(number(figures.roundTripP50)),\"p99\":\(number(figures.roundTripP99))},"
+        + "\"watch_events\":\(figures.watchEvents),\"subjects\":\(figures.subjects),"
+        + "\"descriptors\":{\"start\":\(figures.descriptorsStart),\"end\":\(figures.descriptorsEnd)}}"
+}
+
+func loadRows(_ label: String, _ figures: TrackingLoadBenchmark.Figures) -> [Row] {
+    [
+        Row("\(label): dockd CPU (% of one core)", value: format(figures.cpuPercent), target: "≤ 2"),
+        Row("\(label): dockd RSS, start / end / max (MiB)",
+            value: "\(format(figures.residentStart)) / \(format(figures.residentEnd)) / \(format(figures.residentMaximum))", target: "≤ 25"),
+        Row("\(label): 30 Hz loop lateness (µs; dockd's last 1024 ticks)", samples: min(figures.ticks, 1024), p50: figures.lateP50,
+            p99: figures.lateP99, maximum: figures.lateMaximum, target: "p99 ≤ 2000"),
+        Row("\(label): control ticks missed", value: "\(figures.missedTicks) of \(figures.ticks)", target: "0"),
+        Row("\(label): Track calls (errors), subjects tracked", value: "\(figures.trackCalls) (\(figures.trackErrors)), \(figures.subjects)"),
+    ]
+}
+
+Task.detached {
+    if arguments.contains("--load") {
+        guard let quiet = await TrackingLoadBenchmark.run(seconds: Double(loadSeconds) / 4),
+            let loaded = await TrackingLoadBenchmark.run(seconds: Double(loadSeconds), clients: 64, requestsPerSecond: 100, watchers: 8)
+        else {
+            FileHandle.standardError.write(Data("dockbench: dockd did not start or become ready\n".utf8))
+            exit(1)
+        }
+        if isJSON {
+            print("{\"quiet\":\(json(quiet)),\"loaded\":\(json(loaded))}")
+        } else {
+            var rows = loadRows("tracking only, \(format(quiet.seconds)) s", quiet)
+            rows += loadRows("under load, \(format(loaded.seconds)) s", loaded)
+            rows.append(Row("under load: GetStatus calls (errors)", value: "\(loaded.requests) (\(loaded.requestErrors))", target: "0 errors"))
+            rows.append(Row("under load: GetStatus round trip (µs)", samples: loaded.requests - loaded.requestErrors,
+                            p50: loaded.roundTripP50, p99: loaded.roundTripP99, maximum: loaded.roundTripMaximum))
+            rows.append(Row("under load: Watch events received", value: "\(loaded.watchEvents)"))
+            rows.append(Row("under load: dockd file descriptors, start / end", value: "\(loaded.descriptorsStart) / \(loaded.descriptorsEnd)"))
+            print(table(rows))
+        }
+        exit(0)
+    }
+
+    guard TrackerBenchmark.allocationCounterWorks else {
+        FileHandle.standardError.write(Data("dockbench: the allocation counter does not count; cannot check the tracker\n".utf8))
         exit(1)
     }
-} else {
-    FileHandle.standardError.write(Data("dockbench: Simulator/Scenarios not found (run from the repository); tracking quality skipped\n".utf8))
-    qualityRows = []
-}
-let trackerFigures = [1, 5, 16].map { subjects in (subjects, TrackerBenchmark.measure(subjects: subjects, frames: calls >= 1000 ? 3000 : 300)) }
-let pipelineFigures = TrackerBenchmark.measure(subjects: 5, frames: calls >= 1000 ? 3000 : 300, wholePipeline: true)
-
-let directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-let socket = "/tmp/dockbench-\(getpid()).sock"
-let daemon = Process()
-daemon.executableURL = directory.appendingPathComponent("dockd")
-daemon.arguments = ["--config", "", "--simulator", "--socket", socket, "--log-level", "warning", "--wake-on-attach=false", "--simulator-camera=false"]
-do {
-    try daemon.run()
-} catch {
-    FileHandle.standardError.write(Data("dockbench: cannot start \(daemon.executableURL!.path): \(error)\n".utf8))
-    exit(1)
-}
-defer { daemon.terminate() }
-
-func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
-    sorted[min(sorted.count - 1, Int((fraction * Double(sorted.count)).rounded(.up)) - 1)]
-}
-
-Task.detached { [calls, isJSON, socket, daemon, trackerFigures, pipelineFigures, qualityRows] in
-    // Wait for the socket and a ready dock.
-    var connection: VarlinkConnection?
-    let deadline = MonotonicClock.now() + .seconds(20)
-    while MonotonicClock.now() < deadline {
-        if let candidate = try? VarlinkConnection(path: socket),
-            let reply = try? await candidate.call("io.dockd.Dock.GetStatus"),
-            reply["status"]?["state"]?.stringValue == "ready"
-        {
-            connection = candidate
-            break
+    let frames = calls >= 1000 ? 3000 : 300
+    let trackerFigures = [1, 5, 16].map { subjects in (subjects, TrackerBenchmark.measure(subjects: subjects, frames: frames)) }
+    let pipelineFigures = TrackerBenchmark.measure(subjects: 5, frames: frames, wholePipeline: true)
+    var qualityRows: [TrackingQuality.Row] = []
+    if let scenarios = TrackingQuality.directory() {
+        do {
+            qualityRows = try TrackingQuality.measure(in: scenarios)
+        } catch {
+            FileHandle.standardError.write(Data("dockbench: cannot run the scenarios in \(scenarios.path): \(error)\n".utf8))
+            exit(1)
         }
-        try? await Task.sleep(for: .milliseconds(20))
+    } else {
+        FileHandle.standardError.write(Data("dockbench: Simulator/Scenarios not found (run from the repository); tracking quality skipped\n".utf8))
     }
-    guard let connection else {
-        FileHandle.standardError.write(Data("dockbench: dockd did not become ready\n".utf8))
-        daemon.terminate()
+    let ready = ReadyBenchmark.measure(runs: calls >= 1000 ? 20 : 3)
+
+    // GetStatus round trip, on the simulated dock without its camera (comparable with earlier runs).
+    guard let daemon = try? DaemonProcess(["--simulator", "--wake-on-attach=false", "--simulator-camera=false"],
+                                          socket: temporaryPath("status.sock")),
+        let connection = await daemon.readyConnection()
+    else {
+        FileHandle.standardError.write(Data("dockbench: dockd did not start or become ready\n".utf8))
         exit(1)
     }
     for _ in 0..<200 { _ = try? await connection.call("io.dockd.Dock.GetStatus") }  // warm up
-    var samples: [Double] = []
-    samples.reserveCapacity(calls)
+    var roundTrips: [Double] = []
+    roundTrips.reserveCapacity(calls)
     for _ in 0..<calls {
         let start = MonotonicClock.now()
         _ = try? await connection.call("io.dockd.Dock.GetStatus")
-        let elapsed = MonotonicClock.now() - start
-        samples.append(Double(elapsed.components.attoseconds) / 1e12 + Double(elapsed.components.seconds) * 1e6)
+        roundTrips.append(microseconds(MonotonicClock.now() - start))
     }
-    samples.sort()
-    let median = percentile(samples, 0.5), p99 = percentile(samples, 0.99), maximum = samples.last!
-    func format(_ value: Double) -> String { String((value * 10).rounded() / 10) }
+    roundTrips.sort()
+    daemon.stop()
+
+    let serial = await SerialLatencyBenchmark.measure(calls: calls >= 1000 ? 1000 : max(calls, 20))
+    guard let tracking = await TrackingLoadBenchmark.run(seconds: calls >= 1000 ? 20 : 2) else {
+        FileHandle.standardError.write(Data("dockbench: dockd did not start or become ready for the tracking run\n".utf8))
+        exit(1)
+    }
+
     if isJSON {
-        let tracker = trackerFigures.map { "\"\($0.0)\":{\"p50\":\(format($0.1.p50)),\"p99\":\(format($0.1.p99)),\"allocations\":\($0.1.allocations)}" }.joined(separator: ",")
+        let tracker = trackerFigures.map { "\"\($0.0)\":{\"p50\":\(number($0.1.p50)),\"p99\":\(number($0.1.p99)),\"allocations\":\($0.1.allocations)}" }
+            .joined(separator: ",")
         print("{\"tracker_us_per_frame\":{\(tracker)},"
-              + "\"pipeline_us_per_frame\":{\"5\":{\"p50\":\(format(pipelineFigures.p50)),\"p99\":\(format(pipelineFigures.p99)),\"allocations\":\(pipelineFigures.allocations)}},"
-              + "\"getstatus_round_trip_us\":{\"calls\":\(calls),\"p50\":\(format(median)),\"p99\":\(format(p99)),\"max\":\(format(maximum))},"
+              + "\"pipeline_us_per_frame\":{\"5\":{\"p50\":\(number(pipelineFigures.p50)),\"p99\":\(number(pipelineFigures.p99)),\"allocations\":\(pipelineFigures.allocations)}},"
+              + "\"getstatus_round_trip_us\":{\"calls\":\(calls),\"p50\":\(number(percentile(roundTrips, 0.5))),\"p99\":\(number(percentile(roundTrips, 0.99))),\"max\":\(number(roundTrips.last ?? .nan))},"
+              + "\"setvelocity_to_serial_us\":{\"calls\":\(serial.count),\"p50\":\(number(percentile(serial, 0.5))),\"p99\":\(number(percentile(serial, 0.99))),\"max\":\(number(serial.last ?? .nan))},"
+              + "\"ready_ms\":{\"runs\":\(ready.count),\"p50\":\(number(percentile(ready, 0.5))),\"p99\":\(number(percentile(ready, 0.99))),\"max\":\(number(ready.last ?? .nan))},"
+              + "\"tracking\":\(json(tracking)),"
               + "\"tracking_quality\":\(TrackingQuality.json(qualityRows))}")
     } else {
-        print("| measurement | samples | p50 | p99 | max |")
-        print("|---|---|---|---|---|")
-        for (subjects, figures) in trackerFigures {
-            print("| tracker, \(subjects) subject\(subjects == 1 ? "" : "s") / \(2 * subjects) observations (µs per frame) | \(calls >= 1000 ? 3000 : 300) | \(format(figures.p50)) | \(format(figures.p99)) | |")
+        var rows = trackerFigures.map { subjects, figures in
+            Row("tracker, \(subjects) subject\(subjects == 1 ? "" : "s") / \(2 * subjects) observations (µs per frame)", samples: frames,
+                p50: figures.p50, p99: figures.p99, maximum: figures.maximum, target: subjects == 5 ? "p50 ≤ 10" : "")
         }
-        let allocations = trackerFigures.map { "\($0.1.allocations)" }.joined(separator: " / ")
-        print("| tracker heap allocations in those frames (1 / 5 / 16 subjects) | | \(allocations) | | |")
-        print("| whole pipeline (tracker, fusion, primary, framing), 5 subjects (µs per frame) | \(calls >= 1000 ? 3000 : 300) | \(format(pipelineFigures.p50)) | \(format(pipelineFigures.p99)) | |")
-        print("| whole pipeline heap allocations in those frames | | \(pipelineFigures.allocations) | | |")
-        print("| Varlink GetStatus round trip (µs) | \(calls) | \(format(median)) | \(format(p99)) | \(format(maximum)) |")
+        rows.append(Row("tracker heap allocations in those frames (1 / 5 / 16 subjects)",
+                        value: trackerFigures.map { "\($0.1.allocations)" }.joined(separator: " / "), target: "0"))
+        rows.append(Row("whole pipeline, 5 subjects (µs per frame)", samples: frames, p50: pipelineFigures.p50, p99: pipelineFigures.p99,
+                        maximum: pipelineFigures.maximum))
+        rows.append(Row("whole pipeline heap allocations in those frames", value: "\(pipelineFigures.allocations)", target: "0"))
+        rows.append(Row("Varlink GetStatus round trip (µs)", roundTrips, target: "p99 ≤ 500"))
+        rows.append(Row("SetVelocity → its frame on the serial line (µs)", serial, target: "p99 ≤ 2000"))
+        rows.append(Row("start → READY=1 (ms)", ready, target: "≤ 150"))
+        rows += loadRows("tracking 5 people at 30 fps, \(format(tracking.seconds)) s", tracking)
+        print(table(rows))
         if !qualityRows.isEmpty {
             print("\nTracking quality (virtual time, centre framing; settled: frames from \(TrackingQuality.settledFrom) on)\n")
             print(TrackingQuality.table(qualityRows))
         }
     }
-    daemon.terminate()
-    daemon.waitUntilExit()
-    unlink(socket)
     exit(0)
 }
 while true { sleep(3600) }

@@ -28,6 +28,14 @@ import TestSupport
             let rms = try #require(row["rms_settled"] as? Double)
             #expect(rms > 0 && rms < 0.05, "\(row["scenario"] ?? "?"): settled RMS \(rms)")
         }
+        let serial = try #require(json["setvelocity_to_serial_us"] as? [String: Any])
+        #expect((serial["calls"] as? Int ?? 0) >= 20 && (serial["p50"] as? Double ?? 0) > 0, "SetVelocity reached the line: \(serial)")
+        let ready = try #require(json["ready_ms"] as? [String: Any])
+        #expect((ready["runs"] as? Int ?? 0) > 0 && (ready["p50"] as? Double ?? 0) > 0, "dockd reported READY=1: \(ready)")
+        let tracking = try #require(json["tracking"] as? [String: Any])
+        #expect(tracking["subjects"] as? Int == 5, "five people tracked from Track: \(tracking)")
+        #expect(tracking["track_errors"] as? Int == 0 && (tracking["ticks"] as? Int ?? 0) > 0)
+        #expect((tracking["cpu_percent"] as? Double ?? -1) >= 0 && ((tracking["rss_mb"] as? [String: Any])?["end"] as? Double ?? 0) > 0)
         let usage = try ChildProcess.run("dockbench", ["--calls", "zero"])
         #expect(usage.status == 64)
     }
