@@ -135,19 +135,6 @@ type Loop (
   late_max: float
 )
 
-# One tracked subject as the camera sees it now: its id (stable while it is tracked; a face and
-# its body are one subject), what it is (body: a person), its box in the delivered image (absent
-# when it is behind the camera), whether the dock follows it, its rank by saliency (1 = the most
-# salient) and whether it is only predicted, not seen in the last frames.
-type Subject (
-  id: int,
-  kind: (face, body, object),
-  box: ?Rect,
-  primary: bool,
-  saliency_rank: int,
-  coasting: bool
-)
-
 # Everything about one dock at one moment. accessory, pose and limits are absent until a dock is
 # attached; motion says what the motion controller is doing. tracker says what the tracker is
 # doing (following the primary subject, holding still after losing it, returning to the rest

@@ -7,6 +7,9 @@ func printError(_ message: String) {
     FileHandle.standardError.write(Data((message + "\n").utf8))
 }
 
+// dockd going away mid-call must give an error message, not a silent death by SIGPIPE.
+signal(SIGPIPE, SIG_IGN)
+
 let invocation: Invocation
 do {
     invocation = try Invocation.parse(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)

@@ -1,6 +1,7 @@
 import DockDaemon
 import DockSystem
 import Foundation
+import Glibc
 
 // Block the termination signals before any thread starts, so that they are only ever read from
 // their descriptor and never kill the process mid-write.
@@ -11,6 +12,10 @@ do {
     FileHandle.standardError.write(Data("dockd: \(error)\n".utf8))
     exit(1)
 }
+
+// A client that closes its connection while dockd writes to it must cost dockd an EPIPE, not its
+// life: SIGPIPE's default action ends the process.
+signal(SIGPIPE, SIG_IGN)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let command: DaemonCommand

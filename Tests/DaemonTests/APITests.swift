@@ -314,3 +314,21 @@ extension APITests {
         try daemon.stop()
     }
 }
+
+extension APITests {
+    @Test func clientsThatHangUpBeforeTheirReplyDoNotKillDockd() throws {
+        // The reply (or the Watch stream) is written to a socket whose peer has gone: that is an
+        // EPIPE for dockd to shrug off, not a SIGPIPE to die of.
+        let daemon = try Daemon()
+        for index in 0..<200 {
+            let client = try daemon.client()
+            try client.send(index % 2 == 0 ? "io.dockd.Dock.GetStatus" : "io.dockd.Dock.Watch", more: index % 2 == 1)
+            // The client goes away at once (deinit closes its socket).
+        }
+        usleep(300_000)
+        #expect(daemon.process.process.isRunning, "dockd is still running")
+        let status = Self.parameters(try daemon.client().call("io.dockd.Dock.GetStatus"))["status"] as? [String: Any]
+        #expect(status?["state"] as? String == "ready")
+        try daemon.stop()
+    }
+}
