@@ -59,6 +59,13 @@ do {
         }
         log("report written to \(path)")
     }
+    if let path = options.plotPath {
+        guard FileManager.default.createFile(atPath: path, contents: Data(RunPlot(report: run.report).svg.utf8)) else {
+            printError("docksim: cannot write plot '\(path)'")
+            exit(1)
+        }
+        log("plot written to \(path)")
+    }
 } catch {
     printError("docksim: \(error)")
     exit(1)
