@@ -53,6 +53,9 @@ public struct RunPlot: Sendable {
         out.append(text(titleText, x: left, y: 24, size: 16, weight: "bold"))
         out.append(text(summaryText, x: left, y: 44, size: 12, fill: "#444444"))
         out += faultSpans(timeAxis: timeAxis)
+        out += timeAxis.ticks.dropFirst().dropLast().map { tick in
+            line(x(tick, timeAxis), errorTop, x(tick, timeAxis), errorBottom, stroke: "#eeeeee")
+        }
         out += errorPanel(timeAxis: timeAxis, errorAxis: errorAxis)
         if hasTrackerPanel { out += primaryPanel(timeAxis: timeAxis) }
         out += timeTicks(timeAxis)
