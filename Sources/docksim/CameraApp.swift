@@ -157,6 +157,8 @@ final class CameraApp: Sendable {
 
     private func follow() async {
         var connection: VarlinkConnection?
+        let clock = ContinuousClock()
+        var next = clock.now
         while !Task.isCancelled {
             if connection == nil { connection = try? VarlinkConnection(path: socketPath) }
             if let current = connection {
@@ -174,7 +176,11 @@ final class CameraApp: Sendable {
                     state.withLock { $0.primary = .unknown }
                 }
             }
-            try? await Task.sleep(for: connection == nil ? Self.retryInterval : Self.statusInterval)
+            // A sample every statusInterval, not statusInterval after each reply; after a stall,
+            // start afresh rather than catch up.
+            next += connection == nil ? Self.retryInterval : Self.statusInterval
+            if next < clock.now { next = clock.now }
+            try? await Task.sleep(until: next, clock: clock)
         }
     }
 
