@@ -69,12 +69,12 @@ final class CameraApp: Sendable {
     /// dockd's primary subject as last read (unknown while dockd cannot be reached).
     var trackerPrimary: TrackerPrimary { state.withLock { $0.primary } }
 
-    /// Stops sending and following; returns what was done.
+    /// Stops sending and following; returns what was done (batches still queued or on their way
+    /// count as dropped).
     func stop() -> CameraAppCounts {
         queue.finish()
         for task in tasks.withLock({ $0 }) { task.cancel() }
         return state.withLock { state in
-            // Batches still queued were never sent.
             let pending = state.counts.batches - state.counts.sent - state.counts.refused - state.counts.dropped
             state.counts.dropped += max(0, pending)
             return state.counts

@@ -87,6 +87,34 @@ import TestSupport
         return false
     }
 
+    /// Without dockd, docksim runs the dock all the same, says once that it is waiting, and its
+    /// report knows no primary ID switches rather than claiming none.
+    @Test func withoutDockdTheRunGoesOnAndTheSwitchesAreUnknown() throws {
+        let scenario = temporaryPath("short-scenario") + ".json", link = temporaryPath("dock-nodockd")
+        let report = temporaryPath("nodockd-report") + ".json", plot = temporaryPath("nodockd-plot") + ".svg"
+        defer { for path in [scenario, report, plot] { unlink(path) } }
+        try """
+        {"name": "short", "duration_s": 1.5, "subjects": [{"id": 1, "kind": "person", "primary": true,
+         "path": {"waypoints": [{"t_s": 0, "x_m": 0, "y_m": 3}]}}]}
+        """.write(toFile: scenario, atomically: true, encoding: .utf8)
+        let result = try ChildProcess.run("docksim", [
+            "--pty", link, "--camera", "unix:\(temporaryPath("no-dockd")).sock", "--scenario", scenario,
+            "--report", report, "--plot", plot,
+        ])
+        #expect(result.status == 0, "\(result.error)")
+        let waiting = result.error.split(separator: "\n").filter { $0.contains("camera app") }
+        #expect(waiting.count == 1 && waiting.first?.contains("waiting for dockd") == true,
+                "one line while it retries: \(waiting)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
+        #expect(json["primary_id_switches"] is NSNull)
+        let cameraApp = try #require(json["camera_app"] as? [String: Int])
+        #expect(cameraApp["sent"] == 0 && (cameraApp["batches"] ?? 0) > 30 && cameraApp["dropped"] == cameraApp["batches"], "\(cameraApp)")
+        #expect(cameraApp["status_samples"] == 0)
+        let svg = try Data(contentsOf: URL(fileURLWithPath: plot))
+        #expect(XMLParser(data: svg).parse())
+        #expect(String(decoding: svg, as: UTF8.self).contains("no tracker followed"))
+    }
+
     /// docksim plays the camera app for dockd through the whole of `crossing` (16 s in real time):
     /// dockd tracks from docksim's detections alone and keeps the primary subject framed and its ID.
     @Test func docksimPlaysTheCameraAppForDockdThroughCrossing() throws {
