@@ -77,19 +77,32 @@ import TestSupport
         "/tmp/\(name)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     }
 
+    // These tests wait for processes by sleeping in tasks, not by blocking: a thread of the test
+    // pool held for the 16 seconds of crossing leaves other suites' async tests starved on a
+    // 2-core machine.
+
     /// Waits until `path` exists (docksim makes the link once its pty is open).
-    func waitForPath(_ path: String, timeoutSeconds: Double = 20) -> Bool {
+    func waitForPath(_ path: String, timeoutSeconds: Double = 20) async throws -> Bool {
         let deadline = Date().addingTimeInterval(timeoutSeconds)
         while Date() < deadline {
             if access(path, F_OK) == 0 { return true }
-            usleep(20_000)
+            try await Task.sleep(for: .milliseconds(20))
         }
         return false
     }
 
+    /// Waits for `child` to exit (at most `timeoutSeconds`, then kills it); returns its status and
+    /// what it wrote.
+    func exited(_ child: ChildProcess, timeoutSeconds: Double = 60) async throws -> (status: Int32, output: String, error: String) {
+        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        while child.process.isRunning, Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        if child.process.isRunning { child.signal(SIGKILL) }
+        return try child.finish()
+    }
+
     /// Without dockd, docksim runs the dock all the same, says once that it is waiting, and its
     /// report knows no primary ID switches rather than claiming none.
-    @Test func withoutDockdTheRunGoesOnAndTheSwitchesAreUnknown() throws {
+    @Test func withoutDockdTheRunGoesOnAndTheSwitchesAreUnknown() async throws {
         let scenario = temporaryPath("short-scenario") + ".json", link = temporaryPath("dock-nodockd")
         let report = temporaryPath("nodockd-report") + ".json", plot = temporaryPath("nodockd-plot") + ".svg"
         defer { for path in [scenario, report, plot] { unlink(path) } }
@@ -97,10 +110,10 @@ import TestSupport
         {"name": "short", "duration_s": 1.5, "subjects": [{"id": 1, "kind": "person", "primary": true,
          "path": {"waypoints": [{"t_s": 0, "x_m": 0, "y_m": 3}]}}]}
         """.write(toFile: scenario, atomically: true, encoding: .utf8)
-        let result = try ChildProcess.run("docksim", [
+        let result = try await exited(ChildProcess("docksim", [
             "--pty", link, "--camera", "unix:\(temporaryPath("no-dockd")).sock", "--scenario", scenario,
             "--report", report, "--plot", plot,
-        ])
+        ]))
         #expect(result.status == 0, "\(result.error)")
         let waiting = result.error.split(separator: "\n").filter { $0.contains("camera app") }
         #expect(waiting.count == 1 && waiting.first?.contains("waiting for dockd") == true,
@@ -117,7 +130,7 @@ import TestSupport
 
     /// docksim plays the camera app for dockd through the whole of `crossing` (16 s in real time):
     /// dockd tracks from docksim's detections alone and keeps the primary subject framed and its ID.
-    @Test func docksimPlaysTheCameraAppForDockdThroughCrossing() throws {
+    @Test func docksimPlaysTheCameraAppForDockdThroughCrossing() async throws {
         let scenarioPath = Self.scenarios.appendingPathComponent("crossing.json").path
         let link = temporaryPath("dock-camera"), socket = temporaryPath("dockd-camera") + ".sock"
         let report = temporaryPath("camera-report") + ".json", plot = temporaryPath("camera-plot") + ".svg"
@@ -126,9 +139,9 @@ import TestSupport
         let docksim = try ChildProcess("docksim", [
             "--pty", link, "--camera", "unix:\(socket)", "--scenario", scenarioPath, "--report", report, "--plot", plot, "--quiet",
         ])
-        #expect(waitForPath(link), "docksim makes the dock's pty")
+        #expect(try await waitForPath(link), "docksim makes the dock's pty")
         let dockd = try ChildProcess("dockd", ["--device", link, "--socket", socket, "--config", "", "--wake-on-attach=false"])
-        let finished = try docksim.finish()
+        let finished = try await exited(docksim)
         #expect(finished.status == 0, "docksim: \(finished.error)")
         #expect(finished.error.isEmpty, "--quiet: nothing on standard error")
 
@@ -140,7 +153,7 @@ import TestSupport
         #expect(status?["tracking"] as? Bool == true)
         #expect(status?["framing"] as? String == "center")
         dockd.signal(SIGTERM)
-        #expect(try dockd.finish().status == 0)
+        #expect(try await exited(dockd).status == 0)
 
         let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
         #expect(json["primary_id_switches"] as? Int == 0, "the tracker kept the primary's ID through the crossing")
