@@ -51,10 +51,11 @@ let package = Package(
         // Linux headers the Glibc module lacks (signalfd); no library to link.
         .systemLibrary(name: "CLinux"),
 
-        // The simulated dock on a pseudo-terminal, for the daemon and for firmware-free testing.
+        // The simulated dock on a pseudo-terminal, for the daemon and for firmware-free testing;
+        // with --camera it also plays the camera app over dockd's API.
         .executableTarget(
             name: "docksim",
-            dependencies: ["DockSimulator", "DockSystem", "DockProtocol"],
+            dependencies: ["DockSimulator", "DockSystem", "DockProtocol", "DockTracking", "DockClient", "DockAPI"],
             swiftSettings: strictSettings
         ),
 
@@ -144,7 +145,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
         .testTarget(
             name: "DocksimTests",
-            dependencies: ["docksim", "DockProtocol", "DockSimulator", "DockSystem", "TestSupport"],
+            dependencies: ["docksim", "dockd", "DockAPI", "DockProtocol", "DockSimulator", "DockSystem", "DockTracking", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

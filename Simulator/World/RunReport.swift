@@ -1,3 +1,4 @@
+import DockProtocol
 import DockTracking
 
 /// The score of a run, from its ground truth: how well the primary subject was framed, how many
@@ -15,9 +16,14 @@ public struct RunReport: Sendable {
     /// Per frame with the primary subject in the room: the distance of its box centre from the
     /// image centre, in normalised image units, capped at 1 (also when it is behind the camera).
     public private(set) var framingErrors: [Double] = []
-    /// Switches of the primary subject's ID in the tracker's output; nil when no tracker output
-    /// was seen (docksim without `--camera`).
+    /// Switches of the primary subject's ID in the tracker's output, from one ID to another (losing
+    /// it and finding it again under the same ID is not a switch); nil when no tracker output was
+    /// seen (docksim without `--camera`, or dockd never answered).
     public var primaryIDSwitches: Int?
+    /// Every frame captured, in order: its capture time, framing error and the tracker's primary.
+    public private(set) var frames: [FrameRecord] = []
+    /// What docksim's camera app did over dockd's API; nil without `--camera`.
+    public var cameraApp: CameraAppCounts?
     /// The faults injected and how they went.
     public var faults: [FaultRecord] = []
     /// Good and bad frames the dock received from the host.
@@ -32,17 +38,44 @@ public struct RunReport: Sendable {
         self.toleranceFraction = toleranceFraction
     }
 
-    /// Scores one frame; `primary` is the scenario's primary subject, if any.
-    public mutating func record(_ truth: GroundTruthFrame, primary: Int?) {
+    /// Scores one frame.
+    ///
+    /// - Parameters:
+    ///   - truth: the frame's ground truth.
+    ///   - primary: the scenario's primary subject, if any.
+    ///   - tracker: what the tracker said its primary subject was when the frame was captured.
+    public mutating func record(_ truth: GroundTruthFrame, primary: Int?, tracker: TrackerPrimary = .unknown) {
         frameCount += 1
-        guard let primary, truth.presentSubjects.contains(primary) else { return }
-        let parts = truth.parts.filter { $0.subjectIdentifier == primary }
-        guard let part = parts.first(where: { $0.kind != .face }) ?? parts.first else {
-            framingErrors.append(1)
-            return
+        let error = framingError(truth, primary: primary)
+        if let error { framingErrors.append(error) }
+        var trackerPrimary: Int?
+        switch tracker {
+        case .unknown:
+            break
+        case .none:
+            primaryIDSwitches = primaryIDSwitches ?? 0
+        case .subject(let identifier):
+            let switched = lastTrackerPrimary.map { $0 != identifier } ?? false
+            primaryIDSwitches = (primaryIDSwitches ?? 0) + (switched ? 1 : 0)
+            lastTrackerPrimary = identifier
+            trackerPrimary = identifier
         }
+        frames.append(FrameRecord(captureSeconds: truth.captureTime.secondsValue, framingError: error,
+                                  trackerPrimary: trackerPrimary))
+    }
+
+    /// The last primary ID the tracker reported, for counting switches.
+    private var lastTrackerPrimary: Int?
+
+    /// The distance of the primary's box centre (its body, or the object; else its face) from the
+    /// image centre, capped at 1; 1 when it is in the room but not in front of the camera; nil
+    /// when it is not in the room or there is none.
+    private func framingError(_ truth: GroundTruthFrame, primary: Int?) -> Double? {
+        guard let primary, truth.presentSubjects.contains(primary) else { return nil }
+        let parts = truth.parts.filter { $0.subjectIdentifier == primary }
+        guard let part = parts.first(where: { $0.kind != .face }) ?? parts.first else { return 1 }
         let dx = part.box.center.x - 0.5, dy = part.box.center.y - 0.5
-        framingErrors.append(min(1, (dx * dx + dy * dy).squareRoot()))
+        return min(1, (dx * dx + dy * dy).squareRoot())
     }
 
     /// The share of primary-present frames framed within the tolerance; nil without such frames.
@@ -119,9 +152,71 @@ public struct RunReport: Sendable {
             "    {\"criterion\": \(quoted(verdict.criterion)), \"met\": \(verdict.isMet), \"detail\": \(quoted(verdict.detail))}"
         }
         lines.append("  \"criteria\": [" + (verdictEntries.isEmpty ? "]," : "\n" + verdictEntries.joined(separator: ",\n") + "\n  ],"))
-        lines.append("  \"passed\": \(verdicts(criteria).allSatisfy(\.isMet))")
+        lines.append("  \"passed\": \(verdicts(criteria).allSatisfy(\.isMet)),")
+        if let cameraApp {
+            lines.append("  \"camera_app\": {\"batches\": \(cameraApp.batches), \"sent\": \(cameraApp.sent), "
+                         + "\"refused\": \(cameraApp.refused), \"dropped\": \(cameraApp.dropped), "
+                         + "\"status_samples\": \(cameraApp.statusSamples)},")
+        } else {
+            lines.append("  \"camera_app\": null,")
+        }
+        lines.append("  \"series\": {")
+        lines.append("    \"capture_s\": [" + frames.map { fixed($0.captureSeconds) }.joined(separator: ", ") + "],")
+        lines.append("    \"framing_error\": [" + frames.map { $0.framingError.map(fixed) ?? "null" }.joined(separator: ", ") + "],")
+        lines.append("    \"primary_id\": [" + frames.map { $0.trackerPrimary.map(String.init) ?? "null" }.joined(separator: ", ") + "]")
+        lines.append("  }")
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+/// What a tracker said about its primary subject when a frame was captured.
+public enum TrackerPrimary: Hashable, Sendable {
+    /// Nothing is known: no tracker is followed, or it has not answered.
+    case unknown
+    /// The tracker has no primary subject.
+    case none
+    /// The tracker's primary subject has this ID.
+    case subject(Int)
+}
+
+/// One camera frame as a report keeps it, for plots and for readers of the JSON.
+public struct FrameRecord: Hashable, Sendable {
+    /// When the frame was captured, seconds of simulation time.
+    public var captureSeconds: Double
+    /// The framing error, normalised image units; nil when the primary subject is not in the room.
+    public var framingError: Double?
+    /// The tracker's primary subject ID; nil when it had none or was not known.
+    public var trackerPrimary: Int?
+
+    /// Creates a frame record.
+    public init(captureSeconds: Double, framingError: Double?, trackerPrimary: Int?) {
+        self.captureSeconds = captureSeconds
+        self.framingError = framingError
+        self.trackerPrimary = trackerPrimary
+    }
+}
+
+/// What docksim's camera app did over dockd's API during a run.
+public struct CameraAppCounts: Hashable, Sendable {
+    /// Detection batches the simulation delivered.
+    public var batches: Int
+    /// Batches dockd accepted through `Track`.
+    public var sent: Int
+    /// Batches dockd refused with an error.
+    public var refused: Int
+    /// Batches not sent: dockd was unreachable, or the queue to it was full.
+    public var dropped: Int
+    /// `GetStatus` replies read to follow the tracker's primary subject.
+    public var statusSamples: Int
+
+    /// Creates the counts.
+    public init(batches: Int, sent: Int, refused: Int, dropped: Int, statusSamples: Int) {
+        self.batches = batches
+        self.sent = sent
+        self.refused = refused
+        self.dropped = dropped
+        self.statusSamples = statusSamples
     }
 }
 

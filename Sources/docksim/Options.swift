@@ -6,6 +6,10 @@ struct Options: Equatable {
     var scenarioPath: String?
     /// Where to write the JSON report, if anywhere.
     var reportPath: String?
+    /// Where to write the SVG plot of the run, if anywhere.
+    var plotPath: String?
+    /// dockd's control socket, when docksim plays the camera app over its API.
+    var cameraSocketPath: String?
     /// A seed replacing the scenario's.
     var seed: UInt64?
     /// Fewer messages on standard error.
@@ -24,7 +28,7 @@ struct Options: Equatable {
         var message: String
     }
 
-    static let usage = "usage: docksim --pty PATH [--scenario FILE] [--report FILE] [--seed N] [--trace] [--quiet]"
+    static let usage = "usage: docksim --pty PATH [--scenario FILE] [--report FILE] [--plot FILE.svg] [--camera unix:SOCKET] [--seed N] [--trace] [--quiet]"
 
     static let help = """
         docksim: a simulated dock on a pseudo-terminal, speaking Protocol/dock-serial.md, so that
@@ -39,6 +43,17 @@ struct Options: Equatable {
                             person stands 3 m in front of the dock for an hour
           --report FILE     when the run ends, write its report (framing error, faults survived)
                             as JSON to FILE
+          --plot FILE.svg   when the run ends, write an SVG plot of it to FILE: the framing error
+                            over time against the tolerance, dockd's primary subject ID (with
+                            --camera), and the faults as shaded spans; with or without --report
+          --camera unix:SOCKET
+                            play the camera app over dockd's API on SOCKET (its control socket)
+                            during the run: once dockd answers (it may start later; docksim keeps
+                            retrying quietly, and again if dockd goes away), turn system tracking
+                            on with framing "center" (the report scores the distance from the
+                            image centre), send each detection batch with Track when the detector
+                            delivers it, and follow dockd's primary subject (GetStatus at 10 Hz)
+                            for the report's primary_id_switches and the plot
           --seed N          use seed N instead of the scenario's
           --trace           print each frame from the host with the dock's pose, and each frame
                             the dock sends but telemetry: "t=SECONDS <- FRAME (yaw R pitch R)"
@@ -72,6 +87,14 @@ struct Options: Equatable {
             case "--pty": ptyPath = try value(argument)
             case "--scenario": options.scenarioPath = try value(argument)
             case "--report": options.reportPath = try value(argument)
+            case "--plot": options.plotPath = try value(argument)
+            case "--camera":
+                let text = try value(argument)
+                guard text.hasPrefix("unix:"), text.count > "unix:".count else {
+                    throw UsageError(message: "--camera needs unix:SOCKET, the path of dockd's control socket "
+                                     + "(e.g. unix:/run/dockd/dockd.sock), got '\(text)'")
+                }
+                options.cameraSocketPath = String(text.dropFirst("unix:".count))
             case "--seed":
                 let text = try value(argument)
                 guard let seed = UInt64(text) else { throw UsageError(message: "--seed needs a whole number, got '\(text)'") }

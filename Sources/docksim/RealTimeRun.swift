@@ -10,6 +10,11 @@ struct RealTimeRun {
     let log: (String) -> Void
     /// Where frame traces go, when tracing.
     var trace: ((String) -> Void)?
+    /// The camera app playing over dockd's API, when there is one: it gets every detection batch
+    /// and says what dockd's primary subject is.
+    var cameraApp: CameraApp?
+    /// Simulation time zero on the host's monotonic clock, once the run has started.
+    private var origin = Duration.zero
     private var terminal: PseudoTerminal?
     private var hostFrames = FrameDecoder()
     private var wasStill = true
@@ -50,6 +55,7 @@ struct RealTimeRun {
     /// - Returns: the signal that stopped the run, or nil when it ran to the end.
     mutating func run(signals: TerminationSignals) throws(SystemError) -> Int32? {
         let start = MonotonicClock.now()
+        origin = start
         let primary = simulation.scenario.primarySubject?.identifier
         while !simulation.isFinished {
             var watched = [signals.descriptor]
@@ -98,7 +104,11 @@ struct RealTimeRun {
             wasStill.toggle()
             trace("t=\(seconds(simulation.now)) motors \(wasStill ? "still" : "moving")")
         }
-        for truth in output.truths { report.record(truth, primary: primary) }
+        if let cameraApp {
+            for batch in output.batches { cameraApp.deliver(batch, hostCaptureTime: origin + batch.captureTime) }
+        }
+        let tracker = cameraApp?.trackerPrimary ?? .unknown
+        for truth in output.truths { report.record(truth, primary: primary, tracker: tracker) }
         for change in output.linkChanges {
             switch change {
             case .unplugged:
@@ -117,6 +127,7 @@ struct RealTimeRun {
         report.faults = simulation.faultLog
         report.dockGoodFrames = simulation.firmware.goodFrameCount
         report.dockBadFrames = simulation.firmware.badFrameCount
+        report.cameraApp = cameraApp?.stop()
         terminal?.close()
         terminal = nil
         link?.remove()

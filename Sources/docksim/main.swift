@@ -2,10 +2,6 @@ import DockSimulator
 import DockSystem
 import Foundation
 
-func printError(_ message: String) {
-    FileHandle.standardError.write(Data((message + "\n").utf8))
-}
-
 let options: Options
 do {
     switch try Options.parse(Array(CommandLine.arguments.dropFirst())) {
@@ -37,12 +33,22 @@ if let path = options.scenarioPath {
 }
 if let seed = options.seed { scenario.seed = seed }
 
-let log: (String) -> Void = options.isQuiet ? { _ in } : { printError("docksim: \($0)") }
+let isQuiet = options.isQuiet
+let log: @Sendable (String) -> Void = { message in
+    if !isQuiet { printError("docksim: \(message)") }
+}
+if options.cameraSocketPath != nil {
+    // A write to a dockd that has gone away must fail with EPIPE, not end docksim.
+    signal(SIGPIPE, SIG_IGN)
+}
 do {
     let signals = try TerminationSignals()
     var run = try RealTimeRun(simulation: Simulation(scenario: scenario), linkPath: options.ptyPath, log: log)
     if options.isTracing { run.trace = { printError("docksim: \($0)") } }
     log("scenario \(scenario.name), \(seconds(scenario.duration)) s, seed \(scenario.seed)")
+    if let socketPath = options.cameraSocketPath {
+        run.cameraApp = CameraApp(socketPath: socketPath, log: log)
+    }
     let signal = try run.run(signals: signals)
     log(signal.map { "stopped by signal \($0) at \(seconds(run.simulation.now)) s" } ?? "scenario finished")
     if let path = options.reportPath {
@@ -52,6 +58,13 @@ do {
             exit(1)
         }
         log("report written to \(path)")
+    }
+    if let path = options.plotPath {
+        guard FileManager.default.createFile(atPath: path, contents: Data(RunPlot(report: run.report).svg.utf8)) else {
+            printError("docksim: cannot write plot '\(path)'")
+            exit(1)
+        }
+        log("plot written to \(path)")
     }
 } catch {
     printError("docksim: \(error)")

@@ -138,10 +138,15 @@ import TestSupport
         let badSeed = try ChildProcess.run("docksim", ["--pty", "/tmp/x", "--seed", "minus one"])
         #expect(badSeed.status == 64)
         #expect(badSeed.error.hasPrefix("docksim: --seed needs a whole number, got 'minus one'"))
+        let badCamera = try ChildProcess.run("docksim", ["--pty", "/tmp/x", "--camera", "bogus"])
+        #expect(badCamera.status == 64)
+        #expect(badCamera.error.hasPrefix("docksim: --camera needs unix:SOCKET, the path of dockd's control socket "
+                                          + "(e.g. unix:/run/dockd/dockd.sock), got 'bogus'\nusage: docksim --pty PATH"))
+        #expect(access("/tmp/x", F_OK) != 0, "no pty is made on a usage error")
         let help = try ChildProcess.run("docksim", ["--help"])
         #expect(help.status == 0)
         #expect(help.output.hasPrefix("docksim: a simulated dock on a pseudo-terminal"))
-        for option in ["--pty", "--scenario", "--report", "--seed", "--trace", "--quiet", "--help"] {
+        for option in ["--pty", "--scenario", "--report", "--plot", "--camera unix:SOCKET", "--seed", "--trace", "--quiet", "--help"] {
             #expect(help.output.contains(option), "--help documents \(option)")
         }
     }
