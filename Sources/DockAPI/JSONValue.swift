@@ -32,7 +32,12 @@ public enum JSONValue: Hashable, Sendable, Decodable {
 
     /// Parses JSON text.
     public static func parse(_ data: Data) throws -> JSONValue {
-        try JSONDecoder().decode(JSONValue.self, from: data)
+        try JSONParser.parse([UInt8](data))
+    }
+
+    /// Parses JSON text given as bytes.
+    public static func parse(bytes: [UInt8]) throws -> JSONValue {
+        try JSONParser.parse(bytes)
     }
 
     /// The value as compact JSON text.

@@ -57,7 +57,7 @@ public struct VarlinkCall: Hashable, Sendable {
     public static func parse(_ bytes: [UInt8]) throws(Malformed) -> VarlinkCall {
         let value: JSONValue
         do {
-            value = try JSONValue.parse(Data(bytes))
+            value = try JSONValue.parse(bytes: bytes)
         } catch {
             throw Malformed(reason: "not valid JSON")
         }
