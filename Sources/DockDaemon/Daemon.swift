@@ -42,7 +42,9 @@ public enum Daemon {
         }
 
         let runner = SessionRunner(transport: transport, clock: clock, configuration: configuration, log: log)
-        let loop = Task { await runner.run() }
+        // The control loop outranks API work on the shared thread pool: under a crowd of clients its
+        // ticks are still picked first.
+        let loop = Task(priority: .high) { await runner.run() }
         // The in-process simulator's camera feeds the tracker as a camera app would.
         let camera = Task {
             guard let simulator = transport as? SimulatorTransport, configuration.simulatorCamera else { return }
