@@ -124,17 +124,6 @@ type Subject (
   coasting: bool
 )
 
-# The 30 Hz control loop's punctuality: ticks since dockd started, ticks missed (the loop fell a
-# whole interval behind), and how late ticks ran after their scheduled times (seconds: median,
-# 99th percentile and maximum over the last 1024 ticks).
-type Loop (
-  ticks: int,
-  missed: int,
-  late_p50: float,
-  late_p99: float,
-  late_max: float
-)
-
 # Everything about one dock at one moment. accessory, pose and limits are absent until a dock is
 # attached; motion says what the motion controller is doing. tracker says what the tracker is
 # doing (following the primary subject, holding still after losing it, returning to the rest
