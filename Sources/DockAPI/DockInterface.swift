@@ -165,7 +165,7 @@ type MotionResult (
 # (the button and its state, the fault, the change of control).
 type Event (
   time: float,
-  kind: (status, attached, docked, undocked, disconnected, button, fault, control, refused),
+  kind: (status, attached, docked, undocked, disconnected, button, fault, control, refused, framing),
   detail: string,
   status: Status
 )

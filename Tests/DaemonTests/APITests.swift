@@ -332,3 +332,52 @@ extension APITests {
         try daemon.stop()
     }
 }
+
+extension APITests {
+    @Test func aControllingClientProcessKilledWithSigkillStopsTheDockWithin100Milliseconds() throws {
+        let daemon = try Daemon()
+        let watcher = try daemon.client()
+        try watcher.send("io.dockd.Dock.Watch", more: true)
+        // Another process, any Varlink client: it starts the dock turning for 30 s and waits.
+        let script = """
+            import socket, sys, time
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            s.connect(sys.argv[1])
+            s.sendall(b'{"method":"io.dockd.Dock.SetVelocity","parameters":{"yaw":0.8,"pitch":0,"duration":30}}\\0')
+            reply = b""
+            while not reply.endswith(b"\\0"):
+                reply += s.recv(4096)
+            print("moving" if b'"error"' not in reply else reply.decode(), flush=True)
+            time.sleep(60)
+            """
+        let client = Process()
+        client.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        client.arguments = ["python3", "-c", script, daemon.socket]
+        let output = Pipe()
+        client.standardOutput = output
+        try client.run()
+        defer { if client.isRunning { kill(client.processIdentifier, SIGKILL) } }
+        let said = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        #expect(said == "moving\n", "the client took control: \(said)")
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let killedAt = Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+        kill(client.processIdentifier, SIGKILL)
+        var stoppedAt: Double?
+        var seen: [String] = []
+        for _ in 0..<100 {
+            guard let reply = watcher.receive(), let event = Self.parameters(reply)["event"] as? [String: Any] else { break }
+            let status = event["status"] as? [String: Any]
+            seen.append("\(event["kind"] ?? "?") \(event["detail"] ?? "") motion \(status?["motion"] ?? "?")")
+            if event["kind"] as? String == "control", status?["motion"] as? String == "idle",
+                let time = event["time"] as? Double, time >= killedAt
+            {
+                stoppedAt = time
+                break
+            }
+        }
+        let delay = try #require(stoppedAt, "events after the kill: \(seen.prefix(12))") - killedAt
+        #expect(delay <= 0.1, "stop sent \(delay) s after the controlling process was killed")
+        try daemon.stop()
+    }
+}
