@@ -358,7 +358,7 @@ extension APITests {
         try client.run()
         defer { if client.isRunning { kill(client.processIdentifier, SIGKILL) } }
         let said = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
-        #expect(said == "moving\n", "the client took control: \(said)")
+        #expect(said.hasPrefix("moving"), "the client took control: \(said)")
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         let killedAt = Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
