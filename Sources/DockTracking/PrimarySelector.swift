@@ -50,14 +50,14 @@ public struct PrimarySelector: Sendable {
             guard let nearest, distanceFromLast(nearest) <= Self.reacquisitionRadius else { return nil }
             return hold(nearest.identifier, subjects)
         }
-        // Choosing by saliency waits until the candidates have been seen for a moment, so the
-        // first subject to be confirmed does not win just by being first.
+        // The most salient subject is chosen once it has been seen for a moment: the first one to
+        // be confirmed does not win just by being first, nor an older one by being older.
         var best: (subject: FusedSubject, saliency: Double)?
-        for subject in subjects where !subject.isCoasting && now - subject.born >= Self.automaticChoiceAge {
+        for subject in subjects where !subject.isCoasting {
             let value = saliency(subject, gimbalYawRadians, gimbalPitchRadians, now)
             if best.map({ value > $0.saliency }) ?? true { best = (subject, value) }
         }
-        guard let best else { return nil }
+        guard let best, now - best.subject.born >= Self.automaticChoiceAge else { return nil }
         return hold(best.subject.identifier, subjects)
     }
 

@@ -48,4 +48,15 @@ import Testing
         _ = patient.choose([track(2, yaw: -0.5)], selection: [], gimbalYawRadians: 0, gimbalPitchRadians: 0, now: .seconds(2))
         #expect(patient.choose([track(2, yaw: -0.5)], selection: [], gimbalYawRadians: 0, gimbalPitchRadians: 0, now: .seconds(6)) == 2)
     }
+
+    @Test func theMostSalientIsWaitedForRatherThanTheFirstConfirmed() {
+        // A person off to the side is confirmed first; the one in the middle a moment later.
+        var selector = PrimarySelector()
+        let side = track(1, yaw: 0.45, born: .zero), middle = track(2, yaw: 0, born: .milliseconds(150))
+        #expect(selector.choose([side, middle], selection: [], gimbalYawRadians: 0, gimbalPitchRadians: 0,
+                                now: .milliseconds(250)) == nil, "the most salient is not yet 200 ms old: wait")
+        #expect(selector.choose([side, middle], selection: [], gimbalYawRadians: 0, gimbalPitchRadians: 0,
+                                now: .milliseconds(360)) == 2, "then it is chosen, not the first confirmed")
+    }
 }
+
