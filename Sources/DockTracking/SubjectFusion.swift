@@ -36,16 +36,20 @@ public struct FusedSubject: Hashable, Sendable {
 
 /// Joins a face with the body it belongs to, so a person is one subject: a face belongs to a body
 /// when it lies across the body's width and in the top 40 % of its height. Identifiers are kept:
-/// a face and a body that join take the older of their two subject identifiers, and keep it.
+/// a face and a body that join take the subject identifier known longest, and keep it.
 /// Its buffers are sized once, so fusing a frame allocates nothing in the steady state.
 public struct SubjectFusion: Sendable {
     /// Which subject each live track belongs to, as (track, subject) pairs.
     private var subjectOfTrack: [(track: Int, subject: Int)] = []
+    /// When each live subject identifier was first given (the count of `fuse` calls then).
+    private var subjectSince: [(subject: Int, generation: Int)] = []
+    private var generation = 0
     private var faceUsed: [Bool] = []
 
     /// Creates an empty fusion.
     public init() {
         subjectOfTrack.reserveCapacity(64)
+        subjectSince.reserveCapacity(64)
         faceUsed.reserveCapacity(64)
     }
 
@@ -58,6 +62,7 @@ public struct SubjectFusion: Sendable {
 
     /// The subjects the tracks make up, written over `subjects` (whose capacity is kept).
     public mutating func fuse(_ tracks: [SubjectTracker.Track], into subjects: inout [FusedSubject]) {
+        generation += 1
         subjects.removeAll(keepingCapacity: true)
         faceUsed.removeAll(keepingCapacity: true)
         for _ in tracks.indices { faceUsed.append(false) }
@@ -93,6 +98,8 @@ public struct SubjectFusion: Sendable {
             subjects.append(subject)
         }
         subjectOfTrack.removeAll { entry in !tracks.contains { $0.identifier == entry.track && $0.phase != .tentative } }
+        let mappings = subjectOfTrack
+        subjectSince.removeAll { since in !mappings.contains { $0.subject == since.subject } }
     }
 
     /// Whether a face's box lies across a body's width and in the top 40 % of its height.
@@ -106,11 +113,19 @@ public struct SubjectFusion: Sendable {
     /// when a newly confirmed track joins it — or, for tracks new to every subject, the older
     /// track's own; given to both.
     private mutating func subjectIdentifier(_ first: Int, _ second: Int?) -> Int {
-        var known: Int?
+        // Of the subjects the two tracks already belong to, the one clients have known longest
+        // (a face seen alone as subject 6 keeps 6 when its body, track 4, joins it later).
+        var known: (subject: Int, since: Int)?
         for entry in subjectOfTrack where entry.track == first || entry.track == second {
-            known = min(known ?? entry.subject, entry.subject)
+            let since = subjectSince.first { $0.subject == entry.subject }?.generation ?? generation
+            if known.map({ since < $0.since || (since == $0.since && entry.subject < $0.subject) }) ?? true {
+                known = (entry.subject, since)
+            }
         }
-        let identifier = known ?? min(first, second ?? first)
+        let identifier = known?.subject ?? min(first, second ?? first)
+        if known == nil, !subjectSince.contains(where: { $0.subject == identifier }) {
+            subjectSince.append((identifier, generation))
+        }
         assign(first, identifier)
         if let second { assign(second, identifier) }
         return identifier

@@ -50,4 +50,17 @@ import Testing
         fusion.fuse([body(3, yaw: 0.1)], into: &subjects)
         #expect(subjects.map(\.identifier) == [5], "and the body alone keeps it")
     }
+
+    @Test func whenTwoKnownSubjectsJoinTheOneKnownLongestKeepsItsIdentifier() {
+        // The face (track 6) is a subject first; the body (track 4) shows up later as its own
+        // subject, below where the face is; then they line up and join: the person stays 6, the
+        // identifier clients have been following, not the smaller 4.
+        var fusion = SubjectFusion()
+        #expect(fusion.fuse([face(6, yaw: 0.1)]).map(\.identifier) == [6])
+        let apart = fusion.fuse([face(6, yaw: 0.1), body(4, yaw: 0.5)])
+        #expect(Set(apart.map(\.identifier)) == [4, 6])
+        let joined = fusion.fuse([face(6, yaw: 0.1), body(4, yaw: 0.1)])
+        #expect(joined.map(\.identifier) == [6], "\(joined.map(\.identifier))")
+    }
 }
+
