@@ -30,8 +30,9 @@ public struct DockService: Sendable {
         }
     }
 
-    /// Calls that change nothing: no new status snapshot after them.
-    static let readOnly: Set<String> = ["GetStatus", "ListAccessories", "Watch"].reduce(into: []) { names, name in
+    /// Calls that change nothing (or, like `Track`, update the snapshot themselves): no new
+    /// status snapshot after them.
+    static let readOnly: Set<String> = ["GetStatus", "ListAccessories", "Track", "Watch"].reduce(into: []) { names, name in
         names.insert(DockInterface.name + "." + name)
     }
 

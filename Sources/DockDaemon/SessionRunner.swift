@@ -287,6 +287,9 @@ public actor SessionRunner {
     public func track(_ batch: ObservationBatch) {
         enqueue(batch)
         observationCount += batch.observations.count
+        // The frame shows in the status at the next tick; its count, at once.
+        let count = observationCount
+        snapshot.withLock { $0?.observations = count }
     }
 
     /// Queues a frame from the in-process simulator's camera.
