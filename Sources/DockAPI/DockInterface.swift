@@ -220,7 +220,8 @@ method AcquireControl(take_over: ?bool, accessory: ?string) -> ()
 # Gives control back (to the system tracker when tracking is on).
 method ReleaseControl(accessory: ?string) -> ()
 
-# Streams events; call with "more": true. A client that does not read its stream is dropped.
+# Streams events; call with "more": true. The first reply, a status, comes once the stream is
+# set up: no event after it is missed. A client that does not read its stream is dropped.
 method Watch(accessory: ?string) -> (event: Event)
 
 # No dock with this id.

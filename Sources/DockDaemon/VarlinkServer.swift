@@ -142,8 +142,12 @@ public final class VarlinkServer: Sendable {
             return []
         }
         let runner = service.runner
+        // The first reply (a status) goes out only once the watcher is subscribed, so a client
+        // that has read it misses no event after it.
+        let (subscribed, subscription) = AsyncStream<Void>.makeStream()
         let events = Task {
             let (id, stream) = await runner.subscribe()
+            subscription.finish()
             for await event in stream {
                 guard !Task.isCancelled, writer.send(.success(
                     DockService.json(event, status: await runner.status()).objectMembers, continues: true))
@@ -152,6 +156,7 @@ public final class VarlinkServer: Sendable {
             await runner.unsubscribe(id)
         }
         let status = Task { [clock] in
+            for await _ in subscribed {}
             var next = clock.now()
             while !Task.isCancelled {
                 let event = RunnerEvent(time: clock.now(), kind: "status", detail: "")

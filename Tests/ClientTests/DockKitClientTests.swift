@@ -48,7 +48,11 @@ import TestSupport
         }
         #expect(converted, "DockKit's +x (down) is dockd's negative pitch; +y is dockd's positive yaw")
 
-        // And motionStates reports it back in DockKit's signs.
+        // And motionStates reports it back in DockKit's signs. First tilt the dock well up (DockKit's
+        // −x) and to the left, so the motion below has a few seconds before the pitch limit (−0.52
+        // rad): on a slow run the loop above can already have brought the dock down to it.
+        try await dock.setOrientation(Vector3D(x: -0.9, y: -1.5), duration: .milliseconds(600))
+        try await Task.sleep(for: .milliseconds(800))
         var sawMotion = false
         var count = 0
         for try await state in try dock.motionStates {

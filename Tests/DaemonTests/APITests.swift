@@ -92,6 +92,7 @@ import TestSupport
         let daemon = try Daemon()
         let watcher = try daemon.client()
         try watcher.send("io.dockd.Dock.Watch", more: true)
+        #expect(watcher.receive() != nil, "the stream is set up once its first reply arrives")
         let first = try #require(watcher.receive())
         #expect(first["continues"] as? Bool == true)
         let mover = try daemon.client()
@@ -115,6 +116,7 @@ import TestSupport
         let daemon = try Daemon()
         let watcher = try daemon.client()
         try watcher.send("io.dockd.Dock.Watch", more: true)
+        #expect(watcher.receive() != nil, "the stream is set up once its first reply arrives")
         var first: VarlinkTestClient? = try daemon.client()
         _ = try first?.call("io.dockd.Dock.SetVelocity", ["yaw": 0.8, "pitch": 0, "duration": 30])
         var second: VarlinkTestClient? = try daemon.client()
@@ -289,6 +291,7 @@ extension APITests {
         let daemon = try Daemon()
         let watcher = try daemon.client()
         try watcher.send("io.dockd.Dock.Watch", more: true)
+        #expect(watcher.receive() != nil, "the stream is set up once its first reply arrives")
         var controller: VarlinkTestClient? = try daemon.client()
         #expect(Self.errorName(try controller?.call("io.dockd.Dock.SetVelocity", ["yaw": 0.8, "pitch": 0, "duration": 30])) == nil)
         // Both clocks are CLOCK_MONOTONIC: the event's time and ours can be compared.
@@ -338,6 +341,7 @@ extension APITests {
         let daemon = try Daemon()
         let watcher = try daemon.client()
         try watcher.send("io.dockd.Dock.Watch", more: true)
+        #expect(watcher.receive() != nil, "the stream is set up once its first reply arrives")
         // Another process, any Varlink client: it starts the dock turning for 30 s and waits.
         let script = """
             import socket, sys, time
