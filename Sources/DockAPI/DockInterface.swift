@@ -102,7 +102,7 @@ type Observation (
 
 # The 30 Hz control loop's punctuality: ticks since dockd started, ticks missed (the loop fell a
 # whole interval behind), and how late ticks ran after their scheduled times (seconds: median,
-# 99th percentile and maximum over the last 1024 ticks).
+# 99th percentile and maximum over the last 1024 ticks, worked out once a second).
 type Loop (
   ticks: int,
   missed: int,

@@ -72,7 +72,6 @@ enum TrackingLoadBenchmark {
             init(_ resident: Double) { residentMaximum = Mutex(resident) }
         }
         let shared = Shared(residentStart)
-        let (trackCounts, requestCounts, watchEvents, residentMaximum) = (shared, shared, shared, shared)
         let socket = daemon.socket, identifier = daemon.identifier
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
@@ -86,7 +85,7 @@ enum TrackingLoadBenchmark {
                         "camera": .object(["horizontal_fov": .number(1.2), "aspect_ratio": .number(16.0 / 9)]),
                         "capture_time": .number(secondsNow),
                     ])) != nil
-                    trackCounts.trackCounts.withLock { $0.calls += 1; if !ok { $0.errors += 1 } }
+                    shared.trackCounts.withLock { $0.calls += 1; if !ok { $0.errors += 1 } }
                     if next + .seconds(1) >= end, next + .milliseconds(967) < end,
                         case .array(let list)? = try? await feederConnection.call("io.dockd.Dock.GetStatus")["status"]?["subjects"]
                     {
@@ -99,13 +98,13 @@ enum TrackingLoadBenchmark {
             group.addTask {
                 while MonotonicClock.now() < end {
                     try? await Task.sleep(for: .seconds(1))
-                    if let resident = DaemonProcess.residentMegabytes(of: identifier) { residentMaximum.residentMaximum.withLock { $0 = max($0, resident) } }
+                    if let resident = DaemonProcess.residentMegabytes(of: identifier) { shared.residentMaximum.withLock { $0 = max($0, resident) } }
                 }
             }
             for _ in 0..<clients {
                 group.addTask {
                     guard let connection = try? VarlinkConnection(path: socket) else {
-                        requestCounts.requestCounts.withLock { $0.errors += 1 }
+                        shared.requestCounts.withLock { $0.errors += 1 }
                         return
                     }
                     var roundTrips: [Double] = []
@@ -122,7 +121,7 @@ enum TrackingLoadBenchmark {
                         }
                         next += interval
                     }
-                    requestCounts.requestCounts.withLock { counts in
+                    shared.requestCounts.withLock { counts in
                         counts.calls += roundTrips.count + errors
                         counts.errors += errors
                         counts.roundTrips += roundTrips
@@ -134,7 +133,7 @@ enum TrackingLoadBenchmark {
                     guard let connection = try? VarlinkConnection(path: socket) else { return }
                     do {
                         for try await _ in connection.stream("io.dockd.Dock.Watch") {
-                            watchEvents.watchEvents.add(1, ordering: .relaxed)
+                            shared.watchEvents.add(1, ordering: .relaxed)
                             if MonotonicClock.now() >= end { break }
                         }
                     } catch {}
@@ -146,17 +145,17 @@ enum TrackingLoadBenchmark {
         let after = try? await feederConnection.call("io.dockd.Dock.GetStatus")
         let loop = after?["status"]?["loop"]
         let subjects = shared.subjects.load(ordering: .relaxed)
-        let requests = requestCounts.requestCounts.withLock { $0 }
+        let requests = shared.requestCounts.withLock { $0 }
         let sorted = requests.roundTrips.sorted()
-        let tracks = trackCounts.trackCounts.withLock { $0 }
+        let tracks = shared.trackCounts.withLock { $0 }
         return Figures(
             seconds: elapsed, cpuPercent: cpu, residentStart: residentStart, residentEnd: daemon.residentMegabytes ?? 0,
-            residentMaximum: residentMaximum.residentMaximum.withLock { $0 }, ticks: Int(loop?["ticks"]?.doubleValue ?? 0) - ticksBefore,
+            residentMaximum: shared.residentMaximum.withLock { $0 }, ticks: Int(loop?["ticks"]?.doubleValue ?? 0) - ticksBefore,
             missedTicks: Int(loop?["missed"]?.doubleValue ?? 0) - missedBefore,
             lateP50: (loop?["late_p50"]?.doubleValue ?? .nan) * 1e6, lateP99: (loop?["late_p99"]?.doubleValue ?? .nan) * 1e6,
             lateMaximum: (loop?["late_max"]?.doubleValue ?? .nan) * 1e6, trackCalls: tracks.calls, trackErrors: tracks.errors,
             requests: requests.calls, requestErrors: requests.errors, roundTripP50: percentile(sorted, 0.5),
-            roundTripP99: percentile(sorted, 0.99), roundTripMaximum: sorted.last ?? .nan, watchEvents: watchEvents.watchEvents.load(ordering: .relaxed), subjects: subjects,
+            roundTripP99: percentile(sorted, 0.99), roundTripMaximum: sorted.last ?? .nan, watchEvents: shared.watchEvents.load(ordering: .relaxed), subjects: subjects,
             descriptorsStart: descriptorsStart, descriptorsEnd: daemon.openDescriptors ?? 0)
     }
 }

@@ -34,6 +34,23 @@ import TestSupport
     }
 
     static func errorName(_ reply: [String: Any]?) -> String? { reply?["error"] as? String }
+
+    /// The time (host monotonic seconds) of the first `control` event at or after `start` whose
+    /// status shows the motion stopped, read from a `Watch` stream; and the events seen, for the
+    /// failure message.
+    static func stopEvent(on watcher: VarlinkTestClient, after start: Double) -> (time: Double?, seen: [String]) {
+        var seen: [String] = []
+        for _ in 0..<100 {
+            guard let event = parameters(watcher.receive())["event"] as? [String: Any] else { break }
+            let status = event["status"] as? [String: Any]
+            let time = event["time"] as? Double ?? 0
+            seen.append("\(event["kind"] ?? "?") \(event["detail"] ?? "") motion \(status?["motion"] ?? "?") at \(time - start) s")
+            if event["kind"] as? String == "control", status?["motion"] as? String == "idle", time >= start {
+                return (time, seen)
+            }
+        }
+        return (nil, seen)
+    }
     static func parameters(_ reply: [String: Any]?) -> [String: Any] { reply?["parameters"] as? [String: Any] ?? [:] }
 
     @Test func introspectionServesTheInterfaceFileAndTheSocketIsGroupOnly() throws {
@@ -299,19 +316,7 @@ extension APITests {
         clock_gettime(CLOCK_MONOTONIC, &now)
         let closedAt = Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
         controller = nil
-        var stoppedAt: Double?
-        var seen: [String] = []
-        for _ in 0..<100 {
-            guard let reply = watcher.receive(), let event = Self.parameters(reply)["event"] as? [String: Any] else { break }
-            let status = event["status"] as? [String: Any]
-            seen.append("\(event["kind"] ?? "?") \(event["detail"] ?? "") motion \(status?["motion"] ?? "?") at \((event["time"] as? Double ?? 0) - closedAt) s")
-            if event["kind"] as? String == "control", status?["motion"] as? String == "idle",
-                let time = event["time"] as? Double, time >= closedAt
-            {
-                stoppedAt = time
-                break
-            }
-        }
+        let (stoppedAt, seen) = Self.stopEvent(on: watcher, after: closedAt)
         let delay = try #require(stoppedAt, "events after the client went away: \(seen.prefix(12))") - closedAt
         #expect(delay <= 0.1, "stop sent \(delay) s after the controlling client went away")
         try daemon.stop()
@@ -367,19 +372,7 @@ extension APITests {
         clock_gettime(CLOCK_MONOTONIC, &now)
         let killedAt = Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
         kill(client.processIdentifier, SIGKILL)
-        var stoppedAt: Double?
-        var seen: [String] = []
-        for _ in 0..<100 {
-            guard let reply = watcher.receive(), let event = Self.parameters(reply)["event"] as? [String: Any] else { break }
-            let status = event["status"] as? [String: Any]
-            seen.append("\(event["kind"] ?? "?") \(event["detail"] ?? "") motion \(status?["motion"] ?? "?")")
-            if event["kind"] as? String == "control", status?["motion"] as? String == "idle",
-                let time = event["time"] as? Double, time >= killedAt
-            {
-                stoppedAt = time
-                break
-            }
-        }
+        let (stoppedAt, seen) = Self.stopEvent(on: watcher, after: killedAt)
         let delay = try #require(stoppedAt, "events after the kill: \(seen.prefix(12))") - killedAt
         #expect(delay <= 0.1, "stop sent \(delay) s after the controlling process was killed")
         try daemon.stop()
