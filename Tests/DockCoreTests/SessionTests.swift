@@ -17,7 +17,36 @@ import Testing
         #expect(bench.eventList.count == 1, "no failsafe, no stall, no disconnect: \(bench.eventList)")
         #expect(!bench.firmware.isFailsafeStopped)
         let heartbeats = bench.framesWritten.filter { $0.message == .heartbeat }.count
-        #expect((40...45).contains(heartbeats), "a heartbeat every 125 ms (a quarter of the 500 ms failsafe): \(heartbeats)")
+        #expect((50...54).contains(heartbeats), "a heartbeat every 100 ms (a fifth of the 500 ms failsafe): \(heartbeats)")
+        var longest = Duration.zero
+        for (earlier, later) in zip(bench.writeTimes, bench.writeTimes.dropFirst()) { longest = max(longest, later - earlier) }
+        #expect(longest <= .milliseconds(125), "never more than a quarter of the failsafe between frames: \(longest)")
+    }
+
+    @Test(arguments: [100, 200, 500, 10_000])
+    func heartbeatsKeepEveryFailsafeTheHostHonoursFed(milliseconds: Int) {
+        var configuration = AccessoryConfiguration()
+        configuration.failsafeTimeout = .milliseconds(milliseconds)
+        var bench = Bench(configuration: configuration)
+        bench.start()
+        bench.run(for: .seconds(3), step: .milliseconds(1))
+        #expect(bench.session.state == .ready(isDocked: true))
+        #expect(!bench.firmware.isFailsafeStopped)
+        let writes = bench.writeTimes.drop { $0 < .milliseconds(50) }
+        var longest = Duration.zero
+        for (earlier, later) in zip(writes, writes.dropFirst()) { longest = max(longest, later - earlier) }
+        #expect(longest <= .milliseconds(milliseconds) / 4, "failsafe \(milliseconds) ms: longest gap \(longest)")
+    }
+
+    @Test func aFailsafeShorterThanTheHostCanKeepAliveIsRefused() {
+        var configuration = AccessoryConfiguration()
+        configuration.failsafeTimeout = .milliseconds(50)
+        var bench = Bench(configuration: configuration)
+        bench.start()
+        bench.run(for: .milliseconds(500))
+        #expect(bench.eventList == [.failsafeTooShort(advertised: .milliseconds(50), minimum: .milliseconds(100))])
+        #expect(bench.session.state == .incompatible)
+        #expect(bench.session.heartbeatDeadline == nil, "no session to keep alive")
     }
 
     @Test func dockingAndUndockingAreReported() {
