@@ -162,7 +162,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DaemonTests",
-            dependencies: ["dockd", "docksim", "DockDaemon", "DockHost", "DockCore", "DockSystem", "TestSupport"],
+            dependencies: ["dockd", "docksim", "DockDaemon", "DockHost", "DockCore", "DockProtocol", "DockSimulator", "DockSystem", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -38,7 +38,7 @@ public struct AccessorySession: Sendable {
         public var maximumBackoff: Duration = .seconds(5)
         /// Silence in telemetry that counts as a stall (or five telemetry periods if longer).
         public var telemetryTimeout: Duration = .milliseconds(500)
-        /// The shortest failsafe timeout the host keeps alive (a frame every fifth of it, inside
+        /// The shortest failsafe timeout the host keeps alive (a frame every sixth of it, inside
         /// the specification's quarter); an accessory that advertises less is refused.
         public var minimumFailsafeTimeout: Duration = .milliseconds(100)
 
@@ -87,11 +87,11 @@ public struct AccessorySession: Sendable {
     /// The dock's pose at `time` on the host's clock, from telemetry.
     public func pose(at time: Duration) -> Pose? { poses.pose(at: time) }
 
-    /// The longest the host lets pass between two frames it sends: a fifth of the accessory's
-    /// failsafe timeout, which leaves a twentieth of it for the host's own lateness inside the
+    /// The longest the host lets pass between two frames it sends: a sixth of the accessory's
+    /// failsafe timeout, which leaves a twelfth of it for the host's own lateness inside the
     /// quarter that `Protocol/dock-serial.md` §5.2 allows.
     public var heartbeatInterval: Duration {
-        (info?.failsafeTimeout ?? .milliseconds(500)) / 5
+        (info?.failsafeTimeout ?? .milliseconds(500)) / 6
     }
 
     /// When the next heartbeat is due if nothing else is sent before: the shell must call
@@ -240,8 +240,11 @@ public struct AccessorySession: Sendable {
 
     /// Sends a command to the accessory (only while ready; otherwise nothing is sent).
     public mutating func send(_ message: Message, now: Duration) -> [SessionAction] {
-        guard case .ready = state else { return [] }
-        return [.write(frame(message, now: now))]
+        switch state {
+        case .ready: return [.write(frame(message, now: now))]
+        case .handshaking where info != nil: return [.write(frame(message, now: now))]  // answered: a stop may go
+        case .handshaking, .disconnected, .connecting, .incompatible: return []
+        }
     }
 
     // MARK: Frames from the accessory
@@ -299,8 +302,13 @@ public struct AccessorySession: Sendable {
             }
             return [.emit(.button(event.kind))]
         case .fault(let fault):
-            guard case .ready = state else { return [] }
-            return [.emit(.fault(fault))]
+            // Faults still active are announced right after `info` (§5.1), before the first
+            // telemetry: they count from then on.
+            switch state {
+            case .ready: return [.emit(.fault(fault))]
+            case .handshaking where info != nil: return [.emit(.fault(fault))]
+            case .handshaking, .disconnected, .connecting, .incompatible: return []
+            }
         case .hello, .heartbeat, .setVelocity, .moveTo, .stop, .setIndicator:
             badFrameCount += 1  // a host message coming from the accessory is nonsense
             return []
@@ -308,6 +316,15 @@ public struct AccessorySession: Sendable {
     }
 
     private mutating func telemetryReceived(_ telemetry: Telemetry, now: Duration) -> [SessionAction] {
+        if case .ready = state, let previous = latestTelemetry, telemetry.accessoryTime < previous.accessoryTime {
+            // The accessory's clock went back: it restarted without our noticing (§4). A new
+            // handshake, as for `not_ready`.
+            poses.removeAll()
+            clock.reset()
+            latestTelemetry = nil
+            handshakeAttempt = 0
+            return [.emit(.accessoryReset)] + beginHandshake(now: now)
+        }
         clock.observeArrival(accessoryTime: telemetry.accessoryTime, receivedAt: now)
         let sampledAt = clock.hostTime(of: telemetry.accessoryTime) ?? now
         poses.record(Pose(yawRadians: telemetry.yaw.radians, pitchRadians: telemetry.pitch.radians,

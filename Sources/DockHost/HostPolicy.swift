@@ -520,9 +520,9 @@ public struct HostPolicy: Sendable {
         limits = narrowedLimits(info)
         indicator = nil
         isTrackerMoving = false
-        activeFaults.removeAll()
         trackerHold = nil
-        guard settings.wakesOnAttach, let limits else { return }
+        // Faults the dock announced after its `info` stay: they are the dock's state now.
+        guard settings.wakesOnAttach, !isFaulted, let limits else { return }
         do {
             let result = try motion.handle(.animate(.wake), pose: session.pose(at: now), limits: limits, now: now)
             for message in result.messages { _ = send(message, now: now) }
@@ -559,6 +559,7 @@ public struct HostPolicy: Sendable {
         if fault.code == .motorStall {
             log(.notice, "sending stop to clear the stall")
             stopMotors(now: now, ending: .stopped(byClient: nil))
+            if case .handshaking = session.state { _ = send(.stop, now: now) }  // announced right after info
         } else {
             motion.reset()
         }

@@ -17,7 +17,7 @@ import Testing
         #expect(bench.eventList.count == 1, "no failsafe, no stall, no disconnect: \(bench.eventList)")
         #expect(!bench.firmware.isFailsafeStopped)
         let heartbeats = bench.framesWritten.filter { $0.message == .heartbeat }.count
-        #expect((50...54).contains(heartbeats), "a heartbeat every 100 ms (a fifth of the 500 ms failsafe): \(heartbeats)")
+        #expect((59...64).contains(heartbeats), "a heartbeat every 83 ms (a sixth of the 500 ms failsafe): \(heartbeats)")
         var longest = Duration.zero
         for (earlier, later) in zip(bench.writeTimes, bench.writeTimes.dropFirst()) { longest = max(longest, later - earlier) }
         #expect(longest <= .milliseconds(125), "never more than a quarter of the failsafe between frames: \(longest)")
@@ -104,6 +104,28 @@ import Testing
         #expect(events.contains(.accessoryReset))
         #expect(events.filter { if case .attached = $0 { true } else { false } }.count == 2)
         #expect(bench.session.state == .ready(isDocked: true))
+    }
+
+    @Test func telemetryWhoseClockWentBackIsAResetAndLeadsToANewHandshake() {
+        var bench = Bench()
+        bench.start()
+        bench.run(for: .seconds(1))
+        let restarted = Telemetry(accessoryTime: AccessoryTimestamp(microseconds: 2_000), yaw: Angle(microradians: 0),
+                                  pitch: Angle(microradians: 0), yawRate: .zero, pitchRate: .zero, flags: [.docked])
+        bench.deliver([Frame(sequence: 0, message: .telemetry(restarted))])
+        #expect(bench.eventList.last == .accessoryReset)
+        #expect(bench.session.state == .handshaking, "hello again")
+        bench.run(for: .milliseconds(300))
+        #expect(bench.session.state == .ready(isDocked: true))
+    }
+
+    @Test func faultsAnnouncedRightAfterInfoAreReported() {
+        var bench = Bench()
+        _ = bench.firmware.setOverTemperature(true, now: bench.now)
+        bench.start()
+        bench.run(for: .milliseconds(200))
+        #expect(bench.eventList.contains { if case .fault(let fault) = $0 { fault.code == .overTemperature && fault.isActive } else { false } },
+                "the dock's active fault, announced after info, is not dropped: \(bench.eventList)")
     }
 
     @Test func aPeerThatIsNotADockIsGivenUpAndRetried() {
