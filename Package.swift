@@ -167,7 +167,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DockAPITests",
-            dependencies: ["DockAPI"],
+            dependencies: ["DockAPI", "DockHost", "DockCore", "DockProtocol", "DockTracking"],
             swiftSettings: strictSettings
         ),
         .testTarget(

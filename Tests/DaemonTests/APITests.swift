@@ -102,6 +102,10 @@ import TestSupport
         let released = Self.parameters(try client.call("io.dockd.Dock.GetStatus"))["status"] as? [String: Any]
         #expect((released?["controller"] as? [String: Any])?["kind"] as? String == "tracker", "tracking is on, so it takes over")
         #expect(Self.errorName(try client.call("io.dockd.Dock.GetStatus", ["accessory": "OTHER"])) == "io.dockd.Dock.NoSuchAccessory")
+        // Watch checks its accessory like every method.
+        let watcher = try daemon.client()
+        try watcher.send("io.dockd.Dock.Watch", ["accessory": "OTHER"], more: true)
+        #expect(Self.errorName(watcher.receive()) == "io.dockd.Dock.NoSuchAccessory")
         try daemon.stop()
     }
 
