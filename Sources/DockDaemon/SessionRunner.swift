@@ -18,7 +18,6 @@ public actor SessionRunner {
     public private(set) var policy: HostPolicy
     /// How punctual the control loop is.
     public private(set) var loopStatistics = LoopStatistics()
-    private var lateness = (tick: -1, figures: LoopLateness())
     /// The status as of the last tick or request: read without waiting for the actor, so a crowd
     /// of clients asking for it never delays the loop.
     private nonisolated let snapshot = Mutex<DockStatus?>(nil)
@@ -26,8 +25,8 @@ public actor SessionRunner {
     private var generation = 0
     private var callers: [RequestToken: CheckedContinuation<HostReply, Never>] = [:]
     private var nextToken: RequestToken = 0
-    private var watchers: [Int: AsyncStream<WatchItem>.Continuation] = [:]
-    private var nextWatcher = 0
+    /// Where `Watch` streams get the policy's events.
+    public nonisolated let watchers = WatcherList()
     private var plannedWake: Duration = .zero
 
     /// Creates a runner; `run()` starts it.
@@ -45,11 +44,7 @@ public actor SessionRunner {
         var nextTick = clock.now() + MotionController.tickInterval
         while !Task.isCancelled {
             plannedWake = min(nextTick, policy.nextDeadline ?? nextTick)
-            do {
-                try await clock.sleep(until: plannedWake)
-            } catch {
-                break
-            }
+            guard (try? await clock.sleep(until: plannedWake)) != nil else { break }
             let now = clock.now()
             guard now >= nextTick else {
                 perform(policy.deadlineReached(now: now))
@@ -112,27 +107,20 @@ public actor SessionRunner {
 
     /// The status as of the last tick or change (at most one tick old); nil before the first.
     public nonisolated var latestStatus: DockStatus? { snapshot.withLock { $0 } }
-
     /// The serial number of the dock this entry belongs to, once one has attached.
     public var serialNumber: String? { policy.serialNumber }
-
     /// The control ticks so far: the watchdog checks that they grow.
     public var tickCount: Int { policy.tickCount }
-
     /// A one-line summary for `STATUS=` and logs.
     public var summary: String { policy.summary(device: transport.name) }
 
     /// Everything a client may ask about the dock now, with the loop's figures.
     public func status() -> DockStatus {
         var status = policy.status(now: clock.now(), device: transport.name)
-        if lateness.tick < 0 || loopStatistics.tickCount - lateness.tick >= 30 {
-            // Sorted afresh once a second, not on every tick's snapshot.
-            let figures = loopStatistics.summary()
-            lateness = (loopStatistics.tickCount, LoopLateness(p50: figures.p50, p99: figures.p99, maximum: figures.maximum))
-        }
+        let figures = loopStatistics.summary(refreshingEvery: 30)  // sorted once a second, not per snapshot
         status.loopTicks = loopStatistics.tickCount
         status.loopMissedTicks = loopStatistics.missedTicks
-        status.loopLateness = lateness.figures
+        status.loopLateness = LoopLateness(p50: figures.p50, p99: figures.p99, maximum: figures.maximum)
         return status
     }
 
@@ -140,17 +128,6 @@ public actor SessionRunner {
         let status = status()
         snapshot.withLock { $0 = status }
     }
-
-    /// Starts a stream of events for a watcher.
-    public func subscribe() -> (id: Int, events: AsyncStream<WatchItem>) {
-        let (stream, continuation) = AsyncStream<WatchItem>.makeStream(bufferingPolicy: .bufferingNewest(256))
-        nextWatcher += 1
-        watchers[nextWatcher] = continuation
-        return (nextWatcher, stream)
-    }
-
-    /// Ends a watcher's stream.
-    public func unsubscribe(_ id: Int) { watchers.removeValue(forKey: id)?.finish() }
 
     // MARK: Carrying out the policy's actions
 
@@ -167,10 +144,9 @@ public actor SessionRunner {
             case .reply(let token, let reply):
                 callers.removeValue(forKey: token)?.resume(returning: reply)
             case .publish(let event):
-                let item = WatchItem(time: clock.now(), event: event)
-                for watcher in watchers.values { watcher.yield(item) }
+                watchers.publish(WatchItem(time: clock.now(), event: event))
             case .log(let level, let text):
-                log.log(Self.level(level), text)
+                log.log(Logger.Level(level), text)
             }
         }
         wakeEarlierIfDue()
@@ -218,22 +194,4 @@ public actor SessionRunner {
     }
 
     private func deadlineReached() { perform(policy.deadlineReached(now: clock.now())) }
-
-    private static func level(_ level: HostLogLevel) -> Logger.Level {
-        switch level {
-        case .error: .error
-        case .warning: .warning
-        case .notice: .notice
-        case .info: .info
-        case .debug: .debug
-        }
-    }
-}
-
-/// What a watcher hears: an event and when it happened.
-public struct WatchItem: Sendable {
-    /// When, on the host's monotonic clock.
-    public var time: Duration
-    /// What.
-    public var event: HostEvent
 }

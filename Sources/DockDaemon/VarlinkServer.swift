@@ -153,14 +153,14 @@ public final class VarlinkServer: Sendable {
         // that has read it misses no event after it.
         let (subscribed, subscription) = AsyncStream<Void>.makeStream()
         let events = Task {
-            let (id, stream) = await runner.subscribe()
+            let (id, stream) = runner.watchers.subscribe()
             subscription.finish()
             for await item in stream {
                 guard !Task.isCancelled,
                     writer.send(DockEncoding.watchReply(item.event, time: item.time, status: await runner.status()))
                 else { break }
             }
-            await runner.unsubscribe(id)
+            runner.watchers.unsubscribe(id)
         }
         let status = Task { [clock, service] in
             for await _ in subscribed {}

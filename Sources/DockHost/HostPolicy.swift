@@ -23,37 +23,37 @@ public import DockTracking
 ///   holds back until the dock's faults have cleared.
 public struct HostPolicy: Sendable {
     /// The settings.
-    public private(set) var settings: HostSettings
+    public internal(set) var settings: HostSettings
     /// The session with the dock.
-    public private(set) var session: AccessorySession
+    public internal(set) var session: AccessorySession
     /// The motion controller.
-    public private(set) var motion = MotionController()
+    public internal(set) var motion = MotionController()
     /// Who may move the dock.
-    public private(set) var arbiter: ControlArbiter
+    public internal(set) var arbiter: ControlArbiter
     /// The tracker: tracks, subjects, primary, framing.
-    public private(set) var pipeline = TrackingPipeline()
+    public internal(set) var pipeline = TrackingPipeline()
     /// The tracker's last step.
-    public private(set) var trackingStep: TrackingPipeline.Step?
+    public internal(set) var trackingStep: TrackingPipeline.Step?
     /// The limits in force (the dock's, narrowed by settings and clients), once attached.
-    public private(set) var limits: MotionLimits?
+    public internal(set) var limits: MotionLimits?
     /// The serial number of the dock this entry belongs to, once one has attached.
-    public private(set) var serialNumber: String?
+    public internal(set) var serialNumber: String?
     /// The dock's active faults, one per fault and axis.
-    public private(set) var activeFaults: [FaultReport] = []
+    public internal(set) var activeFaults: [FaultReport] = []
     /// Where the subject goes in the frame.
-    public private(set) var framingMode = FramingMode.automatic
+    public internal(set) var framingMode = FramingMode.automatic
     /// The part of the image framing may use.
-    public private(set) var regionOfInterest = NormalizedRect.fullImage
+    public internal(set) var regionOfInterest = NormalizedRect.fullImage
     /// Subjects a client chose to follow; empty: automatic.
-    public private(set) var selectedSubjects: [Int] = []
+    public internal(set) var selectedSubjects: [Int] = []
     /// Frames waiting for the tracker's next tick (the newest 64).
-    public private(set) var pendingObservations: [ObservationBatch] = []
+    public internal(set) var pendingObservations: [ObservationBatch] = []
     /// Observations accepted from clients so far.
-    public private(set) var observationCount = 0
+    public internal(set) var observationCount = 0
     /// Frames from the in-process camera so far.
-    public private(set) var cameraFrameCount = 0
+    public internal(set) var cameraFrameCount = 0
     /// Control ticks so far.
-    public private(set) var tickCount = 0
+    public internal(set) var tickCount = 0
 
     /// A client's motion in progress.
     struct ClientMotion: Sendable {
@@ -74,13 +74,13 @@ public struct HostPolicy: Sendable {
         case refused(until: Duration)
     }
 
-    private var current: ClientMotion?
-    private var trackerSequences: [UInt16] = []
-    private var trackerHold: TrackerHold?
-    private var isTrackerMoving = false
-    private var clientLimits = LimitRequest()
-    private var indicator: IndicatorState?
-    private var output: [HostAction] = []
+    var current: ClientMotion?
+    var trackerSequences: [UInt16] = []
+    var trackerHold: TrackerHold?
+    var isTrackerMoving = false
+    var clientLimits = LimitRequest()
+    var indicator: IndicatorState?
+    var output: [HostAction] = []
 
     /// Creates the policy with a tracker configured as `pipeline` (its rest settings come from
     /// `settings`); `start(now:)` begins the session.
@@ -265,338 +265,15 @@ public struct HostPolicy: Sendable {
         return takeOutput()
     }
 
-    // MARK: Motion requests
-
-    private mutating func requestMotion(_ request: MotionRequest, takeOver: Bool, waitsForEnd: Bool,
-                                        token: RequestToken, client: ClientID, now: Duration) {
-        guard case .ready = session.state, let limits else {
-            output.append(.reply(token, .failure(.notReady)))
-            return
-        }
-        var arbitrated = arbiter
-        let change: ControlArbiter.Change?
-        do {
-            change = try arbitrated.motionRequested(by: client, takeOver: takeOver)
-        } catch {
-            output.append(.reply(token, .failure(.busy(holder: error.holder))))
-            return
-        }
-        let result: MotionResult
-        do {
-            result = try motion.handle(request, pose: session.pose(at: now), limits: limits, now: now)
-        } catch {
-            // Nothing changed hands and nothing was said: the request is refused whole.
-            output.append(.reply(token, .failure(.invalid(error))))
-            return
-        }
-        arbiter = arbitrated
-        if let previous = current { end(previous, .replaced(byClient: client)) }
-        if isTrackerMoving {
-            isTrackerMoving = false
-            pipeline.controllerInterrupted()
-        }
-        controlChanged(change)
-        let isBounded: Bool
-        switch request {
-        case .velocity(_, _, let duration): isBounded = duration != nil
-        case .orientation, .animate, .stop: isBounded = true
-        }
-        var started = ClientMotion(owner: client, isBounded: isBounded, token: token, waitsForEnd: waitsForEnd && isBounded,
-                                   result: result, startedAt: now)
-        for message in result.messages { started.sequences.append(send(message, now: now)) }
-        current = started
-        if started.sequences.isEmpty { acknowledge(now: now) }
-    }
-
-    /// The dock accepted one of the current motion's frames: a caller that does not wait for the
-    /// end has its answer.
-    private mutating func acknowledge(now: Duration) {
-        guard var motion = current, let token = motion.token, !motion.waitsForEnd else { return }
-        motion.token = nil
-        current = motion
-        output.append(.reply(token, .motion(outcome(motion, ending: nil))))
-    }
-
-    /// A caller still waiting for the dock's answer after the timeout has its reply anyway: the
-    /// dock did not refuse (a lost `ack` is no refusal).
-    private mutating func answerUnacknowledged(now: Duration) {
-        guard let motion = current, motion.token != nil, !motion.waitsForEnd,
-            now - motion.startedAt >= settings.acknowledgementTimeout
-        else { return }
-        acknowledge(now: now)
-    }
-
-    private func outcome(_ motion: ClientMotion, ending: MotionEnding?) -> MotionOutcome {
-        MotionOutcome(clampedFields: motion.result.clampedFields, cancelledAnimation: motion.result.cancelledAnimation,
-                      ending: ending)
-    }
-
-    /// A client's motion is over: its caller (if still waiting) hears how, watchers too, and
-    /// control it took by moving goes back.
-    private mutating func end(_ motion: ClientMotion, _ ending: MotionEnding) {
-        current = nil
-        if let token = motion.token { output.append(.reply(token, .motion(outcome(motion, ending: ending)))) }
-        // A client streaming velocities replaces its own motion thirty times a second: no news.
-        guard ending != .replaced(byClient: motion.owner) else { return }
-        output.append(.publish(.motionEnded(owner: motion.owner, ending: ending)))
-    }
-
-    /// A client's motion failed: the dock refused it or raised a fault.
-    private mutating func fail(_ motion: ClientMotion, _ error: HostError) {
-        current = nil
-        if let token = motion.token { output.append(.reply(token, .failure(error))) }
-        controlChanged(arbiter.motionEnded(for: motion.owner))
-    }
-
-    /// Stops the motors now (the client's motion, the tracker's, an animation) and ends the
-    /// client's motion with `ending`.
-    private mutating func stopMotors(now: Duration, ending: MotionEnding) {
-        if let current { end(current, ending) }
-        isTrackerMoving = false
-        guard case .ready = session.state, let limits else {
-            motion.reset()
-            return
-        }
-        let result = try? motion.handle(.stop, pose: session.pose(at: now), limits: limits, now: now)
-        for message in result?.messages ?? [.stop] { _ = send(message, now: now) }
-    }
-
-    private mutating func advanceMotion(now: Duration, limits: MotionLimits) {
-        let (messages, finish) = motion.tick(pose: session.pose(at: now), limits: limits, now: now)
-        for message in messages {
-            let sequence = send(message, now: now)
-            if current != nil { current!.sequences.append(sequence); current!.sequences.suffixInPlace(16) }
-            else if isTrackerMoving { recordTrackerSequence(sequence) }
-        }
-        guard let finish else { return }
-        log(.debug, "motion finished: \(finish)")
-        if let finished = current {
-            end(finished, .completed(finish))
-            controlChanged(arbiter.motionEnded(for: finished.owner))
-        }
-    }
-
-    // MARK: The tracker
-
-    /// The tracker's part of a tick: fuse the frames that arrived (oldest first, each with the
-    /// pose at its capture time), predict to now, and — when the tracker holds control, no
-    /// animation or move plays, and the dock has no fault — command the dock.
-    private mutating func track(now: Duration, limits: MotionLimits) {
-        if !pendingObservations.isEmpty {
-            pendingObservations.sort { $0.captureTime < $1.captureTime }
-            for batch in pendingObservations {
-                guard let captured = session.pose(at: batch.captureTime) else { continue }
-                pipeline.observe(batch.observations, camera: batch.camera, captureTime: batch.captureTime,
-                                 gimbalYawRadians: captured.yawRadians, gimbalPitchRadians: captured.pitchRadians)
-            }
-            pendingObservations.removeAll(keepingCapacity: true)
-        }
-        guard let pose = session.pose(at: now) else { return }
-        let step = pipeline.step(now: now, gimbalYawRadians: pose.yawRadians, gimbalPitchRadians: pose.pitchRadians)
-        trackingStep = step
-        guard arbiter.controller == .systemTracker else {
-            if isTrackerMoving {
-                // Tracking was turned off or a client took control: the tracker lets go.
-                isTrackerMoving = false
-                pipeline.controllerInterrupted()
-                if current == nil, case .velocity = motion.activity { stopMotors(now: now, ending: .stopped(byClient: nil)) }
-            }
-            return
-        }
-        switch motion.activity {
-        case .animating, .moving:
-            return
-        case .idle, .velocity, .settling:
-            break
-        }
-        if case .refused(let until) = trackerHold {
-            guard now >= until, !isFaulted else { return }
-            trackerHold = nil
-            log(.notice, "tracking resumes")
-        }
-        guard !isFaulted else { return }
-        guard let yaw = step.yawRadiansPerSecond, let pitch = step.pitchRadiansPerSecond else {
-            isTrackerMoving = false
-            return
-        }
-        do {
-            let result = try motion.handle(.velocity(yawRadiansPerSecond: yaw, pitchRadiansPerSecond: pitch, duration: nil),
-                                           pose: pose, limits: limits, now: now)
-            isTrackerMoving = true
-            for message in result.messages { recordTrackerSequence(send(message, now: now)) }
-        } catch {
-            log(.debug, "tracker velocity refused: \(error)")
-        }
-    }
-
-    private mutating func recordTrackerSequence(_ sequence: UInt16) {
-        trackerSequences.append(sequence)
-        trackerSequences.suffixInPlace(16)
-    }
-
-    /// Whether a fault that stops motion is active (a failsafe stop ends with the next frame).
-    private var isFaulted: Bool { activeFaults.contains { $0.code != .failsafeStop } }
-
-    /// The indicator shows tracking off (dark), on and looking for a subject (green, blinking
-    /// slowly), or on with the subject in frame (green, steady).
-    private mutating func updateIndicator(now: Duration) {
-        let inFrame = trackingStep?.isSubjectInFrame ?? false
-        let wanted = !arbiter.isSystemTrackingEnabled ? IndicatorState(pattern: .off, red: 0, green: 0, blue: 0)
-            : inFrame ? IndicatorState(pattern: .solid, red: 0, green: 160, blue: 0)
-            : IndicatorState(pattern: .slowBlink, red: 0, green: 160, blue: 0)
-        guard wanted != indicator else { return }
-        indicator = wanted
-        _ = send(.setIndicator(wanted), now: now)
-    }
-
-    // MARK: The session's events
-
-    private mutating func perform(_ actions: [SessionAction], now: Duration) {
-        for action in actions {
-            switch action {
-            case .openTransport: output.append(.openTransport)
-            case .closeTransport: output.append(.closeTransport)
-            case .write(let bytes): output.append(.write(bytes))
-            case .emit(let event): handle(event, now: now)
-            }
-        }
-    }
-
-    private mutating func handle(_ event: SessionEvent, now: Duration) {
-        switch event {
-        case .attached(let info, let isDocked):
-            attached(info, isDocked: isDocked, now: now)
-        case .docked, .undocked:
-            log(.notice, event == .docked ? "camera docked" : "camera undocked")
-            output.append(.publish(event == .docked ? .docked : .undocked))
-        case .disconnected:
-            log(.warning, "disconnected; retrying")
-            linkLost()
-            output.append(.publish(.disconnected))
-        case .connectFailed(let reason, let retryAfter):
-            log(.info, "cannot open the port: \(reason); retrying in \(retryAfter)")
-        case .versionMismatch(let offered, let supported):
-            log(.error, "the dock speaks protocol versions \(supported.lowerBound)...\(supported.upperBound); dockd speaks "
-                + "\(offered.lowerBound)...\(offered.upperBound). Update the firmware or dockd.")
-        case .failsafeTooShort(let advertised, let minimum):
-            log(.error, "the dock's failsafe timeout is \(advertised.wholeMillisecondsDescription) ms, shorter than the "
-                + "\(minimum.wholeMillisecondsDescription) ms dockd can keep alive (a frame every quarter of it); refusing "
-                + "the dock: give its firmware a longer failsafe timeout (200 ms or more)")
-        case .handshakeFailed:
-            log(.warning, "the port does not answer as a dock; closing it and retrying")
-        case .accessoryReset:
-            log(.warning, "the dock reset; opening a new session")
-            linkLost()
-        case .button(let kind):
-            log(.info, "button: \(kind)")
-            output.append(.publish(.button(kind)))
-            if case .trackingButton(isPressed: true) = kind { controlChanged(arbiter.trackingButtonPressed()) }
-        case .fault(let fault):
-            faultReported(fault, now: now)
-        case .refused(let refusal):
-            refused(refusal, now: now)
-        case .acknowledged(let ack):
-            if let motion = current, motion.token != nil, motion.sequences.contains(ack.sequence) { acknowledge(now: now) }
-        case .telemetryStalled:
-            log(.warning, "telemetry stalled")
-        case .telemetryResumed:
-            log(.notice, "telemetry resumed")
-        }
-    }
-
-    private mutating func attached(_ info: AccessoryInfo, isDocked: Bool, now: Duration) {
-        log(.notice, "attached \(info.model) (serial \(info.serialNumber), firmware \(info.firmwareVersion)), "
-            + (isDocked ? "docked" : "undocked"))
-        output.append(.publish(.attached(info, isDocked: isDocked)))
-        if let previous = serialNumber, previous != info.serialNumber {
-            // Another dock on this port: it gets the configured settings, not the last dock's,
-            // and the tracks (angles in the old dock's frame) go.
-            log(.notice, "a different dock (serial \(info.serialNumber), was \(previous)); settings reset")
-            clientLimits = LimitRequest()
-            pipeline.reset()
-            controlChanged(arbiter.setSystemTracking(settings.isTrackingEnabled))
-        }
-        serialNumber = info.serialNumber
-        limits = narrowedLimits(info)
-        indicator = nil
-        isTrackerMoving = false
-        trackerHold = nil
-        // Faults the dock announced after its `info` stay: they are the dock's state now.
-        guard settings.wakesOnAttach, !isFaulted, let limits else { return }
-        do {
-            let result = try motion.handle(.animate(.wake), pose: session.pose(at: now), limits: limits, now: now)
-            for message in result.messages { _ = send(message, now: now) }
-        } catch {
-            log(.warning, "could not play wake: \(error)")
-        }
-    }
-
-    /// The dock went away or reset: motion is forgotten, a waiting caller hears it failed.
-    private mutating func linkLost() {
-        motion.reset()
-        isTrackerMoving = false
-        activeFaults.removeAll()
-        trackerHold = nil
-        if let lost = current { fail(lost, .notReady) }
-    }
-
-    private mutating func faultReported(_ fault: FaultReport, now: Duration) {
-        let name = fault.code.name + (fault.axis.map { " on \($0.name)" } ?? "")
-        log(fault.isActive ? .warning : .notice, "fault \(name) " + (fault.isActive ? "raised" : "cleared"))
-        activeFaults.removeAll { $0.code == fault.code && $0.axis == fault.axis }
-        if fault.isActive { activeFaults.append(fault) }
-        output.append(.publish(.fault(fault)))
-        guard fault.isActive, fault.code != .failsafeStop else {
-            if !isFaulted, trackerHold == nil, arbiter.controller == .systemTracker, !fault.isActive {
-                log(.notice, "the dock's faults have cleared")
-            }
-            return
-        }
-        // The dock stopped; a client's motion has failed, and the tracker waits for the fault to
-        // clear. A stall is latched until the host sends stop (Protocol/dock-serial.md §8).
-        if let failed = current { fail(failed, .dockFault(fault)) }
-        isTrackerMoving = false
-        if fault.code == .motorStall {
-            log(.notice, "sending stop to clear the stall")
-            stopMotors(now: now, ending: .stopped(byClient: nil))
-            if case .handshaking = session.state { _ = send(.stop, now: now) }  // announced right after info
-        } else {
-            motion.reset()
-        }
-    }
-
-    private mutating func refused(_ refusal: Refusal, now: Duration) {
-        let command = session.lastRefusedType
-        output.append(.publish(.refused(refusal, command: command)))
-        let text = "\(refusal.reason.name) (detail \(refusal.detail))"
-        if let refusedMotion = current, refusedMotion.sequences.contains(refusal.sequence) {
-            // Not sent again: the caller hears the dock's word, and the motion is over.
-            log(.warning, "the dock refused client \(refusedMotion.owner)'s command: \(text)")
-            motion.reset()
-            fail(refusedMotion, .dockRefused(refusal.reason, detail: refusal.detail))
-        } else if trackerSequences.contains(refusal.sequence) {
-            trackerSequences.removeAll()
-            motion.reset()
-            isTrackerMoving = false
-            if trackerHold == nil {
-                log(.warning, "the dock refused the tracker's command: \(text); tracking holds back "
-                    + (refusal.reason == .faulted ? "until the fault clears" : "for \(settings.trackerRefusalHold)"))
-            }
-            trackerHold = .refused(until: now + settings.trackerRefusalHold)
-        } else {
-            log(.warning, "the dock refused a command: \(text)")
-        }
-    }
-
     // MARK: Helpers
 
     /// Sends a message through the session; returns the frame's sequence number.
-    private mutating func send(_ message: Message, now: Duration) -> UInt16 {
+    mutating func send(_ message: Message, now: Duration) -> UInt16 {
         perform(session.send(message, now: now), now: now)
         return session.lastSentSequence ?? 0
     }
 
-    private mutating func setLimits(_ request: LimitRequest) -> HostReply {
+    mutating func setLimits(_ request: LimitRequest) -> HostReply {
         guard let info = session.info, let current = limits else { return .failure(.notReady) }
         do {
             _ = try current.narrowed(by: request)
@@ -614,7 +291,7 @@ public struct HostPolicy: Sendable {
         return .limits(narrowed)
     }
 
-    private mutating func narrowedLimits(_ info: AccessoryInfo) -> MotionLimits {
+    mutating func narrowedLimits(_ info: AccessoryInfo) -> MotionLimits {
         var limits = MotionLimits(info: info)
         do {
             limits = try limits.narrowed(by: settings.limits)
@@ -624,56 +301,29 @@ public struct HostPolicy: Sendable {
         return (try? limits.narrowed(by: clientLimits)) ?? limits
     }
 
-    private mutating func applyRestSettings() {
+    mutating func applyRestSettings() {
         pipeline.restAfter = settings.restAfter
         pipeline.restYawRadians = settings.restYawRadians
         pipeline.restPitchRadians = settings.restPitchRadians
     }
 
-    private mutating func controlChanged(_ change: ControlArbiter.Change?) {
+    mutating func controlChanged(_ change: ControlArbiter.Change?) {
         guard let change else { return }
         log(.info, "control: \(change.from.description) -> \(change.to.description)")
         output.append(.publish(.control(change)))
     }
 
-    private mutating func log(_ level: HostLogLevel, _ text: String) {
+    mutating func log(_ level: HostLogLevel, _ text: String) {
         output.append(.log(level, text))
     }
 
-    private mutating func reply(_ token: RequestToken, _ reply: HostReply) -> [HostAction] {
+    mutating func reply(_ token: RequestToken, _ reply: HostReply) -> [HostAction] {
         output.append(.reply(token, reply))
         return takeOutput()
     }
 
-    private mutating func takeOutput() -> [HostAction] {
+    mutating func takeOutput() -> [HostAction] {
         defer { output.removeAll(keepingCapacity: true) }
         return output
-    }
-}
-
-extension ControlArbiter.Controller: CustomStringConvertible {
-    /// How logs and `Watch` name the controller.
-    public var description: String {
-        switch self {
-        case .none: "nobody"
-        case .systemTracker: "system tracker"
-        case .client(let client, let isExplicit): "client \(client)\(isExplicit ? " (acquired)" : "")"
-        case .unattended(let client): "client \(client)'s motion (client gone)"
-        }
-    }
-}
-
-extension Array {
-    /// Keeps the last `count` elements.
-    mutating func suffixInPlace(_ count: Int) {
-        if self.count > count { removeFirst(self.count - count) }
-    }
-}
-
-extension Duration {
-    /// Whole milliseconds, as text.
-    var wholeMillisecondsDescription: String {
-        let (seconds, attoseconds) = components
-        return "\(seconds * 1000 + attoseconds / 1_000_000_000_000_000)"
     }
 }
