@@ -41,6 +41,15 @@ public enum Daemon {
                                                 serialNumber: configuration.serialNumber, baudRate: configuration.baud)
         }
 
+        // The control API's socket before anything runs: one that cannot be served ends dockd.
+        let controlSocket: ControlSocket
+        do {
+            controlSocket = try ControlSocket.open(path: configuration.socket, environment: environment)
+        } catch {
+            log.error("\(error)")
+            return 1
+        }
+
         let runner = SessionRunner(transport: transport, clock: clock, settings: configuration.hostSettings, log: log)
         // The control loop outranks API work on the shared thread pool: under a crowd of clients its
         // ticks are still picked first.
@@ -51,27 +60,11 @@ public enum Daemon {
             for await batch in simulator.detections { await runner.cameraFrame(batch) }
         }
 
-        // The control API: the socket systemd passes, or our own.
-        var server: VarlinkServer?
-        let passed = SocketActivation.listeningDescriptors(environment: environment, processID: getpid())
-        if let socket = passed.first?.descriptor {
-            for name in SocketActivation.variables { unsetenv(name) }
-            server = VarlinkServer(listener: socket, service: DockService(runner: runner), clock: clock, log: log)
-            log.notice("control API on the socket systemd passed")
-        } else if !configuration.socket.isEmpty {
-            let directory = (configuration.socket as NSString).deletingLastPathComponent
-            if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
-                try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                         attributes: [.posixPermissions: 0o755])
-            }
-            do {
-                let listener = try UnixSocket.listen(path: configuration.socket)
-                server = VarlinkServer(listener: listener, service: DockService(runner: runner), clock: clock, log: log)
-                log.notice("control API on \(configuration.socket)")
-            } catch {
-                log.error("no control API: \(error)")
-            }
+        // The control API: the socket systemd passed, or our own (opened above).
+        let server = controlSocket.listener.map {
+            VarlinkServer(listener: $0, service: DockService(runner: runner), clock: clock, log: log)
         }
+        log.notice(controlSocket.description)
         server?.start()
         let hotPlug = Task {
             guard transport is DiscoveredPortTransport else { return }
@@ -129,7 +122,7 @@ public enum Daemon {
                 log.notice("signal \(signal): stopping")
                 notifier.notify("STOPPING=1")
                 server?.stop()
-                if passed.isEmpty, !configuration.socket.isEmpty, server != nil { unlink(configuration.socket) }
+                controlSocket.removeSocketFile()
                 keepAlive.cancel()
                 hotPlug.cancel()
                 camera.cancel()

@@ -18,9 +18,12 @@ do {
 signal(SIGPIPE, SIG_IGN)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+let environment = ProcessInfo.processInfo.environment
+// A normal user's defaults differ from root's in the socket (one they can bind).
+let defaults = Configuration(effectiveUserID: geteuid(), environment: environment)
 let command: DaemonCommand
 do {
-    command = try DaemonCommand.parse(arguments) { path in
+    command = try DaemonCommand.parse(arguments, defaults: defaults) { path in
         FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
     }
 } catch {
@@ -32,7 +35,7 @@ do {
 
 switch command {
 case .help:
-    print(DaemonCommand.helpText)
+    print(DaemonCommand.helpText(defaults: defaults))
 case .listDevices(let configuration):
     print(Daemon.listDevices(configuration))
 case .run(let configuration, let path):
@@ -40,7 +43,6 @@ case .run(let configuration, let path):
     // blocked above, so the service runs in a task and the main thread parks. (Not in
     // dispatchMain(), which unblocks signals on the main thread.)
     let flags = arguments.filter { !$0.hasPrefix("--config") }
-    let environment = ProcessInfo.processInfo.environment
     Task.detached {
         let status = await Daemon.run(configuration: configuration, configurationPath: path, flags: flags,
                                       environment: environment, signals: signals)
