@@ -8,10 +8,12 @@ public import DockSystem
 public enum Daemon {
     /// Runs until SIGTERM or SIGINT; returns the exit status.
     ///
-    /// - Parameter signals: termination signals, blocked for normal delivery before any thread
-    ///   was started.
+    /// - Parameters:
+    ///   - arguments: dockd's arguments, which SIGHUP parses again with the file they name.
+    ///   - signals: termination signals, blocked for normal delivery before any thread
+    ///     was started.
     public static func run(
-        configuration: Configuration, configurationPath: String?, flags: [String],
+        configuration: Configuration, configurationPath: String?, arguments: [String],
         environment: [String: String], signals: TerminationSignals
     ) async -> Int32 {
         let log = Logger(threshold: level(configuration.logLevel), environment: environment)
@@ -101,21 +103,15 @@ public enum Daemon {
             }
         }
 
+        var loadedPath = configurationPath
         for await signal in signalStream(signals) {
             switch signal {
             case SIGHUP:
                 notifier.notify("RELOADING=1\nMONOTONIC_USEC=\(MonotonicClock.now().components.seconds * 1_000_000)")
-                var reloaded = Configuration()
-                do {
-                    if let path = configurationPath, let text = FileManager.default.contents(atPath: path) {
-                        try reloaded.apply(fileText: String(decoding: text, as: UTF8.self), path: path)
-                    }
-                    _ = try reloaded.apply(flags: flags)
-                    reloaded = try reloaded.validated()
-                    await runner.reconfigure(reloaded.hostSettings)
-                    log.notice("configuration reloaded")
-                } catch {
-                    log.error("configuration not reloaded: \(error)")
+                if let reloaded = reload(arguments, loadedFrom: loadedPath, environment: environment, log: log) {
+                    loadedPath = reloaded.path
+                    await runner.reconfigure(reloaded.configuration.hostSettings)
+                    log.notice("configuration reloaded" + (reloaded.path.map { " from \($0)" } ?? ""))
                 }
                 notifier.notify("READY=1")
             default:

@@ -26,6 +26,7 @@ public enum DaemonCommand: Hashable, Sendable {
 
     /// Parses the arguments over `defaults` (root's unless given; ``Configuration/init(effectiveUserID:environment:)``
     /// gives a normal user's). `readFile` returns a file's text, or nil when it does not exist.
+    /// SIGHUP reloads through this same function (``reload(_:loadedFrom:defaults:readFile:)``).
     public static func parse(
         _ arguments: [String], defaults: Configuration = Configuration(), readFile: (String) -> String?
     ) throws(Failure) -> DaemonCommand {
@@ -106,7 +107,8 @@ public enum DaemonCommand: Hashable, Sendable {
         The socket's default is /run/dockd/dockd.sock for root, else $XDG_RUNTIME_DIR/dockd.sock
         (/tmp/dockd-UID/dockd.sock, in a directory of mode 0700, when XDG_RUNTIME_DIR is unset).
 
-        Signals: SIGTERM and SIGINT stop the motors and exit; SIGHUP reads the configuration again.
+        Signals: SIGTERM and SIGINT stop the motors and exit; SIGHUP reads the configuration file and
+        these arguments again, checked as at start: on any error the settings in force are kept.
         Exit status: 0 after a clean stop, 1 on a failure, 64 on a usage error, 78 on a bad setting.
         """
     }

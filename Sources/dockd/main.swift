@@ -23,9 +23,7 @@ let environment = ProcessInfo.processInfo.environment
 let defaults = Configuration(effectiveUserID: geteuid(), environment: environment)
 let command: DaemonCommand
 do {
-    command = try DaemonCommand.parse(arguments, defaults: defaults) { path in
-        FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
-    }
+    command = try DaemonCommand.parse(arguments, defaults: defaults, readFile: DaemonCommand.readConfigurationFile)
 } catch {
     FileHandle.standardError.write(Data("dockd: \(error)\n".utf8))
     if case .usage = error { FileHandle.standardError.write(Data("\(DaemonCommand.usage)\n".utf8)) }
@@ -42,9 +40,8 @@ case .run(let configuration, let path):
     // No top-level await: the concurrency runtime's threads must start after the signals are
     // blocked above, so the service runs in a task and the main thread parks. (Not in
     // dispatchMain(), which unblocks signals on the main thread.)
-    let flags = arguments.filter { !$0.hasPrefix("--config") }
     Task.detached {
-        let status = await Daemon.run(configuration: configuration, configurationPath: path, flags: flags,
+        let status = await Daemon.run(configuration: configuration, configurationPath: path, arguments: arguments,
                                       environment: environment, signals: signals)
         exit(status)
     }
