@@ -38,7 +38,7 @@ public struct AccessorySession: Sendable {
         public var maximumBackoff: Duration = .seconds(5)
         /// Silence in telemetry that counts as a stall (or five telemetry periods if longer).
         public var telemetryTimeout: Duration = .milliseconds(500)
-        /// The shortest failsafe timeout the host keeps alive (a frame every sixth of it, inside
+        /// The shortest failsafe timeout the host keeps alive (a frame every eighth of it, inside
         /// the specification's quarter); an accessory that advertises less is refused.
         public var minimumFailsafeTimeout: Duration = .milliseconds(100)
 
@@ -87,11 +87,11 @@ public struct AccessorySession: Sendable {
     /// The dock's pose at `time` on the host's clock, from telemetry.
     public func pose(at time: Duration) -> Pose? { poses.pose(at: time) }
 
-    /// The longest the host lets pass between two frames it sends: a sixth of the accessory's
-    /// failsafe timeout, which leaves a twelfth of it for the host's own lateness inside the
+    /// The longest the host lets pass between two frames it sends: an eighth of the accessory's
+    /// failsafe timeout, which leaves another eighth of it for the host's own lateness inside the
     /// quarter that `Protocol/dock-serial.md` §5.2 allows.
     public var heartbeatInterval: Duration {
-        (info?.failsafeTimeout ?? .milliseconds(500)) / 6
+        (info?.failsafeTimeout ?? .milliseconds(500)) / 8
     }
 
     /// When the next heartbeat is due if nothing else is sent before: the shell must call

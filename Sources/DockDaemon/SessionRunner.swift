@@ -144,7 +144,7 @@ public actor SessionRunner {
             case .reply(let token, let reply):
                 callers.removeValue(forKey: token)?.resume(returning: reply)
             case .publish(let event):
-                watchers.publish(WatchItem(time: clock.now(), event: event))
+                if !watchers.isEmpty { watchers.publish(WatchItem(time: clock.now(), event: event, status: status())) }
             case .log(let level, let text):
                 log.log(Logger.Level(level), text)
             }

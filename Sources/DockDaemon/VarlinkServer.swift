@@ -157,7 +157,7 @@ public final class VarlinkServer: Sendable {
             subscription.finish()
             for await item in stream {
                 guard !Task.isCancelled,
-                    writer.send(DockEncoding.watchReply(item.event, time: item.time, status: await runner.status()))
+                    writer.send(DockEncoding.watchReply(item.event, time: item.time, status: item.status))
                 else { break }
             }
             runner.watchers.unsubscribe(id)

@@ -7,6 +7,8 @@ public struct WatchItem: Sendable {
     public var time: Duration
     /// What.
     public var event: HostEvent
+    /// The status at that moment (a fault may have cleared by the time the event is written).
+    public var status: DockStatus
 }
 
 /// The watchers of one dock: each gets its own stream of events (the newest 256 kept when it
@@ -32,6 +34,9 @@ public final class WatcherList: Sendable {
     public func unsubscribe(_ id: Int) {
         streams.withLock { $0.continuations.removeValue(forKey: id) }?.finish()
     }
+
+    /// Whether anybody watches.
+    public var isEmpty: Bool { streams.withLock { $0.continuations.isEmpty } }
 
     /// Hands an event to every watcher.
     public func publish(_ item: WatchItem) {

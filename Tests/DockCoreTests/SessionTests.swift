@@ -17,7 +17,7 @@ import Testing
         #expect(bench.eventList.count == 1, "no failsafe, no stall, no disconnect: \(bench.eventList)")
         #expect(!bench.firmware.isFailsafeStopped)
         let heartbeats = bench.framesWritten.filter { $0.message == .heartbeat }.count
-        #expect((59...64).contains(heartbeats), "a heartbeat every 83 ms (a sixth of the 500 ms failsafe): \(heartbeats)")
+        #expect((79...84).contains(heartbeats), "a heartbeat every 62.5 ms (an eighth of the 500 ms failsafe): \(heartbeats)")
         var longest = Duration.zero
         for (earlier, later) in zip(bench.writeTimes, bench.writeTimes.dropFirst()) { longest = max(longest, later - earlier) }
         #expect(longest <= .milliseconds(125), "never more than a quarter of the failsafe between frames: \(longest)")
