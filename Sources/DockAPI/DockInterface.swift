@@ -217,9 +217,9 @@ type MotionEnded (
 
 # Something that happened, as Watch streams it. time is the host's monotonic clock in seconds.
 # status comes at 10 Hz and with every other event, as it was at that moment. The event's own
-# fields come with its kind:
-# accessory (attached), button, fault, refusal (refused), control, framing, motion
-# (motion_ended). detail is the same in a line of text for people; programs read the fields.
+# fields come with its kind: accessory (attached), button, fault, refusal (refused), control,
+# framing, motion (motion_ended). detail is the same in a line of text for people; programs read
+# the fields.
 type Event (
   time: float,
   kind: (status, attached, docked, undocked, disconnected, button, fault, control, refused, framing, motion_ended),
