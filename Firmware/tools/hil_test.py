@@ -1,0 +1,308 @@
+#!/usr/bin/env python3
+"""The reference firmware under emulation (dockfw-sim, real time), first against a raw host that
+plays the conformance checks of Protocol/dock-serial.md that make sense on hardware, then against
+dockd itself over the pseudo-terminal.
+
+    hil_test.py --sim dockfw-sim --elf dockfw.elf --dockd PATH [--out DIR]
+
+Every timing checked here is the protocol's own, measured in the AVR's emulated time (the
+harness's log and the dock's clock), which is exact whatever the host's load; wall-clock waits are
+generous timeouts only.
+"""
+import argparse
+import os
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from dock_link import FAILSAFE_FAULT, Link, frame  # noqa: E402
+from harness import Harness  # noqa: E402
+from varlink_call import Varlink  # noqa: E402
+
+failures = []
+
+
+def check(condition, message):
+    print(("ok    " if condition else "FAIL  ") + message, flush=True)
+    if not condition:
+        failures.append(message)
+    return condition
+
+
+def of_type(frames, name):
+    return [f for f in frames if f["type"] == name]
+
+
+def trace(harness, side, kind=None):
+    """(emulated_s, words) of the harness's trace lines for one side of the line."""
+    return [(e, w) for e, _, w in harness.lines() if w[0] == side and (kind is None or w[1] == kind)]
+
+
+def raw_host(harness):
+    print("== the firmware against a raw host", flush=True)
+    link = Link(harness.pty)
+
+    seq = link.heartbeat()
+    answer, _ = link.wait_for(lambda f: f["type"] in ("ack", "nack"), 2)
+    check(answer is not None and answer["type"] == "nack" and answer["reason"] == "not_ready"
+          and answer["refused_seq"] == seq, "before hello a heartbeat is refused as not_ready")
+    quiet = link.read_for(0.3)
+    check(not of_type(quiet, "telemetry"), "no telemetry before hello")
+
+    link.hello(1, 3)
+    info, _ = link.wait_for(lambda f: f["type"] == "info", 2)
+    check(info is not None and info["version"] == 1 and info["model"] == "DIY Servo Dock"
+          and info["features"] == 1 and info["telemetry_rate_hz"] == 50 and info["failsafe_timeout_ms"] == 500,
+          f"hello 1..3 is answered by info, version 1: {info and {k: info[k] for k in ('model', 'firmware', 'serial')}}")
+    hello_at = [e for e, w in trace(harness, "host", "hello")]
+    info_at = [e for e, w in trace(harness, "dock", "info")]
+    if hello_at and info_at:
+        check(0 <= info_at[-1] - hello_at[-1] <= 0.020,
+              f"info's last byte left {1000 * (info_at[-1] - hello_at[-1]):.1f} ms (emulated) after hello's (spec: 20 ms)")
+
+    telemetry = []
+    for _ in range(8):
+        link.heartbeat()
+        telemetry += of_type(link.read_for(0.125), "telemetry")
+    times = [t["time_us"] for t in telemetry]
+    gaps = {b - a for a, b in zip(times, times[1:])}
+    check(len(telemetry) >= 40 and gaps == {20000},
+          f"telemetry every 20 000 µs of the dock's clock ({len(telemetry)} frames, gaps {sorted(gaps)[:3]})")
+    check(all(t["flags"] == 0x100 for t in telemetry), "standing still and docked (no dock sensor)")
+
+    # A velocity: yaw right and pitch up lengthen both pulses; the time-to-live stops them.
+    start = link.read(0.05)
+    before = harness.lines()[-1][0]
+    seq = link.velocity(500000, 300000, 400)
+    ack, seen = link.wait_for(lambda f: f["type"] in ("ack", "nack"), 2)
+    check(ack is not None and ack["type"] == "ack" and ack["acked_seq"] == seq, "set_velocity is acked")
+    frames = seen + link.read_for(0.4)
+    link.heartbeat()  # keeps the failsafe away; it does not extend the velocity
+    frames += link.read_for(0.3)
+    del start
+    yaw = [w for e, w in harness.pulses("yaw") if e > before]
+    pitch = [w for e, w in harness.pulses("pitch") if e > before]
+    check(yaw and yaw[-1] > 1500 + 100 and yaw == sorted(yaw),
+          f"yaw > 0 lengthens the D9 pulse steadily: 1500 → {yaw[-1] if yaw else None} µs")
+    check(pitch and pitch[-1] > 1500 + 60 and pitch == sorted(pitch),
+          f"pitch > 0 lengthens the D10 pulse: 1500 → {pitch[-1] if pitch else None} µs")
+    last = of_type(frames, "telemetry")[-1]
+    # 0.4 s at 0.5 rad/s: the 25 ms ramps at 20 rad/s² lose at the start what they add at the end
+    expected_yaw = 500000 * 0.4
+    check(last["yaw_rate_urad_s"] == 0 and abs(last["yaw_urad"] - expected_yaw) < 2000
+          and not of_type(frames, "fault"),
+          f"the time-to-live ran out: stopped at {last['yaw_urad']} µrad (rate {last['yaw_rate_urad_s']}), "
+          f"no fault {of_type(frames, 'fault')}")
+    # The pulse agrees with the reported pose: 10 µs per degree.
+    width = harness.width_at("yaw", 1e9)
+    check(abs((width - 1500) / 10 - last["yaw_urad"] * 180 / 3.14159265e6) < 0.2,
+          f"the pulse ({width} µs) is the reported pose ({last['yaw_urad'] * 180 / 3.14159265e6:.2f}°)")
+
+    seq = link.velocity(3000000, 0, 100)
+    nack, _ = link.wait_for(lambda f: f["type"] in ("ack", "nack"), 2)
+    check(nack and nack["type"] == "nack" and nack["reason"] == "out_of_range" and nack["detail"] == 1,
+          "3 rad/s, above the advertised 2 rad/s, is refused out_of_range, field 1")
+    link.write(frame(0x7E, 900))
+    nack, _ = link.wait_for(lambda f: f["type"] in ("ack", "nack"), 2)
+    check(nack and nack["reason"] == "unknown_message" and nack["refused_seq"] == 900, "type 0x7e: unknown_message")
+    link.write(frame(0x03, 901, b"\x01"))
+    nack, _ = link.wait_for(lambda f: f["type"] in ("ack", "nack"), 2)
+    check(nack and nack["reason"] == "wrong_length" and nack["detail"] == 10, "a 1-byte set_velocity: wrong_length 10")
+
+    # A bit error on the line: the damaged frame gets no answer; the next one does.
+    harness.command("flip")
+    time.sleep(0.1)
+    bad = link.heartbeat()
+    good = link.heartbeat()
+    frames = link.read_for(0.3)
+    answered = {f.get("acked_seq", f.get("refused_seq")) for f in frames if f["type"] in ("ack", "nack")}
+    check(bad not in answered and good in answered, f"a flipped bit: frame {bad} dropped unanswered, {good} acked")
+    check(any(w[1] == "bad" for e, w in trace(harness, "host")), "the harness saw the damaged run on the line")
+
+    # The button: one debounced press and release.
+    harness.command("click 150")
+    event, seen = link.wait_for(lambda f: f["type"] == "event", 2)
+    link.heartbeat()
+    released, more = link.wait_for(lambda f: f["type"] == "event", 2)
+    check(event and event["event"] == 2 and event["value"] == 1 and released and released["value"] == 0,
+          "a click is a tracking_button press, then a release")
+    if event and released:
+        check(0.14 <= (released["time_us"] - event["time_us"]) / 1e6 <= 0.16,
+              f"held {(released['time_us'] - event['time_us']) / 1000:.0f} ms by the dock's clock (clicked 150 ms)")
+
+    # The indicator: any colour but black lights D13.
+    after = time.monotonic()
+    link.send("set_indicator", bytes([1, 0, 255, 0]))
+    on = harness.wait_line(lambda w: w == ["led", "on"], 2, after)
+    after = time.monotonic()
+    link.send("set_indicator", bytes([0, 0, 0, 0]))
+    off = harness.wait_line(lambda w: w == ["led", "off"], 2, after)
+    check(on is not None and off is not None, "set_indicator solid green lights D13, off darkens it")
+
+    # Host silence: a velocity with a long time-to-live, then nothing. The failsafe stops it.
+    seq = link.velocity(-1000000, 0, 5000)
+    link.wait_for(lambda f: f["type"] == "ack", 2)
+    sent = [e for e, w in trace(harness, "host", "set_velocity")][-1]
+    fault, seen = link.wait_for(lambda f: f["type"] == "fault", 3)
+    check(fault and fault["code"] == FAILSAFE_FAULT and fault["active"] == 1, "silence: fault failsafe_stop, active")
+    link.read_for(0.3)
+    yaw = [(e, w) for e, w in harness.pulses("yaw") if e > sent]
+    moving_until = yaw[-1][0] if yaw else sent
+    check(0.45 <= moving_until - sent <= 0.5 + 0.05 + 0.045,
+          f"the yaw pulse kept turning and stopped {1000 * (moving_until - sent):.0f} ms (emulated) after the last host "
+          "frame: the 500 ms timeout, 50 ms of braking, up to two servo frames")
+    telemetry = of_type(link.read_for(0.1), "telemetry")
+    check(telemetry and telemetry[-1]["flags"] & 0x80, "telemetry says failsafe_stopped")
+    seq = link.heartbeat()
+    frames = link.read_for(0.2)
+    check([f["type"] for f in frames if f["type"] != "telemetry"][:2] == ["ack", "fault"]
+          and of_type(frames, "fault")[0]["active"] == 0, "the next frame is acked and clears the fault")
+    link.close()
+
+
+def start_dockd(dockd, harness, directory):
+    log = open(os.path.join(directory, "dockd.log"), "w")
+    socket_path = os.path.join(directory, "dockd.sock")
+    process = subprocess.Popen([dockd, "--config", "", "--device", harness.pty, "--socket", socket_path,
+                                "--wake-on-attach=false", "--log-level", "info"], stdin=subprocess.DEVNULL,
+                               stderr=log)
+    return process, socket_path
+
+
+def wait_for_log(path, text, timeout):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if text in open(path).read():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def with_dockd(harness, dockd, directory):
+    print("== dockd against the firmware", flush=True)
+    process, socket_path = start_dockd(dockd, harness, directory)
+    dockd_log = os.path.join(directory, "dockd.log")
+    try:
+        check(wait_for_log(dockd_log, "attached DIY Servo Dock (serial DIY-0001, firmware dockfw 1.0.0)", 20),
+              "dockd logs `attached DIY Servo Dock (serial DIY-0001, firmware dockfw 1.0.0) ...`")
+        deadline = time.monotonic() + 10
+        while not os.path.exists(socket_path) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        api = Varlink(socket_path)
+        status = api.call("io.dockd.Dock.GetStatus")["status"]
+        check(status["state"] == "ready" and status["accessory"]["model"] == "DIY Servo Dock"
+              and status["accessory"]["firmware"] == "dockfw 1.0.0",
+              f"GetStatus: ready, model {status['accessory']['model']!r}")
+        limits = status.get("limits") or {}
+        print(f"      limits as dockd took them: {limits}")
+
+        # SetVelocity: yaw > 0 pans right, which is a longer pulse on D9.
+        before = harness.lines()[-1][0]
+        api.call("io.dockd.Dock.SetVelocity", {"yaw": 0.5, "pitch": -0.2, "duration": 1.0})
+        time.sleep(1.4)
+        status = api.call("io.dockd.Dock.GetStatus")["status"]
+        yaw = [w for e, w in harness.pulses("yaw") if e > before]
+        pitch = [w for e, w in harness.pulses("pitch") if e > before]
+        yaw0, pitch0 = harness.width_at("yaw", before), harness.width_at("pitch", before)
+        # 0.5 rad for 1 s is 28.6°, 286 µs at 10 µs per degree; −0.2 rad is −115 µs
+        check(yaw and 0.9 * 286 < yaw[-1] - yaw0 < 1.1 * 286 and yaw == sorted(yaw),
+              f"SetVelocity yaw 0.5 rad/s for 1 s: the D9 pulse went {yaw0} → {yaw[-1] if yaw else None} µs (+286 expected)")
+        check(pitch and 0.9 * 115 < pitch0 - pitch[-1] < 1.1 * 115,
+              f"pitch −0.2 rad/s: D10 went {pitch0} → {pitch[-1] if pitch else None} µs (−115 expected)")
+        pose = status["pose"]
+        if yaw:
+            check(abs((yaw[-1] - 1500) / 10 - pose["yaw"] * 57.29578) < 0.5,
+                  f"GetStatus pose yaw {pose['yaw']:.3f} rad is the pulse's {(yaw[-1] - 1500) / 10:.1f}°")
+
+        # A bit error in dockd's stream: one frame dropped by the firmware, the session carries on.
+        counters = status["counters"]
+        flip_at = time.monotonic()
+        harness.command("flip")
+        time.sleep(1.5)
+        status = api.call("io.dockd.Dock.GetStatus")["status"]
+        bad = [(e, w) for e, w in trace(harness, "host") if w[1] == "bad"]
+        flipped = harness.wait_line(lambda w: w[0] == "flipped", 1, flip_at)
+        later_acks = [e for e, w in trace(harness, "dock", "ack") if flipped and e > flipped[0]]
+        check(flipped is not None and len(bad) >= 2 and len(later_acks) >= 5,
+              f"a bit flipped in dockd's frames: dropped by the firmware ({bad[-1][1][2] if bad else '-'}), "
+              f"{len(later_acks)} acks since")
+        check(status["state"] == "ready" and status["counters"]["reconnects"] == counters["reconnects"]
+              and not [w for e, w in trace(harness, "dock", "fault") if flipped and e > flipped[0]],
+              "the session carries on: still ready, no reconnect, no failsafe")
+
+        # The tracking button toggles tracking.
+        tracking = status["tracking"]
+        harness.command("click 120")
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            status = api.call("io.dockd.Dock.GetStatus")["status"]
+            if status["tracking"] != tracking:
+                break
+            time.sleep(0.1)
+        check(status["tracking"] == (not tracking), f"the button toggled tracking: {tracking} → {status['tracking']}")
+        api.call("io.dockd.Dock.SetSystemTracking", {"enabled": False})
+
+        # Host silence: dockd stopped (SIGSTOP) while it drives the dock.
+        api.call("io.dockd.Dock.SetVelocity", {"yaw": -0.8, "pitch": 0.0, "duration": 3.0})
+        time.sleep(0.5)
+        process.send_signal(signal.SIGSTOP)
+        stopped_at = time.monotonic()
+        fault = harness.wait_line(lambda w: w[:2] == ["dock", "fault"] and w[5] == "5" and w[7] == "1", 5, stopped_at - 0.6)
+        time.sleep(0.3)
+        host = [e for e, w in trace(harness, "host") if fault and e < fault[0]]
+        last_host = host[-1] if host else None
+        yaw = [e for e, w in harness.pulses("yaw") if last_host and e > last_host - 1]
+        if check(fault is not None and last_host is not None, "dockd stopped: the firmware raised failsafe_stop"):
+            silence = fault[0] - last_host
+            check(0.5 <= silence <= 0.52,
+                  f"failsafe_stop {1000 * silence:.0f} ms (emulated) after dockd's last frame (advertised 500 ms)")
+            still = yaw[-1] - last_host if yaw else 0
+            check(still <= 0.5 + 0.05 + 0.045,
+                  f"the yaw pulse stood still {1000 * still:.0f} ms after the last frame (dockd's own 200 ms "
+                  "time-to-live stops it first; the failsafe bounds it at 500 ms + braking)")
+        process.send_signal(signal.SIGCONT)
+        cleared = harness.wait_line(lambda w: w[:2] == ["dock", "fault"] and w[5] == "5" and w[7] == "0", 5, stopped_at)
+        time.sleep(1.0)
+        status = api.call("io.dockd.Dock.GetStatus")["status"]
+        check(cleared is not None and status["state"] == "ready", "dockd resumed: the fault cleared, still ready")
+        api.close()
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGCONT)
+            process.terminate()
+            try:
+                process.wait(10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+    check(process.returncode == 0, f"dockd exited {process.returncode} on SIGTERM")
+    check(wait_for_log(dockd_log, "motors stopped", 1), "dockd stopped the motors on SIGTERM")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--sim", required=True)
+    parser.add_argument("--elf", required=True)
+    parser.add_argument("--dockd", required=True)
+    parser.add_argument("--out")
+    arguments = parser.parse_args()
+    directory = arguments.out or tempfile.mkdtemp(prefix="dockfw-hil.")
+    os.makedirs(directory, exist_ok=True)
+    print(f"== output in {directory}", flush=True)
+    harness = Harness(arguments.sim, arguments.elf, directory)
+    try:
+        raw_host(harness)
+        with_dockd(harness, arguments.dockd, directory)
+    finally:
+        harness.stop()
+    lags = [w for e, _, w in harness.lines() if w[0] == "lag"]
+    print(f"== {len(failures)} failed; the emulation fell behind the wall clock {len(lags)} times "
+          f"(max {max((float(w[1]) for w in lags), default=0):.0f} ms)")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
