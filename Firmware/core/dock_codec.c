@@ -74,6 +74,14 @@ static bool utf8_ok(const dock_text *text) {
     return true;
 }
 
+uint8_t dock_text_fit(const dock_text *text) {
+    if (text->length <= DOCK_MAX_TEXT) return text->length;
+    uint8_t length = DOCK_MAX_TEXT;
+    /* Back off over continuation bytes (10xxxxxx) to the byte that starts the cut character. */
+    while (length > 0 && (text->bytes[length] & 0xC0) == 0x80) length--;
+    return length;
+}
+
 static uint8_t axis_invalid(const dock_axis_limits *axis) {
     if (!angle_ok(axis->min_urad) || axis->min_urad > 0) return 1;
     if (!angle_ok(axis->max_urad) || axis->max_urad < 0) return 2;

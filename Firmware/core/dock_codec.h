@@ -160,6 +160,10 @@ uint8_t dock_first_invalid_field(const dock_message *message);
  * tests and logs; `pace` picks the name of move_to's fourth field, `event_kind` that of event's. */
 const char *dock_field_name(uint8_t type, uint8_t number, uint8_t pace, uint8_t event_kind);
 
+/* The length a sender puts on the wire for `text`: all of it when it is at most 32 bytes, else
+ * its longest prefix of at most 32 bytes that ends on a UTF-8 code point boundary (section 1). */
+uint8_t dock_text_fit(const dock_text *text);
+
 /* Writes the body of `message` (header, payload, CRC) to `body`, which holds DOCK_MAX_BODY bytes.
  * Returns its length, or 0 when a field is out of range (nothing valid is ever refused here). */
 uint16_t dock_encode_body(const dock_message *message, uint8_t *body);

@@ -43,6 +43,10 @@ static void send_info(dock_firmware *fw) {
     m.type = DOCK_INFO;
     m.u.info = *fw->info;
     m.u.info.protocol_version = fw->version;
+    /* A longer name (a SERIAL given at build time, a long version tag) is cut, never refused. */
+    m.u.info.model.length = dock_text_fit(&m.u.info.model);
+    m.u.info.firmware.length = dock_text_fit(&m.u.info.firmware);
+    m.u.info.serial.length = dock_text_fit(&m.u.info.serial);
     send(fw, &m);
 }
 
@@ -117,10 +121,12 @@ static int32_t approach_rate(const dock_axis_state *axis, uint32_t accel) {
 static void step_axis(dock_axis_state *axis, const dock_axis_limits *limits, int32_t desired) {
     int32_t step = (int32_t)(limits->max_accel_urad_s2 / 1000);
     if (step < 1) step = 1;
+    int32_t before = axis->rate_urad_s;
     if (desired > axis->rate_urad_s + step) axis->rate_urad_s += step;
     else if (desired < axis->rate_urad_s - step) axis->rate_urad_s -= step;
     else axis->rate_urad_s = desired;
-    int32_t travel = axis->rate_urad_s + axis->remainder; /* thousandths of a µrad */
+    /* The mean of the rates at both ends of the millisecond: exact under constant acceleration. */
+    int32_t travel = (before + axis->rate_urad_s) / 2 + axis->remainder; /* thousandths of a µrad */
     axis->position_urad += travel / 1000;
     axis->remainder = (int16_t)(travel % 1000);
     if (axis->position_urad >= limits->max_urad) {
@@ -225,14 +231,16 @@ static void handshake(dock_firmware *fw, const dock_message *m) {
     uint8_t highest = m->u.hello.max_version < 1 ? m->u.hello.max_version : 1;
     uint8_t lowest = m->u.hello.min_version > 1 ? m->u.hello.min_version : 1;
     stop_motion(fw);
+    fw->indicator_pattern = DOCK_PATTERN_OFF;
     if (highest < lowest) {
+        /* No version in common: that hello still ends any session, as after power-on (the clock
+         * and the sequence numbers go on). */
         fw->is_ready = 0;
         send_nack(fw, m->seq, DOCK_HELLO, DOCK_UNSUPPORTED_VERSION, 1 | 1 << 8);
         return;
     }
     fw->is_ready = 1;
     fw->version = highest;
-    fw->indicator_pattern = DOCK_PATTERN_OFF;
     fw->next_telemetry_us = fw->clock_us + fw->telemetry_period_us;
     send_info(fw);
 }
@@ -296,10 +304,16 @@ static void handle_run(dock_firmware *fw, const dock_message *m, const dock_deco
         fw->bad_runs++; /* no trustworthy seq: no answer (section 3.4) */
         return;
     }
-    /* A good CRC: the host is alive. */
+    /* A good CRC and a host type byte (0x01–0x7F), carried out or refused: a host is alive. A
+     * frame of type 0x00 or 0x80–0xFF is answered but keeps nothing alive — no host sends one,
+     * and on a line that echoes, the dock's own frames must not hold off its failsafe. */
     bool was_failsafe = fw->is_failsafe_stopped;
-    fw->last_host_us = now_us;
-    fw->is_failsafe_stopped = 0;
+    if (status->type >= 0x01 && status->type <= 0x7F) {
+        fw->last_host_us = now_us;
+        fw->is_failsafe_stopped = 0;
+    } else {
+        was_failsafe = false;
+    }
     bool is_host = dock_type_is_host(status->type);
     switch (status->result) {
     case DOCK_RUN_UNKNOWN_TYPE:
@@ -329,7 +343,9 @@ static void handle_run(dock_firmware *fw, const dock_message *m, const dock_deco
         }
         break;
     }
-    if (was_failsafe && fw->is_ready) send_fault(fw, DOCK_FAULT_FAILSAFE_STOP, 0, now_us);
+    /* The answer first, then the cleared failsafe — also after a hello refused as unsupported,
+     * which has just ended the session. */
+    if (was_failsafe) send_fault(fw, DOCK_FAULT_FAILSAFE_STOP, 0, now_us);
 }
 
 void dock_firmware_receive(dock_firmware *fw, uint8_t byte, uint64_t now_us) {

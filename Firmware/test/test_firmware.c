@@ -397,6 +397,98 @@ static void test_button_and_indicator(void) {
     free(b);
 }
 
+/* Text 1.1, section 5.2: only frames of a host type count as signs of life, refused ones included. */
+static void test_failsafe_counts_host_frames_only(void) {
+    bench *b = calloc(1, sizeof *b);
+    start(b);
+    hello(b);
+    velocity(b, 1000000, 0, 5000);
+    advance_ms(b, 300);
+    static const uint8_t bad_pattern[4] = {9, 0, 0, 0};
+    send_raw(b, DOCK_SET_INDICATOR, 500, bad_pattern, 4); /* refused, but a host is talking */
+    advance_ms(b, 300);
+    uint16_t n = read_frames(b, frames, 512);
+    CHECK(count_type(frames, n, DOCK_FAULT) == 0 && b->fw.yaw.rate_urad_s == 1000000,
+          "a refused host frame keeps the failsafe away");
+    /* the dock's own telemetry echoed back, and a frame of type 0x00: answered, not alive */
+    send_message(b, (dock_message){.type = DOCK_TELEMETRY, .u.telemetry = {5, 0, 0, 0, 0, 0x100}});
+    static const uint8_t nothing[1] = {0};
+    send_raw(b, 0x00, 501, nothing, 0);
+    n = read_frames(b, frames, 512);
+    CHECK(n == 2 && frames[0].u.nack.reason == DOCK_UNKNOWN_MESSAGE && frames[1].u.nack.reason == DOCK_UNKNOWN_MESSAGE &&
+              frames[1].u.nack.refused_type == 0,
+          "accessory types and type 0x00 are refused unknown_message");
+    advance_ms(b, 201);
+    n = read_frames(b, frames, 512);
+    const dock_message *fault = find_type(frames, n, DOCK_FAULT);
+    CHECK(fault && fault->u.fault.active == 1 && fault->u.fault.time_us == 801000,
+          "the failsafe runs out 500 ms after the last host-type frame, echoes notwithstanding");
+    /* ending it takes a host frame too */
+    send_message(b, (dock_message){.type = DOCK_INFO, .u.info = info});
+    n = read_frames(b, frames, 512);
+    CHECK(n == 1 && frames[0].type == DOCK_NACK && b->fw.is_failsafe_stopped, "an echoed info does not end the failsafe stop");
+    free(b);
+}
+
+/* Text 1.1, section 5.1: a hello refused as unsupported ends the session. */
+static void test_unsupported_hello_ends_the_session(void) {
+    bench *b = calloc(1, sizeof *b);
+    start(b);
+    hello(b);
+    send_message(b, (dock_message){.type = DOCK_SET_INDICATOR, .u.set_indicator = {DOCK_PATTERN_SOLID, 255, 0, 0}});
+    velocity(b, 1000000, 0, 5000);
+    advance_ms(b, 100);
+    CHECK(b->fw.is_led_on, "lit");
+    read_frames(b, frames, 512);
+    send_message(b, (dock_message){.type = DOCK_HELLO, .u.hello = {3, 4}});
+    advance_ms(b, 200);
+    uint16_t n = read_frames(b, frames, 512);
+    CHECK(n == 1 && frames[0].u.nack.reason == DOCK_UNSUPPORTED_VERSION, "refused, and nothing else sent: %u frames", n);
+    CHECK(!b->fw.is_led_on && b->fw.yaw.rate_urad_s == 0, "stopped, light off");
+    heartbeat(b);
+    n = read_frames(b, frames, 512);
+    CHECK(n == 1 && frames[0].u.nack.reason == DOCK_NOT_READY, "not ready afterwards");
+    /* a hello refused for its fields changes nothing */
+    hello(b);
+    velocity(b, 500000, 0, 5000);
+    read_frames(b, frames, 512);
+    send_message(b, (dock_message){.type = DOCK_HELLO, .u.hello = {1, 1}});
+    frames[0].type = 0;
+    static const uint8_t backwards[2] = {2, 1};
+    send_raw(b, DOCK_HELLO, 600, backwards, 2);
+    n = read_frames(b, frames, 512);
+    CHECK(n == 2 && frames[1].type == DOCK_NACK && frames[1].u.nack.reason == DOCK_OUT_OF_RANGE && frames[1].u.nack.detail == 2 &&
+              b->fw.is_ready,
+          "hello 2..1 is out_of_range and the session stays open");
+    /* after a failsafe stop, the refused hello is followed by the cleared fault */
+    advance_ms(b, 501);
+    read_frames(b, frames, 512);
+    CHECK(b->fw.is_failsafe_stopped, "failsafe stopped");
+    send_message(b, (dock_message){.type = DOCK_HELLO, .u.hello = {2, 2}});
+    n = read_frames(b, frames, 512);
+    CHECK(n == 2 && frames[0].type == DOCK_NACK && frames[1].type == DOCK_FAULT && frames[1].u.fault.active == 0,
+          "nack, then failsafe_stop cleared");
+    free(b);
+}
+
+static void test_long_texts_are_cut(void) {
+    static const char long_serial[] = "DIY-0001-0123456789abcdef-0123456789"; /* 36 bytes */
+    static const char long_model[] = "Servo Dock \xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"; /* 11 + 22 */
+    dock_info longer = info;
+    longer.serial = (dock_text){sizeof long_serial - 1, (const uint8_t *)long_serial};
+    longer.model = (dock_text){sizeof long_model - 1, (const uint8_t *)long_model};
+    bench *b = calloc(1, sizeof *b);
+    memset(b, 0, sizeof *b);
+    dock_receiver_reset(&b->receiver);
+    dock_firmware_init(&b->fw, &longer, line_sink, b, 0);
+    hello(b);
+    uint16_t n = read_frames(b, frames, 512);
+    CHECK(n == 1 && frames[0].type == DOCK_INFO && frames[0].u.info.serial.length == 32 && frames[0].u.info.model.length == 31,
+          "texts over 32 bytes are cut, at a code point boundary (serial %u, model %u bytes)",
+          n ? frames[0].u.info.serial.length : 0, n ? frames[0].u.info.model.length : 0);
+    free(b);
+}
+
 int main(void) {
     test_not_ready_before_hello();
     test_hello_info_and_telemetry_rate();
@@ -406,5 +498,8 @@ int main(void) {
     test_failsafe();
     test_limits_and_moves();
     test_button_and_indicator();
+    test_failsafe_counts_host_frames_only();
+    test_unsupported_hello_ends_the_session();
+    test_long_texts_are_cut();
     return test_finish("test_firmware");
 }

@@ -16,6 +16,7 @@ typedef struct { const char *name; const uint8_t *bytes; uint16_t count; dock_me
 typedef struct { uint8_t result; uint8_t type; uint16_t seq; const char *field; dock_message message; } expected_run;
 typedef struct { const char *name; const uint8_t *input; uint16_t count; const expected_run *expect; uint16_t expect_count; } stream_case;
 typedef struct { int is_host; const uint8_t *bytes; uint16_t count; dock_message message; } session_step;
+typedef struct { const char *name; dock_text text; const uint8_t *sent; uint16_t sent_count; } text_case;
 
 #include "vectors.inc"
 
@@ -219,6 +220,18 @@ static void test_streams(void) {
                   stream_cases[i].name);
 }
 
+/* ---- Texts ---------------------------------------------------------------------------------- */
+
+/* texts.json, when the vectors have it (text 1.1): the firmware cuts a long text exactly so. */
+static void test_texts(void) {
+    for (size_t i = 0; i < text_case_count; i++) {
+        const text_case *c = &text_cases[i];
+        uint8_t length = dock_text_fit(&c->text);
+        CHECK(length == c->sent_count && (length == 0 || memcmp(c->text.bytes, c->sent, length) == 0),
+              "text %s: %u bytes sent, want %u", c->name, length, c->sent_count);
+    }
+}
+
 /* ---- The worked example ---------------------------------------------------------------------- */
 
 static void test_example_codec(void) {
@@ -280,9 +293,10 @@ int main(void) {
     test_cobs();
     test_messages();
     test_streams();
+    test_texts();
     test_example_codec();
     test_example_firmware();
-    printf("vectors: %zu crc, %zu cobs, %zu messages, %zu streams, %zu example steps\n", COUNT(crc_cases),
-           COUNT(cobs_cases), COUNT(message_cases), COUNT(stream_cases), COUNT(session_steps));
+    printf("vectors: %zu crc, %zu cobs, %zu messages, %zu streams, %zu texts, %zu example steps\n", COUNT(crc_cases),
+           COUNT(cobs_cases), COUNT(message_cases), COUNT(stream_cases), text_case_count, COUNT(session_steps));
     return test_finish("test_vectors");
 }

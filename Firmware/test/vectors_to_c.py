@@ -98,7 +98,7 @@ def message(m: dict) -> str:
 
 
 def c_name(value) -> str:
-    return '"' + str(value) + '"'
+    return c_string(str(value).encode("utf-8"))
 
 
 def main() -> None:
@@ -142,6 +142,19 @@ def main() -> None:
         out.append(f'    {{{c_name(vector["name"])}, {c_bytes(vector["input_hex"])}, stream_{index}_expect, '
                    f'{len(vector["expect"])}}},')
     out.append("};")
+
+    # texts.json (text 1.1 of the specification): how a sender cuts a text to 32 bytes.
+    texts_file = directory / "texts.json"
+    cases = json.loads(texts_file.read_text())["cases"] if texts_file.exists() else []
+    out.append("static const text_case text_cases[] = {")
+    for case in cases:
+        text_bytes = case["text"].encode("utf-8")
+        out.append(f'    {{{c_name(case["name"])}, {{{len(text_bytes)}, (const uint8_t *){c_string(text_bytes)}}}, '
+                   f'{c_bytes(case["sent_hex"])}}},')
+    if not cases:
+        out.append('    {"none", {0, (const uint8_t *)""}, NULL, 0},')
+    out.append("};")
+    out.append(f"static const size_t text_case_count = {len(cases)};")
 
     session = json.loads((directory / "example-session.json").read_text())
     out.append("static const session_step session_steps[] = {")

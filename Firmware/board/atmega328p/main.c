@@ -8,7 +8,8 @@
  *          yaw) and OC1B (PB2, D10: pitch) with 0.5 µs resolution
  *   PD2    (D2) the tracking button to ground, internal pull-up, debounced by the core
  *   PB5    (D13) the status LED
- *   Watchdog 2 s: a hung firmware resets, and a reset board sends no servo pulses
+ *   Watchdog 2 s (make WATCHDOG=0 turns it off): a hung firmware resets, and a reset board sends
+ *          no servo pulses
  */
 #include <avr/interrupt.h>
 #include <avr/io.h>
@@ -18,6 +19,10 @@
 
 #include "dock_firmware.h"
 #include "dockfw_config.h"
+
+#ifndef DOCKFW_WATCHDOG
+#define DOCKFW_WATCHDOG 1
+#endif
 
 #define BAUD_DIVISOR 16 /* U2X: 16 MHz / (8 × 17) = 117 647 baud, 2.1 % from 115 200 */
 #define RX_SIZE 64      /* powers of two; 64 bytes is 5.5 ms of line at 115200 */
@@ -173,7 +178,9 @@ int main(void) {
     timers_init();
     uart_init();
     dock_firmware_init(&fw, &info, put_byte, 0, 0);
+#if DOCKFW_WATCHDOG
     wdt_enable(WDTO_2S);
+#endif
     set_sleep_mode(SLEEP_MODE_IDLE);
     sei();
     for (;;) {
