@@ -115,8 +115,10 @@ static void put_byte(void *context, uint8_t byte) {
 }
 
 static void uart_init(void) {
-    UBRR0 = BAUD_DIVISOR;
+    /* U2X before the divisor: the order does not matter on silicon, but libsimavr works out the
+     * byte time when UBRR0L is written and would otherwise run the line at half speed. */
     UCSR0A = _BV(U2X0);
+    UBRR0 = BAUD_DIVISOR;
     UCSR0C = _BV(UCSZ01) | _BV(UCSZ00); /* 8N1 */
     UCSR0B = _BV(RXEN0) | _BV(TXEN0) | _BV(RXCIE0);
 }
