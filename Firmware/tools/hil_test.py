@@ -37,6 +37,11 @@ def of_type(frames, name):
     return [f for f in frames if f["type"] == name]
 
 
+def answer_to(seq):
+    """Matches the ack or nack of host frame `seq` (earlier answers left unread are skipped)."""
+    return lambda f: f["type"] in ("ack", "nack") and f.get("acked_seq", f.get("refused_seq")) == seq
+
+
 def trace(harness, side, kind=None):
     """(emulated_s, words) of the harness's trace lines for one side of the line."""
     return [(e, w) for e, _, w in harness.lines() if w[0] == side and (kind is None or w[1] == kind)]
@@ -47,7 +52,7 @@ def raw_host(harness):
     link = Link(harness.pty)
 
     seq = link.heartbeat()
-    answer, _ = link.wait_for(lambda f: f["type"] in ("ack", "nack"), 2)
+    answer, _ = link.wait_for(answer_to(seq), 2)
     check(answer is not None and answer["type"] == "nack" and answer["reason"] == "not_ready"
           and answer["refused_seq"] == seq, "before hello a heartbeat is refused as not_ready")
     quiet = link.read_for(0.3)
@@ -78,7 +83,7 @@ def raw_host(harness):
     start = link.read(0.05)
     before = harness.lines()[-1][0]
     seq = link.velocity(500000, 300000, 400)
-    ack, seen = link.wait_for(lambda f: f["type"] in ("ack", "nack"), 2)
+    ack, seen = link.wait_for(answer_to(seq), 2)
     check(ack is not None and ack["type"] == "ack" and ack["acked_seq"] == seq, "set_velocity is acked")
     frames = seen + link.read_for(0.4)
     link.heartbeat()  # keeps the failsafe away; it does not extend the velocity
@@ -103,14 +108,14 @@ def raw_host(harness):
           f"the pulse ({width} µs) is the reported pose ({last['yaw_urad'] * 180 / 3.14159265e6:.2f}°)")
 
     seq = link.velocity(3000000, 0, 100)
-    nack, _ = link.wait_for(lambda f: f["type"] in ("ack", "nack"), 2)
+    nack, _ = link.wait_for(answer_to(seq), 2)
     check(nack and nack["type"] == "nack" and nack["reason"] == "out_of_range" and nack["detail"] == 1,
           "3 rad/s, above the advertised 2 rad/s, is refused out_of_range, field 1")
     link.write(frame(0x7E, 900))
-    nack, _ = link.wait_for(lambda f: f["type"] in ("ack", "nack"), 2)
+    nack, _ = link.wait_for(answer_to(900), 2)
     check(nack and nack["reason"] == "unknown_message" and nack["refused_seq"] == 900, "type 0x7e: unknown_message")
     link.write(frame(0x03, 901, b"\x01"))
-    nack, _ = link.wait_for(lambda f: f["type"] in ("ack", "nack"), 2)
+    nack, _ = link.wait_for(answer_to(901), 2)
     check(nack and nack["reason"] == "wrong_length" and nack["detail"] == 10, "a 1-byte set_velocity: wrong_length 10")
 
     # A bit error on the line: the damaged frame gets no answer; the next one does.
@@ -145,8 +150,8 @@ def raw_host(harness):
 
     # Host silence: a velocity with a long time-to-live, then nothing. The failsafe stops it.
     seq = link.velocity(-1000000, 0, 5000)
-    link.wait_for(lambda f: f["type"] == "ack", 2)
-    sent = [e for e, w in trace(harness, "host", "set_velocity")][-1]
+    link.wait_for(answer_to(seq), 2)
+    sent = [e for e, w in trace(harness, "host", "set_velocity") if w[3] == str(seq)][-1]
     fault, seen = link.wait_for(lambda f: f["type"] == "fault", 3)
     check(fault and fault["code"] == FAILSAFE_FAULT and fault["active"] == 1, "silence: fault failsafe_stop, active")
     link.read_for(0.3)
