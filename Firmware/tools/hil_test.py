@@ -223,6 +223,20 @@ def with_dockd(harness, dockd, directory):
             check(abs((yaw[-1] - 1500) / 10 - pose["yaw"] * 57.29578) < 0.5,
                   f"GetStatus pose yaw {pose['yaw']:.3f} rad is the pulse's {(yaw[-1] - 1500) / 10:.1f}°")
 
+        # SetOrientation: a move_to, ending with the pulses at the target's widths.
+        api.call("io.dockd.Dock.SetOrientation", {"yaw": 0.349066, "pitch": 0.174533, "speed": 1.0})
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            time.sleep(0.1)
+            status = api.call("io.dockd.Dock.GetStatus")["status"]
+            if status["motion"] == "idle":
+                break
+        time.sleep(0.1)
+        end = harness.lines()[-1][0]
+        check(abs(harness.width_at("yaw", end) - 1700) <= 1.5 and abs(harness.width_at("pitch", end) - 1600) <= 1.5,
+              f"SetOrientation to 20°, 10°: pulses {harness.width_at('yaw', end)} and {harness.width_at('pitch', end)} µs "
+              "(1700 and 1600 expected)")
+
         # A bit error in dockd's stream: one frame dropped by the firmware, the session carries on.
         counters = status["counters"]
         flip_at = time.monotonic()
