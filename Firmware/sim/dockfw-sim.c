@@ -26,8 +26,9 @@
  *   status YAW_US PITCH_US YAW_DEG PITCH_DEG LED
  *   host|dock TYPE seq N ...                     with --trace: each frame on the line, decoded by the
  *                                                firmware's own codec (`host bad checksum_mismatch` ...)
- *   lag MS                                       the emulation fell MS behind the wall clock and skipped
- *                                                that time (reported once a second at most)
+ *   lag MS                                       the emulation fell MS behind the wall clock (reported once
+ *                                                a second at most); it catches up at 1.5 times the wall
+ *                                                clock's pace, and lets go of what is more than 1 s behind
  *
  * The servo model turns widths into the horn's angle: a pulse of HOME_US is 0°, each µs off is
  * 90°/PER_QUARTER_TURN_US (Firmware/config/dockfw_config.h), the horn turns at up to 600°/s
@@ -388,6 +389,8 @@ int main(int argc, char **argv) {
     say("ready %s", pty);
     double start_wall = wall_now();
     double last_lag_report = 0;
+    bool catching_up = false;
+    double catch_emulated = 0, catch_wall = 0;
     char stdin_pending[4096], control_pending[4096];
     size_t stdin_count = 0, control_count = 0;
     bool stdin_open = true;
@@ -400,18 +403,36 @@ int main(int argc, char **argv) {
             release_at = 0;
             set_button(false);
         }
-        double ahead = emulated_now() - (wall_now() - start_wall);
-        if (ahead < -0.02) {
-            /* Behind the wall clock (the host was busy): let the lost time go rather than run
-             * the AVR fast to catch up, which would squeeze its timing. */
-            start_wall -= ahead + 0.001;
-            if (wall_now() - last_lag_report > 1) {
-                last_lag_report = wall_now();
-                say("lag %.1f", -ahead * 1000);
+        /* Pacing. The AVR's time follows the wall clock. When the machine was too busy to keep
+         * up, it catches up at no more than 1.5 times the wall clock's pace, so that its clock
+         * keeps the wall clock's rate over a few seconds, as a crystal does (a host's clock
+         * mapping holds), while a host's frames are never squeezed closer than by a third (a
+         * heartbeat every 125 ms never looks like 500 ms of silence). More than 1 s behind
+         * (the machine was suspended), it lets the time go. */
+        double wall = wall_now() - start_wall, emulated = emulated_now();
+        if (emulated < wall - 1.0) {
+            start_wall += wall - 1.0 - emulated;
+            wall = emulated + 1.0;
+        }
+        double ahead = emulated - wall, wait = 0;
+        if (ahead < -0.02 && wall_now() - last_lag_report > 1) {
+            last_lag_report = wall_now();
+            say("lag %.1f", -ahead * 1000);
+        }
+        if (ahead >= 0) {
+            catching_up = false;
+            wait = ahead;
+        } else {
+            if (!catching_up) {
+                catching_up = true;
+                catch_emulated = emulated;
+                catch_wall = wall;
             }
+            double allowed = catch_emulated + 1.5 * (wall - catch_wall);
+            if (emulated > allowed) wait = (emulated - allowed) / 1.5;
         }
         struct pollfd fds[3] = {{master_fd, POLLIN, 0}, {0, stdin_open ? POLLIN : 0, 0}, {control_fd, POLLIN, 0}};
-        int timeout_ms = ahead > 0.001 ? (int)(ahead * 1000) : 0;
+        int timeout_ms = wait > 0.001 ? (int)(wait * 1000) : 0;
         if (poll(fds, control_fd >= 0 ? 3 : 2, timeout_ms) > 0) {
             if (fds[0].revents & POLLIN) {
                 uint8_t bytes[512];
