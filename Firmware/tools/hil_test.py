@@ -92,14 +92,12 @@ def raw_host(harness):
     check(all(t["flags"] == 0x100 for t in telemetry), "standing still and docked (no dock sensor)")
 
     # A velocity: yaw right and pitch up lengthen both pulses; the time-to-live stops them.
-    start = link.read(0.05)
     before = harness.lines()[-1][0]
     seq = link.velocity(500000, 300000, 400)
     ack, seen = link.wait_for(answer_to(seq), 2)
     check(ack is not None and ack["type"] == "ack" and ack["acked_seq"] == seq, "set_velocity is acked")
     # heartbeats keep the failsafe away; they do not extend the velocity
     frames = seen + read_until_dock_time(link, ack["time_us"] + 600000) if ack else seen
-    del start
     yaw = [w for e, w in harness.pulses("yaw") if e > before]
     pitch = [w for e, w in harness.pulses("pitch") if e > before]
     check(yaw and yaw[-1] > 1500 + 100 and yaw == sorted(yaw),
@@ -128,6 +126,11 @@ def raw_host(harness):
     link.write(frame(0x03, 901, b"\x01"))
     nack, _ = link.wait_for(answer_to(901), 2)
     check(nack and nack["reason"] == "wrong_length" and nack["detail"] == 10, "a 1-byte set_velocity: wrong_length 10")
+    # The same line from the harness's side: bytes injected into the AVR's UART are answered here.
+    harness.command("inject " + frame(0x84, 902, bytes(26)).hex(" "))
+    nack, _ = link.wait_for(answer_to(902), 2)
+    check(nack and nack["reason"] == "unknown_message" and nack["refused_type"] == 0x84,
+          "a telemetry frame injected by the harness: unknown_message (an accessory-to-host type)")
 
     # A bit error on the line: the damaged frame gets no answer; the next one does.
     harness.command("flip")
@@ -141,9 +144,9 @@ def raw_host(harness):
 
     # The button: one debounced press and release.
     harness.command("click 150")
-    event, seen = link.wait_for(lambda f: f["type"] == "event", 2)
+    event, _ = link.wait_for(lambda f: f["type"] == "event", 2)
     link.heartbeat()
-    released, more = link.wait_for(lambda f: f["type"] == "event", 2)
+    released, _ = link.wait_for(lambda f: f["type"] == "event", 2)
     check(event and event["event"] == 2 and event["value"] == 1 and released and released["value"] == 0,
           "a click is a tracking_button press, then a release")
     if event and released:
@@ -163,7 +166,7 @@ def raw_host(harness):
     seq = link.velocity(-1000000, 0, 5000)
     link.wait_for(answer_to(seq), 2)
     sent = [e for e, w in trace(harness, "host", "set_velocity") if w[3] == str(seq)][-1]
-    fault, seen = link.wait_for(lambda f: f["type"] == "fault", 3)
+    fault, _ = link.wait_for(lambda f: f["type"] == "fault", 3)
     check(fault and fault["code"] == FAILSAFE_FAULT and fault["active"] == 1, "silence: fault failsafe_stop, active")
     # No frame may be sent now (it would end the failsafe stop): wait on the dock's clock.
     settled, _ = link.wait_for(lambda f: f["type"] == "telemetry" and fault and f["time_us"] >= fault["time_us"] + 200000, 5)
