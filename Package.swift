@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "DockTracking", targets: ["DockTracking"]),
         .library(name: "DockSimulator", targets: ["DockSimulator"]),
         .library(name: "DockCore", targets: ["DockCore"]),
+        .library(name: "DockHost", targets: ["DockHost"]),
         .executable(name: "dockwire", targets: ["dockwire"]),
         .executable(name: "docksim", targets: ["docksim"]),
         .executable(name: "dockd", targets: ["dockd"]),
@@ -34,8 +35,14 @@ let package = Package(
         // Pure: the accessory session, motion, control arbitration and animations.
         .target(name: "DockCore", dependencies: ["DockProtocol"], swiftSettings: strictSettings),
 
-        // Pure: the Varlink API — framing, calls and replies, the io.dockd.Dock interface.
-        .target(name: "DockAPI", swiftSettings: strictSettings),
+        // Pure: the host's policy — session, motion, control, tracking, indicator and what
+        // clients hear — as one value type that the daemon, the evaluation and the tests drive.
+        .target(name: "DockHost", dependencies: ["DockCore", "DockProtocol", "DockTracking"], swiftSettings: strictSettings),
+
+        // Pure: the Varlink API — framing, typed calls, replies and events, the io.dockd.Dock
+        // interface.
+        .target(name: "DockAPI", dependencies: ["DockCore", "DockHost", "DockProtocol", "DockTracking"],
+                swiftSettings: strictSettings),
 
         // Pure: the simulated dock (firmware model and motor physics) and its world.
         .target(
@@ -62,7 +69,7 @@ let package = Package(
         // I/O: the running service — sessions over transports, the control loop, signals, systemd.
         .target(
             name: "DockDaemon",
-            dependencies: ["DockAPI", "DockCore", "DockProtocol", "DockSimulator", "DockSystem", "DockTracking"],
+            dependencies: ["DockAPI", "DockCore", "DockHost", "DockProtocol", "DockSimulator", "DockSystem", "DockTracking"],
             swiftSettings: strictSettings
         ),
 
@@ -92,7 +99,7 @@ let package = Package(
         // The tracker and the baseline in closed loop with the simulator, in virtual time (pure).
         .target(
             name: "DockEvaluation",
-            dependencies: ["DockCore", "DockProtocol", "DockSimulator", "DockTracking"],
+            dependencies: ["DockCore", "DockHost", "DockProtocol", "DockSimulator", "DockTracking"],
             swiftSettings: strictSettings
         ),
         // Counts the process's heap allocations, for dockbench's no-allocation check.
@@ -128,6 +135,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "DockHostTests",
+            dependencies: ["DockHost", "DockCore", "DockProtocol", "DockSimulator", "DockTracking"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "DockTrackingTests",
             dependencies: ["DockTracking", "DockSimulator"],
             swiftSettings: strictSettings
@@ -150,12 +162,12 @@ let package = Package(
         ),
         .testTarget(
             name: "DaemonTests",
-            dependencies: ["dockd", "docksim", "DockDaemon", "DockSystem", "TestSupport"],
+            dependencies: ["dockd", "docksim", "DockDaemon", "DockHost", "DockCore", "DockProtocol", "DockSimulator", "DockSystem", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "DockAPITests",
-            dependencies: ["DockAPI"],
+            dependencies: ["DockAPI", "DockHost", "DockCore", "DockProtocol", "DockTracking"],
             swiftSettings: strictSettings
         ),
         .testTarget(

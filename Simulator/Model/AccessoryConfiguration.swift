@@ -45,7 +45,8 @@ public struct AccessoryConfiguration: Hashable, Sendable {
     }
 
     /// The `info` message this dock answers `hello` with, for a chosen version; nil when a value
-    /// cannot be represented on the wire.
+    /// cannot be represented on the wire. Text longer than a text field holds is cut to fit, as the
+    /// specification tells a sender to (`WireLimits.fieldText`).
     public func info(version: UInt8) -> AccessoryInfo? {
         func limits(_ axis: AxisParameters) -> AxisLimits? {
             guard let minimum = Angle(radians: axis.minimumRadians),
@@ -62,7 +63,8 @@ public struct AccessoryConfiguration: Hashable, Sendable {
         let info = AccessoryInfo(
             protocolVersion: version, features: features, telemetryRateHertz: rate,
             failsafeTimeout: failsafeTimeout, yaw: yawLimits, pitch: pitchLimits,
-            model: model, firmwareVersion: firmwareVersion, serialNumber: serialNumber)
+            model: WireLimits.fieldText(model), firmwareVersion: WireLimits.fieldText(firmwareVersion),
+            serialNumber: WireLimits.fieldText(serialNumber))
         return Message.info(info).firstInvalidField == nil ? info : nil
     }
 }

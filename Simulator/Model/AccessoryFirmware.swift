@@ -142,20 +142,26 @@ public struct AccessoryFirmware: Sendable {
         switch result {
         case .failure(let error):
             badFrameCount += 1
-            guard let sequence = error.sequence else { return output }
-            let wasFailsafe = noteHostFrame()
+            guard let sequence = error.sequence, let typeCode = error.typeCode else { return output }
+            let wasFailsafe = noteFrame(typeCode: typeCode)
             output.append(refusal(for: error, sequence: sequence))
             if wasFailsafe { output.append(fault(.failsafeStop, axis: nil, isActive: false)) }
         case .success(let frame):
             goodFrameCount += 1
-            let wasFailsafe = noteHostFrame()
+            let wasFailsafe = noteFrame(typeCode: frame.message.type.rawValue)
             output += answer(frame)
             if wasFailsafe { output.append(fault(.failsafeStop, axis: nil, isActive: false)) }
         }
         return output
     }
 
-    private mutating func noteHostFrame() -> Bool {
+    /// Notes a frame with a good CRC: one of a host type (0x01–0x7F), carried out or refused,
+    /// restarts the failsafe timer and ends a failsafe stop; 0x00 and 0x80–0xFF, which no host
+    /// sends (most likely the dock's own frames echoed by the line), do not (section 5.2).
+    ///
+    /// - Returns: whether this frame ended a failsafe stop.
+    private mutating func noteFrame(typeCode: UInt8) -> Bool {
+        guard (0x01...0x7F).contains(typeCode) else { return false }
         lastHostFrame = clock
         defer { isFailsafeStopped = false }
         return isFailsafeStopped
@@ -179,7 +185,7 @@ public struct AccessoryFirmware: Sendable {
     private mutating func answer(_ frame: Frame) -> [Frame] {
         let type = frame.message.type
         guard type.direction == .hostToAccessory else { return [nack(frame.sequence, type.rawValue, .unknownMessage)] }
-        if case .hello(let hello) = frame.message { return [handshake(hello, sequence: frame.sequence)] }
+        if case .hello(let hello) = frame.message { return handshake(hello, sequence: frame.sequence) }
         guard case .ready = session else { return [nack(frame.sequence, type.rawValue, .notReady)] }
         var clearedStall: Axis?
 
@@ -229,24 +235,30 @@ public struct AccessoryFirmware: Sendable {
         return frames
     }
 
-    private mutating func handshake(_ hello: Hello, sequence: UInt16) -> Frame {
+    /// Answers a `hello` that decoded well. Either way the current session ends: the axes stop
+    /// and the light goes off. With a shared version a new session opens (`info`, then a `fault`
+    /// for each fault still active); without one the dock is not ready, as after power-on.
+    private mutating func handshake(_ hello: Hello, sequence: UInt16) -> [Frame] {
+        motion = .idle
+        indicator = IndicatorState(pattern: .off, red: 0, green: 0, blue: 0)
         let supported = configuration.supportedVersions
         let highest = min(hello.maximumVersion, supported.upperBound)
         guard highest >= max(hello.minimumVersion, supported.lowerBound) else {
             session = .notReady
-            motion = .idle
-            return nack(sequence, MessageType.hello.rawValue, .unsupportedVersion,
-                        detail: UInt16(supported.lowerBound) | UInt16(supported.upperBound) << 8)
+            return [nack(sequence, MessageType.hello.rawValue, .unsupportedVersion,
+                         detail: UInt16(supported.lowerBound) | UInt16(supported.upperBound) << 8)]
         }
         session = .ready(version: highest)
-        motion = .idle
-        indicator = IndicatorState(pattern: .off, red: 0, green: 0, blue: 0)
         nextTelemetry = clock + telemetryPeriod
         var answer = info
         answer.protocolVersion = highest
-        return frameWithSequence(.info(answer))
+        var frames = [frameWithSequence(.info(answer))]
+        if let axis = latchedStall { frames.append(fault(.motorStall, axis: axis, isActive: true)) }
+        if isOverTemperature { frames.append(fault(.overTemperature, axis: nil, isActive: true)) }
+        return frames
     }
 
+    /// The code a `faulted` refusal carries: the lowest among the active faults that block motion.
     private func blockingFault() -> UInt16? {
         if latchedStall != nil { return UInt16(FaultReport.Code.motorStall.rawValue) }
         if isOverTemperature { return UInt16(FaultReport.Code.overTemperature.rawValue) }
@@ -355,9 +367,12 @@ public struct AccessoryFirmware: Sendable {
             let limit = Double(WireLimits.rateMagnitudeMicroradiansPerSecond) / 1e6
             return AngularRate(radiansPerSecond: min(max(radiansPerSecond, -limit), limit))!
         }
+        let yawRate = rate(yaw.motorRadiansPerSecond), pitchRate = rate(pitch.motorRadiansPerSecond)
         var flags: TelemetryFlags = []
-        if abs(yaw.motorRadiansPerSecond) > 1e-3 { flags.insert(.yawMoving) }
-        if abs(pitch.motorRadiansPerSecond) > 1e-3 { flags.insert(.pitchMoving) }
+        // From the rates as sent, so that a host can check the flags against them (section 5.4).
+        let moving = WireLimits.movingThresholdMicroradiansPerSecond.magnitude
+        if yawRate.microradiansPerSecond.magnitude > moving { flags.insert(.yawMoving) }
+        if pitchRate.microradiansPerSecond.magnitude > moving { flags.insert(.pitchMoving) }
         if yaw.isAtLimit { flags.insert(.yawAtLimit) }
         if pitch.isAtLimit { flags.insert(.pitchAtLimit) }
         if latchedStall == .yaw { flags.insert(.yawStalled) }
@@ -368,8 +383,7 @@ public struct AccessoryFirmware: Sendable {
         return frameWithSequence(.telemetry(Telemetry(
             accessoryTime: accessoryTime,
             yaw: angle(yaw.encoderReading(using: &random)), pitch: angle(pitch.encoderReading(using: &random)),
-            yawRate: rate(yaw.motorRadiansPerSecond), pitchRate: rate(pitch.motorRadiansPerSecond),
-            flags: flags)))
+            yawRate: yawRate, pitchRate: pitchRate, flags: flags)))
     }
 
     // MARK: The world acting on the dock

@@ -45,9 +45,11 @@ type Limits (
 )
 
 # Who moves the dock: nobody, the system tracker, or a client (by its connection number);
-# acquired is true when the client holds control until it releases it.
+# acquired is true when the client holds control until it releases it, stops, or disconnects.
+# unattended: a bounded motion of a client that has disconnected plays to its end (any client may
+# replace it); then control goes back to the tracker when tracking is on.
 type Controller (
-  kind: (none, tracker, client),
+  kind: (none, tracker, client, unattended),
   client: ?int,
   acquired: bool
 )
@@ -74,6 +76,14 @@ type Rect (
 type Point (
   x: float,
   y: float
+)
+
+# A fault the dock reported: its code (motor_stall, over_temperature, encoder_error,
+# supply_voltage, failsafe_stop), the axis when it concerns one, and whether it is active.
+type Fault (
+  code: string,
+  axis: ?(yaw, pitch),
+  active: bool
 )
 
 # Where the subject sits in the frame: automatic, the centre, or the left or right third.
@@ -125,7 +135,8 @@ type Subject (
 )
 
 # Everything about one dock at one moment. accessory, pose and limits are absent until a dock is
-# attached; motion says what the motion controller is doing. tracker says what the tracker is
+# attached; motion says what the motion controller is doing; faults are the dock's active faults
+# (the tracker does not command the dock while one other than failsafe_stop is active). tracker says what the tracker is
 # doing (following the primary subject, holding still after losing it, returning to the rest
 # pose) — it commands the dock only while tracking is on and no client holds control;
 # subject_in_frame whether the primary is seen inside the region of interest; subjects are the
@@ -142,6 +153,7 @@ type Status (
   selected_subjects: []int,
   controller: Controller,
   motion: (idle, velocity, moving, animating, settling),
+  faults: []Fault,
   tracker: (idle, following, holding, returning),
   subject_in_frame: bool,
   primary: ?int,
@@ -153,20 +165,71 @@ type Status (
 # The built-in animations: a nod, a shake, waking up, and a quick tilt that snaps back.
 type Animation (yes, no, wake, kapow)
 
-# What became of an accepted motion request: the parameters clamped to the limits, and the
-# animation it cancelled, if one was playing.
+# How a motion ended: completed (finish: the velocity's duration expired, the orientation was
+# reached, the animation finished), replaced by a later motion (by_client: whose), or stopped
+# (by_client: the client that called Stop; absent when dockd stopped it because its client
+# disconnected holding control, or released control). A motion the dock refuses, or that a
+# dock fault ends, answers with DockRefused or DockFault instead.
+type MotionEnd (
+  how: (completed, replaced, stopped),
+  finish: ?(expired, reached, finished),
+  by_client: ?int
+)
+
+# What became of an accepted motion request: the parameters clamped to the limits, the
+# animation it cancelled, if one was playing, and, when the call asked to wait, how it ended.
 type MotionResult (
   clamped: []string,
-  cancelled_animation: ?Animation
+  cancelled_animation: ?Animation,
+  ended: ?MotionEnd
+)
+
+# A button event: which button, pressed or released (zoom: steps, + in, - out; custom: its
+# identifier).
+type ButtonEvent (
+  button: (tracking, shutter, flip, zoom, custom, dock),
+  pressed: ?bool,
+  steps: ?int,
+  identifier: ?int
+)
+
+# A command the dock refused: the reason (faulted, out_of_range, not_ready, unknown_message,
+# wrong_length, unsupported_version), the dock's detail code, and the command's type.
+type CommandRefusal (
+  reason: string,
+  detail: int,
+  command: ?string
+)
+
+# A change of controller.
+type ControlChange (
+  from: Controller,
+  to: Controller
+)
+
+# A client's motion that ended (completed, replaced or stopped): whose, and how.
+type MotionEnded (
+  client: int,
+  how: (completed, replaced, stopped),
+  finish: ?(expired, reached, finished),
+  by_client: ?int
 )
 
 # Something that happened, as Watch streams it. time is the host's monotonic clock in seconds.
-# status comes at 10 Hz and with every other event; detail is a short human-readable text
-# (the button and its state, the fault, the change of control).
+# status comes at 10 Hz and with every other event. The event's own fields come with its kind:
+# accessory (attached), button, fault, refusal (refused), control, framing, motion
+# (motion_ended). detail is the same in a line of text for people; programs read the fields.
 type Event (
   time: float,
-  kind: (status, attached, docked, undocked, disconnected, button, fault, control, refused, framing),
+  kind: (status, attached, docked, undocked, disconnected, button, fault, control, refused, framing, motion_ended),
   detail: string,
+  accessory: ?Accessory,
+  button: ?ButtonEvent,
+  fault: ?Fault,
+  refusal: ?CommandRefusal,
+  control: ?ControlChange,
+  framing: ?FramingMode,
+  motion: ?MotionEnded,
   status: Status
 )
 
@@ -176,19 +239,31 @@ method GetStatus(accessory: ?string) -> (status: Status)
 # The docks dockd knows, attached or waiting.
 method ListAccessories() -> (accessories: []Accessory)
 
-# Turns the dock at these rates for duration seconds (default 0.5), then stops it. Takes control
-# unless another client holds it (Busy), or take_over is true.
-method SetVelocity(yaw: float, pitch: float, duration: ?float, take_over: ?bool, accessory: ?string) -> (result: MotionResult)
+# Motion and control. Exactly one controller at a time. A motion request takes control unless
+# another client holds it (Busy; take_over: true takes it anyway). A bounded motion — SetVelocity
+# with a duration, SetOrientation, Animate — runs to its end even when the calling client
+# disconnects (a one-shot script can move the dock), unless a later command replaces it; then
+# control returns to the tracker if tracking is on. A client that holds control — AcquireControl,
+# or SetVelocity without a duration, streamed — is a dead man's handle: when its connection
+# closes, the motors stop within 100 ms and control is released. The reply comes once the dock
+# has accepted the command (DockRefused if it refuses); with wait: true, once the motion has
+# ended, saying how (MotionResult.ended), or DockRefused / DockFault / NotReady if it failed.
+
+# Turns the dock at these rates for duration seconds, then stops it; without a duration the
+# velocity lasts 0.5 s and must be sent again to go on (a stream that holds control).
+method SetVelocity(yaw: float, pitch: float, duration: ?float, take_over: ?bool, wait: ?bool, accessory: ?string) -> (result: MotionResult)
 
 # Moves the dock to an orientation, absolute or relative to where it is, in duration seconds or
-# at up to speed rad/s (one of the two; default speed: the dock's maximum).
-method SetOrientation(yaw: float, pitch: float, relative: ?bool, duration: ?float, speed: ?float, take_over: ?bool, accessory: ?string) -> (result: MotionResult)
+# at up to speed rad/s (one of the two; default speed: the dock's maximum). Targets outside the
+# limits are clamped (result.clamped names the fields).
+method SetOrientation(yaw: float, pitch: float, relative: ?bool, duration: ?float, speed: ?float, take_over: ?bool, wait: ?bool, accessory: ?string) -> (result: MotionResult)
 
-# Stops the dock (decelerating) and cancels any motion or animation.
+# Stops the dock (decelerating), cancels any motion or animation, and releases control (to the
+# tracker when tracking is on: SetSystemTracking(false) stops tracking).
 method Stop(take_over: ?bool, accessory: ?string) -> ()
 
 # Plays a built-in animation from where the dock is; any later motion cancels it.
-method Animate(animation: Animation, take_over: ?bool, accessory: ?string) -> (result: MotionResult)
+method Animate(animation: Animation, take_over: ?bool, wait: ?bool, accessory: ?string) -> (result: MotionResult)
 
 # Turns system tracking on or off (as the dock's tracking button does).
 method SetSystemTracking(enabled: bool, accessory: ?string) -> ()
@@ -214,7 +289,7 @@ method SelectSubjectAt(point: Point, accessory: ?string) -> (subject: int)
 # Narrows the limits (never beyond the dock's own); absent fields stay as they are.
 method SetLimits(yaw: ?Range, pitch: ?Range, max_speed: ?float, accessory: ?string) -> (limits: Limits)
 
-# Holds control until ReleaseControl or until this connection closes.
+# Holds control until ReleaseControl, Stop, or until this connection closes (then the motors stop).
 method AcquireControl(take_over: ?bool, accessory: ?string) -> ()
 
 # Gives control back (to the system tracker when tracking is on).
@@ -239,6 +314,13 @@ error NoSubjectFound ()
 # A parameter is missing, of the wrong type, not finite or out of range.
 error InvalidParameter (parameter: string, reason: string)
 
+# The dock refused the command: its reason (faulted, out_of_range, not_ready...) and detail code
+# (for faulted, the fault's code: 1 motor_stall, 2 over_temperature...). Nothing is sent again.
+error DockRefused (reason: string, detail: int)
+
+# The dock raised a fault during the motion, which ended it.
+error DockFault (fault: Fault)
+
 """#
 
     /// The errors of the interface, fully qualified.
@@ -248,6 +330,8 @@ error InvalidParameter (parameter: string, reason: string)
         public static let busy = "io.dockd.Dock.Busy"
         public static let invalidParameter = "io.dockd.Dock.InvalidParameter"
         public static let noSubjectFound = "io.dockd.Dock.NoSubjectFound"
+        public static let dockRefused = "io.dockd.Dock.DockRefused"
+        public static let dockFault = "io.dockd.Dock.DockFault"
     }
 }
 

@@ -79,7 +79,7 @@ public struct DockAccessory: Sendable {
         var parameters = accessory
         parameters["yaw"] = .number(angularVelocity.dockdYaw)
         parameters["pitch"] = .number(angularVelocity.dockdPitch)
-        _ = try await connection.call("io.dockd.Dock.SetVelocity", parameters)
+        _ = try await connection.call(DockMethod.setVelocity.qualifiedName, parameters)
     }
 
     /// Moves the dock to `rotation` (DockKit axes) over `duration`, absolute or relative.
@@ -92,27 +92,30 @@ public struct DockAccessory: Sendable {
         parameters["relative"] = .bool(relative)
         let (seconds, attoseconds) = duration.components
         parameters["duration"] = .number(Double(seconds) + Double(attoseconds) / 1e18)
-        _ = try await connection.call("io.dockd.Dock.SetOrientation", parameters)
+        // Like DockKit's Progress, this returns when the move has ended (or throws how it failed).
+        parameters["wait"] = .bool(true)
+        _ = try await connection.call(DockMethod.setOrientation.qualifiedName, parameters)
     }
 
-    /// Plays a built-in animation.
+    /// Plays a built-in animation; returns when it has finished (or was replaced).
     public func animate(motion: Animation) async throws(DockClientError) {
         var parameters = accessory
         parameters["animation"] = .string(motion.rawValue)
-        _ = try await connection.call("io.dockd.Dock.Animate", parameters)
+        parameters["wait"] = .bool(true)
+        _ = try await connection.call(DockMethod.animate.qualifiedName, parameters)
     }
 
     /// Turns system tracking on or off for this dock.
     public func setSystemTrackingEnabled(_ enabled: Bool) async throws(DockClientError) {
         var parameters = accessory
         parameters["enabled"] = .bool(enabled)
-        _ = try await connection.call("io.dockd.Dock.SetSystemTracking", parameters)
+        _ = try await connection.call(DockMethod.setSystemTracking.qualifiedName, parameters)
     }
 
     /// The dock's motion at 10 Hz, in DockKit's axes and signs (on a connection of its own).
     public var motionStates: AsyncThrowingStream<MotionState, any Error> {
         get throws(DockClientError) {
-            let watch = try VarlinkConnection(path: socketPath).stream("io.dockd.Dock.Watch", accessory)
+            let watch = try VarlinkConnection(path: socketPath).stream(DockMethod.watch.qualifiedName, accessory)
             return AsyncThrowingStream { continuation in
                 let task = Task {
                     do {
@@ -183,21 +186,19 @@ extension DockAccessory {
     public var accessoryEvents: AsyncThrowingStream<AccessoryEvent, any Error> {
         get throws(DockClientError) {
             try watchEvents { event, _ in
-                guard event["kind"]?.stringValue == "button", let detail = event["detail"]?.stringValue else { return nil }
-                let pressed = detail.contains("isPressed: true")
-                if detail.hasPrefix("trackingButton") { return .trackingButton(pressed: pressed) }
-                if detail.hasPrefix("shutterButton") { return pressed ? .cameraShutter : nil }
-                if detail.hasPrefix("flipButton") { return pressed ? .cameraFlip : nil }
-                if detail.hasPrefix("zoom"), let steps = Int(detail.filter { $0.isNumber || $0 == "-" }) {
-                    return .cameraZoom(steps: steps)
+                // The event's own fields, never its text.
+                guard event["kind"]?.stringValue == "button", case .object(let button)? = event["button"],
+                    let name = button["button"]?.stringValue
+                else { return nil }
+                let pressed = button["pressed"]?.boolValue ?? false
+                switch name {
+                case "tracking": return .trackingButton(pressed: pressed)
+                case "shutter": return pressed ? .cameraShutter : nil
+                case "flip": return pressed ? .cameraFlip : nil
+                case "zoom": return button["steps"]?.doubleValue.map { .cameraZoom(steps: Int($0)) }
+                case "custom": return button["identifier"]?.doubleValue.map { .button(id: Int($0), pressed: pressed) }
+                default: return nil
                 }
-                if detail.hasPrefix("customButton"),
-                    let id = Int(detail.split(separator: ":").dropFirst().first?.split(separator: ",").first?
-                        .trimmingCharacters(in: .whitespaces) ?? "")
-                {
-                    return .button(id: id, pressed: pressed)
-                }
-                return nil
             }
         }
     }
@@ -234,7 +235,7 @@ extension DockAccessory {
     private func watchEvents<Value: Sendable>(
         _ transform: @escaping @Sendable ([String: JSONValue], [String: JSONValue]) -> Value?
     ) throws(DockClientError) -> AsyncThrowingStream<Value, any Error> {
-        let watch = try VarlinkConnection(path: socketPathForStreams).stream("io.dockd.Dock.Watch", accessoryParameters)
+        let watch = try VarlinkConnection(path: socketPathForStreams).stream(DockMethod.watch.qualifiedName, accessoryParameters)
         return AsyncThrowingStream { continuation in
             let task = Task {
                 do {
@@ -267,7 +268,7 @@ public final class DockAccessoryManager: Sendable {
 
     /// The docks dockd has attached.
     public func accessories() async throws(DockClientError) -> [DockAccessory] {
-        let reply = try await connection.call("io.dockd.Dock.ListAccessories")
+        let reply = try await connection.call(DockMethod.listAccessories.qualifiedName)
         guard case .array(let list)? = reply["accessories"] else { return [] }
         return list.compactMap { value in
             guard case .object(let members) = value else { return nil }
@@ -287,7 +288,7 @@ public final class DockAccessoryManager: Sendable {
     /// on a connection of their own.
     public var accessoryStateChanges: AsyncThrowingStream<StateChange, any Error> {
         get throws(DockClientError) {
-            let watch = try VarlinkConnection(path: socketPath).stream("io.dockd.Dock.Watch")
+            let watch = try VarlinkConnection(path: socketPath).stream(DockMethod.watch.qualifiedName)
             return AsyncThrowingStream { continuation in
                 let task = Task {
                     do {
@@ -319,12 +320,12 @@ public final class DockAccessoryManager: Sendable {
 
     /// Turns system tracking on or off for the daemon's dock.
     public func setSystemTrackingEnabled(_ enabled: Bool) async throws(DockClientError) {
-        _ = try await connection.call("io.dockd.Dock.SetSystemTracking", ["enabled": .bool(enabled)])
+        _ = try await connection.call(DockMethod.setSystemTracking.qualifiedName, ["enabled": .bool(enabled)])
     }
 
     /// The raw status of the daemon's dock, in dockd's own conventions.
     public func status() async throws(DockClientError) -> [String: JSONValue] {
-        let reply = try await connection.call("io.dockd.Dock.GetStatus")
+        let reply = try await connection.call(DockMethod.getStatus.qualifiedName)
         guard case .object(let status)? = reply["status"] else { throw .unexpectedReply(JSONValue.object(reply).serialized) }
         return status
     }
@@ -402,14 +403,14 @@ extension DockAccessory {
     public func setFramingMode(_ mode: FramingMode) async throws(DockClientError) {
         var parameters = accessoryParameters
         parameters["mode"] = .string(mode.rawValue)
-        _ = try await connection.call("io.dockd.Dock.SetFramingMode", parameters)
+        _ = try await connection.call(DockMethod.setFramingMode.qualifiedName, parameters)
     }
 
     /// Limits framing to a region of the image (top-left origin, as DockKit's region of interest).
     public func setRegionOfInterest(_ region: Rect) async throws(DockClientError) {
         var parameters = accessoryParameters
         parameters["region"] = region.json
-        _ = try await connection.call("io.dockd.Dock.SetRegionOfInterest", parameters)
+        _ = try await connection.call(DockMethod.setRegionOfInterest.qualifiedName, parameters)
     }
 
     /// Hands the tracker one frame's observations (Vision's bottom-left rectangles).
@@ -420,6 +421,6 @@ extension DockAccessory {
                                         "aspect_ratio": .number(cameraInformation.aspectRatio),
                                         "mirrored": .bool(cameraInformation.isMirrored)])
         parameters["capture_time"] = .number(cameraInformation.captureTimeSeconds)
-        _ = try await connection.call("io.dockd.Dock.Track", parameters)
+        _ = try await connection.call(DockMethod.track.qualifiedName, parameters)
     }
 }

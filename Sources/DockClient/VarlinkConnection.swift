@@ -29,6 +29,11 @@ public enum DockClientError: Error, Hashable, Sendable, CustomStringConvertible 
                     + (parameters["reason"].flatMap(\.stringValue) ?? "")
             case DockInterface.Error.noSuchAccessory:
                 "no dock \(parameters["accessory"].flatMap(\.stringValue) ?? "")"
+            case DockInterface.Error.dockRefused:
+                "refused by the dock: \(parameters["reason"].flatMap(\.stringValue) ?? "?") (detail \(parameters["detail"].map { $0.serialized } ?? "?"))"
+            case DockInterface.Error.dockFault:
+                "the dock raised a fault: \(parameters["fault"]?["code"]?.stringValue ?? "?")"
+                    + (parameters["fault"]?["axis"]?.stringValue.map { " on \($0)" } ?? "")
             default: "\(name) \(JSONValue.object(parameters).serialized)"
             }
         case .unexpectedReply(let text): "unexpected reply: \(text)"

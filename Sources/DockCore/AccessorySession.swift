@@ -38,6 +38,9 @@ public struct AccessorySession: Sendable {
         public var maximumBackoff: Duration = .seconds(5)
         /// Silence in telemetry that counts as a stall (or five telemetry periods if longer).
         public var telemetryTimeout: Duration = .milliseconds(500)
+        /// The shortest failsafe timeout the host keeps alive (a frame every sixth of it, inside
+        /// the specification's quarter); an accessory that advertises less is refused.
+        public var minimumFailsafeTimeout: Duration = .milliseconds(100)
 
         /// The default settings.
         public init() {}
@@ -84,10 +87,27 @@ public struct AccessorySession: Sendable {
     /// The dock's pose at `time` on the host's clock, from telemetry.
     public func pose(at time: Duration) -> Pose? { poses.pose(at: time) }
 
-    /// How often a heartbeat must go out when nothing else does: a quarter of the failsafe.
+    /// The longest the host lets pass between two frames it sends: a sixth of the accessory's
+    /// failsafe timeout, which leaves a twelfth of it for the host's own lateness inside the
+    /// quarter that `Protocol/dock-serial.md` §5.2 allows.
     public var heartbeatInterval: Duration {
-        max((info?.failsafeTimeout ?? .milliseconds(500)) / 4, .milliseconds(20))
+        (info?.failsafeTimeout ?? .milliseconds(500)) / 6
     }
+
+    /// When the next heartbeat is due if nothing else is sent before: the shell must call
+    /// `tick(now:)` by then. Nil when no accessory is in session.
+    public var heartbeatDeadline: Duration? {
+        switch state {
+        case .ready: lastSent + heartbeatInterval
+        case .handshaking: info == nil ? nil : lastSent + heartbeatInterval
+        case .disconnected, .connecting, .incompatible: nil
+        }
+    }
+
+    /// The sequence number of the last frame sent.
+    public private(set) var lastSentSequence: UInt16?
+    /// The type of the command the accessory last refused, when it was one the session sent.
+    public private(set) var lastRefusedType: MessageType?
 
     private var telemetryTimeout: Duration {
         let period = Duration.seconds(1) / Int(info?.telemetryRateHertz ?? 50)
@@ -195,6 +215,10 @@ public struct AccessorySession: Sendable {
         case .connecting, .incompatible:
             return []
         case .handshaking:
+            if info != nil {
+                // Answered: waiting for the first telemetry, and keeping the failsafe fed meanwhile.
+                return now - lastSent >= heartbeatInterval ? [.write(frame(.heartbeat, now: now))] : []
+            }
             guard now - handshakeSentAt >= configuration.handshakeTimeout else { return [] }
             guard handshakeAttempt < configuration.handshakeAttempts else {
                 return transportClosed(now: now).filter { $0 != .emit(.disconnected) } + [.emit(.handshakeFailed)]
@@ -216,8 +240,11 @@ public struct AccessorySession: Sendable {
 
     /// Sends a command to the accessory (only while ready; otherwise nothing is sent).
     public mutating func send(_ message: Message, now: Duration) -> [SessionAction] {
-        guard case .ready = state else { return [] }
-        return [.write(frame(message, now: now))]
+        switch state {
+        case .ready: return [.write(frame(message, now: now))]
+        case .handshaking where info != nil: return [.write(frame(message, now: now))]  // answered: a stop may go
+        case .handshaking, .disconnected, .connecting, .incompatible: return []
+        }
     }
 
     // MARK: Frames from the accessory
@@ -231,6 +258,11 @@ public struct AccessorySession: Sendable {
                 return [.emit(.versionMismatch(offered: configuration.offeredVersions,
                                                supported: info.protocolVersion...info.protocolVersion))]
             }
+            guard info.failsafeTimeout >= configuration.minimumFailsafeTimeout else {
+                state = .incompatible
+                return [.emit(.failsafeTooShort(advertised: info.failsafeTimeout,
+                                                minimum: configuration.minimumFailsafeTimeout))]
+            }
             self.info = info
             handshakeAttempt = configuration.handshakeAttempts  // no more hellos; wait for telemetry
             // A heartbeat now gives the clock mapping its first round trip.
@@ -242,8 +274,9 @@ public struct AccessorySession: Sendable {
                 clock.observe(sentAt: pending[index].sentAt, receivedAt: now, accessoryTime: ack.accessoryTime)
                 pending.remove(at: index)
             }
-            return []
+            return [.emit(.acknowledged(ack))]
         case .nack(let refusal):
+            lastRefusedType = pending.last { $0.sequence == refusal.sequence }?.type
             pending.removeAll { $0.sequence == refusal.sequence }
             switch refusal.reason {
             case .unsupportedVersion where state == .handshaking:
@@ -269,8 +302,13 @@ public struct AccessorySession: Sendable {
             }
             return [.emit(.button(event.kind))]
         case .fault(let fault):
-            guard case .ready = state else { return [] }
-            return [.emit(.fault(fault))]
+            // Faults still active are announced right after `info` (§5.1), before the first
+            // telemetry: they count from then on.
+            switch state {
+            case .ready: return [.emit(.fault(fault))]
+            case .handshaking where info != nil: return [.emit(.fault(fault))]
+            case .handshaking, .disconnected, .connecting, .incompatible: return []
+            }
         case .hello, .heartbeat, .setVelocity, .moveTo, .stop, .setIndicator:
             badFrameCount += 1  // a host message coming from the accessory is nonsense
             return []
@@ -278,6 +316,15 @@ public struct AccessorySession: Sendable {
     }
 
     private mutating func telemetryReceived(_ telemetry: Telemetry, now: Duration) -> [SessionAction] {
+        if case .ready = state, let previous = latestTelemetry, telemetry.accessoryTime < previous.accessoryTime {
+            // The accessory's clock went back: it restarted without our noticing (§4). A new
+            // handshake, as for `not_ready`.
+            poses.removeAll()
+            clock.reset()
+            latestTelemetry = nil
+            handshakeAttempt = 0
+            return [.emit(.accessoryReset)] + beginHandshake(now: now)
+        }
         clock.observeArrival(accessoryTime: telemetry.accessoryTime, receivedAt: now)
         let sampledAt = clock.hostTime(of: telemetry.accessoryTime) ?? now
         poses.record(Pose(yawRadians: telemetry.yaw.radians, pitchRadians: telemetry.pitch.radians,
@@ -324,6 +371,7 @@ public struct AccessorySession: Sendable {
         let sequence = nextSequence
         nextSequence &+= 1
         lastSent = now
+        lastSentSequence = sequence
         if message.type != .hello {
             if pending.count >= 64 { pending.removeFirst() }
             pending.append((sequence, message.type, now))

@@ -3,8 +3,10 @@ public typealias ClientID = UInt64
 
 /// Who may move the dock. Exactly one controller at a time: the system tracker when system
 /// tracking is on, or one client. A client takes control by moving the dock (until the motion
-/// ends) or by acquiring it (until it releases it or goes away); another client's motion request
-/// is refused as busy unless it asks to take over.
+/// ends) or by acquiring it (until it releases it, stops, or goes away); another client's motion
+/// request is refused as busy unless it asks to take over. A client that goes away during a
+/// bounded motion (one with an end of its own) leaves it to play out, unattended; one that held
+/// control (acquired, or streaming velocities) has its motion stopped.
 public struct ControlArbiter: Hashable, Sendable {
     /// Who holds control.
     public enum Controller: Hashable, Sendable {
@@ -14,6 +16,9 @@ public struct ControlArbiter: Hashable, Sendable {
         case systemTracker
         /// A client; `isExplicit` when it acquired control rather than just moving the dock.
         case client(ClientID, isExplicit: Bool)
+        /// A bounded motion of a client that has gone away, playing to its end; any client may
+        /// replace it without taking over.
+        case unattended(formerClient: ClientID)
     }
 
     /// A change of controller, for `Watch`.
@@ -64,8 +69,20 @@ public struct ControlArbiter: Hashable, Sendable {
     ///
     /// - Throws: `Busy` when another client holds control and `takeOver` is false.
     public mutating func acquire(by client: ClientID, takeOver: Bool = false) throws(Busy) -> Change? {
-        if case .client(let holder, _) = controller, holder != client, !takeOver { throw Busy(holder: holder) }
+        try checkFree(for: client, takeOver: takeOver)
         return become(.client(client, isExplicit: true))
+    }
+
+    /// A client stops the dock: control goes back to the tracker (or nobody).
+    ///
+    /// - Throws: `Busy` when another client holds control and `takeOver` is false.
+    public mutating func stopRequested(by client: ClientID, takeOver: Bool = false) throws(Busy) -> Change? {
+        try checkFree(for: client, takeOver: takeOver)
+        return become(fallback)
+    }
+
+    private func checkFree(for client: ClientID, takeOver: Bool) throws(Busy) {
+        if case .client(let holder, _) = controller, holder != client, !takeOver { throw Busy(holder: holder) }
     }
 
     /// A client gives control back; nothing happens if it does not hold it.
@@ -77,13 +94,18 @@ public struct ControlArbiter: Hashable, Sendable {
     /// A client's motion ended by itself (its velocity ran out, its move arrived, its animation
     /// finished): control it took by moving returns to the tracker; acquired control stays.
     public mutating func motionEnded(for client: ClientID) -> Change? {
-        guard case .client(client, isExplicit: false) = controller else { return nil }
-        return become(fallback)
+        switch controller {
+        case .client(client, isExplicit: false), .unattended(client): return become(fallback)
+        case .none, .systemTracker, .client, .unattended: return nil
+        }
     }
 
-    /// A client went away. Returns the change, and whether its motion must be stopped.
-    public mutating func clientDisconnected(_ client: ClientID) -> (change: Change?, mustStop: Bool) {
-        guard case .client(client, _) = controller else { return (nil, false) }
+    /// A client went away. A bounded motion it started (`hasBoundedMotion`) plays on unattended;
+    /// otherwise control goes back and the client's motion must be stopped. Returns the change,
+    /// and whether to stop.
+    public mutating func clientDisconnected(_ client: ClientID, hasBoundedMotion: Bool = false) -> (change: Change?, mustStop: Bool) {
+        guard case .client(client, let isExplicit) = controller else { return (nil, false) }
+        if hasBoundedMotion, !isExplicit { return (become(.unattended(formerClient: client)), false) }
         return (become(fallback), true)
     }
 
@@ -92,7 +114,7 @@ public struct ControlArbiter: Hashable, Sendable {
         isSystemTrackingEnabled = enabled
         switch controller {
         case .none, .systemTracker: return become(fallback)
-        case .client: return nil
+        case .client, .unattended: return nil
         }
     }
 

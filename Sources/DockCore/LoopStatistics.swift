@@ -9,6 +9,7 @@ public struct LoopStatistics: Sendable {
     private var lateness: [Duration]
     private var next = 0
     private var sorted: [Duration] = []
+    private var cached: (tick: Int, figures: (p50: Duration, p99: Duration, maximum: Duration))?
 
     /// Keeps the last `capacity` ticks (1024 at 30 Hz: about 34 seconds).
     public init(capacity: Int = 1024) {
@@ -39,5 +40,14 @@ public struct LoopStatistics: Sendable {
         sorted.sort()
         let p99 = sorted[min(sorted.count - 1, Int((0.99 * Double(sorted.count)).rounded(.up)) - 1)]
         return (sorted[sorted.count / 2], p99, sorted[sorted.count - 1])
+    }
+
+    /// The summary, worked out afresh only when `ticks` ticks have passed since the last time
+    /// (a snapshot taken every tick must not sort the window every tick).
+    public mutating func summary(refreshingEvery ticks: Int) -> (p50: Duration, p99: Duration, maximum: Duration) {
+        if let cached, tickCount - cached.tick < ticks { return cached.figures }
+        let figures = summary()
+        cached = (tickCount, figures)
+        return figures
     }
 }

@@ -25,6 +25,11 @@ public enum SessionEvent: Hashable, Sendable {
     case fault(FaultReport)
     /// The accessory refused a command.
     case refused(Refusal)
+    /// The accessory accepted a command.
+    case acknowledged(Acknowledgement)
+    /// The accessory's failsafe timeout is shorter than the host can keep alive: the session
+    /// refuses the accessory (idle until the port closes) rather than run it unsafely.
+    case failsafeTooShort(advertised: Duration, minimum: Duration)
     /// Telemetry stopped arriving while the session is up.
     case telemetryStalled
     /// Telemetry arrives again.

@@ -41,7 +41,7 @@ public enum Daemon {
                                                 serialNumber: configuration.serialNumber, baudRate: configuration.baud)
         }
 
-        let runner = SessionRunner(transport: transport, clock: clock, configuration: configuration, log: log)
+        let runner = SessionRunner(transport: transport, clock: clock, settings: configuration.hostSettings, log: log)
         // The control loop outranks API work on the shared thread pool: under a crowd of clients its
         // ticks are still picked first.
         let loop = Task(priority: .high) { await runner.run() }
@@ -119,7 +119,7 @@ public enum Daemon {
                     }
                     _ = try reloaded.apply(flags: flags)
                     reloaded = try reloaded.validated()
-                    await runner.reconfigure(reloaded)
+                    await runner.reconfigure(reloaded.hostSettings)
                     log.notice("configuration reloaded")
                 } catch {
                     log.error("configuration not reloaded: \(error)")

@@ -1,3 +1,4 @@
+public import DockTracking
 public import DockSimulator
 import Glibc
 import Synchronization

@@ -115,12 +115,12 @@ public final class VarlinkServer: Sendable {
                     log.warning("client \(client): \(error); closing")
                     break
                 }
-                if call.method == DockInterface.name + ".Watch" {
+                if call.method == DockMethod.watch.qualifiedName {
                     guard call.wantsMore else {
                         writer.send(.failure(VarlinkService.Error.expectedMore))
                         continue
                     }
-                    watchers += watch(call, writer: writer)
+                    watchers += await watch(call, writer: writer)
                     continue
                 }
                 let reply = await service.reply(to: call, from: client)
@@ -135,10 +135,17 @@ public final class VarlinkServer: Sendable {
         }
     }
 
-    /// Streams events and a 10 Hz status to a watcher until it goes away.
-    private func watch(_ call: VarlinkCall, writer: ConnectionWriter) -> [Task<Void, Never>] {
-        if let problem = watchParameterProblem(call) {
-            writer.send(problem)
+    /// Streams events and a 10 Hz status to a watcher until it goes away; its parameters (the
+    /// `accessory` among them) are checked like every other call's.
+    private func watch(_ call: VarlinkCall, writer: ConnectionWriter) async -> [Task<Void, Never>] {
+        do {
+            let parsed = try DockCall.parse(call)
+            if let refusal = await service.accessoryRefusal(parsed.accessory) {
+                writer.send(refusal)
+                return []
+            }
+        } catch {
+            writer.send(error.reply)
             return []
         }
         let runner = service.runner
@@ -146,39 +153,26 @@ public final class VarlinkServer: Sendable {
         // that has read it misses no event after it.
         let (subscribed, subscription) = AsyncStream<Void>.makeStream()
         let events = Task {
-            let (id, stream) = await runner.subscribe()
+            let (id, stream) = runner.watchers.subscribe()
             subscription.finish()
-            for await event in stream {
-                guard !Task.isCancelled, writer.send(.success(
-                    DockService.json(event, status: await runner.status()).objectMembers, continues: true))
+            for await item in stream {
+                guard !Task.isCancelled,
+                    writer.send(DockEncoding.watchReply(item.event, time: item.time, status: await runner.status()))
                 else { break }
             }
-            await runner.unsubscribe(id)
+            runner.watchers.unsubscribe(id)
         }
-        let status = Task { [clock] in
+        let status = Task { [clock, service] in
             for await _ in subscribed {}
             var next = clock.now()
             while !Task.isCancelled {
-                let event = RunnerEvent(time: clock.now(), kind: "status", detail: "")
-                let snapshot: DockStatus
-                if let latest = runner.latestStatus { snapshot = latest } else { snapshot = await runner.status() }
-                guard writer.send(.success(DockService.json(event, status: snapshot).objectMembers, continues: true))
+                guard writer.send(DockEncoding.watchReply(nil, time: clock.now(), status: await service.currentStatus()))
                 else { break }
                 next += .milliseconds(100)
                 try? await clock.sleep(until: next)
             }
         }
         return [events, status]
-    }
-
-    private func watchParameterProblem(_ call: VarlinkCall) -> VarlinkReply? {
-        do {
-            let reader = try ParameterReader(call.parameters, allowed: ["accessory"])
-            _ = try reader.optionalString("accessory")
-            return nil
-        } catch {
-            return error.reply
-        }
     }
 }
 
@@ -229,9 +223,3 @@ final class ConnectionWriter: Sendable {
     }
 }
 
-extension JSONValue {
-    /// The members of an object value (empty for anything else).
-    var objectMembers: [String: JSONValue] {
-        if case .object(let members) = self { members } else { [:] }
-    }
-}

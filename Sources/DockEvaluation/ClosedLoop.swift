@@ -1,12 +1,14 @@
 import DockCore
+public import DockHost
 import DockProtocol
 public import DockSimulator
 public import DockTracking
 
 /// A host, a dock and a camera in virtual time: the simulated firmware and world of a scenario,
-/// driven over the real protocol by the daemon's own pure parts (`AccessorySession`,
-/// `MotionController`) with a 30 Hz loop that points the camera — with dockd's tracker or with
-/// the baseline PID — and the run scored from the simulator's ground truth. A 20-second scenario
+/// driven over the real protocol by dockd's own host policy (`HostPolicy`, the type the daemon
+/// runs) with its 30 Hz tick — pointing the camera with dockd's tracker, or with the baseline PID
+/// sending velocities as a client app would — and the run scored from the simulator's ground
+/// truth. It holds no policy of its own: it only carries the host's actions to the simulator. A 20-second scenario
 /// runs in a fraction of a second, the same way every time.
 public struct ClosedLoop: Sendable {
     /// What points the camera.
@@ -63,14 +65,15 @@ public struct ClosedLoop: Sendable {
 
     /// The world.
     public private(set) var simulation: Simulation
-    /// The tracker, when it points the camera.
-    public private(set) var pipeline: TrackingPipeline?
+    /// dockd's host policy, as the daemon runs it.
+    public private(set) var host: HostPolicy
+    /// The tracker, when it points the camera (the host's own).
+    public var pipeline: TrackingPipeline? { usesTracker ? host.pipeline : nil }
+    private let usesTracker: Bool
     private var baseline: BaselinePID?
     private let poseAtCapture: Bool
-    private var session = AccessorySession()
-    private var motion = MotionController()
-    private var limits: MotionLimits?
     private var now = Duration.zero
+    private var nextToken: RequestToken = 0
     private var report: RunReport
     private var followedBox: NormalizedRect?
     private var followed: [Int?] = []
@@ -82,17 +85,32 @@ public struct ClosedLoop: Sendable {
     private var followsPrimary = 0
     private var primaryFrames = 0
 
+    /// The client identifier the baseline PID uses: it drives the dock as a client app would,
+    /// streaming velocities through the host's API.
+    static let baselineClient: ClientID = 1
+
     /// Prepares a run of `scenario` with `pointer` in charge.
     public init(scenario: Scenario, pointer: Pointer) {
         simulation = Simulation(scenario: scenario)
+        var settings = HostSettings()
+        settings.wakesOnAttach = false
         switch pointer {
         case .tracker(let pipeline, let poseAtCapture):
-            self.pipeline = pipeline
+            settings.isTrackingEnabled = true
+            settings.restAfter = pipeline.restAfter
+            settings.restYawRadians = pipeline.restYawRadians
+            settings.restPitchRadians = pipeline.restPitchRadians
+            host = HostPolicy(settings: settings, pipeline: pipeline)
+            usesTracker = true
             self.poseAtCapture = poseAtCapture
         case .baseline(let baseline):
+            host = HostPolicy(settings: settings)
+            usesTracker = false
             self.baseline = baseline
             poseAtCapture = true
         case .none:
+            host = HostPolicy(settings: settings)
+            usesTracker = false
             poseAtCapture = true
         }
         report = RunReport(scenarioName: scenario.name, seed: scenario.seed,
@@ -103,13 +121,15 @@ public struct ClosedLoop: Sendable {
     public mutating func run() -> Result {
         let step = Duration.milliseconds(2)
         var nextTick = MotionController.tickInterval
-        perform(session.start(now: now))
+        perform(host.start(now: now))
         while now < simulation.scenario.duration {
             now += step
             take(simulation.advance(to: now))
             if now >= nextTick {
                 nextTick += MotionController.tickInterval
                 tick()
+            } else if let deadline = host.nextDeadline, now >= deadline {
+                perform(host.deadlineReached(now: now))
             }
         }
         report.primaryIDSwitches = primaryIDSwitches
@@ -130,44 +150,39 @@ public struct ClosedLoop: Sendable {
 
     // MARK: The host
 
+    /// A control tick: the host's own (the tracker commands the dock inside it); the baseline
+    /// streams its velocity as a client would, before the host's tick.
     private mutating func tick() {
-        perform(session.tick(now: now))
-        guard case .ready = session.state, let limits else { return }
-        let pose = session.pose(at: now)
-        var rates: (yaw: Double, pitch: Double)?
-        if pipeline != nil, let pose {
-            let step = pipeline!.step(now: now, gimbalYawRadians: pose.yawRadians, gimbalPitchRadians: pose.pitchRadians)
-            if let yaw = step.yawRadiansPerSecond, let pitch = step.pitchRadiansPerSecond { rates = (yaw, pitch) }
-            let primary = pipeline!.primary
-            primaryTrace.append(primary)
-            if let primary {
-                if let lastPrimary, lastPrimary != primary { primaryIDSwitches += 1 }
-                lastPrimary = primary
-            }
-            followedBox = nil
-            if let primary, let subject = pipeline!.subjects.first(where: { $0.identifier == primary }), let camera = pipeline!.camera {
-                followedBox = subject.angularBox.project(camera: camera, gimbalYawRadians: pose.yawRadians,
-                                                         gimbalPitchRadians: pose.pitchRadians)
-            }
-        } else if baseline != nil {
+        if baseline != nil, case .ready = host.session.state {
             let command = baseline!.command(seconds: MotionController.tickInterval.secondsValue)
-            rates = command
+            nextToken += 1
+            perform(host.requested(.motion(.velocity(yawRadiansPerSecond: command.yaw, pitchRadiansPerSecond: command.pitch,
+                                                     duration: nil), takeOver: false, waitsForEnd: false),
+                                   token: nextToken, from: Self.baselineClient, now: now))
         }
-        if let rates, let result = try? motion.handle(
-            .velocity(yawRadiansPerSecond: rates.yaw, pitchRadiansPerSecond: rates.pitch, duration: nil),
-            pose: pose, limits: limits, now: now)
-        {
-            for message in result.messages { send(message) }
+        perform(host.tick(now: now))
+        guard usesTracker, let pose = host.session.pose(at: now) else { return }
+        let pipeline = host.pipeline
+        let primary = pipeline.primary
+        primaryTrace.append(primary)
+        if let primary {
+            if let lastPrimary, lastPrimary != primary { primaryIDSwitches += 1 }
+            lastPrimary = primary
         }
-        let (messages, _) = motion.tick(pose: pose, limits: limits, now: now)
-        for message in messages { send(message) }
+        followedBox = nil
+        if let primary, let subject = pipeline.subjects.first(where: { $0.identifier == primary }), let camera = pipeline.camera {
+            followedBox = subject.angularBox.project(camera: camera, gimbalYawRadians: pose.yawRadians,
+                                                     gimbalPitchRadians: pose.pitchRadians)
+        }
     }
 
-    /// A frame from the detector, as the daemon would fuse it when it arrives.
+    /// A frame from the detector, handed to the host when it arrives (fused at the next tick, as
+    /// the daemon does); with `poseAtCapture` false it is stamped with its arrival time instead of
+    /// its capture time, as a host that ignores capture times would take it.
     private mutating func deliver(_ batch: DetectionBatch) {
-        if pipeline != nil, let pose = session.pose(at: poseAtCapture ? batch.captureTime : now) {
-            pipeline!.observe(batch.observations, camera: batch.camera, captureTime: batch.captureTime,
-                              gimbalYawRadians: pose.yawRadians, gimbalPitchRadians: pose.pitchRadians)
+        if usesTracker {
+            host.observationsArrived(ObservationBatch(observations: batch.observations, camera: batch.camera,
+                                                      captureTime: poseAtCapture ? batch.captureTime : now))
         } else if baseline != nil {
             baseline!.observe(batch.observations, camera: batch.camera)
             if let chosen = BaselinePID.chosen(batch.observations) { followedBox = chosen.box }
@@ -175,8 +190,8 @@ public struct ClosedLoop: Sendable {
     }
 
     private mutating func take(_ output: SimulationOutput) {
-        if output.linkChanges.contains(.unplugged) { perform(session.transportClosed(now: now)) }
-        if !output.bytesToHost.isEmpty { perform(session.bytesReceived(output.bytesToHost, now: now)) }
+        if output.linkChanges.contains(.unplugged) { perform(host.transportClosed(now: now)) }
+        if !output.bytesToHost.isEmpty { perform(host.bytesReceived(output.bytesToHost, now: now)) }
         for batch in output.batches { deliver(batch) }
         for truth in output.truths { score(truth) }
     }
@@ -208,31 +223,18 @@ public struct ClosedLoop: Sendable {
         }
     }
 
-    private mutating func perform(_ actions: [SessionAction]) {
+    /// Carries out the host's actions against the simulated dock: the shell, nothing more.
+    private mutating func perform(_ actions: [HostAction]) {
         for action in actions {
             switch action {
             case .openTransport:
-                perform(simulation.isPluggedIn ? session.transportOpened(now: now)
-                        : session.transportFailed(reason: "unplugged", now: now))
-            case .closeTransport:
-                break
+                perform(simulation.isPluggedIn ? host.transportOpened(now: now)
+                        : host.transportFailed(reason: "unplugged", now: now))
             case .write(let bytes):
                 take(simulation.receiveFromHost(bytes, at: now))
-            case .emit(let event):
-                switch event {
-                case .attached(let info, _):
-                    limits = MotionLimits(info: info)
-                    motion.reset()
-                case .disconnected, .accessoryReset:
-                    motion.reset()
-                default:
-                    break
-                }
+            case .closeTransport, .reply, .publish, .log:
+                break
             }
         }
-    }
-
-    private mutating func send(_ message: Message) {
-        perform(session.send(message, now: now))
     }
 }

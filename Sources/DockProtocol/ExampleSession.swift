@@ -1,6 +1,7 @@
 /// The worked example of `Protocol/dock-serial.md`: hello, info, velocity, its acknowledgement,
 /// telemetry and a button event, in the order they cross the line. The specification prints these
-/// frames in hex, and `Protocol/vectors/example-session.json` holds the same bytes.
+/// frames in hex, and `Protocol/vectors/example-session.json` holds the same bytes. The telemetry
+/// is what an ideal dock measures 10 ms after the velocity command, accelerating at its maximum.
 public enum ExampleSession {
     /// One step of the example.
     public struct Step: Hashable, Sendable {
@@ -42,13 +43,13 @@ public enum ExampleSession {
         Step(direction: .accessoryToHost,
              frame: Frame(sequence: 2, message: .telemetry(Telemetry(
                  accessoryTime: AccessoryTimestamp(microseconds: 1_260_000),
-                 yaw: Angle(microradians: 5_000), pitch: Angle(microradians: -1_000),
-                 yawRate: AngularRate(microradiansPerSecond: 498_000),
-                 pitchRate: AngularRate(microradiansPerSecond: -99_500),
+                 yaw: Angle(microradians: 600), pitch: Angle(microradians: -400),
+                 yawRate: AngularRate(microradiansPerSecond: 120_000),
+                 pitchRate: AngularRate(microradiansPerSecond: -80_000),
                  flags: [.yawMoving, .pitchMoving, .docked])))),
         Step(direction: .accessoryToHost,
              frame: Frame(sequence: 3, message: .event(AccessoryEvent(
-                 accessoryTime: AccessoryTimestamp(microseconds: 1_300_000),
+                 accessoryTime: AccessoryTimestamp(microseconds: 1_270_000),
                  kind: .trackingButton(isPressed: true))))),
     ]
 }

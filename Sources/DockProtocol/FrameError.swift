@@ -38,6 +38,15 @@ public enum FrameError: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The type byte of the damaged frame, when its checksum was good enough to trust it.
+    public var typeCode: UInt8? {
+        switch self {
+        case .oversize, .truncated, .checksumMismatch: nil
+        case .unknownType(let code, _): code
+        case .wrongPayloadLength(let type, _, _), .valueOutOfRange(let type, _, _): type.rawValue
+        }
+    }
+
     public var description: String {
         switch self {
         case .oversize:

@@ -31,4 +31,22 @@ public enum WireLimits {
     public static let failsafeTimeoutMilliseconds: ClosedRange<UInt32> = 50...10_000
     /// Longest text field (model, firmware, serial number), in UTF-8 bytes.
     public static let maximumTextCount = 32
+    /// A telemetry frame sets `yaw_moving` (`pitch_moving`) exactly when the magnitude of its yaw
+    /// (pitch) rate is above this, in µrad/s.
+    public static let movingThresholdMicroradiansPerSecond: Int32 = 1_000
+
+    /// The text a sender puts in a text field: `text` itself when it fits in
+    /// `maximumTextCount` UTF-8 bytes, else its longest prefix that fits and ends on a code point
+    /// boundary (a multi-byte sequence is never cut).
+    public static func fieldText(_ text: String) -> String {
+        guard text.utf8.count > maximumTextCount else { return text }
+        var prefix = String.UnicodeScalarView()
+        var count = 0
+        for scalar in text.unicodeScalars {
+            count += UTF8.width(scalar)
+            guard count <= maximumTextCount else { break }
+            prefix.append(scalar)
+        }
+        return String(prefix)
+    }
 }

@@ -6,10 +6,10 @@ struct Invocation: Equatable {
         case help(String)
         case status
         case watch
-        case velocity(yaw: Double, pitch: Double, duration: Double?, takeOver: Bool)
-        case orient(yaw: Double, pitch: Double, relative: Bool, duration: Double?, speed: Double?, takeOver: Bool)
+        case velocity(yaw: Double, pitch: Double, duration: Double, takeOver: Bool, waits: Bool)
+        case orient(yaw: Double, pitch: Double, relative: Bool, duration: Double?, speed: Double?, takeOver: Bool, waits: Bool)
         case stop(takeOver: Bool)
-        case animate(String, takeOver: Bool)
+        case animate(String, takeOver: Bool, waits: Bool)
         case track(Bool)
         case limits(yawMinimum: Double?, yawMaximum: Double?, pitchMinimum: Double?, pitchMaximum: Double?, maximumSpeed: Double?)
         case devices
@@ -42,12 +42,13 @@ struct Invocation: Equatable {
         commands:
           status                                  the dock's state, pose, limits, controller and counters
           watch                                   live view of events and status (JSON lines when piped)
-          velocity --yaw R --pitch R [--duration S] [--take-over]
+          velocity --yaw R --pitch R [--duration S] [--take-over] [--no-wait]
                                                   turn at R rad/s (yaw > 0 right, pitch > 0 up) for S s (0.5)
-          orient --yaw R --pitch R [--relative] [--duration S | --speed R] [--take-over]
+          orient --yaw R --pitch R [--relative] [--duration S | --speed R] [--take-over] [--no-wait]
                                                   move to an orientation (radians)
           stop [--take-over]                      stop the dock
-          animate yes|no|wake|kapow [--take-over] play an animation
+          animate yes|no|wake|kapow [--take-over] [--no-wait]
+                                                  play an animation
           track on|off                            turn system tracking on or off
           limits [--yaw-min R] [--yaw-max R] [--pitch-min R] [--pitch-max R] [--max-speed R]
                                                   narrow the limits (radians, rad/s); no options: show them
@@ -93,10 +94,10 @@ struct Invocation: Equatable {
         let lines: [String: String] = [
             "status": "usage: dockctl status\n\nPrints the dock's state, pose, limits, controller and counters.",
             "watch": "usage: dockctl watch\n\nShows events and the status as they come; on a terminal a live view, piped one JSON object per line. Ctrl-C ends it.",
-            "velocity": "usage: dockctl velocity --yaw R --pitch R [--duration S] [--take-over]\n\nTurns the dock at R rad/s (yaw > 0 pans right, pitch > 0 tilts up) for S seconds (default 0.5), then stops it.",
-            "orient": "usage: dockctl orient --yaw R --pitch R [--relative] [--duration S | --speed R] [--take-over]\n\nMoves the dock to an orientation in radians, absolute or relative to where it is.",
-            "stop": "usage: dockctl stop [--take-over]\n\nStops the dock and cancels any motion or animation.",
-            "animate": "usage: dockctl animate yes|no|wake|kapow [--take-over]\n\nPlays a built-in animation from where the dock is.",
+            "velocity": "usage: dockctl velocity --yaw R --pitch R [--duration S] [--take-over] [--no-wait]\n\nTurns the dock at R rad/s (yaw > 0 pans right, pitch > 0 tilts up) for S seconds (default 0.5), then stops it. Waits until the motion has ended and says how (--no-wait: once the dock has accepted it); the motion runs to its end even if dockctl is interrupted.",
+            "orient": "usage: dockctl orient --yaw R --pitch R [--relative] [--duration S | --speed R] [--take-over] [--no-wait]\n\nMoves the dock to an orientation in radians, absolute or relative to where it is. Waits until it has arrived and says so (--no-wait: once the dock has accepted the move).",
+            "stop": "usage: dockctl stop [--take-over]\n\nStops the dock, cancels any motion or animation, and releases control (to the tracker when tracking is on).",
+            "animate": "usage: dockctl animate yes|no|wake|kapow [--take-over] [--no-wait]\n\nPlays a built-in animation from where the dock is, and waits until it has finished (--no-wait: once it has started).",
             "track": "usage: dockctl track on|off\n\nTurns system tracking on or off.",
             "limits": "usage: dockctl limits [--yaw-min R] [--yaw-max R] [--pitch-min R] [--pitch-max R] [--max-speed R]\n\nNarrows the limits (never beyond the dock's own) and prints the limits in force.",
             "devices": "usage: dockctl devices\n\nLists the docks dockd knows.",
@@ -143,15 +144,17 @@ struct Invocation: Equatable {
         case "devices": action = .devices
         case "velocity":
             action = .velocity(yaw: try parser.required("--yaw"), pitch: try parser.required("--pitch"),
-                               duration: try parser.number("--duration"), takeOver: parser.flag("--take-over"))
+                               duration: try parser.number("--duration") ?? 0.5, takeOver: parser.flag("--take-over"),
+                               waits: !parser.flag("--no-wait"))
         case "orient":
             action = .orient(yaw: try parser.required("--yaw"), pitch: try parser.required("--pitch"),
                              relative: parser.flag("--relative"), duration: try parser.number("--duration"),
-                             speed: try parser.number("--speed"), takeOver: parser.flag("--take-over"))
+                             speed: try parser.number("--speed"), takeOver: parser.flag("--take-over"),
+                             waits: !parser.flag("--no-wait"))
         case "stop": action = .stop(takeOver: parser.flag("--take-over"))
         case "animate":
             let name = try parser.word(["yes", "no", "wake", "kapow"], what: "animation")
-            action = .animate(name, takeOver: parser.flag("--take-over"))
+            action = .animate(name, takeOver: parser.flag("--take-over"), waits: !parser.flag("--no-wait"))
         case "track": action = .track(try parser.word(["on", "off"], what: "on or off") == "on")
         case "limits":
             action = .limits(yawMinimum: try parser.number("--yaw-min"), yawMaximum: try parser.number("--yaw-max"),

@@ -30,9 +30,21 @@ enum Presentation {
                     notes.append("clamped to the limits: " + clamped.compactMap(\.stringValue).joined(separator: ", "))
                 }
                 if let cancelled = result["cancelled_animation"]?.stringValue { notes.append("cancelled \(cancelled)") }
-                return notes.isEmpty ? "ok" : "ok; " + notes.joined(separator: "; ")
+                let head = result["ended"].map(ending) ?? "ok"
+                return notes.isEmpty ? head : head + "; " + notes.joined(separator: "; ")
             }
             return "ok"
+        }
+    }
+
+    /// How a motion ended, in a word or three: `reached`, `done`, `replaced by client 4`...
+    static func ending(_ ended: JSONValue) -> String {
+        let byClient = ended["by_client"]?.doubleValue.map { " by client \(Int($0))" } ?? ""
+        switch ended["how"]?.stringValue {
+        case "completed": return ended["finish"]?.stringValue == "reached" ? "reached" : "done"
+        case "replaced": return "replaced" + byClient
+        case "stopped": return "stopped" + byClient
+        default: return "ended"
         }
     }
 

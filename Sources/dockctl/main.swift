@@ -42,21 +42,24 @@ func run() async -> Int32 {
             method = "ListAccessories"
         case .watch:
             return await watch(connection)
-        case .velocity(let yaw, let pitch, let duration, let takeOver):
+        case .velocity(let yaw, let pitch, let duration, let takeOver, let waits):
+            // Always with a duration: a one-shot client's velocity must be bounded, or it would
+            // stop the moment dockctl exits (a velocity without one holds control).
             method = "SetVelocity"
-            parameters = ["yaw": .number(yaw), "pitch": .number(pitch), "take_over": .bool(takeOver)]
-            if let duration { parameters["duration"] = .number(duration) }
-        case .orient(let yaw, let pitch, let relative, let duration, let speed, let takeOver):
+            parameters = ["yaw": .number(yaw), "pitch": .number(pitch), "take_over": .bool(takeOver), "wait": .bool(waits),
+                          "duration": .number(duration)]
+        case .orient(let yaw, let pitch, let relative, let duration, let speed, let takeOver, let waits):
             method = "SetOrientation"
-            parameters = ["yaw": .number(yaw), "pitch": .number(pitch), "relative": .bool(relative), "take_over": .bool(takeOver)]
+            parameters = ["yaw": .number(yaw), "pitch": .number(pitch), "relative": .bool(relative), "take_over": .bool(takeOver),
+                          "wait": .bool(waits)]
             if let duration { parameters["duration"] = .number(duration) }
             if let speed { parameters["speed"] = .number(speed) }
         case .stop(let takeOver):
             method = "Stop"
             parameters = ["take_over": .bool(takeOver)]
-        case .animate(let name, let takeOver):
+        case .animate(let name, let takeOver, let waits):
             method = "Animate"
-            parameters = ["animation": .string(name), "take_over": .bool(takeOver)]
+            parameters = ["animation": .string(name), "take_over": .bool(takeOver), "wait": .bool(waits)]
         case .framing(let mode):
             method = "SetFramingMode"
             parameters = ["mode": .string(mode)]
@@ -75,7 +78,7 @@ func run() async -> Int32 {
             method = "SetSystemTracking"
             parameters = ["enabled": .bool(enabled)]
         case .limits(let yawMinimum, let yawMaximum, let pitchMinimum, let pitchMaximum, let maximumSpeed):
-            let status = try await connection.call("io.dockd.Dock.GetStatus")
+            let status = try await connection.call(DockMethod.getStatus.qualifiedName)
             func range(_ axis: String, _ low: Double?, _ high: Double?) -> JSONValue? {
                 guard low != nil || high != nil, case .object(let limits)? = status["status"]?["limits"],
                     case .object(let current)? = limits[axis]
@@ -88,8 +91,10 @@ func run() async -> Int32 {
             if let pitch = range("pitch", pitchMinimum, pitchMaximum) { parameters["pitch"] = pitch }
             if let maximumSpeed { parameters["max_speed"] = .number(maximumSpeed) }
         }
-        let reply = try await connection.call("io.dockd.Dock." + method, parameters)
+        let reply = try await connection.call(DockInterface.name + "." + method, parameters)
         print(invocation.isJSON ? JSONValue.object(reply).serialized : Presentation.describe(method, reply))
+        // A motion that did not run to its end (replaced, stopped) is not a success for a script.
+        if let how = reply["result"]?["ended"]?["how"]?.stringValue, how != "completed" { return 1 }
         return 0
     } catch {
         printError("dockctl: \(error)")
@@ -101,7 +106,7 @@ func watch(_ connection: VarlinkConnection) async -> Int32 {
     let isTerminal = isatty(1) == 1 && !invocation.isJSON
     var recent: [String] = []
     do {
-        for try await reply in connection.stream("io.dockd.Dock.Watch") {
+        for try await reply in connection.stream(DockMethod.watch.qualifiedName) {
             guard case .object(let event)? = reply["event"] else { continue }
             if !isTerminal {
                 print(JSONValue.object(event).serialized)

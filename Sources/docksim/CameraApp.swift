@@ -96,7 +96,7 @@ final class CameraApp: Sendable {
                 continue
             }
             do {
-                _ = try await current.call("io.dockd.Dock.Track",
+                _ = try await current.call(DockMethod.track.qualifiedName,
                                            Self.trackParameters(delivery.batch, hostCaptureTime: delivery.hostCaptureTime))
                 state.withLock { $0.counts.sent += 1 }
             } catch DockClientError.remote(let name, let parameters) {
@@ -121,8 +121,8 @@ final class CameraApp: Sendable {
     private func connect() async -> VarlinkConnection? {
         do {
             let connection = try VarlinkConnection(path: socketPath)
-            _ = try await connection.call("io.dockd.Dock.SetSystemTracking", ["enabled": .bool(true)])
-            _ = try await connection.call("io.dockd.Dock.SetFramingMode", ["mode": .string("center")])
+            _ = try await connection.call(DockMethod.setSystemTracking.qualifiedName, ["enabled": .bool(true)])
+            _ = try await connection.call(DockMethod.setFramingMode.qualifiedName, ["mode": .string("center")])
             let isFirst = state.withLock { state in
                 defer {
                     state.isConnected = true
@@ -163,7 +163,7 @@ final class CameraApp: Sendable {
             if connection == nil { connection = try? VarlinkConnection(path: socketPath) }
             if let current = connection {
                 do {
-                    let reply = try await current.call("io.dockd.Dock.GetStatus")
+                    let reply = try await current.call(DockMethod.getStatus.qualifiedName)
                     let primary = Self.primary(inStatusReply: reply)
                     state.withLock { state in
                         state.primary = primary

@@ -15,10 +15,13 @@ import TestSupport
         #expect(try Invocation.parse(["--socket", "/x", "--json", "devices"], environment: [:])
                 == Invocation(action: .devices, socket: "/x", isJSON: true))
         #expect(try Invocation.parse(["velocity", "--yaw", "0.5", "--pitch", "-0.1", "--duration", "2"], environment: [:]).action
-                == .velocity(yaw: 0.5, pitch: -0.1, duration: 2, takeOver: false))
+                == .velocity(yaw: 0.5, pitch: -0.1, duration: 2, takeOver: false, waits: true))
+        #expect(try Invocation.parse(["velocity", "--yaw", "0.5", "--pitch", "0", "--no-wait"], environment: [:]).action
+                == .velocity(yaw: 0.5, pitch: 0, duration: 0.5, takeOver: false, waits: false), "bounded even without --duration")
         #expect(try Invocation.parse(["orient", "--pitch", "0.2", "--yaw", "1", "--relative", "--take-over"], environment: [:]).action
-                == .orient(yaw: 1, pitch: 0.2, relative: true, duration: nil, speed: nil, takeOver: true))
-        #expect(try Invocation.parse(["animate", "kapow"], environment: [:]).action == .animate("kapow", takeOver: false))
+                == .orient(yaw: 1, pitch: 0.2, relative: true, duration: nil, speed: nil, takeOver: true, waits: true))
+        #expect(try Invocation.parse(["animate", "kapow"], environment: [:]).action == .animate("kapow", takeOver: false, waits: true))
+        #expect(try Invocation.parse(["animate", "no", "--no-wait"], environment: [:]).action == .animate("no", takeOver: false, waits: false))
         #expect(try Invocation.parse(["track", "off"], environment: [:]).action == .track(false))
         #expect(try Invocation.parse(["limits", "--yaw-max", "1"], environment: [:]).action
                 == .limits(yawMinimum: nil, yawMaximum: 1, pitchMinimum: nil, pitchMaximum: nil, maximumSpeed: nil))
@@ -109,6 +112,53 @@ import TestSupport
 
 /// dockctl and the DockKit-shaped client against a running dockd on the simulator.
 @Suite(.serialized) struct ClientProcessTests {
+    /// The dock's pose as `dockctl --json status` reports it.
+    static func pose(_ environment: [String: String]) throws -> (yaw: Double, pitch: Double) {
+        let child = try ChildProcess("dockctl", ["--json", "status"], environment: environment)
+        try child.finishInput("")
+        let json = try JSONSerialization.jsonObject(with: Data(try child.finish().output.utf8)) as? [String: Any]
+        let pose = (json?["status"] as? [String: Any])?["pose"] as? [String: Any]
+        return (pose?["yaw"] as? Double ?? .nan, pose?["pitch"] as? Double ?? .nan)
+    }
+
+    /// The README's console examples of motion, run as written, each a one-shot process: the
+    /// dock's own reported pose shows it moved as asked.
+    @Test func theReadmesMotionExamplesMoveTheDock() throws {
+        let (dockd, socket) = try Self.startDaemon()
+        let environment = ["DOCKD_SOCKET": socket]
+        func dockctl(_ line: String) throws -> (status: Int32, output: String, error: String) {
+            let child = try ChildProcess("dockctl", line.split(separator: " ").map(String.init), environment: environment)
+            try child.finishInput("")
+            return try child.finish()
+        }
+        let start = try Self.pose(environment)
+        let turned = try dockctl("velocity --yaw 0.3 --pitch 0 --duration 1")
+        #expect(turned.output == "done\n", "\(turned.error)")
+        let afterVelocity = try Self.pose(environment)
+        #expect(abs(afterVelocity.yaw - start.yaw - 0.3) < 0.06, "0.3 rad/s for 1 s: \(start.yaw) -> \(afterVelocity.yaw)")
+
+        let oriented = try dockctl("orient --yaw 1 --pitch 0")
+        #expect(oriented.output == "reached\n", "\(oriented.error)")
+        #expect(abs(try Self.pose(environment).yaw - 1) < 0.01)
+
+        // kapow tilts up about 0.3 rad and comes back: caught mid-way with --no-wait, then waited for.
+        let before = try Self.pose(environment)
+        #expect(try dockctl("animate kapow --no-wait").output == "ok\n")
+        var highest = before.pitch
+        for _ in 0..<15 {
+            highest = max(highest, try Self.pose(environment).pitch)
+            usleep(20_000)
+        }
+        #expect(highest - before.pitch > 0.1, "kapow tilted the dock up: \(before.pitch) -> \(highest)")
+        for _ in 0..<100 where !(try dockctl("status").output.contains("motion:     idle")) { usleep(50_000) }
+        let played = try dockctl("animate kapow")
+        #expect(played.output == "done\n", "\(played.error)")
+        let after = try Self.pose(environment)
+        #expect(abs(after.pitch - before.pitch) < 0.01 && abs(after.yaw - before.yaw) < 0.01, "and ended where it began")
+        dockd.signal(SIGTERM)
+        #expect(try dockd.finish().status == 0)
+    }
+
     static func startDaemon(scenario: String? = nil) throws -> (ChildProcess, String) {
         let socket = "\(ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp")/dockctl-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
         var arguments = ["--config", "", "--simulator", "--socket", socket, "--wake-on-attach=false"]
@@ -135,9 +185,11 @@ import TestSupport
         #expect(status.output.contains("state:      ready, docked"))
         let json = try dockctl(["--json", "status"])
         #expect(json.output.hasPrefix("{\"status\":{"))
-        #expect(try dockctl(["velocity", "--yaw", "0.3", "--pitch", "0", "--duration", "1"]).output == "ok\n")
-        #expect(try dockctl(["orient", "--yaw", "9", "--pitch", "0"]).output == "ok; clamped to the limits: yaw\n")
-        #expect(try dockctl(["animate", "no"]).output == "ok\n")
+        #expect(try dockctl(["velocity", "--yaw", "0.3", "--pitch", "0", "--duration", "1"]).output == "done\n")
+        #expect(try dockctl(["orient", "--yaw", "9", "--pitch", "0"]).output == "reached; clamped to the limits: yaw\n")
+        #expect(try dockctl(["animate", "no"]).output == "done\n")
+        #expect(try dockctl(["orient", "--yaw", "0", "--pitch", "0"]).output == "reached\n", "back to face the room")
+        #expect(try dockctl(["animate", "no", "--no-wait"]).output == "ok\n")
         #expect(try dockctl(["stop"]).output == "ok\n")
         #expect(try dockctl(["track", "on"]).status == 0)
         #expect(try dockctl(["status"]).output.contains("tracking:   on"))

@@ -102,6 +102,10 @@ import TestSupport
         let released = Self.parameters(try client.call("io.dockd.Dock.GetStatus"))["status"] as? [String: Any]
         #expect((released?["controller"] as? [String: Any])?["kind"] as? String == "tracker", "tracking is on, so it takes over")
         #expect(Self.errorName(try client.call("io.dockd.Dock.GetStatus", ["accessory": "OTHER"])) == "io.dockd.Dock.NoSuchAccessory")
+        // Watch checks its accessory like every method.
+        let watcher = try daemon.client()
+        try watcher.send("io.dockd.Dock.Watch", ["accessory": "OTHER"], more: true)
+        #expect(Self.errorName(watcher.receive()) == "io.dockd.Dock.NoSuchAccessory")
         try daemon.stop()
     }
 
@@ -140,8 +144,9 @@ import TestSupport
         let busy = try second?.call("io.dockd.Dock.SetVelocity", ["yaw": -0.8, "pitch": 0])
         #expect(Self.errorName(busy) == "io.dockd.Dock.Busy")
         #expect(Self.parameters(busy)["holder"] as? Int != nil)
-        let takeOver = try second?.call("io.dockd.Dock.SetVelocity", ["yaw": 0.8, "pitch": 0, "duration": 30, "take_over": true])
+        let takeOver = try second?.call("io.dockd.Dock.AcquireControl", ["take_over": true])
         #expect(Self.errorName(takeOver) == nil, "take_over wins")
+        #expect(Self.errorName(try second?.call("io.dockd.Dock.SetVelocity", ["yaw": 0.8, "pitch": 0, "duration": 30])) == nil)
         first = nil  // the first client leaves without a word; it had lost control already
 
         // Wait until the watcher sees the second client turning the dock.
@@ -160,7 +165,7 @@ import TestSupport
             }
         }
         #expect(moving)
-        // The controlling client vanishes mid-velocity: the dock is told to stop at once.
+        // The client holding control vanishes mid-velocity: the dock is told to stop at once.
         second = nil
         var stopped = false
         for _ in 0..<30 {
@@ -310,6 +315,7 @@ extension APITests {
         try watcher.send("io.dockd.Dock.Watch", more: true)
         #expect(watcher.receive() != nil, "the stream is set up once its first reply arrives")
         var controller: VarlinkTestClient? = try daemon.client()
+        #expect(Self.errorName(try controller?.call("io.dockd.Dock.AcquireControl")) == nil)
         #expect(Self.errorName(try controller?.call("io.dockd.Dock.SetVelocity", ["yaw": 0.8, "pitch": 0, "duration": 30])) == nil)
         // Both clocks are CLOCK_MONOTONIC: the event's time and ours can be compared.
         var now = timespec()
@@ -347,14 +353,16 @@ extension APITests {
         let watcher = try daemon.client()
         try watcher.send("io.dockd.Dock.Watch", more: true)
         #expect(watcher.receive() != nil, "the stream is set up once its first reply arrives")
-        // Another process, any Varlink client: it starts the dock turning for 30 s and waits.
+        // Another process, any Varlink client: it takes control, starts the dock turning for 30 s
+        // and waits.
         let script = """
             import socket, sys, time
             s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             s.connect(sys.argv[1])
+            s.sendall(b'{"method":"io.dockd.Dock.AcquireControl"}\\0')
             s.sendall(b'{"method":"io.dockd.Dock.SetVelocity","parameters":{"yaw":0.8,"pitch":0,"duration":30}}\\0')
             reply = b""
-            while not reply.endswith(b"\\0"):
+            while reply.count(b"\\0") < 2:
                 reply += s.recv(4096)
             print("moving" if b'"error"' not in reply else reply.decode(), flush=True)
             time.sleep(60)

@@ -1,4 +1,5 @@
 import DockCore
+import DockHost
 import DockDaemon
 import DockProtocol
 import DockSimulator
@@ -69,29 +70,27 @@ import Testing
         let log = Logger(usesJournalPrefixes: false) { continuation.yield($0) }
         var configuration = Configuration()
         configuration.wakeOnAttach = false
-        let runner = SessionRunner(transport: transport, clock: clock, configuration: configuration, log: log)
+        let runner = SessionRunner(transport: transport, clock: clock, settings: configuration.hostSettings, log: log)
         let dock = Dock()
         let playing = dock.play(transport)
         let loop = Task { await runner.run() }
 
         #expect(await Self.next(&lines, containing: "attached DK-1 Demo") != nil)
-        #expect(await runner.session.state == .ready(isDocked: true))
+        #expect(await runner.policy.session.state == .ready(isDocked: true))
         #expect(await runner.serialNumber == "SIM-0001")
 
-        // A client's velocity goes out; another client is refused while the first has control;
-        // a bad request changes nothing.
-        let result = try await runner.request(.velocity(yawRadiansPerSecond: 0.2, pitchRadiansPerSecond: 0, duration: .seconds(1)),
-                                              from: 1)
-        #expect(result.clampedFields.isEmpty)
-        await #expect(throws: SessionRunner.RequestError.busy(holder: 1)) {
-            try await runner.request(.stop, from: 2)
-        }
-        await #expect(throws: SessionRunner.RequestError.invalid(.notFinite(field: "yaw"))) {
-            try await runner.request(.velocity(yawRadiansPerSecond: .nan, pitchRadiansPerSecond: 0, duration: nil), from: 1)
-        }
-        #expect(await runner.arbiter.controller == .client(1, isExplicit: false))
+        // A client's velocity goes out and the dock's acknowledgement answers it; another client
+        // is refused while the first has control; a bad request changes nothing.
+        let velocity = MotionRequest.velocity(yawRadiansPerSecond: 0.2, pitchRadiansPerSecond: 0, duration: nil)
+        let reply = await runner.request(.motion(velocity, takeOver: false, waitsForEnd: false), from: 1)
+        #expect(reply == .motion(MotionOutcome(clampedFields: [], cancelledAnimation: nil, ending: nil)))
+        #expect(await runner.request(.stop(takeOver: false), from: 2) == .failure(.busy(holder: 1)))
+        let bad = MotionRequest.velocity(yawRadiansPerSecond: .nan, pitchRadiansPerSecond: 0, duration: nil)
+        #expect(await runner.request(.motion(bad, takeOver: false, waitsForEnd: false), from: 1)
+                == .failure(.invalid(.notFinite(field: "yaw"))))
+        #expect(await runner.policy.arbiter.controller == .client(1, isExplicit: false))
         await runner.clientDisconnected(1)
-        #expect(await runner.arbiter.controller == .none, "control returns when the client goes away")
+        #expect(await runner.policy.arbiter.controller == .none, "control returns when a streaming client goes away")
 
         // Settings of this dock (tracking, here toggled by its button) survive a re-plug of the same dock.
         dock.pressTrackingButton(transport)
@@ -101,7 +100,7 @@ import Testing
         transport.setPluggedIn(true)
         #expect(await Self.next(&lines, containing: "attached DK-1 Demo") != nil, "re-attached after the re-plug")
         #expect(transport.openCount >= 2, "opened again after the re-plug")
-        #expect(await runner.arbiter.isSystemTrackingEnabled, "the same serial number keeps its settings")
+        #expect(await runner.policy.arbiter.isSystemTrackingEnabled, "the same serial number keeps its settings")
 
         loop.cancel()
         await loop.value
@@ -120,7 +119,7 @@ import Testing
         var configuration = Configuration()
         configuration.wakeOnAttach = false
         configuration.tracking = true
-        let runner = SessionRunner(transport: transport, clock: clock, configuration: configuration,
+        let runner = SessionRunner(transport: transport, clock: clock, settings: configuration.hostSettings,
                                    log: Logger(usesJournalPrefixes: false) { _ in })
         let loop = Task { await runner.run() }
         let camera = Task { for await batch in transport.detections { await runner.cameraFrame(batch) } }
@@ -140,7 +139,7 @@ import Testing
         #expect(framed, "steady green with the subject in frame")
         #expect(await runner.status().tracker == "following")
 
-        await runner.setSystemTracking(false)
+        #expect(await runner.request(.setSystemTracking(false), from: 1) == .done)
         try await Task.sleep(for: .milliseconds(300))
         #expect(transport.simulation.firmware.indicator.pattern == .off, "dark with tracking off")
         let motion = await runner.status().motion

@@ -14,6 +14,8 @@ struct Bench {
     var isMute = false
     var events: [(time: Duration, event: SessionEvent)] = []
     var framesWritten: [Frame] = []
+    /// When each write happened.
+    var writeTimes: [Duration] = []
 
     init(configuration: AccessoryConfiguration = AccessoryConfiguration(),
          session: AccessorySession.Configuration = AccessorySession.Configuration()) {
@@ -58,11 +60,14 @@ struct Bench {
             case .closeTransport:
                 isPortOpen = false
             case .write(let bytes):
+                writeTimes.append(now)
                 var decoder = FrameDecoder()
                 framesWritten += decoder.decode(bytes).compactMap { try? $0.get() }
                 guard isPluggedIn, isPortOpen, !isMute else { continue }
                 let answer = firmware.receive(bytes: bytes, now: now)
                 perform(session.bytesReceived(answer, now: now))
+            case .emit(.acknowledged):
+                break  // every accepted frame: the session tests look at what else happened
             case .emit(let event):
                 events.append((now, event))
             }

@@ -17,7 +17,36 @@ import Testing
         #expect(bench.eventList.count == 1, "no failsafe, no stall, no disconnect: \(bench.eventList)")
         #expect(!bench.firmware.isFailsafeStopped)
         let heartbeats = bench.framesWritten.filter { $0.message == .heartbeat }.count
-        #expect((40...45).contains(heartbeats), "a heartbeat every 125 ms (a quarter of the 500 ms failsafe): \(heartbeats)")
+        #expect((59...64).contains(heartbeats), "a heartbeat every 83 ms (a sixth of the 500 ms failsafe): \(heartbeats)")
+        var longest = Duration.zero
+        for (earlier, later) in zip(bench.writeTimes, bench.writeTimes.dropFirst()) { longest = max(longest, later - earlier) }
+        #expect(longest <= .milliseconds(125), "never more than a quarter of the failsafe between frames: \(longest)")
+    }
+
+    @Test(arguments: [100, 200, 500, 10_000])
+    func heartbeatsKeepEveryFailsafeTheHostHonoursFed(milliseconds: Int) {
+        var configuration = AccessoryConfiguration()
+        configuration.failsafeTimeout = .milliseconds(milliseconds)
+        var bench = Bench(configuration: configuration)
+        bench.start()
+        bench.run(for: .seconds(3), step: .milliseconds(1))
+        #expect(bench.session.state == .ready(isDocked: true))
+        #expect(!bench.firmware.isFailsafeStopped)
+        let writes = bench.writeTimes.drop { $0 < .milliseconds(50) }
+        var longest = Duration.zero
+        for (earlier, later) in zip(writes, writes.dropFirst()) { longest = max(longest, later - earlier) }
+        #expect(longest <= .milliseconds(milliseconds) / 4, "failsafe \(milliseconds) ms: longest gap \(longest)")
+    }
+
+    @Test func aFailsafeShorterThanTheHostCanKeepAliveIsRefused() {
+        var configuration = AccessoryConfiguration()
+        configuration.failsafeTimeout = .milliseconds(50)
+        var bench = Bench(configuration: configuration)
+        bench.start()
+        bench.run(for: .milliseconds(500))
+        #expect(bench.eventList == [.failsafeTooShort(advertised: .milliseconds(50), minimum: .milliseconds(100))])
+        #expect(bench.session.state == .incompatible)
+        #expect(bench.session.heartbeatDeadline == nil, "no session to keep alive")
     }
 
     @Test func dockingAndUndockingAreReported() {
@@ -75,6 +104,28 @@ import Testing
         #expect(events.contains(.accessoryReset))
         #expect(events.filter { if case .attached = $0 { true } else { false } }.count == 2)
         #expect(bench.session.state == .ready(isDocked: true))
+    }
+
+    @Test func telemetryWhoseClockWentBackIsAResetAndLeadsToANewHandshake() {
+        var bench = Bench()
+        bench.start()
+        bench.run(for: .seconds(1))
+        let restarted = Telemetry(accessoryTime: AccessoryTimestamp(microseconds: 2_000), yaw: Angle(microradians: 0),
+                                  pitch: Angle(microradians: 0), yawRate: .zero, pitchRate: .zero, flags: [.docked])
+        bench.deliver([Frame(sequence: 0, message: .telemetry(restarted))])
+        #expect(bench.eventList.last == .accessoryReset)
+        #expect(bench.session.state == .handshaking, "hello again")
+        bench.run(for: .milliseconds(300))
+        #expect(bench.session.state == .ready(isDocked: true))
+    }
+
+    @Test func faultsAnnouncedRightAfterInfoAreReported() {
+        var bench = Bench()
+        _ = bench.firmware.setOverTemperature(true, now: bench.now)
+        bench.start()
+        bench.run(for: .milliseconds(200))
+        #expect(bench.eventList.contains { if case .fault(let fault) = $0 { fault.code == .overTemperature && fault.isActive } else { false } },
+                "the dock's active fault, announced after info, is not dropped: \(bench.eventList)")
     }
 
     @Test func aPeerThatIsNotADockIsGivenUpAndRetried() {

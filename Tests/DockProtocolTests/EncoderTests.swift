@@ -57,6 +57,23 @@ import Testing
         #expect(Message.info(ExampleSession.info).firstInvalidField == nil)
     }
 
+    @Test func longTextIsCutToAFieldAtACodePointBoundary() throws {
+        let fits = String(repeating: "x", count: 32)
+        #expect(WireLimits.fieldText(fits) == fits, "32 bytes fit as they are")
+        #expect(WireLimits.fieldText("") == "")
+        // 30 bytes, then a four-byte emoji that would end at byte 34: it goes whole.
+        let emoji = String(repeating: "a", count: 30) + "\u{1F4F7}" + "b"
+        #expect(WireLimits.fieldText(emoji) == String(repeating: "a", count: 30))
+        // 31 bytes and a two-byte letter: 31 bytes are sent.
+        #expect(WireLimits.fieldText(String(repeating: "a", count: 31) + "\u{F6}") == String(repeating: "a", count: 31))
+        // Two-byte letters all the way: 16 of them fill the 32 bytes exactly.
+        let letters = String(repeating: "\u{F6}", count: 20)
+        #expect(WireLimits.fieldText(letters) == String(repeating: "\u{F6}", count: 16))
+        var info = ExampleSession.info
+        info.model = WireLimits.fieldText(emoji + emoji)
+        #expect(Message.info(info).firstInvalidField == nil, "a cut text always encodes")
+    }
+
     @Test func crcCheckValueAndIncrementalUpdate() {
         let check = Array("123456789".utf8)
         #expect(CRC32C.checksum(check) == CRC32C.checkValue)

@@ -100,6 +100,20 @@ import Testing
         try expectOutcomes(decoder.decode(input), expected, "all streams merged")
     }
 
+    @Test func textCasesAreCutAsTheGeneratorCutsThem() throws {
+        let document = try Vectors.load("texts.json")
+        #expect(try document.integer("maximum_bytes") == WireLimits.maximumTextCount)
+        let cases = try document.array("cases")
+        #expect(cases.count >= 5)
+        for vector in cases {
+            let name = try vector.string("name")
+            let sent = try vector.string("sent")
+            #expect(WireLimits.fieldText(try vector.string("text")) == sent, "\(name)")
+            #expect(Array(sent.utf8) == (try Vectors.bytes(hex: vector.string("sent_hex"))), "\(name)")
+            #expect(sent.utf8.count <= WireLimits.maximumTextCount, "\(name)")
+        }
+    }
+
     @Test func exampleSessionMatchesTheLibraryAndTheVectors() throws {
         let steps = try Vectors.load("example-session.json").array("steps")
         #expect(steps.count == ExampleSession.steps.count)

@@ -1,0 +1,71 @@
+public import DockCore
+public import DockProtocol
+public import DockTracking
+
+/// A snapshot of a dock for clients: what `GetStatus` and `Watch` report.
+public struct DockStatus: Hashable, Sendable {
+    /// Where the session is: disconnected, connecting, handshaking, ready or incompatible.
+    public var state: String
+    /// Whether a camera is mounted.
+    public var isDocked: Bool
+    /// What the dock said of itself.
+    public var info: AccessoryInfo?
+    /// The port's name.
+    public var device: String
+    /// Where the dock points now.
+    public var pose: Pose?
+    /// The limits in force.
+    public var limits: MotionLimits?
+    /// Whether system tracking is on.
+    public var isTrackingEnabled: Bool
+    /// Where the subject goes in the frame.
+    public var framingMode: FramingMode
+    /// The part of the image framing may use.
+    public var regionOfInterest: NormalizedRect
+    /// Subjects a client chose.
+    public var selectedSubjects: [Int]
+    /// Who moves the dock.
+    public var controller: ControlArbiter.Controller
+    /// What the motion controller does: idle, velocity, moving, animating or settling.
+    public var motion: String
+    /// The dock's active faults.
+    public var faults: [FaultReport]
+    /// Runs received that were not good frames.
+    public var badFrames: Int
+    /// Times the link was lost.
+    public var reconnects: Int
+    /// Commands the dock refused.
+    public var refusals: Int
+    /// Observations accepted through the API.
+    public var observations: Int
+    /// Frames from the in-process simulator's camera.
+    public var cameraFrames: Int
+    /// The tracked subjects, with boxes as the camera sees them now.
+    public var subjects: [SubjectSummary]
+    /// The subject the dock follows.
+    public var primary: Int?
+    /// What the tracker is doing: idle, following, holding or returning.
+    public var tracker: String
+    /// Whether the primary subject is seen inside the region of interest.
+    public var isSubjectInFrame: Bool
+    /// Control-loop ticks since the start (the shell fills in the loop's figures).
+    public var loopTicks = 0
+    /// Ticks missed since the start.
+    public var loopMissedTicks = 0
+    /// How late the loop's ticks ran after their scheduled times.
+    public var loopLateness: LoopLateness = LoopLateness()
+}
+
+/// How late a loop's ticks ran: median, 99th percentile and maximum.
+public struct LoopLateness: Hashable, Sendable {
+    public var p50: Duration = .zero
+    public var p99: Duration = .zero
+    public var maximum: Duration = .zero
+
+    /// Creates the figures.
+    public init(p50: Duration = .zero, p99: Duration = .zero, maximum: Duration = .zero) {
+        self.p50 = p50
+        self.p99 = p99
+        self.maximum = maximum
+    }
+}

@@ -1,0 +1,144 @@
+import DockCore
+import DockProtocol
+import DockTracking
+
+/// What the session reports of the dock: attach, loss, buttons, faults, refusals, acknowledgements.
+extension HostPolicy {
+
+    mutating func perform(_ actions: [SessionAction], now: Duration) {
+        for action in actions {
+            switch action {
+            case .openTransport: output.append(.openTransport)
+            case .closeTransport: output.append(.closeTransport)
+            case .write(let bytes): output.append(.write(bytes))
+            case .emit(let event): handle(event, now: now)
+            }
+        }
+    }
+
+    mutating func handle(_ event: SessionEvent, now: Duration) {
+        switch event {
+        case .attached(let info, let isDocked):
+            attached(info, isDocked: isDocked, now: now)
+        case .docked, .undocked:
+            log(.notice, event == .docked ? "camera docked" : "camera undocked")
+            output.append(.publish(event == .docked ? .docked : .undocked))
+        case .disconnected:
+            log(.warning, "disconnected; retrying")
+            linkLost()
+            output.append(.publish(.disconnected))
+        case .connectFailed(let reason, let retryAfter):
+            log(.info, "cannot open the port: \(reason); retrying in \(retryAfter)")
+        case .versionMismatch(let offered, let supported):
+            log(.error, "the dock speaks protocol versions \(supported.lowerBound)...\(supported.upperBound); dockd speaks "
+                + "\(offered.lowerBound)...\(offered.upperBound). Update the firmware or dockd.")
+        case .failsafeTooShort(let advertised, let minimum):
+            log(.error, "the dock's failsafe timeout is \(advertised.wholeMillisecondsDescription) ms, shorter than the "
+                + "\(minimum.wholeMillisecondsDescription) ms dockd can keep alive (a frame every quarter of it); refusing "
+                + "the dock: give its firmware a longer failsafe timeout (200 ms or more)")
+        case .handshakeFailed:
+            log(.warning, "the port does not answer as a dock; closing it and retrying")
+        case .accessoryReset:
+            log(.warning, "the dock reset; opening a new session")
+            linkLost()
+        case .button(let kind):
+            log(.info, "button: \(kind)")
+            output.append(.publish(.button(kind)))
+            if case .trackingButton(isPressed: true) = kind { controlChanged(arbiter.trackingButtonPressed()) }
+        case .fault(let fault):
+            faultReported(fault, now: now)
+        case .refused(let refusal):
+            refused(refusal, now: now)
+        case .acknowledged(let ack):
+            if let motion = current, motion.token != nil, motion.sequences.contains(ack.sequence) { acknowledge(now: now) }
+        case .telemetryStalled:
+            log(.warning, "telemetry stalled")
+        case .telemetryResumed:
+            log(.notice, "telemetry resumed")
+        }
+    }
+
+    mutating func attached(_ info: AccessoryInfo, isDocked: Bool, now: Duration) {
+        log(.notice, "attached \(info.model) (serial \(info.serialNumber), firmware \(info.firmwareVersion)), "
+            + (isDocked ? "docked" : "undocked"))
+        output.append(.publish(.attached(info, isDocked: isDocked)))
+        if let previous = serialNumber, previous != info.serialNumber {
+            // Another dock on this port: it gets the configured settings, not the last dock's,
+            // and the tracks (angles in the old dock's frame) go.
+            log(.notice, "a different dock (serial \(info.serialNumber), was \(previous)); settings reset")
+            clientLimits = LimitRequest()
+            pipeline.reset()
+            controlChanged(arbiter.setSystemTracking(settings.isTrackingEnabled))
+        }
+        serialNumber = info.serialNumber
+        limits = narrowedLimits(info)
+        indicator = nil
+        isTrackerMoving = false
+        trackerHold = nil
+        // Faults the dock announced after its `info` stay: they are the dock's state now.
+        guard settings.wakesOnAttach, !isFaulted, let limits else { return }
+        do {
+            let result = try motion.handle(.animate(.wake), pose: session.pose(at: now), limits: limits, now: now)
+            for message in result.messages { _ = send(message, now: now) }
+        } catch {
+            log(.warning, "could not play wake: \(error)")
+        }
+    }
+
+    /// The dock went away or reset: motion is forgotten, a waiting caller hears it failed.
+    mutating func linkLost() {
+        motion.reset()
+        isTrackerMoving = false
+        activeFaults.removeAll()
+        trackerHold = nil
+        if let lost = current { fail(lost, .notReady) }
+    }
+
+    mutating func faultReported(_ fault: FaultReport, now: Duration) {
+        let name = fault.code.name + (fault.axis.map { " on \($0.name)" } ?? "")
+        log(fault.isActive ? .warning : .notice, "fault \(name) " + (fault.isActive ? "raised" : "cleared"))
+        activeFaults.removeAll { $0.code == fault.code && $0.axis == fault.axis }
+        if fault.isActive { activeFaults.append(fault) }
+        output.append(.publish(.fault(fault)))
+        guard fault.isActive, fault.code != .failsafeStop else {
+            if !isFaulted, trackerHold == nil, arbiter.controller == .systemTracker, !fault.isActive {
+                log(.notice, "the dock's faults have cleared")
+            }
+            return
+        }
+        // The dock stopped; a client's motion has failed, and the tracker waits for the fault to
+        // clear. A stall is latched until the host sends stop (Protocol/dock-serial.md §8).
+        if let failed = current { fail(failed, .dockFault(fault)) }
+        isTrackerMoving = false
+        if fault.code == .motorStall {
+            log(.notice, "sending stop to clear the stall")
+            stopMotors(now: now, ending: .stopped(byClient: nil))
+            if case .handshaking = session.state { _ = send(.stop, now: now) }  // announced right after info
+        } else {
+            motion.reset()
+        }
+    }
+
+    mutating func refused(_ refusal: Refusal, now: Duration) {
+        let command = session.lastRefusedType
+        output.append(.publish(.refused(refusal, command: command)))
+        let text = "\(refusal.reason.name) (detail \(refusal.detail))"
+        if let refusedMotion = current, refusedMotion.sequences.contains(refusal.sequence) {
+            // Not sent again: the caller hears the dock's word, and the motion is over.
+            log(.warning, "the dock refused client \(refusedMotion.owner)'s command: \(text)")
+            motion.reset()
+            fail(refusedMotion, .dockRefused(refusal.reason, detail: refusal.detail))
+        } else if trackerSequences.contains(refusal.sequence) {
+            trackerSequences.removeAll()
+            motion.reset()
+            isTrackerMoving = false
+            if trackerHold == nil {
+                log(.warning, "the dock refused the tracker's command: \(text); tracking holds back "
+                    + (refusal.reason == .faulted ? "until the fault clears" : "for \(settings.trackerRefusalHold)"))
+            }
+            trackerHold = .refused(until: now + settings.trackerRefusalHold)
+        } else {
+            log(.warning, "the dock refused a command: \(text)")
+        }
+    }
+}

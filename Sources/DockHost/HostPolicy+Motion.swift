@@ -1,0 +1,117 @@
+import DockCore
+import DockProtocol
+import DockTracking
+
+/// Clients' motions: accepted, answered once the dock has, ended (completed, replaced, stopped)
+/// or failed (refused, faulted), with control following.
+extension HostPolicy {
+
+    mutating func requestMotion(_ request: MotionRequest, takeOver: Bool, waitsForEnd: Bool,
+                                        token: RequestToken, client: ClientID, now: Duration) {
+        guard case .ready = session.state, let limits else {
+            output.append(.reply(token, .failure(.notReady)))
+            return
+        }
+        var arbitrated = arbiter
+        let change: ControlArbiter.Change?
+        do {
+            change = try arbitrated.motionRequested(by: client, takeOver: takeOver)
+        } catch {
+            output.append(.reply(token, .failure(.busy(holder: error.holder))))
+            return
+        }
+        let result: MotionResult
+        do {
+            result = try motion.handle(request, pose: session.pose(at: now), limits: limits, now: now)
+        } catch {
+            // Nothing changed hands and nothing was said: the request is refused whole.
+            output.append(.reply(token, .failure(.invalid(error))))
+            return
+        }
+        arbiter = arbitrated
+        if let previous = current { end(previous, .replaced(byClient: client)) }
+        if isTrackerMoving {
+            isTrackerMoving = false
+            pipeline.controllerInterrupted()
+        }
+        controlChanged(change)
+        let isBounded: Bool
+        switch request {
+        case .velocity(_, _, let duration): isBounded = duration != nil
+        case .orientation, .animate, .stop: isBounded = true
+        }
+        var started = ClientMotion(owner: client, isBounded: isBounded, token: token, waitsForEnd: waitsForEnd && isBounded,
+                                   result: result, startedAt: now)
+        for message in result.messages { started.sequences.append(send(message, now: now)) }
+        current = started
+        if started.sequences.isEmpty { acknowledge(now: now) }
+    }
+
+    /// The dock accepted one of the current motion's frames: a caller that does not wait for the
+    /// end has its answer.
+    mutating func acknowledge(now: Duration) {
+        guard var motion = current, let token = motion.token, !motion.waitsForEnd else { return }
+        motion.token = nil
+        current = motion
+        output.append(.reply(token, .motion(outcome(motion, ending: nil))))
+    }
+
+    /// A caller still waiting for the dock's answer after the timeout has its reply anyway: the
+    /// dock did not refuse (a lost `ack` is no refusal).
+    mutating func answerUnacknowledged(now: Duration) {
+        guard let motion = current, motion.token != nil, !motion.waitsForEnd,
+            now - motion.startedAt >= settings.acknowledgementTimeout
+        else { return }
+        acknowledge(now: now)
+    }
+
+    func outcome(_ motion: ClientMotion, ending: MotionEnding?) -> MotionOutcome {
+        MotionOutcome(clampedFields: motion.result.clampedFields, cancelledAnimation: motion.result.cancelledAnimation,
+                      ending: ending)
+    }
+
+    /// A client's motion is over: its caller (if still waiting) hears how, watchers too, and
+    /// control it took by moving goes back.
+    mutating func end(_ motion: ClientMotion, _ ending: MotionEnding) {
+        current = nil
+        if let token = motion.token { output.append(.reply(token, .motion(outcome(motion, ending: ending)))) }
+        // A client streaming velocities replaces its own motion thirty times a second: no news.
+        guard ending != .replaced(byClient: motion.owner) else { return }
+        output.append(.publish(.motionEnded(owner: motion.owner, ending: ending)))
+    }
+
+    /// A client's motion failed: the dock refused it or raised a fault.
+    mutating func fail(_ motion: ClientMotion, _ error: HostError) {
+        current = nil
+        if let token = motion.token { output.append(.reply(token, .failure(error))) }
+        controlChanged(arbiter.motionEnded(for: motion.owner))
+    }
+
+    /// Stops the motors now (the client's motion, the tracker's, an animation) and ends the
+    /// client's motion with `ending`.
+    mutating func stopMotors(now: Duration, ending: MotionEnding) {
+        if let current { end(current, ending) }
+        isTrackerMoving = false
+        guard case .ready = session.state, let limits else {
+            motion.reset()
+            return
+        }
+        let result = try? motion.handle(.stop, pose: session.pose(at: now), limits: limits, now: now)
+        for message in result?.messages ?? [.stop] { _ = send(message, now: now) }
+    }
+
+    mutating func advanceMotion(now: Duration, limits: MotionLimits) {
+        let (messages, finish) = motion.tick(pose: session.pose(at: now), limits: limits, now: now)
+        for message in messages {
+            let sequence = send(message, now: now)
+            if current != nil { current!.sequences.append(sequence); current!.sequences.suffixInPlace(16) }
+            else if isTrackerMoving { recordTrackerSequence(sequence) }
+        }
+        guard let finish else { return }
+        log(.debug, "motion finished: \(finish)")
+        if let finished = current {
+            end(finished, .completed(finish))
+            controlChanged(arbiter.motionEnded(for: finished.owner))
+        }
+    }
+}

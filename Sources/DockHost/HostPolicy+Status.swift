@@ -1,0 +1,59 @@
+import DockCore
+import DockProtocol
+import DockTracking
+
+extension HostPolicy {
+    /// Everything a client may ask about the dock at `now`; `device` names the port.
+    public func status(now: Duration, device: String) -> DockStatus {
+        let state: String
+        var isDocked = false
+        switch session.state {
+        case .disconnected: state = "disconnected"
+        case .connecting: state = "connecting"
+        case .handshaking: state = "handshaking"
+        case .incompatible: state = "incompatible"
+        case .ready(let docked):
+            state = "ready"
+            isDocked = docked
+        }
+        let motionName: String
+        switch motion.activity {
+        case .idle: motionName = "idle"
+        case .velocity: motionName = "velocity"
+        case .moving: motionName = "moving"
+        case .animating: motionName = "animating"
+        case .settling: motionName = "settling"
+        }
+        let pose = session.state == .disconnected ? nil : session.pose(at: now)
+        let trackerName: String
+        switch trackingStep?.activity ?? .idle {
+        case .idle: trackerName = "idle"
+        case .following: trackerName = "following"
+        case .holding: trackerName = "holding"
+        case .returning: trackerName = "returning"
+        }
+        return DockStatus(
+            state: state, isDocked: isDocked, info: session.info, device: device, pose: pose, limits: limits,
+            isTrackingEnabled: arbiter.isSystemTrackingEnabled, framingMode: framingMode, regionOfInterest: regionOfInterest,
+            selectedSubjects: selectedSubjects, controller: arbiter.controller, motion: motionName, faults: activeFaults,
+            badFrames: session.badFrameCount, reconnects: session.disconnectCount, refusals: session.refusalCount,
+            observations: observationCount, cameraFrames: cameraFrameCount,
+            subjects: pose.map { pipeline.summaries(gimbalYawRadians: $0.yawRadians, gimbalPitchRadians: $0.pitchRadians, now: now) } ?? [],
+            primary: pipeline.primary, tracker: trackerName, isSubjectInFrame: trackingStep?.isSubjectInFrame ?? false)
+    }
+
+    /// A one-line summary for `STATUS=` and logs; `device` names the port.
+    public func summary(device: String) -> String {
+        let tracking = arbiter.isSystemTrackingEnabled ? "tracking on" : "tracking off"
+        switch session.state {
+        case .disconnected, .connecting: return "waiting for \(device); \(tracking)"
+        case .handshaking: return "handshaking with \(device)"
+        case .incompatible: return "\(device) is not a dock dockd can run (see the log)"
+        case .ready(let isDocked):
+            let name = session.info.map { "\($0.model) \($0.serialNumber)" } ?? device
+            return "\(name) ready, \(isDocked ? "docked" : "undocked"); \(tracking); bad frames \(session.badFrameCount), "
+                + "reconnects \(session.disconnectCount)"
+                + (activeFaults.isEmpty ? "" : "; faults: " + activeFaults.map(\.code.name).joined(separator: ", "))
+        }
+    }
+}

@@ -1,0 +1,329 @@
+public import DockCore
+public import DockProtocol
+public import DockTracking
+
+/// The host's whole policy for one accessory, as one pure value: the session with the dock, the
+/// motion controller, who holds control, the tracker, the indicator, and what clients are told.
+///
+/// It is handed the time and each input — the port opened or closed, bytes from the dock, the
+/// 30 Hz tick, a client's request, a client gone, a detector's frame — and returns what to do:
+/// bytes to write, replies, events, log lines. The daemon's `SessionRunner` only carries those
+/// out against its port and clock; the closed-loop evaluation and the tests drive this same type
+/// in virtual time, so what they measure is what dockd does.
+///
+/// Control rules (the README's "Control" and the interface's comments say the same):
+/// - A bounded motion (a velocity with a duration, an orientation move, an animation) runs to its
+///   end even if its client goes away, unless a later command replaces it; then control goes
+///   back to the tracker when tracking is on.
+/// - A client that holds control (`acquireControl`, or velocities without a duration) is a dead
+///   man's handle: when it goes away the motors are stopped at once and control is released.
+/// - `stop` stops the motors and releases control.
+/// - A command the dock refuses answers its caller with the refusal and is not sent again; a
+///   `motor_stall` is answered with `stop` (which clears the dock's latch), and the tracker
+///   holds back until the dock's faults have cleared.
+public struct HostPolicy: Sendable {
+    /// The settings.
+    public internal(set) var settings: HostSettings
+    /// The session with the dock.
+    public internal(set) var session: AccessorySession
+    /// The motion controller.
+    public internal(set) var motion = MotionController()
+    /// Who may move the dock.
+    public internal(set) var arbiter: ControlArbiter
+    /// The tracker: tracks, subjects, primary, framing.
+    public internal(set) var pipeline = TrackingPipeline()
+    /// The tracker's last step.
+    public internal(set) var trackingStep: TrackingPipeline.Step?
+    /// The limits in force (the dock's, narrowed by settings and clients), once attached.
+    public internal(set) var limits: MotionLimits?
+    /// The serial number of the dock this entry belongs to, once one has attached.
+    public internal(set) var serialNumber: String?
+    /// The dock's active faults, one per fault and axis.
+    public internal(set) var activeFaults: [FaultReport] = []
+    /// Where the subject goes in the frame.
+    public internal(set) var framingMode = FramingMode.automatic
+    /// The part of the image framing may use.
+    public internal(set) var regionOfInterest = NormalizedRect.fullImage
+    /// Subjects a client chose to follow; empty: automatic.
+    public internal(set) var selectedSubjects: [Int] = []
+    /// Frames waiting for the tracker's next tick (the newest 64).
+    public internal(set) var pendingObservations: [ObservationBatch] = []
+    /// Observations accepted from clients so far.
+    public internal(set) var observationCount = 0
+    /// Frames from the in-process camera so far.
+    public internal(set) var cameraFrameCount = 0
+    /// Control ticks so far.
+    public internal(set) var tickCount = 0
+
+    /// A client's motion in progress.
+    struct ClientMotion: Sendable {
+        var owner: ClientID
+        var isBounded: Bool
+        /// The request still waiting for its reply.
+        var token: RequestToken?
+        var waitsForEnd: Bool
+        var result: MotionResult
+        /// The frames sent for it (the newest few), to match the dock's answers.
+        var sequences: [UInt16] = []
+        var startedAt: Duration
+    }
+
+    /// Why the tracker holds back.
+    enum TrackerHold: Hashable, Sendable {
+        /// The dock refused its command; it waits until then (and for the faults to clear).
+        case refused(until: Duration)
+    }
+
+    var current: ClientMotion?
+    var trackerSequences: [UInt16] = []
+    var trackerHold: TrackerHold?
+    var isTrackerMoving = false
+    var clientLimits = LimitRequest()
+    var indicator: IndicatorState?
+    var output: [HostAction] = []
+
+    /// Creates the policy with a tracker configured as `pipeline` (its rest settings come from
+    /// `settings`); `start(now:)` begins the session.
+    public init(settings: HostSettings = HostSettings(), pipeline: TrackingPipeline = TrackingPipeline()) {
+        self.settings = settings
+        self.pipeline = pipeline
+        framingMode = pipeline.framingMode
+        regionOfInterest = pipeline.regionOfInterest
+        selectedSubjects = pipeline.selection
+        session = AccessorySession(configuration: settings.session)
+        arbiter = ControlArbiter(isSystemTrackingEnabled: settings.isTrackingEnabled)
+        applyRestSettings()
+    }
+
+    /// When the shell must call `tick(now:)` at the latest, besides the 30 Hz loop: the next
+    /// heartbeat's deadline.
+    public var nextDeadline: Duration? { session.heartbeatDeadline }
+
+    // MARK: Inputs
+
+    /// Starts the session: the first attempt to open the port.
+    public mutating func start(now: Duration) -> [HostAction] {
+        perform(session.start(now: now), now: now)
+        return takeOutput()
+    }
+
+    /// The port opened.
+    public mutating func transportOpened(now: Duration) -> [HostAction] {
+        perform(session.transportOpened(now: now), now: now)
+        return takeOutput()
+    }
+
+    /// Opening the port failed.
+    public mutating func transportFailed(reason: String, now: Duration) -> [HostAction] {
+        perform(session.transportFailed(reason: reason, now: now), now: now)
+        return takeOutput()
+    }
+
+    /// The port hung up, reported end of file or an I/O error.
+    public mutating func transportClosed(now: Duration) -> [HostAction] {
+        perform(session.transportClosed(now: now), now: now)
+        return takeOutput()
+    }
+
+    /// A device that may be the dock appeared (udev `add`).
+    public mutating func deviceAppeared(now: Duration) -> [HostAction] {
+        perform(session.deviceAppeared(now: now), now: now)
+        return takeOutput()
+    }
+
+    /// Bytes arrived from the dock.
+    public mutating func bytesReceived(_ bytes: [UInt8], now: Duration) -> [HostAction] {
+        perform(session.bytesReceived(bytes, now: now), now: now)
+        return takeOutput()
+    }
+
+    /// The heartbeat's deadline came (between control ticks): keep the link alive.
+    public mutating func deadlineReached(now: Duration) -> [HostAction] {
+        perform(session.tick(now: now), now: now)
+        return takeOutput()
+    }
+
+    /// One pass of the 30 Hz control loop: the session's timers, the tracker, the motion
+    /// controller, the indicator.
+    public mutating func tick(now: Duration) -> [HostAction] {
+        tickCount += 1
+        perform(session.tick(now: now), now: now)
+        if case .ready = session.state, let limits {
+            track(now: now, limits: limits)
+            advanceMotion(now: now, limits: limits)
+            answerUnacknowledged(now: now)
+            updateIndicator(now: now)
+        }
+        return takeOutput()
+    }
+
+    /// A detector's frame: queued for the next tick (the oldest goes when 64 wait).
+    /// `fromCamera` counts it as the in-process camera's rather than a client's.
+    public mutating func observationsArrived(_ batch: ObservationBatch, fromCamera: Bool = false) {
+        if pendingObservations.count >= 64 { pendingObservations.removeFirst() }
+        pendingObservations.append(batch)
+        if fromCamera { cameraFrameCount += 1 } else { observationCount += batch.observations.count }
+    }
+
+    /// New settings (SIGHUP): limits, tracking and rest; the port stays as it is.
+    public mutating func reconfigured(_ settings: HostSettings, now: Duration) -> [HostAction] {
+        self.settings = settings
+        applyRestSettings()
+        if let info = session.info { limits = narrowedLimits(info) }
+        if arbiter.isSystemTrackingEnabled != settings.isTrackingEnabled {
+            controlChanged(arbiter.setSystemTracking(settings.isTrackingEnabled))
+        }
+        return takeOutput()
+    }
+
+    /// The daemon is stopping (SIGTERM): the motors stop and a waiting caller hears the dock is
+    /// going away.
+    public mutating func shuttingDown(now: Duration) -> [HostAction] {
+        if case .ready = session.state {
+            if let waiting = current { fail(waiting, .notReady) }
+            stopMotors(now: now, ending: .stopped(byClient: nil))
+            log(.notice, "motors stopped")
+        }
+        motion.reset()
+        return takeOutput()
+    }
+
+    /// A client went away: a bounded motion of its own plays on; control it held is released
+    /// and the motors stop now.
+    public mutating func clientDisconnected(_ client: ClientID, now: Duration) -> [HostAction] {
+        let hasBoundedMotion = current.map { $0.owner == client && $0.isBounded } ?? false
+        let (change, mustStop) = arbiter.clientDisconnected(client, hasBoundedMotion: hasBoundedMotion)
+        if mustStop {
+            log(.info, "client \(client) held control and went away: stopping")
+            stopMotors(now: now, ending: .stopped(byClient: nil))
+        }
+        controlChanged(change)
+        return takeOutput()
+    }
+
+    /// A client's request; its reply comes now or, for a motion, once the dock has answered (or
+    /// the motion has ended, when the caller waits for that).
+    public mutating func requested(_ request: ClientRequest, token: RequestToken, from client: ClientID,
+                                   now: Duration) -> [HostAction] {
+        switch request {
+        case .motion(let motionRequest, let takeOver, let waitsForEnd):
+            requestMotion(motionRequest, takeOver: takeOver, waitsForEnd: waitsForEnd, token: token, client: client, now: now)
+        case .stop(let takeOver):
+            guard case .ready = session.state, limits != nil else { return reply(token, .failure(.notReady)) }
+            do {
+                let change = try arbiter.stopRequested(by: client, takeOver: takeOver)
+                stopMotors(now: now, ending: .stopped(byClient: client))
+                controlChanged(change)
+                output.append(.reply(token, .done))
+            } catch {
+                output.append(.reply(token, .failure(.busy(holder: error.holder))))
+            }
+        case .acquireControl(let takeOver):
+            do {
+                let change = try arbiter.acquire(by: client, takeOver: takeOver)
+                if let current, current.owner != client { stopMotors(now: now, ending: .replaced(byClient: client)) }
+                controlChanged(change)
+                output.append(.reply(token, .done))
+            } catch {
+                output.append(.reply(token, .failure(.busy(holder: error.holder))))
+            }
+        case .releaseControl:
+            if let change = arbiter.release(by: client) {
+                if current?.owner == client { stopMotors(now: now, ending: .stopped(byClient: client)) }
+                controlChanged(change)
+            }
+            output.append(.reply(token, .done))
+        case .setSystemTracking(let enabled):
+            controlChanged(arbiter.setSystemTracking(enabled))
+            output.append(.reply(token, .done))
+        case .setLimits(let request):
+            output.append(.reply(token, setLimits(request)))
+        case .setFramingMode(let mode):
+            framingMode = mode
+            pipeline.framingMode = mode
+            output.append(.publish(.framing(mode)))
+            output.append(.reply(token, .done))
+        case .setRegionOfInterest(let region):
+            regionOfInterest = region
+            pipeline.regionOfInterest = region
+            output.append(.reply(token, .done))
+        case .selectSubjects(let subjects):
+            selectedSubjects = subjects
+            pipeline.selection = subjects
+            output.append(.reply(token, .done))
+        case .selectSubject(let point):
+            guard let pose = session.pose(at: now),
+                let subject = pipeline.subject(at: point, gimbalYawRadians: pose.yawRadians, gimbalPitchRadians: pose.pitchRadians)
+            else { return reply(token, .failure(.noSubjectFound)) }
+            selectedSubjects = [subject]
+            pipeline.selection = [subject]
+            output.append(.reply(token, .subject(subject)))
+        case .track(let batch):
+            observationsArrived(batch)
+            output.append(.reply(token, .done))
+        }
+        return takeOutput()
+    }
+
+    // MARK: Helpers
+
+    /// Sends a message through the session; returns the frame's sequence number.
+    mutating func send(_ message: Message, now: Duration) -> UInt16 {
+        perform(session.send(message, now: now), now: now)
+        return session.lastSentSequence ?? 0
+    }
+
+    mutating func setLimits(_ request: LimitRequest) -> HostReply {
+        guard let info = session.info, let current = limits else { return .failure(.notReady) }
+        do {
+            _ = try current.narrowed(by: request)
+        } catch {
+            return .failure(.invalid(error))
+        }
+        // Merge with what clients asked before: each given field replaces the earlier request's.
+        clientLimits = LimitRequest(
+            yawRadians: request.yawRadians ?? clientLimits.yawRadians,
+            pitchRadians: request.pitchRadians ?? clientLimits.pitchRadians,
+            yawSpeedRadiansPerSecond: request.yawSpeedRadiansPerSecond ?? clientLimits.yawSpeedRadiansPerSecond,
+            pitchSpeedRadiansPerSecond: request.pitchSpeedRadiansPerSecond ?? clientLimits.pitchSpeedRadiansPerSecond)
+        let narrowed = narrowedLimits(info)
+        limits = narrowed
+        return .limits(narrowed)
+    }
+
+    mutating func narrowedLimits(_ info: AccessoryInfo) -> MotionLimits {
+        var limits = MotionLimits(info: info)
+        do {
+            limits = try limits.narrowed(by: settings.limits)
+        } catch {
+            log(.warning, "configured limits do not fit the dock's (\(error)); using the dock's own")
+        }
+        return (try? limits.narrowed(by: clientLimits)) ?? limits
+    }
+
+    mutating func applyRestSettings() {
+        pipeline.restAfter = settings.restAfter
+        pipeline.restYawRadians = settings.restYawRadians
+        pipeline.restPitchRadians = settings.restPitchRadians
+    }
+
+    mutating func controlChanged(_ change: ControlArbiter.Change?) {
+        guard let change else { return }
+        log(.info, "control: \(change.from.description) -> \(change.to.description)")
+        output.append(.publish(.control(change)))
+    }
+
+    mutating func log(_ level: HostLogLevel, _ text: String) {
+        output.append(.log(level, text))
+    }
+
+    mutating func reply(_ token: RequestToken, _ reply: HostReply) -> [HostAction] {
+        output.append(.reply(token, reply))
+        return takeOutput()
+    }
+
+    mutating func takeOutput() -> [HostAction] {
+        defer { output.removeAll(keepingCapacity: true) }
+        return output
+    }
+}

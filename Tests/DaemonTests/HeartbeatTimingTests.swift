@@ -1,0 +1,114 @@
+import DockProtocol
+import DockSimulator
+import DockSystem
+import Foundation
+import Glibc
+import Synchronization
+import Testing
+import TestSupport
+
+/// The test is the dock: it owns a pseudo-terminal, runs the simulated firmware with a given
+/// failsafe timeout on its side, and notes when every good frame from the host arrives, while
+/// dockd drives it with `--device`, as it drives a USB serial dock.
+final class PseudoTerminalDock: Sendable {
+    private let terminal: PseudoTerminal
+    private let firmware: Mutex<AccessoryFirmware>
+    private let arrivals = Mutex<[(time: Duration, type: MessageType)]>([])
+    private let running = Atomic<Bool>(true)
+    private let origin = MonotonicClock.now()
+    private let done = Mutex<Bool>(false)
+
+    init(configuration: AccessoryConfiguration) throws {
+        firmware = Mutex(AccessoryFirmware(configuration: configuration, seed: 2))
+        terminal = try PseudoTerminal()
+        try terminal.master.setNonBlocking()
+        let thread = Thread { [self] in serve() }
+        thread.start()
+    }
+
+    var devicePath: String { terminal.slavePath }
+
+    /// When each host frame arrived, on the monotonic clock, and its type.
+    var frames: [(time: Duration, type: MessageType)] { arrivals.withLock { $0 } }
+
+    /// Whether the firmware's failsafe has stopped the motors.
+    var isFailsafeStopped: Bool { firmware.withLock { $0.isFailsafeStopped } }
+
+    func stop() {
+        running.store(false, ordering: .relaxed)
+        while !done.withLock({ $0 }) { usleep(1_000) }
+    }
+
+    private func serve() {
+        var decoder = FrameDecoder()
+        var nextTelemetry = MonotonicClock.now()
+        while running.load(ordering: .relaxed) {
+            var entry = pollfd(fd: terminal.master.rawValue, events: Int16(POLLIN), revents: 0)
+            _ = poll(&entry, 1, 1)
+            let now = MonotonicClock.now()
+            if case .bytes(let bytes)? = try? terminal.master.read() {
+                for case .success(let frame) in decoder.decode(bytes) {
+                    arrivals.withLock { $0.append((now, frame.message.type)) }
+                }
+                let answer = firmware.withLock { $0.receive(bytes: bytes, now: now - origin) }
+                if !answer.isEmpty { _ = try? terminal.master.write(answer) }
+            }
+            if now >= nextTelemetry {
+                nextTelemetry = now + .milliseconds(5)
+                let bytes = firmware.withLock { $0.advanceBytes(to: now - origin) }
+                if !bytes.isEmpty { _ = try? terminal.master.write(bytes) }
+            }
+        }
+        terminal.close()
+        done.withLock { $0 = true }
+    }
+}
+
+/// `Protocol/dock-serial.md` §5.2: the host never leaves more than a quarter of the dock's failsafe
+/// timeout between two frames; a dock whose timeout is shorter than dockd can keep alive is
+/// refused with a log line, not run unsafely. Measured on a pseudo-terminal, against the real
+/// daemon, idle (no motion: heartbeats only).
+@Suite struct HeartbeatTimingTests {
+    @Test(.timeLimit(.minutes(1)), arguments: [200, 500, 10_000])
+    func theLongestGapBetweenHostFramesIsUnderAQuarterOfTheFailsafe(milliseconds: Int) throws {
+        var configuration = AccessoryConfiguration()
+        configuration.failsafeTimeout = .milliseconds(milliseconds)
+        let dock = try PseudoTerminalDock(configuration: configuration)
+        let dockd = try ChildProcess("dockd", ["--config", "", "--device", dock.devicePath, "--socket", "",
+                                               "--wake-on-attach=false"])
+        #expect(dockd.waitForErrorLine(containing: "attached DK-1 Demo") != nil)
+        // Long enough for several heartbeats at the longest timeout (one every 1.7 s at 10 s).
+        usleep(milliseconds >= 10_000 ? 6_000_000 : 2_000_000)
+        dockd.signal(SIGTERM)
+        #expect(try dockd.finish().status == 0)
+        dock.stop()
+        let frames = dock.frames
+        let first = try #require(frames.firstIndex { $0.type == .heartbeat }, "heartbeats were sent")
+        var longest = Duration.zero
+        for (earlier, later) in zip(frames[first...], frames[first...].dropFirst()) {
+            longest = max(longest, later.time - earlier.time)
+        }
+        print("heartbeat: failsafe \(milliseconds) ms, \(frames.count) host frames, longest gap "
+              + "\(Double(longest.components.attoseconds) / 1e15 + Double(longest.components.seconds) * 1000) ms")
+        #expect(longest <= .milliseconds(milliseconds) / 4, "failsafe \(milliseconds) ms: longest gap \(longest)")
+        #expect(!dock.isFailsafeStopped, "the failsafe never fired")
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aDockWithATooShortFailsafeIsRefusedWithALogLine() throws {
+        var configuration = AccessoryConfiguration()
+        configuration.failsafeTimeout = .milliseconds(50)
+        let dock = try PseudoTerminalDock(configuration: configuration)
+        let dockd = try ChildProcess("dockd", ["--config", "", "--device", dock.devicePath, "--socket", "",
+                                               "--wake-on-attach=false"])
+        let line = dockd.waitForErrorLine(containing: "failsafe timeout is 50 ms")
+        #expect(line?.contains("refusing the dock") == true, "\(line ?? "no line")")
+        usleep(300_000)
+        dockd.signal(SIGTERM)
+        let result = try dockd.finish()
+        #expect(result.status == 0)
+        #expect(!result.error.contains("attached"), "never attached")
+        dock.stop()
+        #expect(!dock.frames.contains { $0.type == .setVelocity || $0.type == .moveTo }, "nothing but the handshake")
+    }
+}

@@ -1,0 +1,71 @@
+import DockCore
+import DockHost
+import DockProtocol
+import DockTracking
+import Testing
+
+@testable import DockAPI
+
+/// Calls parsed into one typed value, and replies and events encoded with their fields.
+@Suite struct DockCallTests {
+    func parse(_ text: String) throws(DockCall.Refusal) -> DockCall.Parsed {
+        try DockCall.parse(try! VarlinkCall.parse(Array(text.utf8)))
+    }
+
+    @Test func motionCallsParseWithTheirFlags() throws {
+        let velocity = try parse(#"{"method":"io.dockd.Dock.SetVelocity","parameters":{"yaw":0.5,"pitch":-0.1,"duration":1,"wait":true,"accessory":"SIM-0001"}}"#)
+        #expect(velocity == DockCall.Parsed(call: .host(.motion(.velocity(yawRadiansPerSecond: 0.5, pitchRadiansPerSecond: -0.1,
+                                                                          duration: .seconds(1)), takeOver: false, waitsForEnd: true)),
+                                            accessory: "SIM-0001"))
+        let animate = try parse(#"{"method":"io.dockd.Dock.Animate","parameters":{"animation":"kapow","take_over":true}}"#)
+        #expect(animate.call == .host(.motion(.animate(.kapow), takeOver: true, waitsForEnd: false)))
+        let watch = try parse(#"{"method":"io.dockd.Dock.Watch","parameters":{"accessory":"X"},"more":true}"#)
+        #expect(watch == DockCall.Parsed(call: .watch, accessory: "X"), "Watch names its accessory like every method")
+        #expect(try parse(#"{"method":"io.dockd.Dock.Stop"}"#).call == .host(.stop(takeOver: false)))
+    }
+
+    @Test func badCallsAreRefusedByName() {
+        #expect(throws: DockCall.Refusal.parameter(ParameterError(parameter: "duration", reason: "must be more than 0 and at most 3600 seconds"))) {
+            try parse(#"{"method":"io.dockd.Dock.SetVelocity","parameters":{"yaw":0.5,"pitch":0,"duration":-1}}"#)
+        }
+        #expect(throws: DockCall.Refusal.parameter(ParameterError(parameter: "wait", reason: "must be true or false, got a string"))) {
+            try parse(#"{"method":"io.dockd.Dock.Animate","parameters":{"animation":"yes","wait":"soon"}}"#)
+        }
+        #expect(throws: DockCall.Refusal.parameter(ParameterError(parameter: "speed", reason: "unknown parameter"))) {
+            try parse(#"{"method":"io.dockd.Dock.Watch","parameters":{"speed":1},"more":true}"#)
+        }
+        #expect(throws: DockCall.Refusal.methodNotFound("io.dockd.Dock.Fly")) { try parse(#"{"method":"io.dockd.Dock.Fly"}"#) }
+        #expect(throws: DockCall.Refusal.interfaceNotFound("com.example")) { try parse(#"{"method":"com.example.Ping"}"#) }
+    }
+
+    @Test func everyMethodOfTheInterfaceIsKnownByName() {
+        for method in DockMethod.allCases {
+            #expect(DockInterface.definition.contains("method \(method.rawValue)("), "\(method.rawValue) is in the interface")
+        }
+    }
+
+    @Test func refusalsAreNamedErrorsWithTheirFields() {
+        let refused = DockEncoding.reply(.failure(.dockRefused(.faulted, detail: 2)))
+        #expect(refused.error == DockInterface.Error.dockRefused)
+        #expect(refused.parameters == ["reason": .string("faulted"), "detail": .integer(2)])
+        let fault = FaultReport(accessoryTime: AccessoryTimestamp(microseconds: 0), code: .motorStall, axis: .yaw, isActive: true)
+        #expect(DockEncoding.reply(.failure(.dockFault(fault))).parameters
+                == ["fault": .object(["code": .string("motor_stall"), "axis": .string("yaw"), "active": .bool(true)])])
+        let ended = DockEncoding.reply(.motion(MotionOutcome(clampedFields: ["yaw"], cancelledAnimation: nil,
+                                                             ending: .replaced(byClient: 4))))
+        #expect(ended.parameters["result"] == .object(["clamped": .array([.string("yaw")]),
+                                                        "ended": .object(["how": .string("replaced"), "by_client": .integer(4)])]))
+    }
+
+    @Test func buttonEventsCarryTheButtonAndItsStateAsFields() throws {
+        let status = HostPolicy().status(now: .zero, device: "memory")
+        let reply = DockEncoding.watchReply(.button(.trackingButton(isPressed: true)), time: .seconds(2), status: status)
+        let event = try #require(reply.parameters["event"]?.objectMembers)
+        #expect(event["kind"] == .string("button"))
+        #expect(event["button"] == .object(["button": .string("tracking"), "pressed": .bool(true)]))
+        #expect(event["detail"] == .string("tracking pressed"))
+        #expect(reply.continues)
+        let zoom = DockEncoding.watchReply(.button(.zoom(steps: -2)), time: .zero, status: status).parameters["event"]?.objectMembers
+        #expect(zoom?["button"] == .object(["button": .string("zoom"), "steps": .integer(-2)]))
+    }
+}

@@ -1,0 +1,172 @@
+import DockCore
+import DockHost
+import DockProtocol
+import DockSimulator
+import DockTracking
+import Testing
+
+/// Each control rule of `HostPolicy` (and of the README's "Control"), as a transcript in virtual
+/// time against the simulated dock's firmware.
+@Suite struct ControlRuleTests {
+    static let oneSecondRight = MotionRequest.velocity(yawRadiansPerSecond: 0.5, pitchRadiansPerSecond: 0, duration: .seconds(1))
+
+    @Test func aBoundedMotionRunsToItsEndWhenItsClientLeavesThenTheTrackerHasControl() {
+        var settings = HostBench.quietSettings
+        settings.isTrackingEnabled = true
+        var bench = HostBench(settings: settings)
+        bench.attach()
+        let token = bench.request(.motion(Self.oneSecondRight, takeOver: false, waitsForEnd: false), from: 7)
+        bench.run(for: .milliseconds(20))
+        #expect(bench.replies[token] == .motion(MotionOutcome(clampedFields: [], cancelledAnimation: nil, ending: nil)),
+                "answered once the dock acknowledged")
+        let left = bench.now
+        bench.disconnect(7)  // the one-shot client hangs up at once
+        #expect(bench.host.arbiter.controller == .unattended(formerClient: 7))
+        #expect(bench.firstStop(since: left) == nil, "no stop when a bounded motion's client leaves")
+        bench.run(for: .milliseconds(1200))
+        #expect(abs(bench.yaw - 0.5) < 0.05, "turned 0.5 rad/s for a second: \(bench.yaw)")
+        #expect(bench.host.arbiter.controller == .systemTracker, "control back to the tracker at the end")
+        #expect(bench.events.contains { $0.event == .motionEnded(owner: 7, ending: .completed(.velocityExpired)) })
+    }
+
+    @Test func aClientHoldingControlIsADeadMansHandle() {
+        var bench = HostBench()
+        bench.attach()
+        bench.request(.acquireControl(takeOver: false), from: 3)
+        for _ in 0..<10 {
+            bench.request(.motion(.velocity(yawRadiansPerSecond: 0.8, pitchRadiansPerSecond: 0, duration: nil),
+                                  takeOver: false, waitsForEnd: false), from: 3)
+            bench.run(for: .milliseconds(50))
+        }
+        #expect(abs(bench.yawRate) > 0.5, "moving: \(bench.yawRate)")
+        let gone = bench.now
+        bench.disconnect(3)
+        #expect(bench.firstStop(since: gone) == gone, "stop on the line the moment the holder is gone")
+        bench.run(for: .milliseconds(100))
+        #expect(abs(bench.yawRate) < 0.08, "nearly still within 100 ms of the stop (the motor decelerates): \(bench.yawRate)")
+        bench.run(for: .milliseconds(100))
+        #expect(abs(bench.yawRate) < 0.001, "still: \(bench.yawRate)")
+        #expect(bench.host.arbiter.controller == .none)
+
+        // Streaming velocities without AcquireControl holds control the same way.
+        bench.request(.motion(.velocity(yawRadiansPerSecond: -0.8, pitchRadiansPerSecond: 0, duration: nil),
+                              takeOver: false, waitsForEnd: false), from: 4)
+        bench.run(for: .milliseconds(60))
+        let streamerGone = bench.now
+        bench.disconnect(4)
+        #expect(bench.firstStop(since: streamerGone) == streamerGone)
+    }
+
+    @Test func stopStopsTheMotorsAndReleasesControl() {
+        var settings = HostBench.quietSettings
+        settings.isTrackingEnabled = true
+        var bench = HostBench(settings: settings)
+        bench.attach()
+        bench.request(.acquireControl(takeOver: false), from: 2)
+        bench.request(.motion(Self.oneSecondRight, takeOver: false, waitsForEnd: false), from: 2)
+        bench.run(for: .milliseconds(300))
+        #expect(bench.request(.stop(takeOver: false), from: 5) != 0)
+        #expect(bench.replies.values.contains(.failure(.busy(holder: 2))), "another client's stop is busy")
+        let stopped = bench.now
+        let token = bench.request(.stop(takeOver: false), from: 2)
+        #expect(bench.replies[token] == .done)
+        #expect(bench.firstStop(since: stopped) == stopped)
+        #expect(bench.host.arbiter.controller == .systemTracker, "released: the tracker has control again")
+        #expect(bench.events.contains { $0.event == .motionEnded(owner: 2, ending: .stopped(byClient: 2)) })
+    }
+
+    @Test func aWaitingCallerHearsHowItsMotionEnded() {
+        var bench = HostBench()
+        bench.attach()
+        let reached = bench.request(.motion(.orientation(yawRadians: 0.3, pitchRadians: 0, isRelative: false, pace: .fastest),
+                                            takeOver: false, waitsForEnd: true), from: 1)
+        bench.run(for: .milliseconds(50))
+        #expect(bench.replies[reached] == nil, "no answer before the move has ended")
+        bench.run(for: .seconds(2))
+        #expect(bench.replies[reached] == .motion(MotionOutcome(clampedFields: [], cancelledAnimation: nil,
+                                                               ending: .completed(.orientationReached))))
+        #expect(abs(bench.yaw - 0.3) < 0.01)
+
+        let nod = bench.request(.motion(.animate(.yes), takeOver: false, waitsForEnd: true), from: 1)
+        bench.run(for: .milliseconds(300))
+        let busy = bench.request(.motion(.animate(.no), takeOver: false, waitsForEnd: true), from: 2)
+        #expect(bench.replies[busy] == .failure(.busy(holder: 1)))
+        let shake = bench.request(.motion(.animate(.no), takeOver: true, waitsForEnd: true), from: 2)
+        #expect(bench.replies[nod] == .motion(MotionOutcome(clampedFields: [], cancelledAnimation: nil,
+                                                           ending: .replaced(byClient: 2))))
+        bench.run(for: .seconds(4))
+        #expect(bench.replies[shake] == .motion(MotionOutcome(clampedFields: [], cancelledAnimation: .yes,
+                                                             ending: .completed(.animationFinished(.no)))))
+    }
+
+    @Test func aRefusedRequestChangesNothingAndAnnouncesNothing() {
+        var bench = HostBench()
+        bench.attach()
+        bench.request(.acquireControl(takeOver: false), from: 1)
+        let before = bench.events.count
+        let busy = bench.request(.motion(Self.oneSecondRight, takeOver: false, waitsForEnd: false), from: 2)
+        let invalid = bench.request(.motion(.velocity(yawRadiansPerSecond: .infinity, pitchRadiansPerSecond: 0, duration: nil),
+                                            takeOver: true, waitsForEnd: false), from: 2)
+        #expect(bench.replies[busy] == .failure(.busy(holder: 1)))
+        #expect(bench.replies[invalid] == .failure(.invalid(.notFinite(field: "yaw"))))
+        #expect(bench.events.count == before, "no control change was broadcast: \(bench.events.suffix(2))")
+        #expect(bench.host.arbiter.controller == .client(1, isExplicit: true))
+    }
+
+    @Test func aCommandTheDockRefusesAnswersItsCallerAndIsNotSentAgain() {
+        var bench = HostBench()
+        bench.attach()
+        bench.deliver(bench.firmware.setOverTemperature(true, now: bench.now))
+        bench.run(for: .milliseconds(50))
+        #expect(bench.host.activeFaults.map(\.code) == [.overTemperature])
+        let asked = bench.now
+        let token = bench.request(.motion(Self.oneSecondRight, takeOver: false, waitsForEnd: false), from: 1)
+        bench.run(for: .milliseconds(500))
+        #expect(bench.replies[token] == .failure(.dockRefused(.faulted, detail: UInt16(FaultReport.Code.overTemperature.rawValue))))
+        let velocities = bench.frames(since: asked).filter { if case .setVelocity = $0.message { true } else { false } }
+        #expect(velocities.count == 1, "sent once, refused, not sent again: \(velocities.count)")
+        #expect(bench.host.arbiter.controller == .none, "control goes back")
+    }
+
+    @Test func aMotorStallUnderTrackingIsClearedAndTrackingResumes() throws {
+        var settings = HostBench.quietSettings
+        settings.isTrackingEnabled = true
+        var bench = HostBench(settings: settings)
+        bench.attach()
+        // The tracker drives the dock (a steady stream of its velocities) at a subject off to the right.
+        let camera = CameraInformation(horizontalFieldOfViewRadians: 1.1, aspectRatio: 16.0 / 9)
+        func see() {
+            // A person standing 0.3 rad to the right of home, seen through a camera that turns.
+            let box = NormalizedRect(x: 0.5 + (0.3 - bench.yaw) / 1.1 - 0.06, y: 0.3, width: 0.12, height: 0.4)
+            bench.host.observationsArrived(ObservationBatch(
+                observations: [Observation(kind: .body, box: box, confidence: 0.9)], camera: camera,
+                captureTime: bench.now))
+        }
+        for _ in 0..<10 {
+            see()
+            bench.run(for: .milliseconds(33))
+        }
+        #expect(bench.host.trackingStep.map { if case .following = $0.activity { true } else { false } } == true)
+        bench.deliver(bench.firmware.setBlocked(.yaw, true, now: bench.now))
+        var stallAt: Duration?
+        for _ in 0..<30 where stallAt == nil {
+            see()
+            bench.run(for: .milliseconds(33))
+            stallAt = bench.events.first { if case .fault(let f) = $0.event { f.code == .motorStall && f.isActive } else { false } }?.time
+        }
+        let raised = try #require(stallAt, "the blocked axis is reported as a stall")
+        let stop = try #require(bench.firstStop(since: raised))
+        #expect(stop - raised <= .milliseconds(100), "stop within 100 ms of the fault: \(stop - raised)")
+        #expect(bench.events.contains { if case .fault(let f) = $0.event { f.code == .motorStall && !f.isActive } else { false } },
+                "the stop cleared the dock's latch")
+        bench.deliver(bench.firmware.setBlocked(.yaw, false, now: bench.now))
+        let freed = bench.now
+        for _ in 0..<60 {
+            see()
+            bench.run(for: .milliseconds(33))
+        }
+        let velocities = bench.frames(since: freed).filter { if case .setVelocity = $0.message { true } else { false } }
+        #expect(velocities.count > 20, "the tracker drives the dock again: \(velocities.count)")
+        #expect(bench.host.activeFaults.isEmpty)
+    }
+}
