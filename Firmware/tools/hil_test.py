@@ -10,6 +10,7 @@ harness's log and the dock's clock), which is exact whatever the host's load; wa
 generous timeouts only.
 """
 import argparse
+import math
 import os
 import signal
 import struct
@@ -184,6 +185,42 @@ def raw_host(harness):
     link.close()
 
 
+def tracking_run(api, harness):
+    """A closed loop through the pins: a camera on the servo horns (their angles from the harness's
+    pulse widths, 10 µs per degree), a face standing still at 5.7° right and level, seen at 20 Hz
+    and sent to dockd with Track; dockd's tracker must turn the dock, which looks 20° right and 10°
+    up when it starts, until the face is centred."""
+    hfov, aspect = 1.0, 16 / 9
+    half_w, half_h = math.tan(hfov / 2), math.tan(hfov / 2) / aspect
+    face_yaw, face_pitch, face_size = 0.1, 0.0, 0.08
+    api.call("io.dockd.Dock.SetFramingMode", {"mode": "center"})
+    deadline = time.monotonic() + 8
+    while time.monotonic() < deadline:
+        now = time.monotonic()
+        end = harness.lines()[-1][0]
+        yaw = math.radians((harness.width_at("yaw", end) - 1500) / 10)
+        pitch = math.radians((harness.width_at("pitch", end) - 1500) / 10)
+        x = 0.5 + math.tan(face_yaw - yaw) / (2 * half_w)
+        y = 0.5 - math.tan(face_pitch - pitch) / (2 * half_h)
+        w, h = face_size / (2 * half_w), face_size / (2 * half_h)
+        observations = []
+        if 0 < x < 1:
+            observations = [{"kind": "face", "box": {"x": x - w / 2, "y": y - h / 2, "width": w, "height": h},
+                             "confidence": 0.9}]
+        api.call("io.dockd.Dock.Track", {"observations": observations,
+                                         "camera": {"horizontal_fov": hfov, "aspect_ratio": aspect},
+                                         "capture_time": now})
+        time.sleep(0.05)
+    status = api.call("io.dockd.Dock.GetStatus")["status"]
+    end = harness.lines()[-1][0]
+    yaw_width, pitch_width = harness.width_at("yaw", end), harness.width_at("pitch", end)
+    check(abs(math.radians((yaw_width - 1500) / 10) - face_yaw) < 0.03
+          and abs(math.radians((pitch_width - 1500) / 10) - face_pitch) < 0.03 and status["subject_in_frame"],
+          f"tracking: dockd turned the dock onto the face at 5.7°, 0°: pulses {yaw_width} and {pitch_width} µs "
+          f"({(yaw_width - 1500) / 10:.1f}°, {(pitch_width - 1500) / 10:.1f}°), subject in frame: "
+          f"{status['subject_in_frame']}")
+
+
 def start_dockd(dockd, harness, directory):
     log = open(os.path.join(directory, "dockd.log"), "w")
     socket_path = os.path.join(directory, "dockd.sock")
@@ -297,6 +334,8 @@ def with_dockd(harness, dockd, directory):
                 break
             time.sleep(0.1)
         check(status["tracking"] == (not tracking), f"the button toggled tracking: {tracking} → {status['tracking']}")
+        if status["tracking"]:
+            tracking_run(api, harness)
         api.call("io.dockd.Dock.SetSystemTracking", {"enabled": False})
 
         # Host silence: dockd stopped (SIGSTOP) while it drives the dock.
