@@ -143,9 +143,10 @@ uint8_t dock_first_invalid_field(const dock_message *m) {
     case DOCK_EVENT: {
         uint8_t kind = m->u.event.event;
         int8_t value = m->u.event.value;
-        /* The id byte first, as the Swift codec does: only custom_button names one. */
-        if (kind != DOCK_EVENT_CUSTOM_BUTTON && m->u.event.id != 0) return 3;
+        /* In table order (text 1.1, section 3.4): the kind, then the id (only custom_button
+         * names one), then the value. */
         if (kind < DOCK_EVENT_DOCK || kind > DOCK_EVENT_CUSTOM_BUTTON) return 2;
+        if (kind != DOCK_EVENT_CUSTOM_BUTTON && m->u.event.id != 0) return 3;
         if (kind == DOCK_EVENT_ZOOM) return value == 0 ? 4 : 0;
         if (value != 0 && value != 1) return 4;
         if (kind == DOCK_EVENT_CUSTOM_BUTTON && m->u.event.id == 0) return 3;

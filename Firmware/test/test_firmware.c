@@ -489,6 +489,23 @@ static void test_long_texts_are_cut(void) {
     free(b);
 }
 
+/* Text 1.1, section 3.4: the first bad field in table order is the one reported. */
+static void test_first_bad_field_in_table_order(void) {
+    dock_message event = {.type = DOCK_EVENT, .u.event = {1, 9, 5, 2}}; /* kind, id and value all bad */
+    CHECK(dock_first_invalid_field(&event) == 2, "event: the kind (field 2) before the id (3)");
+    event.u.event.event = DOCK_EVENT_TRACKING_BUTTON;
+    CHECK(dock_first_invalid_field(&event) == 3, "then the id");
+    event.u.event.id = 0;
+    CHECK(dock_first_invalid_field(&event) == 4, "then the value");
+    dock_message move = {.type = DOCK_MOVE_TO, .u.move_to = {13000000, 0, 2, 0}};
+    CHECK(dock_first_invalid_field(&move) == 1, "move_to: the yaw before the pace");
+    dock_info bad = info;
+    bad.protocol_version = 0;
+    bad.model = (dock_text){33, (const uint8_t *)"0123456789abcdef0123456789abcdef!"};
+    dock_message m = {.type = DOCK_INFO, .u.info = bad};
+    CHECK(dock_first_invalid_field(&m) == 1, "info: protocol_version before a model over 32 bytes");
+}
+
 int main(void) {
     test_not_ready_before_hello();
     test_hello_info_and_telemetry_rate();
@@ -501,5 +518,6 @@ int main(void) {
     test_failsafe_counts_host_frames_only();
     test_unsupported_hello_ends_the_session();
     test_long_texts_are_cut();
+    test_first_bad_field_in_table_order();
     return test_finish("test_firmware");
 }
