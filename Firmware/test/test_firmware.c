@@ -5,20 +5,10 @@
 
 #include "dock_crc32c.h"
 #include "dock_firmware.h"
-#include "dockfw_config.h"
+#include "dockfw_info.h"
 #include "test_support.h"
 
-static const dock_info info = {
-    .protocol_version = 1,
-    .features = DOCK_FEATURE_TRACKING_BUTTON,
-    .telemetry_rate_hz = DOCKFW_TELEMETRY_RATE_HZ,
-    .failsafe_timeout_ms = DOCKFW_FAILSAFE_TIMEOUT_MS,
-    .yaw = {DOCKFW_YAW_MIN_URAD, DOCKFW_YAW_MAX_URAD, DOCKFW_MAX_SPEED_URAD_S, DOCKFW_MAX_ACCEL_URAD_S2},
-    .pitch = {DOCKFW_PITCH_MIN_URAD, DOCKFW_PITCH_MAX_URAD, DOCKFW_MAX_SPEED_URAD_S, DOCKFW_MAX_ACCEL_URAD_S2},
-    .model = {sizeof DOCKFW_MODEL - 1, (const uint8_t *)DOCKFW_MODEL},
-    .firmware = {sizeof DOCKFW_VERSION - 1, (const uint8_t *)DOCKFW_VERSION},
-    .serial = {sizeof DOCKFW_SERIAL - 1, (const uint8_t *)DOCKFW_SERIAL},
-};
+
 
 /* ---- A host ---------------------------------------------------------------------------------- */
 
@@ -39,7 +29,7 @@ static void line_sink(void *context, uint8_t byte) {
 static void start(bench *b) {
     memset(b, 0, sizeof *b);
     dock_receiver_reset(&b->receiver);
-    dock_firmware_init(&b->fw, &info, line_sink, b, 0);
+    dock_firmware_init(&b->fw, &dockfw_info, line_sink, b, 0);
 }
 
 static void send_bytes(bench *b, const uint8_t *bytes, uint16_t count) {
@@ -201,7 +191,7 @@ static void test_velocity_ttl_and_direction(void) {
     n = read_frames(b, frames, 512);
     CHECK(b->fw.yaw.position_urad == held && count_type(frames, n, DOCK_FAULT) == 0, "holds still, no fault");
 
-    dock_servo_calibration yaw = {DOCKFW_YAW_HOME_US, DOCKFW_YAW_PER_QUARTER_TURN_US, DOCKFW_SERVO_MIN_US, DOCKFW_SERVO_MAX_US};
+    const dock_servo_calibration yaw = dockfw_yaw_servo;
     CHECK(dock_servo_pulse_half_us(&yaw, 0) == 3000, "home is 1500 µs");
     CHECK(dock_servo_pulse_half_us(&yaw, 1047198) == 4200, "+60° is 2100 µs: %u", dock_servo_pulse_half_us(&yaw, 1047198));
     CHECK(dock_servo_pulse_half_us(&yaw, -1047198) == 1800, "−60° is 900 µs");
@@ -424,7 +414,7 @@ static void test_failsafe_counts_host_frames_only(void) {
     CHECK(fault && fault->u.fault.active == 1 && fault->u.fault.time_us == 801000,
           "the failsafe runs out 500 ms after the last host-type frame, echoes notwithstanding");
     /* ending it takes a host frame too */
-    send_message(b, (dock_message){.type = DOCK_INFO, .u.info = info});
+    send_message(b, (dock_message){.type = DOCK_INFO, .u.info = dockfw_info});
     n = read_frames(b, frames, 512);
     CHECK(n == 1 && frames[0].type == DOCK_NACK && b->fw.is_failsafe_stopped, "an echoed info does not end the failsafe stop");
     free(b);
@@ -474,7 +464,7 @@ static void test_unsupported_hello_ends_the_session(void) {
 static void test_long_texts_are_cut(void) {
     static const char long_serial[] = "DIY-0001-0123456789abcdef-0123456789"; /* 36 bytes */
     static const char long_model[] = "Servo Dock \xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"; /* 11 + 22 */
-    dock_info longer = info;
+    dock_info longer = dockfw_info;
     longer.serial = (dock_text){sizeof long_serial - 1, (const uint8_t *)long_serial};
     longer.model = (dock_text){sizeof long_model - 1, (const uint8_t *)long_model};
     bench *b = calloc(1, sizeof *b);
@@ -499,7 +489,7 @@ static void test_first_bad_field_in_table_order(void) {
     CHECK(dock_first_invalid_field(&event) == 4, "then the value");
     dock_message move = {.type = DOCK_MOVE_TO, .u.move_to = {13000000, 0, 2, 0}};
     CHECK(dock_first_invalid_field(&move) == 1, "move_to: the yaw before the pace");
-    dock_info bad = info;
+    dock_info bad = dockfw_info;
     bad.protocol_version = 0;
     bad.model = (dock_text){33, (const uint8_t *)"0123456789abcdef0123456789abcdef!"};
     dock_message m = {.type = DOCK_INFO, .u.info = bad};

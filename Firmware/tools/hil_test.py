@@ -203,9 +203,12 @@ def tracking_run(api, harness):
         x = 0.5 + math.tan(face_yaw - yaw) / (2 * half_w)
         y = 0.5 - math.tan(face_pitch - pitch) / (2 * half_h)
         w, h = face_size / (2 * half_w), face_size / (2 * half_h)
+        # the part of the face inside the image, as a detector would box it
+        x0, x1 = max(0.0, x - w / 2), min(1.0, x + w / 2)
+        y0, y1 = max(0.0, y - h / 2), min(1.0, y + h / 2)
         observations = []
-        if 0 < x < 1:
-            observations = [{"kind": "face", "box": {"x": x - w / 2, "y": y - h / 2, "width": w, "height": h},
+        if x1 - x0 > 0.01 and y1 - y0 > 0.01:
+            observations = [{"kind": "face", "box": {"x": x0, "y": y0, "width": x1 - x0, "height": y1 - y0},
                              "confidence": 0.9}]
         api.call("io.dockd.Dock.Track", {"observations": observations,
                                          "camera": {"horizontal_fov": hfov, "aspect_ratio": aspect},
@@ -296,12 +299,7 @@ def with_dockd(harness, dockd, directory):
 
         # SetOrientation: a move_to, ending with the pulses at the target's widths.
         api.call("io.dockd.Dock.SetOrientation", {"yaw": 0.349066, "pitch": 0.174533, "speed": 1.0})
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            time.sleep(0.1)
-            status = api.call("io.dockd.Dock.GetStatus")["status"]
-            if status["motion"] == "idle":
-                break
+        api.wait_until_still(10)
         time.sleep(0.1)
         end = harness.lines()[-1][0]
         check(abs(harness.width_at("yaw", end) - 1700) <= 1.5 and abs(harness.width_at("pitch", end) - 1600) <= 1.5,

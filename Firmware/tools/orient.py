@@ -7,7 +7,6 @@ then prints the pose: for checking directions and calibrating the servos (Firmwa
 import math
 import os
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from varlink_call import Varlink  # noqa: E402
@@ -20,13 +19,7 @@ def main():
     socket_path, yaw, pitch = sys.argv[1], math.radians(float(sys.argv[2])), math.radians(float(sys.argv[3]))
     api = Varlink(socket_path)
     result = api.call("io.dockd.Dock.SetOrientation", {"yaw": yaw, "pitch": pitch, "speed": 0.5})["result"]
-    deadline = time.monotonic() + 15
-    while time.monotonic() < deadline:
-        time.sleep(0.1)
-        status = api.call("io.dockd.Dock.GetStatus")["status"]
-        if status["motion"] == "idle":
-            break
-    pose = status["pose"]
+    pose = api.wait_until_still(15)["pose"]
     clamped = f" (clamped to the limits: {', '.join(result['clamped'])})" if result.get("clamped") else ""
     print(f"yaw {math.degrees(pose['yaw']):.1f}°, pitch {math.degrees(pose['pitch']):.1f}°{clamped}")
 

@@ -2,6 +2,7 @@
 scripts: one connection, calls in order, replies read whole."""
 import json
 import socket
+import time
 
 
 class Varlink:
@@ -27,3 +28,12 @@ class Varlink:
         if "error" in reply:
             raise RuntimeError(f"{method}: {reply['error']} {reply.get('parameters', {})}")
         return reply.get("parameters", {})
+
+    def wait_until_still(self, timeout: float):
+        """GetStatus every 100 ms until the dock's motion is idle (or the timeout); the last status."""
+        deadline = time.monotonic() + timeout
+        while True:
+            time.sleep(0.1)
+            status = self.call("io.dockd.Dock.GetStatus")["status"]
+            if status["motion"] == "idle" or time.monotonic() > deadline:
+                return status

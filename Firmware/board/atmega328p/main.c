@@ -18,7 +18,7 @@
 #include <util/atomic.h>
 
 #include "dock_firmware.h"
-#include "dockfw_config.h"
+#include "dockfw_info.h"
 
 #ifndef DOCKFW_WATCHDOG
 #define DOCKFW_WATCHDOG 1
@@ -27,29 +27,6 @@
 #define BAUD_DIVISOR 16 /* U2X: 16 MHz / (8 × 17) = 117 647 baud, 2.1 % from 115 200 */
 #define RX_SIZE 64      /* powers of two; 64 bytes is 5.5 ms of line at 115200 */
 #define TX_SIZE 128     /* an info frame (≤ 145 bytes) may wait for room; see put_byte */
-
-/* ---- Identity and limits (what info says) ---------------------------------------------------- */
-
-static const char model[] = DOCKFW_MODEL;
-static const char version[] = DOCKFW_VERSION;
-static const char serial[] = DOCKFW_SERIAL;
-
-static const dock_info info = {
-    .protocol_version = 1,
-    .features = DOCK_FEATURE_TRACKING_BUTTON,
-    .telemetry_rate_hz = DOCKFW_TELEMETRY_RATE_HZ,
-    .failsafe_timeout_ms = DOCKFW_FAILSAFE_TIMEOUT_MS,
-    .yaw = {DOCKFW_YAW_MIN_URAD, DOCKFW_YAW_MAX_URAD, DOCKFW_MAX_SPEED_URAD_S, DOCKFW_MAX_ACCEL_URAD_S2},
-    .pitch = {DOCKFW_PITCH_MIN_URAD, DOCKFW_PITCH_MAX_URAD, DOCKFW_MAX_SPEED_URAD_S, DOCKFW_MAX_ACCEL_URAD_S2},
-    .model = {sizeof model - 1, (const uint8_t *)model},
-    .firmware = {sizeof version - 1, (const uint8_t *)version},
-    .serial = {sizeof serial - 1, (const uint8_t *)serial},
-};
-
-static const dock_servo_calibration yaw_servo = {DOCKFW_YAW_HOME_US, DOCKFW_YAW_PER_QUARTER_TURN_US,
-                                                 DOCKFW_SERVO_MIN_US, DOCKFW_SERVO_MAX_US};
-static const dock_servo_calibration pitch_servo = {DOCKFW_PITCH_HOME_US, DOCKFW_PITCH_PER_QUARTER_TURN_US,
-                                                   DOCKFW_SERVO_MIN_US, DOCKFW_SERVO_MAX_US};
 
 /* ---- Millisecond tick ------------------------------------------------------------------------ */
 
@@ -151,8 +128,8 @@ static void timers_init(void) {
     TIMSK0 = _BV(OCIE0A);
     /* Timer1: fast PWM mode 14 (TOP = ICR1), clk/8 = 2 MHz, non-inverting on OC1A and OC1B */
     ICR1 = 39999; /* 20 ms */
-    next_yaw_ocr = dock_servo_pulse_half_us(&yaw_servo, 0) - 1;
-    next_pitch_ocr = dock_servo_pulse_half_us(&pitch_servo, 0) - 1;
+    next_yaw_ocr = dock_servo_pulse_half_us(&dockfw_yaw_servo, 0) - 1;
+    next_pitch_ocr = dock_servo_pulse_half_us(&dockfw_pitch_servo, 0) - 1;
     OCR1A = next_yaw_ocr;
     OCR1B = next_pitch_ocr;
     TCCR1A = _BV(COM1A1) | _BV(COM1B1) | _BV(WGM11);
@@ -163,8 +140,8 @@ static void timers_init(void) {
 }
 
 static void update_outputs(const dock_firmware *fw) {
-    uint16_t yaw = dock_servo_pulse_half_us(&yaw_servo, fw->yaw.position_urad) - 1;
-    uint16_t pitch = dock_servo_pulse_half_us(&pitch_servo, fw->pitch.position_urad) - 1;
+    uint16_t yaw = dock_servo_pulse_half_us(&dockfw_yaw_servo, fw->yaw.position_urad) - 1;
+    uint16_t pitch = dock_servo_pulse_half_us(&dockfw_pitch_servo, fw->pitch.position_urad) - 1;
     ATOMIC_BLOCK(ATOMIC_RESTORESTATE) {
         next_yaw_ocr = yaw;
         next_pitch_ocr = pitch;
@@ -179,7 +156,7 @@ int main(void) {
     wdt_disable();
     timers_init();
     uart_init();
-    dock_firmware_init(&fw, &info, put_byte, 0, 0);
+    dock_firmware_init(&fw, &dockfw_info, put_byte, 0, 0);
 #if DOCKFW_WATCHDOG
     wdt_enable(WDTO_2S);
 #endif
