@@ -162,6 +162,15 @@ def raw_host(harness):
     link.send("set_indicator", bytes([0, 0, 0, 0]))
     off = harness.wait_line(lambda w: w == ["led", "off"], 2, after)
     check(on is not None and off is not None, "set_indicator solid green lights D13, off darkens it")
+    seq = link.send("set_indicator", bytes([2, 0, 200, 40]))
+    ack, _ = link.wait_for(answer_to(seq), 2)
+    if ack:
+        read_until_dock_time(link, ack["time_us"] + 2100000)
+        changes = [e for e, _, w in harness.lines() if w[0] == "led" and e * 1e6 >= ack["time_us"]][:5]
+        gaps = [round(1000 * (b - a)) for a, b in zip(changes, changes[1:])]
+        check(len(gaps) == 4 and all(abs(g - 500) <= 2 for g in gaps),
+              f"slow_blink on D13: the pin changes every {gaps} ms of the AVR's time (1 Hz)")
+    link.send("set_indicator", bytes([0, 0, 0, 0]))
 
     # Host silence: a velocity with a long time-to-live, then nothing. The failsafe stops it.
     seq = link.velocity(-1000000, 0, 5000)
