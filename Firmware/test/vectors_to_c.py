@@ -32,7 +32,7 @@ ERRORS = {"oversize": "DOCK_RUN_OVERSIZE", "truncated": "DOCK_RUN_TRUNCATED",
 def c_bytes(hex_text: str) -> str:
     data = bytes.fromhex(hex_text.replace(" ", ""))
     if not data:
-        return "NULL, 0"
+        return "(const uint8_t[]){0}, 0"  # a real pointer: memcmp and memcpy want one even for 0 bytes
     return "(const uint8_t[]){" + ", ".join(f"0x{b:02x}" for b in data) + "}, " + str(len(data))
 
 
