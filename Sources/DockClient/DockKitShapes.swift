@@ -259,11 +259,15 @@ public final class DockAccessoryManager: Sendable {
     public let socketPath: String
     private let connection: VarlinkConnection
 
-    /// Connects to dockd (`DOCKD_SOCKET`, else `/run/dockd/dockd.sock`, unless a path is given).
-    public init(socketPath: String? = nil, environment: [String: String] = [:]) throws(DockClientError) {
-        let path = socketPath ?? environment["DOCKD_SOCKET"] ?? "/run/dockd/dockd.sock"
-        self.socketPath = path
-        connection = try VarlinkConnection(path: path)
+    /// Connects to dockd at `socketPath`; without one, at the first that answers of
+    /// ``DockdSocket/defaultPaths(environment:)``: `DOCKD_SOCKET`, else (for a normal user) the
+    /// per-user socket and then `/run/dockd/dockd.sock`.
+    ///
+    /// - Parameter environment: where `DOCKD_SOCKET` and `XDG_RUNTIME_DIR` are read; nil: the process's.
+    public init(socketPath: String? = nil, environment: [String: String]? = nil) throws(DockClientError) {
+        let paths = socketPath.map { [$0] }
+            ?? DockdSocket.defaultPaths(environment: environment ?? ProcessInfo.processInfo.environment)
+        (connection, self.socketPath) = try VarlinkConnection.connect(toFirstOf: paths)
     }
 
     /// The docks dockd has attached.

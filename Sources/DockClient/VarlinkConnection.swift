@@ -8,6 +8,8 @@ import Synchronization
 public enum DockClientError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The socket could not be reached.
     case cannotConnect(path: String, reason: String)
+    /// None of the default sockets could be reached: each one's ``cannotConnect(path:reason:)``, in the order tried.
+    case cannotConnectToAny([DockClientError])
     /// dockd closed the connection.
     case disconnected
     /// dockd answered with a named error.
@@ -18,6 +20,12 @@ public enum DockClientError: Error, Hashable, Sendable, CustomStringConvertible 
     public var description: String {
         switch self {
         case .cannotConnect(let path, let reason): "cannot connect to \(path): \(reason)"
+        case .cannotConnectToAny(let failures):
+            "cannot connect to dockd; tried "
+                + failures.map { failure in
+                    if case .cannotConnect(let path, let reason) = failure { "\(path) (\(reason))" } else { "\(failure)" }
+                }.joined(separator: ", then ")
+                + "; is dockd running? --socket PATH or DOCKD_SOCKET names its socket"
         case .disconnected: "dockd closed the connection"
         case .remote(let name, let parameters):
             switch name {

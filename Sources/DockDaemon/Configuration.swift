@@ -40,7 +40,8 @@ public struct Configuration: Hashable, Sendable {
     public var maximumSpeedDegreesPerSecond = 360.0
     /// `error`, `warning`, `notice`, `info` or `debug`.
     public var logLevel = "info"
-    /// The control API's socket (unless systemd passes one); empty: no API.
+    /// The control API's socket (unless systemd passes one); empty: no API. This is root's
+    /// default; ``init(effectiveUserID:environment:)`` gives a normal user's.
     public var socket = "/run/dockd/dockd.sock"
 
     /// Creates the defaults.
@@ -161,10 +162,9 @@ public struct Configuration: Hashable, Sendable {
         return self
     }
 
-    /// The settings as `dockd --help` lists them: flag, default, meaning.
-    public static func helpLines() -> [String] {
-        let defaults = Configuration()
-        return keys.map { key in
+    /// The settings as `dockd --help` lists them: flag, meaning, default (from `defaults`).
+    public static func helpLines(defaults: Configuration = Configuration()) -> [String] {
+        keys.map { key in
             let shown = key.show(defaults)
             let flag = "--\(key.name)" + (key.isBoolean ? "" : " VALUE")
             return "  " + flag.padding(to: 26) + " " + key.help + " [" + (shown.isEmpty ? "empty" : shown) + "]"

@@ -8,10 +8,12 @@ public import DockSystem
 public enum Daemon {
     /// Runs until SIGTERM or SIGINT; returns the exit status.
     ///
-    /// - Parameter signals: termination signals, blocked for normal delivery before any thread
-    ///   was started.
+    /// - Parameters:
+    ///   - arguments: dockd's arguments, which SIGHUP parses again with the file they name.
+    ///   - signals: termination signals, blocked for normal delivery before any thread
+    ///     was started.
     public static func run(
-        configuration: Configuration, configurationPath: String?, flags: [String],
+        configuration: Configuration, configurationPath: String?, arguments: [String],
         environment: [String: String], signals: TerminationSignals
     ) async -> Int32 {
         let log = Logger(threshold: level(configuration.logLevel), environment: environment)
@@ -41,6 +43,15 @@ public enum Daemon {
                                                 serialNumber: configuration.serialNumber, baudRate: configuration.baud)
         }
 
+        // The control API's socket before anything runs: one that cannot be served ends dockd.
+        let controlSocket: ControlSocket
+        do {
+            controlSocket = try ControlSocket.open(path: configuration.socket, environment: environment)
+        } catch {
+            log.error("\(error)")
+            return 1
+        }
+
         let runner = SessionRunner(transport: transport, clock: clock, settings: configuration.hostSettings, log: log)
         // The control loop outranks API work on the shared thread pool: under a crowd of clients its
         // ticks are still picked first.
@@ -51,27 +62,11 @@ public enum Daemon {
             for await batch in simulator.detections { await runner.cameraFrame(batch) }
         }
 
-        // The control API: the socket systemd passes, or our own.
-        var server: VarlinkServer?
-        let passed = SocketActivation.listeningDescriptors(environment: environment, processID: getpid())
-        if let socket = passed.first?.descriptor {
-            for name in SocketActivation.variables { unsetenv(name) }
-            server = VarlinkServer(listener: socket, service: DockService(runner: runner), clock: clock, log: log)
-            log.notice("control API on the socket systemd passed")
-        } else if !configuration.socket.isEmpty {
-            let directory = (configuration.socket as NSString).deletingLastPathComponent
-            if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
-                try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                         attributes: [.posixPermissions: 0o755])
-            }
-            do {
-                let listener = try UnixSocket.listen(path: configuration.socket)
-                server = VarlinkServer(listener: listener, service: DockService(runner: runner), clock: clock, log: log)
-                log.notice("control API on \(configuration.socket)")
-            } catch {
-                log.error("no control API: \(error)")
-            }
+        // The control API: the socket systemd passed, or our own (opened above).
+        let server = controlSocket.listener.map {
+            VarlinkServer(listener: $0, service: DockService(runner: runner), clock: clock, log: log)
         }
+        log.notice(controlSocket.description)
         server?.start()
         let hotPlug = Task {
             guard transport is DiscoveredPortTransport else { return }
@@ -108,28 +103,22 @@ public enum Daemon {
             }
         }
 
+        var loadedPath = configurationPath
         for await signal in signalStream(signals) {
             switch signal {
             case SIGHUP:
                 notifier.notify("RELOADING=1\nMONOTONIC_USEC=\(MonotonicClock.now().components.seconds * 1_000_000)")
-                var reloaded = Configuration()
-                do {
-                    if let path = configurationPath, let text = FileManager.default.contents(atPath: path) {
-                        try reloaded.apply(fileText: String(decoding: text, as: UTF8.self), path: path)
-                    }
-                    _ = try reloaded.apply(flags: flags)
-                    reloaded = try reloaded.validated()
-                    await runner.reconfigure(reloaded.hostSettings)
-                    log.notice("configuration reloaded")
-                } catch {
-                    log.error("configuration not reloaded: \(error)")
+                if let reloaded = reload(arguments, loadedFrom: loadedPath, environment: environment, log: log) {
+                    loadedPath = reloaded.path
+                    await runner.reconfigure(reloaded.configuration.hostSettings)
+                    log.notice("configuration reloaded" + (reloaded.path.map { " from \($0)" } ?? ""))
                 }
                 notifier.notify("READY=1")
             default:
                 log.notice("signal \(signal): stopping")
                 notifier.notify("STOPPING=1")
                 server?.stop()
-                if passed.isEmpty, !configuration.socket.isEmpty, server != nil { unlink(configuration.socket) }
+                controlSocket.removeSocketFile()
                 keepAlive.cancel()
                 hotPlug.cancel()
                 camera.cancel()

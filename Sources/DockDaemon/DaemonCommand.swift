@@ -24,9 +24,11 @@ public enum DaemonCommand: Hashable, Sendable {
         }
     }
 
-    /// Parses the arguments. `readFile` returns a file's text, or nil when it does not exist.
+    /// Parses the arguments over `defaults` (root's unless given; ``Configuration/init(effectiveUserID:environment:)``
+    /// gives a normal user's). `readFile` returns a file's text, or nil when it does not exist.
+    /// SIGHUP reloads through this same function (``reload(_:loadedFrom:defaults:readFile:)``).
     public static func parse(
-        _ arguments: [String], readFile: (String) -> String?
+        _ arguments: [String], defaults: Configuration = Configuration(), readFile: (String) -> String?
     ) throws(Failure) -> DaemonCommand {
         var path: String? = defaultConfigurationPath
         var isPathExplicit = false
@@ -51,7 +53,7 @@ public enum DaemonCommand: Hashable, Sendable {
         }
         if remaining.contains("--help") || remaining.contains("-h") { return .help }
 
-        var configuration = Configuration()
+        var configuration = defaults
         var usedPath: String?
         if let path {
             if let text = readFile(path) {
@@ -85,8 +87,8 @@ public enum DaemonCommand: Hashable, Sendable {
     /// The first line of `dockd --help`, also printed with usage errors.
     public static let usage = "usage: dockd [--config FILE] [--SETTING VALUE ...] [--list-devices] [--help]"
 
-    /// The whole help text.
-    public static var helpText: String {
+    /// The whole help text, with the defaults in force for the user who asks.
+    public static func helpText(defaults: Configuration = Configuration()) -> String {
         """
         dockd: keeps a motorised camera dock (pan-tilt gimbal) on a serial line, and the subject in frame.
 
@@ -100,9 +102,13 @@ public enum DaemonCommand: Hashable, Sendable {
           --help                     show this help
 
         settings (flag, meaning, [default]):
-        \(Configuration.helpLines().joined(separator: "\n"))
+        \(Configuration.helpLines(defaults: defaults).joined(separator: "\n"))
 
-        Signals: SIGTERM and SIGINT stop the motors and exit; SIGHUP reads the configuration again.
+        The socket's default is /run/dockd/dockd.sock for root, else $XDG_RUNTIME_DIR/dockd.sock
+        (/tmp/dockd-UID/dockd.sock, in a directory of mode 0700, when XDG_RUNTIME_DIR is unset).
+
+        Signals: SIGTERM and SIGINT stop the motors and exit; SIGHUP reads the configuration file and
+        these arguments again, checked as at start: on any error the settings in force are kept.
         Exit status: 0 after a clean stop, 1 on a failure, 64 on a usage error, 78 on a bad setting.
         """
     }

@@ -60,7 +60,9 @@ struct Invocation: Equatable {
                                                   run the tracker offline over MOTChallenge detections (no dockd)
 
         options:
-          --socket PATH   dockd's socket (default: $DOCKD_SOCKET, else /run/dockd/dockd.sock)
+          --socket PATH   dockd's socket (default: $DOCKD_SOCKET; else, for a normal user,
+                          $XDG_RUNTIME_DIR/dockd.sock (or /tmp/dockd-UID/dockd.sock without
+                          XDG_RUNTIME_DIR) and then /run/dockd/dockd.sock; for root the latter)
           --json          print dockd's replies as JSON
           --help          this help, or a command's (dockctl COMMAND --help)
 

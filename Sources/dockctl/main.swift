@@ -25,12 +25,13 @@ if case .help(let text) = invocation.action {
 if case .replay(let detectionsPath, let resultPath, let settings) = invocation.action {
     exit(replay(detectionsPath: detectionsPath, resultPath: resultPath, settings: settings, isJSON: invocation.isJSON))
 }
-let socketPath = invocation.socket ?? "/run/dockd/dockd.sock"
+// No --socket or DOCKD_SOCKET: a normal user's own dockd first, then the system's.
+let socketPaths = invocation.socket.map { [$0] } ?? DockdSocket.defaultPaths(environment: ProcessInfo.processInfo.environment)
 
 /// Runs the command; returns the exit status.
 func run() async -> Int32 {
     do {
-        let connection = try VarlinkConnection(path: socketPath)
+        let connection = try VarlinkConnection.connect(toFirstOf: socketPaths).connection
         let method: String
         var parameters: [String: JSONValue] = [:]
         switch invocation.action {

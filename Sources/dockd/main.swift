@@ -18,11 +18,12 @@ do {
 signal(SIGPIPE, SIG_IGN)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+let environment = ProcessInfo.processInfo.environment
+// A normal user's defaults differ from root's in the socket (one they can bind).
+let defaults = Configuration(effectiveUserID: geteuid(), environment: environment)
 let command: DaemonCommand
 do {
-    command = try DaemonCommand.parse(arguments) { path in
-        FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
-    }
+    command = try DaemonCommand.parse(arguments, defaults: defaults, readFile: DaemonCommand.readConfigurationFile)
 } catch {
     FileHandle.standardError.write(Data("dockd: \(error)\n".utf8))
     if case .usage = error { FileHandle.standardError.write(Data("\(DaemonCommand.usage)\n".utf8)) }
@@ -32,17 +33,15 @@ do {
 
 switch command {
 case .help:
-    print(DaemonCommand.helpText)
+    print(DaemonCommand.helpText(defaults: defaults))
 case .listDevices(let configuration):
     print(Daemon.listDevices(configuration))
 case .run(let configuration, let path):
     // No top-level await: the concurrency runtime's threads must start after the signals are
     // blocked above, so the service runs in a task and the main thread parks. (Not in
     // dispatchMain(), which unblocks signals on the main thread.)
-    let flags = arguments.filter { !$0.hasPrefix("--config") }
-    let environment = ProcessInfo.processInfo.environment
     Task.detached {
-        let status = await Daemon.run(configuration: configuration, configurationPath: path, flags: flags,
+        let status = await Daemon.run(configuration: configuration, configurationPath: path, arguments: arguments,
                                       environment: environment, signals: signals)
         exit(status)
     }

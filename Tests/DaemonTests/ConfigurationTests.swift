@@ -66,7 +66,7 @@ import Testing
     }
 
     @Test func theHelpListsEveryKeyWithItsDefault() {
-        let help = DaemonCommand.helpText
+        let help = DaemonCommand.helpText()
         for key in Configuration.keys {
             #expect(help.contains("--\(key.name)"), "--help lists \(key.name)")
         }

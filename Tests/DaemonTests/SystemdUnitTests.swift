@@ -1,3 +1,4 @@
+import DockSystem
 import Foundation
 import Testing
 import TestSupport
@@ -35,6 +36,17 @@ import TestSupport
                                   directory.appendingPathComponent("dockd.socket").path])
         #expect(result.status == 0, "\(result.output)")
         #expect(!result.output.contains("Unknown"), "\(result.output)")
+    }
+
+    @Test func theServiceKeepsTheSystemSocket() throws {
+        // dockd runs as user dockd, whose own default would be a per-user socket: the unit names
+        // the system's, the one dockd.socket listens on.
+        let service = try String(contentsOf: Self.repository.appendingPathComponent("systemd/dockd.service"), encoding: .utf8)
+        let socket = try String(contentsOf: Self.repository.appendingPathComponent("systemd/dockd.socket"), encoding: .utf8)
+        let lines = service.split(separator: "\n")
+        #expect(lines.contains("ExecStart=/usr/local/bin/dockd --socket \(ControlSocketPath.system)"), "\(lines.filter { $0.hasPrefix("Exec") })")
+        #expect(lines.contains("User=dockd"))
+        #expect(socket.split(separator: "\n").contains("ListenStream=\(ControlSocketPath.system)"))
     }
 
     @Test func theServiceIsHardened() throws {

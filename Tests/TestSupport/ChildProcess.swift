@@ -22,10 +22,16 @@ public final class ChildProcess {
     }
 
     /// Starts executable `name` with `arguments`, and `environment` added to the test's own.
-    public init(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws {
-        process.executableURL = try Self.executable(name)
+    public convenience init(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+        try self.init(program: try Self.executable(name), arguments,
+                      exactEnvironment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
+    }
+
+    /// Starts any program with `arguments` and exactly `exactEnvironment` (nothing of the test's own).
+    public init(program: URL, _ arguments: [String], exactEnvironment: [String: String]) throws {
+        process.executableURL = program
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.environment = exactEnvironment
         process.standardInput = input
         process.standardOutput = output
         process.standardError = error

@@ -1,0 +1,82 @@
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+
+/// dockd as a process: SIGHUP reloads the settings through the start-up parser, and keeps them
+/// when the new ones are refused or their file has gone.
+@Suite(.serialized) struct ReloadProcessTests {
+    func temporaryPath(_ name: String) -> String {
+        "\(ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp")/\(name)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    }
+
+    /// `tracking` as GetStatus reports it.
+    func isTracking(_ client: VarlinkTestClient) throws -> Bool? {
+        let reply = try #require(try client.call("io.dockd.Dock.GetStatus"))
+        return ((reply["parameters"] as? [String: Any])?["status"] as? [String: Any])?["tracking"] as? Bool
+    }
+
+    /// `tracking` once the status shows `expected` (the status may be refreshed at the control
+    /// loop's next tick), or what it still shows after five seconds.
+    func tracking(settlingTo expected: Bool, _ client: VarlinkTestClient) throws -> Bool? {
+        let deadline = Date().addingTimeInterval(5)
+        var value = try isTracking(client)
+        while value != expected, Date() < deadline {
+            usleep(20_000)
+            value = try isTracking(client)
+        }
+        return value
+    }
+
+    /// Whether `tracking` shows `expected` throughout half a second (some fifteen ticks).
+    func tracking(staying expected: Bool, _ client: VarlinkTestClient) throws -> Bool {
+        let deadline = Date().addingTimeInterval(0.5)
+        while Date() < deadline {
+            guard try isTracking(client) == expected else { return false }
+            usleep(20_000)
+        }
+        return true
+    }
+
+    @Test func sighupAppliesAGoodFileAndKeepsTheSettingsWhenTheFileIsBadOrGone() throws {
+        let file = temporaryPath("dockd-reload") + ".conf"
+        let socket = temporaryPath("dockd-reload") + ".sock"
+        try "tracking = false\n".write(toFile: file, atomically: true, encoding: .utf8)
+        defer { unlink(file) }
+        let dockd = try ChildProcess("dockd", ["--config", file, "--simulator", "--socket", socket, "--wake-on-attach=false"])
+        #expect(dockd.waitForErrorLine(containing: "dockd started on simulator with \(file)") != nil)
+        let client = try VarlinkTestClient(path: socket)
+        #expect(try tracking(settlingTo: false, client) == false)
+
+        // A changed setting is applied.
+        try "# changed\ntracking = true\n".write(toFile: file, atomically: true, encoding: .utf8)
+        dockd.signal(SIGHUP)
+        #expect(dockd.waitForErrorLine(containing: "configuration reloaded from \(file)") != nil, "\(dockd.errorLines)")
+        #expect(try tracking(settlingTo: true, client) == true)
+
+        // A bad value: the same error as at start, with file and line, and nothing of the file applied.
+        try "tracking = false\nbaud = fast\n".write(toFile: file, atomically: true, encoding: .utf8)
+        dockd.signal(SIGHUP)
+        let refused = dockd.waitForErrorLine(containing: "configuration not reloaded")
+        #expect(refused?.hasSuffix("configuration not reloaded: \(file):2: baud: must be a whole number, got 'fast'") == true,
+                "\(refused ?? "no line")")
+        #expect(try tracking(staying: true, client), "the settings in force are kept")
+
+        // The file is gone: refused and logged with its path, not taken for the defaults.
+        unlink(file)
+        dockd.signal(SIGHUP)
+        let gone = dockd.waitForErrorLine(containing: "configuration not reloaded")
+        #expect(gone?.hasSuffix("configuration not reloaded: cannot read configuration file '\(file)'") == true,
+                "\(gone ?? "no line")")
+        #expect(try tracking(staying: true, client), "the settings in force are kept")
+
+        // Back again: applied.
+        try "tracking = false\n".write(toFile: file, atomically: true, encoding: .utf8)
+        dockd.signal(SIGHUP)
+        #expect(dockd.waitForErrorLine(containing: "configuration reloaded from \(file)") != nil)
+        #expect(try tracking(settlingTo: false, client) == false)
+
+        dockd.signal(SIGTERM)
+        #expect(try dockd.finish().status == 0)
+    }
+}
