@@ -19,7 +19,8 @@
  * is the AVR's time since reset and WALL_S is CLOCK_MONOTONIC, the clock test scripts read:
  *
  *   ready PTY_PATH                               the AVR runs and the pty is there
- *   pulse yaw|pitch WIDTH_US                     a servo pulse whose width differs from the last
+ *   pulse yaw|pitch WIDTH_US                     a servo pulse whose width differs by 0.5 µs or more from
+ *                                                the last one logged
  *   led on|off                                   D13 changed
  *   button pressed|released                      the harness changed D2
  *   flipped BYTE_INDEX                           a bit error was put on the line
@@ -29,6 +30,7 @@
  *   lag MS                                       the emulation fell MS behind the wall clock (reported once
  *                                                a second at most); it catches up at 1.5 times the wall
  *                                                clock's pace, and lets go of what is more than 1 s behind
+ *   crashed                                      the AVR crashed (dockfw-sim then exits 1)
  *
  * The servo model turns widths into the horn's angle: a pulse of HOME_US is 0°, each µs off is
  * 90°/PER_QUARTER_TURN_US (Firmware/config/dockfw_config.h), the horn turns at up to 600°/s
