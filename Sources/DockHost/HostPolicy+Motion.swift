@@ -74,7 +74,10 @@ extension HostPolicy {
     /// control it took by moving goes back.
     mutating func end(_ motion: ClientMotion, _ ending: MotionEnding) {
         current = nil
-        if let token = motion.token { output.append(.reply(token, .motion(outcome(motion, ending: ending)))) }
+        // A caller that waits hears how it ended; one that only wanted it accepted, that it was.
+        if let token = motion.token {
+            output.append(.reply(token, .motion(outcome(motion, ending: motion.waitsForEnd ? ending : nil))))
+        }
         // A client streaming velocities replaces its own motion thirty times a second: no news.
         guard ending != .replaced(byClient: motion.owner) else { return }
         output.append(.publish(.motionEnded(owner: motion.owner, ending: ending)))
