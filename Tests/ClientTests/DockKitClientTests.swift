@@ -36,7 +36,9 @@ import TestSupport
         #expect(dock.model == "DK-1 Demo")
 
         // DockKit: x is pitch and positive DOWN; y is yaw and positive right. Keep the velocity
-        // fresh (it lasts half a second) while looking at dockd's own status.
+        // fresh (it lasts half a second) while looking at dockd's own status. First tilt up and
+        // left (it returns once there), so the motion has seconds before a limit however slow the run.
+        try await dock.setOrientation(Vector3D(x: -0.5, y: -1), duration: .milliseconds(400))
         var converted = false
         for _ in 0..<100 {
             try await dock.setAngularVelocity(Vector3D(x: 0.3, y: 0.4))
@@ -52,7 +54,10 @@ import TestSupport
         // −x) and to the left, so the motion below has a few seconds before the pitch limit (−0.52
         // rad): on a slow run the loop above can already have brought the dock down to it.
         try await dock.setOrientation(Vector3D(x: -0.9, y: -1.5), duration: .milliseconds(600))
-        try await Task.sleep(for: .milliseconds(800))
+        // Like DockKit's Progress, it returns once the move has ended: the dock is there.
+        let arrived = try await manager.status()
+        #expect(abs((arrived["pose"]?["yaw"]?.doubleValue ?? 0) + 1.5) < 0.01, "at yaw -1.5: \(arrived["pose"] ?? .null)")
+        #expect(abs((arrived["pose"]?["pitch"]?.doubleValue ?? 0) - 0.9) < 0.01, "DockKit's x -0.9 is dockd's pitch +0.9")
         var sawMotion = false
         var count = 0
         for try await state in try dock.motionStates {
@@ -76,6 +81,7 @@ import TestSupport
         #expect(try await manager.status()["framing"]?.stringValue == "left")
 
         try await dock.animate(motion: .yes)
+        #expect(try await manager.status()["motion"]?.stringValue == "idle", "animate returns when the nod has finished")
         try await manager.setSystemTrackingEnabled(true)
         #expect(try await manager.status()["tracking"]?.boolValue == true)
         do {
