@@ -145,6 +145,7 @@ public enum DockEncoding {
             case .velocityExpired: "expired"
             case .orientationReached: "reached"
             case .animationFinished: "finished"
+            case .timedOut: "timed_out"
             }
             return .object(["how": .string("completed"), "finish": .string(name)])
         case .replaced(let client): return .object(["how": .string("replaced"), "by_client": .integer(Int64(client))])

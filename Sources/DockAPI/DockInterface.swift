@@ -166,13 +166,14 @@ type Status (
 type Animation (yes, no, wake, kapow)
 
 # How a motion ended: completed (finish: the velocity's duration expired, the orientation was
-# reached, the animation finished), replaced by a later motion (by_client: whose), or stopped
+# reached, the animation finished, or a move or an animation's return did not arrive in time —
+# the dock held back, stopped, or silent), replaced by a later motion (by_client: whose), or stopped
 # (by_client: the client that called Stop; absent when dockd stopped it because its client
 # disconnected holding control, or released control). A motion the dock refuses, or that a
 # dock fault ends, answers with DockRefused or DockFault instead.
 type MotionEnd (
   how: (completed, replaced, stopped),
-  finish: ?(expired, reached, finished),
+  finish: ?(expired, reached, finished, timed_out),
   by_client: ?int
 )
 
@@ -211,7 +212,7 @@ type ControlChange (
 type MotionEnded (
   client: int,
   how: (completed, replaced, stopped),
-  finish: ?(expired, reached, finished),
+  finish: ?(expired, reached, finished, timed_out),
   by_client: ?int
 )
 

@@ -38,6 +38,9 @@ public enum MotionFinish: Hashable, Sendable {
     case velocityExpired
     /// An orientation move arrived.
     case orientationReached
+    /// An orientation move, or an animation's settling back, did not arrive by its deadline (the
+    /// dock was held back, stopped by its failsafe, or stopped reporting its pose).
+    case timedOut
     /// An animation played to its end and the dock is back where it began.
     case animationFinished(AnimationKind)
 }
@@ -170,9 +173,13 @@ public struct MotionController: Sendable {
                               range: limits.pitchRadians, acceleration: limits.pitchAccelerationRadiansPerSecondSquared)
             return ([velocityCommand(yaw, pitch, timeToLive: min(endsAt - now, Self.commandTimeToLive))], nil)
         case .moving(let yaw, let pitch, let deadline):
-            if let pose, isAt(pose, yaw, pitch) || now >= deadline {
+            if let pose, isAt(pose, yaw, pitch) {
                 activity = .idle
                 return ([], .orientationReached)
+            }
+            guard now < deadline else {
+                activity = .idle
+                return ([], .timedOut)
             }
             return ([], nil)
         case .animating(let trajectory, let origin, let startedAt):
@@ -201,9 +208,13 @@ public struct MotionController: Sendable {
                               acceleration: limits.pitchAccelerationRadiansPerSecondSquared)
             return ([velocityCommand(yawRate, pitchRate, timeToLive: Self.commandTimeToLive)], nil)
         case .settling(let kind, let yaw, let pitch, let deadline):
-            if let pose, isAt(pose, yaw, pitch) || now >= deadline {
+            if let pose, isAt(pose, yaw, pitch) {
                 activity = .idle
                 return ([], .animationFinished(kind))
+            }
+            guard now < deadline else {
+                activity = .idle
+                return ([], .timedOut)
             }
             return ([], nil)
         }

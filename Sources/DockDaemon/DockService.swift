@@ -14,16 +14,45 @@ public struct DockService: Sendable {
     /// Creates the service.
     public init(runner: SessionRunner) { self.runner = runner }
 
-    /// Answers one call (all but `Watch`, which the server streams).
+    /// The answer to a call: ready now, or the host's reply still to come.
+    public enum Answer: Sendable {
+        /// Answered.
+        case ready(VarlinkReply)
+        /// The host has the request; its reply comes on the stream.
+        case host(AsyncStream<HostReply>)
+
+        /// The reply, once there is one.
+        public func reply() async -> VarlinkReply {
+            switch self {
+            case .ready(let reply): return reply
+            case .host(let replies):
+                for await reply in replies { return DockEncoding.reply(reply) }
+                return DockEncoding.reply(.failure(.notReady))
+            }
+        }
+    }
+
+    /// Answers one call and waits for the answer (all but `Watch`, which the server streams).
     public func reply(to call: VarlinkCall, from client: ClientID) async -> VarlinkReply {
+        await answer(call, from: client).reply()
+    }
+
+    /// Hands a call on: when this returns, the host has the request (so calls reach it in their
+    /// order); its reply may come later.
+    public func answer(_ call: VarlinkCall, from client: ClientID) async -> Answer {
         let parsed: DockCall.Parsed
         do {
             parsed = try DockCall.parse(call)
         } catch {
-            return error.reply
+            return .ready(error.reply)
         }
-        if let refusal = await accessoryRefusal(parsed.accessory) { return refusal }
-        switch parsed.call {
+        if let refusal = await accessoryRefusal(parsed.accessory) { return .ready(refusal) }
+        if case .host(let request) = parsed.call { return .host(await runner.submit(request, from: client)) }
+        return .ready(await immediateReply(parsed.call))
+    }
+
+    private func immediateReply(_ call: DockCall) async -> VarlinkReply {
+        switch call {
         case .getStatus:
             return .success(["status": DockEncoding.json(await currentStatus())])
         case .listAccessories:
@@ -31,8 +60,8 @@ public struct DockService: Sendable {
             return .success(["accessories": .array(DockEncoding.accessory(status).map { [$0] } ?? [])])
         case .watch:
             return .failure(VarlinkService.Error.expectedMore)
-        case .host(let request):
-            return DockEncoding.reply(await runner.request(request, from: client))
+        case .host:
+            preconditionFailure("host requests are answered by the host")
         case .serviceInfo:
             return .success([
                 "vendor": .string("dockd"), "product": .string("dockd"), "version": .string(Self.version),

@@ -23,11 +23,12 @@ public actor SessionRunner {
     private nonisolated let snapshot = Mutex<DockStatus?>(nil)
     private var connection: DockConnection?
     private var generation = 0
-    private var callers: [RequestToken: CheckedContinuation<HostReply, Never>] = [:]
+    private var callers: [RequestToken: AsyncStream<HostReply>.Continuation] = [:]
     private var nextToken: RequestToken = 0
     /// Where `Watch` streams get the policy's events.
     public nonisolated let watchers = WatcherList()
-    private var plannedWake: Duration = .zero
+    /// When the loop wakes next, and when the side timer does (`wakeEarlierIfDue`).
+    private var (loopWake, timerWake): (Duration, Duration?) = (.zero, nil)
 
     /// Creates a runner; `run()` starts it.
     public init(transport: any DockTransport, clock: any DaemonClock, settings: HostSettings, log: Logger) {
@@ -43,8 +44,8 @@ public actor SessionRunner {
         perform(policy.start(now: clock.now()))
         var nextTick = clock.now() + MotionController.tickInterval
         while !Task.isCancelled {
-            plannedWake = min(nextTick, policy.nextDeadline ?? nextTick)
-            guard (try? await clock.sleep(until: plannedWake)) != nil else { break }
+            loopWake = min(nextTick, policy.nextDeadline ?? nextTick)
+            guard (try? await clock.sleep(until: loopWake)) != nil else { break }
             let now = clock.now()
             guard now >= nextTick else {
                 perform(policy.deadlineReached(now: now))
@@ -66,7 +67,7 @@ public actor SessionRunner {
     public func shutdown() {
         log.notice(summary)
         perform(policy.shuttingDown(now: clock.now()))
-        for caller in callers.values { caller.resume(returning: .failure(.notReady)) }
+        for caller in callers.values { caller.finish() }  // no reply: the callers hear NotReady
         callers.removeAll()
         connection?.close()
         connection = nil
@@ -79,24 +80,24 @@ public actor SessionRunner {
     /// Applies new settings (SIGHUP); the port stays as it is.
     public func reconfigure(_ settings: HostSettings) { perform(policy.reconfigured(settings, now: clock.now())) }
 
-    /// A client's request; returns the policy's reply when it comes (for a motion, once the dock
-    /// has answered, or once the motion has ended if the caller waits).
-    public func request(_ request: ClientRequest, from client: ClientID) async -> HostReply {
+    /// A client's request, handed to the policy now; the stream yields its reply when it comes
+    /// (for a motion, once the dock has answered, or once the motion has ended if the caller
+    /// waits) and then finishes — with no element if dockd shuts down first.
+    public func submit(_ request: ClientRequest, from client: ClientID) -> AsyncStream<HostReply> {
         nextToken += 1
-        let token = nextToken
-        let reply = await withCheckedContinuation { caller in
-            callers[token] = caller
-            perform(policy.requested(request, token: token, from: client, now: clock.now()))
-        }
-        if case .track = request {
-            // A frame shows in the status at the next tick; its count, at once (no new snapshot
-            // per frame: clients send 30 to 60 a second).
-            let count = policy.observationCount
-            snapshot.withLock { $0?.observations = count }
-        } else {
-            refreshSnapshot()
-        }
+        let (reply, caller) = AsyncStream<HostReply>.makeStream()
+        callers[nextToken] = caller
+        perform(policy.requested(request, token: nextToken, from: client, now: clock.now()))
+        // A frame shows in the status at the next tick; its count at once (not a new snapshot per
+        // frame: clients send 30 to 60 a second).
+        let count = policy.observationCount
+        if case .track = request { snapshot.withLock { $0?.observations = count } } else { refreshSnapshot() }
         return reply
+    }
+
+    /// A client's request; returns the policy's reply when it comes.
+    public func request(_ request: ClientRequest, from client: ClientID) async -> HostReply {
+        await submit(request, from: client).first { _ in true } ?? .failure(.notReady)
     }
 
     /// A client went away.
@@ -124,10 +125,7 @@ public actor SessionRunner {
         return status
     }
 
-    private func refreshSnapshot() {
-        let status = status()
-        snapshot.withLock { $0 = status }
-    }
+    private func refreshSnapshot() { snapshot.withLock { [status = status()] in $0 = status } }
 
     // MARK: Carrying out the policy's actions
 
@@ -142,7 +140,10 @@ public actor SessionRunner {
             case .write(let bytes):
                 if connection?.write(bytes) == false { log.debug("write to \(transport.name) failed") }
             case .reply(let token, let reply):
-                callers.removeValue(forKey: token)?.resume(returning: reply)
+                if let caller = callers.removeValue(forKey: token) {
+                    caller.yield(reply)
+                    caller.finish()
+                }
             case .publish(let event):
                 if !watchers.isEmpty { watchers.publish(WatchItem(time: clock.now(), event: event, status: status())) }
             case .log(let level, let text):
@@ -153,7 +154,6 @@ public actor SessionRunner {
     }
 
     private func open() {
-        let now = clock.now()
         do {
             let opened = try transport.open()
             connection = opened
@@ -164,15 +164,14 @@ public actor SessionRunner {
                 await self?.hungUp(generation: current)
             }
             log.info("opened \(transport.name)")
-            perform(policy.transportOpened(now: now))
+            perform(policy.transportOpened(now: clock.now()))
         } catch {
-            perform(policy.transportFailed(reason: "\(error)", now: now))
+            perform(policy.transportFailed(reason: "\(error)", now: clock.now()))
         }
     }
 
     private func received(_ chunk: [UInt8], generation: Int) {
-        guard generation == self.generation else { return }
-        perform(policy.bytesReceived(chunk, now: clock.now()))
+        if generation == self.generation { perform(policy.bytesReceived(chunk, now: clock.now())) }
     }
 
     private func hungUp(generation: Int) {
@@ -181,17 +180,20 @@ public actor SessionRunner {
         perform(policy.transportClosed(now: clock.now()))
     }
 
-    /// The loop sleeps until its next tick or heartbeat; when a frame from the dock brings a
-    /// heartbeat deadline before that (a new session with a short failsafe), a timer of its own
-    /// keeps it.
+    /// The loop sleeps until its next tick or heartbeat; when a heartbeat falls due before the
+    /// loop wakes (a new session with a short failsafe: deadlines closer than the 30 Hz tick), a
+    /// timer of its own keeps it, and each such deadline sets the next.
     private func wakeEarlierIfDue() {
-        guard let deadline = policy.nextDeadline, deadline < plannedWake else { return }
-        plannedWake = deadline
+        guard let deadline = policy.nextDeadline, deadline < min(loopWake, timerWake ?? loopWake) else { return }
+        timerWake = deadline
         Task { [weak self, clock] in
             try? await clock.sleep(until: deadline)
             await self?.deadlineReached()
         }
     }
 
-    private func deadlineReached() { perform(policy.deadlineReached(now: clock.now())) }
+    private func deadlineReached() {
+        timerWake = nil
+        perform(policy.deadlineReached(now: clock.now()))
+    }
 }

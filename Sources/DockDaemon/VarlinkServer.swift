@@ -101,6 +101,16 @@ public final class VarlinkServer: Sendable {
         reader.start()
 
         Task { [self] in
+            // Each call goes to the host as soon as it is read; the replies go out in call order,
+            // each once it is ready. So a call waiting for its motion's end holds up neither the
+            // calls after it nor, when the client goes, the release of its control.
+            let (answers, queue) = AsyncStream<(answer: DockService.Answer, isOneway: Bool)>.makeStream()
+            let replier = Task {
+                for await (answer, isOneway) in answers {
+                    let reply = await answer.reply()
+                    if !isOneway { writer.send(reply) }
+                }
+            }
             var watchers: [Task<Void, Never>] = []
             for await message in inbound {
                 guard case .message(let bytes) = message else {
@@ -117,21 +127,25 @@ public final class VarlinkServer: Sendable {
                 }
                 if call.method == DockMethod.watch.qualifiedName {
                     guard call.wantsMore else {
-                        writer.send(.failure(VarlinkService.Error.expectedMore))
+                        queue.yield((.ready(.failure(VarlinkService.Error.expectedMore)), false))
                         continue
                     }
                     watchers += await watch(call, writer: writer)
                     continue
                 }
-                let reply = await service.reply(to: call, from: client)
-                if !call.isOneway { writer.send(reply) }
+                queue.yield((await service.answer(call, from: client), call.isOneway))
             }
+            // The client has gone (or broke the protocol): what it held is released now; replies
+            // still to come are written as they come (a client that only shut its sending side
+            // still reads them), then the connection closes.
             for watcher in watchers { watcher.cancel() }
-            writer.close()
-            writer.release()
             await service.runner.clientDisconnected(client)
             state.withLock { $0.connections -= 1 }
             log.info("client \(client) disconnected")
+            queue.finish()
+            await replier.value
+            writer.close()
+            writer.release()
         }
     }
 

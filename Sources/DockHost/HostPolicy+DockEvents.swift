@@ -34,8 +34,8 @@ extension HostPolicy {
                 + "\(offered.lowerBound)...\(offered.upperBound). Update the firmware or dockd.")
         case .failsafeTooShort(let advertised, let minimum):
             log(.error, "the dock's failsafe timeout is \(advertised.wholeMillisecondsDescription) ms, shorter than the "
-                + "\(minimum.wholeMillisecondsDescription) ms dockd can keep alive (a frame every quarter of it); refusing "
-                + "the dock: give its firmware a longer failsafe timeout (200 ms or more)")
+                + "\(minimum.wholeMillisecondsDescription) ms dockd can keep alive; refusing the dock: give its firmware a "
+                + "failsafe timeout of at least \(minimum.wholeMillisecondsDescription) ms (200 ms or more is recommended)")
         case .handshakeFailed:
             log(.warning, "the port does not answer as a dock; closing it and retrying")
         case .accessoryReset:
@@ -114,6 +114,11 @@ extension HostPolicy {
             log(.notice, "sending stop to clear the stall")
             stopMotors(now: now, ending: .stopped(byClient: nil))
             if case .handshaking = session.state { _ = send(.stop, now: now) }  // announced right after info
+            // A stall that comes back means its cause remains: the tracker waits longer each time
+            // (0.25 s, doubling to 4 s) rather than drive the same motor into it again at once.
+            stallStreak = (now - stallStreak.at < .seconds(5) ? stallStreak.count + 1 : 1, now)
+            let wait = Duration.milliseconds(250) * (1 << min(stallStreak.count - 1, 4))
+            trackerHold = .refused(until: now + wait)
         } else {
             motion.reset()
         }

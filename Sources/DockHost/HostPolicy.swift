@@ -80,6 +80,8 @@ public struct HostPolicy: Sendable {
     var isTrackerMoving = false
     var clientLimits = LimitRequest()
     var indicator: IndicatorState?
+    /// Stalls in a row (each within 5 s of the last), and when the last was.
+    var stallStreak = (count: 0, at: Duration.zero)
     var output: [HostAction] = []
 
     /// Creates the policy with a tracker configured as `pipeline` (its rest settings come from
@@ -209,7 +211,7 @@ public struct HostPolicy: Sendable {
         case .motion(let motionRequest, let takeOver, let waitsForEnd):
             requestMotion(motionRequest, takeOver: takeOver, waitsForEnd: waitsForEnd, token: token, client: client, now: now)
         case .stop(let takeOver):
-            guard case .ready = session.state, limits != nil else { return reply(token, .failure(.notReady)) }
+            // Releases control even with no dock in session (there is nothing to stop then).
             do {
                 let change = try arbiter.stopRequested(by: client, takeOver: takeOver)
                 stopMotors(now: now, ending: .stopped(byClient: client))

@@ -8,20 +8,20 @@ enum Presentation {
         return "\((radians * 1000).rounded() / 1000) rad (\(degrees)°)"
     }
 
-    static func describe(_ method: String, _ reply: [String: JSONValue]) -> String {
+    static func describe(_ method: DockMethod, _ reply: [String: JSONValue]) -> String {
         switch method {
-        case "GetStatus":
+        case .getStatus:
             guard case .object(let status)? = reply["status"] else { return "no status" }
             return summary(status)
-        case "ListAccessories":
+        case .listAccessories:
             guard case .array(let list)? = reply["accessories"], !list.isEmpty else { return "no docks" }
             return list.map { value in
                 "\(value["id"]?.stringValue ?? "?")  \(value["model"]?.stringValue ?? "?")  firmware \(value["firmware"]?.stringValue ?? "?")  on \(value["device"]?.stringValue ?? "?")"
             }.joined(separator: "\n")
-        case "SetLimits":
+        case .setLimits:
             guard case .object(let limits)? = reply["limits"] else { return "ok" }
             return limitsText(limits)
-        case "SelectSubjectAt":
+        case .selectSubjectAt:
             return "following subject \(reply["subject"]?.doubleValue.map { String(Int($0)) } ?? "?")"
         default:
             if case .object(let result)? = reply["result"] {
@@ -41,7 +41,12 @@ enum Presentation {
     static func ending(_ ended: JSONValue) -> String {
         let byClient = ended["by_client"]?.doubleValue.map { " by client \(Int($0))" } ?? ""
         switch ended["how"]?.stringValue {
-        case "completed": return ended["finish"]?.stringValue == "reached" ? "reached" : "done"
+        case "completed":
+            switch ended["finish"]?.stringValue {
+            case "reached": return "reached"
+            case "timed_out": return "timed out before arriving"
+            default: return "done"
+            }
         case "replaced": return "replaced" + byClient
         case "stopped": return "stopped" + byClient
         default: return "ended"
@@ -73,6 +78,11 @@ enum Presentation {
             lines.append("controller: \(kind)\(client)\(controller["acquired"]?.boolValue == true ? " (acquired)" : "")")
         }
         lines.append("motion:     \(status["motion"]?.stringValue ?? "?")")
+        if case .array(let faults)? = status["faults"], !faults.isEmpty {
+            lines.append("faults:     " + faults.map { fault in
+                (fault["code"]?.stringValue ?? "?") + (fault["axis"]?.stringValue.map { " on \($0)" } ?? "")
+            }.joined(separator: ", "))
+        }
         let primary = status["primary"]?.doubleValue.map { ", subject \(Int($0))" } ?? ""
         let inFrame = status["subject_in_frame"]?.boolValue == true ? ", in frame" : ""
         lines.append("tracker:    \(status["tracker"]?.stringValue ?? "?")\(primary)\(inFrame)")

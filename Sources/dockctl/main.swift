@@ -32,51 +32,51 @@ let socketPaths = invocation.socket.map { [$0] } ?? DockdSocket.defaultPaths(env
 func run() async -> Int32 {
     do {
         let connection = try VarlinkConnection.connect(toFirstOf: socketPaths).connection
-        let method: String
+        let method: DockMethod
         var parameters: [String: JSONValue] = [:]
         switch invocation.action {
         case .help, .replay:
             return 0   // both handled before any connection
         case .status:
-            method = "GetStatus"
+            method = .getStatus
         case .devices:
-            method = "ListAccessories"
+            method = .listAccessories
         case .watch:
             return await watch(connection)
         case .velocity(let yaw, let pitch, let duration, let takeOver, let waits):
             // Always with a duration: a one-shot client's velocity must be bounded, or it would
             // stop the moment dockctl exits (a velocity without one holds control).
-            method = "SetVelocity"
+            method = .setVelocity
             parameters = ["yaw": .number(yaw), "pitch": .number(pitch), "take_over": .bool(takeOver), "wait": .bool(waits),
                           "duration": .number(duration)]
         case .orient(let yaw, let pitch, let relative, let duration, let speed, let takeOver, let waits):
-            method = "SetOrientation"
+            method = .setOrientation
             parameters = ["yaw": .number(yaw), "pitch": .number(pitch), "relative": .bool(relative), "take_over": .bool(takeOver),
                           "wait": .bool(waits)]
             if let duration { parameters["duration"] = .number(duration) }
             if let speed { parameters["speed"] = .number(speed) }
         case .stop(let takeOver):
-            method = "Stop"
+            method = .stop
             parameters = ["take_over": .bool(takeOver)]
         case .animate(let name, let takeOver, let waits):
-            method = "Animate"
+            method = .animate
             parameters = ["animation": .string(name), "take_over": .bool(takeOver), "wait": .bool(waits)]
         case .framing(let mode):
-            method = "SetFramingMode"
+            method = .setFramingMode
             parameters = ["mode": .string(mode)]
         case .regionOfInterest(let x, let y, let width, let height):
-            method = "SetRegionOfInterest"
+            method = .setRegionOfInterest
             parameters = ["region": .object(["x": .number(x), "y": .number(y), "width": .number(width), "height": .number(height)])]
         case .wholeImage:
-            method = "SetRegionOfInterest"
+            method = .setRegionOfInterest
         case .select(let subjects):
-            method = "SelectSubjects"
+            method = .selectSubjects
             parameters = ["subjects": .array(subjects.map { .integer(Int64($0)) })]
         case .selectAt(let x, let y):
-            method = "SelectSubjectAt"
+            method = .selectSubjectAt
             parameters = ["point": .object(["x": .number(x), "y": .number(y)])]
         case .track(let enabled):
-            method = "SetSystemTracking"
+            method = .setSystemTracking
             parameters = ["enabled": .bool(enabled)]
         case .limits(let yawMinimum, let yawMaximum, let pitchMinimum, let pitchMaximum, let maximumSpeed):
             let status = try await connection.call(DockMethod.getStatus.qualifiedName)
@@ -87,15 +87,19 @@ func run() async -> Int32 {
                 return .object(["min": .number(low ?? current["min"]?.doubleValue ?? 0),
                                 "max": .number(high ?? current["max"]?.doubleValue ?? 0)])
             }
-            method = "SetLimits"
+            method = .setLimits
             if let yaw = range("yaw", yawMinimum, yawMaximum) { parameters["yaw"] = yaw }
             if let pitch = range("pitch", pitchMinimum, pitchMaximum) { parameters["pitch"] = pitch }
             if let maximumSpeed { parameters["max_speed"] = .number(maximumSpeed) }
         }
-        let reply = try await connection.call(DockInterface.name + "." + method, parameters)
+        let reply = try await connection.call(method.qualifiedName, parameters)
         print(invocation.isJSON ? JSONValue.object(reply).serialized : Presentation.describe(method, reply))
         // A motion that did not run to its end (replaced, stopped) is not a success for a script.
-        if let how = reply["result"]?["ended"]?["how"]?.stringValue, how != "completed" { return 1 }
+        if let ended = reply["result"]?["ended"],
+            ended["how"]?.stringValue != "completed" || ended["finish"]?.stringValue == "timed_out"
+        {
+            return 1
+        }
         return 0
     } catch {
         printError("dockctl: \(error)")

@@ -141,20 +141,40 @@ import TestSupport
         #expect(oriented.output == "reached\n", "\(oriented.error)")
         #expect(abs(try Self.pose(environment).yaw - 1) < 0.01)
 
-        // kapow tilts up about 0.3 rad and comes back: caught mid-way with --no-wait, then waited for.
+        // kapow tilts up about 0.3 rad and comes back where it began: seen by `dockctl watch`
+        // (JSON lines when piped, the status at 10 Hz) while a one-shot `dockctl animate kapow` waits.
         let before = try Self.pose(environment)
-        #expect(try dockctl("animate kapow --no-wait").output == "ok\n")
-        var highest = before.pitch
-        for _ in 0..<15 {
-            highest = max(highest, try Self.pose(environment).pitch)
-            usleep(20_000)
-        }
-        #expect(highest - before.pitch > 0.1, "kapow tilted the dock up: \(before.pitch) -> \(highest)")
-        for _ in 0..<100 where !(try dockctl("status").output.contains("motion:     idle")) { usleep(50_000) }
+        let watch = try ChildProcess("dockctl", ["watch"], environment: environment)
+        #expect(watch.waitForOutputLine() != nil, "watching")
         let played = try dockctl("animate kapow")
         #expect(played.output == "done\n", "\(played.error)")
+        var highest = before.pitch, sawAnimating = false
+        for _ in 0..<40 {
+            guard let line = watch.waitForOutputLine(timeoutSeconds: 2),
+                let event = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                let status = event["status"] as? [String: Any]
+            else { break }
+            if status["motion"] as? String == "animating" { sawAnimating = true }
+            highest = max(highest, (status["pose"] as? [String: Any])?["pitch"] as? Double ?? -.infinity)
+            if sawAnimating, status["motion"] as? String == "idle" { break }
+        }
+        watch.signal(SIGKILL)
+        #expect(sawAnimating)
+        #expect(highest - before.pitch > 0.1, "kapow tilted the dock up: \(before.pitch) -> \(highest)")
         let after = try Self.pose(environment)
         #expect(abs(after.pitch - before.pitch) < 0.01 && abs(after.yaw - before.yaw) < 0.01, "and ended where it began")
+
+        // The README's other two: a clamped orientation, and an animation that does not wait.
+        #expect(try dockctl("orient --yaw 9 --pitch 0").output == "reached; clamped to the limits: yaw\n")
+        let limit = try Self.pose(environment).yaw
+        #expect(limit > 2.9 && limit < 3.0, "at the dock's yaw limit (170°): \(limit)")
+        #expect(try dockctl("animate no --no-wait").output == "ok\n")
+        var shook = false
+        for _ in 0..<30 where !shook {
+            shook = abs(try Self.pose(environment).yaw - limit) > 0.05
+            usleep(30_000)
+        }
+        #expect(shook, "no shook the dock after dockctl had returned")
         dockd.signal(SIGTERM)
         #expect(try dockd.finish().status == 0)
     }

@@ -386,3 +386,45 @@ extension APITests {
         try daemon.stop()
     }
 }
+
+extension APITests {
+    /// A call waiting for its motion's end holds up neither the calls after it on the same
+    /// connection (a DockClient app's one connection) nor the answer's order.
+    @Test func aWaitingCallDoesNotHoldUpTheConnection() throws {
+        let daemon = try Daemon()
+        let client = try daemon.client()
+        let start = Date()
+        try client.send("io.dockd.Dock.SetOrientation", ["yaw": 1.5, "pitch": 0, "duration": 3, "wait": true])
+        usleep(200_000)
+        try client.send("io.dockd.Dock.Stop")
+        let moved = try #require(client.receive(), "the move's answer")
+        let stopped = try #require(client.receive(), "then the stop's")
+        let elapsed = Date().timeIntervalSince(start)
+        let ended = (Self.parameters(moved)["result"] as? [String: Any])?["ended"] as? [String: Any]
+        #expect(ended?["how"] as? String == "stopped", "the stop ended the move: \(moved)")
+        #expect(ended?["by_client"] is Int)
+        #expect(Self.errorName(stopped) == nil)
+        #expect(elapsed < 2, "both answered long before the 3 s move would have ended: \(elapsed) s")
+        try daemon.stop()
+    }
+
+    /// Holding control is a dead man's handle even while one of the holder's calls waits.
+    @Test func aHolderWithACallWaitingStillStopsTheDockWhenItVanishes() throws {
+        let daemon = try Daemon()
+        let watcher = try daemon.client()
+        try watcher.send("io.dockd.Dock.Watch", more: true)
+        #expect(watcher.receive() != nil, "the stream is set up once its first reply arrives")
+        var holder: VarlinkTestClient? = try daemon.client()
+        #expect(Self.errorName(try holder?.call("io.dockd.Dock.AcquireControl")) == nil)
+        try holder?.send("io.dockd.Dock.SetVelocity", ["yaw": 0.8, "pitch": 0, "duration": 30, "wait": true])
+        usleep(300_000)
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let closedAt = Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+        holder = nil
+        let (stoppedAt, seen) = Self.stopEvent(on: watcher, after: closedAt)
+        let delay = try #require(stoppedAt, "events after the holder went away: \(seen.prefix(12))") - closedAt
+        #expect(delay <= 0.1, "stop sent \(delay) s after the holder went away, its SetVelocity still waiting")
+        try daemon.stop()
+    }
+}

@@ -69,13 +69,18 @@ final class PseudoTerminalDock: Sendable {
 /// refused with a log line, not run unsafely. Measured on a pseudo-terminal, against the real
 /// daemon, idle (no motion: heartbeats only).
 @Suite struct HeartbeatTimingTests {
-    @Test(.timeLimit(.minutes(1)), arguments: [200, 500, 10_000])
-    func theLongestGapBetweenHostFramesIsUnderAQuarterOfTheFailsafe(milliseconds: Int) throws {
+    /// Idle at 200 ms, 500 ms and the protocol's 10 s ceiling; and at 200 ms while the loop also
+    /// plays `wake` (velocity frames every tick, then the settling move, then idle again). dockd's
+    /// 100 ms floor leaves a quarter of 25 ms, too little for this test's own reader thread to
+    /// time on a 2-core machine running the whole suite: it is measured, not asserted here
+    /// (BENCHMARKS.md).
+    @Test(.timeLimit(.minutes(1)), arguments: [(200, false), (200, true), (500, false), (10_000, false)])
+    func theLongestGapBetweenHostFramesIsUnderAQuarterOfTheFailsafe(milliseconds: Int, wakes: Bool) throws {
         var configuration = AccessoryConfiguration()
         configuration.failsafeTimeout = .milliseconds(milliseconds)
         let dock = try PseudoTerminalDock(configuration: configuration)
         let dockd = try ChildProcess("dockd", ["--config", "", "--device", dock.devicePath, "--socket", "",
-                                               "--wake-on-attach=false"])
+                                               "--wake-on-attach=\(wakes)"])
         #expect(dockd.waitForErrorLine(containing: "attached DK-1 Demo") != nil)
         // Long enough for several heartbeats at the longest timeout (one every 1.7 s at 10 s).
         usleep(milliseconds >= 10_000 ? 6_000_000 : 2_000_000)
@@ -88,7 +93,7 @@ final class PseudoTerminalDock: Sendable {
         for (earlier, later) in zip(frames[first...], frames[first...].dropFirst()) {
             longest = max(longest, later.time - earlier.time)
         }
-        print("heartbeat: failsafe \(milliseconds) ms, \(frames.count) host frames, longest gap "
+        print("heartbeat: failsafe \(milliseconds) ms\(wakes ? " with wake" : ""), \(frames.count) host frames, longest gap "
               + "\(Double(longest.components.attoseconds) / 1e15 + Double(longest.components.seconds) * 1000) ms")
         #expect(longest <= .milliseconds(milliseconds) / 4, "failsafe \(milliseconds) ms: longest gap \(longest)")
         #expect(!dock.isFailsafeStopped, "the failsafe never fired")

@@ -169,4 +169,52 @@ import Testing
         #expect(velocities.count > 20, "the tracker drives the dock again: \(velocities.count)")
         #expect(bench.host.activeFaults.isEmpty)
     }
+
+    @Test func anUnattendedMotionMayBeReplacedByAnyClientWithoutTakingOver() {
+        var bench = HostBench()
+        bench.attach()
+        bench.request(.motion(Self.oneSecondRight, takeOver: false, waitsForEnd: false), from: 1)
+        bench.run(for: .milliseconds(20))
+        bench.disconnect(1)
+        let token = bench.request(.motion(.animate(.no), takeOver: false, waitsForEnd: false), from: 2)
+        bench.run(for: .milliseconds(20))
+        #expect(bench.replies[token] == .motion(MotionOutcome(clampedFields: [], cancelledAnimation: nil, ending: nil)))
+        #expect(bench.host.arbiter.controller == .client(2, isExplicit: false))
+        #expect(bench.events.contains { $0.event == .motionEnded(owner: 1, ending: .replaced(byClient: 2)) })
+    }
+
+    @Test func aWaitingCallerHearsWhenTheDockGoesAway() {
+        var bench = HostBench()
+        bench.attach()
+        let token = bench.request(.motion(.orientation(yawRadians: 1, pitchRadians: 0, isRelative: false, pace: .duration(.seconds(2))),
+                                          takeOver: false, waitsForEnd: true), from: 1)
+        bench.run(for: .milliseconds(300))
+        #expect(bench.replies[token] == nil)
+        bench.perform(bench.host.transportClosed(now: bench.now))
+        #expect(bench.replies[token] == .failure(.notReady), "the cable was pulled mid-move")
+        #expect(bench.host.arbiter.controller == .none)
+    }
+
+    @Test func aMoveThatCannotBeSeenToArriveEndsTimedOut() {
+        var bench = HostBench()
+        bench.attach()
+        let token = bench.request(.motion(.orientation(yawRadians: 0.5, pitchRadians: 0, isRelative: false, pace: .fastest),
+                                          takeOver: false, waitsForEnd: true), from: 1)
+        bench.firmware.isTelemetrySuppressed = true  // the dock stops reporting its pose
+        bench.run(for: .seconds(7))
+        #expect(bench.replies[token] == .motion(MotionOutcome(clampedFields: [], cancelledAnimation: nil,
+                                                             ending: .completed(.timedOut))),
+                "not 'reached': nobody saw it arrive")
+        #expect(bench.host.arbiter.controller == .none, "and control was given back")
+    }
+
+    @Test func stopReleasesControlEvenWithNoDock() {
+        var bench = HostBench()
+        bench.attach()
+        bench.request(.acquireControl(takeOver: false), from: 1)
+        bench.perform(bench.host.transportClosed(now: bench.now))
+        let token = bench.request(.stop(takeOver: false), from: 1)
+        #expect(bench.replies[token] == .done)
+        #expect(bench.host.arbiter.controller == .none)
+    }
 }
