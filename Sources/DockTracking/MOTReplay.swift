@@ -37,13 +37,13 @@ public enum MOTReplay {
 
         /// Whether the settings can be replayed: a positive image size, a frame rate within
         /// `minimumFramesPerSecond...maximumFramesPerSecond`, a field of view strictly between 0
-        /// and π, and a last frame, if given, from 0 to `MOTFormat.maximumFrame`.
+        /// and π, a last frame, if given, from 0 to `MOTFormat.maximumFrame`, and valid tracker settings.
         public var isValid: Bool {
             imageWidthPixels > 0 && imageHeightPixels > 0
                 && (Self.minimumFramesPerSecond...Self.maximumFramesPerSecond).contains(framesPerSecond)
                 && horizontalFieldOfViewRadians.isFinite && horizontalFieldOfViewRadians > 0
                 && horizontalFieldOfViewRadians < .pi
-                && (lastFrame.map { (0...MOTFormat.maximumFrame).contains($0) } ?? true)
+                && (lastFrame.map { (0...MOTFormat.maximumFrame).contains($0) } ?? true) && tracker.isValid
         }
 
         /// The camera the boxes are taken to come from: upright, not mirrored.
@@ -58,13 +58,22 @@ public enum MOTReplay {
         }
     }
 
+    /// Whether a box is one a camera could show, and so one to write: finite, at least a pixel wide
+    /// and tall, at most four images wide and tall, and overlapping the image.
+    public static func isShowable(_ box: PixelRect, imageWidthPixels width: Double, imageHeightPixels height: Double) -> Bool {
+        box.x.isFinite && box.y.isFinite && box.width.isFinite && box.height.isFinite
+            && box.width >= 1 && box.height >= 1 && box.width <= 4 * width && box.height <= 4 * height
+            && box.x + box.width > 0 && box.y + box.height > 0 && box.x < width && box.y < height
+    }
+
     /// Replays `detections` (in any order; their identifiers are ignored) and returns the tracks
     /// frame by frame, sorted by frame and then identifier, each with confidence 1.
     ///
     /// Every frame from 1 to the last is stepped through, with or without detections, so tracks
     /// coast and die on time. Within a frame the detections go to the tracker most confident
     /// first, since it takes at most 64 per frame (and keeps at most
-    /// `settings.tracker.maximumTracks`). Detections after the last frame are ignored.
+    /// `settings.tracker.maximumTracks`). Detections after the last frame are ignored, and a track
+    /// whose box no camera could show (`isShowable`) is left out of that frame's results.
     ///
     /// - Precondition: `settings.isValid`.
     public static func run(_ detections: [MOTRecord], settings: Settings) -> [MOTRecord] {
@@ -102,13 +111,11 @@ public enum MOTReplay {
                 case .coasting where !settings.includesCoastingTracks: continue
                 case .confirmed, .coasting: break
                 }
-                guard let box = track.filter.angularBox.project(camera: camera, gimbalYawRadians: 0, gimbalPitchRadians: 0),
-                    box.x.isFinite, box.y.isFinite, box.width.isFinite, box.height.isFinite
+                guard let box = track.filter.angularBox.project(camera: camera, gimbalYawRadians: 0, gimbalPitchRadians: 0)
                 else { continue }
-                reported.append(MOTRecord(
-                    frame: frame, identifier: track.identifier,
-                    box: PixelRect(x: box.x * width, y: box.y * height, width: box.width * width, height: box.height * height),
-                    confidence: 1))
+                let pixels = PixelRect(x: box.x * width, y: box.y * height, width: box.width * width, height: box.height * height)
+                guard Self.isShowable(pixels, imageWidthPixels: width, imageHeightPixels: height) else { continue }
+                reported.append(MOTRecord(frame: frame, identifier: track.identifier, box: pixels, confidence: 1))
             }
             results += reported.sorted { $0.identifier < $1.identifier }
         }
