@@ -4,17 +4,20 @@
 /// so a subject keeps its ID through short misses and occlusions while a false detection never
 /// becomes a subject.
 ///
-/// Association is in three stages, after ByteTrack (Zhang et al., "ByteTrack: Multi-Object Tracking
-/// by Associating Every Detection Box", ECCV 2022): the confident observations first, against the
-/// confirmed and coasting tracks; then the unconfident ones against the confirmed tracks left over
-/// (a half-hidden person gives a weak box, and it keeps the track; a weak box nobody expects is
+/// Association is in stages, after ByteTrack (Zhang et al., "ByteTrack: Multi-Object Tracking by
+/// Associating Every Detection Box", ECCV 2022): the confident observations first, against the
+/// confirmed and coasting tracks whose expected boxes they overlap; then the confident ones left
+/// against the tracks left, without overlap — a subject that outran its box, within the
+/// Mahalanobis gate, or one that came out from behind someone a little away from where its track
+/// coasted, within a tighter gate and reach (a stage of its own, so such a far pair never displaces
+/// an overlapping one); then the unconfident observations against the confirmed tracks left (a
+/// half-hidden person gives a weak box, and it keeps the track; a weak box nobody expects is
 /// dropped); then the confident observations left against the tentative tracks. Only a confident
 /// observation that nothing took starts a track. A pair's cost is 1 − IoU of the observation and
 /// the box the track expects, plus its squared Mahalanobis distance over the gate, so overlap
-/// decides and the filter's uncertainty breaks ties. A pair is allowed only within the Mahalanobis
-/// gate, with the sizes alike (a nearer person is larger: a coasting track is not handed someone
-/// else standing where it was predicted), and overlapping — except that a track seen in the last
-/// frames may follow a fast subject that left its box, within the gate.
+/// decides and the filter's uncertainty breaks ties; a pair is allowed only within the gate and
+/// with the sizes alike (a nearer person is larger: a coasting track is not handed someone else
+/// standing where it was predicted).
 public struct SubjectTracker: Sendable {
     /// Tuning. The defaults were chosen on the benchmark's training seed (`scripts/mot-bench`,
     /// seed 1 of TUD-Campus and TUD-Stadtmitte at three levels of degraded detections) and checked on
@@ -30,6 +33,10 @@ public struct SubjectTracker: Sendable {
         /// box it expects (it has drifted while unseen) within this squared Mahalanobis distance;
         /// 0: never.
         public var coastingGate = 5.0
+        /// And only when the observation's centre is within this many of the expected box's
+        /// widths and heights of the expected centre (a walker hidden for a second is found again
+        /// near where it was going; the person next to it is not taken instead).
+        public var coastingReach = 1.5
         /// Observations at least this confident are matched first and may start tracks; weaker
         /// ones only keep a confirmed track alive.
         public var confidentThreshold = 0.55
@@ -83,7 +90,7 @@ public struct SubjectTracker: Sendable {
             (1...64).contains(maximumTracks) && gate.isFinite && gate > 0
                 && (0...1).contains(confidentThreshold) && (0...1).contains(minimumConfidence)
                 && minimumConfidence <= confidentThreshold && (0...1).contains(birthConfidence)
-                && coastingGate.isFinite && coastingGate >= 0 && overlapWeight.isFinite && overlapWeight >= 0 && (0...1).contains(minimumOverlap) && (0...1).contains(minimumOverlapUnconfident)
+                && coastingGate.isFinite && coastingGate >= 0 && coastingReach.isFinite && coastingReach >= 0 && overlapWeight.isFinite && overlapWeight >= 0 && (0...1).contains(minimumOverlap) && (0...1).contains(minimumOverlapUnconfident)
                 && sizeRatioGate.isFinite && sizeRatioGate > 1 && (1...1000).contains(confirmationHits)
                 && quickConfirmationConfidence.isFinite && quickConfirmationConfidence >= 0
                 && tentativeTimeout > .zero && coastAfter > .zero && coastTimeout > .zero
@@ -186,10 +193,15 @@ public struct SubjectTracker: Sendable {
         return min(most, max(0.2, perHeight * height))
     }
 
-    /// The three association stages.
+    /// The association stages, in order.
     enum Stage {
-        /// Confident observations against confirmed and coasting tracks.
+        /// Confident observations against confirmed and coasting tracks, overlapping.
         case confident
+        /// Confident observations left against the confirmed and coasting tracks left, not
+        /// overlapping: a subject that outran its box, or came out from behind someone away from
+        /// where its track coasted. A stage of its own, so that such a far pair never displaces
+        /// an overlapping one.
+        case distant
         /// Unconfident observations against the confirmed tracks left.
         case unconfident
         /// Confident observations left against tentative tracks.
@@ -210,14 +222,20 @@ public struct SubjectTracker: Sendable {
         let expectedBox = NormalizedRect(x: expected[0] - expectedWidth / 2, y: expected[1] - expectedHeight / 2,
                                          width: expectedWidth, height: expectedHeight)
         let overlap = expectedBox.intersectionOverUnion(box)
-        let least = stage == .unconfident ? configuration.minimumOverlapUnconfident : configuration.minimumOverlap
-        if overlap < least {
-            // A track seen in the last frames may follow a subject faster than its box: the
-            // Mahalanobis gate alone decides, at a cost above every overlapping pair's.
-            // A coasting one, only within `coastingGate`: its box has drifted while unseen.
-            guard stage == .confident, phase == .confirmed || (phase == .coasting && distance <= configuration.coastingGate)
+        switch stage {
+        case .confident, .tentative:
+            guard overlap >= configuration.minimumOverlap else { return .infinity }
+        case .unconfident:
+            guard overlap >= configuration.minimumOverlapUnconfident else { return .infinity }
+        case .distant:
+            // A track seen in the last frames within the Mahalanobis gate; a coasting one only
+            // within `coastingGate` and `coastingReach` of its box: while unseen its box drifted
+            // and its covariance grew enough to take in a neighbour.
+            guard phase == .coasting else { break }
+            let across = (box.x + box.width / 2 - expected[0]) / expectedWidth
+            let down = (box.y + box.height / 2 - expected[1]) / expectedHeight
+            guard distance <= configuration.coastingGate, (across * across + down * down).squareRoot() <= configuration.coastingReach
             else { return .infinity }
-            return 1 + configuration.overlapWeight + distance / configuration.gate
         }
         return configuration.overlapWeight * (1 - overlap) + distance / configuration.gate
     }
@@ -244,6 +262,7 @@ public struct SubjectTracker: Sendable {
         }
         for kind in SubjectKind.allCases {
             associate(.confident, kind, observations, count: count, captureTime: captureTime)
+            associate(.distant, kind, observations, count: count, captureTime: captureTime)
             associate(.unconfident, kind, observations, count: count, captureTime: captureTime)
             associate(.tentative, kind, observations, count: count, captureTime: captureTime)
         }
@@ -273,7 +292,7 @@ public struct SubjectTracker: Sendable {
         for index in predictions.indices where tracks[index].kind == kind && !matched[index] && predictions[index].isValid {
             let phase = tracks[index].phase
             let isRow = switch stage {
-            case .confident: phase != .tentative
+            case .confident, .distant: phase != .tentative
             case .unconfident: phase == .confirmed
             case .tentative: phase == .tentative
             }

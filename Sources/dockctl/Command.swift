@@ -95,6 +95,7 @@ struct Invocation: Equatable {
           --size-ratio X       the most a box's width or height may differ from the expected, as a ratio [1.8]
           --gate X             the squared Mahalanobis distance gate [30]
           --coasting-gate X    a coasting track may take a box it does not overlap within this gate (0: never) [5]
+          --coasting-reach R   ... and only within R of its box's sizes of where it was expected [1.5]
           --iou-weight W       a pair's cost is d²/gate + W × (1 − IoU) [1]
           --confirm-hits N     hits that confirm a new track [3]
           --quick-confirm C    confirm from the second hit once the hits' confidences add up to C [1.8]
@@ -361,6 +362,10 @@ struct OptionParser {
         if let value = try number("--coasting-gate") {
             guard value >= 0, value <= 1e6 else { throw usage("--coasting-gate needs a number from 0 to 1e6, got '\(value)'") }
             tracker.coastingGate = value
+        }
+        if let value = try number("--coasting-reach") {
+            guard value >= 0, value <= 1e6 else { throw usage("--coasting-reach needs a number from 0 to 1e6, got '\(value)'") }
+            tracker.coastingReach = value
         }
         if let value = try number("--iou-weight") {
             guard value >= 0, value <= 1000 else { throw usage("--iou-weight needs a number from 0 to 1000, got '\(value)'") }

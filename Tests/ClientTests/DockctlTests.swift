@@ -53,7 +53,7 @@ import TestSupport
     @Test func replayTakesEveryTrackerParameter() throws {
         let arguments = ["replay", "--mot", "d", "--out", "r", "--size", "640x480", "--time", "--confident", "0.45",
                          "--birth-confidence", "0.7", "--min-confidence", "0.05", "--min-iou", "0.2", "--min-iou-weak", "0.5",
-                         "--size-ratio", "1.6", "--gate", "20", "--iou-weight", "0.5", "--coasting-gate", "7", "--confirm-hits", "4", "--quick-confirm", "1.5",
+                         "--size-ratio", "1.6", "--gate", "20", "--iou-weight", "0.5", "--coasting-gate", "7", "--coasting-reach", "2", "--confirm-hits", "4", "--quick-confirm", "1.5",
                          "--tentative-timeout", "0.25", "--coast-after", "0.2", "--coast-timeout", "1.2", "--max-tracks", "32",
                          "--acceleration-noise", "2", "--acceleration-per-height", "4", "--size-noise", "0.1", "--box-noise", "0.08", "--box-noise-floor", "0.002"]
         var settings = MOTReplay.Settings(imageWidthPixels: 640, imageHeightPixels: 480)
@@ -66,6 +66,7 @@ import TestSupport
         settings.tracker.gate = 20
         settings.tracker.overlapWeight = 0.5
         settings.tracker.coastingGate = 7
+        settings.tracker.coastingReach = 2
         settings.tracker.confirmationHits = 4
         settings.tracker.quickConfirmationConfidence = 1.5
         settings.tracker.tentativeTimeout = .milliseconds(250)
@@ -84,7 +85,7 @@ import TestSupport
         let defaults = SubjectTracker.Configuration()
         for (option, value) in [("--confident C", "[0.55]"), ("--birth-confidence C", "[0.6]"), ("--min-confidence C", "[0.1]"),
                                 ("--min-iou X", "[0.1]"), ("--min-iou-weak X", "[0.4]"), ("--size-ratio X", "[1.8]"),
-                                ("--gate X", "[30]"), ("--iou-weight W", "[1]"), ("--coasting-gate X", "[5]"), ("--confirm-hits N", "[3]"), ("--quick-confirm C", "[1.8]"),
+                                ("--gate X", "[30]"), ("--iou-weight W", "[1]"), ("--coasting-gate X", "[5]"), ("--coasting-reach R", "[1.5]"), ("--confirm-hits N", "[3]"), ("--quick-confirm C", "[1.8]"),
                                 ("--tentative-timeout S", "[0.3]"), ("--coast-after S", "[0.15]"), ("--coast-timeout S", "[1.5]"),
                                 ("--max-tracks N", "[16]"), ("--acceleration-noise A", "[3]"), ("--acceleration-per-height K", "[5]"), ("--size-noise S", "[0.05]"),
                                 ("--box-noise F", "[0.08]"), ("--box-noise-floor F", "[0.003]"), ("--time", "tracker_seconds")] {
@@ -93,7 +94,7 @@ import TestSupport
         }
         #expect(defaults.confidentThreshold == 0.55 && defaults.birthConfidence == 0.6 && defaults.minimumConfidence == 0.1
                 && defaults.minimumOverlap == 0.1 && defaults.minimumOverlapUnconfident == 0.4 && defaults.sizeRatioGate == 1.8
-                && defaults.gate == 30 && defaults.overlapWeight == 1 && defaults.coastingGate == 5 && defaults.confirmationHits == 3 && defaults.quickConfirmationConfidence == 1.8
+                && defaults.gate == 30 && defaults.overlapWeight == 1 && defaults.coastingGate == 5 && defaults.coastingReach == 1.5 && defaults.confirmationHits == 3 && defaults.quickConfirmationConfidence == 1.8
                 && defaults.tentativeTimeout == .milliseconds(300) && defaults.coastAfter == .milliseconds(150)
                 && defaults.coastTimeout == .milliseconds(1500) && defaults.maximumTracks == 16
                 && defaults.noise.accelerationNoise == 3 && defaults.accelerationPerHeight == 5 && defaults.noise.sizeNoise == 0.05
