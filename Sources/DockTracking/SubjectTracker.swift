@@ -19,9 +19,9 @@
 /// with the sizes alike (a nearer person is larger: a coasting track is not handed someone else
 /// standing where it was predicted).
 public struct SubjectTracker: Sendable {
-    /// Tuning. The defaults were chosen on the benchmark's training seed (`scripts/mot-bench`,
-    /// seed 1 of TUD-Campus and TUD-Stadtmitte at three levels of degraded detections) and checked on
-    /// its held-out seed and on every simulator scenario; BENCHMARKS.md has the figures.
+    /// Tuning. The defaults were chosen on the benchmark's tuning seeds (`scripts/mot-bench`,
+    /// seeds 1 to 3 of TUD-Campus and TUD-Stadtmitte at three levels of degraded detections) and
+    /// checked on its held-out seeds and on every simulator scenario; BENCHMARKS.md has the figures.
     public struct Configuration: Hashable, Sendable {
         /// The most tracks at once.
         public var maximumTracks = 16
@@ -141,6 +141,14 @@ public struct SubjectTracker: Sendable {
     private var columns: [Int] = []
     private var assigned: [Bool] = []
     private var matched: [Bool] = []
+    /// Each track's phase at the start of the frame's association, read once: reading a field of
+    /// a `Track` in the array in a loop can copy the whole track.
+    private var phases: [Phase] = []
+    private var kinds: [SubjectKind] = []
+    /// Each track's expected box this frame (from its prediction).
+    private var expectedBoxes: [NormalizedRect] = []
+    /// Each observation's class this frame: 0 ignored, 1 confident, 2 unconfident.
+    private var classes: [UInt8] = []
 
     /// Creates an empty tracker.
     public init(configuration: Configuration = Configuration()) {
@@ -152,6 +160,10 @@ public struct SubjectTracker: Sendable {
         columns.reserveCapacity(solver.maximumColumns)
         assigned.reserveCapacity(solver.maximumColumns)
         matched.reserveCapacity(configuration.maximumTracks)
+        phases.reserveCapacity(configuration.maximumTracks)
+        kinds.reserveCapacity(configuration.maximumTracks)
+        expectedBoxes.reserveCapacity(configuration.maximumTracks)
+        classes.reserveCapacity(solver.maximumColumns)
     }
 
     /// Drops every track; identifiers go on from where they were, so none is ever reused.
@@ -164,9 +176,15 @@ public struct SubjectTracker: Sendable {
     public mutating func predict(to now: Duration) {
         guard now > time else { return }
         let seconds = (now - time).trackerSeconds
-        for index in tracks.indices {
-            tracks[index].filter.noise.accelerationNoise = accelerationNoise(tracks[index].filter.angularBox, tracks[index].kind)
-            tracks[index].filter.predict(seconds: seconds)
+        let configuration = self.configuration
+        // Through a pointer: reading a field of an element in place, not a copy of the track.
+        tracks.withUnsafeMutableBufferPointer { tracks in
+            for index in tracks.indices {
+                let height = tracks[index].filter.state[5]
+                tracks[index].filter.noise.accelerationNoise = Self.accelerationNoise(heightRadians: height, tracks[index].kind,
+                                                                                      configuration)
+                tracks[index].filter.predict(seconds: seconds)
+            }
         }
         time = now
         tracks.removeAll { track in
@@ -184,12 +202,12 @@ public struct SubjectTracker: Sendable {
         }
     }
 
-    /// The angular acceleration noise of a track of `kind` with the given box (see
+    /// The angular acceleration noise of a track of `kind` with the given angular height (see
     /// `Configuration.accelerationPerHeight`).
-    func accelerationNoise(_ box: AngularBox, _ kind: SubjectKind) -> Double {
+    static func accelerationNoise(heightRadians: Double, _ kind: SubjectKind, _ configuration: borrowing Configuration) -> Double {
         let most = configuration.noise.accelerationNoise, perHeight = configuration.accelerationPerHeight
-        guard perHeight > 0, box.heightRadians.isFinite else { return most }
-        let height = box.heightRadians * (kind == .face ? 7 : 1)
+        guard perHeight > 0, heightRadians.isFinite else { return most }
+        let height = heightRadians * (kind == .face ? 7 : 1)
         return min(most, max(0.2, perHeight * height))
     }
 
@@ -208,19 +226,17 @@ public struct SubjectTracker: Sendable {
         case tentative
     }
 
-    /// The cost of pairing a track's prediction with an observation's box, or infinity when the
-    /// pair is not allowed at this stage.
-    static func cost(_ prediction: SubjectFilter.Prediction, _ box: NormalizedRect, phase: Phase, stage: Stage,
-                     configuration: Configuration) -> Double {
-        guard let distance = prediction.distance(to: box), distance <= configuration.gate else { return .infinity }
-        let expected = prediction.measurement
-        let expectedWidth = expected[2], expectedHeight = expected[3]
+    /// The cost of pairing a track with an observation's box, or infinity when the pair is not
+    /// allowed at this stage, from the box's squared Mahalanobis distance from the track's
+    /// prediction (nil: not comparable) and the box the track expects.
+    static func cost(distance: Double?, expected expectedBox: NormalizedRect, _ box: NormalizedRect, phase: Phase, stage: Stage,
+                     configuration: borrowing Configuration) -> Double {
+        guard let distance, distance <= configuration.gate else { return .infinity }
+        let expectedWidth = expectedBox.width, expectedHeight = expectedBox.height
         guard expectedWidth > 0, expectedHeight > 0 else { return .infinity }
         let ratio = configuration.sizeRatioGate
         let widthRatio = box.width / expectedWidth, heightRatio = box.height / expectedHeight
         guard widthRatio <= ratio, widthRatio * ratio >= 1, heightRatio <= ratio, heightRatio * ratio >= 1 else { return .infinity }
-        let expectedBox = NormalizedRect(x: expected[0] - expectedWidth / 2, y: expected[1] - expectedHeight / 2,
-                                         width: expectedWidth, height: expectedHeight)
         let overlap = expectedBox.intersectionOverUnion(box)
         switch stage {
         case .confident, .tentative:
@@ -232,8 +248,8 @@ public struct SubjectTracker: Sendable {
             // within `coastingGate` and `coastingReach` of its box: while unseen its box drifted
             // and its covariance grew enough to take in a neighbour.
             guard phase == .coasting else { break }
-            let across = (box.x + box.width / 2 - expected[0]) / expectedWidth
-            let down = (box.y + box.height / 2 - expected[1]) / expectedHeight
+            let across = (box.x + box.width / 2 - expectedBox.x - expectedWidth / 2) / expectedWidth
+            let down = (box.y + box.height / 2 - expectedBox.y - expectedHeight / 2) / expectedHeight
             guard distance <= configuration.coastingGate, (across * across + down * down).squareRoot() <= configuration.coastingReach
             else { return .infinity }
         }
@@ -253,14 +269,45 @@ public struct SubjectTracker: Sendable {
         let lag = captureTime < time ? (time - captureTime).trackerSeconds : 0
         let count = min(observations.count, solver.maximumColumns)
         assigned.removeAll(keepingCapacity: true)
-        for _ in 0..<count { assigned.append(false) }
+        classes.removeAll(keepingCapacity: true)
+        var observedKinds: (face: Bool, body: Bool, object: Bool) = (false, false, false)
+        for index in 0..<count {
+            assigned.append(false)
+            let observation = observations[index]
+            let confidence = observation.confidence
+            guard observation.box.isUsable, confidence.isFinite, confidence >= configuration.minimumConfidence else {
+                classes.append(0)
+                continue
+            }
+            classes.append(confidence >= configuration.confidentThreshold ? 1 : 2)
+            switch observation.kind {
+            case .face: observedKinds.face = true
+            case .body: observedKinds.body = true
+            case .object: observedKinds.object = true
+            }
+        }
         matched.removeAll(keepingCapacity: true)
+        phases.removeAll(keepingCapacity: true)
+        kinds.removeAll(keepingCapacity: true)
         predictions.removeAll(keepingCapacity: true)
+        expectedBoxes.removeAll(keepingCapacity: true)
         for index in tracks.indices {
-            predictions.append(tracks[index].filter.prediction(model, lagSeconds: lag))
+            let prediction = tracks[index].filter.prediction(model, lagSeconds: lag)
+            let expected = prediction.measurement
+            expectedBoxes.append(NormalizedRect(x: expected[0] - expected[2] / 2, y: expected[1] - expected[3] / 2,
+                                                width: expected[2], height: expected[3]))
+            predictions.append(prediction)
             matched.append(false)
+            phases.append(tracks[index].phase)
+            kinds.append(tracks[index].kind)
         }
         for kind in SubjectKind.allCases {
+            let isObserved = switch kind {
+            case .face: observedKinds.face
+            case .body: observedKinds.body
+            case .object: observedKinds.object
+            }
+            guard isObserved else { continue }
             associate(.confident, kind, observations, count: count, captureTime: captureTime)
             associate(.distant, kind, observations, count: count, captureTime: captureTime)
             associate(.unconfident, kind, observations, count: count, captureTime: captureTime)
@@ -275,7 +322,7 @@ public struct SubjectTracker: Sendable {
                                          gimbalPitchRadians: gimbalPitchRadians)
             else { continue }
             var noise = configuration.noise
-            noise.accelerationNoise = accelerationNoise(angular, observation.kind)
+            noise.accelerationNoise = Self.accelerationNoise(heightRadians: angular.heightRadians, observation.kind, configuration)
             tracks.append(Track(identifier: nextIdentifier, kind: observation.kind,
                                 filter: SubjectFilter(first: angular, noise: noise),
                                 phase: .tentative, hits: 1, confidenceSum: observation.confidence, lastSeen: captureTime, lastFused: time, born: captureTime))
@@ -289,8 +336,8 @@ public struct SubjectTracker: Sendable {
                                     captureTime: Duration) {
         rows.removeAll(keepingCapacity: true)
         columns.removeAll(keepingCapacity: true)
-        for index in predictions.indices where tracks[index].kind == kind && !matched[index] && predictions[index].isValid {
-            let phase = tracks[index].phase
+        for index in predictions.indices where kinds[index] == kind && !matched[index] && predictions[index].isValid {
+            let phase = phases[index]
             let isRow = switch stage {
             case .confident, .distant: phase != .tentative
             case .unconfident: phase == .confirmed
@@ -299,21 +346,29 @@ public struct SubjectTracker: Sendable {
             if isRow { rows.append(index) }
         }
         guard !rows.isEmpty else { return }
-        for index in 0..<count where !assigned[index] && observations[index].kind == kind && observations[index].box.isUsable {
-            let confidence = observations[index].confidence
-            guard confidence.isFinite, confidence >= configuration.minimumConfidence else { continue }
-            let isConfident = confidence >= configuration.confidentThreshold
-            if isConfident == (stage != .unconfident) { columns.append(index) }
+        let wanted: UInt8 = stage == .unconfident ? 2 : 1
+        for index in 0..<count where !assigned[index] && classes[index] == wanted && observations[index].kind == kind {
+            columns.append(index)
         }
         guard !columns.isEmpty else { return }
-        do {
-            // Copies for the closure, released before the tracks are written below (a copy still
-            // alive then would make the write copy the whole array).
-            let (rows, columns, predictions, configuration) = (self.rows, self.columns, self.predictions, self.configuration)
-            let tracks = self.tracks
-            solver.solve(rows: rows.count, columns: columns.count, gate: .greatestFiniteMagnitude) { row, column in
-                Self.cost(predictions[rows[row]], observations[columns[column]].box, phase: tracks[rows[row]].phase, stage: stage,
-                          configuration: configuration)
+        // The costs read the per-frame buffers through pointers: no retain, no bounds check, no
+        // copy of a prediction per pair.
+        let configuration = self.configuration
+        rows.withUnsafeBufferPointer { rows in
+            columns.withUnsafeBufferPointer { columns in
+                predictions.withUnsafeBufferPointer { predictions in
+                    expectedBoxes.withUnsafeBufferPointer { expectedBoxes in
+                        phases.withUnsafeBufferPointer { phases in
+                            observations.withUnsafeBufferPointer { observations in
+                                solver.solve(rows: rows.count, columns: columns.count, gate: .greatestFiniteMagnitude) { row, column in
+                                    let track = rows[row], box = observations[columns[column]].box
+                                    return Self.cost(distance: predictions[track].distance(to: box), expected: expectedBoxes[track],
+                                                     box, phase: phases[track], stage: stage, configuration: configuration)
+                                }
+                            }
+                        }
+                    }
+                }
             }
         }
         for row in rows.indices {
@@ -327,9 +382,9 @@ public struct SubjectTracker: Sendable {
             self.tracks[trackIndex].confidenceSum += observations[observationIndex].confidence
             self.tracks[trackIndex].lastSeen = max(self.tracks[trackIndex].lastSeen, captureTime)
             self.tracks[trackIndex].lastFused = time
-            let track = self.tracks[trackIndex]
-            if track.phase == .coasting || track.hits >= configuration.confirmationHits
-                || (track.hits >= 2 && track.confidenceSum >= configuration.quickConfirmationConfidence)
+            let hits = self.tracks[trackIndex].hits, confidenceSum = self.tracks[trackIndex].confidenceSum
+            if phases[trackIndex] == .coasting || hits >= configuration.confirmationHits
+                || (hits >= 2 && confidenceSum >= configuration.quickConfirmationConfidence)
             {
                 self.tracks[trackIndex].phase = .confirmed
             }
