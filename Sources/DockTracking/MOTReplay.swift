@@ -20,6 +20,9 @@ public enum MOTReplay {
         public var kind: SubjectKind = .body
         /// Whether coasting tracks (unseen for a moment, position predicted) are reported too.
         public var includesCoastingTracks = false
+        /// Whether a detection's id (when not negative) is the detector's own identifier, handed
+        /// to the tracker (`Observation.identifier`); otherwise ids are ignored.
+        public var usesDetectorIdentifiers = false
         /// The tracker's tuning.
         public var tracker = SubjectTracker.Configuration()
 
@@ -66,7 +69,7 @@ public enum MOTReplay {
             && box.x + box.width > 0 && box.y + box.height > 0 && box.x < width && box.y < height
     }
 
-    /// Replays `detections` (in any order; their identifiers are ignored) and returns the tracks
+    /// Replays `detections` (in any order; their identifiers ignored unless `usesDetectorIdentifiers`) and returns the tracks
     /// frame by frame, sorted by frame and then identifier, each with confidence 1.
     ///
     /// Every frame from 1 to the last is stepped through, with or without detections, so tracks
@@ -98,7 +101,8 @@ public enum MOTReplay {
                     kind: settings.kind,
                     box: NormalizedRect(x: box.x / width, y: box.y / height, width: box.width / width,
                                         height: box.height / height),
-                    confidence: min(1, max(0, ordered[next].confidence))))
+                    confidence: min(1, max(0, ordered[next].confidence)),
+                    identifier: settings.usesDetectorIdentifiers && ordered[next].identifier >= 0 ? ordered[next].identifier : nil))
                 next += 1
             }
             let time = settings.captureTime(ofFrame: frame)

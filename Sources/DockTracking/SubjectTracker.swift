@@ -118,6 +118,8 @@ public struct SubjectTracker: Sendable {
         public var hits: Int
         /// The sum of their confidences.
         public var confidenceSum: Double = 0
+        /// The detector's identifier on the last observation fused, if it sent one.
+        public var detectorIdentifier: Int? = nil
         /// When it was last seen (capture time).
         public var lastSeen: Duration
         /// The tracker's time when it was last fused: a track coasts when nothing has been fused
@@ -145,6 +147,7 @@ public struct SubjectTracker: Sendable {
     /// a `Track` in the array in a loop can copy the whole track.
     private var phases: [Phase] = []
     private var kinds: [SubjectKind] = []
+    private var detectorIdentifiers: [Int?] = []
     /// Each track's expected box this frame (from its prediction).
     private var expectedBoxes: [NormalizedRect] = []
     /// Each observation's class this frame: 0 ignored, 1 confident, 2 unconfident.
@@ -162,6 +165,7 @@ public struct SubjectTracker: Sendable {
         matched.reserveCapacity(configuration.maximumTracks)
         phases.reserveCapacity(configuration.maximumTracks)
         kinds.reserveCapacity(configuration.maximumTracks)
+        detectorIdentifiers.reserveCapacity(configuration.maximumTracks)
         expectedBoxes.reserveCapacity(configuration.maximumTracks)
         classes.reserveCapacity(solver.maximumColumns)
     }
@@ -229,8 +233,13 @@ public struct SubjectTracker: Sendable {
     /// The cost of pairing a track with an observation's box, or infinity when the pair is not
     /// allowed at this stage, from the box's squared Mahalanobis distance from the track's
     /// prediction (nil: not comparable) and the box the track expects.
+    ///
+    /// When the detector gave the observation an identifier and the track has one, the same
+    /// identifier makes the pair 1 cheaper and lifts the overlap floor (the detector vouches for
+    /// it), a different one makes it 1 dearer (a detector that lost and found a person again
+    /// gives a new identifier, so it is not forbidden).
     static func cost(distance: Double?, expected expectedBox: NormalizedRect, _ box: NormalizedRect, phase: Phase, stage: Stage,
-                     configuration: borrowing Configuration) -> Double {
+                     sameDetectorIdentifier: Bool? = nil, configuration: borrowing Configuration) -> Double {
         guard let distance, distance <= configuration.gate else { return .infinity }
         let expectedWidth = expectedBox.width, expectedHeight = expectedBox.height
         guard expectedWidth > 0, expectedHeight > 0 else { return .infinity }
@@ -238,11 +247,13 @@ public struct SubjectTracker: Sendable {
         let widthRatio = box.width / expectedWidth, heightRatio = box.height / expectedHeight
         guard widthRatio <= ratio, widthRatio * ratio >= 1, heightRatio <= ratio, heightRatio * ratio >= 1 else { return .infinity }
         let overlap = expectedBox.intersectionOverUnion(box)
+        let vouched = sameDetectorIdentifier == true
+        let identityCost = sameDetectorIdentifier.map { $0 ? -1.0 : 1.0 } ?? 0
         switch stage {
         case .confident, .tentative:
-            guard overlap >= configuration.minimumOverlap else { return .infinity }
+            guard overlap >= configuration.minimumOverlap || vouched else { return .infinity }
         case .unconfident:
-            guard overlap >= configuration.minimumOverlapUnconfident else { return .infinity }
+            guard overlap >= configuration.minimumOverlapUnconfident || vouched else { return .infinity }
         case .distant:
             // A track seen in the last frames within the Mahalanobis gate; a coasting one only
             // within `coastingGate` and `coastingReach` of its box: while unseen its box drifted
@@ -253,7 +264,7 @@ public struct SubjectTracker: Sendable {
             guard distance <= configuration.coastingGate, (across * across + down * down).squareRoot() <= configuration.coastingReach
             else { return .infinity }
         }
-        return configuration.overlapWeight * (1 - overlap) + distance / configuration.gate
+        return configuration.overlapWeight * (1 - overlap) + distance / configuration.gate + identityCost
     }
 
     /// Fuses one frame's observations, captured at `captureTime` with the gimbal at the given pose.
@@ -289,6 +300,7 @@ public struct SubjectTracker: Sendable {
         matched.removeAll(keepingCapacity: true)
         phases.removeAll(keepingCapacity: true)
         kinds.removeAll(keepingCapacity: true)
+        detectorIdentifiers.removeAll(keepingCapacity: true)
         predictions.removeAll(keepingCapacity: true)
         expectedBoxes.removeAll(keepingCapacity: true)
         for index in tracks.indices {
@@ -300,6 +312,7 @@ public struct SubjectTracker: Sendable {
             matched.append(false)
             phases.append(tracks[index].phase)
             kinds.append(tracks[index].kind)
+            detectorIdentifiers.append(tracks[index].detectorIdentifier)
         }
         for kind in SubjectKind.allCases {
             let isObserved = switch kind {
@@ -325,7 +338,8 @@ public struct SubjectTracker: Sendable {
             noise.accelerationNoise = Self.accelerationNoise(heightRadians: angular.heightRadians, observation.kind, configuration)
             tracks.append(Track(identifier: nextIdentifier, kind: observation.kind,
                                 filter: SubjectFilter(first: angular, noise: noise),
-                                phase: .tentative, hits: 1, confidenceSum: observation.confidence, lastSeen: captureTime, lastFused: time, born: captureTime))
+                                phase: .tentative, hits: 1, confidenceSum: observation.confidence,
+                                detectorIdentifier: observation.identifier, lastSeen: captureTime, lastFused: time, born: captureTime))
             nextIdentifier += 1
         }
     }
@@ -359,11 +373,19 @@ public struct SubjectTracker: Sendable {
                 predictions.withUnsafeBufferPointer { predictions in
                     expectedBoxes.withUnsafeBufferPointer { expectedBoxes in
                         phases.withUnsafeBufferPointer { phases in
-                            observations.withUnsafeBufferPointer { observations in
-                                solver.solve(rows: rows.count, columns: columns.count, gate: .greatestFiniteMagnitude) { row, column in
-                                    let track = rows[row], box = observations[columns[column]].box
-                                    return Self.cost(distance: predictions[track].distance(to: box), expected: expectedBoxes[track],
-                                                     box, phase: phases[track], stage: stage, configuration: configuration)
+                            detectorIdentifiers.withUnsafeBufferPointer { trackIdentifiers in
+                                observations.withUnsafeBufferPointer { observations in
+                                    solver.solve(rows: rows.count, columns: columns.count, gate: .greatestFiniteMagnitude) { row, column in
+                                        let track = rows[row], observation = columns[column]
+                                        let box = observations[observation].box
+                                        var same: Bool?
+                                        if let mine = trackIdentifiers[track], let theirs = observations[observation].identifier {
+                                            same = mine == theirs
+                                        }
+                                        return Self.cost(distance: predictions[track].distance(to: box), expected: expectedBoxes[track],
+                                                         box, phase: phases[track], stage: stage, sameDetectorIdentifier: same,
+                                                         configuration: configuration)
+                                    }
                                 }
                             }
                         }
@@ -380,6 +402,7 @@ public struct SubjectTracker: Sendable {
             matched[trackIndex] = true
             self.tracks[trackIndex].hits += 1
             self.tracks[trackIndex].confidenceSum += observations[observationIndex].confidence
+            if let identifier = observations[observationIndex].identifier { self.tracks[trackIndex].detectorIdentifier = identifier }
             self.tracks[trackIndex].lastSeen = max(self.tracks[trackIndex].lastSeen, captureTime)
             self.tracks[trackIndex].lastFused = time
             let hits = self.tracks[trackIndex].hits, confidenceSum = self.tracks[trackIndex].confidenceSum

@@ -69,7 +69,7 @@ struct Invocation: Equatable {
         """
 
     static let replayHelp = """
-        usage: dockctl replay --mot DET --out RESULT --size WxH [--fps N] [--frames N] [--fov DEG] [--kind face|body|object] [--include-coasting] [--time] [TRACKER OPTIONS]
+        usage: dockctl replay --mot DET --out RESULT --size WxH [--fps N] [--frames N] [--fov DEG] [--kind face|body|object] [--include-coasting] [--time] [--detector-ids] [TRACKER OPTIONS]
 
         Runs the tracker offline over a MOTChallenge detection file, as if a still camera had
         delivered it, and writes the tracks as MOTChallenge results; needs no dockd.
@@ -85,6 +85,7 @@ struct Invocation: Equatable {
           --kind K             what the boxes are: face, body or object (default body)
           --include-coasting   also write tracks unseen for a moment, at their predicted place
           --time               also print the tracker's own time (tracker_seconds with --json)
+          --detector-ids       take DET's ids (when not negative) as the detector's own identifiers
 
         Tracker options (the daemon's defaults in brackets; README "The tracker" says what each does):
           --confident C        boxes at least this confident are matched first and start tracks [0.55]
@@ -330,6 +331,7 @@ struct OptionParser {
         }
         settings.includesCoastingTracks = flag("--include-coasting")
         let timesTracker = flag("--time")
+        settings.usesDetectorIdentifiers = flag("--detector-ids")
         try trackerOptions(&settings.tracker)
         return .replay(detectionsPath: detections, resultPath: result, settings: settings, timesTracker: timesTracker)
     }

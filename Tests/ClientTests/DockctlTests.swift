@@ -51,12 +51,13 @@ import TestSupport
     }
 
     @Test func replayTakesEveryTrackerParameter() throws {
-        let arguments = ["replay", "--mot", "d", "--out", "r", "--size", "640x480", "--time", "--confident", "0.45",
+        let arguments = ["replay", "--mot", "d", "--out", "r", "--size", "640x480", "--time", "--detector-ids", "--confident", "0.45",
                          "--birth-confidence", "0.7", "--min-confidence", "0.05", "--min-iou", "0.2", "--min-iou-weak", "0.5",
                          "--size-ratio", "1.6", "--gate", "20", "--iou-weight", "0.5", "--coasting-gate", "7", "--coasting-reach", "2", "--confirm-hits", "4", "--quick-confirm", "1.5",
                          "--tentative-timeout", "0.25", "--coast-after", "0.2", "--coast-timeout", "1.2", "--max-tracks", "32",
                          "--acceleration-noise", "2", "--acceleration-per-height", "4", "--size-noise", "0.1", "--box-noise", "0.08", "--box-noise-floor", "0.002"]
         var settings = MOTReplay.Settings(imageWidthPixels: 640, imageHeightPixels: 480)
+        settings.usesDetectorIdentifiers = true
         settings.tracker.confidentThreshold = 0.45
         settings.tracker.birthConfidence = 0.7
         settings.tracker.minimumConfidence = 0.05
@@ -88,7 +89,7 @@ import TestSupport
                                 ("--gate X", "[30]"), ("--iou-weight W", "[1]"), ("--coasting-gate X", "[5]"), ("--coasting-reach R", "[1.5]"), ("--confirm-hits N", "[3]"), ("--quick-confirm C", "[1.8]"),
                                 ("--tentative-timeout S", "[0.3]"), ("--coast-after S", "[0.15]"), ("--coast-timeout S", "[1.5]"),
                                 ("--max-tracks N", "[16]"), ("--acceleration-noise A", "[3]"), ("--acceleration-per-height K", "[5]"), ("--size-noise S", "[0.05]"),
-                                ("--box-noise F", "[0.08]"), ("--box-noise-floor F", "[0.003]"), ("--time", "tracker_seconds")] {
+                                ("--box-noise F", "[0.08]"), ("--box-noise-floor F", "[0.003]"), ("--time", "tracker_seconds"), ("--detector-ids", "identifiers")] {
             let line = Invocation.replayHelp.split(separator: "\n").first { $0.contains("  \(option) ") }
             #expect(line?.contains(value) == true, "\(option): \(String(describing: line))")
         }

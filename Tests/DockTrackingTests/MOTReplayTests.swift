@@ -124,6 +124,22 @@ import Testing
         }
     }
 
+    @Test func detectorIdentifiersAreUsedOnlyWhenAsked() {
+        // The same walkers with ids 7 and 9 in the file: ignored by default (results identical),
+        // taken as the detector's identifiers with usesDetectorIdentifiers (still two tracks).
+        let plain = Self.walkers(frames: 1...30)
+        let withIdentifiers = plain.enumerated().map { index, record in
+            var record = record
+            record.identifier = index % 2 == 0 ? 7 : 9
+            return record
+        }
+        #expect(MOTReplay.run(withIdentifiers, settings: Self.settings) == MOTReplay.run(plain, settings: Self.settings))
+        var settings = Self.settings
+        settings.usesDetectorIdentifiers = true
+        let results = MOTReplay.run(withIdentifiers, settings: settings)
+        #expect(Set(results.map(\.identifier)) == [1, 2])
+    }
+
     @Test func settingsAreChecked() {
         var settings = Self.settings
         #expect(settings.isValid)

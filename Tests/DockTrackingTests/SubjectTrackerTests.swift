@@ -205,6 +205,32 @@ extension SubjectTrackerTests {
         #expect(tracker.tracks.count == 2, "no third track: \(tracker.tracks.map(\.identifier))")
     }
 
+    @Test func theDetectorsOwnIdentifierKeepsTwoCloseSubjectsApart() throws {
+        // Two people of one size side by side, 0.03 rad apart, their boxes overlapping: in frame
+        // 20 each box is drawn where the other was expected. Without the detector's identifiers
+        // the tracks follow the geometry; with them, each keeps the box with its identifier.
+        func run(identifiers: Bool) throws -> (left: Double, right: Double, leftIdentifier: Int?) {
+            var tracker = SubjectTracker()
+            for index in 0..<20 {
+                update(&tracker, [Observation(kind: .body, box: box(yaw: 0.0), confidence: 0.9, identifier: identifiers ? 7 : nil),
+                                  Observation(kind: .body, box: box(yaw: 0.03), confidence: 0.9, identifier: identifiers ? 9 : nil)],
+                       at: index)
+            }
+            let left = try #require(tracker.tracks.min { $0.filter.angularBox.yawRadians < $1.filter.angularBox.yawRadians })
+            update(&tracker, [Observation(kind: .body, box: box(yaw: 0.03), confidence: 0.9, identifier: identifiers ? 7 : nil),
+                              Observation(kind: .body, box: box(yaw: 0.0), confidence: 0.9, identifier: identifiers ? 9 : nil)],
+                   at: 20)
+            let after = try #require(tracker.tracks.first { $0.identifier == left.identifier })
+            let other = try #require(tracker.tracks.first { $0.identifier != left.identifier })
+            return (after.filter.angularBox.yawRadians, other.filter.angularBox.yawRadians, after.detectorIdentifier)
+        }
+        let geometric = try run(identifiers: false)
+        #expect(geometric.left < geometric.right, "without identifiers the left track takes the left box")
+        let vouched = try run(identifiers: true)
+        #expect(vouched.leftIdentifier == 7)
+        #expect(vouched.left > geometric.left + 0.005, "with them it follows detector 7's box to the right: \(vouched.left)")
+    }
+
     @Test func configurationsAreChecked() {
         #expect(SubjectTracker.Configuration().isValid)
         for change: (inout SubjectTracker.Configuration) -> Void in [
