@@ -276,8 +276,14 @@ public enum DockCall: Hashable, Sendable {
             guard (0...1).contains(confidence) else {
                 throw ParameterError(parameter: "\(path).confidence", reason: "must be within 0...1")
             }
+            var identifier: Int?
+            switch members["identifier"] {
+            case nil, .null?: break
+            case .integer(let value)? where value >= Int64(Int32.min) && value <= Int64(Int32.max): identifier = Int(value)
+            default: throw ParameterError(parameter: "\(path).identifier", reason: "must be a whole number")
+            }
             observations.append(Observation(kind: SubjectKind(rawValue: kindName)!, box: try rect(box, "\(path).box"),
-                                            confidence: confidence))
+                                            confidence: confidence, identifier: identifier))
         }
         guard case .object(let cameraMembers)? = parameters["camera"] else {
             throw ParameterError(parameter: "camera", reason: "required: an object with horizontal_fov and aspect_ratio")

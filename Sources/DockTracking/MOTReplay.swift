@@ -20,6 +20,9 @@ public enum MOTReplay {
         public var kind: SubjectKind = .body
         /// Whether coasting tracks (unseen for a moment, position predicted) are reported too.
         public var includesCoastingTracks = false
+        /// Whether a detection's id (when not negative) is the detector's own identifier, handed
+        /// to the tracker (`Observation.identifier`); otherwise ids are ignored.
+        public var usesDetectorIdentifiers = false
         /// The tracker's tuning.
         public var tracker = SubjectTracker.Configuration()
 
@@ -37,13 +40,13 @@ public enum MOTReplay {
 
         /// Whether the settings can be replayed: a positive image size, a frame rate within
         /// `minimumFramesPerSecond...maximumFramesPerSecond`, a field of view strictly between 0
-        /// and π, and a last frame, if given, from 0 to `MOTFormat.maximumFrame`.
+        /// and π, a last frame, if given, from 0 to `MOTFormat.maximumFrame`, and valid tracker settings.
         public var isValid: Bool {
             imageWidthPixels > 0 && imageHeightPixels > 0
                 && (Self.minimumFramesPerSecond...Self.maximumFramesPerSecond).contains(framesPerSecond)
                 && horizontalFieldOfViewRadians.isFinite && horizontalFieldOfViewRadians > 0
                 && horizontalFieldOfViewRadians < .pi
-                && (lastFrame.map { (0...MOTFormat.maximumFrame).contains($0) } ?? true)
+                && (lastFrame.map { (0...MOTFormat.maximumFrame).contains($0) } ?? true) && tracker.isValid
         }
 
         /// The camera the boxes are taken to come from: upright, not mirrored.
@@ -58,13 +61,22 @@ public enum MOTReplay {
         }
     }
 
-    /// Replays `detections` (in any order; their identifiers are ignored) and returns the tracks
+    /// Whether a box is one a camera could show, and so one to write: finite, at least a pixel wide
+    /// and tall, at most four images wide and tall, and overlapping the image.
+    public static func isShowable(_ box: PixelRect, imageWidthPixels width: Double, imageHeightPixels height: Double) -> Bool {
+        box.x.isFinite && box.y.isFinite && box.width.isFinite && box.height.isFinite
+            && box.width >= 1 && box.height >= 1 && box.width <= 4 * width && box.height <= 4 * height
+            && box.x + box.width > 0 && box.y + box.height > 0 && box.x < width && box.y < height
+    }
+
+    /// Replays `detections` (in any order; their identifiers ignored unless `usesDetectorIdentifiers`) and returns the tracks
     /// frame by frame, sorted by frame and then identifier, each with confidence 1.
     ///
     /// Every frame from 1 to the last is stepped through, with or without detections, so tracks
     /// coast and die on time. Within a frame the detections go to the tracker most confident
     /// first, since it takes at most 64 per frame (and keeps at most
-    /// `settings.tracker.maximumTracks`). Detections after the last frame are ignored.
+    /// `settings.tracker.maximumTracks`). Detections after the last frame are ignored, and a track
+    /// whose box no camera could show (`isShowable`) is left out of that frame's results.
     ///
     /// - Precondition: `settings.isValid`.
     public static func run(_ detections: [MOTRecord], settings: Settings) -> [MOTRecord] {
@@ -89,7 +101,8 @@ public enum MOTReplay {
                     kind: settings.kind,
                     box: NormalizedRect(x: box.x / width, y: box.y / height, width: box.width / width,
                                         height: box.height / height),
-                    confidence: min(1, max(0, ordered[next].confidence))))
+                    confidence: min(1, max(0, ordered[next].confidence)),
+                    identifier: settings.usesDetectorIdentifiers && ordered[next].identifier >= 0 ? ordered[next].identifier : nil))
                 next += 1
             }
             let time = settings.captureTime(ofFrame: frame)
@@ -102,13 +115,11 @@ public enum MOTReplay {
                 case .coasting where !settings.includesCoastingTracks: continue
                 case .confirmed, .coasting: break
                 }
-                guard let box = track.filter.angularBox.project(camera: camera, gimbalYawRadians: 0, gimbalPitchRadians: 0),
-                    box.x.isFinite, box.y.isFinite, box.width.isFinite, box.height.isFinite
+                guard let box = track.filter.angularBox.project(camera: camera, gimbalYawRadians: 0, gimbalPitchRadians: 0)
                 else { continue }
-                reported.append(MOTRecord(
-                    frame: frame, identifier: track.identifier,
-                    box: PixelRect(x: box.x * width, y: box.y * height, width: box.width * width, height: box.height * height),
-                    confidence: 1))
+                let pixels = PixelRect(x: box.x * width, y: box.y * height, width: box.width * width, height: box.height * height)
+                guard Self.isShowable(pixels, imageWidthPixels: width, imageHeightPixels: height) else { continue }
+                reported.append(MOTRecord(frame: frame, identifier: track.identifier, box: pixels, confidence: 1))
             }
             results += reported.sorted { $0.identifier < $1.identifier }
         }

@@ -18,11 +18,15 @@ public struct Observation: Hashable, Sendable {
     public var box: NormalizedRect
     /// The detector's confidence, 0...1.
     public var confidence: Double
+    /// The detector's own identifier for what it saw, when it tracks too (nil when it sends none):
+    /// a track keeps preferring boxes with the identifier it was last given.
+    public var identifier: Int?
 
     /// Creates an observation.
-    public init(kind: SubjectKind, box: NormalizedRect, confidence: Double) {
+    public init(kind: SubjectKind, box: NormalizedRect, confidence: Double, identifier: Int? = nil) {
         self.kind = kind
         self.box = box
         self.confidence = confidence
+        self.identifier = identifier
     }
 }

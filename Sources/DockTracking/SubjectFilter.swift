@@ -35,7 +35,7 @@ public struct SubjectFilter: Sendable {
     /// Its covariance, row-major 6 × 6.
     public private(set) var covariance: InlineArray<36, Double>
     /// The noise settings.
-    public let noise: Noise
+    public var noise: Noise
 
     /// Starts a filter from a first observation's angular box: direction and size known to the
     /// measurement's accuracy, rates unknown (standard deviation 1 rad/s).

@@ -1,29 +1,102 @@
 /// Many subjects at once: each frame's observations are associated with the tracks by optimal
-/// assignment on the gated Mahalanobis distance (faces with faces, bodies with bodies, objects with
-/// objects), each track runs its own `SubjectFilter`, and tracks live through a
-/// tentative → confirmed → coasting → deleted lifecycle, so a subject keeps its ID through short
-/// misses and occlusions while a one-frame false detection never becomes a subject.
+/// assignment (faces with faces, bodies with bodies, objects with objects), each track runs its own
+/// `SubjectFilter`, and tracks live through a tentative → confirmed → coasting → deleted lifecycle,
+/// so a subject keeps its ID through short misses and occlusions while a false detection never
+/// becomes a subject.
+///
+/// Association is in stages, after ByteTrack (Zhang et al., "ByteTrack: Multi-Object Tracking by
+/// Associating Every Detection Box", ECCV 2022): the confident observations first, against the
+/// confirmed and coasting tracks whose expected boxes they overlap; then the confident ones left
+/// against the tracks left, without overlap — a subject that outran its box, within the
+/// Mahalanobis gate, or one that came out from behind someone a little away from where its track
+/// coasted, within a tighter gate and reach (a stage of its own, so such a far pair never displaces
+/// an overlapping one); then the unconfident observations against the confirmed tracks left (a
+/// half-hidden person gives a weak box, and it keeps the track; a weak box nobody expects is
+/// dropped); then the confident observations left against the tentative tracks. Only a confident
+/// observation that nothing took starts a track. A pair's cost is 1 − IoU of the observation and
+/// the box the track expects, plus its squared Mahalanobis distance over the gate, so overlap
+/// decides and the filter's uncertainty breaks ties; a pair is allowed only within the gate and
+/// with the sizes alike (a nearer person is larger: a coasting track is not handed someone else
+/// standing where it was predicted).
 public struct SubjectTracker: Sendable {
-    /// Tuning.
+    /// Tuning. The defaults were chosen on the benchmark's tuning seeds (`scripts/mot-bench`,
+    /// seeds 1 to 3 of TUD-Campus and TUD-Stadtmitte at three levels of degraded detections) and
+    /// checked on its held-out seeds and on every simulator scenario; BENCHMARKS.md has the figures.
     public struct Configuration: Hashable, Sendable {
         /// The most tracks at once.
         public var maximumTracks = 16
         /// Gate on the squared Mahalanobis distance (χ² with 4 degrees of freedom: 30 lets through
         /// all but 5 in a million true matches). Wide on purpose: a subject that turns sharply must
-        /// stay its own track, and the optimal assignment keeps neighbours apart.
+        /// stay its own track; overlap and size do the rest.
         public var gate = 30.0
+        /// A coasting track may be paired with a confident observation that does not overlap the
+        /// box it expects (it has drifted while unseen) within this squared Mahalanobis distance;
+        /// 0: never.
+        public var coastingGate = 5.0
+        /// And only when the observation's centre is within this many of the expected box's
+        /// widths and heights of the expected centre (a walker hidden for a second is found again
+        /// near where it was going; the person next to it is not taken instead).
+        public var coastingReach = 1.5
+        /// Observations at least this confident are matched first and may start tracks; weaker
+        /// ones only keep a confirmed track alive.
+        public var confidentThreshold = 0.55
+        /// Observations less confident than this are ignored.
+        public var minimumConfidence = 0.1
+        /// An unmatched confident observation starts a track only when at least this confident.
+        public var birthConfidence = 0.6
+        /// How much overlap counts in a pair's cost against the Mahalanobis distance: the cost is
+        /// d² / gate + `overlapWeight` × (1 − IoU).
+        public var overlapWeight = 1.0
+        /// The least IoU between a confident observation and the box a track expects.
+        public var minimumOverlap = 0.1
+        /// The least IoU between an unconfident observation and the box a confirmed track expects.
+        public var minimumOverlapUnconfident = 0.4
+        /// The most an observation's width or height may differ from the expected one, as a ratio
+        /// (1.8: up to 1.8 times as large, or 1/1.8 as large; box edges that wander by 10 % make
+        /// a tighter ratio split people into several tracks).
+        public var sizeRatioGate = 1.8
         /// Hits that confirm a tentative track.
         public var confirmationHits = 3
+        /// A tentative track is confirmed sooner, from its second hit, once the confidences of its
+        /// hits add up to this (1.8: two boxes of 0.9): a clearly seen person is followed at once,
+        /// a doubtful box waits for `confirmationHits`.
+        public var quickConfirmationConfidence = 1.8
         /// How long a tentative track may go unseen before it is dropped.
         public var tentativeTimeout: Duration = .milliseconds(300)
         /// How long a confirmed track goes without an observation fused before it counts as coasting.
-        public var coastAfter: Duration = .milliseconds(100)
+        public var coastAfter: Duration = .milliseconds(150)
         /// How long a confirmed track coasts unseen before it is deleted.
         public var coastTimeout: Duration = .milliseconds(1500)
-        /// Filter noise.
-        public var noise = SubjectFilter.Noise()
+        /// Filter noise: `SubjectFilter.Noise`'s, except a box error of 8 % of its size (real
+        /// detectors' edges wander by 5 to 10 %). Its `accelerationNoise` is the most any track
+        /// gets when `accelerationPerHeight` is set.
+        public var noise: SubjectFilter.Noise = {
+            var noise = SubjectFilter.Noise()
+            noise.boxNoise = 0.08
+            return noise
+        }()
+        /// Each track's angular acceleration noise in proportion to its angular height, rad/s² per
+        /// radian (per body height, for a face 7 of its heights), at most `noise.accelerationNoise`
+        /// and at least 0.2 rad/s²: a subject's angular acceleration is its acceleration over its
+        /// distance, and so is its angular size. 0 gives every track `noise.accelerationNoise`.
+        public var accelerationPerHeight = 5.0
 
         public init() {}
+
+        /// Whether every setting is usable: counts from 1 (at most 64 tracks), thresholds within
+        /// 0...1 with the confident one not below the least, a gate and a size ratio above 1 (and
+        /// finite), positive durations, and finite, positive noise.
+        public var isValid: Bool {
+            (1...64).contains(maximumTracks) && gate.isFinite && gate > 0
+                && (0...1).contains(confidentThreshold) && (0...1).contains(minimumConfidence)
+                && minimumConfidence <= confidentThreshold && (0...1).contains(birthConfidence)
+                && coastingGate.isFinite && coastingGate >= 0 && coastingReach.isFinite && coastingReach >= 0 && overlapWeight.isFinite && overlapWeight >= 0 && (0...1).contains(minimumOverlap) && (0...1).contains(minimumOverlapUnconfident)
+                && sizeRatioGate.isFinite && sizeRatioGate > 1 && (1...1000).contains(confirmationHits)
+                && quickConfirmationConfidence.isFinite && quickConfirmationConfidence >= 0
+                && tentativeTimeout > .zero && coastAfter > .zero && coastTimeout > .zero
+                && [noise.accelerationNoise, noise.sizeNoise, noise.boxNoise, noise.boxNoiseFloor].allSatisfy { $0.isFinite && $0 > 0 }
+                && accelerationPerHeight.isFinite && accelerationPerHeight >= 0
+        }
     }
 
     /// Where a track is in its life.
@@ -43,6 +116,10 @@ public struct SubjectTracker: Sendable {
         public var phase: Phase
         /// Observations fused so far.
         public var hits: Int
+        /// The sum of their confidences.
+        public var confidenceSum: Double = 0
+        /// The detector's identifier on the last observation fused, if it sent one.
+        public var detectorIdentifier: Int? = nil
         /// When it was last seen (capture time).
         public var lastSeen: Duration
         /// The tracker's time when it was last fused: a track coasts when nothing has been fused
@@ -65,6 +142,16 @@ public struct SubjectTracker: Sendable {
     private var rows: [Int] = []
     private var columns: [Int] = []
     private var assigned: [Bool] = []
+    private var matched: [Bool] = []
+    /// Each track's phase at the start of the frame's association, read once: reading a field of
+    /// a `Track` in the array in a loop can copy the whole track.
+    private var phases: [Phase] = []
+    private var kinds: [SubjectKind] = []
+    private var detectorIdentifiers: [Int?] = []
+    /// Each track's expected box this frame (from its prediction).
+    private var expectedBoxes: [NormalizedRect] = []
+    /// Each observation's class this frame: 0 ignored, 1 confident, 2 unconfident.
+    private var classes: [UInt8] = []
 
     /// Creates an empty tracker.
     public init(configuration: Configuration = Configuration()) {
@@ -75,6 +162,12 @@ public struct SubjectTracker: Sendable {
         rows.reserveCapacity(configuration.maximumTracks)
         columns.reserveCapacity(solver.maximumColumns)
         assigned.reserveCapacity(solver.maximumColumns)
+        matched.reserveCapacity(configuration.maximumTracks)
+        phases.reserveCapacity(configuration.maximumTracks)
+        kinds.reserveCapacity(configuration.maximumTracks)
+        detectorIdentifiers.reserveCapacity(configuration.maximumTracks)
+        expectedBoxes.reserveCapacity(configuration.maximumTracks)
+        classes.reserveCapacity(solver.maximumColumns)
     }
 
     /// Drops every track; identifiers go on from where they were, so none is ever reused.
@@ -82,14 +175,28 @@ public struct SubjectTracker: Sendable {
         tracks.removeAll(keepingCapacity: true)
     }
 
-    /// Predicts every track to `now` and retires those unseen for too long.
+    /// Predicts every track to `now` and retires those unseen for too long, and any whose estimate
+    /// has become meaningless (not finite, or wider or taller than any camera sees: 2.5 rad).
     public mutating func predict(to now: Duration) {
         guard now > time else { return }
         let seconds = (now - time).trackerSeconds
-        for index in tracks.indices { tracks[index].filter.predict(seconds: seconds) }
+        let configuration = self.configuration
+        // Through a pointer: reading a field of an element in place, not a copy of the track.
+        tracks.withUnsafeMutableBufferPointer { tracks in
+            for index in tracks.indices {
+                let height = tracks[index].filter.state[5]
+                tracks[index].filter.noise.accelerationNoise = Self.accelerationNoise(heightRadians: height, tracks[index].kind,
+                                                                                      configuration)
+                tracks[index].filter.predict(seconds: seconds)
+            }
+        }
         time = now
         tracks.removeAll { track in
-            switch track.phase {
+            let box = track.filter.angularBox
+            guard box.yawRadians.isFinite, box.pitchRadians.isFinite, box.widthRadians.isFinite, box.heightRadians.isFinite,
+                box.widthRadians < 2.5, box.heightRadians < 2.5
+            else { return true }
+            return switch track.phase {
             case .tentative: now - track.lastFused > configuration.tentativeTimeout
             case .confirmed, .coasting: now - track.lastFused > configuration.coastTimeout
             }
@@ -99,10 +206,72 @@ public struct SubjectTracker: Sendable {
         }
     }
 
+    /// The angular acceleration noise of a track of `kind` with the given angular height (see
+    /// `Configuration.accelerationPerHeight`).
+    static func accelerationNoise(heightRadians: Double, _ kind: SubjectKind, _ configuration: borrowing Configuration) -> Double {
+        let most = configuration.noise.accelerationNoise, perHeight = configuration.accelerationPerHeight
+        guard perHeight > 0, heightRadians.isFinite else { return most }
+        let height = heightRadians * (kind == .face ? 7 : 1)
+        return min(most, max(0.2, perHeight * height))
+    }
+
+    /// The association stages, in order.
+    enum Stage {
+        /// Confident observations against confirmed and coasting tracks, overlapping.
+        case confident
+        /// Confident observations left against the confirmed and coasting tracks left, not
+        /// overlapping: a subject that outran its box, or came out from behind someone away from
+        /// where its track coasted. A stage of its own, so that such a far pair never displaces
+        /// an overlapping one.
+        case distant
+        /// Unconfident observations against the confirmed tracks left.
+        case unconfident
+        /// Confident observations left against tentative tracks.
+        case tentative
+    }
+
+    /// The cost of pairing a track with an observation's box, or infinity when the pair is not
+    /// allowed at this stage, from the box's squared Mahalanobis distance from the track's
+    /// prediction (nil: not comparable) and the box the track expects.
+    ///
+    /// When the detector gave the observation an identifier and the track has one, the same
+    /// identifier makes the pair 1 cheaper and lifts the overlap floor (the detector vouches for
+    /// it), a different one makes it 1 dearer (a detector that lost and found a person again
+    /// gives a new identifier, so it is not forbidden).
+    static func cost(distance: Double?, expected expectedBox: NormalizedRect, _ box: NormalizedRect, phase: Phase, stage: Stage,
+                     sameDetectorIdentifier: Bool? = nil, configuration: borrowing Configuration) -> Double {
+        guard let distance, distance <= configuration.gate else { return .infinity }
+        let expectedWidth = expectedBox.width, expectedHeight = expectedBox.height
+        guard expectedWidth > 0, expectedHeight > 0 else { return .infinity }
+        let ratio = configuration.sizeRatioGate
+        let widthRatio = box.width / expectedWidth, heightRatio = box.height / expectedHeight
+        guard widthRatio <= ratio, widthRatio * ratio >= 1, heightRatio <= ratio, heightRatio * ratio >= 1 else { return .infinity }
+        let overlap = expectedBox.intersectionOverUnion(box)
+        let vouched = sameDetectorIdentifier == true
+        let identityCost = sameDetectorIdentifier.map { $0 ? -1.0 : 1.0 } ?? 0
+        switch stage {
+        case .confident, .tentative:
+            guard overlap >= configuration.minimumOverlap || vouched else { return .infinity }
+        case .unconfident:
+            guard overlap >= configuration.minimumOverlapUnconfident || vouched else { return .infinity }
+        case .distant:
+            // A track seen in the last frames within the Mahalanobis gate; a coasting one only
+            // within `coastingGate` and `coastingReach` of its box: while unseen its box drifted
+            // and its covariance grew enough to take in a neighbour.
+            guard phase == .coasting else { break }
+            let across = (box.x + box.width / 2 - expectedBox.x - expectedWidth / 2) / expectedWidth
+            let down = (box.y + box.height / 2 - expectedBox.y - expectedHeight / 2) / expectedHeight
+            guard distance <= configuration.coastingGate, (across * across + down * down).squareRoot() <= configuration.coastingReach
+            else { return .infinity }
+        }
+        return configuration.overlapWeight * (1 - overlap) + distance / configuration.gate + identityCost
+    }
+
     /// Fuses one frame's observations, captured at `captureTime` with the gimbal at the given pose.
     /// A frame from the future first moves the tracker there; a late one is fused with each track
-    /// moved back by the lag. Observations without a usable box are ignored. In the steady state
-    /// (no track born) this allocates nothing: the per-frame buffers are the tracker's own.
+    /// moved back by the lag. Observations without a usable box, or less confident than
+    /// `minimumConfidence`, are ignored. In the steady state (no track born) this allocates
+    /// nothing: the per-frame buffers are the tracker's own.
     public mutating func update(_ observations: [Observation], camera: CameraInformation, captureTime: Duration,
                                 gimbalYawRadians: Double, gimbalPitchRadians: Double) {
         guard let model = MeasurementModel(camera: camera, gimbalYawRadians: gimbalYawRadians, gimbalPitchRadians: gimbalPitchRadians)
@@ -111,46 +280,137 @@ public struct SubjectTracker: Sendable {
         let lag = captureTime < time ? (time - captureTime).trackerSeconds : 0
         let count = min(observations.count, solver.maximumColumns)
         assigned.removeAll(keepingCapacity: true)
-        for _ in 0..<count { assigned.append(false) }
-        predictions.removeAll(keepingCapacity: true)
-        for index in tracks.indices { predictions.append(tracks[index].filter.prediction(model, lagSeconds: lag)) }
-        for kind in SubjectKind.allCases {
-            rows.removeAll(keepingCapacity: true)
-            columns.removeAll(keepingCapacity: true)
-            for index in tracks.indices where tracks[index].kind == kind && predictions[index].isValid { rows.append(index) }
-            for index in 0..<count where observations[index].kind == kind && observations[index].box.isUsable {
-                columns.append(index)
+        classes.removeAll(keepingCapacity: true)
+        var observedKinds: (face: Bool, body: Bool, object: Bool) = (false, false, false)
+        for index in 0..<count {
+            assigned.append(false)
+            let observation = observations[index]
+            let confidence = observation.confidence
+            guard observation.box.isUsable, confidence.isFinite, confidence >= configuration.minimumConfidence else {
+                classes.append(0)
+                continue
             }
-            guard !rows.isEmpty, !columns.isEmpty else { continue }
-            let (rows, columns, predictions) = (self.rows, self.columns, self.predictions)
-            solver.solve(rows: rows.count, columns: columns.count, gate: configuration.gate) { row, column in
-                predictions[rows[row]].distance(to: observations[columns[column]].box) ?? .infinity
-            }
-            for row in rows.indices {
-                let column = solver.column(forRow: row)
-                guard column >= 0 else { continue }
-                let trackIndex = rows[row], observationIndex = columns[column]
-                guard tracks[trackIndex].filter.update(with: observations[observationIndex].box, predictions[trackIndex]) else { continue }
-                assigned[observationIndex] = true
-                tracks[trackIndex].hits += 1
-                tracks[trackIndex].lastSeen = max(tracks[trackIndex].lastSeen, captureTime)
-                tracks[trackIndex].lastFused = time
-                if tracks[trackIndex].phase == .coasting || tracks[trackIndex].hits >= configuration.confirmationHits {
-                    tracks[trackIndex].phase = .confirmed
-                }
+            classes.append(confidence >= configuration.confidentThreshold ? 1 : 2)
+            switch observation.kind {
+            case .face: observedKinds.face = true
+            case .body: observedKinds.body = true
+            case .object: observedKinds.object = true
             }
         }
-        // Unassigned observations start tentative tracks, while there is room.
+        matched.removeAll(keepingCapacity: true)
+        phases.removeAll(keepingCapacity: true)
+        kinds.removeAll(keepingCapacity: true)
+        detectorIdentifiers.removeAll(keepingCapacity: true)
+        predictions.removeAll(keepingCapacity: true)
+        expectedBoxes.removeAll(keepingCapacity: true)
+        for index in tracks.indices {
+            let prediction = tracks[index].filter.prediction(model, lagSeconds: lag)
+            let expected = prediction.measurement
+            expectedBoxes.append(NormalizedRect(x: expected[0] - expected[2] / 2, y: expected[1] - expected[3] / 2,
+                                                width: expected[2], height: expected[3]))
+            predictions.append(prediction)
+            matched.append(false)
+            phases.append(tracks[index].phase)
+            kinds.append(tracks[index].kind)
+            detectorIdentifiers.append(tracks[index].detectorIdentifier)
+        }
+        for kind in SubjectKind.allCases {
+            let isObserved = switch kind {
+            case .face: observedKinds.face
+            case .body: observedKinds.body
+            case .object: observedKinds.object
+            }
+            guard isObserved else { continue }
+            associate(.confident, kind, observations, count: count, captureTime: captureTime)
+            associate(.distant, kind, observations, count: count, captureTime: captureTime)
+            associate(.unconfident, kind, observations, count: count, captureTime: captureTime)
+            associate(.tentative, kind, observations, count: count, captureTime: captureTime)
+        }
+        // Confident observations nobody took start tentative tracks, while there is room.
         for index in 0..<count where !assigned[index] && tracks.count < configuration.maximumTracks {
             let observation = observations[index]
-            guard observation.box.isUsable,
+            guard observation.box.isUsable, observation.confidence >= configuration.birthConfidence,
+                observation.confidence >= configuration.confidentThreshold,
                 let angular = AngularBox(box: observation.box, camera: camera, gimbalYawRadians: gimbalYawRadians,
                                          gimbalPitchRadians: gimbalPitchRadians)
             else { continue }
+            var noise = configuration.noise
+            noise.accelerationNoise = Self.accelerationNoise(heightRadians: angular.heightRadians, observation.kind, configuration)
             tracks.append(Track(identifier: nextIdentifier, kind: observation.kind,
-                                filter: SubjectFilter(first: angular, noise: configuration.noise),
-                                phase: .tentative, hits: 1, lastSeen: captureTime, lastFused: time, born: captureTime))
+                                filter: SubjectFilter(first: angular, noise: noise),
+                                phase: .tentative, hits: 1, confidenceSum: observation.confidence,
+                                detectorIdentifier: observation.identifier, lastSeen: captureTime, lastFused: time, born: captureTime))
             nextIdentifier += 1
+        }
+    }
+
+    /// One association stage for one kind: pairs the stage's tracks and observations not yet
+    /// paired by optimal assignment and fuses each pair.
+    private mutating func associate(_ stage: Stage, _ kind: SubjectKind, _ observations: [Observation], count: Int,
+                                    captureTime: Duration) {
+        rows.removeAll(keepingCapacity: true)
+        columns.removeAll(keepingCapacity: true)
+        for index in predictions.indices where kinds[index] == kind && !matched[index] && predictions[index].isValid {
+            let phase = phases[index]
+            let isRow = switch stage {
+            case .confident, .distant: phase != .tentative
+            case .unconfident: phase == .confirmed
+            case .tentative: phase == .tentative
+            }
+            if isRow { rows.append(index) }
+        }
+        guard !rows.isEmpty else { return }
+        let wanted: UInt8 = stage == .unconfident ? 2 : 1
+        for index in 0..<count where !assigned[index] && classes[index] == wanted && observations[index].kind == kind {
+            columns.append(index)
+        }
+        guard !columns.isEmpty else { return }
+        // The costs read the per-frame buffers through pointers: no retain, no bounds check, no
+        // copy of a prediction per pair.
+        let configuration = self.configuration
+        rows.withUnsafeBufferPointer { rows in
+            columns.withUnsafeBufferPointer { columns in
+                predictions.withUnsafeBufferPointer { predictions in
+                    expectedBoxes.withUnsafeBufferPointer { expectedBoxes in
+                        phases.withUnsafeBufferPointer { phases in
+                            detectorIdentifiers.withUnsafeBufferPointer { trackIdentifiers in
+                                observations.withUnsafeBufferPointer { observations in
+                                    solver.solve(rows: rows.count, columns: columns.count, gate: .greatestFiniteMagnitude) { row, column in
+                                        let track = rows[row], observation = columns[column]
+                                        let box = observations[observation].box
+                                        var same: Bool?
+                                        if let mine = trackIdentifiers[track], let theirs = observations[observation].identifier {
+                                            same = mine == theirs
+                                        }
+                                        return Self.cost(distance: predictions[track].distance(to: box), expected: expectedBoxes[track],
+                                                         box, phase: phases[track], stage: stage, sameDetectorIdentifier: same,
+                                                         configuration: configuration)
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for row in rows.indices {
+            let column = solver.column(forRow: row)
+            guard column >= 0 else { continue }
+            let trackIndex = rows[row], observationIndex = columns[column]
+            guard self.tracks[trackIndex].filter.update(with: observations[observationIndex].box, predictions[trackIndex]) else { continue }
+            assigned[observationIndex] = true
+            matched[trackIndex] = true
+            self.tracks[trackIndex].hits += 1
+            self.tracks[trackIndex].confidenceSum += observations[observationIndex].confidence
+            if let identifier = observations[observationIndex].identifier { self.tracks[trackIndex].detectorIdentifier = identifier }
+            self.tracks[trackIndex].lastSeen = max(self.tracks[trackIndex].lastSeen, captureTime)
+            self.tracks[trackIndex].lastFused = time
+            let hits = self.tracks[trackIndex].hits, confidenceSum = self.tracks[trackIndex].confidenceSum
+            if phases[trackIndex] == .coasting || hits >= configuration.confirmationHits
+                || (hits >= 2 && confidenceSum >= configuration.quickConfirmationConfidence)
+            {
+                self.tracks[trackIndex].phase = .confirmed
+            }
         }
     }
 }

@@ -20,7 +20,8 @@ struct Invocation: Equatable {
         case selectAt(x: Double, y: Double)
         /// Runs the tracker offline over the MOTChallenge detections in one file, writing the
         /// tracks to another; needs no dockd.
-        case replay(detectionsPath: String, resultPath: String, settings: MOTReplay.Settings)
+        /// `timesTracker`: the summary also says how long the tracker took (`--time`).
+        case replay(detectionsPath: String, resultPath: String, settings: MOTReplay.Settings, timesTracker: Bool = false)
     }
 
     var action: Action
@@ -56,7 +57,7 @@ struct Invocation: Equatable {
           framing automatic|center|left|right     where the subject sits in the frame
           roi X Y W H | roi --clear               frame within a region (0...1 from the top left)
           select [ID...] | select --at X Y        follow these subjects (none: automatic), or the one at a point
-          replay --mot DET --out RESULT --size WxH [--fps N] [--frames N] [--fov DEG] [--kind K] [--include-coasting]
+          replay --mot DET --out RESULT --size WxH [--fps N] [--frames N] [--fov DEG] [--kind K] [--include-coasting] [--time] [...]
                                                   run the tracker offline over MOTChallenge detections (no dockd)
 
         options:
@@ -71,7 +72,7 @@ struct Invocation: Equatable {
         """
 
     static let replayHelp = """
-        usage: dockctl replay --mot DET --out RESULT --size WxH [--fps N] [--frames N] [--fov DEG] [--kind face|body|object] [--include-coasting]
+        usage: dockctl replay --mot DET --out RESULT --size WxH [--fps N] [--frames N] [--fov DEG] [--kind face|body|object] [--include-coasting] [--time] [--detector-ids] [TRACKER OPTIONS]
 
         Runs the tracker offline over a MOTChallenge detection file, as if a still camera had
         delivered it, and writes the tracks as MOTChallenge results; needs no dockd.
@@ -86,6 +87,32 @@ struct Invocation: Equatable {
           --fov DEG            the camera's horizontal field of view in degrees (default 60)
           --kind K             what the boxes are: face, body or object (default body)
           --include-coasting   also write tracks unseen for a moment, at their predicted place
+          --time               also print the tracker's own time (tracker_seconds with --json)
+          --detector-ids       take DET's ids (when not negative) as the detector's own identifiers
+
+        Tracker options (the daemon's defaults in brackets; README "The tracker" says what each does):
+          --confident C        boxes at least this confident are matched first and start tracks [0.55]
+          --birth-confidence C the least confidence of a box that starts a track [0.6]
+          --min-confidence C   boxes below this are ignored [0.1]
+          --min-iou X          the least IoU of a confident box with a track's expected box [0.1]
+          --min-iou-weak X     the least IoU of an unconfident box with a confirmed track's [0.4]
+          --size-ratio X       the most a box's width or height may differ from the expected, as a ratio [1.8]
+          --gate X             the squared Mahalanobis distance gate [30]
+          --coasting-gate X    a coasting track may take a box it does not overlap within this gate (0: never) [5]
+          --coasting-reach R   ... and only within R of its box's sizes of where it was expected [1.5]
+          --iou-weight W       a pair's cost is d²/gate + W × (1 − IoU) [1]
+          --confirm-hits N     hits that confirm a new track [3]
+          --quick-confirm C    confirm from the second hit once the hits' confidences add up to C [1.8]
+          --tentative-timeout S  seconds a new track may go unseen before it is dropped [0.3]
+          --coast-after S      seconds unseen before a confirmed track coasts (is no longer written) [0.15]
+          --coast-timeout S    seconds a coasting track lives unseen [1.5]
+          --max-tracks N       the most tracks at once, 1 to 64 [16]
+          --acceleration-noise A  the most angular acceleration noise of a track, rad/s² [3]
+          --acceleration-per-height K  a track's acceleration noise per radian of its height [5]
+                               (0: every track gets --acceleration-noise)
+          --size-noise S       the random walk of its angular size, rad/√s [0.05]
+          --box-noise F        a box's error as a fraction of its size [0.08]
+          --box-noise-floor F  the least error of a box coordinate, image units [0.003]
 
         Prints how many frames, tracks and boxes it wrote (--json: as a JSON object).
         Exit status: 0 on success, 64 on a usage error, 65 when DET cannot be read or has a malformed
@@ -308,7 +335,69 @@ struct OptionParser {
             settings.kind = parsed
         }
         settings.includesCoastingTracks = flag("--include-coasting")
-        return .replay(detectionsPath: detections, resultPath: result, settings: settings)
+        let timesTracker = flag("--time")
+        settings.usesDetectorIdentifiers = flag("--detector-ids")
+        try trackerOptions(&settings.tracker)
+        return .replay(detectionsPath: detections, resultPath: result, settings: settings, timesTracker: timesTracker)
+    }
+
+    /// The tracker's options of `replay`, each checked against its range.
+    mutating func trackerOptions(_ tracker: inout SubjectTracker.Configuration) throws(Invocation.UsageError) {
+        func usage(_ message: String) -> Invocation.UsageError { Invocation.UsageError(message: message, command: command) }
+        func fraction(_ name: String) throws(Invocation.UsageError) -> Double? {
+            guard let value = try number(name) else { return nil }
+            guard (0...1).contains(value) else { throw usage("\(name) needs a number from 0 to 1, got '\(value)'") }
+            return value
+        }
+        func positive(_ name: String, above lower: Double = 0) throws(Invocation.UsageError) -> Double? {
+            guard let value = try number(name) else { return nil }
+            guard value > lower, value <= 1e6 else { throw usage("\(name) needs a number above \(lower) (at most 1e6), got '\(value)'") }
+            return value
+        }
+        func seconds(_ name: String) throws(Invocation.UsageError) -> Duration? {
+            guard let value = try number(name) else { return nil }
+            guard value > 0, value <= 3600 else { throw usage("\(name) needs seconds above 0 (at most 3600), got '\(value)'") }
+            return .nanoseconds(Int64((value * 1e9).rounded()))
+        }
+        if let value = try fraction("--confident") { tracker.confidentThreshold = value }
+        if let value = try fraction("--birth-confidence") { tracker.birthConfidence = value }
+        if let value = try fraction("--min-confidence") { tracker.minimumConfidence = value }
+        if let value = try fraction("--min-iou") { tracker.minimumOverlap = value }
+        if let value = try fraction("--min-iou-weak") { tracker.minimumOverlapUnconfident = value }
+        if let value = try positive("--size-ratio", above: 1) { tracker.sizeRatioGate = value }
+        if let value = try positive("--gate") { tracker.gate = value }
+        if let value = try number("--coasting-gate") {
+            guard value >= 0, value <= 1e6 else { throw usage("--coasting-gate needs a number from 0 to 1e6, got '\(value)'") }
+            tracker.coastingGate = value
+        }
+        if let value = try number("--coasting-reach") {
+            guard value >= 0, value <= 1e6 else { throw usage("--coasting-reach needs a number from 0 to 1e6, got '\(value)'") }
+            tracker.coastingReach = value
+        }
+        if let value = try number("--iou-weight") {
+            guard value >= 0, value <= 1000 else { throw usage("--iou-weight needs a number from 0 to 1000, got '\(value)'") }
+            tracker.overlapWeight = value
+        }
+        if let value = try wholeNumber("--confirm-hits", in: 1...1000) { tracker.confirmationHits = value }
+        if let value = try number("--quick-confirm") {
+            guard value >= 0, value <= 1000 else { throw usage("--quick-confirm needs a number from 0 to 1000, got '\(value)'") }
+            tracker.quickConfirmationConfidence = value
+        }
+        if let value = try seconds("--tentative-timeout") { tracker.tentativeTimeout = value }
+        if let value = try seconds("--coast-after") { tracker.coastAfter = value }
+        if let value = try seconds("--coast-timeout") { tracker.coastTimeout = value }
+        if let value = try wholeNumber("--max-tracks", in: 1...64) { tracker.maximumTracks = value }
+        if let value = try positive("--acceleration-noise") { tracker.noise.accelerationNoise = value }
+        if let value = try number("--acceleration-per-height") {
+            guard value >= 0, value <= 1000 else { throw usage("--acceleration-per-height needs a number from 0 to 1000, got '\(value)'") }
+            tracker.accelerationPerHeight = value
+        }
+        if let value = try positive("--size-noise") { tracker.noise.sizeNoise = value }
+        if let value = try positive("--box-noise") { tracker.noise.boxNoise = value }
+        if let value = try positive("--box-noise-floor") { tracker.noise.boxNoiseFloor = value }
+        guard tracker.minimumConfidence <= tracker.confidentThreshold else {
+            throw usage("--min-confidence (\(tracker.minimumConfidence)) must not be above --confident (\(tracker.confidentThreshold))")
+        }
     }
 
     func finish() throws(Invocation.UsageError) {

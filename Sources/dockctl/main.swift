@@ -22,8 +22,9 @@ if case .help(let text) = invocation.action {
     print(text)
     exit(0)
 }
-if case .replay(let detectionsPath, let resultPath, let settings) = invocation.action {
-    exit(replay(detectionsPath: detectionsPath, resultPath: resultPath, settings: settings, isJSON: invocation.isJSON))
+if case .replay(let detectionsPath, let resultPath, let settings, let timesTracker) = invocation.action {
+    exit(replay(detectionsPath: detectionsPath, resultPath: resultPath, settings: settings, isJSON: invocation.isJSON,
+                timesTracker: timesTracker))
 }
 // No --socket or DOCKD_SOCKET: a normal user's own dockd first, then the system's.
 let socketPaths = invocation.socket.map { [$0] } ?? DockdSocket.defaultPaths(environment: ProcessInfo.processInfo.environment)

@@ -53,6 +53,75 @@ import TestSupport
                 "the documented default field of view")
     }
 
+    @Test func replayTakesEveryTrackerParameter() throws {
+        let arguments = ["replay", "--mot", "d", "--out", "r", "--size", "640x480", "--time", "--detector-ids", "--confident", "0.45",
+                         "--birth-confidence", "0.7", "--min-confidence", "0.05", "--min-iou", "0.2", "--min-iou-weak", "0.5",
+                         "--size-ratio", "1.6", "--gate", "20", "--iou-weight", "0.5", "--coasting-gate", "7", "--coasting-reach", "2", "--confirm-hits", "4", "--quick-confirm", "1.5",
+                         "--tentative-timeout", "0.25", "--coast-after", "0.2", "--coast-timeout", "1.2", "--max-tracks", "32",
+                         "--acceleration-noise", "2", "--acceleration-per-height", "4", "--size-noise", "0.1", "--box-noise", "0.08", "--box-noise-floor", "0.002"]
+        var settings = MOTReplay.Settings(imageWidthPixels: 640, imageHeightPixels: 480)
+        settings.usesDetectorIdentifiers = true
+        settings.tracker.confidentThreshold = 0.45
+        settings.tracker.birthConfidence = 0.7
+        settings.tracker.minimumConfidence = 0.05
+        settings.tracker.minimumOverlap = 0.2
+        settings.tracker.minimumOverlapUnconfident = 0.5
+        settings.tracker.sizeRatioGate = 1.6
+        settings.tracker.gate = 20
+        settings.tracker.overlapWeight = 0.5
+        settings.tracker.coastingGate = 7
+        settings.tracker.coastingReach = 2
+        settings.tracker.confirmationHits = 4
+        settings.tracker.quickConfirmationConfidence = 1.5
+        settings.tracker.tentativeTimeout = .milliseconds(250)
+        settings.tracker.coastAfter = .milliseconds(200)
+        settings.tracker.coastTimeout = .milliseconds(1200)
+        settings.tracker.maximumTracks = 32
+        settings.tracker.noise.accelerationNoise = 2
+        settings.tracker.accelerationPerHeight = 4
+        settings.tracker.noise.sizeNoise = 0.1
+        settings.tracker.noise.boxNoise = 0.08
+        settings.tracker.noise.boxNoiseFloor = 0.002
+        #expect(try Invocation.parse(arguments, environment: [:]).action
+                == .replay(detectionsPath: "d", resultPath: "r", settings: settings, timesTracker: true))
+        #expect(settings.isValid)
+        // Every option is in the help, with the daemon's default.
+        let defaults = SubjectTracker.Configuration()
+        for (option, value) in [("--confident C", "[0.55]"), ("--birth-confidence C", "[0.6]"), ("--min-confidence C", "[0.1]"),
+                                ("--min-iou X", "[0.1]"), ("--min-iou-weak X", "[0.4]"), ("--size-ratio X", "[1.8]"),
+                                ("--gate X", "[30]"), ("--iou-weight W", "[1]"), ("--coasting-gate X", "[5]"), ("--coasting-reach R", "[1.5]"), ("--confirm-hits N", "[3]"), ("--quick-confirm C", "[1.8]"),
+                                ("--tentative-timeout S", "[0.3]"), ("--coast-after S", "[0.15]"), ("--coast-timeout S", "[1.5]"),
+                                ("--max-tracks N", "[16]"), ("--acceleration-noise A", "[3]"), ("--acceleration-per-height K", "[5]"), ("--size-noise S", "[0.05]"),
+                                ("--box-noise F", "[0.08]"), ("--box-noise-floor F", "[0.003]"), ("--time", "tracker_seconds"), ("--detector-ids", "identifiers")] {
+            let line = Invocation.replayHelp.split(separator: "\n").first { $0.contains("  \(option) ") }
+            #expect(line?.contains(value) == true, "\(option): \(String(describing: line))")
+        }
+        #expect(defaults.confidentThreshold == 0.55 && defaults.birthConfidence == 0.6 && defaults.minimumConfidence == 0.1
+                && defaults.minimumOverlap == 0.1 && defaults.minimumOverlapUnconfident == 0.4 && defaults.sizeRatioGate == 1.8
+                && defaults.gate == 30 && defaults.overlapWeight == 1 && defaults.coastingGate == 5 && defaults.coastingReach == 1.5 && defaults.confirmationHits == 3 && defaults.quickConfirmationConfidence == 1.8
+                && defaults.tentativeTimeout == .milliseconds(300) && defaults.coastAfter == .milliseconds(150)
+                && defaults.coastTimeout == .milliseconds(1500) && defaults.maximumTracks == 16
+                && defaults.noise.accelerationNoise == 3 && defaults.accelerationPerHeight == 5 && defaults.noise.sizeNoise == 0.05
+                && defaults.noise.boxNoise == 0.08
+                && defaults.noise.boxNoiseFloor == 0.003, "the help's defaults are the code's")
+        let base = ["replay", "--mot", "d", "--out", "r", "--size", "2x2"]
+        for (extra, message) in [
+            (["--confident", "1.5"], "--confident needs a number from 0 to 1, got '1.5'"),
+            (["--size-ratio", "1"], "--size-ratio needs a number above 1.0 (at most 1e6), got '1.0'"),
+            (["--gate", "-3"], "--gate needs a number above 0.0 (at most 1e6), got '-3.0'"),
+            (["--confirm-hits", "0"], "--confirm-hits needs a whole number from 1 to 1000, got '0'"),
+            (["--coast-timeout", "0"], "--coast-timeout needs seconds above 0 (at most 3600), got '0.0'"),
+            (["--max-tracks", "65"], "--max-tracks needs a whole number from 1 to 64, got '65'"),
+            (["--box-noise", "nan"], "--box-noise needs a finite number, got 'nan'"),
+            (["--quick-confirm", "-1"], "--quick-confirm needs a number from 0 to 1000, got '-1.0'"),
+            (["--min-confidence", "0.6", "--confident", "0.4"], "--min-confidence (0.6) must not be above --confident (0.4)"),
+        ] {
+            #expect(throws: Invocation.UsageError(message: message, command: "replay"), "\(extra)") {
+                try Invocation.parse(base + extra, environment: [:])
+            }
+        }
+    }
+
     @Test func replayUsageErrorsNameTheOption() {
         let base = ["replay", "--mot", "d", "--out", "r"]
         let cases: [([String], String)] = [

@@ -137,7 +137,7 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: result.path), "nothing written")
 
         // Fixed, the same file replays; --json gives the summary to scripts.
-        try "1,-1,10,20,30,40,0.9\n2,-1,10,20,30,40,0.9\n3,-1,10,20,30,40,0.9\n".write(to: detections, atomically: true, encoding: .utf8)
+        try "1,-1,10,20,30,40,0.7\n2,-1,10,20,30,40,0.7\n3,-1,10,20,30,40,0.7\n".write(to: detections, atomically: true, encoding: .utf8)
         let good = try ChildProcess.run("dockctl", ["--json", "replay", "--mot", detections.path, "--out", result.path, "--size", "640x480"])
         #expect(good.status == 0, "\(good.error)")
         #expect(good.output == "{\"boxes\":1,\"frames\":3,\"tracks\":1}\n")

@@ -38,6 +38,18 @@ import Testing
         #expect(throws: DockCall.Refusal.interfaceNotFound("com.example")) { try parse(#"{"method":"com.example.Ping"}"#) }
     }
 
+    @Test func trackPassesTheDetectorsOwnIdentifierOn() throws {
+        let track = try parse(#"{"method":"io.dockd.Dock.Track","parameters":{"observations":[{"kind":"face","box":{"x":0.1,"y":0.1,"width":0.2,"height":0.3},"identifier":42}],"camera":{"horizontal_fov":1.2,"aspect_ratio":1.7},"capture_time":3}}"#)
+        guard case .host(.track(let batch)) = track.call else {
+            Issue.record("not a Track: \(track)")
+            return
+        }
+        #expect(batch.observations.first?.identifier == 42)
+        #expect(throws: DockCall.Refusal.parameter(ParameterError(parameter: "observations[0].identifier", reason: "must be a whole number"))) {
+            try parse(#"{"method":"io.dockd.Dock.Track","parameters":{"observations":[{"kind":"face","box":{"x":0.1,"y":0.1,"width":0.2,"height":0.3},"identifier":1.5}],"camera":{"horizontal_fov":1.2,"aspect_ratio":1.7},"capture_time":3}}"#)
+        }
+    }
+
     @Test func everyMethodOfTheInterfaceIsKnownByName() {
         for method in DockMethod.allCases {
             #expect(DockInterface.definition.contains("method \(method.rawValue)("), "\(method.rawValue) is in the interface")

@@ -35,7 +35,7 @@ import Testing
 
     @Test func aOneFrameFalseDetectionNeverBecomesASubject() {
         var tracker = SubjectTracker()
-        tracker.update([Observation(kind: .face, box: box(yaw: -0.3, width: 0.03, height: 0.04), confidence: 0.4)],
+        tracker.update([Observation(kind: .face, box: box(yaw: -0.3, width: 0.03, height: 0.04), confidence: 0.7)],
                        camera: Self.camera, captureTime: frame(0), gimbalYawRadians: 0, gimbalPitchRadians: 0)
         #expect(tracker.tracks.first?.phase == .tentative)
         tracker.predict(to: frame(20))
@@ -101,5 +101,147 @@ extension SubjectTrackerTests {
         tracker.update([Observation(kind: .body, box: box, confidence: 0.9)], camera: camera, captureTime: .milliseconds(33),
                        gimbalYawRadians: 0, gimbalPitchRadians: 0)
         #expect(first == [1] && tracker.tracks.map(\.identifier) == [2])
+    }
+}
+
+/// The association rules real detections need: confidence in two stages, overlap and size, and
+/// lifetimes through an occlusion; in virtual time, frames at 30 fps.
+extension SubjectTrackerTests {
+    func update(_ tracker: inout SubjectTracker, _ observations: [Observation], at index: Int) {
+        tracker.predict(to: frame(index))
+        tracker.update(observations, camera: Self.camera, captureTime: frame(index), gimbalYawRadians: 0, gimbalPitchRadians: 0)
+    }
+
+    @Test func anUnconfidentBoxKeepsAConfirmedTrackButStartsNone() throws {
+        var tracker = SubjectTracker()
+        for index in 0..<10 { update(&tracker, [Observation(kind: .body, box: box(yaw: 0.1), confidence: 0.9)], at: index) }
+        let person = try #require(tracker.tracks.first)
+        #expect(person.phase == .confirmed)
+        // Half hidden, the person gives weak boxes; a weak box appears where nobody is, too.
+        for index in 10..<25 {
+            update(&tracker, [Observation(kind: .body, box: box(yaw: 0.1), confidence: 0.3),
+                              Observation(kind: .body, box: box(yaw: -0.3), confidence: 0.3)], at: index)
+        }
+        #expect(tracker.tracks.map(\.identifier) == [person.identifier], "the weak box elsewhere started no track")
+        #expect(tracker.tracks.first?.phase == .confirmed, "the weak boxes kept the person's track from coasting")
+        #expect(tracker.tracks.first?.hits == person.hits + 15)
+        // A confident box of the same pair would have started a track: the difference is the confidence.
+        update(&tracker, [Observation(kind: .body, box: box(yaw: 0.1), confidence: 0.3),
+                          Observation(kind: .body, box: box(yaw: -0.3), confidence: 0.9)], at: 25)
+        #expect(tracker.tracks.count == 2 && tracker.tracks[1].phase == .tentative)
+    }
+
+    @Test func aConfidentBoxIsMatchedBeforeAnUnconfidentOne() throws {
+        // Two boxes near a track: the confident one a little off, the unconfident one right on it.
+        // The confident one is fused (first stage); the weak one, left over, starts nothing.
+        var tracker = SubjectTracker()
+        for index in 0..<10 { update(&tracker, [Observation(kind: .body, box: box(yaw: 0.1), confidence: 0.9)], at: index) }
+        let before = try #require(tracker.tracks.first).filter.angularBox.yawRadians
+        update(&tracker, [Observation(kind: .body, box: box(yaw: 0.1), confidence: 0.2),
+                          Observation(kind: .body, box: box(yaw: 0.11), confidence: 0.9)], at: 10)
+        #expect(tracker.tracks.count == 1)
+        let after = try #require(tracker.tracks.first).filter.angularBox.yawRadians
+        #expect(after > before + 0.002, "moved towards the confident box: \(before) → \(after)")
+    }
+
+    @Test func aRecurringFalsePositiveNeverBecomesAConfirmedTrack() {
+        // A poster the detector takes for a person now and then: unsure (0.55, below the birth
+        // confidence) every frame, or sure (0.9) for a single frame at a time, once a second.
+        var tracker = SubjectTracker()
+        for index in 0..<120 {
+            var observations = [Observation(kind: .body, box: box(yaw: 0.3), confidence: 0.55)]
+            if index % 30 == 0 { observations.append(Observation(kind: .body, box: box(yaw: -0.3), confidence: 0.9)) }
+            update(&tracker, observations, at: index)
+            #expect(tracker.tracks.allSatisfy { $0.phase == .tentative }, "frame \(index)")
+        }
+        #expect(tracker.tracks.isEmpty)
+    }
+
+    @Test func aCoastingTrackIsNotHandedALargerPersonWhereItWasPredicted() throws {
+        // A far person (small box) stops being seen; a nearer person, twice as tall, steps into the
+        // very place. The nearer one gets a new track; the far one's track coasts untouched.
+        var tracker = SubjectTracker()
+        for index in 0..<15 {
+            update(&tracker, [Observation(kind: .body, box: box(yaw: 0.0, width: 0.05, height: 0.15), confidence: 0.9)], at: index)
+        }
+        let far = try #require(tracker.tracks.first)
+        for index in 15..<40 {
+            update(&tracker, [Observation(kind: .body, box: box(yaw: 0.0, width: 0.1, height: 0.3), confidence: 0.9)], at: index)
+        }
+        let farNow = try #require(tracker.tracks.first { $0.identifier == far.identifier })
+        #expect(farNow.phase == .coasting && farNow.hits == far.hits, "the far track was not fed the near person")
+        #expect(tracker.tracks.contains { $0.identifier != far.identifier && $0.phase == .confirmed })
+    }
+
+    @Test func crossingWithAnOcclusionGapKeepsBothIdentifiers() throws {
+        // A (far, small) walks right; B (near, larger) walks left and hides A completely for 0.6 s
+        // (18 frames: A is not detected at all) as they cross. Each keeps its ID, and A's coasting
+        // track is not handed B's boxes.
+        var tracker = SubjectTracker()
+        func a(_ t: Double) -> Double { -0.3 + 0.25 * t }
+        func b(_ t: Double) -> Double { 0.3 - 0.25 * t }
+        var identifiers: (a: Int, b: Int)?
+        for index in 0..<75 {
+            let t = Double(index) / 30
+            var observations = [Observation(kind: .body, box: box(yaw: b(t), pitch: -0.02, width: 0.12, height: 0.4), confidence: 0.95)]
+            let hidden = abs(a(t) - b(t)) < 0.15
+            if !hidden { observations.append(Observation(kind: .body, box: box(yaw: a(t), width: 0.07, height: 0.22), confidence: 0.9)) }
+            update(&tracker, observations, at: index)
+            if index == 10 {
+                let left = try #require(tracker.tracks.min { $0.filter.angularBox.yawRadians < $1.filter.angularBox.yawRadians })
+                let right = try #require(tracker.tracks.max { $0.filter.angularBox.yawRadians < $1.filter.angularBox.yawRadians })
+                identifiers = (left.identifier, right.identifier)
+            }
+            if hidden, let identifiers, let coasting = tracker.tracks.first(where: { $0.identifier == identifiers.a }) {
+                #expect(abs(coasting.filter.angularBox.heightRadians - 0.22) < 0.05, "frame \(index): A's track kept A's size")
+            }
+        }
+        let ids = try #require(identifiers)
+        let t = 74.0 / 30
+        let trackA = try #require(tracker.tracks.first { $0.identifier == ids.a }, "A's identifier survived the gap")
+        let trackB = try #require(tracker.tracks.first { $0.identifier == ids.b })
+        #expect(abs(trackA.filter.angularBox.yawRadians - a(t)) < 0.02 && trackA.phase == .confirmed)
+        #expect(abs(trackB.filter.angularBox.yawRadians - b(t)) < 0.02)
+        #expect(tracker.tracks.count == 2, "no third track: \(tracker.tracks.map(\.identifier))")
+    }
+
+    @Test func theDetectorsOwnIdentifierKeepsTwoCloseSubjectsApart() throws {
+        // Two people of one size side by side, 0.03 rad apart, their boxes overlapping: in frame
+        // 20 each box is drawn where the other was expected. Without the detector's identifiers
+        // the tracks follow the geometry; with them, each keeps the box with its identifier.
+        func run(identifiers: Bool) throws -> (left: Double, right: Double, leftIdentifier: Int?) {
+            var tracker = SubjectTracker()
+            for index in 0..<20 {
+                update(&tracker, [Observation(kind: .body, box: box(yaw: 0.0), confidence: 0.9, identifier: identifiers ? 7 : nil),
+                                  Observation(kind: .body, box: box(yaw: 0.03), confidence: 0.9, identifier: identifiers ? 9 : nil)],
+                       at: index)
+            }
+            let left = try #require(tracker.tracks.min { $0.filter.angularBox.yawRadians < $1.filter.angularBox.yawRadians })
+            update(&tracker, [Observation(kind: .body, box: box(yaw: 0.03), confidence: 0.9, identifier: identifiers ? 7 : nil),
+                              Observation(kind: .body, box: box(yaw: 0.0), confidence: 0.9, identifier: identifiers ? 9 : nil)],
+                   at: 20)
+            let after = try #require(tracker.tracks.first { $0.identifier == left.identifier })
+            let other = try #require(tracker.tracks.first { $0.identifier != left.identifier })
+            return (after.filter.angularBox.yawRadians, other.filter.angularBox.yawRadians, after.detectorIdentifier)
+        }
+        let geometric = try run(identifiers: false)
+        #expect(geometric.left < geometric.right, "without identifiers the left track takes the left box")
+        let vouched = try run(identifiers: true)
+        #expect(vouched.leftIdentifier == 7)
+        #expect(vouched.left > geometric.left + 0.005, "with them it follows detector 7's box to the right: \(vouched.left)")
+    }
+
+    @Test func configurationsAreChecked() {
+        #expect(SubjectTracker.Configuration().isValid)
+        for change: (inout SubjectTracker.Configuration) -> Void in [
+            { $0.maximumTracks = 0 }, { $0.maximumTracks = 65 }, { $0.gate = .nan }, { $0.confidentThreshold = 1.5 },
+            { $0.minimumConfidence = 0.9 }, { $0.birthConfidence = -0.1 }, { $0.minimumOverlap = 2 }, { $0.sizeRatioGate = 1 },
+            { $0.confirmationHits = 0 }, { $0.coastAfter = .zero }, { $0.noise.accelerationNoise = .infinity },
+            { $0.quickConfirmationConfidence = .nan }, { $0.overlapWeight = -1 }, { $0.coastingReach = .nan }, { $0.coastingGate = -1 }, { $0.accelerationPerHeight = .infinity },
+        ] {
+            var configuration = SubjectTracker.Configuration()
+            change(&configuration)
+            #expect(!configuration.isValid, "\(configuration)")
+        }
     }
 }
