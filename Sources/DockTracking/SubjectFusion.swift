@@ -12,12 +12,19 @@ public struct FusedSubject: Hashable, Sendable {
     public var faceTrack: Int?
     /// Where it is: the body's angular box when there is one, else the face's.
     public var angularBox: AngularBox
+    /// Its face's angular box, when a face is seen (alone, or joined to the body).
+    public var faceBox: AngularBox?
     /// Its angular rates (of the same track as the box), rad/s.
     public var yawRateRadiansPerSecond: Double
     /// Its angular rates, rad/s.
     public var pitchRateRadiansPerSecond: Double
+    /// How well its place and rates are known (of the same track as the box).
+    public var uncertainty: SubjectUncertainty
     /// Whether none of its tracks was seen in the last frames (all coasting).
     public var isCoasting: Bool
+    /// Whether the track its box comes from is coasting (its place is a prediction), even if
+    /// another of its tracks is seen.
+    public var isBoxCoasting: Bool
     /// When the first of its tracks was first seen.
     public var born: Duration
 
@@ -28,8 +35,11 @@ public struct FusedSubject: Hashable, Sendable {
         bodyTrack = track.kind == .body ? track.identifier : nil
         faceTrack = track.kind == .face ? track.identifier : nil
         angularBox = track.filter.angularBox
+        faceBox = track.kind == .face ? track.filter.angularBox : nil
         (yawRateRadiansPerSecond, pitchRateRadiansPerSecond) = track.filter.rates
+        uncertainty = SubjectUncertainty(track.filter)
         isCoasting = track.phase == .coasting
+        isBoxCoasting = track.phase == .coasting
         born = track.born
     }
 }
@@ -85,6 +95,7 @@ public struct SubjectFusion: Sendable {
                 let faceTrack = tracks[face]
                 subject.identifier = subjectIdentifier(body.identifier, faceTrack.identifier)
                 subject.faceTrack = faceTrack.identifier
+                subject.faceBox = faceTrack.filter.angularBox
                 subject.isCoasting = body.phase == .coasting && faceTrack.phase == .coasting
                 subject.born = min(body.born, faceTrack.born)
             } else {
