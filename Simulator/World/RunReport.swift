@@ -125,14 +125,18 @@ public struct RunReport: Sendable {
     /// has not moved for half a second, so this is 2.5 s after it stopped).
     public static let stillSettleSeconds = 2.0
 
+    /// The window of the moving mean the jitter is measured about, seconds.
+    public static let jitterWindowSeconds = 1.0
+
     /// How still the dock was held while the primary subject was still.
     public struct Stillness: Hashable, Sendable {
         /// Seconds counted: frames with the primary still for at least `stillSettleSeconds`.
         public var seconds: Double
         /// Velocity commands per second that turned an axis the other way, in those seconds.
         public var commandReversalsPerSecond: Double
-        /// Root mean square of the camera's angle about its mean over each still stretch, degrees
-        /// (yaw and pitch together): 0 for a dock held perfectly still.
+        /// Root mean square of the camera's angle about its mean over the second around each
+        /// frame, degrees (yaw and pitch together): 0 for a dock held perfectly still, the
+        /// amplitude of a dock that hunts back and forth; a single smooth correction adds little.
         public var jitterRMSDegrees: Double
         /// Share of the velocity commands in those seconds that asked for motion.
         public var movingCommandShare: Double?
@@ -158,10 +162,17 @@ public struct RunReport: Sendable {
                 reversals += poses[end].commands.reversals - poses[first].commands.reversals
                 commands += poses[end].commands.commands - poses[first].commands.commands
                 moving += poses[end].commands.movingCommands - poses[first].commands.movingCommands
-                let n = Double(range.count)
-                let meanYaw = range.map { poses[$0].yawRadians }.reduce(0, +) / n
-                let meanPitch = range.map { poses[$0].pitchRadians }.reduce(0, +) / n
+                // Jitter: the camera's angle about its own mean over the `jitterWindowSeconds`
+                // around each frame (within the still stretch) — what is left after the slow part
+                // of its motion, a settling move, is taken out.
+                var low = index, high = index
                 for frame in range {
+                    let time = frames[frame].captureSeconds, half = Self.jitterWindowSeconds / 2
+                    while frames[low].captureSeconds < time - half { low += 1 }
+                    while high < end, frames[high + 1].captureSeconds <= time + half { high += 1 }
+                    let n = Double(high - low + 1)
+                    let meanYaw = (low...high).map { poses[$0].yawRadians }.reduce(0, +) / n
+                    let meanPitch = (low...high).map { poses[$0].pitchRadians }.reduce(0, +) / n
                     let dy = poses[frame].yawRadians - meanYaw, dp = poses[frame].pitchRadians - meanPitch
                     squares += dy * dy + dp * dp
                     count += 1
