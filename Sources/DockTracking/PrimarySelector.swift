@@ -14,8 +14,8 @@
 /// primary is then dropped as lost — the dock holds still — and the subjects that were over it
 /// (its occluders) and the identifier itself are barred from taking it back: re-acquisition wants
 /// a subject near the place it left, of its size, that is none of them. The window for that runs
-/// 3 s from the loss, or from when no barred subject stands over the place any more (someone who
-/// stops in front of the subject for ten seconds does not use it up).
+/// 3 s from the loss, or from when no occluder stands over the place any more (someone who stops
+/// in front of the subject for ten seconds does not use it up).
 public struct PrimarySelector: Sendable {
     /// The primary's track identifier.
     public private(set) var primary: Int?
@@ -36,8 +36,10 @@ public struct PrimarySelector: Sendable {
     /// little) from one wholly in view.
     private var view: (camera: CameraInformation, yawRadians: Double, pitchRadians: Double)?
     /// Subjects that may not take a lost primary back (its occluders, an identifier that was
-    /// handed to someone else).
+    /// handed to someone else), and of those the occluders, who keep the window open while they
+    /// stand over its place.
     private var barred: [Int] = []
+    private var occluding: [Int] = []
 
     /// How much a primary's body or face may differ in angular size (as a ratio, either way)
     /// from its average before it is taken for someone else. A person 1.9 m away standing in front
@@ -62,6 +64,10 @@ public struct PrimarySelector: Sendable {
 
     /// Starts with no primary.
     public init() {}
+
+    /// Whether a lost primary is being waited for (the re-acquisition window is open), as of the
+    /// last `choose`.
+    public private(set) var isWaitingForLostPrimary = false
 
     /// Where the primary was last seen (the centre of its box, dock frame, radians); nil before
     /// any primary.
@@ -92,20 +98,24 @@ public struct PrimarySelector: Sendable {
             }
             // Someone else under the primary's identifier: lost, and neither they nor whoever
             // stood over the primary may take its place.
-            barred = occluders(of: subject, subjects) + [current]
+            occluding = occluders(of: subject, subjects)
+            barred = occluding + [current]
             primary = nil
             lostAt = now
+            isWaitingForLostPrimary = true
             return nil
         }
         if primary != nil {
             primary = nil
             lostAt = now
             barred = []
+            occluding = []
         }
-        if let since = lostAt, subjects.contains(where: { barred.contains($0.identifier) && covers($0.angularBox) }) {
+        if let since = lostAt, subjects.contains(where: { occluding.contains($0.identifier) && covers($0.angularBox) }) {
             // Whoever stood over the subject is still where it was: it may well be behind them.
             lostAt = max(since, now)
         }
+        isWaitingForLostPrimary = lostAt.map { now - $0 <= Self.reacquisitionWindow } ?? false
         if let lostAt, now - lostAt <= Self.reacquisitionWindow {
             // Hold still for the lost subject, taking it back when a subject of its size appears
             // where it was.
@@ -120,6 +130,7 @@ public struct PrimarySelector: Sendable {
             return hold(nearest.identifier, subjects)
         }
         barred = []
+        occluding = []
         // The most salient subject is chosen once it has been seen for a moment: the first one to
         // be confirmed does not win just by being first, nor an older one by being older.
         var best: (subject: FusedSubject, saliency: Double)?
@@ -137,10 +148,12 @@ public struct PrimarySelector: Sendable {
     public mutating func reset() {
         primary = nil
         lostAt = nil
+        isWaitingForLostPrimary = false
         hasPlace = false
         bodySize = nil
         faceSize = nil
         barred = []
+        occluding = []
     }
 
     /// Whether `subject`'s body and face are of the primary's size (each one that both have).
@@ -236,6 +249,7 @@ public struct PrimarySelector: Sendable {
     private mutating func hold(_ identifier: Int, _ subjects: [FusedSubject]) -> Int {
         primary = identifier
         lostAt = nil
+        isWaitingForLostPrimary = false
         if let subject = subjects.first(where: { $0.identifier == identifier }) {
             hasPlace = true
             lastYawRadians = subject.angularBox.yawRadians

@@ -7,8 +7,10 @@
 /// hidden, and will come back near where it went — and after `restAfter` without a subject it
 /// turns back to the rest pose, then stops commanding. When the rest pose would show the place
 /// the subject left anyway (its centre well inside the image from there), nothing is gained by
-/// staring at it: the dock goes back after `restWhenInViewAfter` instead; a subject seen again
-/// on the way is taken back as usual.
+/// staring at it: the dock goes back as soon as the selector stops waiting for the subject to
+/// reappear there (3 s, longer while someone stands over the place: a hidden subject is not
+/// turned away from) and at least `restWhenInViewAfter` has passed; a subject seen again on the
+/// way is taken back as usual.
 public struct TrackingPipeline: Sendable {
     /// Tuning.
     public struct Configuration: Hashable, Sendable {
@@ -54,8 +56,9 @@ public struct TrackingPipeline: Sendable {
     public var selection: [Int] = []
     /// How long the dock holds still after losing its subject before returning to rest.
     public var restAfter: Duration = .seconds(8)
-    /// How long it holds still instead when the rest pose would show the place the subject left
-    /// (at most `restAfter`).
+    /// How long it holds still at least when the rest pose would show the place the subject left
+    /// (then it goes back once the selector no longer waits for the subject there; at most
+    /// `restAfter`).
     public var restWhenInViewAfter: Duration = .seconds(1)
     /// How far inside the image's border (normalised units) the place the subject left must be,
     /// seen from the rest pose, to count as in view there.
@@ -132,7 +135,8 @@ public struct TrackingPipeline: Sendable {
         case .holding, .returning:
             break
         }
-        if let lostSince, now - lostSince >= (isLostPlaceInViewFromRest ? min(restAfter, restWhenInViewAfter) : restAfter) {
+        let isRestingEarly = isLostPlaceInViewFromRest && !selector.isWaitingForLostPrimary
+        if let lostSince, now - lostSince >= (isRestingEarly ? min(restAfter, restWhenInViewAfter) : restAfter) {
             activity = .returning
         }
         if activity == .holding {

@@ -78,8 +78,9 @@ import Testing
         // ...and is then handed the colleague's detections: subject 1 is now their size.
         var impostor = FusedSubject(track: track(1, yaw: 0.1, width: 0.24, height: 0.8))
         impostor.identifier = 1
-        #expect(choose([impostor]) == nil, "someone else under the primary's identifier is not followed")
-        // Neither the impostor nor the colleague takes the place back, for as long as they stand over it.
+        #expect(choose([impostor, colleague]) == nil, "someone else under the primary's identifier is not followed")
+        // Neither the impostor (not of the subject's size) nor the colleague takes the place back,
+        // for as long as they stand over it.
         for _ in 0..<150 { #expect(choose([impostor, colleague]) == nil) }
         // The subject reappears as a new track of its own size where it was: taken back.
         let back = FusedSubject(track: track(7, yaw: 0.11, width: 0.15, height: 0.5, born: now))
