@@ -9,8 +9,12 @@
 /// subject), and a face or body may carry the subject's identifier onto that other person. So the
 /// selector keeps the primary's appearance — the angular width and height of its body and of its
 /// face, averaged while it is seen on its own (not coasting, no other subject's box over it) —
-/// and checks every tick that the primary still looks like that: a body or face whose size
-/// differs by more than `sizeTolerance` (either way, width or height) is someone else. The
+/// and, while another subject's box lies over it and for `recheckAfterOcclusion` after, checks
+/// every tick that the primary still looks like that: a body (or, for a face seen without its
+/// body, a face) whose size differs by more than `sizeTolerance` (either way, width or height) is
+/// someone else. (Only then: a subject
+/// alone in view keeps its tracks, and a child running about the edges of the image changes
+/// size in ways no average foresees.) The
 /// primary is then dropped as lost — the dock holds still — and the subjects that were over it
 /// (its occluders) and the identifier itself are barred from taking it back: re-acquisition wants
 /// a subject near the place it left, of its size, that is none of them. The window for that runs
@@ -40,6 +44,8 @@ public struct PrimarySelector: Sendable {
     /// stand over its place.
     private var barred: [Int] = []
     private var occluding: [Int] = []
+    /// When another subject's box last lay over the primary's.
+    private var lastContested: Duration?
 
     /// How much a primary's body or face may differ in angular size (as a ratio, either way)
     /// from its average before it is taken for someone else. A person 1.9 m away standing in front
@@ -50,6 +56,9 @@ public struct PrimarySelector: Sendable {
     /// The weight of each tick's size in the average, once it has that many (about a second at
     /// 30 Hz; the first ones are averaged evenly).
     static let sizeAveraging = 1.0 / 30
+    /// How long after another subject's box last lay over the primary's its size is still checked
+    /// (only then can it have been handed someone else's detections).
+    public static let recheckAfterOcclusion = Duration.seconds(2)
     /// Ticks of average before sizes are compared with it.
     static let sizeMaturity = 15
     /// How far inside the image's border (normalised units) a box must be for its size to count.
@@ -92,7 +101,9 @@ public struct PrimarySelector: Sendable {
             return hold(selected, subjects)
         }
         if let current = primary, let subject = subjects.first(where: { $0.identifier == current }) {
-            if looksLikePrimary(subject) {
+            if !occluders(of: subject, subjects).isEmpty { lastContested = now }
+            let isAfterOcclusion = lastContested.map { now - $0 <= Self.recheckAfterOcclusion } ?? false
+            if !isAfterOcclusion || looksLikePrimary(subject) {
                 learn(subject, subjects)
                 return hold(current, subjects)
             }
@@ -127,6 +138,7 @@ public struct PrimarySelector: Sendable {
             guard let nearest, distanceFromLast(nearest) <= Self.reacquisitionRadius else { return nil }
             bodySize = nil
             faceSize = nil
+            lastContested = nil
             return hold(nearest.identifier, subjects)
         }
         barred = []
@@ -141,6 +153,7 @@ public struct PrimarySelector: Sendable {
         guard let best, now - best.subject.born >= Self.automaticChoiceAge else { return nil }
         bodySize = nil
         faceSize = nil
+        lastContested = nil
         return hold(best.subject.identifier, subjects)
     }
 
@@ -154,6 +167,7 @@ public struct PrimarySelector: Sendable {
         faceSize = nil
         barred = []
         occluding = []
+        lastContested = nil
     }
 
     /// Whether `subject`'s body and face are of the primary's size (each one that both have).
@@ -167,7 +181,9 @@ public struct PrimarySelector: Sendable {
                 || (box.heightRadians <= size.height * tolerance && box.heightRadians * tolerance >= size.height)
             return width && height
         }
-        return matches(subject.bodyTrack == nil ? nil : subject.angularBox, bodySize) && matches(subject.faceBox, faceSize)
+        // The body when there is one (a face joined to it may be a neighbour's for a moment: the
+        // fusion takes the nearest face lying on it), else the face.
+        return subject.bodyTrack != nil ? matches(subject.angularBox, bodySize) : matches(subject.faceBox, faceSize)
     }
 
     /// Averages the primary's size, while it is seen on its own.
