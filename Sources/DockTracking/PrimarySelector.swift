@@ -101,7 +101,7 @@ public struct PrimarySelector: Sendable {
             return hold(selected, subjects)
         }
         if let current = primary, let subject = subjects.first(where: { $0.identifier == current }) {
-            if !occluders(of: subject, subjects).isEmpty { lastContested = now }
+            if hasOccluder(subject, subjects) { lastContested = now }
             let isAfterOcclusion = lastContested.map { now - $0 <= Self.recheckAfterOcclusion } ?? false
             if !isAfterOcclusion || looksLikePrimary(subject) {
                 learn(subject, subjects)
@@ -188,7 +188,7 @@ public struct PrimarySelector: Sendable {
 
     /// Averages the primary's size, while it is seen on its own.
     private mutating func learn(_ subject: FusedSubject, _ subjects: [FusedSubject]) {
-        guard !subject.isCoasting, occluders(of: subject, subjects).isEmpty else { return }
+        guard !subject.isCoasting, !hasOccluder(subject, subjects) else { return }
         let isInView = self.isInView
         func average(_ size: inout Appearance?, _ box: AngularBox?, isCoasting: Bool) {
             guard let box, !isCoasting else { return }
@@ -224,7 +224,16 @@ public struct PrimarySelector: Sendable {
         return view.camera.orientation.swapsAxes ? (down, across) : (across, down)
     }
 
-    /// The other subjects whose boxes cover a fifth or more of `subject`'s.
+    /// Whether another subject's box covers a fifth or more of `subject`'s (without building the
+    /// list: this is asked every tick, and the pipeline allocates nothing per frame).
+    private func hasOccluder(_ subject: FusedSubject, _ subjects: [FusedSubject]) -> Bool {
+        subjects.contains { other in
+            other.identifier != subject.identifier && Self.overlap(other.angularBox, subject.angularBox) >= 0.2
+        }
+    }
+
+    /// The other subjects whose boxes cover a fifth or more of `subject`'s (asked when the primary
+    /// is dropped).
     private func occluders(of subject: FusedSubject, _ subjects: [FusedSubject]) -> [Int] {
         subjects.filter { other in
             other.identifier != subject.identifier && Self.overlap(other.angularBox, subject.angularBox) >= 0.2

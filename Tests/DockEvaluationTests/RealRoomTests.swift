@@ -58,4 +58,19 @@ import Testing
         #expect((result.report.inToleranceShare ?? 0) >= 0.9, "\(Self.describe(result))")
         #expect(result.report.primaryPersonSwitches == 0, "\(Self.describe(result))")
     }
+
+    /// The edge of the documented operating range: boxes 500 ms late, give or take 250 ms.
+    @Test(arguments: ["late-still", "late-walk"])
+    func halfASecondOfLatencyWithJitterOfHalfThatStillFrames(name: String) throws {
+        var scenario = try loadScenario(name)
+        scenario.detector.latency = .milliseconds(500)
+        scenario.detector.latencyJitter = .milliseconds(250)
+        let result = Self.run(scenario)
+        print("500 ± 250 ms: " + Self.describe(result))
+        #expect((result.report.inToleranceShare ?? 0) >= 0.85, "\(Self.describe(result))")
+        #expect(result.report.primaryPersonSwitches == 0 && result.primaryIDSwitches == 0, "\(Self.describe(result))")
+        if let still = result.report.stillness {
+            #expect(still.commandReversalsPerSecond <= 1, "\(Self.describe(result))")
+        }
+    }
 }
