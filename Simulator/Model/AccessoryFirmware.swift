@@ -66,6 +66,8 @@ public struct AccessoryFirmware: Sendable {
     public private(set) var goodFrameCount = 0
     /// Runs received that were not good frames.
     public private(set) var badFrameCount = 0
+    /// What the host commanded with `set_velocity` so far, for scoring how still it held the dock.
+    public private(set) var velocityCommands = VelocityCommandCounts()
 
     /// Simulation time the physics has reached.
     public private(set) var clock = Duration.zero
@@ -203,6 +205,8 @@ public struct AccessoryFirmware: Sendable {
             motion = .velocity(yawRadiansPerSecond: command.yawRate.radiansPerSecond,
                                pitchRadiansPerSecond: command.pitchRate.radiansPerSecond,
                                expiry: clock + command.timeToLive)
+            velocityCommands.count(yawMicroradiansPerSecond: command.yawRate.microradiansPerSecond,
+                                   pitchMicroradiansPerSecond: command.pitchRate.microradiansPerSecond)
         case .moveTo(let move):
             if let blocked = blockingFault() { return [nack(frame.sequence, type.rawValue, .faulted, detail: blocked)] }
             guard info.yaw.contains(move.yaw) else { return [nack(frame.sequence, type.rawValue, .outOfRange, detail: 1)] }
@@ -461,4 +465,39 @@ public struct AccessoryFirmware: Sendable {
 
     /// Forgets a partly received frame, as when the cable is pulled mid-frame.
     public mutating func resetReceiver() { decoder = FrameDecoder() }
+}
+
+/// Counts of the velocity commands a dock accepted: how many, how many asked for motion, and how
+/// many turned an axis the other way from its last moving command (a reversal). Cumulative, so
+/// the difference between two snapshots counts what happened in between.
+public struct VelocityCommandCounts: Hashable, Sendable {
+    /// Velocity commands accepted.
+    public private(set) var commands = 0
+    /// Of those, commands with a rate other than zero on either axis.
+    public private(set) var movingCommands = 0
+    /// Moving commands that turned an axis in the opposite direction to that axis's last moving
+    /// command (one per axis that reversed).
+    public private(set) var reversals = 0
+    private var lastYawSign = 0
+    private var lastPitchSign = 0
+
+    /// No commands yet.
+    public init() {}
+
+    /// Counts one accepted command with these rates (the wire's µrad/s: zero means zero).
+    mutating func count(yawMicroradiansPerSecond yaw: Int32, pitchMicroradiansPerSecond pitch: Int32) {
+        commands += 1
+        guard yaw != 0 || pitch != 0 else { return }
+        movingCommands += 1
+        reversals += Self.turn(&lastYawSign, yaw) + Self.turn(&lastPitchSign, pitch)
+    }
+
+    /// 1 when a moving `rate` turns the axis against its last moving command's direction `sign`;
+    /// notes the new direction.
+    private static func turn(_ sign: inout Int, _ rate: Int32) -> Int {
+        guard rate != 0 else { return 0 }
+        let new = rate > 0 ? 1 : -1
+        defer { sign = new }
+        return sign == -new ? 1 : 0
+    }
 }

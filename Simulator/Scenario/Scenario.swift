@@ -201,6 +201,12 @@ public struct PassCriteria: Hashable, Sendable {
     public var minimumPrimaryInFrameShare: Double?
     /// Most switches of the tracker's primary subject ID.
     public var maximumPrimaryIDSwitches: Int?
+    /// Most switches of the true person behind the tracker's primary subject.
+    public var maximumPrimaryPersonSwitches: Int?
+    /// Most velocity commands per second that reverse an axis while the primary subject is still.
+    public var maximumStillReversalsPerSecond: Double?
+    /// Most RMS angular jitter of the camera, degrees, while the primary subject is still.
+    public var maximumStillJitterDegrees: Double?
     /// Distance from the framing target, in normalised image units, that counts as framed.
     public var framingToleranceFraction: Double
     /// Longest time from a replug (or a fault's end) to a new session.

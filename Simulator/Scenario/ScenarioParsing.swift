@@ -128,6 +128,15 @@ extension Scenario {
         if reader.node("primary_id_switches_max") != nil {
             criteria.maximumPrimaryIDSwitches = try reader.integer("primary_id_switches_max", in: 0...1_000_000)
         }
+        if reader.node("primary_person_switches_max") != nil {
+            criteria.maximumPrimaryPersonSwitches = try reader.integer("primary_person_switches_max", in: 0...1_000_000)
+        }
+        if reader.node("still_reversals_per_s_max") != nil {
+            criteria.maximumStillReversalsPerSecond = try reader.number("still_reversals_per_s_max", in: 0...1000)
+        }
+        if reader.node("still_jitter_deg_max") != nil {
+            criteria.maximumStillJitterDegrees = try reader.number("still_jitter_deg_max", in: 0...180)
+        }
         criteria.framingToleranceFraction = try reader.number("framing_tolerance", in: 0...1, default: 0.1,
                                                               excludingLowerBound: true)
         if reader.node("reconnect_max_s") != nil {

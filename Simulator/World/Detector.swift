@@ -27,6 +27,28 @@ public struct GroundTruthFrame: Hashable, Sendable {
     public var parts: [GroundTruthPart]
     /// Subjects in the room at capture time.
     public var presentSubjects: [Int]
+    /// Subjects in the room that have not moved (less than `GroundTruthFrame.stillDistanceMeters`)
+    /// over the `GroundTruthFrame.stillWindowSeconds` before capture.
+    public var stillSubjects: [Int]
+    /// The velocity commands the dock had accepted by capture time (cumulative).
+    public var velocityCommands: VelocityCommandCounts
+
+    /// How far a subject may move over `stillWindowSeconds` and still count as still, metres.
+    public static let stillDistanceMeters = 0.01
+    /// The window over which stillness is judged, seconds.
+    public static let stillWindowSeconds = 0.5
+
+    /// Creates a frame's ground truth.
+    public init(captureTime: Duration, yawRadians: Double, pitchRadians: Double, parts: [GroundTruthPart],
+                presentSubjects: [Int], stillSubjects: [Int] = [], velocityCommands: VelocityCommandCounts = VelocityCommandCounts()) {
+        self.captureTime = captureTime
+        self.yawRadians = yawRadians
+        self.pitchRadians = pitchRadians
+        self.parts = parts
+        self.presentSubjects = presentSubjects
+        self.stillSubjects = stillSubjects
+        self.velocityCommands = velocityCommands
+    }
 }
 
 /// One part of one subject in one frame.

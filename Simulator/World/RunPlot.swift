@@ -4,7 +4,8 @@ import Glibc
 
 /// A picture of a run as an SVG document, drawn from its report: the framing error over time with
 /// the tolerance as a dashed line, the tracker's primary subject ID as coloured bands on a second
-/// panel (only when the report has the tracker's output), and the faults as shaded spans labelled
+/// panel and the true person behind it on a third (only when the report has the tracker's
+/// output), and the faults as shaded spans labelled
 /// with their kind. Pure and deterministic: the same report gives the same bytes (every number is
 /// written with a fixed number of decimals), so it can be compared in tests.
 public struct RunPlot: Sendable {
@@ -33,7 +34,10 @@ public struct RunPlot: Sendable {
     private var errorBottom: Double { errorTop + errorPanelHeight }
     private var primaryTop: Double { errorBottom + panelGap }
     private var primaryBottom: Double { primaryTop + primaryPanelHeight }
-    private var plotBottom: Double { hasTrackerPanel ? primaryBottom : errorBottom }
+    private var personTop: Double { primaryBottom + panelGap }
+    private var personBottom: Double { personTop + primaryPanelHeight }
+    private var hasPersonPanel: Bool { report.primaryPersonSwitches != nil }
+    private var plotBottom: Double { hasPersonPanel ? personBottom : hasTrackerPanel ? primaryBottom : errorBottom }
     private var height: Double { plotBottom + axisHeight }
 
     /// Colours of primary subject IDs, chosen by ID (colour-blind friendly, after Okabe and Ito).
@@ -57,7 +61,16 @@ public struct RunPlot: Sendable {
             line(x(tick, timeAxis), errorTop, x(tick, timeAxis), errorBottom, stroke: "#eeeeee")
         }
         out += errorPanel(timeAxis: timeAxis, errorAxis: errorAxis)
-        if hasTrackerPanel { out += primaryPanel(timeAxis: timeAxis) }
+        if hasTrackerPanel {
+            out += bandPanel(timeAxis: timeAxis, top: primaryTop, bottom: primaryBottom, label: "primary ID",
+                             values: report.frames.map(\.trackerPrimary), className: "primary",
+                             empty: "the tracker had no primary subject")
+        }
+        if hasPersonPanel {
+            out += bandPanel(timeAxis: timeAxis, top: personTop, bottom: personBottom, label: "true person",
+                             values: report.frames.map(\.truePerson), className: "person",
+                             empty: "the primary never showed a person clearly")
+        }
         out += timeTicks(timeAxis)
         out.append("</svg>")
         return out.joined(separator: "\n") + "\n"
@@ -74,6 +87,11 @@ public struct RunPlot: Sendable {
             parts.append("no frame with the primary subject in the room")
         }
         parts.append(report.primaryIDSwitches.map { "primary ID switches \($0)" } ?? "no tracker followed")
+        if let switches = report.primaryPersonSwitches { parts.append("person switches \(switches)") }
+        if let still = report.stillness {
+            parts.append("still: \(Self.number(still.commandReversalsPerSecond, 2)) reversals/s, "
+                         + "jitter \(Self.number(still.jitterRMSDegrees, 2))° RMS")
+        }
         parts.append("\(report.faults.count) fault\(report.faults.count == 1 ? "" : "s")")
         return parts.joined(separator: " · ")
     }
@@ -145,14 +163,17 @@ public struct RunPlot: Sendable {
         return out
     }
 
-    private func primaryPanel(timeAxis: Axis) -> [String] {
-        var out = frame(top: primaryTop, bottom: primaryBottom)
-        let middle = (primaryTop + primaryBottom) / 2
-        out.append(text("primary ID", x: left - 8, y: middle + 4, anchor: "end"))
-        // One band per run of frames with the same primary; a frame lasts until the next one.
+    /// A panel of coloured bands, one per run of frames with the same value (a primary ID, or the
+    /// scenario subject behind it), coloured by value.
+    private func bandPanel(timeAxis: Axis, top: Double, bottom: Double, label: String, values: [Int?], className: String,
+                           empty: String) -> [String] {
+        var out = frame(top: top, bottom: bottom)
+        let middle = (top + bottom) / 2
+        out.append(text(label, x: left - 8, y: middle + 4, anchor: "end"))
+        // One band per run of frames with the same value; a frame lasts until the next one.
         var runs: [(identifier: Int, start: Double, end: Double)] = []
         for (index, frame) in report.frames.enumerated() {
-            guard let identifier = frame.trackerPrimary else { continue }
+            guard let identifier = values[index] else { continue }
             let next = index + 1 < report.frames.count ? report.frames[index + 1].captureSeconds : frame.captureSeconds
             if let last = runs.last, last.identifier == identifier, abs(last.end - frame.captureSeconds) < 1e-9 {
                 runs[runs.count - 1].end = next
@@ -163,16 +184,16 @@ public struct RunPlot: Sendable {
         for run in runs {
             let start = x(run.start, timeAxis), end = x(run.end, timeAxis)
             let colour = Self.palette[run.identifier % Self.palette.count]
-            out.append("<rect class=\"primary\" x=\"\(Self.number(start, 1))\" y=\"\(Self.number(primaryTop + 6, 1))\" "
+            out.append("<rect class=\"\(className)\" x=\"\(Self.number(start, 1))\" y=\"\(Self.number(top + 6, 1))\" "
                        + "width=\"\(Self.number(max(1, end - start), 1))\" height=\"\(Self.number(primaryPanelHeight - 12, 1))\" "
                        + "fill=\"\(colour)\" fill-opacity=\"0.8\"/>")
             if end - start >= 28 {
                 out.append(text("\(run.identifier)", x: (start + end) / 2, y: middle + 4, fill: "#ffffff", anchor: "middle",
-                                className: "primary-label"))
+                                className: "\(className)-label"))
             }
         }
         if runs.isEmpty {
-            out.append(text("the tracker had no primary subject", x: left + 8, y: middle + 4, fill: "#666666"))
+            out.append(text(empty, x: left + 8, y: middle + 4, fill: "#666666"))
         }
         return out
     }

@@ -1,9 +1,10 @@
 import DockProtocol
-import DockTracking
+public import DockTracking
 
 /// The score of a run, from its ground truth: how well the primary subject was framed, how many
-/// times the tracker's primary changed, and how the faults were survived. `docksim --report`
-/// writes it as JSON.
+/// times the tracker's primary changed — its ID, and the true person behind it —, how still the
+/// dock was held while the subject sat still, and how the faults were survived. `docksim
+/// --report` writes it as JSON.
 public struct RunReport: Sendable {
     /// The scenario's name.
     public var scenarioName: String
@@ -20,6 +21,11 @@ public struct RunReport: Sendable {
     /// it and finding it again under the same ID is not a switch); nil when no tracker output was
     /// seen (docksim without `--camera`, or dockd never answered).
     public var primaryIDSwitches: Int?
+    /// Switches of the true person behind the tracker's primary subject: frames in which the
+    /// primary's box belongs to another person (or object) of the scenario than the last frame in
+    /// which it could be told (see `person(behind:in:)`); nil when the tracker's boxes were never
+    /// known. This sees what ID switches cannot: an identifier handed from one person to another.
+    public private(set) var primaryPersonSwitches: Int?
     /// Every frame captured, in order: its capture time, framing error and the tracker's primary.
     public private(set) var frames: [FrameRecord] = []
     /// What docksim's camera app did over dockd's API; nil without `--camera`.
@@ -44,7 +50,10 @@ public struct RunReport: Sendable {
     ///   - truth: the frame's ground truth.
     ///   - primary: the scenario's primary subject, if any.
     ///   - tracker: what the tracker said its primary subject was when the frame was captured.
-    public mutating func record(_ truth: GroundTruthFrame, primary: Int?, tracker: TrackerPrimary = .unknown) {
+    ///   - trackerBox: the tracker's primary subject's box in the delivered image at about the
+    ///     frame's capture time, when known; it tells which true person the primary is.
+    public mutating func record(_ truth: GroundTruthFrame, primary: Int?, tracker: TrackerPrimary = .unknown,
+                                trackerBox: NormalizedRect? = nil) {
         frameCount += 1
         let error = framingError(truth, primary: primary)
         if let error { framingErrors.append(error) }
@@ -60,8 +69,121 @@ public struct RunReport: Sendable {
             lastTrackerPrimary = identifier
             trackerPrimary = identifier
         }
+        var person: Int?
+        if case .subject = tracker {
+            primaryPersonSwitches = primaryPersonSwitches ?? 0
+            if let trackerBox, let found = Self.person(behind: trackerBox, in: truth) {
+                if let lastPerson, lastPerson != found { primaryPersonSwitches! += 1 }
+                lastPerson = found
+                person = found
+            }
+        } else if case .none = tracker {
+            primaryPersonSwitches = primaryPersonSwitches ?? 0
+        }
         frames.append(FrameRecord(captureSeconds: truth.captureTime.secondsValue, framingError: error,
-                                  trackerPrimary: trackerPrimary))
+                                  trackerPrimary: trackerPrimary, truePerson: person))
+        let isStill = primary.map { truth.presentSubjects.contains($0) && truth.stillSubjects.contains($0) } ?? false
+        poses.append(PoseRecord(yawRadians: truth.yawRadians, pitchRadians: truth.pitchRadians, isPrimaryStill: isStill,
+                                commands: truth.velocityCommands))
+    }
+
+    /// The true subject a tracker's box shows: the scenario subject whose part (body, face or
+    /// object) overlaps it most, by intersection over union, when that overlap is at least 0.3
+    /// and beats every other subject's by at least 0.1; nil when the box shows nobody clearly.
+    public static func person(behind box: NormalizedRect, in truth: GroundTruthFrame) -> Int? {
+        var best: (subject: Int, overlap: Double)?
+        var runnerUp = 0.0
+        for part in truth.parts {
+            let overlap = part.box.intersectionOverUnion(box)
+            if let current = best, current.subject == part.subjectIdentifier {
+                best = (current.subject, max(current.overlap, overlap))
+            } else if overlap > (best?.overlap ?? 0) {
+                runnerUp = max(runnerUp, best?.overlap ?? 0)
+                best = (part.subjectIdentifier, overlap)
+            } else {
+                runnerUp = max(runnerUp, overlap)
+            }
+        }
+        guard let best, best.overlap >= 0.3, best.overlap - runnerUp >= 0.1 else { return nil }
+        return best.subject
+    }
+
+    /// The person the tracker's primary was last seen to be, for counting person switches.
+    private var lastPerson: Int?
+    /// Where the camera pointed in each frame, and the commands so far, for the stillness figures.
+    private var poses: [PoseRecord] = []
+
+    private struct PoseRecord: Sendable {
+        var yawRadians: Double
+        var pitchRadians: Double
+        var isPrimaryStill: Bool
+        var commands: VelocityCommandCounts
+    }
+
+    /// How long the subject must have been still before its frames count for the stillness
+    /// figures: the dock is given that long to settle on it (the subject is judged still once it
+    /// has not moved for half a second, so this is 2.5 s after it stopped).
+    public static let stillSettleSeconds = 2.0
+
+    /// The window of the moving mean the jitter is measured about, seconds.
+    public static let jitterWindowSeconds = 1.0
+
+    /// How still the dock was held while the primary subject was still.
+    public struct Stillness: Hashable, Sendable {
+        /// Seconds counted: frames with the primary still for at least `stillSettleSeconds`.
+        public var seconds: Double
+        /// Velocity commands per second that turned an axis the other way, in those seconds.
+        public var commandReversalsPerSecond: Double
+        /// Root mean square of the camera's angle about its mean over the second around each
+        /// frame, degrees (yaw and pitch together): 0 for a dock held perfectly still, the
+        /// amplitude of a dock that hunts back and forth; a single smooth correction adds little.
+        public var jitterRMSDegrees: Double
+        /// Share of the velocity commands in those seconds that asked for motion.
+        public var movingCommandShare: Double?
+    }
+
+    /// The stillness figures; nil when the primary subject was never still long enough.
+    public var stillness: Stillness? {
+        var seconds = 0.0, reversals = 0, commands = 0, moving = 0
+        var squares = 0.0, count = 0
+        var index = 0
+        while index < poses.count {
+            guard poses[index].isPrimaryStill else {
+                index += 1
+                continue
+            }
+            var end = index
+            while end + 1 < poses.count, poses[end + 1].isPrimaryStill { end += 1 }
+            // The stretch index...end is still; count it from stillSettleSeconds on.
+            let start = frames[index].captureSeconds + Self.stillSettleSeconds
+            if let first = (index...end).first(where: { frames[$0].captureSeconds >= start }), first < end {
+                let range = first...end
+                seconds += frames[end].captureSeconds - frames[first].captureSeconds
+                reversals += poses[end].commands.reversals - poses[first].commands.reversals
+                commands += poses[end].commands.commands - poses[first].commands.commands
+                moving += poses[end].commands.movingCommands - poses[first].commands.movingCommands
+                // Jitter: the camera's angle about its own mean over the `jitterWindowSeconds`
+                // around each frame (within the still stretch) — what is left after the slow part
+                // of its motion, a settling move, is taken out.
+                var low = index, high = index
+                for frame in range {
+                    let time = frames[frame].captureSeconds, half = Self.jitterWindowSeconds / 2
+                    while frames[low].captureSeconds < time - half { low += 1 }
+                    while high < end, frames[high + 1].captureSeconds <= time + half { high += 1 }
+                    let n = Double(high - low + 1)
+                    let meanYaw = (low...high).map { poses[$0].yawRadians }.reduce(0, +) / n
+                    let meanPitch = (low...high).map { poses[$0].pitchRadians }.reduce(0, +) / n
+                    let dy = poses[frame].yawRadians - meanYaw, dp = poses[frame].pitchRadians - meanPitch
+                    squares += dy * dy + dp * dp
+                    count += 1
+                }
+            }
+            index = end + 1
+        }
+        guard seconds > 0, count > 0 else { return nil }
+        return Stillness(seconds: seconds, commandReversalsPerSecond: Double(max(0, reversals)) / seconds,
+                         jitterRMSDegrees: (squares / Double(count)).squareRoot() * 180 / .pi,
+                         movingCommandShare: commands > 0 ? Double(moving) / Double(commands) : nil)
     }
 
     /// The last primary ID the tracker reported, for counting switches.
@@ -106,6 +228,21 @@ public struct RunReport: Sendable {
             verdicts.append(("primary_id_switches_max", switches.map { $0 <= maximum } ?? false,
                              "\(switches.map(String.init) ?? "unknown") ≤ \(maximum)"))
         }
+        if let maximum = criteria.maximumPrimaryPersonSwitches {
+            let switches = primaryPersonSwitches
+            verdicts.append(("primary_person_switches_max", switches.map { $0 <= maximum } ?? false,
+                             "\(switches.map(String.init) ?? "unknown") ≤ \(maximum)"))
+        }
+        if let maximum = criteria.maximumStillReversalsPerSecond {
+            let value = stillness?.commandReversalsPerSecond
+            verdicts.append(("still_reversals_per_s_max", value.map { $0 <= maximum } ?? false,
+                             "\(value.map(fixed) ?? "never still") ≤ \(fixed(maximum))"))
+        }
+        if let maximum = criteria.maximumStillJitterDegrees {
+            let value = stillness?.jitterRMSDegrees
+            verdicts.append(("still_jitter_deg_max", value.map { $0 <= maximum } ?? false,
+                             "\(value.map(fixed) ?? "never still") ≤ \(fixed(maximum))"))
+        }
         if let maximum = criteria.maximumReconnectSeconds {
             for fault in faults where fault.kind != "host_silence" {
                 let after = fault.recoveredAfterSeconds
@@ -139,6 +276,15 @@ public struct RunReport: Sendable {
         lines.append("  \"framing_tolerance\": \(fixed(toleranceFraction)),")
         lines.append("  \"primary_in_tolerance_share\": \(inToleranceShare.map(fixed) ?? "null"),")
         lines.append("  \"primary_id_switches\": \(primaryIDSwitches.map(String.init) ?? "null"),")
+        lines.append("  \"primary_person_switches\": \(primaryPersonSwitches.map(String.init) ?? "null"),")
+        if let stillness {
+            lines.append("  \"still\": {\"seconds\": \(fixed(stillness.seconds)), "
+                         + "\"command_reversals_per_s\": \(fixed(stillness.commandReversalsPerSecond)), "
+                         + "\"jitter_rms_deg\": \(fixed(stillness.jitterRMSDegrees)), "
+                         + "\"moving_command_share\": \(stillness.movingCommandShare.map(fixed) ?? "null")},")
+        } else {
+            lines.append("  \"still\": null,")
+        }
         lines.append("  \"dock_frames\": {\"good\": \(dockGoodFrames), \"bad\": \(dockBadFrames)},")
         let faultEntries = faults.map { fault in
             "    {\"kind\": \(quoted(fault.kind)), \"start_s\": \(fixed(fault.startSeconds)), "
@@ -163,7 +309,8 @@ public struct RunReport: Sendable {
         lines.append("  \"series\": {")
         lines.append("    \"capture_s\": [" + frames.map { fixed($0.captureSeconds) }.joined(separator: ", ") + "],")
         lines.append("    \"framing_error\": [" + frames.map { $0.framingError.map(fixed) ?? "null" }.joined(separator: ", ") + "],")
-        lines.append("    \"primary_id\": [" + frames.map { $0.trackerPrimary.map(String.init) ?? "null" }.joined(separator: ", ") + "]")
+        lines.append("    \"primary_id\": [" + frames.map { $0.trackerPrimary.map(String.init) ?? "null" }.joined(separator: ", ") + "],")
+        lines.append("    \"primary_person\": [" + frames.map { $0.truePerson.map(String.init) ?? "null" }.joined(separator: ", ") + "]")
         lines.append("  }")
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
@@ -188,12 +335,16 @@ public struct FrameRecord: Hashable, Sendable {
     public var framingError: Double?
     /// The tracker's primary subject ID; nil when it had none or was not known.
     public var trackerPrimary: Int?
+    /// The scenario subject behind the tracker's primary (`RunReport.person(behind:in:)`); nil
+    /// when it had none, its box was not known, or it showed nobody clearly.
+    public var truePerson: Int?
 
     /// Creates a frame record.
-    public init(captureSeconds: Double, framingError: Double?, trackerPrimary: Int?) {
+    public init(captureSeconds: Double, framingError: Double?, trackerPrimary: Int?, truePerson: Int? = nil) {
         self.captureSeconds = captureSeconds
         self.framingError = framingError
         self.trackerPrimary = trackerPrimary
+        self.truePerson = truePerson
     }
 }
 

@@ -97,10 +97,14 @@ public struct Simulation: Sendable {
         let seconds = now.secondsValue
         let yaw = firmware.yaw.outputRadians, pitch = firmware.pitch.outputRadians
         var projections: [PartProjection] = []
-        var present: [Int] = []
+        var present: [Int] = [], still: [Int] = []
         for subject in subjects {
             guard let position = subject.position(atSeconds: seconds) else { continue }
             present.append(subject.script.identifier)
+            if let before = subject.position(atSeconds: seconds - GroundTruthFrame.stillWindowSeconds) {
+                let dx = position.xMeters - before.xMeters, dy = position.yMeters - before.yMeters
+                if (dx * dx + dy * dy).squareRoot() < GroundTruthFrame.stillDistanceMeters { still.append(subject.script.identifier) }
+            }
             for part in SubjectPart.parts(of: subject.script, xMeters: position.xMeters, yMeters: position.yMeters) {
                 if let projection = camera.project(part, yawRadians: yaw, pitchRadians: pitch) {
                     projections.append(projection)
@@ -110,7 +114,8 @@ public struct Simulation: Sendable {
         let (batch, truth) = detector.detect(projections, captureTime: now, camera: scenario.camera.information)
         pendingBatches.append(batch)
         output.truths.append(GroundTruthFrame(captureTime: now, yawRadians: yaw, pitchRadians: pitch, parts: truth,
-                                              presentSubjects: present))
+                                              presentSubjects: present, stillSubjects: still,
+                                              velocityCommands: firmware.velocityCommands))
     }
 
     private mutating func deliverBatches(into output: inout SimulationOutput) {

@@ -76,6 +76,7 @@ public struct ClosedLoop: Sendable {
     private var nextToken: RequestToken = 0
     private var report: RunReport
     private var followedBox: NormalizedRect?
+    private var trackerPrimary = TrackerPrimary.unknown
     private var followed: [Int?] = []
     private var primaryTrace: [Int?] = []
     private var framingErrors: [(captureTime: Duration, error: Double)] = []
@@ -165,6 +166,7 @@ public struct ClosedLoop: Sendable {
         let pipeline = host.pipeline
         let primary = pipeline.primary
         primaryTrace.append(primary)
+        trackerPrimary = primary.map { .subject($0) } ?? .none
         if let primary {
             if let lastPrimary, lastPrimary != primary { primaryIDSwitches += 1 }
             lastPrimary = primary
@@ -199,7 +201,7 @@ public struct ClosedLoop: Sendable {
     private mutating func score(_ truth: GroundTruthFrame) {
         let primary = simulation.scenario.primarySubject?.identifier
         let scored = report.framingErrors.count
-        report.record(truth, primary: primary)
+        report.record(truth, primary: primary, tracker: trackerPrimary, trackerBox: pipeline == nil ? nil : followedBox)
         if report.framingErrors.count > scored, let error = report.framingErrors.last {
             framingErrors.append((truth.captureTime, error))
         }

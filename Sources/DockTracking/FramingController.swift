@@ -6,14 +6,43 @@ import Glibc
 /// region of interest choose the point of the image where the subject should sit; the angle between
 /// there and where it is, outside a dead band, drives a proportional term; the subject's own
 /// angular rate is fed forward; speed and acceleration limits keep the motion smooth.
+///
+/// It acts on the filter's estimate *and its confidence* (`SubjectUncertainty`), so that detector
+/// noise does not move the dock while the subject's own motion does. Each axis either holds or
+/// follows:
+/// - **Holding**, nothing is commanded (the dock brakes to a standstill) until the subject has
+///   left the dead band: the angle the dock should turn to, *averaged* over
+///   `stillSmoothingSeconds` (first order, in the dock's frame — the dock's own motion is no
+///   noise), is further than b from where it points, or the estimate itself is further than
+///   3 b + k σ.
+///   The dead band is sized from the estimate's uncertainty and the tolerance:
+///   b = min(max(`deadBandRadians`, k f σ), `maximumDeadBandRadians`) with σ the estimate's
+///   standard deviation on that axis, f σ that of its average (f = `averagedDeviationFactor`)
+///   and k = `deadBandDeviations` (4) — an error the average cannot tell from noise is no reason
+///   to move; the cap is the framing tolerance kept, so
+///   however unsure the estimate the subject is not left further off than that. The average is
+///   what lets a still subject's detector noise (a few hundredths of a radian on each box of a
+///   noisy detector) pass without moving the dock.
+/// - **Following**, the proportional term on the estimate plus the subject's rate v fed forward
+///   with the weight clamp((|v|/σv − 1.5) / 1.5, 0, 1) — none below 1.5 standard deviations of
+///   the rate's estimate, all of it from 3 — aimed at the average while the subject shows no
+///   motion (no rate fed forward, the estimate within b of its average), else at the estimate;
+///   until the average is within `settleFraction` × b (b/4) of the target, no rate is worth
+///   feeding forward, and the subject shows no motion or the estimate too is within b/4: then the
+///   axis holds again. (Hysteresis: aiming closer than that is chasing noise. The estimate too,
+///   because a subject who turns back has an average near the dock.)
+/// - **Hysteresis on direction.** An axis that last moved one way is not turned the other way
+///   for less than `reversalRadiansPerSecond` (the correction a dead band's error asks for): it
+///   holds still instead, so a dock settling on a still subject does not reverse back and forth.
 public struct FramingController: Sendable {
     /// Tuning.
     public struct Configuration: Hashable, Sendable {
-        /// Error (radians) below which the controller does not start correcting and only follows
-        /// the subject's motion, so the dock does not hunt.
+        /// The least dead band, radians: an error below it never starts a correction, so the dock
+        /// does not hunt.
         public var deadBandRadians = 0.02
-        /// Once correcting, the controller carries on until the error is below this share of the
-        /// dead band (hysteresis: the subject ends up near the target, not at the band's edge).
+        /// Once correcting, the controller carries on until the averaged error is below this share
+        /// of the dead band (hysteresis: the subject ends up near the target, not at the band's
+        /// edge).
         public var settleFraction = 0.25
         /// Proportional gain, 1/s.
         public var gain = 2.5
@@ -24,6 +53,23 @@ public struct FramingController: Sendable {
         /// Headroom of `automatic` framing: the top of a body sits this far below the image's top
         /// (as a fraction of the image's height), when the body fits.
         public var headroom = 0.12
+        /// The dead band in standard deviations of the averaged estimate's direction.
+        public var deadBandDeviations = 4.0
+        /// The standard deviation of the estimate's `stillSmoothingSeconds` average, as a share of
+        /// the filter's standard deviation: its errors decorrelate within a few frames, so the
+        /// one-second average is far steadier. Measured on `still-noisy` (30 fps, 5 % noise): the
+        /// filter said σ = 0.025 / 0.039 rad (yaw / pitch), its estimate varied by 0.014 / 0.029,
+        /// the average by 0.003 / 0.008 — 0.12 and 0.2 of σ; 0.25 keeps a margin.
+        public var averagedDeviationFactor = 0.25
+        /// The widest the dead band grows with the estimate's uncertainty, radians: the framing
+        /// tolerance kept (0.04 rad is about 0.03 of the image across a 70° field of view).
+        public var maximumDeadBandRadians = 0.04
+        /// The least commanded rate (rad/s) that turns an axis against its last direction of
+        /// motion; smaller reversals hold still instead.
+        public var reversalRadiansPerSecond = 0.05
+        /// Time constant of the average of the angle to turn to, by which the controller judges
+        /// whether a still subject has moved, seconds.
+        public var stillSmoothingSeconds = 1.0
 
         public init() {}
     }
@@ -34,6 +80,13 @@ public struct FramingController: Sendable {
     private var lastPitchRate = 0.0
     private var isCorrectingYaw = false
     private var isCorrectingPitch = false
+    /// The sign of each axis's last moving command (0: none yet).
+    private var yawDirection = 0.0
+    private var pitchDirection = 0.0
+    /// Each axis's average wanted angle and how many commands it has averaged (nil: start
+    /// afresh).
+    private var yawAverage: (angle: Double, count: Int)?
+    private var pitchAverage: (angle: Double, count: Int)?
 
     /// Creates a controller at rest.
     public init(configuration: Configuration = Configuration()) { self.configuration = configuration }
@@ -62,17 +115,29 @@ public struct FramingController: Sendable {
         return (subject.yawRadians - atan(ray.right), subject.pitchRadians - atan(ray.up))
     }
 
-    /// The rates to command now, `seconds` after the last command.
+    /// The rates to command now, `seconds` after the last command, for a subject estimated with
+    /// `uncertainty` (`.certain`: as if known exactly).
     public mutating func command(
         subject: AngularBox, subjectRates: (yaw: Double, pitch: Double), gimbalYawRadians: Double, gimbalPitchRadians: Double,
-        target: NormalizedPoint, camera: CameraInformation, seconds: Double
+        target: NormalizedPoint, camera: CameraInformation, seconds: Double, uncertainty: SubjectUncertainty = .certain
     ) -> (yawRadiansPerSecond: Double, pitchRadiansPerSecond: Double) {
         let wanted = gimbalAngles(placing: subject, at: target, camera: camera)
         guard seconds.isFinite, subject.yawRadians.isFinite, subject.pitchRadians.isFinite else { return (0, 0) }
-        lastYawRate = axis(wanted.yawRadians - gimbalYawRadians, subjectRates.yaw, lastYawRate, seconds, &isCorrectingYaw)
-        lastPitchRate = axis(wanted.pitchRadians - gimbalPitchRadians, subjectRates.pitch, lastPitchRate, seconds,
-                             &isCorrectingPitch)
+        lastYawRate = axis(wanted.yawRadians, gimbalYawRadians, subjectRates.yaw, lastYawRate, seconds, &isCorrectingYaw,
+                           &yawDirection, &yawAverage, deviation: uncertainty.yawRadians,
+                           rateDeviation: uncertainty.yawRadiansPerSecond)
+        lastPitchRate = axis(wanted.pitchRadians, gimbalPitchRadians, subjectRates.pitch, lastPitchRate, seconds,
+                             &isCorrectingPitch, &pitchDirection, &pitchAverage, deviation: uncertainty.pitchRadians,
+                             rateDeviation: uncertainty.pitchRadiansPerSecond)
         return (lastYawRate, lastPitchRate)
+    }
+
+    /// The dead band on an axis whose estimate has standard deviation `deviation`, radians: k
+    /// standard deviations of the estimate's average, within the least and widest band.
+    public func deadBand(deviation: Double) -> Double {
+        let averaged = configuration.averagedDeviationFactor * max(deviation, 0)
+        return min(max(configuration.deadBandRadians, configuration.deadBandDeviations * averaged),
+                   configuration.maximumDeadBandRadians)
     }
 
     /// The rates that close an angular error (radians, where the dock should turn), with the same
@@ -81,8 +146,11 @@ public struct FramingController: Sendable {
         -> (yawRadiansPerSecond: Double, pitchRadiansPerSecond: Double)
     {
         guard seconds.isFinite, yawError.isFinite, pitchError.isFinite else { return (0, 0) }
-        lastYawRate = axis(yawError, 0, lastYawRate, seconds, &isCorrectingYaw)
-        lastPitchRate = axis(pitchError, 0, lastPitchRate, seconds, &isCorrectingPitch)
+        var unsmoothed: (angle: Double, count: Int)?
+        lastYawRate = axis(yawError, 0, 0, lastYawRate, seconds, &isCorrectingYaw, &yawDirection, &unsmoothed, deviation: 0,
+                           rateDeviation: 0)
+        lastPitchRate = axis(pitchError, 0, 0, lastPitchRate, seconds, &isCorrectingPitch, &pitchDirection, &unsmoothed,
+                             deviation: 0, rateDeviation: 0)
         return (lastYawRate, lastPitchRate)
     }
 
@@ -95,20 +163,62 @@ public struct FramingController: Sendable {
     }
 
     /// One axis: proportional once the error leaves the dead band and until it is well inside
-    /// it again, plus feed-forward, within the speed limit, changed from the last command by at
-    /// most the acceleration limit.
-    private func axis(_ error: Double, _ feedForward: Double, _ last: Double, _ seconds: Double,
-                      _ isCorrecting: inout Bool) -> Double {
-        if abs(error) > configuration.deadBandRadians {
-            isCorrecting = true
-        } else if abs(error) < configuration.deadBandRadians * configuration.settleFraction {
-            isCorrecting = false
+    /// it again, plus the part of the feed-forward the rate's estimate supports, within the speed
+    /// limit, held at zero rather than reversed for a small rate, changed from the last command
+    /// by at most the acceleration limit (see the type's documentation).
+    private func axis(_ rawWanted: Double, _ gimbal: Double, _ feedForward: Double, _ last: Double, _ seconds: Double,
+                      _ isCorrecting: inout Bool, _ direction: inout Double, _ smoothed: inout (angle: Double, count: Int)?,
+                      deviation: Double,
+                      rateDeviation: Double) -> Double {
+        // The angle the dock should turn to, averaged over `stillSmoothingSeconds` (in the dock's
+        // frame, not as an error: the dock's own motion is no noise): what is left of the
+        // detector's noise in the estimate averages out, a subject who really moved stays off.
+        let count = (smoothed?.count ?? 0) + 1
+        let alpha = count == 1 ? 1 : min(1, max(seconds, 0) / configuration.stillSmoothingSeconds)
+        let previous = smoothed?.angle ?? rawWanted
+        let average = previous + alpha * (rawWanted - previous)
+        smoothed = (average, min(count, 1_000_000))
+        let error = rawWanted - gimbal, averageError = average - gimbal
+        let band = deadBand(deviation: deviation.isFinite ? deviation : .infinity)
+        // How much of the subject's rate to feed forward: as much as there is evidence of motion,
+        // from the rate's own estimate (beyond 1.5 of its standard deviations, fully from 3), or
+        // from the estimate running ahead of its average in the rate's direction (beyond a dead
+        // band, fully from two: a walker at v keeps v × the averaging time ahead of it; the
+        // filter's σv is too wide to see a slow walker, as it allows for a child's turns).
+        var weight = 1.0
+        if rateDeviation > 0 {
+            let byRate = rateDeviation.isFinite ? min(max((abs(feedForward) / rateDeviation - 1.5) / 1.5, 0), 1) : 0
+            let lead = (rawWanted - average) * (feedForward < 0 ? -1 : 1)
+            let byLead = band > 0 ? min(max((lead - band) / band, 0), 1) : 1
+            weight = max(byRate, byLead)
         }
-        let correction = isCorrecting ? configuration.gain * error : 0
+        if isCorrecting {
+            // Following: until the subject is where the dock points, by the estimate and by its
+            // average, and has no rate worth feeding forward.
+            let settle = band * configuration.settleFraction
+            // (An average of less than `stillSmoothingSeconds` does not yet know where the subject
+            // is: the dock settles on it once it does.)
+            let isAverageMature = Double(count) * max(seconds, 1e-3) >= configuration.stillSmoothingSeconds
+            if abs(error) < settle || abs(rawWanted - average) < band, abs(averageError) < settle, weight == 0, isAverageMature {
+                isCorrecting = false
+            }
+        } else if abs(averageError) > band || abs(error) > 3 * band + configuration.deadBandDeviations * deviation {
+            // Holding: until the average leaves the dead band (or the estimate is far outside it,
+            // beyond its own noise: a fast subject, whom the average would follow late).
+            isCorrecting = true
+        }
+        // Following a subject that shows no motion — no rate worth feeding forward, and the
+        // estimate within a dead band of its average — aims at the average: it is where a still
+        // subject is, and aiming at the estimate chases its noise.
+        let isStill = weight == 0 && abs(rawWanted - average) < band
+        let correction = isCorrecting ? configuration.gain * (isStill ? averageError : error) + weight * feedForward : 0
         let limit = configuration.maximumSpeedRadiansPerSecond
-        let desired = min(max(feedForward + correction, -limit), limit)
+        var desired = min(max(correction, -limit), limit)
+        if desired * direction < 0, abs(desired) < configuration.reversalRadiansPerSecond { desired = 0 }
         let step = configuration.maximumAccelerationRadiansPerSecondSquared * max(seconds, 0)
-        return min(max(desired, last - step), last + step)
+        let commanded = min(max(desired, last - step), last + step)
+        if commanded != 0 { direction = commanded > 0 ? 1 : -1 }
+        return commanded
     }
 
     /// Forgets the last command (the dock stopped, or another controller moved it).
@@ -117,5 +227,39 @@ public struct FramingController: Sendable {
         lastPitchRate = 0
         isCorrectingYaw = false
         isCorrectingPitch = false
+        yawDirection = 0
+        pitchDirection = 0
+        yawAverage = nil
+        pitchAverage = nil
+    }
+}
+
+/// How well a subject's place and rates are known: standard deviations of the filter's estimate.
+public struct SubjectUncertainty: Hashable, Sendable {
+    /// Of the direction, radians.
+    public var yawRadians: Double
+    /// Of the direction, radians.
+    public var pitchRadians: Double
+    /// Of the rates, rad/s.
+    public var yawRadiansPerSecond: Double
+    /// Of the rates, rad/s.
+    public var pitchRadiansPerSecond: Double
+
+    /// Creates an uncertainty.
+    public init(yawRadians: Double, pitchRadians: Double, yawRadiansPerSecond: Double, pitchRadiansPerSecond: Double) {
+        self.yawRadians = yawRadians
+        self.pitchRadians = pitchRadians
+        self.yawRadiansPerSecond = yawRadiansPerSecond
+        self.pitchRadiansPerSecond = pitchRadiansPerSecond
+    }
+
+    /// A subject known exactly: the fixed dead band, the whole rate fed forward.
+    public static let certain = SubjectUncertainty(yawRadians: 0, pitchRadians: 0, yawRadiansPerSecond: 0, pitchRadiansPerSecond: 0)
+
+    /// The uncertainty of a filter's estimate.
+    public init(_ filter: SubjectFilter) {
+        let p = filter.covariance
+        self.init(yawRadians: max(p[0], 0).squareRoot(), pitchRadians: max(p[7], 0).squareRoot(),
+                  yawRadiansPerSecond: max(p[14], 0).squareRoot(), pitchRadiansPerSecond: max(p[21], 0).squareRoot())
     }
 }

@@ -128,6 +128,27 @@ public struct SubjectFilter: Sendable {
 
     /// The prediction for boxes captured `lagSeconds` before the filter's time through `model`;
     /// invalid when the subject is behind the camera or the innovation covariance is singular.
+    ///
+    /// A box captured τ = `lagSeconds` ago measures the state as it was then,
+    /// x(t − τ) = F(τ)⁻¹ (x(t) − w), where w is the process noise the subject put in over those τ
+    /// seconds (covariance Q(τ), the same white-noise-acceleration model as `predict`). h is
+    /// evaluated at F(τ)⁻¹ x(t) (`MeasurementModel` moves the direction back along the rates, so
+    /// its Jacobian is H = H₀ F(τ)⁻¹), and the innovation covariance is
+    ///
+    ///     S = H P Hᵀ + R + H Q(τ) Hᵀ,
+    ///
+    /// the last term being w projected into the image: per axis σa² (τ⁴/4 a² + τ³ a b + τ² b²)
+    /// with a, b the Jacobian's direction and rate entries (since b = −τ a, that is σa² τ⁴/4 a², the
+    /// position variance the subject gains over τ), plus the size's random walk σs² τ. Without it a
+    /// box 300 ms old would be fused as if it were as certain as a fresh one, and — as the filter
+    /// then believes it knows x(t) as well as it knew x(t − τ) — every late box's noise would be
+    /// read as motion, which the framing controller feeds forward: the dock wobbled by ±6° with
+    /// 250–350 ms of varying latency. This is the conservative approximation of the exact
+    /// retrodiction of Bar-Shalom, "Update with out-of-sequence measurements in tracking: exact
+    /// solution", IEEE Trans. Aerospace and Electronic Systems 38(3), 2002 (it drops the
+    /// correlation between w and the estimate, so it never claims more than the box is worth);
+    /// Q(τ) is the piecewise-constant white acceleration model of Bar-Shalom, Li and
+    /// Kirubarajan, "Estimation with Applications to Tracking and Navigation", 2001, § 6.3.3.
     func prediction(_ model: MeasurementModel, lagSeconds lag: Double) -> Prediction {
         guard lag.isFinite, lag >= 0, lag <= 1, let (measurement, h) = model.measure(state, lagSeconds: lag) else { return .invalid }
         var pht = InlineArray<24, Double>(repeating: 0)
@@ -145,15 +166,27 @@ public struct SubjectFilter: Sendable {
         }
         do {
             // R from the expected box's size: a detector errs in proportion to what it sees, and
-            // a wild observation must not widen its own gate.
-            let r = measurementNoise(width: measurement[2], height: measurement[3])
+            // a wild observation must not widen its own gate. A late box also carries the state's
+            // uncertainty over its lag (`lagNoise`): what the subject did in the meantime.
+            let r = measurementNoise(measurement)
             let rs = r.span, hs = h.span, phts = pht.span
+            let lagQ = noise.accelerationNoise * noise.accelerationNoise, lagSizeQ = noise.sizeNoise * noise.sizeNoise
+            let (position, cross, rate) = (lag * lag * lag * lag / 4 * lagQ, lag * lag * lag / 2 * lagQ, lag * lag * lagQ)
             var out = s.mutableSpan
             for row in 0..<4 {
                 for column in row..<4 {
                     var value = 0.0
                     for k in 0..<6 { value += hs[row * 6 + k] * phts[k * 4 + column] }
-                    if row == column { value += rs[row] }
+                    value += rs[row * 4 + column]
+                    if lag > 0 {
+                        // H Q(lag) Hᵀ, Q(lag) being `predict`'s process noise over the lag.
+                        for axis in 0..<2 {
+                            let (a, b) = (hs[row * 6 + axis], hs[row * 6 + axis + 2])
+                            let (c, d) = (hs[column * 6 + axis], hs[column * 6 + axis + 2])
+                            value += a * c * position + (a * d + b * c) * cross + b * d * rate
+                        }
+                        value += (hs[row * 6 + 4] * hs[column * 6 + 4] + hs[row * 6 + 5] * hs[column * 6 + 5]) * lagSizeQ * lag
+                    }
                     out[row * 4 + column] = value
                     out[column * 4 + row] = value
                 }
@@ -220,7 +253,8 @@ public struct SubjectFilter: Sendable {
     /// for a box that is not finite, has no size, or cannot be explained (subject behind the camera).
     /// A late box (captured `lagSeconds` before the filter's time) is compared with the estimate
     /// moved back by that lag along its rates, and the correction applied now — the usual
-    /// one-step treatment of an out-of-sequence measurement.
+    /// one-step treatment of an out-of-sequence measurement — with its noise grown by what the
+    /// subject may have done during the lag (see `prediction`): it weighs what it is worth.
     @discardableResult
     public mutating func update(with box: NormalizedRect, camera: CameraInformation, gimbalYawRadians: Double,
                                 gimbalPitchRadians: Double, lagSeconds: Double = 0) -> Bool {
@@ -229,12 +263,54 @@ public struct SubjectFilter: Sendable {
         return update(with: box, prediction(model, lagSeconds: lagSeconds))
     }
 
-    /// Measurement noise variances of [cx, cy, w, h] for a box of the given size.
-    private func measurementNoise(width: Double, height: Double) -> InlineArray<4, Double> {
+    /// The measurement noise covariance R of [cx, cy, w, h] (4 × 4, row-major) for boxes
+    /// expected to be `expected`: centre and size each with standard deviation `boxNoise` × the
+    /// size (at least the floor), independent; and an edge the expected box reaches past the
+    /// image's border (or within `clippingMargin` of it) is not measured at all.
+    ///
+    /// A detector clips its boxes to the image, so the clipped edge of a tall body cut off by the
+    /// image's bottom says where the border is, not where the body ends — and the border moves
+    /// with the camera: taken as a measurement, a tilt down shows more of the body, which reads as
+    /// the subject moving down, and the dock chases its own tilt. The clipped edge is given a
+    /// variance V = (`clippedEdgeNoise` + how far past the border it is expected)², independent of
+    /// the other edge — in effect it is not measured; in centre-and-size terms, with lo = c − s/2 and hi = c + s/2, that adds
+    /// (V_lo + V_hi)/4 to var(c), V_lo + V_hi to var(s) and (V_hi − V_lo)/2 to cov(c, s), so the
+    /// innovation's component along the free edge (c − s/2 for a clipped bottom) keeps the
+    /// detector's accuracy and the clipped one carries almost no weight.
+    private func measurementNoise(_ expected: InlineArray<4, Double>) -> InlineArray<16, Double> {
         let floor = noise.boxNoiseFloor
-        let x = max(abs(width) * noise.boxNoise, floor), y = max(abs(height) * noise.boxNoise, floor)
-        return [x * x, y * y, x * x, y * y]
+        var r = InlineArray<16, Double>(repeating: 0)
+        var out = r.mutableSpan
+        for axis in 0..<2 {
+            let centre = expected[axis], size = expected[axis + 2]
+            let deviation = max(abs(size) * noise.boxNoise, floor)
+            var low = 0.0, high = 0.0
+            let lowEdge = centre - size / 2, highEdge = centre + size / 2
+            if lowEdge < Self.clippingMargin {
+                let past = Self.clippedEdgeNoise + max(0, -lowEdge)
+                low = past * past
+            }
+            if highEdge > 1 - Self.clippingMargin {
+                let past = Self.clippedEdgeNoise + max(0, highEdge - 1)
+                high = past * past
+            }
+            out[axis * 5] = deviation * deviation + (low + high) / 4
+            out[(axis + 2) * 5] = deviation * deviation + low + high
+            out[axis * 4 + axis + 2] = (high - low) / 2
+            out[(axis + 2) * 4 + axis] = (high - low) / 2
+        }
+        _ = consume out
+        return r
     }
+
+    /// How near the image's border (normalised units) an expected edge may come before it is
+    /// taken as clipped.
+    static let clippingMargin = 0.01
+    /// The standard deviation given to a clipped edge (normalised units): so large that even
+    /// hundreds of frames of the same clipped edge, each taken as independent, add up to nothing
+    /// (a smaller one, 0.3, still pulled a tall body's estimate 0.07 rad towards its clipped box
+    /// within two seconds); S stays well within double precision.
+    static let clippedEdgeNoise = 100.0
 }
 
 /// The inverse of a 4 × 4 matrix (row-major) by Gauss–Jordan elimination with partial pivoting;

@@ -12,12 +12,19 @@ public struct FusedSubject: Hashable, Sendable {
     public var faceTrack: Int?
     /// Where it is: the body's angular box when there is one, else the face's.
     public var angularBox: AngularBox
+    /// Its face's angular box, when a face is seen (alone, or joined to the body).
+    public var faceBox: AngularBox?
     /// Its angular rates (of the same track as the box), rad/s.
     public var yawRateRadiansPerSecond: Double
     /// Its angular rates, rad/s.
     public var pitchRateRadiansPerSecond: Double
+    /// How well its place and rates are known (of the same track as the box).
+    public var uncertainty: SubjectUncertainty
     /// Whether none of its tracks was seen in the last frames (all coasting).
     public var isCoasting: Bool
+    /// Whether the track its box comes from is coasting (its place is a prediction), even if
+    /// another of its tracks is seen.
+    public var isBoxCoasting: Bool
     /// When the first of its tracks was first seen.
     public var born: Duration
 
@@ -28,8 +35,11 @@ public struct FusedSubject: Hashable, Sendable {
         bodyTrack = track.kind == .body ? track.identifier : nil
         faceTrack = track.kind == .face ? track.identifier : nil
         angularBox = track.filter.angularBox
+        faceBox = track.kind == .face ? track.filter.angularBox : nil
         (yawRateRadiansPerSecond, pitchRateRadiansPerSecond) = track.filter.rates
+        uncertainty = SubjectUncertainty(track.filter)
         isCoasting = track.phase == .coasting
+        isBoxCoasting = track.phase == .coasting
         born = track.born
     }
 }
@@ -37,14 +47,24 @@ public struct FusedSubject: Hashable, Sendable {
 /// Joins a face with the body it belongs to, so a person is one subject: a face belongs to a body
 /// when it lies across the body's width and in the top 40 % of its height. Identifiers are kept:
 /// a face and a body that join take the subject identifier known longest, and keep it.
+///
+/// An identifier follows the person, not a box: a face whose subject still has another live part
+/// — the body it was joined to, now coasting behind an occluder, say — does not carry that
+/// subject's identifier into a join with some other body: the join takes the body's. (Without
+/// it, a hidden subject's coasting face track that took an occluder's face handed the subject's
+/// identifier to the occluder's body.) Parts of one subject that no longer belong together are
+/// not split into two identifiers yet: doing it at once, or after half a second, made a group of
+/// four milling people trade identifiers; the primary selector's size check is what keeps the
+/// dock off a person who inherited one.
 /// Its buffers are sized once, so fusing a frame allocates nothing in the steady state.
 public struct SubjectFusion: Sendable {
-    /// Which subject each live track belongs to, as (track, subject) pairs.
-    private var subjectOfTrack: [(track: Int, subject: Int)] = []
+    /// Which subject each live track belongs to, and since when (the count of `fuse` calls).
+    private var subjectOfTrack: [(track: Int, subject: Int, since: Int)] = []
     /// When each live subject identifier was first given (the count of `fuse` calls then).
     private var subjectSince: [(subject: Int, generation: Int)] = []
     private var generation = 0
     private var faceUsed: [Bool] = []
+
 
     /// Creates an empty fusion.
     public init() {
@@ -83,8 +103,9 @@ public struct SubjectFusion: Sendable {
             if let face {
                 faceUsed[face] = true
                 let faceTrack = tracks[face]
-                subject.identifier = subjectIdentifier(body.identifier, faceTrack.identifier)
+                subject.identifier = subjectIdentifier(body.identifier, faceTrack.identifier, live: tracks)
                 subject.faceTrack = faceTrack.identifier
+                subject.faceBox = faceTrack.filter.angularBox
                 subject.isCoasting = body.phase == .coasting && faceTrack.phase == .coasting
                 subject.born = min(body.born, faceTrack.born)
             } else {
@@ -111,18 +132,29 @@ public struct SubjectFusion: Sendable {
 
     /// The oldest subject identifier either track already had — so a subject keeps its identifier
     /// when a newly confirmed track joins it — or, for tracks new to every subject, the older
-    /// track's own; given to both.
-    private mutating func subjectIdentifier(_ first: Int, _ second: Int?) -> Int {
+    /// track's own; given to both. A second track whose subject has another live part does not
+    /// bring that subject along (see the type's documentation).
+    private mutating func subjectIdentifier(_ first: Int, _ second: Int?, live tracks: [SubjectTracker.Track] = []) -> Int {
         // Of the subjects the two tracks already belong to, the one clients have known longest
         // (a face seen alone as subject 6 keeps 6 when its body, track 4, joins it later).
         var known: (subject: Int, since: Int)?
+        var isSecondAnotherSubjects = false
         for entry in subjectOfTrack where entry.track == first || entry.track == second {
+            if let second, entry.track == second, entry.subject != subject(of: first),
+                subjectOfTrack.contains(where: { other in
+                    other.subject == entry.subject && other.track != second && other.track != first
+                        && tracks.contains { $0.identifier == other.track && $0.phase != .tentative }
+                })
+            {
+                isSecondAnotherSubjects = true
+                continue
+            }
             let since = subjectSince.first { $0.subject == entry.subject }?.generation ?? generation
             if known.map({ since < $0.since || (since == $0.since && entry.subject < $0.subject) }) ?? true {
                 known = (entry.subject, since)
             }
         }
-        let identifier = known?.subject ?? min(first, second ?? first)
+        let identifier = known?.subject ?? (isSecondAnotherSubjects ? first : min(first, second ?? first))
         if known == nil, !subjectSince.contains(where: { $0.subject == identifier }) {
             subjectSince.append((identifier, generation))
         }
@@ -131,11 +163,19 @@ public struct SubjectFusion: Sendable {
         return identifier
     }
 
+    /// The subject `track` belongs to, if any.
+    private func subject(of track: Int) -> Int? {
+        subjectOfTrack.first { $0.track == track }?.subject
+    }
+
     private mutating func assign(_ track: Int, _ subject: Int) {
         if let index = subjectOfTrack.firstIndex(where: { $0.track == track }) {
-            subjectOfTrack[index].subject = subject
+            if subjectOfTrack[index].subject != subject {
+                subjectOfTrack[index].subject = subject
+                subjectOfTrack[index].since = generation
+            }
         } else {
-            subjectOfTrack.append((track, subject))
+            subjectOfTrack.append((track, subject, generation))
         }
     }
 }

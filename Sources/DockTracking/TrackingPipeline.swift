@@ -5,7 +5,12 @@
 ///
 /// When the primary subject is lost the dock holds still (rates 0) — the subject is most likely
 /// hidden, and will come back near where it went — and after `restAfter` without a subject it
-/// turns back to the rest pose, then stops commanding.
+/// turns back to the rest pose, then stops commanding. When the rest pose would show the place
+/// the subject left anyway (its centre well inside the image from there), nothing is gained by
+/// staring at it: the dock goes back as soon as the selector stops waiting for the subject to
+/// reappear there (3 s, longer while someone stands over the place: a hidden subject is not
+/// turned away from) and at least `restWhenInViewAfter` has passed; a subject seen again on the
+/// way is taken back as usual.
 public struct TrackingPipeline: Sendable {
     /// Tuning.
     public struct Configuration: Hashable, Sendable {
@@ -51,6 +56,13 @@ public struct TrackingPipeline: Sendable {
     public var selection: [Int] = []
     /// How long the dock holds still after losing its subject before returning to rest.
     public var restAfter: Duration = .seconds(8)
+    /// How long it holds still at least when the rest pose would show the place the subject left
+    /// (then it goes back once the selector no longer waits for the subject there; at most
+    /// `restAfter`).
+    public var restWhenInViewAfter: Duration = .seconds(1)
+    /// How far inside the image's border (normalised units) the place the subject left must be,
+    /// seen from the rest pose, to count as in view there.
+    public static let restViewMargin = 0.15
     /// The rest pose, radians.
     public var restYawRadians = 0.0
     /// The rest pose, radians.
@@ -96,7 +108,7 @@ public struct TrackingPipeline: Sendable {
         tracker.predict(to: now)
         fusion.fuse(tracker.tracks, into: &subjects)
         primary = selector.choose(subjects, selection: selection, gimbalYawRadians: gimbalYawRadians,
-                                  gimbalPitchRadians: gimbalPitchRadians, now: now)
+                                  gimbalPitchRadians: gimbalPitchRadians, now: now, camera: camera)
         if let primary, let subject = subjects.first(where: { $0.identifier == primary }), let camera,
             let box = subject.angularBox.project(camera: camera, gimbalYawRadians: gimbalYawRadians,
                                                  gimbalPitchRadians: gimbalPitchRadians)
@@ -104,10 +116,12 @@ public struct TrackingPipeline: Sendable {
             lostSince = nil
             activity = .following(subject: primary)
             let target = controller.target(for: box, mode: framingMode, regionOfInterest: regionOfInterest)
-            let rates = controller.command(
+            // In doubt, hold still: a subject whose box is only predicted (its track coasts,
+            // hidden or missed) is not chased; the dock brakes and waits for it to be seen.
+            let rates = subject.isBoxCoasting ? controller.brake(seconds: seconds) : controller.command(
                 subject: subject.angularBox, subjectRates: (subject.yawRateRadiansPerSecond, subject.pitchRateRadiansPerSecond),
                 gimbalYawRadians: gimbalYawRadians, gimbalPitchRadians: gimbalPitchRadians, target: target, camera: camera,
-                seconds: seconds)
+                seconds: seconds, uncertainty: subject.uncertainty)
             let inFrame = !subject.isCoasting && regionOfInterest.contains(box.center)
             return Step(activity: activity, yawRadiansPerSecond: rates.yawRadiansPerSecond,
                         pitchRadiansPerSecond: rates.pitchRadiansPerSecond, isSubjectInFrame: inFrame)
@@ -121,7 +135,8 @@ public struct TrackingPipeline: Sendable {
         case .holding, .returning:
             break
         }
-        if let lostSince, now - lostSince >= restAfter {
+        let isRestingEarly = isLostPlaceInViewFromRest && !selector.isWaitingForLostPrimary
+        if let lostSince, now - lostSince >= (isRestingEarly ? min(restAfter, restWhenInViewAfter) : restAfter) {
             activity = .returning
         }
         if activity == .holding {
@@ -141,6 +156,17 @@ public struct TrackingPipeline: Sendable {
         let rates = controller.command(towardsYawError: yawError, pitchError: pitchError, seconds: seconds)
         return Step(activity: .returning, yawRadiansPerSecond: rates.yawRadiansPerSecond,
                     pitchRadiansPerSecond: rates.pitchRadiansPerSecond, isSubjectInFrame: false)
+    }
+
+    /// Whether the rest pose would show the place the primary subject was last seen.
+    private var isLostPlaceInViewFromRest: Bool {
+        guard let camera, let place = selector.lastPlace,
+            let box = AngularBox(yawRadians: place.yawRadians, pitchRadians: place.pitchRadians, widthRadians: 1e-3,
+                                 heightRadians: 1e-3).project(camera: camera, gimbalYawRadians: restYawRadians,
+                                                              gimbalPitchRadians: restPitchRadians)
+        else { return false }
+        let margin = Self.restViewMargin, centre = box.center
+        return centre.x >= margin && centre.x <= 1 - margin && centre.y >= margin && centre.y <= 1 - margin
     }
 
     /// Forgets every subject and the primary (another dock attached); identifiers are not reused.

@@ -19,8 +19,10 @@ if arguments.contains("--help") || arguments.contains("-h") {
 
         Measures, in one run: the tracker's cost per frame with 1, 5 and 16 subjects (each seen as
         a body and a face) and its heap allocations, and the whole tracking pipeline's; how well it
-        frames against a PID on the newest raw detection on the crossing, group and dropout
-        scenarios (virtual time; run from the repository so Simulator/Scenarios is found); the
+        frames against a PID on the newest raw detection on the crossing, group, dropout,
+        occluder-in-front, still-noisy and late-walk scenarios, with person switches and, while
+        the subject is still, command reversals and jitter (virtual time; run from the
+        repository so Simulator/Scenarios is found); the
         time from starting dockd to READY=1; the GetStatus round trip over the Varlink socket (N
         calls, default 5000); SetVelocity to its frame on the serial line (dockd on a
         pseudo-terminal whose other end runs the simulated firmware); and, while dockd tracks five

@@ -34,6 +34,7 @@ final class CameraApp: Sendable {
 
     private struct State {
         var primary = TrackerPrimary.unknown
+        var primaryBox: NormalizedRect?
         var counts = CameraAppCounts(batches: 0, sent: 0, refused: 0, dropped: 0, statusSamples: 0)
         var isConnected = false
         var hasConnected = false
@@ -68,6 +69,10 @@ final class CameraApp: Sendable {
 
     /// dockd's primary subject as last read (unknown while dockd cannot be reached).
     var trackerPrimary: TrackerPrimary { state.withLock { $0.primary } }
+
+    /// dockd's primary subject's box as last read (in the delivered image, with the dock's pose
+    /// then), for telling which true person it is; nil when it has none or it was not read.
+    var trackerPrimaryBox: NormalizedRect? { state.withLock { $0.primaryBox } }
 
     /// Stops sending and following; returns what was done (batches still queued or on their way
     /// count as dropped).
@@ -165,15 +170,17 @@ final class CameraApp: Sendable {
                 do {
                     let reply = try await current.call(DockMethod.getStatus.qualifiedName)
                     let primary = Self.primary(inStatusReply: reply)
+                    let box = Self.primaryBox(inStatusReply: reply)
                     state.withLock { state in
                         state.primary = primary
+                        state.primaryBox = box
                         state.counts.statusSamples += 1
                     }
                 } catch DockClientError.remote {
-                    state.withLock { $0.primary = .unknown }
+                    state.withLock { $0.primary = .unknown; $0.primaryBox = nil }
                 } catch {
                     connection = nil
-                    state.withLock { $0.primary = .unknown }
+                    state.withLock { $0.primary = .unknown; $0.primaryBox = nil }
                 }
             }
             // A sample every statusInterval, not statusInterval after each reply; after a stall,
@@ -213,6 +220,26 @@ final class CameraApp: Sendable {
             ]),
             "capture_time": .number(hostCaptureTime.secondsValue),
         ]
+    }
+
+    /// The box of the primary subject in a `GetStatus` reply (the subject flagged primary), nil
+    /// when there is none or it has no usable box.
+    static func primaryBox(inStatusReply reply: [String: JSONValue]) -> NormalizedRect? {
+        guard case .object(let status)? = reply["status"], case .array(let subjects)? = status["subjects"] else { return nil }
+        for case .object(let subject) in subjects {
+            guard case .bool(true)? = subject["primary"], case .object(let box)? = subject["box"] else { continue }
+            func value(_ key: String) -> Double? {
+                switch box[key] {
+                case .number(let number)?: number
+                case .integer(let number)?: Double(number)
+                default: nil
+                }
+            }
+            guard let x = value("x"), let y = value("y"), let width = value("width"), let height = value("height") else { return nil }
+            let rect = NormalizedRect(x: x, y: y, width: width, height: height)
+            return rect.isUsable ? rect : nil
+        }
+        return nil
     }
 
     /// The primary subject in a `GetStatus` reply: its ID, none, or unknown when the reply has

@@ -108,7 +108,8 @@ struct RealTimeRun {
             for batch in output.batches { cameraApp.deliver(batch, hostCaptureTime: origin + batch.captureTime) }
         }
         let tracker = cameraApp?.trackerPrimary ?? .unknown
-        for truth in output.truths { report.record(truth, primary: primary, tracker: tracker) }
+        let trackerBox = cameraApp?.trackerPrimaryBox
+        for truth in output.truths { report.record(truth, primary: primary, tracker: tracker, trackerBox: trackerBox) }
         for change in output.linkChanges {
             switch change {
             case .unplugged:

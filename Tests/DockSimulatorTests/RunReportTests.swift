@@ -84,4 +84,94 @@ import Testing
         let plain = try #require(try JSONSerialization.jsonObject(with: Data(without.utf8)) as? [String: Any])
         #expect(plain["camera_app"] is NSNull && plain["primary_id_switches"] is NSNull)
     }
+
+    /// Two people side by side, 1 at x 0.2...0.4 and 2 at x 0.6...0.8.
+    static func pair(_ seconds: Double, still: [Int] = [], yaw: Double = 0, commands: VelocityCommandCounts = VelocityCommandCounts())
+        -> GroundTruthFrame
+    {
+        let parts = [(1, 0.2), (2, 0.6)].map { subject, x in
+            GroundTruthPart(subjectIdentifier: subject, kind: .body, box: NormalizedRect(x: x, y: 0.2, width: 0.2, height: 0.6),
+                            inFrameFraction: 1, visibleFraction: 1, wasReported: true)
+        }
+        return GroundTruthFrame(captureTime: .milliseconds(Int64((seconds * 1000).rounded())), yawRadians: yaw, pitchRadians: 0,
+                                parts: parts, presentSubjects: [1, 2], stillSubjects: still, velocityCommands: commands)
+    }
+
+    @Test func personSwitchesCountTheTruePersonBehindThePrimaryNotItsID() throws {
+        var report = RunReport(scenarioName: "s", seed: 1, toleranceFraction: 0.1)
+        let onFirst = NormalizedRect(x: 0.21, y: 0.2, width: 0.2, height: 0.6)
+        let onSecond = NormalizedRect(x: 0.59, y: 0.22, width: 0.2, height: 0.58)
+        let between = NormalizedRect(x: 0.4, y: 0.2, width: 0.2, height: 0.6)
+        // The same ID the whole time: on person 1, between the two (no judgement), on person 2.
+        for index in 0..<30 {
+            let box = index < 10 ? onFirst : index < 20 ? between : onSecond
+            report.record(Self.pair(Double(index) / 10), primary: 1, tracker: .subject(4), trackerBox: box)
+        }
+        #expect(report.primaryIDSwitches == 0)
+        #expect(report.primaryPersonSwitches == 1)
+        #expect(report.frames[5].truePerson == 1 && report.frames[15].truePerson == nil && report.frames[25].truePerson == 2)
+        #expect(RunReport.person(behind: between, in: Self.pair(0)) == nil, "half on each is nobody clearly")
+        let criteria = PassCriteria(maximumPrimaryPersonSwitches: 0, framingToleranceFraction: 0.1)
+        #expect(report.verdicts(criteria).map(\.isMet) == [false])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(report.json(criteria: criteria).utf8)) as? [String: Any])
+        #expect(json["primary_person_switches"] as? Int == 1)
+        let series = try #require(json["series"] as? [String: [Any]])
+        #expect(series["primary_person"]?[0] as? Int == 1 && series["primary_person"]?[29] as? Int == 2)
+        #expect(series["primary_person"]?[15] is NSNull)
+        // Without tracker output nothing is known.
+        var unknown = RunReport(scenarioName: "s", seed: 1, toleranceFraction: 0.1)
+        unknown.record(Self.pair(0), primary: 1)
+        #expect(unknown.primaryPersonSwitches == nil)
+    }
+
+    @Test func aDockCountsItsCommandsMovingCommandsAndReversals() {
+        var counts = VelocityCommandCounts()
+        for (yaw, pitch) in [(0, 0), (5, 0), (7, -1), (0, 0), (-3, -2), (4, 3), (0, 2)] as [(Int32, Int32)] {
+            counts.count(yawMicroradiansPerSecond: yaw, pitchMicroradiansPerSecond: pitch)
+        }
+        // Yaw: + + (zero) − + : two reversals; pitch: − − + : one.
+        #expect(counts.commands == 7 && counts.movingCommands == 5 && counts.reversals == 3)
+    }
+
+    @Test func stillnessCountsReversalsAndJitterOnlyWhileTheSubjectHasBeenStillAWhile() throws {
+        var report = RunReport(scenarioName: "s", seed: 1, toleranceFraction: 0.1)
+        var counts = VelocityCommandCounts()
+        // 10 s at 10 frames a second; subject 1 still from 2 s on. Before that the dock slews
+        // (large moves, reversals), after 4 s (2 s settling) it alternates ±0.01 rad with a
+        // reversal each frame.
+        for index in 0..<100 {
+            let seconds = Double(index) / 10
+            let isStill = seconds >= 2
+            let yaw = seconds < 4 ? seconds * 0.3 : 1.2 + (index.isMultiple(of: 2) ? 0.01 : -0.01)
+            let rate: Int32 = index.isMultiple(of: 2) ? 1000 : -1000
+            counts.count(yawMicroradiansPerSecond: rate, pitchMicroradiansPerSecond: 0)
+            report.record(Self.pair(seconds, still: isStill ? [1] : [], yaw: yaw, commands: counts), primary: 1)
+        }
+        let still = try #require(report.stillness)
+        #expect(abs(still.seconds - 5.9) < 1e-9, "from 4.0 s to 9.9 s")
+        #expect(abs(still.commandReversalsPerSecond - 10) < 1e-9)
+        // ±0.01 rad about a moving mean that stays within 0.01/11 of 1.2, but for the first half
+        // second, whose window still holds the end of the slew: 0.0130048 rad (worked out separately
+        // over the 60 frames).
+        #expect(abs(still.jitterRMSDegrees - 0.013_004_8 * 180 / .pi) < 1e-4,
+                "jitter \(still.jitterRMSDegrees)°")
+        #expect(still.movingCommandShare == 1)
+        let criteria = PassCriteria(maximumStillReversalsPerSecond: 1, maximumStillJitterDegrees: 1, framingToleranceFraction: 0.1)
+        #expect(report.verdicts(criteria).map(\.criterion) == ["still_reversals_per_s_max", "still_jitter_deg_max"])
+        #expect(report.verdicts(criteria).map(\.isMet) == [false, true])
+        // One smooth move of 0.02 rad over a second, mid-stretch, is a settling move, not jitter:
+        // far less than a dock hunting by ±0.01 rad.
+        var settling = RunReport(scenarioName: "s", seed: 1, toleranceFraction: 0.1)
+        for index in 0..<100 {
+            let seconds = Double(index) / 10
+            let yaw = 0.02 * min(max(seconds - 5, 0), 1)
+            settling.record(Self.pair(seconds, still: [1], yaw: yaw), primary: 1)
+        }
+        let settled = try #require(settling.stillness)
+        #expect(settled.jitterRMSDegrees < 0.1 * still.jitterRMSDegrees, "jitter \(settled.jitterRMSDegrees)°")
+        // A subject never still has no stillness figures, and fails a criterion on them.
+        var moving = RunReport(scenarioName: "s", seed: 1, toleranceFraction: 0.1)
+        moving.record(Self.pair(0), primary: 1)
+        #expect(moving.stillness == nil && moving.verdicts(criteria).allSatisfy { !$0.isMet })
+    }
 }

@@ -106,4 +106,18 @@ import Testing
             _ = error(String(decoding: Array(Self.valid.utf8.prefix(length)), as: UTF8.self))
         }
     }
+
+    @Test func personSwitchAndStillnessCriteriaAreReadAndChecked() throws {
+        let text = replacing("\"duration_s\": 10,", with: """
+            "duration_s": 10, "pass": {"primary_person_switches_max": 0, "still_reversals_per_s_max": 1,
+                                       "still_jitter_deg_max": 0.1, "framing_tolerance": 0.05},
+            """)
+        let criteria = try Scenario.parse(text).criteria
+        #expect(criteria.maximumPrimaryPersonSwitches == 0 && criteria.maximumStillReversalsPerSecond == 1)
+        #expect(criteria.maximumStillJitterDegrees == 0.1 && criteria.framingToleranceFraction == 0.05)
+        let bad = error(replacing("\"duration_s\": 10,", with: "\"duration_s\": 10, \"pass\": {\"still_jitter_deg_max\": -1},"))
+        #expect(bad?.field == "pass.still_jitter_deg_max")
+        let fractional = error(replacing("\"duration_s\": 10,", with: "\"duration_s\": 10, \"pass\": {\"primary_person_switches_max\": 0.5},"))
+        #expect(fractional?.field == "pass.primary_person_switches_max")
+    }
 }

@@ -58,5 +58,51 @@ import Testing
         #expect(selector.choose([side, middle], selection: [], gimbalYawRadians: 0, gimbalPitchRadians: 0,
                                 now: .milliseconds(360)) == 2, "then it is chosen, not the first confirmed")
     }
-}
 
+    @Test func anOccluderHandedThePrimarysIdentifierIsNotFollowedAndCannotTakeItBack() {
+        var selector = PrimarySelector()
+        var now = Duration.seconds(1)
+        func choose(_ subjects: [FusedSubject]) -> Int? {
+            now += .milliseconds(33)
+            return selector.choose(subjects, selection: [], gimbalYawRadians: 0, gimbalPitchRadians: 0, now: now)
+        }
+        let subject = FusedSubject(track: track(1, yaw: 0.1, width: 0.15, height: 0.5))
+        for _ in 0..<40 { #expect(choose([subject]) == 1) }
+        // A nearer colleague (1.6 times the size) walks in front: their own track overlaps the
+        // primary, which coasts...
+        let colleague = FusedSubject(track: track(2, yaw: 0.1, width: 0.24, height: 0.8))
+        var hidden = subject
+        hidden.isCoasting = true
+        hidden.isBoxCoasting = true
+        for _ in 0..<10 { #expect(choose([hidden, colleague]) == 1, "held while hidden") }
+        // ...and is then handed the colleague's detections: subject 1 is now their size.
+        var impostor = FusedSubject(track: track(1, yaw: 0.1, width: 0.24, height: 0.8))
+        impostor.identifier = 1
+        #expect(choose([impostor, colleague]) == nil, "someone else under the primary's identifier is not followed")
+        // Neither the impostor (not of the subject's size) nor the colleague takes the place back,
+        // for as long as they stand over it.
+        for _ in 0..<150 { #expect(choose([impostor, colleague]) == nil) }
+        // The subject reappears as a new track of its own size where it was: taken back.
+        let back = FusedSubject(track: track(7, yaw: 0.11, width: 0.15, height: 0.5, born: now))
+        #expect(choose([impostor, back]) == 7)
+    }
+
+    @Test func aPrimaryThatWalksTowardsTheDockKeepsItsPlace() {
+        // Growing by 1.3 % a tick for half a second (walking at 1 m/s, 2.5 m away) is followed, not
+        // dropped.
+        var selector = PrimarySelector()
+        var now = Duration.seconds(1)
+        var width = 0.15
+        for _ in 0..<30 {
+            now += .milliseconds(33)
+            #expect(selector.choose([FusedSubject(track: track(1, yaw: 0, width: width, height: width * 3.3))], selection: [],
+                                    gimbalYawRadians: 0, gimbalPitchRadians: 0, now: now) == 1)
+        }
+        for _ in 0..<15 {
+            now += .milliseconds(33)
+            width *= 1.013
+            #expect(selector.choose([FusedSubject(track: track(1, yaw: 0, width: width, height: width * 3.3))], selection: [],
+                                    gimbalYawRadians: 0, gimbalPitchRadians: 0, now: now) == 1, "width \(width)")
+        }
+    }
+}

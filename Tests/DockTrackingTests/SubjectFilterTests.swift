@@ -90,4 +90,66 @@ import Testing
         #expect(near < 1e-6)
         #expect(far > 100)
     }
+
+    /// A filter that has seen a still subject at the image centre for two seconds.
+    static func settled(width: Double = 0.1, height: Double = 0.25, pitch: Double = 0) throws -> SubjectFilter {
+        let truth = AngularBox(yawRadians: 0, pitchRadians: pitch, widthRadians: width, heightRadians: height)
+        let box = try #require(truth.project(camera: camera, gimbalYawRadians: 0, gimbalPitchRadians: 0))
+        var filter = SubjectFilter(first: truth)
+        for _ in 0..<60 {
+            filter.predict(seconds: 1.0 / 30)
+            filter.update(with: box, camera: camera, gimbalYawRadians: 0, gimbalPitchRadians: 0)
+        }
+        return filter
+    }
+
+    @Test func aLateBoxWeighsLessTheLaterItIs() throws {
+        let filter = try Self.settled()
+        // The same box, 0.03 to the right, captured now and 100, 300 and 500 ms ago.
+        let box = try #require(AngularBox(yawRadians: 0, pitchRadians: 0, widthRadians: 0.1, heightRadians: 0.25)
+            .project(camera: Self.camera, gimbalYawRadians: 0, gimbalPitchRadians: 0))
+        let shifted = NormalizedRect(x: box.x + 0.03, y: box.y, width: box.width, height: box.height)
+        var moves: [Double] = [], distances: [Double] = []
+        for lag in [0, 0.1, 0.3, 0.5] {
+            var copy = filter
+            distances.append(try #require(filter.distance(to: shifted, camera: Self.camera, gimbalYawRadians: 0, gimbalPitchRadians: 0,
+                                                        lagSeconds: lag)))
+            let fused = copy.update(with: shifted, camera: Self.camera, gimbalYawRadians: 0, gimbalPitchRadians: 0, lagSeconds: lag)
+            #expect(fused)
+            moves.append(abs(copy.angularBox.yawRadians))
+        }
+        // Each later box is less certain: nearer in Mahalanobis terms, and it moves the estimate less.
+        for index in 1..<4 {
+            #expect(distances[index] < distances[index - 1], "distances \(distances)")
+            #expect(moves[index] < moves[index - 1], "moves \(moves)")
+        }
+        // By the model: 500 ms of σa = 3 rad/s² is σ = σa τ²/2 ≈ 0.375 rad of possible motion,
+        // against a box known to 5 % of its size: the late box barely counts.
+        #expect(moves[3] < 0.1 * moves[0], "moves \(moves)")
+    }
+
+    @Test func aClippedEdgeSaysWhereTheImageEndsNotTheSubject() throws {
+        // A tall body whose bottom is below the image: the detector's box ends at the border,
+        // and how much it shows depends on the camera's tilt.
+        let truth = AngularBox(yawRadians: 0, pitchRadians: -0.15, widthRadians: 0.2, heightRadians: 0.6)
+        var filter = SubjectFilter(first: truth)
+        var faceValue = 0.0
+        for (frames, tilt) in [(60, 0.0), (45, 0.08)] {
+            let seen = try #require(truth.project(camera: Self.camera, gimbalYawRadians: 0, gimbalPitchRadians: tilt))
+            let clipped = try #require(seen.intersection(.fullImage))
+            #expect(clipped.height < seen.height - 0.05, "the box is clipped")
+            for _ in 0..<frames {
+                filter.predict(seconds: 1.0 / 30)
+                filter.update(with: clipped, camera: Self.camera, gimbalYawRadians: 0, gimbalPitchRadians: tilt)
+            }
+            faceValue = try #require(AngularBox(box: clipped, camera: Self.camera, gimbalYawRadians: 0, gimbalPitchRadians: tilt))
+                .pitchRadians
+        }
+        // Taken at face value the clipped box puts the centre several hundredths of a radian
+        // high; as the clipped edge does not count, the estimate keeps the top edge and the size
+        // it learnt, and stays near the truth.
+        #expect(abs(faceValue - truth.pitchRadians) > 0.05, "face value \(faceValue)")
+        #expect(abs(filter.angularBox.pitchRadians - truth.pitchRadians) < 0.02,
+                "pitch \(truth.pitchRadians) → \(filter.angularBox.pitchRadians)")
+    }
 }

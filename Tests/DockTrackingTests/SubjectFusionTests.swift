@@ -62,5 +62,25 @@ import Testing
         let joined = fusion.fuse([face(6, yaw: 0.1), body(4, yaw: 0.1)])
         #expect(joined.map(\.identifier) == [6], "\(joined.map(\.identifier))")
     }
-}
 
+    @Test func aFaceDoesNotCarryItsSubjectsIdentifierToAnotherBodyWhileItsOwnBodyLives() {
+        // Subject 1: body 1 and face 2. Someone steps in front: body 1 coasts where it was, and
+        // face track 2 is handed the newcomer's face, which lies on the newcomer's body 3.
+        var fusion = SubjectFusion()
+        #expect(fusion.fuse([body(1, yaw: 0), face(2, yaw: 0)]).map(\.identifier) == [1])
+        var hidden = body(1, yaw: 0)
+        hidden.phase = .coasting
+        let newcomer = track(3, .body, yaw: 0.05, pitch: 0, width: 0.2, height: 0.8)
+        let onNewcomer = track(2, .face, yaw: 0.05, pitch: 0.33, width: 0.06, height: 0.08)
+        let subjects = fusion.fuse([hidden, newcomer, onNewcomer])
+        let joined = subjects.first { $0.bodyTrack == 3 }
+        #expect(joined?.faceTrack == 2, "the face is the newcomer's now")
+        #expect(joined?.identifier == 3, "and the newcomer is not subject 1: \(subjects.map(\.identifier))")
+        #expect(subjects.first { $0.bodyTrack == 1 }?.identifier == 1, "subject 1 stays with its body")
+        // With its body gone, a face seen alone as a subject still brings its identifier to a
+        // body that joins it (the face-first case above).
+        var alone = SubjectFusion()
+        #expect(alone.fuse([face(5, yaw: 0.1)]).map(\.identifier) == [5])
+        #expect(alone.fuse([face(5, yaw: 0.1), body(8, yaw: 0.1)]).map(\.identifier) == [5])
+    }
+}

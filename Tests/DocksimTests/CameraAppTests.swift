@@ -65,6 +65,15 @@ import TestSupport
         #expect(CameraApp.primary(inStatusReply: ["status": .object(["primary": .integer(4)])]) == .subject(4))
         #expect(CameraApp.primary(inStatusReply: ["status": .object(["tracking": .bool(true)])]) == TrackerPrimary.none)
         #expect(CameraApp.primary(inStatusReply: [:]) == .unknown)
+        let subjects: JSONValue = .array([
+            .object(["id": .integer(2), "primary": .bool(false),
+                     "box": .object(["x": .number(0.1), "y": .number(0.1), "width": .number(0.2), "height": .number(0.5)])]),
+            .object(["id": .integer(4), "primary": .bool(true),
+                     "box": .object(["x": .number(0.5), "y": .integer(0), "width": .number(0.25), "height": .number(0.75)])]),
+        ])
+        #expect(CameraApp.primaryBox(inStatusReply: ["status": .object(["primary": .integer(4), "subjects": subjects])])
+            == NormalizedRect(x: 0.5, y: 0, width: 0.25, height: 0.75))
+        #expect(CameraApp.primaryBox(inStatusReply: ["status": .object(["subjects": .array([])])]) == nil)
     }
 
     // MARK: End to end
