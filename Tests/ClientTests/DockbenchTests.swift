@@ -23,10 +23,11 @@ import TestSupport
         let pipeline = try #require((json["pipeline_us_per_frame"] as? [String: Any])?["5"] as? [String: Any])
         #expect(pipeline["allocations"] is Int && (pipeline["p50"] as? Double ?? 0) > 0, "the whole pipeline is timed too")
         let quality = try #require(json["tracking_quality"] as? [[String: Any]])
-        #expect(quality.count == 6, "tracker and baseline on three scenarios")
+        #expect(quality.count == 12, "tracker and baseline on six scenarios (three of them a real room's)")
         for row in quality where row["pointer"] as? String == "tracker" {
+            // A still subject framed perfectly rounds to an RMS of 0: at least not negative.
             let rms = try #require(row["rms_settled"] as? Double)
-            #expect(rms > 0 && rms < 0.05, "\(row["scenario"] ?? "?"): settled RMS \(rms)")
+            #expect(rms >= 0 && rms < 0.05, "\(row["scenario"] ?? "?"): settled RMS \(rms)")
         }
         let serial = try #require(json["setvelocity_to_serial_us"] as? [String: Any])
         #expect((serial["calls"] as? Int ?? 0) >= 20 && (serial["p50"] as? Double ?? 0) > 0, "SetVelocity reached the line: \(serial)")

@@ -128,28 +128,4 @@ import Testing
         #expect(moves[3] < 0.1 * moves[0], "moves \(moves)")
     }
 
-    @Test func aClippedEdgeSaysWhereTheImageEndsNotTheSubject() throws {
-        // A tall body whose bottom is below the image: the detector's box ends at the border,
-        // and how much it shows depends on the camera's tilt.
-        let truth = AngularBox(yawRadians: 0, pitchRadians: -0.15, widthRadians: 0.2, heightRadians: 0.6)
-        var filter = SubjectFilter(first: truth)
-        var faceValue = 0.0
-        for (frames, tilt) in [(60, 0.0), (45, 0.08)] {
-            let seen = try #require(truth.project(camera: Self.camera, gimbalYawRadians: 0, gimbalPitchRadians: tilt))
-            let clipped = try #require(seen.intersection(.fullImage))
-            #expect(clipped.height < seen.height - 0.05, "the box is clipped")
-            for _ in 0..<frames {
-                filter.predict(seconds: 1.0 / 30)
-                filter.update(with: clipped, camera: Self.camera, gimbalYawRadians: 0, gimbalPitchRadians: tilt)
-            }
-            faceValue = try #require(AngularBox(box: clipped, camera: Self.camera, gimbalYawRadians: 0, gimbalPitchRadians: tilt))
-                .pitchRadians
-        }
-        // Taken at face value the clipped box puts the centre several hundredths of a radian
-        // high; as the clipped edge does not count, the estimate keeps the top edge and the size
-        // it learnt, and stays near the truth.
-        #expect(abs(faceValue - truth.pitchRadians) > 0.05, "face value \(faceValue)")
-        #expect(abs(filter.angularBox.pitchRadians - truth.pitchRadians) < 0.02,
-                "pitch \(truth.pitchRadians) → \(filter.angularBox.pitchRadians)")
-    }
 }
