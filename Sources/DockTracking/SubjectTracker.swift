@@ -231,8 +231,7 @@ public struct SubjectTracker: Sendable {
         /// where its track coasted. A stage of its own, so that such a far pair never displaces
         /// an overlapping one.
         case distant
-        /// Unconfident observations against the confirmed and coasting tracks left: a person
-        /// coming out from behind someone is half hidden at first, and gives a weak box.
+        /// Unconfident observations against the confirmed tracks left.
         case unconfident
         /// Confident observations left against tentative tracks.
         case tentative
