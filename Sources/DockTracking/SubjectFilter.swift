@@ -84,6 +84,18 @@ public struct SubjectFilter: Sendable {
         p[5 * 7] += sizeQ * dt
     }
 
+    /// Forgets the pitch rate: sets it to zero and drops its covariance, so that the pitch moves
+    /// from here on only as the acceleration noise lets it (the tracker does this for a track it
+    /// has lost, as ByteTrack stops a lost track's height rate).
+    public mutating func forgetPitchRate() {
+        state[3] = 0
+        var p = covariance.mutableSpan
+        for index in 0..<6 {
+            p[3 * 6 + index] = 0
+            p[index * 6 + 3] = 0
+        }
+    }
+
     /// What the filter expects of a box seen from one camera pose: h(x), its Jacobian H, P Hᵀ and
     /// S⁻¹ = (H P Hᵀ + R)⁻¹. Worked out once per track and frame; gating every observation against
     /// it is then a 4 × 4 quadratic form, and fusing one a few small products.

@@ -187,6 +187,13 @@ public struct SubjectTracker: Sendable {
                 let height = tracks[index].filter.state[5]
                 tracks[index].filter.noise.accelerationNoise = Self.accelerationNoise(heightRadians: height, tracks[index].kind,
                                                                                       configuration)
+                // A lost track keeps its yaw rate (a walker hidden behind someone walks on) but not
+                // its pitch rate: a vertical rate comes from the jitter of a few boxes or from the
+                // last half-hidden ones, people do not keep one up, and extrapolated for a second it
+                // carries the expected box off where its person was lost, below every gate.
+                if tracks[index].phase != .tentative && now - tracks[index].lastFused > configuration.coastAfter {
+                    tracks[index].filter.forgetPitchRate()
+                }
                 tracks[index].filter.predict(seconds: seconds)
             }
         }

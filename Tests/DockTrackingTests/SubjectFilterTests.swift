@@ -129,3 +129,32 @@ import Testing
     }
 
 }
+
+extension SubjectFilterTests {
+    @Test func forgettingThePitchRateLeavesTheRestAlone() {
+        var filter = SubjectFilter(first: AngularBox(yawRadians: 0.1, pitchRadians: 0.05, widthRadians: 0.1, heightRadians: 0.3))
+        for step in 1...5 {
+            let box = AngularBox(yawRadians: 0.1 + 0.01 * Double(step), pitchRadians: 0.05 - 0.01 * Double(step),
+                                 widthRadians: 0.1, heightRadians: 0.3).project(camera: Self.camera, gimbalYawRadians: 0,
+                                                                                 gimbalPitchRadians: 0)!
+            filter.predict(seconds: 1.0 / 30)
+            filter.update(with: box, camera: Self.camera, gimbalYawRadians: 0, gimbalPitchRadians: 0)
+        }
+        let before = filter
+        filter.forgetPitchRate()
+        #expect(filter.rates.pitchRadiansPerSecond == 0)
+        #expect(filter.rates.yawRadiansPerSecond == before.rates.yawRadiansPerSecond)
+        for index in 0..<6 where index != 3 { #expect(filter.state[index] == before.state[index]) }
+        for row in 0..<6 {
+            for column in 0..<6 {
+                let expected = row == 3 || column == 3 ? 0 : before.covariance[row * 6 + column]
+                #expect(filter.covariance[row * 6 + column] == expected, "P[\(row), \(column)]")
+            }
+        }
+        // Predicted on, the pitch stays put and only the acceleration noise makes it uncertain.
+        let pitch = filter.state[1]
+        filter.predict(seconds: 0.5)
+        #expect(filter.state[1] == pitch)
+        #expect(filter.covariance[3 * 7] > 0 && filter.covariance[3 * 7].isFinite)
+    }
+}

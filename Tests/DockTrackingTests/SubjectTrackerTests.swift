@@ -245,3 +245,43 @@ extension SubjectTrackerTests {
         }
     }
 }
+
+/// What a lost track's prediction does: it stays near where its person was lost.
+extension SubjectTrackerTests {
+    @Test func aCoastingTracksPredictionStaysAtTheHeightItsPersonWasLost() throws {
+        // A person walks to the right at 0.2 rad/s; the last two boxes, half hidden behind
+        // someone nearer, slip down the image (their tops cut off), which gives the track a
+        // vertical rate. Then nothing for 1.2 s.
+        var tracker = SubjectTracker()
+        for index in 0..<12 {
+            let yaw = -0.2 + 0.2 * Double(index) / 30
+            let pitch = index < 10 ? 0 : -0.025 * Double(index - 9)
+            update(&tracker, [Observation(kind: .body, box: box(yaw: yaw, pitch: pitch), confidence: 0.9)], at: index)
+        }
+        let seen = try #require(tracker.tracks.first)
+        let pitchRate = seen.filter.rates.pitchRadiansPerSecond
+        #expect(pitchRate < -0.1, "the last boxes gave the track a vertical rate: \(pitchRate) rad/s")
+        // Still confirmed for the first 150 ms: the rates go on as they were.
+        tracker.predict(to: frame(11) + .milliseconds(160))
+        let lost = try #require(tracker.tracks.first)
+        #expect(lost.phase == .coasting)
+        #expect(lost.filter.rates.pitchRadiansPerSecond == 0, "a lost track has no vertical rate")
+        let lostBox = lost.filter.angularBox
+        for step in 1...26 {
+            tracker.predict(to: frame(11) + .milliseconds(160 + 40 * step))
+        }
+        let coasted = try #require(tracker.tracks.first)
+        #expect(coasted.phase == .coasting && coasted.identifier == seen.identifier)
+        let box = coasted.filter.angularBox
+        #expect(abs(box.pitchRadians - lostBox.pitchRadians) < 1e-9,
+                "the prediction stays at the height the person was lost at: \(lostBox.pitchRadians) → \(box.pitchRadians)")
+        #expect(abs(box.heightRadians - lostBox.heightRadians) < 1e-9 && abs(box.widthRadians - lostBox.widthRadians) < 1e-9,
+                "and at its size")
+        // Without the rule it would have gone down by |rate| × 1.04 s, a third of its height or more.
+        #expect(abs(pitchRate) * 1.04 > 0.1)
+        // Across the image it keeps walking: a person hidden behind someone walks on.
+        let walked = box.yawRadians - lostBox.yawRadians
+        #expect(abs(walked - seen.filter.rates.yawRadiansPerSecond * 1.04) < 1e-6, "walked \(walked) rad")
+        #expect(walked > 0.1)
+    }
+}
