@@ -105,11 +105,23 @@ public final class VarlinkServer: Sendable {
             // each once it is ready. So a call waiting for its motion's end holds up neither the
             // calls after it nor, when the client goes, the release of its control.
             let (answers, queue) = AsyncStream<(answer: DockService.Answer, isOneway: Bool)>.makeStream()
+            // Answers still to be written: with none, a ready answer is written at once (no hop
+            // through the replier task for the common GetStatus).
+            let waiting = PendingCount()
             let replier = Task {
                 for await (answer, isOneway) in answers {
                     let reply = await answer.reply()
                     if !isOneway { writer.send(reply) }
+                    waiting.change(by: -1)
                 }
+            }
+            func answer(_ answer: DockService.Answer, isOneway: Bool) {
+                if case .ready(let reply) = answer, waiting.isZero {
+                    if !isOneway { writer.send(reply) }
+                    return
+                }
+                waiting.change(by: 1)
+                queue.yield((answer, isOneway))
             }
             var watchers: [Task<Void, Never>] = []
             for await message in inbound {
@@ -127,13 +139,13 @@ public final class VarlinkServer: Sendable {
                 }
                 if call.method == DockMethod.watch.qualifiedName {
                     guard call.wantsMore else {
-                        queue.yield((.ready(.failure(VarlinkService.Error.expectedMore)), false))
+                        answer(.ready(.failure(VarlinkService.Error.expectedMore)), isOneway: false)
                         continue
                     }
                     watchers += await watch(call, writer: writer)
                     continue
                 }
-                queue.yield((await service.answer(call, from: client), call.isOneway))
+                answer(await service.answer(call, from: client), isOneway: call.isOneway)
             }
             // The client has gone (or broke the protocol): what it held is released now; replies
             // still to come are written as they come (a client that only shut its sending side
@@ -237,3 +249,13 @@ final class ConnectionWriter: Sendable {
     }
 }
 
+/// How many answers of a connection wait to be written.
+final class PendingCount: Sendable {
+    private let count = Mutex(0)
+
+    /// Whether none wait.
+    var isZero: Bool { count.withLock { $0 == 0 } }
+
+    /// Adds `delta`.
+    func change(by delta: Int) { count.withLock { $0 += delta } }
+}
