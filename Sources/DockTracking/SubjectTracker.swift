@@ -12,7 +12,9 @@
 /// coasted, within a tighter gate and reach (a stage of its own, so such a far pair never displaces
 /// an overlapping one); then the unconfident observations against the confirmed tracks left (a
 /// half-hidden person gives a weak box, and it keeps the track; a weak box nobody expects is
-/// dropped); then the confident observations left against the tentative tracks. Only a confident
+/// dropped); then the unconfident ones left against the coasting tracks they overlap as much,
+/// which only keeps such a track from being deleted (nothing is fused, the track stays coasting);
+/// then the confident observations left against the tentative tracks. Only a confident
 /// observation that nothing took starts a track. A pair's cost is 1 − IoU of the observation and
 /// the box the track expects, plus its squared Mahalanobis distance over the gate, so overlap
 /// decides and the filter's uncertainty breaks ties; a pair is allowed only within the gate and
@@ -67,6 +69,9 @@ public struct SubjectTracker: Sendable {
         public var coastAfter: Duration = .milliseconds(150)
         /// How long a confirmed track coasts unseen before it is deleted.
         public var coastTimeout: Duration = .milliseconds(1500)
+        /// How long it may coast at most while weak boxes it overlaps keep vouching for it (each
+        /// keeps it `coastTimeout` longer, up to this since anything was last fused).
+        public var vouchedCoastTimeout: Duration = .milliseconds(2000)
         /// Filter noise: `SubjectFilter.Noise`'s, except a box error of 8 % of its size (real
         /// detectors' edges wander by 5 to 10 %). Its `accelerationNoise` is the most any track
         /// gets when `accelerationPerHeight` is set.
@@ -93,7 +98,7 @@ public struct SubjectTracker: Sendable {
                 && coastingGate.isFinite && coastingGate >= 0 && coastingReach.isFinite && coastingReach >= 0 && overlapWeight.isFinite && overlapWeight >= 0 && (0...1).contains(minimumOverlap) && (0...1).contains(minimumOverlapUnconfident)
                 && sizeRatioGate.isFinite && sizeRatioGate > 1 && (1...1000).contains(confirmationHits)
                 && quickConfirmationConfidence.isFinite && quickConfirmationConfidence >= 0
-                && tentativeTimeout > .zero && coastAfter > .zero && coastTimeout > .zero
+                && tentativeTimeout > .zero && coastAfter > .zero && coastTimeout > .zero && vouchedCoastTimeout > .zero
                 && [noise.accelerationNoise, noise.sizeNoise, noise.boxNoise, noise.boxNoiseFloor].allSatisfy { $0.isFinite && $0 > 0 }
                 && accelerationPerHeight.isFinite && accelerationPerHeight >= 0
         }
@@ -125,6 +130,9 @@ public struct SubjectTracker: Sendable {
         /// The tracker's time when it was last fused: a track coasts when nothing has been fused
         /// into it for a while, however late the frames arrive.
         public var lastFused: Duration
+        /// The tracker's time when a weak box last vouched for it while it coasted (see
+        /// `Stage.vouching`): it keeps the track from being deleted but fuses nothing.
+        public var lastVouched: Duration = .zero
         /// When it was first seen.
         public let born: Duration
     }
@@ -205,7 +213,9 @@ public struct SubjectTracker: Sendable {
             else { return true }
             return switch track.phase {
             case .tentative: now - track.lastFused > configuration.tentativeTimeout
-            case .confirmed, .coasting: now - track.lastFused > configuration.coastTimeout
+            case .confirmed, .coasting:
+                now - track.lastFused > configuration.coastTimeout
+                    && (now - track.lastVouched > configuration.coastTimeout || now - track.lastFused > configuration.vouchedCoastTimeout)
             }
         }
         for index in tracks.indices where tracks[index].phase == .confirmed && now - tracks[index].lastFused > configuration.coastAfter {
@@ -233,6 +243,11 @@ public struct SubjectTracker: Sendable {
         case distant
         /// Unconfident observations against the confirmed tracks left.
         case unconfident
+        /// Unconfident observations left against the coasting tracks, overlapping as much as in
+        /// `unconfident`: a weak box where a coasting track expects its person is evidence the
+        /// person is still there, half hidden. It keeps the track from being deleted but is not
+        /// fused (the rates a few half-hidden boxes teach are wrong) and does not confirm it again.
+        case vouching
         /// Confident observations left against tentative tracks.
         case tentative
     }
@@ -259,7 +274,7 @@ public struct SubjectTracker: Sendable {
         switch stage {
         case .confident, .tentative:
             guard overlap >= configuration.minimumOverlap || vouched else { return .infinity }
-        case .unconfident:
+        case .unconfident, .vouching:
             guard overlap >= configuration.minimumOverlapUnconfident || vouched else { return .infinity }
         case .distant:
             // A track seen in the last frames within the Mahalanobis gate; a coasting one only
@@ -331,6 +346,7 @@ public struct SubjectTracker: Sendable {
             associate(.confident, kind, observations, count: count, captureTime: captureTime)
             associate(.distant, kind, observations, count: count, captureTime: captureTime)
             associate(.unconfident, kind, observations, count: count, captureTime: captureTime)
+            associate(.vouching, kind, observations, count: count, captureTime: captureTime)
             associate(.tentative, kind, observations, count: count, captureTime: captureTime)
         }
         // Confident observations nobody took start tentative tracks, while there is room.
@@ -362,12 +378,13 @@ public struct SubjectTracker: Sendable {
             let isRow = switch stage {
             case .confident, .distant: phase != .tentative
             case .unconfident: phase == .confirmed
+            case .vouching: phase == .coasting
             case .tentative: phase == .tentative
             }
             if isRow { rows.append(index) }
         }
         guard !rows.isEmpty else { return }
-        let wanted: UInt8 = stage == .unconfident ? 2 : 1
+        let wanted: UInt8 = stage == .unconfident || stage == .vouching ? 2 : 1
         for index in 0..<count where !assigned[index] && classes[index] == wanted && observations[index].kind == kind {
             columns.append(index)
         }
@@ -404,6 +421,12 @@ public struct SubjectTracker: Sendable {
             let column = solver.column(forRow: row)
             guard column >= 0 else { continue }
             let trackIndex = rows[row], observationIndex = columns[column]
+            if stage == .vouching {
+                assigned[observationIndex] = true
+                matched[trackIndex] = true
+                self.tracks[trackIndex].lastVouched = time
+                continue
+            }
             guard self.tracks[trackIndex].filter.update(with: observations[observationIndex].box, predictions[trackIndex]) else { continue }
             assigned[observationIndex] = true
             matched[trackIndex] = true

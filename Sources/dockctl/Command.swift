@@ -106,6 +106,7 @@ struct Invocation: Equatable {
           --tentative-timeout S  seconds a new track may go unseen before it is dropped [0.3]
           --coast-after S      seconds unseen before a confirmed track coasts (is no longer written) [0.15]
           --coast-timeout S    seconds a coasting track lives unseen [1.5]
+          --vouched-coast-timeout S  ... or, while weak boxes it overlaps vouch for it, up to S [2]
           --max-tracks N       the most tracks at once, 1 to 64 [16]
           --acceleration-noise A  the most angular acceleration noise of a track, rad/s² [3]
           --acceleration-per-height K  a track's acceleration noise per radian of its height [5]
@@ -386,6 +387,7 @@ struct OptionParser {
         if let value = try seconds("--tentative-timeout") { tracker.tentativeTimeout = value }
         if let value = try seconds("--coast-after") { tracker.coastAfter = value }
         if let value = try seconds("--coast-timeout") { tracker.coastTimeout = value }
+        if let value = try seconds("--vouched-coast-timeout") { tracker.vouchedCoastTimeout = value }
         if let value = try wholeNumber("--max-tracks", in: 1...64) { tracker.maximumTracks = value }
         if let value = try positive("--acceleration-noise") { tracker.noise.accelerationNoise = value }
         if let value = try number("--acceleration-per-height") {

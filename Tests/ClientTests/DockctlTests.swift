@@ -57,7 +57,7 @@ import TestSupport
         let arguments = ["replay", "--mot", "d", "--out", "r", "--size", "640x480", "--time", "--detector-ids", "--confident", "0.45",
                          "--birth-confidence", "0.7", "--min-confidence", "0.05", "--min-iou", "0.2", "--min-iou-weak", "0.5",
                          "--size-ratio", "1.6", "--gate", "20", "--iou-weight", "0.5", "--coasting-gate", "7", "--coasting-reach", "2", "--confirm-hits", "4", "--quick-confirm", "1.5",
-                         "--tentative-timeout", "0.25", "--coast-after", "0.2", "--coast-timeout", "1.2", "--max-tracks", "32",
+                         "--tentative-timeout", "0.25", "--coast-after", "0.2", "--coast-timeout", "1.2", "--vouched-coast-timeout", "1.8", "--max-tracks", "32",
                          "--acceleration-noise", "2", "--acceleration-per-height", "4", "--size-noise", "0.1", "--box-noise", "0.08", "--box-noise-floor", "0.002"]
         var settings = MOTReplay.Settings(imageWidthPixels: 640, imageHeightPixels: 480)
         settings.usesDetectorIdentifiers = true
@@ -76,6 +76,7 @@ import TestSupport
         settings.tracker.tentativeTimeout = .milliseconds(250)
         settings.tracker.coastAfter = .milliseconds(200)
         settings.tracker.coastTimeout = .milliseconds(1200)
+        settings.tracker.vouchedCoastTimeout = .milliseconds(1800)
         settings.tracker.maximumTracks = 32
         settings.tracker.noise.accelerationNoise = 2
         settings.tracker.accelerationPerHeight = 4
@@ -90,7 +91,7 @@ import TestSupport
         for (option, value) in [("--confident C", "[0.55]"), ("--birth-confidence C", "[0.6]"), ("--min-confidence C", "[0.1]"),
                                 ("--min-iou X", "[0.1]"), ("--min-iou-weak X", "[0.4]"), ("--size-ratio X", "[1.8]"),
                                 ("--gate X", "[30]"), ("--iou-weight W", "[1]"), ("--coasting-gate X", "[5]"), ("--coasting-reach R", "[1.5]"), ("--confirm-hits N", "[3]"), ("--quick-confirm C", "[1.8]"),
-                                ("--tentative-timeout S", "[0.3]"), ("--coast-after S", "[0.15]"), ("--coast-timeout S", "[1.5]"),
+                                ("--tentative-timeout S", "[0.3]"), ("--coast-after S", "[0.15]"), ("--coast-timeout S", "[1.5]"), ("--vouched-coast-timeout S", "[2]"),
                                 ("--max-tracks N", "[16]"), ("--acceleration-noise A", "[3]"), ("--acceleration-per-height K", "[5]"), ("--size-noise S", "[0.05]"),
                                 ("--box-noise F", "[0.08]"), ("--box-noise-floor F", "[0.003]"), ("--time", "tracker_seconds"), ("--detector-ids", "identifiers")] {
             let line = Invocation.replayHelp.split(separator: "\n").first { $0.contains("  \(option) ") }

@@ -131,6 +131,46 @@ extension SubjectTrackerTests {
         #expect(tracker.tracks.count == 2 && tracker.tracks[1].phase == .tentative)
     }
 
+    @Test func aWeakBoxKeepsACoastingTrackAliveWithoutMovingIt() throws {
+        // A person seen, then hidden: for a while nothing, then only weak boxes a little to the
+        // side of where the track expects them (half hidden). The weak boxes keep the coasting
+        // track from being deleted at 1.5 s, up to 2 s, but move nothing and do not confirm it; a
+        // weak box where nobody is expected starts nothing; without the weak boxes it is deleted.
+        var vouched = SubjectTracker(), control = SubjectTracker()
+        for index in 0..<20 {
+            let seen = [Observation(kind: .body, box: box(yaw: 0.1), confidence: 0.9)]
+            update(&vouched, seen, at: index)
+            update(&control, seen, at: index)
+        }
+        let person = try #require(vouched.tracks.first)
+        #expect(person.phase == .confirmed)
+        for index in 20..<30 {
+            update(&vouched, [], at: index)
+            update(&control, [], at: index)
+        }
+        #expect(vouched.tracks.first?.phase == .coasting)
+        let weak = [Observation(kind: .body, box: box(yaw: 0.11), confidence: 0.5),
+                    Observation(kind: .body, box: box(yaw: -0.3), confidence: 0.5)]
+        for index in 30..<70 {
+            update(&vouched, weak, at: index)
+            update(&control, [], at: index)
+            if index == 50 {
+                let a = try #require(vouched.tracks.first), b = try #require(control.tracks.first)
+                for component in 0..<6 {
+                    #expect(a.filter.state[component] == b.filter.state[component], "the weak boxes were not fused")
+                }
+            }
+        }
+        // Frame 69 is 1.67 s after the last confident box: only the weak boxes kept the track.
+        #expect(control.tracks.isEmpty)
+        let kept = try #require(vouched.tracks.first)
+        #expect(vouched.tracks.count == 1, "the weak box nobody expected started nothing")
+        #expect(kept.identifier == person.identifier && kept.phase == .coasting && kept.hits == person.hits)
+        // Weak boxes alone keep it no more than 2 s after the last one fused (frame 80: 2.03 s).
+        for index in 70..<81 { update(&vouched, weak, at: index) }
+        #expect(vouched.tracks.isEmpty, "deleted 2 s after the last box fused")
+    }
+
     @Test func aConfidentBoxIsMatchedBeforeAnUnconfidentOne() throws {
         // Two boxes near a track: the confident one a little off, the unconfident one right on it.
         // The confident one is fused (first stage); the weak one, left over, starts nothing.
