@@ -93,7 +93,8 @@ let package = Package(
         // Benchmarks, run in release builds (BENCHMARKS.md).
         .executableTarget(
             name: "dockbench",
-            dependencies: ["DockClient", "DockAPI", "DockSystem", "DockTracking", "DockEvaluation", "DockSimulator", "CAllocationCounter"],
+            dependencies: ["DockClient", "DockAPI", "DockSystem", "DockTracking", "DockEvaluation", "DockSimulator", "SimulatedSerialDock",
+                           "CAllocationCounter"],
             swiftSettings: strictSettings
         ),
         // The tracker and the baseline in closed loop with the simulator, in virtual time (pure).
@@ -102,6 +103,10 @@ let package = Package(
             dependencies: ["DockCore", "DockHost", "DockProtocol", "DockSimulator", "DockTracking"],
             swiftSettings: strictSettings
         ),
+        // I/O: the simulated dock on a pseudo-terminal, owned by a test or benchmark that times
+        // what dockd puts on the line.
+        .target(name: "SimulatedSerialDock", dependencies: ["DockProtocol", "DockSimulator", "DockSystem"],
+                swiftSettings: strictSettings),
         // Counts the process's heap allocations, for dockbench's no-allocation check.
         .target(name: "CAllocationCounter"),
 
@@ -162,7 +167,8 @@ let package = Package(
         ),
         .testTarget(
             name: "DaemonTests",
-            dependencies: ["dockd", "docksim", "DockDaemon", "DockHost", "DockCore", "DockProtocol", "DockSimulator", "DockSystem", "TestSupport"],
+            dependencies: ["dockd", "docksim", "DockDaemon", "DockHost", "DockCore", "DockProtocol", "DockSimulator", "DockSystem",
+                           "SimulatedSerialDock", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -18,11 +18,3 @@ extension Array {
         if self.count > count { removeFirst(self.count - count) }
     }
 }
-
-extension Duration {
-    /// Whole milliseconds, as text.
-    var wholeMillisecondsDescription: String {
-        let (seconds, attoseconds) = components
-        return "\(seconds * 1000 + attoseconds / 1_000_000_000_000_000)"
-    }
-}

@@ -33,9 +33,9 @@ extension HostPolicy {
             log(.error, "the dock speaks protocol versions \(supported.lowerBound)...\(supported.upperBound); dockd speaks "
                 + "\(offered.lowerBound)...\(offered.upperBound). Update the firmware or dockd.")
         case .failsafeTooShort(let advertised, let minimum):
-            log(.error, "the dock's failsafe timeout is \(advertised.wholeMillisecondsDescription) ms, shorter than the "
-                + "\(minimum.wholeMillisecondsDescription) ms dockd can keep alive; refusing the dock: give its firmware a "
-                + "failsafe timeout of at least \(minimum.wholeMillisecondsDescription) ms (200 ms or more is recommended)")
+            let (dock, least) = (advertised.wholeMilliseconds ?? 0, minimum.wholeMilliseconds ?? 0)
+            log(.error, "the dock's failsafe timeout is \(dock) ms, shorter than the \(least) ms dockd can keep alive; refusing "
+                + "the dock: give its firmware a failsafe timeout of at least \(least) ms (200 ms or more is recommended)")
         case .handshakeFailed:
             log(.warning, "the port does not answer as a dock; closing it and retrying")
         case .accessoryReset:

@@ -58,8 +58,8 @@ public struct FusedSubject: Hashable, Sendable {
 /// dock off a person who inherited one.
 /// Its buffers are sized once, so fusing a frame allocates nothing in the steady state.
 public struct SubjectFusion: Sendable {
-    /// Which subject each live track belongs to, and since when (the count of `fuse` calls).
-    private var subjectOfTrack: [(track: Int, subject: Int, since: Int)] = []
+    /// Which subject each live track belongs to.
+    private var subjectOfTrack: [(track: Int, subject: Int)] = []
     /// When each live subject identifier was first given (the count of `fuse` calls then).
     private var subjectSince: [(subject: Int, generation: Int)] = []
     private var generation = 0
@@ -170,12 +170,9 @@ public struct SubjectFusion: Sendable {
 
     private mutating func assign(_ track: Int, _ subject: Int) {
         if let index = subjectOfTrack.firstIndex(where: { $0.track == track }) {
-            if subjectOfTrack[index].subject != subject {
-                subjectOfTrack[index].subject = subject
-                subjectOfTrack[index].since = generation
-            }
+            subjectOfTrack[index].subject = subject
         } else {
-            subjectOfTrack.append((track, subject, generation))
+            subjectOfTrack.append((track, subject))
         }
     }
 }

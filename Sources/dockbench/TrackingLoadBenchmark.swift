@@ -3,6 +3,7 @@ import DockClient
 import DockSystem
 import Foundation
 import Glibc
+import SimulatedSerialDock
 import Synchronization
 
 /// dockd tracking five people at 30 frames a second, sent by a camera app over `Track`, with
@@ -47,7 +48,7 @@ enum TrackingLoadBenchmark {
     static func run(seconds: Double, clients: Int = 0, requestsPerSecond: Int = 100, watchers: Int = 0) async -> Figures? {
         // The dock is the benchmark's own, on a pseudo-terminal, so dockd's figures are its own (the
         // in-process simulator would add its 500 Hz world to them).
-        guard let dock = try? SerialDock() else { return nil }
+        guard let dock = try? PseudoTerminalDock() else { return nil }
         defer { dock.stop() }
         guard let daemon = try? DaemonProcess(["--device", dock.devicePath, "--tracking", "--wake-on-attach=false"],
                                               socket: temporaryPath("load.sock")),

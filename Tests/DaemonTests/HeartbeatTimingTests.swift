@@ -3,66 +3,9 @@ import DockSimulator
 import DockSystem
 import Foundation
 import Glibc
-import Synchronization
+import SimulatedSerialDock
 import Testing
 import TestSupport
-
-/// The test is the dock: it owns a pseudo-terminal, runs the simulated firmware with a given
-/// failsafe timeout on its side, and notes when every good frame from the host arrives, while
-/// dockd drives it with `--device`, as it drives a USB serial dock.
-final class PseudoTerminalDock: Sendable {
-    private let terminal: PseudoTerminal
-    private let firmware: Mutex<AccessoryFirmware>
-    private let arrivals = Mutex<[(time: Duration, type: MessageType)]>([])
-    private let running = Atomic<Bool>(true)
-    private let origin = MonotonicClock.now()
-    private let done = Mutex<Bool>(false)
-
-    init(configuration: AccessoryConfiguration) throws {
-        firmware = Mutex(AccessoryFirmware(configuration: configuration, seed: 2))
-        terminal = try PseudoTerminal()
-        try terminal.master.setNonBlocking()
-        let thread = Thread { [self] in serve() }
-        thread.start()
-    }
-
-    var devicePath: String { terminal.slavePath }
-
-    /// When each host frame arrived, on the monotonic clock, and its type.
-    var frames: [(time: Duration, type: MessageType)] { arrivals.withLock { $0 } }
-
-    /// Whether the firmware's failsafe has stopped the motors.
-    var isFailsafeStopped: Bool { firmware.withLock { $0.isFailsafeStopped } }
-
-    func stop() {
-        running.store(false, ordering: .relaxed)
-        while !done.withLock({ $0 }) { usleep(1_000) }
-    }
-
-    private func serve() {
-        var decoder = FrameDecoder()
-        var nextTelemetry = MonotonicClock.now()
-        while running.load(ordering: .relaxed) {
-            var entry = pollfd(fd: terminal.master.rawValue, events: Int16(POLLIN), revents: 0)
-            _ = poll(&entry, 1, 1)
-            let now = MonotonicClock.now()
-            if case .bytes(let bytes)? = try? terminal.master.read() {
-                for case .success(let frame) in decoder.decode(bytes) {
-                    arrivals.withLock { $0.append((now, frame.message.type)) }
-                }
-                let answer = firmware.withLock { $0.receive(bytes: bytes, now: now - origin) }
-                if !answer.isEmpty { _ = try? terminal.master.write(answer) }
-            }
-            if now >= nextTelemetry {
-                nextTelemetry = now + .milliseconds(5)
-                let bytes = firmware.withLock { $0.advanceBytes(to: now - origin) }
-                if !bytes.isEmpty { _ = try? terminal.master.write(bytes) }
-            }
-        }
-        terminal.close()
-        done.withLock { $0 = true }
-    }
-}
 
 /// `Protocol/dock-serial.md` §5.2: the host never leaves more than a quarter of the dock's failsafe
 /// timeout between two frames; a dock whose timeout is shorter than dockd can keep alive is
@@ -78,7 +21,7 @@ final class PseudoTerminalDock: Sendable {
     func theLongestGapBetweenHostFramesIsUnderAQuarterOfTheFailsafe(milliseconds: Int, wakes: Bool) throws {
         var configuration = AccessoryConfiguration()
         configuration.failsafeTimeout = .milliseconds(milliseconds)
-        let dock = try PseudoTerminalDock(configuration: configuration)
+        let dock = try PseudoTerminalDock(configuration: configuration, seed: 2)
         let dockd = try ChildProcess("dockd", ["--config", "", "--device", dock.devicePath, "--socket", "",
                                                "--wake-on-attach=\(wakes)"])
         #expect(dockd.waitForErrorLine(containing: "attached DK-1 Demo") != nil)
@@ -88,7 +31,7 @@ final class PseudoTerminalDock: Sendable {
         #expect(try dockd.finish().status == 0)
         dock.stop()
         let frames = dock.frames
-        let first = try #require(frames.firstIndex { $0.type == .heartbeat }, "heartbeats were sent")
+        let first = try #require(frames.firstIndex { $0.frame.message == .heartbeat }, "heartbeats were sent")
         var longest = Duration.zero
         for (earlier, later) in zip(frames[first...], frames[first...].dropFirst()) {
             longest = max(longest, later.time - earlier.time)
@@ -103,7 +46,7 @@ final class PseudoTerminalDock: Sendable {
     func aDockWithATooShortFailsafeIsRefusedWithALogLine() throws {
         var configuration = AccessoryConfiguration()
         configuration.failsafeTimeout = .milliseconds(50)
-        let dock = try PseudoTerminalDock(configuration: configuration)
+        let dock = try PseudoTerminalDock(configuration: configuration, seed: 2)
         let dockd = try ChildProcess("dockd", ["--config", "", "--device", dock.devicePath, "--socket", "",
                                                "--wake-on-attach=false"])
         let line = dockd.waitForErrorLine(containing: "failsafe timeout is 50 ms")
@@ -114,6 +57,6 @@ final class PseudoTerminalDock: Sendable {
         #expect(result.status == 0)
         #expect(!result.error.contains("attached"), "never attached")
         dock.stop()
-        #expect(!dock.frames.contains { $0.type == .setVelocity || $0.type == .moveTo }, "nothing but the handshake")
+        #expect(!dock.frames.contains { [.setVelocity, .moveTo].contains($0.frame.message.type) }, "nothing but the handshake")
     }
 }
