@@ -41,7 +41,12 @@ public struct AssignmentSolver: Sendable {
     ///
     /// - Returns: for each row, its column, or -1 when it is left unpaired (read them with
     ///   `column(forRow:)`; the buffer is reused by the next call).
-    public mutating func solve(rows: Int, columns: Int, gate: Double, cost costOf: (Int, Int) -> Double) {
+    ///
+    /// With a finite `unpairedCost` U, leaving a row and a column unpaired costs U: a pair is
+    /// made only where it costs less than U, and two pairs costing more together than one pair
+    /// and U are not made to pair everything (without it, the most pairs allowed are made first).
+    public mutating func solve(rows: Int, columns: Int, gate: Double, unpairedCost: Double = .infinity,
+                               cost costOf: (Int, Int) -> Double) {
         precondition(rows <= maximumRows && columns <= maximumColumns, "assignment problem larger than its buffers")
         for row in 0..<maximumRows { rowAssignment[row] = -1 }
         guard rows > 0, columns > 0 else { return }
@@ -53,7 +58,14 @@ public struct AssignmentSolver: Sendable {
                 var value = 0.0
                 if row <= rows, column <= columns {
                     let given = costOf(row - 1, column - 1)
-                    value = given.isFinite && given <= gate ? given : Self.forbidden
+                    let allowed = given.isFinite && given <= gate
+                    if unpairedCost.isFinite {
+                        // A maximum-weight matching as a least-cost assignment: a pair is worth
+                        // U − cost; a pair worth nothing is as good as leaving both unpaired.
+                        value = allowed ? min(given - unpairedCost, 0) : 0
+                    } else {
+                        value = allowed ? given : Self.forbidden
+                    }
                 }
                 cost[row * stride + column] = value
             }
@@ -105,7 +117,9 @@ public struct AssignmentSolver: Sendable {
         }
         for column in 1...n {
             let row = columnMatch[column]
-            guard row >= 1, row <= rows, column <= columns, cost[row * stride + column] < Self.forbidden else { continue }
+            guard row >= 1, row <= rows, column <= columns else { continue }
+            let value = cost[row * stride + column]
+            guard unpairedCost.isFinite ? value < 0 : value < Self.forbidden else { continue }
             rowAssignment[row - 1] = column - 1
         }
     }

@@ -96,6 +96,20 @@ public struct SubjectFilter: Sendable {
         }
     }
 
+    /// Replaces the yaw rate's estimate and its variance, uncorrelated with the rest (the tracker
+    /// gives a track that starts to coast the rate its observations show, `ObservedRate`).
+    /// Non-finite or negative values do nothing.
+    public mutating func setYawRate(_ radiansPerSecond: Double, variance: Double) {
+        guard radiansPerSecond.isFinite, variance.isFinite, variance >= 0 else { return }
+        state[2] = radiansPerSecond
+        var p = covariance.mutableSpan
+        for index in 0..<6 {
+            p[2 * 6 + index] = 0
+            p[index * 6 + 2] = 0
+        }
+        p[2 * 7] = max(variance, 1e-12)
+    }
+
     /// What the filter expects of a box seen from one camera pose: h(x), its Jacobian H, P Hᵀ and
     /// S⁻¹ = (H P Hᵀ + R)⁻¹. Worked out once per track and frame; gating every observation against
     /// it is then a 4 × 4 quadratic form, and fusing one a few small products.

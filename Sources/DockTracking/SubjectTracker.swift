@@ -39,6 +39,10 @@ public struct SubjectTracker: Sendable {
         /// widths and heights of the expected centre (a walker hidden for a second is found again
         /// near where it was going; the person next to it is not taken instead).
         public var coastingReach = 1.5
+        /// A confirmed track seen in the last frames may take a box it does not overlap only this
+        /// many of its box's sizes from the expected centre (a young track's rate is still unknown,
+        /// so its gate is wide: without a reach it takes the next person along).
+        public var distantReach = 1.0
         /// Observations at least this confident are matched first and may start tracks; weaker
         /// ones only keep a confirmed track alive.
         public var confidentThreshold = 0.55
@@ -51,6 +55,15 @@ public struct SubjectTracker: Sendable {
         public var overlapWeight = 1.0
         /// The least IoU between a confident observation and the box a track expects.
         public var minimumOverlap = 0.1
+        /// The least IoU between a confident observation and the box a coasting track expects in
+        /// the overlapping stage (a lost track is not moved by a box that barely touches where it
+        /// should be: such a pair is for the distant stage, with its tighter reach).
+        public var minimumOverlapCoasting = 0.4
+        /// What leaving a track and an observation unpaired costs, over the stage's least cost
+        /// (`overlapWeight` in the distant stage, where nothing overlaps; 0 elsewhere): two pairs
+        /// are made instead of one only when together they cost less than the one and this
+        /// (ByteTrack's assignment threshold works so); infinity: the most pairs allowed.
+        public var unpairedCost = 1.3
         /// The least IoU between an unconfident observation and the box a confirmed track expects.
         public var minimumOverlapUnconfident = 0.4
         /// The most an observation's width or height may differ from the expected one, as a ratio
@@ -72,6 +85,10 @@ public struct SubjectTracker: Sendable {
         /// How long it may coast at most while weak boxes it overlaps keep vouching for it (each
         /// keeps it `coastTimeout` longer, up to this since anything was last fused).
         public var vouchedCoastTimeout: Duration = .milliseconds(2000)
+        /// A track that starts to coast walks on at the yaw rate its boxes of about this long show
+        /// (`ObservedRate`, weights falling by e over it), not at its filter's, which the last few
+        /// jittered boxes set; `.zero`: the filter's.
+        public var coastingRateWindow: Duration = .milliseconds(500)
         /// Filter noise: `SubjectFilter.Noise`'s, except a box error of 8 % of its size (real
         /// detectors' edges wander by 5 to 10 %). Its `accelerationNoise` is the most any track
         /// gets when `accelerationPerHeight` is set.
@@ -85,6 +102,10 @@ public struct SubjectTracker: Sendable {
         /// and at least 0.2 rad/s²: a subject's angular acceleration is its acceleration over its
         /// distance, and so is its angular size. 0 gives every track `noise.accelerationNoise`.
         public var accelerationPerHeight = 5.0
+        /// The same for a coasting track, 0: as `accelerationPerHeight`. A seen track's noise is
+        /// high so that it follows a turn within frames; a hidden walker is a walker at a steady
+        /// pace, and this is how fast the region it may be in grows.
+        public var coastingAccelerationPerHeight = 1.0
 
         public init() {}
 
@@ -95,12 +116,14 @@ public struct SubjectTracker: Sendable {
             (1...64).contains(maximumTracks) && gate.isFinite && gate > 0
                 && (0...1).contains(confidentThreshold) && (0...1).contains(minimumConfidence)
                 && minimumConfidence <= confidentThreshold && (0...1).contains(birthConfidence)
-                && coastingGate.isFinite && coastingGate >= 0 && coastingReach.isFinite && coastingReach >= 0 && overlapWeight.isFinite && overlapWeight >= 0 && (0...1).contains(minimumOverlap) && (0...1).contains(minimumOverlapUnconfident)
+                && coastingGate.isFinite && coastingGate >= 0 && coastingReach.isFinite && coastingReach >= 0 && distantReach >= 0 && unpairedCost > 0 && overlapWeight.isFinite && overlapWeight >= 0 && (0...1).contains(minimumOverlap) && (0...1).contains(minimumOverlapCoasting) && (0...1).contains(minimumOverlapUnconfident)
                 && sizeRatioGate.isFinite && sizeRatioGate > 1 && (1...1000).contains(confirmationHits)
                 && quickConfirmationConfidence.isFinite && quickConfirmationConfidence >= 0
                 && tentativeTimeout > .zero && coastAfter > .zero && coastTimeout > .zero && vouchedCoastTimeout > .zero
+                && coastingRateWindow >= .zero
                 && [noise.accelerationNoise, noise.sizeNoise, noise.boxNoise, noise.boxNoiseFloor].allSatisfy { $0.isFinite && $0 > 0 }
                 && accelerationPerHeight.isFinite && accelerationPerHeight >= 0
+                && coastingAccelerationPerHeight.isFinite && coastingAccelerationPerHeight >= 0
         }
     }
 
@@ -135,6 +158,10 @@ public struct SubjectTracker: Sendable {
         public var lastVouched: Duration = .zero
         /// When it was first seen.
         public let born: Duration
+        /// The yaw rate its fused boxes show (see `Configuration.coastingRateWindow`).
+        public var observedRate = ObservedRate(window: 0.5)
+        /// Whether its filter's yaw rate was replaced by `observedRate`'s since its last box.
+        public var walksOnObservedRate = false
     }
 
     /// The settings.
@@ -144,6 +171,8 @@ public struct SubjectTracker: Sendable {
     /// The time the filters have been predicted to.
     public private(set) var time: Duration = .zero
     private var nextIdentifier = 1
+    /// The newest capture time of any frame fused so far.
+    private var latestCapture: Duration = .zero
     private var solver: AssignmentSolver
     // Per-frame buffers, sized once.
     private var predictions: [SubjectFilter.Prediction] = []
@@ -193,14 +222,25 @@ public struct SubjectTracker: Sendable {
         tracks.withUnsafeMutableBufferPointer { tracks in
             for index in tracks.indices {
                 let height = tracks[index].filter.state[5]
+                // Missed: frames captured `coastAfter` after its last box have come without it
+                // (not merely boxes arriving late, or the daemon predicting to the present).
+                let missed = tracks[index].phase != .tentative && latestCapture - tracks[index].lastSeen > configuration.coastAfter
                 tracks[index].filter.noise.accelerationNoise = Self.accelerationNoise(heightRadians: height, tracks[index].kind,
-                                                                                      configuration)
+                                                                                      coasting: missed, configuration)
                 // A lost track keeps its yaw rate (a walker hidden behind someone walks on) but not
                 // its pitch rate: a vertical rate comes from the jitter of a few boxes or from the
                 // last half-hidden ones, people do not keep one up, and extrapolated for a second it
                 // carries the expected box off where its person was lost, below every gate.
                 if tracks[index].phase != .tentative && now - tracks[index].lastFused > configuration.coastAfter {
                     tracks[index].filter.forgetPitchRate()
+                }
+                // Once missed, it walks on at the pace of its last boxes (`ObservedRate`), not at
+                // the rate the last few of them left in its filter.
+                if missed, !tracks[index].walksOnObservedRate,
+                    let fit = tracks[index].observedRate.estimate(minimumResidual: configuration.noise.boxNoise * tracks[index].filter.state[4])
+                {
+                    tracks[index].filter.setYawRate(fit.rate, variance: fit.variance)
+                    tracks[index].walksOnObservedRate = true
                 }
                 tracks[index].filter.predict(seconds: seconds)
             }
@@ -225,10 +265,14 @@ public struct SubjectTracker: Sendable {
 
     /// The angular acceleration noise of a track of `kind` with the given angular height (see
     /// `Configuration.accelerationPerHeight`).
-    static func accelerationNoise(heightRadians: Double, _ kind: SubjectKind, _ configuration: borrowing Configuration) -> Double {
+    static func accelerationNoise(heightRadians: Double, _ kind: SubjectKind, coasting: Bool = false,
+                                  _ configuration: borrowing Configuration) -> Double {
         let most = configuration.noise.accelerationNoise, perHeight = configuration.accelerationPerHeight
         guard perHeight > 0, heightRadians.isFinite else { return most }
         let height = heightRadians * (kind == .face ? 7 : 1)
+        if coasting, configuration.coastingAccelerationPerHeight > 0 {
+            return min(most, max(0.05, configuration.coastingAccelerationPerHeight * height))
+        }
         return min(most, max(0.2, perHeight * height))
     }
 
@@ -273,18 +317,22 @@ public struct SubjectTracker: Sendable {
         let identityCost = sameDetectorIdentifier.map { $0 ? -1.0 : 1.0 } ?? 0
         switch stage {
         case .confident, .tentative:
-            guard overlap >= configuration.minimumOverlap || vouched else { return .infinity }
+            let least = phase == .coasting ? configuration.minimumOverlapCoasting : configuration.minimumOverlap
+            guard overlap >= least || vouched else { return .infinity }
         case .unconfident, .vouching:
             guard overlap >= configuration.minimumOverlapUnconfident || vouched else { return .infinity }
         case .distant:
             // A track seen in the last frames within the Mahalanobis gate; a coasting one only
             // within `coastingGate` and `coastingReach` of its box: while unseen its box drifted
             // and its covariance grew enough to take in a neighbour.
-            guard phase == .coasting else { break }
             let across = (box.x + box.width / 2 - expectedBox.x - expectedWidth / 2) / expectedWidth
             let down = (box.y + box.height / 2 - expectedBox.y - expectedHeight / 2) / expectedHeight
-            guard distance <= configuration.coastingGate, (across * across + down * down).squareRoot() <= configuration.coastingReach
-            else { return .infinity }
+            let reach = (across * across + down * down).squareRoot()
+            if phase == .coasting {
+                guard distance <= configuration.coastingGate, reach <= configuration.coastingReach else { return .infinity }
+            } else {
+                guard reach <= configuration.distantReach else { return .infinity }
+            }
         }
         return configuration.overlapWeight * (1 - overlap) + distance / configuration.gate + identityCost
     }
@@ -298,6 +346,7 @@ public struct SubjectTracker: Sendable {
                                 gimbalYawRadians: Double, gimbalPitchRadians: Double) {
         guard let model = MeasurementModel(camera: camera, gimbalYawRadians: gimbalYawRadians, gimbalPitchRadians: gimbalPitchRadians)
         else { return }
+        latestCapture = max(latestCapture, captureTime)
         if captureTime > time { predict(to: captureTime) }
         let lag = captureTime < time ? (time - captureTime).trackerSeconds : 0
         let count = min(observations.count, solver.maximumColumns)
@@ -359,10 +408,13 @@ public struct SubjectTracker: Sendable {
             else { continue }
             var noise = configuration.noise
             noise.accelerationNoise = Self.accelerationNoise(heightRadians: angular.heightRadians, observation.kind, configuration)
+            var observedRate = ObservedRate(window: configuration.coastingRateWindow.trackerSeconds)
+            observedRate.add(yawRadians: angular.yawRadians, at: captureTime)
             tracks.append(Track(identifier: nextIdentifier, kind: observation.kind,
                                 filter: SubjectFilter(first: angular, noise: noise),
                                 phase: .tentative, hits: 1, confidenceSum: observation.confidence,
-                                detectorIdentifier: observation.identifier, lastSeen: captureTime, lastFused: time, born: captureTime))
+                                detectorIdentifier: observation.identifier, lastSeen: captureTime, lastFused: time, born: captureTime,
+                                observedRate: observedRate))
             nextIdentifier += 1
         }
     }
@@ -392,6 +444,7 @@ public struct SubjectTracker: Sendable {
         // The costs read the per-frame buffers through pointers: no retain, no bounds check, no
         // copy of a prediction per pair.
         let configuration = self.configuration
+        let unpaired = configuration.unpairedCost + (stage == .distant ? configuration.overlapWeight : 0)
         rows.withUnsafeBufferPointer { rows in
             columns.withUnsafeBufferPointer { columns in
                 predictions.withUnsafeBufferPointer { predictions in
@@ -399,7 +452,7 @@ public struct SubjectTracker: Sendable {
                         phases.withUnsafeBufferPointer { phases in
                             detectorIdentifiers.withUnsafeBufferPointer { trackIdentifiers in
                                 observations.withUnsafeBufferPointer { observations in
-                                    solver.solve(rows: rows.count, columns: columns.count, gate: .greatestFiniteMagnitude) { row, column in
+                                    solver.solve(rows: rows.count, columns: columns.count, gate: .greatestFiniteMagnitude, unpairedCost: unpaired) { row, column in
                                         let track = rows[row], observation = columns[column]
                                         let box = observations[observation].box
                                         var same: Bool?
@@ -435,6 +488,11 @@ public struct SubjectTracker: Sendable {
             if let identifier = observations[observationIndex].identifier { self.tracks[trackIndex].detectorIdentifier = identifier }
             self.tracks[trackIndex].lastSeen = max(self.tracks[trackIndex].lastSeen, captureTime)
             self.tracks[trackIndex].lastFused = time
+            if configuration.coastingRateWindow > .zero {
+                let yaw = self.tracks[trackIndex].filter.state[0]
+                self.tracks[trackIndex].observedRate.add(yawRadians: yaw, at: captureTime)
+            }
+            self.tracks[trackIndex].walksOnObservedRate = false
             let hits = self.tracks[trackIndex].hits, confidenceSum = self.tracks[trackIndex].confidenceSum
             if phases[trackIndex] == .coasting || hits >= configuration.confirmationHits
                 || (hits >= 2 && confidenceSum >= configuration.quickConfirmationConfidence)

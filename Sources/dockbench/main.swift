@@ -9,12 +9,14 @@ import Glibc
 // across runs. dockd is started from beside this binary.
 //
 //   swift run -c release dockbench [--json] [--calls N]
+//   swift run -c release dockbench --tracker
 //   swift run -c release dockbench --load [--seconds S] [--json]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.contains("--help") || arguments.contains("-h") {
     print("""
         usage: dockbench [--json] [--calls N]
+               dockbench --tracker
                dockbench --load [--seconds S] [--json]
 
         Measures, in one run: the tracker's cost per frame with 1, 5 and 16 subjects (each seen as
@@ -28,6 +30,8 @@ if arguments.contains("--help") || arguments.contains("-h") {
         pseudo-terminal whose other end runs the simulated firmware); and, while dockd tracks five
         people sent at 30 frames a second, its CPU and memory and the 30 Hz loop's lateness.
         Medians, 99th percentiles and maxima. --json prints one JSON object instead of the tables.
+
+        --tracker measures the tracker's and the pipeline's cost only (a few seconds).
 
         --load runs the load test instead: five people tracked at 30 fps, 64 clients each making
         100 GetStatus calls a second and 8 Watch streams, for S seconds (default 60), and reports
@@ -148,6 +152,19 @@ Task.detached {
     let frames = calls >= 1000 ? 3000 : 300
     let trackerFigures = [1, 5, 16].map { subjects in (subjects, TrackerBenchmark.measure(subjects: subjects, frames: frames)) }
     let pipelineFigures = TrackerBenchmark.measure(subjects: 5, frames: frames, wholePipeline: true)
+    var trackerRows = trackerFigures.map { subjects, figures in
+        Row("tracker, \(subjects) subject\(subjects == 1 ? "" : "s") / \(2 * subjects) observations (µs per frame)", samples: frames,
+            p50: figures.p50, p99: figures.p99, maximum: figures.maximum, target: subjects == 5 ? "p50 ≤ 10" : "")
+    }
+    trackerRows.append(Row("tracker heap allocations in those frames (1 / 5 / 16 subjects)",
+                           value: trackerFigures.map { "\($0.1.allocations)" }.joined(separator: " / "), target: "0"))
+    trackerRows.append(Row("whole pipeline, 5 subjects (µs per frame)", samples: frames, p50: pipelineFigures.p50, p99: pipelineFigures.p99,
+                           maximum: pipelineFigures.maximum))
+    trackerRows.append(Row("whole pipeline heap allocations in those frames", value: "\(pipelineFigures.allocations)", target: "0"))
+    if arguments.contains("--tracker") && !isJSON {
+        print(table(trackerRows), terminator: "")
+        exit(0)
+    }
     var qualityRows: [TrackingQuality.Row] = []
     if let scenarios = TrackingQuality.directory() {
         do {
@@ -197,15 +214,7 @@ Task.detached {
               + "\"tracking\":\(json(tracking)),"
               + "\"tracking_quality\":\(TrackingQuality.json(qualityRows))}")
     } else {
-        var rows = trackerFigures.map { subjects, figures in
-            Row("tracker, \(subjects) subject\(subjects == 1 ? "" : "s") / \(2 * subjects) observations (µs per frame)", samples: frames,
-                p50: figures.p50, p99: figures.p99, maximum: figures.maximum, target: subjects == 5 ? "p50 ≤ 10" : "")
-        }
-        rows.append(Row("tracker heap allocations in those frames (1 / 5 / 16 subjects)",
-                        value: trackerFigures.map { "\($0.1.allocations)" }.joined(separator: " / "), target: "0"))
-        rows.append(Row("whole pipeline, 5 subjects (µs per frame)", samples: frames, p50: pipelineFigures.p50, p99: pipelineFigures.p99,
-                        maximum: pipelineFigures.maximum))
-        rows.append(Row("whole pipeline heap allocations in those frames", value: "\(pipelineFigures.allocations)", target: "0"))
+        var rows = trackerRows
         rows.append(Row("Varlink GetStatus round trip (µs)", roundTrips, target: "p99 ≤ 500"))
         rows.append(Row("SetVelocity → its frame on the serial line (µs)", serial, target: "p99 ≤ 2000"))
         rows.append(Row("start → READY=1 (ms)", ready, target: "≤ 150"))

@@ -95,21 +95,26 @@ struct Invocation: Equatable {
           --birth-confidence C the least confidence of a box that starts a track [0.6]
           --min-confidence C   boxes below this are ignored [0.1]
           --min-iou X          the least IoU of a confident box with a track's expected box [0.1]
+          --min-iou-coasting X  ... with a coasting track's (farther ones: --coasting-gate) [0.4]
           --min-iou-weak X     the least IoU of an unconfident box with a confirmed track's [0.4]
           --size-ratio X       the most a box's width or height may differ from the expected, as a ratio [1.8]
           --gate X             the squared Mahalanobis distance gate [30]
           --coasting-gate X    a coasting track may take a box it does not overlap within this gate (0: never) [5]
           --coasting-reach R   ... and only within R of its box's sizes of where it was expected [1.5]
+          --distant-reach R    a confirmed track may take a box it does not overlap within R of its sizes [1]
           --iou-weight W       a pair's cost is d²/gate + W × (1 − IoU) [1]
+          --unpaired-cost U    leaving a track and a box unpaired costs U (plus W where nothing overlaps) [1.3]
           --confirm-hits N     hits that confirm a new track [3]
           --quick-confirm C    confirm from the second hit once the hits' confidences add up to C [1.8]
           --tentative-timeout S  seconds a new track may go unseen before it is dropped [0.3]
           --coast-after S      seconds unseen before a confirmed track coasts (is no longer written) [0.15]
           --coast-timeout S    seconds a coasting track lives unseen [1.5]
           --vouched-coast-timeout S  ... or, while weak boxes it overlaps vouch for it, up to S [2]
+          --coasting-rate-window S  a missed track walks on at the pace of about its last S of boxes (0: its filter's rate) [0.5]
           --max-tracks N       the most tracks at once, 1 to 64 [16]
           --acceleration-noise A  the most angular acceleration noise of a track, rad/s² [3]
           --acceleration-per-height K  a track's acceleration noise per radian of its height [5]
+          --coasting-acceleration-per-height K  ... while it coasts (0: as above) [1]
                                (0: every track gets --acceleration-noise)
           --size-noise S       the random walk of its angular size, rad/√s [0.05]
           --box-noise F        a box's error as a fraction of its size [0.08]
@@ -364,6 +369,7 @@ struct OptionParser {
         if let value = try fraction("--birth-confidence") { tracker.birthConfidence = value }
         if let value = try fraction("--min-confidence") { tracker.minimumConfidence = value }
         if let value = try fraction("--min-iou") { tracker.minimumOverlap = value }
+        if let value = try fraction("--min-iou-coasting") { tracker.minimumOverlapCoasting = value }
         if let value = try fraction("--min-iou-weak") { tracker.minimumOverlapUnconfident = value }
         if let value = try positive("--size-ratio", above: 1) { tracker.sizeRatioGate = value }
         if let value = try positive("--gate") { tracker.gate = value }
@@ -374,6 +380,11 @@ struct OptionParser {
         if let value = try number("--coasting-reach") {
             guard value >= 0, value <= 1e6 else { throw usage("--coasting-reach needs a number from 0 to 1e6, got '\(value)'") }
             tracker.coastingReach = value
+        }
+        if let value = try positive("--unpaired-cost") { tracker.unpairedCost = value }
+        if let value = try number("--distant-reach") {
+            guard value >= 0, value <= 1e6 else { throw usage("--distant-reach needs a number from 0 to 1e6, got '\(value)'") }
+            tracker.distantReach = value
         }
         if let value = try number("--iou-weight") {
             guard value >= 0, value <= 1000 else { throw usage("--iou-weight needs a number from 0 to 1000, got '\(value)'") }
@@ -388,11 +399,19 @@ struct OptionParser {
         if let value = try seconds("--coast-after") { tracker.coastAfter = value }
         if let value = try seconds("--coast-timeout") { tracker.coastTimeout = value }
         if let value = try seconds("--vouched-coast-timeout") { tracker.vouchedCoastTimeout = value }
+        if let value = try number("--coasting-rate-window") {
+            guard value >= 0, value <= 60 else { throw usage("--coasting-rate-window needs seconds from 0 to 60, got '\(value)'") }
+            tracker.coastingRateWindow = .nanoseconds(Int64((value * 1e9).rounded()))
+        }
         if let value = try wholeNumber("--max-tracks", in: 1...64) { tracker.maximumTracks = value }
         if let value = try positive("--acceleration-noise") { tracker.noise.accelerationNoise = value }
         if let value = try number("--acceleration-per-height") {
             guard value >= 0, value <= 1000 else { throw usage("--acceleration-per-height needs a number from 0 to 1000, got '\(value)'") }
             tracker.accelerationPerHeight = value
+        }
+        if let value = try number("--coasting-acceleration-per-height") {
+            guard value >= 0, value <= 1000 else { throw usage("--coasting-acceleration-per-height needs a number from 0 to 1000, got '\(value)'") }
+            tracker.coastingAccelerationPerHeight = value
         }
         if let value = try positive("--size-noise") { tracker.noise.sizeNoise = value }
         if let value = try positive("--box-noise") { tracker.noise.boxNoise = value }

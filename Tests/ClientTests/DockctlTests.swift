@@ -58,7 +58,9 @@ import TestSupport
                          "--birth-confidence", "0.7", "--min-confidence", "0.05", "--min-iou", "0.2", "--min-iou-weak", "0.5",
                          "--size-ratio", "1.6", "--gate", "20", "--iou-weight", "0.5", "--coasting-gate", "7", "--coasting-reach", "2", "--confirm-hits", "4", "--quick-confirm", "1.5",
                          "--tentative-timeout", "0.25", "--coast-after", "0.2", "--coast-timeout", "1.2", "--vouched-coast-timeout", "1.8", "--max-tracks", "32",
-                         "--acceleration-noise", "2", "--acceleration-per-height", "4", "--size-noise", "0.1", "--box-noise", "0.08", "--box-noise-floor", "0.002"]
+                         "--acceleration-noise", "2", "--acceleration-per-height", "4", "--size-noise", "0.1", "--box-noise", "0.08", "--box-noise-floor", "0.002",
+                         "--min-iou-coasting", "0.3", "--distant-reach", "0.8", "--unpaired-cost", "1.1", "--coasting-rate-window", "0.7",
+                         "--coasting-acceleration-per-height", "0.5"]
         var settings = MOTReplay.Settings(imageWidthPixels: 640, imageHeightPixels: 480)
         settings.usesDetectorIdentifiers = true
         settings.tracker.confidentThreshold = 0.45
@@ -83,6 +85,11 @@ import TestSupport
         settings.tracker.noise.sizeNoise = 0.1
         settings.tracker.noise.boxNoise = 0.08
         settings.tracker.noise.boxNoiseFloor = 0.002
+        settings.tracker.minimumOverlapCoasting = 0.3
+        settings.tracker.distantReach = 0.8
+        settings.tracker.unpairedCost = 1.1
+        settings.tracker.coastingRateWindow = .milliseconds(700)
+        settings.tracker.coastingAccelerationPerHeight = 0.5
         #expect(try Invocation.parse(arguments, environment: [:]).action
                 == .replay(detectionsPath: "d", resultPath: "r", settings: settings, timesTracker: true))
         #expect(settings.isValid)
@@ -93,7 +100,9 @@ import TestSupport
                                 ("--gate X", "[30]"), ("--iou-weight W", "[1]"), ("--coasting-gate X", "[5]"), ("--coasting-reach R", "[1.5]"), ("--confirm-hits N", "[3]"), ("--quick-confirm C", "[1.8]"),
                                 ("--tentative-timeout S", "[0.3]"), ("--coast-after S", "[0.15]"), ("--coast-timeout S", "[1.5]"), ("--vouched-coast-timeout S", "[2]"),
                                 ("--max-tracks N", "[16]"), ("--acceleration-noise A", "[3]"), ("--acceleration-per-height K", "[5]"), ("--size-noise S", "[0.05]"),
-                                ("--box-noise F", "[0.08]"), ("--box-noise-floor F", "[0.003]"), ("--time", "tracker_seconds"), ("--detector-ids", "identifiers")] {
+                                ("--box-noise F", "[0.08]"), ("--box-noise-floor F", "[0.003]"), ("--time", "tracker_seconds"), ("--detector-ids", "identifiers"),
+                                ("--min-iou-coasting X", "[0.4]"), ("--distant-reach R", "[1]"), ("--unpaired-cost U", "[1.3]"),
+                                ("--coasting-rate-window S", "[0.5]"), ("--coasting-acceleration-per-height K", "[1]")] {
             let line = Invocation.replayHelp.split(separator: "\n").first { $0.contains("  \(option) ") }
             #expect(line?.contains(value) == true, "\(option): \(String(describing: line))")
         }
@@ -104,7 +113,9 @@ import TestSupport
                 && defaults.coastTimeout == .milliseconds(1500) && defaults.maximumTracks == 16
                 && defaults.noise.accelerationNoise == 3 && defaults.accelerationPerHeight == 5 && defaults.noise.sizeNoise == 0.05
                 && defaults.noise.boxNoise == 0.08
-                && defaults.noise.boxNoiseFloor == 0.003, "the help's defaults are the code's")
+                && defaults.noise.boxNoiseFloor == 0.003 && defaults.minimumOverlapCoasting == 0.4 && defaults.distantReach == 1
+                && defaults.unpairedCost == 1.3 && defaults.coastingRateWindow == .milliseconds(500)
+                && defaults.coastingAccelerationPerHeight == 1 && defaults.vouchedCoastTimeout == .seconds(2), "the help's defaults are the code's")
         let base = ["replay", "--mot", "d", "--out", "r", "--size", "2x2"]
         for (extra, message) in [
             (["--confident", "1.5"], "--confident needs a number from 0 to 1, got '1.5'"),

@@ -278,6 +278,8 @@ extension SubjectTrackerTests {
             { $0.minimumConfidence = 0.9 }, { $0.birthConfidence = -0.1 }, { $0.minimumOverlap = 2 }, { $0.sizeRatioGate = 1 },
             { $0.confirmationHits = 0 }, { $0.coastAfter = .zero }, { $0.noise.accelerationNoise = .infinity },
             { $0.quickConfirmationConfidence = .nan }, { $0.overlapWeight = -1 }, { $0.coastingReach = .nan }, { $0.coastingGate = -1 }, { $0.accelerationPerHeight = .infinity },
+            { $0.minimumOverlapCoasting = 1.5 }, { $0.distantReach = -1 }, { $0.unpairedCost = 0 }, { $0.unpairedCost = .nan },
+            { $0.coastingAccelerationPerHeight = -1 }, { $0.coastingRateWindow = .milliseconds(-1) },
         ] {
             var configuration = SubjectTracker.Configuration()
             change(&configuration)
