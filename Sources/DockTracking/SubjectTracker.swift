@@ -82,6 +82,12 @@ public struct SubjectTracker: Sendable {
         public var coastAfter: Duration = .milliseconds(150)
         /// How long a confirmed track coasts unseen before it is deleted.
         public var coastTimeout: Duration = .milliseconds(1500)
+        /// A track coasts at most this many times as long as it was seen, first box to last (up to
+        /// `coastTimeout`, at least twice `coastAfter`): a track confirmed on a few frames is as
+        /// likely a false positive's as a person's, and only a track seen for a while is worth
+        /// carrying through a second unseen, where it would take the box of whoever comes by.
+        /// 0: `coastTimeout` for every track.
+        public var coastTimeoutPerSeen = 4.0
         /// How long it may coast at most while weak boxes it overlaps keep vouching for it (each
         /// keeps it `coastTimeout` longer, up to this since anything was last fused).
         public var vouchedCoastTimeout: Duration = .milliseconds(2000)
@@ -120,7 +126,7 @@ public struct SubjectTracker: Sendable {
                 && sizeRatioGate.isFinite && sizeRatioGate > 1 && (1...1000).contains(confirmationHits)
                 && quickConfirmationConfidence.isFinite && quickConfirmationConfidence >= 0
                 && tentativeTimeout > .zero && coastAfter > .zero && coastTimeout > .zero && vouchedCoastTimeout > .zero
-                && coastingRateWindow >= .zero
+                && coastingRateWindow >= .zero && coastTimeoutPerSeen.isFinite && coastTimeoutPerSeen >= 0
                 && [noise.accelerationNoise, noise.sizeNoise, noise.boxNoise, noise.boxNoiseFloor].allSatisfy { $0.isFinite && $0 > 0 }
                 && accelerationPerHeight.isFinite && accelerationPerHeight >= 0
                 && coastingAccelerationPerHeight.isFinite && coastingAccelerationPerHeight >= 0
@@ -254,13 +260,22 @@ public struct SubjectTracker: Sendable {
             return switch track.phase {
             case .tentative: now - track.lastFused > configuration.tentativeTimeout
             case .confirmed, .coasting:
-                now - track.lastFused > configuration.coastTimeout
+                now - track.lastFused > Self.coastTimeout(seen: track.lastSeen - track.born, configuration)
                     && (now - track.lastVouched > configuration.coastTimeout || now - track.lastFused > configuration.vouchedCoastTimeout)
             }
         }
         for index in tracks.indices where tracks[index].phase == .confirmed && now - tracks[index].lastFused > configuration.coastAfter {
             tracks[index].phase = .coasting
         }
+    }
+
+    /// How long a confirmed track seen over `seen` (its first box to its last) may coast unseen:
+    /// `coastTimeoutPerSeen` times that, at least `coastAfter` more, at most `coastTimeout`.
+    static func coastTimeout(seen: Duration, _ configuration: borrowing Configuration) -> Duration {
+        let ratio = configuration.coastTimeoutPerSeen
+        guard ratio > 0 else { return configuration.coastTimeout }
+        let earned = Duration.nanoseconds(Int64((seen.trackerSeconds * ratio * 1e9).rounded()))
+        return min(configuration.coastTimeout, max(earned, configuration.coastAfter * 2))
     }
 
     /// The angular acceleration noise of a track of `kind` with the given angular height (see

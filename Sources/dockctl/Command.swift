@@ -109,6 +109,7 @@ struct Invocation: Equatable {
           --tentative-timeout S  seconds a new track may go unseen before it is dropped [0.3]
           --coast-after S      seconds unseen before a confirmed track coasts (is no longer written) [0.15]
           --coast-timeout S    seconds a coasting track lives unseen [1.5]
+          --coast-timeout-per-seen R  ... at most R times as long as it was seen (0: no such limit) [4]
           --vouched-coast-timeout S  ... or, while weak boxes it overlaps vouch for it, up to S [2]
           --coasting-rate-window S  a missed track walks on at the pace of about its last S of boxes (0: its filter's rate) [0.5]
           --max-tracks N       the most tracks at once, 1 to 64 [16]
@@ -398,6 +399,10 @@ struct OptionParser {
         if let value = try seconds("--tentative-timeout") { tracker.tentativeTimeout = value }
         if let value = try seconds("--coast-after") { tracker.coastAfter = value }
         if let value = try seconds("--coast-timeout") { tracker.coastTimeout = value }
+        if let value = try number("--coast-timeout-per-seen") {
+            guard value >= 0, value <= 1000 else { throw usage("--coast-timeout-per-seen needs a number from 0 to 1000, got '\(value)'") }
+            tracker.coastTimeoutPerSeen = value
+        }
         if let value = try seconds("--vouched-coast-timeout") { tracker.vouchedCoastTimeout = value }
         if let value = try number("--coasting-rate-window") {
             guard value >= 0, value <= 60 else { throw usage("--coasting-rate-window needs seconds from 0 to 60, got '\(value)'") }

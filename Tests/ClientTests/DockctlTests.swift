@@ -60,7 +60,7 @@ import TestSupport
                          "--tentative-timeout", "0.25", "--coast-after", "0.2", "--coast-timeout", "1.2", "--vouched-coast-timeout", "1.8", "--max-tracks", "32",
                          "--acceleration-noise", "2", "--acceleration-per-height", "4", "--size-noise", "0.1", "--box-noise", "0.08", "--box-noise-floor", "0.002",
                          "--min-iou-coasting", "0.3", "--distant-reach", "0.8", "--unpaired-cost", "1.1", "--coasting-rate-window", "0.7",
-                         "--coasting-acceleration-per-height", "0.5"]
+                         "--coasting-acceleration-per-height", "0.5", "--coast-timeout-per-seen", "3"]
         var settings = MOTReplay.Settings(imageWidthPixels: 640, imageHeightPixels: 480)
         settings.usesDetectorIdentifiers = true
         settings.tracker.confidentThreshold = 0.45
@@ -90,6 +90,7 @@ import TestSupport
         settings.tracker.unpairedCost = 1.1
         settings.tracker.coastingRateWindow = .milliseconds(700)
         settings.tracker.coastingAccelerationPerHeight = 0.5
+        settings.tracker.coastTimeoutPerSeen = 3
         #expect(try Invocation.parse(arguments, environment: [:]).action
                 == .replay(detectionsPath: "d", resultPath: "r", settings: settings, timesTracker: true))
         #expect(settings.isValid)
@@ -102,7 +103,8 @@ import TestSupport
                                 ("--max-tracks N", "[16]"), ("--acceleration-noise A", "[3]"), ("--acceleration-per-height K", "[5]"), ("--size-noise S", "[0.05]"),
                                 ("--box-noise F", "[0.08]"), ("--box-noise-floor F", "[0.003]"), ("--time", "tracker_seconds"), ("--detector-ids", "identifiers"),
                                 ("--min-iou-coasting X", "[0.4]"), ("--distant-reach R", "[1]"), ("--unpaired-cost U", "[1.3]"),
-                                ("--coasting-rate-window S", "[0.5]"), ("--coasting-acceleration-per-height K", "[1]")] {
+                                ("--coasting-rate-window S", "[0.5]"), ("--coasting-acceleration-per-height K", "[1]"),
+                                ("--coast-timeout-per-seen R", "[4]")] {
             let line = Invocation.replayHelp.split(separator: "\n").first { $0.contains("  \(option) ") }
             #expect(line?.contains(value) == true, "\(option): \(String(describing: line))")
         }
@@ -115,7 +117,7 @@ import TestSupport
                 && defaults.noise.boxNoise == 0.08
                 && defaults.noise.boxNoiseFloor == 0.003 && defaults.minimumOverlapCoasting == 0.4 && defaults.distantReach == 1
                 && defaults.unpairedCost == 1.3 && defaults.coastingRateWindow == .milliseconds(500)
-                && defaults.coastingAccelerationPerHeight == 1 && defaults.vouchedCoastTimeout == .seconds(2), "the help's defaults are the code's")
+                && defaults.coastingAccelerationPerHeight == 1 && defaults.vouchedCoastTimeout == .seconds(2) && defaults.coastTimeoutPerSeen == 4, "the help's defaults are the code's")
         let base = ["replay", "--mot", "d", "--out", "r", "--size", "2x2"]
         for (extra, message) in [
             (["--confident", "1.5"], "--confident needs a number from 0 to 1, got '1.5'"),

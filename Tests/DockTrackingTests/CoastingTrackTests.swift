@@ -157,4 +157,44 @@ extension SubjectTrackerTests {
         #expect(missed.walksOnObservedRate, "frames 300 ms newer than its last box came without it")
         #expect(abs(missed.filter.rates.yawRadiansPerSecond - 0.15) < 0.03, "\(missed.filter.rates.yawRadiansPerSecond)")
     }
+
+    /// A walker seen for a second is hidden for 0.8 s and slows down meanwhile (0.2 → 0.17 rad/s);
+    /// while they are hidden a false positive — four confident boxes, 0.1 s — appears exactly
+    /// where they will come out. Returns the walker's identifier and the tracks after they do.
+    func falsePositiveWhereTheWalkerComesOut(_ configuration: SubjectTracker.Configuration) throws
+        -> (walker: Int, ghost: Int?, after: [Int: Double])
+    {
+        var tracker = SubjectTracker(configuration: configuration)
+        func yaw(_ index: Int) -> Double {
+            let t = Double(index) / 30
+            return t < 1 ? -0.3 + 0.2 * t : -0.1 + 0.17 * (t - 1)
+        }
+        var ghost: Int?
+        for index in 0..<54 {
+            var observations: [Observation] = []
+            if index < 30 { observations.append(Observation(kind: .body, box: box(yaw: yaw(index), width: 0.08, height: 0.25), confidence: 0.9)) }
+            if (34..<38).contains(index) { observations.append(Observation(kind: .body, box: box(yaw: yaw(54), width: 0.08, height: 0.25), confidence: 0.9)) }
+            update(&tracker, observations, at: index)
+            if index == 37 { ghost = tracker.tracks.last?.identifier }
+        }
+        let walker = try #require(tracker.tracks.first).identifier
+        update(&tracker, [Observation(kind: .body, box: box(yaw: yaw(54), width: 0.08, height: 0.25), confidence: 0.9)], at: 54)
+        return (walker, ghost, Dictionary(uniqueKeysWithValues: tracker.tracks.map { ($0.identifier, $0.filter.angularBox.yawRadians) }))
+    }
+
+    @Test func aTrackSeenBrieflyCoastsBriefly() throws {
+        let (walker, ghost, after) = try falsePositiveWhereTheWalkerComesOut(SubjectTracker.Configuration())
+        #expect(ghost != nil && ghost != walker, "the false positive made a track of its own")
+        #expect(ghost.map { after[$0] == nil } == true, "seen for 0.1 s, it was gone 0.4 s after: \(after)")
+        #expect(after[walker].map { abs($0 - 0.036) < 0.01 } == true, "the walker's track took the walker's box: \(after)")
+    }
+
+    @Test func aGhostWithASecondToLiveTakesTheWalkersBox() throws {
+        var configuration = SubjectTracker.Configuration()
+        configuration.coastTimeoutPerSeen = 0
+        let (walker, ghost, after) = try falsePositiveWhereTheWalkerComesOut(configuration)
+        let ghostIdentifier = try #require(ghost)
+        #expect(after[ghostIdentifier].map { abs($0 - 0.036) < 0.005 } == true, "the ghost, still coasting, took it: \(after)")
+        #expect(after[walker].map { abs($0 - 0.036) > 0.015 } == true, "and the walker's track did not: \(after)")
+    }
 }

@@ -279,7 +279,7 @@ extension SubjectTrackerTests {
             { $0.confirmationHits = 0 }, { $0.coastAfter = .zero }, { $0.noise.accelerationNoise = .infinity },
             { $0.quickConfirmationConfidence = .nan }, { $0.overlapWeight = -1 }, { $0.coastingReach = .nan }, { $0.coastingGate = -1 }, { $0.accelerationPerHeight = .infinity },
             { $0.minimumOverlapCoasting = 1.5 }, { $0.distantReach = -1 }, { $0.unpairedCost = 0 }, { $0.unpairedCost = .nan },
-            { $0.coastingAccelerationPerHeight = -1 }, { $0.coastingRateWindow = .milliseconds(-1) },
+            { $0.coastingAccelerationPerHeight = -1 }, { $0.coastingRateWindow = .milliseconds(-1) }, { $0.coastTimeoutPerSeen = -1 },
         ] {
             var configuration = SubjectTracker.Configuration()
             change(&configuration)
