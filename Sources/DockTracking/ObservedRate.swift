@@ -47,7 +47,7 @@ public struct ObservedRate: Sendable, Hashable {
             origin = time
         }
         let t = min(step, 0)
-        let w = window > 0 ? exp(t / window) : (t == 0 ? 1 : 0)
+        let w = t == 0 ? 1 : window > 0 ? exp(t / window) : 0
         weight += w
         sumT += w * t
         sumTT += w * t * t

@@ -252,6 +252,8 @@ public struct SubjectTracker: Sendable {
             }
         }
         time = now
+        // No confirmed track is deleted sooner than this after its last box (see `coastTimeout`).
+        let shortestCoast = min(configuration.coastTimeout, configuration.coastAfter * 2)
         tracks.removeAll { track in
             let box = track.filter.angularBox
             guard box.yawRadians.isFinite, box.pitchRadians.isFinite, box.widthRadians.isFinite, box.heightRadians.isFinite,
@@ -260,7 +262,8 @@ public struct SubjectTracker: Sendable {
             return switch track.phase {
             case .tentative: now - track.lastFused > configuration.tentativeTimeout
             case .confirmed, .coasting:
-                now - track.lastFused > Self.coastTimeout(seen: track.lastSeen - track.born, configuration)
+                now - track.lastFused > shortestCoast
+                    && now - track.lastFused > Self.coastTimeout(seen: track.lastSeen - track.born, configuration)
                     && (now - track.lastVouched > configuration.coastTimeout || now - track.lastFused > configuration.vouchedCoastTimeout)
             }
         }
