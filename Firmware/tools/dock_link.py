@@ -132,7 +132,12 @@ class Link:
             left = deadline - time.monotonic()
             if left <= 0 or not select.select([self.fd], [], [], left)[0]:
                 break
-            data = os.read(self.fd, 4096)
+            try:
+                data = os.read(self.fd, 4096)
+            except (BlockingIOError, InterruptedError):
+                # A pseudo-terminal may wake select() with nothing to read yet (seen once in CI
+                # under load): try again until the deadline.
+                continue
             now = time.monotonic()
             for byte in data:
                 if byte != 0:
