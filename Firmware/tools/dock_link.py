@@ -103,6 +103,9 @@ class Link:
         self.seq = 0
         self.run = bytearray()
         self.bad_runs = 0
+        # Frames read but not yet handed out: `wait_for` leaves here those that came in the same
+        # read as the one it waited for, for the next reader.
+        self.pending = []
 
     def close(self):
         os.close(self.fd)
@@ -127,6 +130,9 @@ class Link:
 
     def read(self, timeout: float):
         """Frames that arrive within `timeout` seconds (returns as soon as at least one has)."""
+        if self.pending:
+            frames, self.pending = self.pending, []
+            return frames
         frames, deadline = [], time.monotonic() + timeout
         while not frames:
             left = deadline - time.monotonic()
@@ -135,8 +141,9 @@ class Link:
             try:
                 data = os.read(self.fd, 4096)
             except (BlockingIOError, InterruptedError):
-                # A pseudo-terminal may wake select() with nothing to read yet (seen once in CI
-                # under load): try again until the deadline.
+                # A pseudo-terminal may wake select() with nothing to read yet (seen in CI): wait
+                # a moment (not spinning, which would starve the emulator) and try again.
+                time.sleep(0.001)
                 continue
             now = time.monotonic()
             for byte in data:
@@ -163,8 +170,12 @@ class Link:
         """The first frame for which predicate holds, and every frame read before it."""
         seen, deadline = [], time.monotonic() + timeout
         while time.monotonic() < deadline:
-            for message in self.read(deadline - time.monotonic()):
+            batch = self.read(deadline - time.monotonic())
+            for index, message in enumerate(batch):
                 seen.append(message)
                 if predicate(message):
+                    # Frames that came with it (a press and its release, on a busy machine) are
+                    # the next reader's, not lost.
+                    self.pending = batch[index + 1:] + self.pending
                     return message, seen
         return None, seen
