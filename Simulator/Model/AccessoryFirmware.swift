@@ -52,6 +52,9 @@ public struct AccessoryFirmware: Sendable {
     public private(set) var motion = Motion.idle
     /// The indicator light.
     public private(set) var indicator = IndicatorState(pattern: .off, red: 0, green: 0, blue: 0)
+    /// The patterns the host has set the light to so far, each once, in the order first seen: a
+    /// test on the wall clock cannot sample a state that lasted a moment, this keeps it.
+    public private(set) var indicatorPatternsSet: [IndicatorState] = []
     /// Whether a camera is mounted.
     public private(set) var isDocked: Bool
     /// Whether the failsafe has stopped the motors and no host frame has come since.
@@ -230,6 +233,7 @@ public struct AccessoryFirmware: Sendable {
             latchedStall = nil
         case .setIndicator(let state):
             indicator = state
+            if !indicatorPatternsSet.contains(state) { indicatorPatternsSet.append(state) }
         case .hello, .info, .ack, .nack, .telemetry, .event, .fault:
             preconditionFailure("\(type) is handled above")
         }
