@@ -107,11 +107,22 @@ public struct SubjectTracker: Sendable {
         /// radian (per body height, for a face 7 of its heights), at most `noise.accelerationNoise`
         /// and at least 0.2 rad/s²: a subject's angular acceleration is its acceleration over its
         /// distance, and so is its angular size. 0 gives every track `noise.accelerationNoise`.
-        public var accelerationPerHeight = 5.0
+        public var accelerationPerHeight = 2.5
         /// The same for a coasting track, 0: as `accelerationPerHeight`. A seen track's noise is
         /// high so that it follows a turn within frames; a hidden walker is a walker at a steady
         /// pace, and this is how fast the region it may be in grows.
         public var coastingAccelerationPerHeight = 1.0
+        /// A seen track's acceleration noise rises while its person turns, starts or stops: while
+        /// its last boxes (memory about this many) fall on one side of where it expected them
+        /// rather than scattered about it. `maneuverBias` is the share of their mean square that
+        /// their mean makes up (1: every box off by the same; about 0.15 for jitter alone) above
+        /// which the noise rises, reaching `noise.accelerationNoise` at 1. A walker at a steady
+        /// pace keeps the low noise that holds its track on its path through a crowd; a child
+        /// changing direction every half second gets the high one within a few frames,
+        /// however small its boxes' jitter. Only boxes at most `coastAfter` old count. 0: off.
+        public var maneuverMemory = 4.0
+        /// See `maneuverMemory`.
+        public var maneuverBias = 0.3
 
         public init() {}
 
@@ -130,6 +141,7 @@ public struct SubjectTracker: Sendable {
                 && [noise.accelerationNoise, noise.sizeNoise, noise.boxNoise, noise.boxNoiseFloor].allSatisfy { $0.isFinite && $0 > 0 }
                 && accelerationPerHeight.isFinite && accelerationPerHeight >= 0
                 && coastingAccelerationPerHeight.isFinite && coastingAccelerationPerHeight >= 0
+                && maneuverMemory.isFinite && maneuverMemory >= 0 && maneuverBias.isFinite && (0..<1).contains(maneuverBias)
         }
     }
 
@@ -168,6 +180,14 @@ public struct SubjectTracker: Sendable {
         public var observedRate = ObservedRate(window: 0.5)
         /// Whether its filter's yaw rate was replaced by `observedRate`'s since its last box.
         public var walksOnObservedRate = false
+        /// The running means of where its boxes' centres fell from where it expected them, in its
+        /// box's widths and heights, and of their squares (see `Configuration.maneuverMemory`).
+        public var innovationMean: (x: Double, y: Double) = (0, 0)
+        public var innovationSquare = 0.0
+        /// The share of `innovationSquare` the mean makes up: 0 to 1.
+        public var maneuver: Double {
+            innovationSquare > 0 ? min(1, (innovationMean.x * innovationMean.x + innovationMean.y * innovationMean.y) / innovationSquare) : 0
+        }
     }
 
     /// The settings.
@@ -232,7 +252,8 @@ public struct SubjectTracker: Sendable {
                 // (not merely boxes arriving late, or the daemon predicting to the present).
                 let missed = tracks[index].phase != .tentative && latestCapture - tracks[index].lastSeen > configuration.coastAfter
                 tracks[index].filter.noise.accelerationNoise = Self.accelerationNoise(heightRadians: height, tracks[index].kind,
-                                                                                      coasting: missed, configuration)
+                                                                                      coasting: missed, maneuver: tracks[index].maneuver,
+                                                                                      configuration)
                 // A lost track keeps its yaw rate (a walker hidden behind someone walks on) but not
                 // its pitch rate: a vertical rate comes from the jitter of a few boxes or from the
                 // last half-hidden ones, people do not keep one up, and extrapolated for a second it
@@ -283,7 +304,7 @@ public struct SubjectTracker: Sendable {
 
     /// The angular acceleration noise of a track of `kind` with the given angular height (see
     /// `Configuration.accelerationPerHeight`).
-    static func accelerationNoise(heightRadians: Double, _ kind: SubjectKind, coasting: Bool = false,
+    static func accelerationNoise(heightRadians: Double, _ kind: SubjectKind, coasting: Bool = false, maneuver: Double = 0,
                                   _ configuration: borrowing Configuration) -> Double {
         let most = configuration.noise.accelerationNoise, perHeight = configuration.accelerationPerHeight
         guard perHeight > 0, heightRadians.isFinite else { return most }
@@ -291,7 +312,10 @@ public struct SubjectTracker: Sendable {
         if coasting, configuration.coastingAccelerationPerHeight > 0 {
             return min(most, max(0.05, configuration.coastingAccelerationPerHeight * height))
         }
-        return min(most, max(0.2, perHeight * height))
+        let steady = min(most, max(0.2, perHeight * height))
+        let bias = configuration.maneuverBias
+        guard configuration.maneuverMemory > 0, maneuver > bias else { return steady }
+        return steady + (most - steady) * min(1, (maneuver - bias) / (1 - bias))
     }
 
     /// The association stages, in order.
@@ -498,7 +522,19 @@ public struct SubjectTracker: Sendable {
                 self.tracks[trackIndex].lastVouched = time
                 continue
             }
-            guard self.tracks[trackIndex].filter.update(with: observations[observationIndex].box, predictions[trackIndex]) else { continue }
+            let box = observations[observationIndex].box
+            guard self.tracks[trackIndex].filter.update(with: box, predictions[trackIndex]) else { continue }
+            // Boxes much later than the present tell of the past, through the lag's linear
+            // approximation; only those about as fresh as a frame tell of a turn.
+            if configuration.maneuverMemory > 0, time - captureTime <= configuration.coastAfter {
+                let expected = expectedBoxes[trackIndex]
+                let x = (box.x + box.width / 2 - expected.x - expected.width / 2) / expected.width
+                let y = (box.y + box.height / 2 - expected.y - expected.height / 2) / expected.height
+                let weight = 1 / max(1, configuration.maneuverMemory)
+                self.tracks[trackIndex].innovationMean.x += weight * (x - self.tracks[trackIndex].innovationMean.x)
+                self.tracks[trackIndex].innovationMean.y += weight * (y - self.tracks[trackIndex].innovationMean.y)
+                self.tracks[trackIndex].innovationSquare += weight * (x * x + y * y - self.tracks[trackIndex].innovationSquare)
+            }
             assigned[observationIndex] = true
             matched[trackIndex] = true
             self.tracks[trackIndex].hits += 1

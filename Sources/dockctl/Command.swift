@@ -114,9 +114,12 @@ struct Invocation: Equatable {
           --coasting-rate-window S  a missed track walks on at the pace of about its last S of boxes (0: its filter's rate) [0.5]
           --max-tracks N       the most tracks at once, 1 to 64 [16]
           --acceleration-noise A  the most angular acceleration noise of a track, rad/s² [3]
-          --acceleration-per-height K  a track's acceleration noise per radian of its height [5]
-          --coasting-acceleration-per-height K  ... while it coasts (0: as above) [1]
+          --acceleration-per-height K  a track's acceleration noise per radian of its height [2.5]
                                (0: every track gets --acceleration-noise)
+          --coasting-acceleration-per-height K  ... while it coasts (0: as above) [1]
+          --maneuver-memory N  ... rising towards --acceleration-noise while its last N or so [4]
+                               boxes fall on one side of where it expected them (0: never)
+          --maneuver-bias B    ... from when their mean makes up this share of their mean square [0.3]
           --size-noise S       the random walk of its angular size, rad/√s [0.05]
           --box-noise F        a box's error as a fraction of its size [0.08]
           --box-noise-floor F  the least error of a box coordinate, image units [0.003]
@@ -361,6 +364,14 @@ struct OptionParser {
             guard value > lower, value <= 1e6 else { throw usage("\(name) needs a number above \(lower) (at most 1e6), got '\(value)'") }
             return value
         }
+        func ranged(_ name: String, _ range: ClosedRange<Double>, _ what: String = "a number") throws(Invocation.UsageError) -> Double? {
+            guard let value = try number(name) else { return nil }
+            guard range.contains(value) else {
+                func text(_ bound: Double) -> String { bound == 1e6 ? "1e6" : bound == bound.rounded() ? String(Int(bound)) : String(bound) }
+                throw usage("\(name) needs \(what) from \(text(range.lowerBound)) to \(text(range.upperBound)), got '\(value)'")
+            }
+            return value
+        }
         func seconds(_ name: String) throws(Invocation.UsageError) -> Duration? {
             guard let value = try number(name) else { return nil }
             guard value > 0, value <= 3600 else { throw usage("\(name) needs seconds above 0 (at most 3600), got '\(value)'") }
@@ -374,50 +385,25 @@ struct OptionParser {
         if let value = try fraction("--min-iou-weak") { tracker.minimumOverlapUnconfident = value }
         if let value = try positive("--size-ratio", above: 1) { tracker.sizeRatioGate = value }
         if let value = try positive("--gate") { tracker.gate = value }
-        if let value = try number("--coasting-gate") {
-            guard value >= 0, value <= 1e6 else { throw usage("--coasting-gate needs a number from 0 to 1e6, got '\(value)'") }
-            tracker.coastingGate = value
-        }
-        if let value = try number("--coasting-reach") {
-            guard value >= 0, value <= 1e6 else { throw usage("--coasting-reach needs a number from 0 to 1e6, got '\(value)'") }
-            tracker.coastingReach = value
-        }
+        if let value = try ranged("--coasting-gate", 0...1e6) { tracker.coastingGate = value }
+        if let value = try ranged("--coasting-reach", 0...1e6) { tracker.coastingReach = value }
         if let value = try positive("--unpaired-cost") { tracker.unpairedCost = value }
-        if let value = try number("--distant-reach") {
-            guard value >= 0, value <= 1e6 else { throw usage("--distant-reach needs a number from 0 to 1e6, got '\(value)'") }
-            tracker.distantReach = value
-        }
-        if let value = try number("--iou-weight") {
-            guard value >= 0, value <= 1000 else { throw usage("--iou-weight needs a number from 0 to 1000, got '\(value)'") }
-            tracker.overlapWeight = value
-        }
+        if let value = try ranged("--distant-reach", 0...1e6) { tracker.distantReach = value }
+        if let value = try ranged("--iou-weight", 0...1000) { tracker.overlapWeight = value }
         if let value = try wholeNumber("--confirm-hits", in: 1...1000) { tracker.confirmationHits = value }
-        if let value = try number("--quick-confirm") {
-            guard value >= 0, value <= 1000 else { throw usage("--quick-confirm needs a number from 0 to 1000, got '\(value)'") }
-            tracker.quickConfirmationConfidence = value
-        }
+        if let value = try ranged("--quick-confirm", 0...1000) { tracker.quickConfirmationConfidence = value }
         if let value = try seconds("--tentative-timeout") { tracker.tentativeTimeout = value }
         if let value = try seconds("--coast-after") { tracker.coastAfter = value }
         if let value = try seconds("--coast-timeout") { tracker.coastTimeout = value }
-        if let value = try number("--coast-timeout-per-seen") {
-            guard value >= 0, value <= 1000 else { throw usage("--coast-timeout-per-seen needs a number from 0 to 1000, got '\(value)'") }
-            tracker.coastTimeoutPerSeen = value
-        }
+        if let value = try ranged("--coast-timeout-per-seen", 0...1000) { tracker.coastTimeoutPerSeen = value }
         if let value = try seconds("--vouched-coast-timeout") { tracker.vouchedCoastTimeout = value }
-        if let value = try number("--coasting-rate-window") {
-            guard value >= 0, value <= 60 else { throw usage("--coasting-rate-window needs seconds from 0 to 60, got '\(value)'") }
-            tracker.coastingRateWindow = .nanoseconds(Int64((value * 1e9).rounded()))
-        }
+        if let value = try ranged("--coasting-rate-window", 0...60, "seconds") { tracker.coastingRateWindow = .nanoseconds(Int64((value * 1e9).rounded())) }
         if let value = try wholeNumber("--max-tracks", in: 1...64) { tracker.maximumTracks = value }
         if let value = try positive("--acceleration-noise") { tracker.noise.accelerationNoise = value }
-        if let value = try number("--acceleration-per-height") {
-            guard value >= 0, value <= 1000 else { throw usage("--acceleration-per-height needs a number from 0 to 1000, got '\(value)'") }
-            tracker.accelerationPerHeight = value
-        }
-        if let value = try number("--coasting-acceleration-per-height") {
-            guard value >= 0, value <= 1000 else { throw usage("--coasting-acceleration-per-height needs a number from 0 to 1000, got '\(value)'") }
-            tracker.coastingAccelerationPerHeight = value
-        }
+        if let value = try ranged("--acceleration-per-height", 0...1000) { tracker.accelerationPerHeight = value }
+        if let value = try ranged("--coasting-acceleration-per-height", 0...1000) { tracker.coastingAccelerationPerHeight = value }
+        if let value = try ranged("--maneuver-memory", 0...1000) { tracker.maneuverMemory = value }
+        if let value = try ranged("--maneuver-bias", 0...0.99) { tracker.maneuverBias = value }
         if let value = try positive("--size-noise") { tracker.noise.sizeNoise = value }
         if let value = try positive("--box-noise") { tracker.noise.boxNoise = value }
         if let value = try positive("--box-noise-floor") { tracker.noise.boxNoiseFloor = value }

@@ -60,7 +60,8 @@ import TestSupport
                          "--tentative-timeout", "0.25", "--coast-after", "0.2", "--coast-timeout", "1.2", "--vouched-coast-timeout", "1.8", "--max-tracks", "32",
                          "--acceleration-noise", "2", "--acceleration-per-height", "4", "--size-noise", "0.1", "--box-noise", "0.08", "--box-noise-floor", "0.002",
                          "--min-iou-coasting", "0.3", "--distant-reach", "0.8", "--unpaired-cost", "1.1", "--coasting-rate-window", "0.7",
-                         "--coasting-acceleration-per-height", "0.5", "--coast-timeout-per-seen", "3"]
+                         "--coasting-acceleration-per-height", "0.5", "--coast-timeout-per-seen", "3",
+                         "--maneuver-memory", "6", "--maneuver-bias", "0.4"]
         var settings = MOTReplay.Settings(imageWidthPixels: 640, imageHeightPixels: 480)
         settings.usesDetectorIdentifiers = true
         settings.tracker.confidentThreshold = 0.45
@@ -91,6 +92,8 @@ import TestSupport
         settings.tracker.coastingRateWindow = .milliseconds(700)
         settings.tracker.coastingAccelerationPerHeight = 0.5
         settings.tracker.coastTimeoutPerSeen = 3
+        settings.tracker.maneuverMemory = 6
+        settings.tracker.maneuverBias = 0.4
         #expect(try Invocation.parse(arguments, environment: [:]).action
                 == .replay(detectionsPath: "d", resultPath: "r", settings: settings, timesTracker: true))
         #expect(settings.isValid)
@@ -100,11 +103,11 @@ import TestSupport
                                 ("--min-iou X", "[0.1]"), ("--min-iou-weak X", "[0.4]"), ("--size-ratio X", "[1.8]"),
                                 ("--gate X", "[30]"), ("--iou-weight W", "[1]"), ("--coasting-gate X", "[5]"), ("--coasting-reach R", "[1.5]"), ("--confirm-hits N", "[3]"), ("--quick-confirm C", "[1.8]"),
                                 ("--tentative-timeout S", "[0.3]"), ("--coast-after S", "[0.15]"), ("--coast-timeout S", "[1.5]"), ("--vouched-coast-timeout S", "[2]"),
-                                ("--max-tracks N", "[16]"), ("--acceleration-noise A", "[3]"), ("--acceleration-per-height K", "[5]"), ("--size-noise S", "[0.05]"),
+                                ("--max-tracks N", "[16]"), ("--acceleration-noise A", "[3]"), ("--acceleration-per-height K", "[2.5]"), ("--size-noise S", "[0.05]"),
                                 ("--box-noise F", "[0.08]"), ("--box-noise-floor F", "[0.003]"), ("--time", "tracker_seconds"), ("--detector-ids", "identifiers"),
                                 ("--min-iou-coasting X", "[0.4]"), ("--distant-reach R", "[1]"), ("--unpaired-cost U", "[1.3]"),
                                 ("--coasting-rate-window S", "[0.5]"), ("--coasting-acceleration-per-height K", "[1]"),
-                                ("--coast-timeout-per-seen R", "[4]")] {
+                                ("--coast-timeout-per-seen R", "[4]"), ("--maneuver-memory N", "[4]"), ("--maneuver-bias B", "[0.3]")] {
             let line = Invocation.replayHelp.split(separator: "\n").first { $0.contains("  \(option) ") }
             #expect(line?.contains(value) == true, "\(option): \(String(describing: line))")
         }
@@ -113,11 +116,12 @@ import TestSupport
                 && defaults.gate == 30 && defaults.overlapWeight == 1 && defaults.coastingGate == 5 && defaults.coastingReach == 1.5 && defaults.confirmationHits == 3 && defaults.quickConfirmationConfidence == 1.8
                 && defaults.tentativeTimeout == .milliseconds(300) && defaults.coastAfter == .milliseconds(150)
                 && defaults.coastTimeout == .milliseconds(1500) && defaults.maximumTracks == 16
-                && defaults.noise.accelerationNoise == 3 && defaults.accelerationPerHeight == 5 && defaults.noise.sizeNoise == 0.05
+                && defaults.noise.accelerationNoise == 3 && defaults.accelerationPerHeight == 2.5 && defaults.noise.sizeNoise == 0.05
                 && defaults.noise.boxNoise == 0.08
                 && defaults.noise.boxNoiseFloor == 0.003 && defaults.minimumOverlapCoasting == 0.4 && defaults.distantReach == 1
                 && defaults.unpairedCost == 1.3 && defaults.coastingRateWindow == .milliseconds(500)
-                && defaults.coastingAccelerationPerHeight == 1 && defaults.vouchedCoastTimeout == .seconds(2) && defaults.coastTimeoutPerSeen == 4, "the help's defaults are the code's")
+                && defaults.coastingAccelerationPerHeight == 1 && defaults.vouchedCoastTimeout == .seconds(2) && defaults.coastTimeoutPerSeen == 4
+                && defaults.maneuverMemory == 4 && defaults.maneuverBias == 0.3, "the help's defaults are the code's")
         let base = ["replay", "--mot", "d", "--out", "r", "--size", "2x2"]
         for (extra, message) in [
             (["--confident", "1.5"], "--confident needs a number from 0 to 1, got '1.5'"),
@@ -129,6 +133,8 @@ import TestSupport
             (["--box-noise", "nan"], "--box-noise needs a finite number, got 'nan'"),
             (["--quick-confirm", "-1"], "--quick-confirm needs a number from 0 to 1000, got '-1.0'"),
             (["--min-confidence", "0.6", "--confident", "0.4"], "--min-confidence (0.6) must not be above --confident (0.4)"),
+            (["--maneuver-bias", "1"], "--maneuver-bias needs a number from 0 to 0.99, got '1.0'"),
+            (["--coasting-rate-window", "61"], "--coasting-rate-window needs seconds from 0 to 60, got '61.0'"),
         ] {
             #expect(throws: Invocation.UsageError(message: message, command: "replay"), "\(extra)") {
                 try Invocation.parse(base + extra, environment: [:])

@@ -15,7 +15,7 @@ extension SubjectTrackerTests {
         func yaw(_ index: Int) -> Double { -0.3 + 0.2 * Double(index) / 30 }
         for index in 0..<30 {
             let jitter = index % 2 == 0 ? 0.003 : -0.003
-            let lag = index < 27 ? 0 : -0.004 * Double(index - 26)
+            let lag = index < 27 ? 0 : -0.006 * Double(index - 26)
             update(&tracker, [Observation(kind: .body, box: box(yaw: yaw(index) + jitter + lag, width: 0.08, height: 0.25), confidence: 0.9)],
                    at: index)
         }

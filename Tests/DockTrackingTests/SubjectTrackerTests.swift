@@ -297,7 +297,7 @@ extension SubjectTrackerTests {
         var tracker = SubjectTracker()
         for index in 0..<12 {
             let yaw = -0.2 + 0.2 * Double(index) / 30
-            let pitch = index < 10 ? 0 : -0.025 * Double(index - 9)
+            let pitch = index < 10 ? 0 : -0.035 * Double(index - 9)
             update(&tracker, [Observation(kind: .body, box: box(yaw: yaw, pitch: pitch), confidence: 0.9)], at: index)
         }
         let seen = try #require(tracker.tracks.first)
