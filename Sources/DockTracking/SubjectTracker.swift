@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 /// Many subjects at once: each frame's observations are associated with the tracks by optimal
 /// assignment (faces with faces, bodies with bodies, objects with objects), each track runs its own
 /// `SubjectFilter`, and tracks live through a tentative → confirmed → coasting → deleted lifecycle,
@@ -123,6 +126,10 @@ public struct SubjectTracker: Sendable {
         public var maneuverMemory = 4.0
         /// See `maneuverMemory`.
         public var maneuverBias = 0.3
+        /// Once raised, the noise comes down over about this long (e-folding), however the next
+        /// boxes fall: a child who turned once turns again, and the boxes of a filter that has
+        /// just caught up scatter before the next turn shows.
+        public var maneuverHold: Duration = .milliseconds(500)
 
         public init() {}
 
@@ -141,7 +148,7 @@ public struct SubjectTracker: Sendable {
                 && [noise.accelerationNoise, noise.sizeNoise, noise.boxNoise, noise.boxNoiseFloor].allSatisfy { $0.isFinite && $0 > 0 }
                 && accelerationPerHeight.isFinite && accelerationPerHeight >= 0
                 && coastingAccelerationPerHeight.isFinite && coastingAccelerationPerHeight >= 0
-                && maneuverMemory.isFinite && maneuverMemory >= 0 && maneuverBias.isFinite && (0..<1).contains(maneuverBias)
+                && maneuverMemory.isFinite && maneuverMemory >= 0 && maneuverBias.isFinite && (0..<1).contains(maneuverBias) && maneuverHold >= .zero
         }
     }
 
@@ -188,6 +195,10 @@ public struct SubjectTracker: Sendable {
         public var maneuver: Double {
             innovationSquare > 0 ? min(1, (innovationMean.x * innovationMean.x + innovationMean.y * innovationMean.y) / innovationSquare) : 0
         }
+        /// How far its acceleration noise is raised, 0 (steady) to 1 (`noise.accelerationNoise`),
+        /// at `maneuverTime` (see `Configuration.maneuverHold`).
+        public var maneuverLevel = 0.0
+        public var maneuverTime: Duration = .zero
     }
 
     /// The settings.
@@ -252,7 +263,8 @@ public struct SubjectTracker: Sendable {
                 // (not merely boxes arriving late, or the daemon predicting to the present).
                 let missed = tracks[index].phase != .tentative && latestCapture - tracks[index].lastSeen > configuration.coastAfter
                 tracks[index].filter.noise.accelerationNoise = Self.accelerationNoise(heightRadians: height, tracks[index].kind,
-                                                                                      coasting: missed, maneuver: tracks[index].maneuver,
+                                                                                      coasting: missed,
+                                                                                      maneuver: Self.heldLevel(tracks[index], at: now, configuration),
                                                                                       configuration)
                 // A lost track keeps its yaw rate (a walker hidden behind someone walks on) but not
                 // its pitch rate: a vertical rate comes from the jitter of a few boxes or from the
@@ -304,7 +316,23 @@ public struct SubjectTracker: Sendable {
 
     /// The angular acceleration noise of a track of `kind` with the given angular height (see
     /// `Configuration.accelerationPerHeight`).
-    static func accelerationNoise(heightRadians: Double, _ kind: SubjectKind, coasting: Bool = false, maneuver: Double = 0,
+    /// A track's raised noise level (0...1) at `now`: the level its boxes set when last fused,
+    /// decayed over `maneuverHold` since.
+    static func heldLevel(_ track: borrowing Track, at now: Duration, _ configuration: borrowing Configuration) -> Double {
+        guard track.maneuverLevel > 0 else { return 0 }
+        let hold = configuration.maneuverHold.trackerSeconds
+        guard hold > 0 else { return track.maneuverLevel }
+        return track.maneuverLevel * exp(-max(0, (now - track.maneuverTime).trackerSeconds) / hold)
+    }
+
+    /// The level (0...1) a bias share (`Track.maneuver`) raises the noise to.
+    static func maneuverLevel(_ maneuver: Double, _ configuration: borrowing Configuration) -> Double {
+        let bias = configuration.maneuverBias
+        guard configuration.maneuverMemory > 0, maneuver > bias else { return 0 }
+        return min(1, (maneuver - bias) / (1 - bias))
+    }
+
+    static func accelerationNoise(heightRadians: Double, _ kind: SubjectKind, coasting: Bool = false, maneuver level: Double = 0,
                                   _ configuration: borrowing Configuration) -> Double {
         let most = configuration.noise.accelerationNoise, perHeight = configuration.accelerationPerHeight
         guard perHeight > 0, heightRadians.isFinite else { return most }
@@ -313,9 +341,8 @@ public struct SubjectTracker: Sendable {
             return min(most, max(0.05, configuration.coastingAccelerationPerHeight * height))
         }
         let steady = min(most, max(0.2, perHeight * height))
-        let bias = configuration.maneuverBias
-        guard configuration.maneuverMemory > 0, maneuver > bias else { return steady }
-        return steady + (most - steady) * min(1, (maneuver - bias) / (1 - bias))
+        guard configuration.maneuverMemory > 0, level > 0 else { return steady }
+        return steady + (most - steady) * min(1, level)
     }
 
     /// The association stages, in order.
@@ -534,6 +561,10 @@ public struct SubjectTracker: Sendable {
                 self.tracks[trackIndex].innovationMean.x += weight * (x - self.tracks[trackIndex].innovationMean.x)
                 self.tracks[trackIndex].innovationMean.y += weight * (y - self.tracks[trackIndex].innovationMean.y)
                 self.tracks[trackIndex].innovationSquare += weight * (x * x + y * y - self.tracks[trackIndex].innovationSquare)
+                let level = Self.maneuverLevel(self.tracks[trackIndex].maneuver, configuration)
+                let held = Self.heldLevel(self.tracks[trackIndex], at: time, configuration)
+                self.tracks[trackIndex].maneuverLevel = configuration.maneuverHold > .zero ? max(level, held) : level
+                self.tracks[trackIndex].maneuverTime = time
             }
             assigned[observationIndex] = true
             matched[trackIndex] = true

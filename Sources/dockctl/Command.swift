@@ -120,6 +120,7 @@ struct Invocation: Equatable {
           --maneuver-memory N  ... rising towards --acceleration-noise while its last N or so [4]
                                boxes fall on one side of where it expected them (0: never)
           --maneuver-bias B    ... from when their mean makes up this share of their mean square [0.3]
+          --maneuver-hold S    ... and, once raised, comes down over about S seconds (0: at once) [0.5]
           --size-noise S       the random walk of its angular size, rad/√s [0.05]
           --box-noise F        a box's error as a fraction of its size [0.08]
           --box-noise-floor F  the least error of a box coordinate, image units [0.003]
@@ -404,6 +405,7 @@ struct OptionParser {
         if let value = try ranged("--coasting-acceleration-per-height", 0...1000) { tracker.coastingAccelerationPerHeight = value }
         if let value = try ranged("--maneuver-memory", 0...1000) { tracker.maneuverMemory = value }
         if let value = try ranged("--maneuver-bias", 0...0.99) { tracker.maneuverBias = value }
+        if let value = try ranged("--maneuver-hold", 0...60, "seconds") { tracker.maneuverHold = .nanoseconds(Int64((value * 1e9).rounded())) }
         if let value = try positive("--size-noise") { tracker.noise.sizeNoise = value }
         if let value = try positive("--box-noise") { tracker.noise.boxNoise = value }
         if let value = try positive("--box-noise-floor") { tracker.noise.boxNoiseFloor = value }

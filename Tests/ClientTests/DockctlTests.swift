@@ -61,7 +61,7 @@ import TestSupport
                          "--acceleration-noise", "2", "--acceleration-per-height", "4", "--size-noise", "0.1", "--box-noise", "0.08", "--box-noise-floor", "0.002",
                          "--min-iou-coasting", "0.3", "--distant-reach", "0.8", "--unpaired-cost", "1.1", "--coasting-rate-window", "0.7",
                          "--coasting-acceleration-per-height", "0.5", "--coast-timeout-per-seen", "3",
-                         "--maneuver-memory", "6", "--maneuver-bias", "0.4"]
+                         "--maneuver-memory", "6", "--maneuver-bias", "0.4", "--maneuver-hold", "0.8"]
         var settings = MOTReplay.Settings(imageWidthPixels: 640, imageHeightPixels: 480)
         settings.usesDetectorIdentifiers = true
         settings.tracker.confidentThreshold = 0.45
@@ -94,6 +94,7 @@ import TestSupport
         settings.tracker.coastTimeoutPerSeen = 3
         settings.tracker.maneuverMemory = 6
         settings.tracker.maneuverBias = 0.4
+        settings.tracker.maneuverHold = .milliseconds(800)
         #expect(try Invocation.parse(arguments, environment: [:]).action
                 == .replay(detectionsPath: "d", resultPath: "r", settings: settings, timesTracker: true))
         #expect(settings.isValid)
@@ -107,7 +108,7 @@ import TestSupport
                                 ("--box-noise F", "[0.08]"), ("--box-noise-floor F", "[0.003]"), ("--time", "tracker_seconds"), ("--detector-ids", "identifiers"),
                                 ("--min-iou-coasting X", "[0.4]"), ("--distant-reach R", "[1]"), ("--unpaired-cost U", "[1.3]"),
                                 ("--coasting-rate-window S", "[0.5]"), ("--coasting-acceleration-per-height K", "[1]"),
-                                ("--coast-timeout-per-seen R", "[4]"), ("--maneuver-memory N", "[4]"), ("--maneuver-bias B", "[0.3]")] {
+                                ("--coast-timeout-per-seen R", "[4]"), ("--maneuver-memory N", "[4]"), ("--maneuver-bias B", "[0.3]"), ("--maneuver-hold S", "[0.5]")] {
             let line = Invocation.replayHelp.split(separator: "\n").first { $0.contains("  \(option) ") }
             #expect(line?.contains(value) == true, "\(option): \(String(describing: line))")
         }
@@ -121,7 +122,7 @@ import TestSupport
                 && defaults.noise.boxNoiseFloor == 0.003 && defaults.minimumOverlapCoasting == 0.4 && defaults.distantReach == 1
                 && defaults.unpairedCost == 1.3 && defaults.coastingRateWindow == .milliseconds(500)
                 && defaults.coastingAccelerationPerHeight == 1 && defaults.vouchedCoastTimeout == .seconds(2) && defaults.coastTimeoutPerSeen == 4
-                && defaults.maneuverMemory == 4 && defaults.maneuverBias == 0.3, "the help's defaults are the code's")
+                && defaults.maneuverMemory == 4 && defaults.maneuverBias == 0.3 && defaults.maneuverHold == .milliseconds(500), "the help's defaults are the code's")
         let base = ["replay", "--mot", "d", "--out", "r", "--size", "2x2"]
         for (extra, message) in [
             (["--confident", "1.5"], "--confident needs a number from 0 to 1, got '1.5'"),

@@ -19,21 +19,22 @@ extension SubjectTrackerTests {
         }
     }
 
-    /// A walker at 0.4 rad/s for a second who turns back at that speed for half a second; the
-    /// steady noise of their track, the noise each frame after the turn, and how far the track
-    /// was from them each frame after it.
+    /// A walker at 0.3 rad/s for 2.5 s who turns back at that speed for half a second; the
+    /// steady noise of their track (a new track's first boxes raise it: its rate is not known
+    /// yet), the noise each frame after the turn, and how far the track was from them each frame
+    /// after it.
     func turningWalker(_ configuration: SubjectTracker.Configuration) throws
         -> (steady: Double, afterTurn: [Double], errors: [Double], identifiers: Set<Int>)
     {
         var tracker = SubjectTracker(configuration: configuration)
         var jitter = Jitter(state: 12)
         var steady = 0.0, afterTurn: [Double] = [], errors: [Double] = [], identifiers: Set<Int> = []
-        for index in 0..<45 {
-            let yaw = index < 30 ? -0.2 + 0.4 * Double(index) / 30 : 0.2 - 0.4 * Double(index - 30) / 30
+        for index in 0..<90 {
+            let yaw = index < 75 ? -0.375 + 0.3 * Double(index) / 30 : 0.375 - 0.3 * Double(index - 75) / 30
             update(&tracker, [Observation(kind: .body, box: box(yaw: yaw + 0.003 * jitter.next()), confidence: 0.9)], at: index)
             let track = try #require(tracker.tracks.first { $0.phase != .tentative } ?? (index < 3 ? tracker.tracks.first : nil))
-            if index == 29 { steady = track.filter.noise.accelerationNoise }
-            if index >= 30 {
+            if index == 74 { steady = track.filter.noise.accelerationNoise }
+            if index >= 75 {
                 afterTurn.append(track.filter.noise.accelerationNoise)
                 errors.append(abs(track.filter.angularBox.yawRadians - yaw))
                 identifiers.insert(track.identifier)
@@ -54,6 +55,13 @@ extension SubjectTrackerTests {
         off.maneuverMemory = 0
         let without = try turningWalker(off)
         #expect(without.afterTurn.allSatisfy { abs($0 - expectedSteady) < 0.05 * expectedSteady }, "off: the noise never rises")
+        // Held: half a second after the turn, the filter long caught up, the noise is still raised;
+        // without the hold it fell back as soon as the boxes scattered again.
+        var unheld = configuration
+        unheld.maneuverHold = .zero
+        let quick = try turningWalker(unheld)
+        #expect((on.afterTurn.last ?? 0) > 1.5 * expectedSteady && (quick.afterTurn.last ?? .infinity) < 1.2 * expectedSteady,
+                "held \(on.afterTurn), not held \(quick.afterTurn)")
         // Catching up: from the fifth frame after the turn on, the track is nearer the walker.
         let lateOn = on.errors.dropFirst(5).reduce(0, +), lateOff = without.errors.dropFirst(5).reduce(0, +)
         #expect(lateOn < 0.8 * lateOff, "distance summed from the fifth frame after the turn: \(lateOn) rad with, \(lateOff) rad without")
@@ -79,7 +87,7 @@ extension SubjectTrackerTests {
 
     @Test func maneuverSettingsAreChecked() {
         for change: (inout SubjectTracker.Configuration) -> Void in [
-            { $0.maneuverMemory = -1 }, { $0.maneuverMemory = .nan }, { $0.maneuverBias = 1 }, { $0.maneuverBias = -0.1 },
+            { $0.maneuverMemory = -1 }, { $0.maneuverMemory = .nan }, { $0.maneuverBias = 1 }, { $0.maneuverBias = -0.1 }, { $0.maneuverHold = .milliseconds(-1) },
         ] {
             var configuration = SubjectTracker.Configuration()
             change(&configuration)
