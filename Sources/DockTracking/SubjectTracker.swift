@@ -195,10 +195,9 @@ public struct SubjectTracker: Sendable {
         public var maneuver: Double {
             innovationSquare > 0 ? min(1, (innovationMean.x * innovationMean.x + innovationMean.y * innovationMean.y) / innovationSquare) : 0
         }
-        /// How far its acceleration noise is raised, 0 (steady) to 1 (`noise.accelerationNoise`),
-        /// at `maneuverTime` (see `Configuration.maneuverHold`).
+        /// How far its acceleration noise is raised, 0 (steady) to 1 (`noise.accelerationNoise`):
+        /// set by its boxes when fused, decayed by every prediction (see `Configuration.maneuverHold`).
         public var maneuverLevel = 0.0
-        public var maneuverTime: Duration = .zero
     }
 
     /// The settings.
@@ -255,6 +254,8 @@ public struct SubjectTracker: Sendable {
         guard now > time else { return }
         let seconds = (now - time).trackerSeconds
         let configuration = self.configuration
+        let hold = configuration.maneuverHold.trackerSeconds
+        let maneuverDecay = hold > 0 ? exp(-seconds / hold) : 0
         // Through a pointer: reading a field of an element in place, not a copy of the track.
         tracks.withUnsafeMutableBufferPointer { tracks in
             for index in tracks.indices {
@@ -263,9 +264,9 @@ public struct SubjectTracker: Sendable {
                 // (not merely boxes arriving late, or the daemon predicting to the present).
                 let missed = tracks[index].phase != .tentative && latestCapture - tracks[index].lastSeen > configuration.coastAfter
                 tracks[index].filter.noise.accelerationNoise = Self.accelerationNoise(heightRadians: height, tracks[index].kind,
-                                                                                      coasting: missed,
-                                                                                      maneuver: Self.heldLevel(tracks[index], at: now, configuration),
+                                                                                      coasting: missed, maneuver: tracks[index].maneuverLevel,
                                                                                       configuration)
+                tracks[index].maneuverLevel *= maneuverDecay
                 // A lost track keeps its yaw rate (a walker hidden behind someone walks on) but not
                 // its pitch rate: a vertical rate comes from the jitter of a few boxes or from the
                 // last half-hidden ones, people do not keep one up, and extrapolated for a second it
@@ -316,15 +317,6 @@ public struct SubjectTracker: Sendable {
 
     /// The angular acceleration noise of a track of `kind` with the given angular height (see
     /// `Configuration.accelerationPerHeight`).
-    /// A track's raised noise level (0...1) at `now`: the level its boxes set when last fused,
-    /// decayed over `maneuverHold` since.
-    static func heldLevel(_ track: borrowing Track, at now: Duration, _ configuration: borrowing Configuration) -> Double {
-        guard track.maneuverLevel > 0 else { return 0 }
-        let hold = configuration.maneuverHold.trackerSeconds
-        guard hold > 0 else { return track.maneuverLevel }
-        return track.maneuverLevel * exp(-max(0, (now - track.maneuverTime).trackerSeconds) / hold)
-    }
-
     /// The level (0...1) a bias share (`Track.maneuver`) raises the noise to.
     static func maneuverLevel(_ maneuver: Double, _ configuration: borrowing Configuration) -> Double {
         let bias = configuration.maneuverBias
@@ -562,9 +554,7 @@ public struct SubjectTracker: Sendable {
                 self.tracks[trackIndex].innovationMean.y += weight * (y - self.tracks[trackIndex].innovationMean.y)
                 self.tracks[trackIndex].innovationSquare += weight * (x * x + y * y - self.tracks[trackIndex].innovationSquare)
                 let level = Self.maneuverLevel(self.tracks[trackIndex].maneuver, configuration)
-                let held = Self.heldLevel(self.tracks[trackIndex], at: time, configuration)
-                self.tracks[trackIndex].maneuverLevel = configuration.maneuverHold > .zero ? max(level, held) : level
-                self.tracks[trackIndex].maneuverTime = time
+                self.tracks[trackIndex].maneuverLevel = max(level, self.tracks[trackIndex].maneuverLevel)
             }
             assigned[observationIndex] = true
             matched[trackIndex] = true
