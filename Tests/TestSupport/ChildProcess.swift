@@ -29,6 +29,7 @@ public final class ChildProcess {
 
     /// Starts any program with `arguments` and exactly `exactEnvironment` (nothing of the test's own).
     public init(program: URL, _ arguments: [String], exactEnvironment: [String: String]) throws {
+        _ = brokenPipesIgnored
         process.executableURL = program
         process.arguments = arguments
         process.environment = exactEnvironment

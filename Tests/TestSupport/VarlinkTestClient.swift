@@ -1,6 +1,10 @@
 import Foundation
 import Glibc
 
+/// SIGPIPE ignored in the test process, once: a test writing to a socket or pipe whose far end has
+/// gone (a stopped daemon, an exited child) gets EPIPE rather than ending every test with it.
+public let brokenPipesIgnored: Void = { signal(SIGPIPE, SIG_IGN) }()
+
 /// A raw Varlink client for tests: sends NUL-terminated JSON, reads replies with a timeout.
 public final class VarlinkTestClient {
     public let descriptor: Int32
@@ -9,6 +13,7 @@ public final class VarlinkTestClient {
     /// Connects to the socket at `path`; `receiveBufferBytes` shrinks the receive buffer (to make a
     /// client that does not read fill up quickly).
     public init(path: String, receiveBufferBytes: Int32? = nil) throws {
+        _ = brokenPipesIgnored
         descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         if var size = receiveBufferBytes {
             setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
@@ -31,7 +36,9 @@ public final class VarlinkTestClient {
 
     /// Sends raw bytes.
     public func sendRaw(_ bytes: [UInt8]) {
-        _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        // MSG_NOSIGNAL: a daemon that closed the connection is an EPIPE for the test to see, not a
+        // SIGPIPE that ends the whole test process (it did once in CI, exit signal 13).
+        _ = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 
     /// Sends a call.
