@@ -315,15 +315,15 @@ public struct SubjectTracker: Sendable {
         return min(configuration.coastTimeout, max(earned, configuration.coastAfter * 2))
     }
 
-    /// The angular acceleration noise of a track of `kind` with the given angular height (see
-    /// `Configuration.accelerationPerHeight`).
     /// The level (0...1) a bias share (`Track.maneuver`) raises the noise to.
     static func maneuverLevel(_ maneuver: Double, _ configuration: borrowing Configuration) -> Double {
         let bias = configuration.maneuverBias
-        guard configuration.maneuverMemory > 0, maneuver > bias else { return 0 }
+        guard maneuver > bias else { return 0 }
         return min(1, (maneuver - bias) / (1 - bias))
     }
 
+    /// The angular acceleration noise of a track of `kind` with the given angular height (see
+    /// `Configuration.accelerationPerHeight`), raised by a maneuver `level` (see `maneuverLevel`).
     static func accelerationNoise(heightRadians: Double, _ kind: SubjectKind, coasting: Bool = false, maneuver level: Double = 0,
                                   _ configuration: borrowing Configuration) -> Double {
         let most = configuration.noise.accelerationNoise, perHeight = configuration.accelerationPerHeight
@@ -333,8 +333,7 @@ public struct SubjectTracker: Sendable {
             return min(most, max(0.05, configuration.coastingAccelerationPerHeight * height))
         }
         let steady = min(most, max(0.2, perHeight * height))
-        guard configuration.maneuverMemory > 0, level > 0 else { return steady }
-        return steady + (most - steady) * min(1, level)
+        return level > 0 ? steady + (most - steady) * min(1, level) : steady
     }
 
     /// The association stages, in order.

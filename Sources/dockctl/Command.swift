@@ -355,11 +355,6 @@ struct OptionParser {
     /// The tracker's options of `replay`, each checked against its range.
     mutating func trackerOptions(_ tracker: inout SubjectTracker.Configuration) throws(Invocation.UsageError) {
         func usage(_ message: String) -> Invocation.UsageError { Invocation.UsageError(message: message, command: command) }
-        func fraction(_ name: String) throws(Invocation.UsageError) -> Double? {
-            guard let value = try number(name) else { return nil }
-            guard (0...1).contains(value) else { throw usage("\(name) needs a number from 0 to 1, got '\(value)'") }
-            return value
-        }
         func positive(_ name: String, above lower: Double = 0) throws(Invocation.UsageError) -> Double? {
             guard let value = try number(name) else { return nil }
             guard value > lower, value <= 1e6 else { throw usage("\(name) needs a number above \(lower) (at most 1e6), got '\(value)'") }
@@ -373,10 +368,16 @@ struct OptionParser {
             }
             return value
         }
+        func fraction(_ name: String) throws(Invocation.UsageError) -> Double? { try ranged(name, 0...1) }
+        func duration(_ seconds: Double) -> Duration { .nanoseconds(Int64((seconds * 1e9).rounded())) }
         func seconds(_ name: String) throws(Invocation.UsageError) -> Duration? {
             guard let value = try number(name) else { return nil }
             guard value > 0, value <= 3600 else { throw usage("\(name) needs seconds above 0 (at most 3600), got '\(value)'") }
-            return .nanoseconds(Int64((value * 1e9).rounded()))
+            return duration(value)
+        }
+        /// Seconds in `range`, 0 allowed where the range starts there (a rule switched off).
+        func seconds(_ name: String, _ range: ClosedRange<Double>) throws(Invocation.UsageError) -> Duration? {
+            try ranged(name, range, "seconds").map(duration)
         }
         if let value = try fraction("--confident") { tracker.confidentThreshold = value }
         if let value = try fraction("--birth-confidence") { tracker.birthConfidence = value }
@@ -398,14 +399,14 @@ struct OptionParser {
         if let value = try seconds("--coast-timeout") { tracker.coastTimeout = value }
         if let value = try ranged("--coast-timeout-per-seen", 0...1000) { tracker.coastTimeoutPerSeen = value }
         if let value = try seconds("--vouched-coast-timeout") { tracker.vouchedCoastTimeout = value }
-        if let value = try ranged("--coasting-rate-window", 0...60, "seconds") { tracker.coastingRateWindow = .nanoseconds(Int64((value * 1e9).rounded())) }
+        if let value = try seconds("--coasting-rate-window", 0...60) { tracker.coastingRateWindow = value }
         if let value = try wholeNumber("--max-tracks", in: 1...64) { tracker.maximumTracks = value }
         if let value = try positive("--acceleration-noise") { tracker.noise.accelerationNoise = value }
         if let value = try ranged("--acceleration-per-height", 0...1000) { tracker.accelerationPerHeight = value }
         if let value = try ranged("--coasting-acceleration-per-height", 0...1000) { tracker.coastingAccelerationPerHeight = value }
         if let value = try ranged("--maneuver-memory", 0...1000) { tracker.maneuverMemory = value }
         if let value = try ranged("--maneuver-bias", 0...0.99) { tracker.maneuverBias = value }
-        if let value = try ranged("--maneuver-hold", 0...60, "seconds") { tracker.maneuverHold = .nanoseconds(Int64((value * 1e9).rounded())) }
+        if let value = try seconds("--maneuver-hold", 0...60) { tracker.maneuverHold = value }
         if let value = try positive("--size-noise") { tracker.noise.sizeNoise = value }
         if let value = try positive("--box-noise") { tracker.noise.boxNoise = value }
         if let value = try positive("--box-noise-floor") { tracker.noise.boxNoiseFloor = value }
