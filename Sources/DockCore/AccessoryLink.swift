@@ -94,6 +94,8 @@ public protocol AccessoryLink: Sendable {
     var lastSentSequence: UInt16? { get }
     /// The type of the command the accessory last refused, when it was one the link sent.
     var lastRefusedType: MessageType? { get }
+    /// The serial speed to open the port at next; nil: the transport's own setting.
+    var baudRate: Int? { get }
 
     /// The accessory's pose at `time` on the host's clock: interpolated between samples, or
     /// extrapolated a little past the newest; nil when none is known near enough.

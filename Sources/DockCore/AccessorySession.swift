@@ -81,6 +81,9 @@ public struct AccessorySession: AccessoryLink {
 
     public var protocolName: String { "dock-serial" }
 
+    /// The speed configured for the port (the dock's own protocol does not probe).
+    public var baudRate: Int? { nil }
+
     /// What the dock can do: a failsafe, a time-to-live on velocities, telemetry at a fixed
     /// rate, continuous speeds and orientation moves always (the protocol has them); buttons,
     /// a dock sensor, an indicator and zoom as its `info` says.
