@@ -29,11 +29,16 @@ let package = Package(
         // Pure: the dock serial protocol (Protocol/dock-serial.md). Standard library only.
         .target(name: "DockProtocol", swiftSettings: strictSettings),
 
+        // Pure: Sony VISCA (Protocol/visca.md) — commands, replies, the serial/TCP packet decoder,
+        // VISCA over IP's header, speed tables and camera profiles. Standard library, and
+        // Foundation only to parse the profiles' JSON.
+        .target(name: "VISCAProtocol", swiftSettings: strictSettings),
+
         // Pure: observations, image geometry and camera models (the tracker grows here).
         .target(name: "DockTracking", swiftSettings: strictSettings),
 
         // Pure: the accessory session, motion, control arbitration and animations.
-        .target(name: "DockCore", dependencies: ["DockProtocol"], swiftSettings: strictSettings),
+        .target(name: "DockCore", dependencies: ["DockProtocol", "VISCAProtocol"], swiftSettings: strictSettings),
 
         // Pure: the host's policy — session, motion, control, tracking, indicator and what
         // clients hear — as one value type that the daemon, the evaluation and the tests drive.
@@ -69,7 +74,8 @@ let package = Package(
         // I/O: the running service — sessions over transports, the control loop, signals, systemd.
         .target(
             name: "DockDaemon",
-            dependencies: ["DockAPI", "DockCore", "DockHost", "DockProtocol", "DockSimulator", "DockSystem", "DockTracking"],
+            dependencies: ["DockAPI", "DockCore", "DockHost", "DockProtocol", "DockSimulator", "DockSystem", "DockTracking",
+                           "VISCAProtocol"],
             swiftSettings: strictSettings
         ),
 
@@ -136,12 +142,12 @@ let package = Package(
         ),
         .testTarget(
             name: "DockCoreTests",
-            dependencies: ["DockCore", "DockSimulator", "DockProtocol"],
+            dependencies: ["DockCore", "DockSimulator", "DockProtocol", "VISCAProtocol"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "DockHostTests",
-            dependencies: ["DockHost", "DockCore", "DockProtocol", "DockSimulator", "DockTracking"],
+            dependencies: ["DockHost", "DockCore", "DockProtocol", "DockSimulator", "DockTracking", "VISCAProtocol"],
             swiftSettings: strictSettings
         ),
         .testTarget(
