@@ -489,7 +489,9 @@ public struct VISCASession: AccessoryLink {
         switch flight.request {
         case .resetSequence: type = .controlCommand
         case .inquiry: type = .inquiry
-        case .handshake(let command): type = command.isInquiry ? .inquiry : .command
+        case .handshake(let command):
+            // Sony's "device setting" commands travel as their own payload type.
+            type = command == .interfaceClear || command == .versionInquiry ? .deviceSetting : command.isInquiry ? .inquiry : .command
         case .command: type = .command
         }
         return [.write(VISCAIPMessage(payloadType: type, sequence: flight.ipSequence, payload: flight.payload).encode())]

@@ -300,7 +300,7 @@ import VISCAProtocol
         line.now += .milliseconds(5)
         line.perform(line.session.bytesReceived(VISCAIPMessage.resetAcknowledgement(sequence: reset.sequence).encode(), now: line.now))
         let clear = try VISCAIPMessage.decode(line.written.removeFirst())
-        #expect(clear.payloadType == .command && hexText(clear.payload) == "81 01 00 01 FF", "no address set over IP")
+        #expect(clear.payloadType == .deviceSetting && hexText(clear.payload) == "81 01 00 01 FF", "no address set over IP")
         line.now += .milliseconds(5)
         line.perform(line.session.bytesReceived(VISCAIPMessage.reply(.completion(socket: 0), sequence: clear.sequence).encode(),
                                                 now: line.now))
@@ -310,7 +310,7 @@ import VISCAProtocol
         line.now += .milliseconds(5)
         line.perform(line.session.bytesReceived(VISCAIPMessage.reply(.ack(socket: 1), sequence: halt.sequence).encode(), now: line.now))
         let version = try VISCAIPMessage.decode(line.written.removeFirst())
-        #expect(version.payloadType == .inquiry && version.sequence == halt.sequence + 1)
+        #expect(version.payloadType == .deviceSetting && version.sequence == halt.sequence + 1, "IF_Clear and the version inquiry are device settings")
         line.now += .milliseconds(5)
         let versionData = VISCAVersion(vendor: 1, model: 0x51D, romVersion: 0x100, maximumSocket: 2).data
         line.perform(line.session.bytesReceived(VISCAIPMessage.reply(.inquiryReply(data: versionData), sequence: version.sequence)
