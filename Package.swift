@@ -14,6 +14,7 @@ let package = Package(
     name: "dockd",
     products: [
         .library(name: "DockProtocol", targets: ["DockProtocol"]),
+        .library(name: "VISCAProtocol", targets: ["VISCAProtocol"]),
         .library(name: "DockTracking", targets: ["DockTracking"]),
         .library(name: "DockSimulator", targets: ["DockSimulator"]),
         .library(name: "DockCore", targets: ["DockCore"]),
@@ -28,6 +29,11 @@ let package = Package(
     targets: [
         // Pure: the dock serial protocol (Protocol/dock-serial.md). Standard library only.
         .target(name: "DockProtocol", swiftSettings: strictSettings),
+
+        // Pure: Sony VISCA (Protocol/visca.md) — commands, replies, the serial/TCP packet decoder,
+        // VISCA over IP's header, speed tables and camera profiles. Standard library, and
+        // Foundation only to parse the profiles' JSON.
+        .target(name: "VISCAProtocol", swiftSettings: strictSettings),
 
         // Pure: observations, image geometry and camera models (the tracker grows here).
         .target(name: "DockTracking", swiftSettings: strictSettings),
@@ -132,6 +138,11 @@ let package = Package(
         .testTarget(
             name: "DockProtocolTests",
             dependencies: ["DockProtocol"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "VISCAProtocolTests",
+            dependencies: ["VISCAProtocol"],
             swiftSettings: strictSettings
         ),
         .testTarget(
