@@ -14,6 +14,7 @@ let package = Package(
     name: "dockd",
     products: [
         .library(name: "DockProtocol", targets: ["DockProtocol"]),
+        .library(name: "VISCAProtocol", targets: ["VISCAProtocol"]),
         .library(name: "DockTracking", targets: ["DockTracking"]),
         .library(name: "DockSimulator", targets: ["DockSimulator"]),
         .library(name: "DockCore", targets: ["DockCore"]),
@@ -138,6 +139,11 @@ let package = Package(
         .testTarget(
             name: "DockProtocolTests",
             dependencies: ["DockProtocol"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "VISCAProtocolTests",
+            dependencies: ["VISCAProtocol"],
             swiftSettings: strictSettings
         ),
         .testTarget(
