@@ -1727,6 +1727,9 @@ def camera_main(args):
         now = time.monotonic()
         camera.advance(now)
         report = camera.report(transport, endpoint, now)
+        # The report's times are seconds since this; CLOCK_MONOTONIC, so another process on the
+        # machine can put its own events on the same line.
+        report["started_monotonic"] = camera.started
         if stop["signal"] is not None:
             report["ended_by"] = signal.Signals(stop["signal"]).name
         else:
