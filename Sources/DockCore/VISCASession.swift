@@ -434,6 +434,10 @@ public struct VISCASession: AccessoryLink {
         }
         let panStep = step(profile.pan, distance: abs(move.yaw.radians - (here?.yawRadians ?? 0)))
         let tiltStep = step(profile.tilt, distance: abs(move.pitch.radians - (here?.pitchRadians ?? 0)))
+        if profile.quirks.oneSpeedByteInPositionMoves {
+            // One speed for both axes (Sony SRG-X400): the slower's, the second byte 00.
+            return .absolutePosition(panSpeed: min(panStep, tiltStep), tiltSpeed: 0, pan: pan, tilt: tilt)
+        }
         return .absolutePosition(panSpeed: panStep, tiltSpeed: tiltStep, pan: pan, tilt: tilt)
     }
 
@@ -475,9 +479,11 @@ public struct VISCASession: AccessoryLink {
         case .resetSequence: return transmit(InFlight(request: request, payload: [0x01], ipSequence: 0, sentAt: now,
                                                        firstSentAt: now, attempt: 1))
         }
+        // Numbered from 0 after RESET, one more each message (Protocol/visca.md §7).
+        let sequence = nextIPSequence
         nextIPSequence &+= 1
         let payload = command.encode(address: configuration.framing == .serial ? 1 : configuration.profile.address)
-        return transmit(InFlight(request: request, payload: payload, ipSequence: nextIPSequence, sentAt: now, firstSentAt: now,
+        return transmit(InFlight(request: request, payload: payload, ipSequence: sequence, sentAt: now, firstSentAt: now,
                                  attempt: 1))
     }
 

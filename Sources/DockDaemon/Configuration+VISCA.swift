@@ -51,7 +51,10 @@ extension Configuration {
     /// protocol reports no serial number; nil for dock-serial, which `HostPolicy` makes itself.
     public func accessoryLink(identifier: String) throws(Configuration.Error) -> (any AccessoryLink)? {
         guard accessoryProtocol == "visca" || !visca.isEmpty else { return nil }
-        var settings = VISCASession.Configuration(profile: try viscaProfile(), framing: ViscaAddress(visca)?.framing ?? .serial)
+        let profile = try viscaProfile()
+        var framing = ViscaAddress(visca)?.framing ?? .serial
+        if framing == .sonyIP, profile.quirks.udpWithoutSequenceHeader { framing = .rawIP }
+        var settings = VISCASession.Configuration(profile: profile, framing: framing)
         settings.identifier = identifier
         if viscaBaud != 0 { settings.baudRates = [viscaBaud] }
         return VISCASession(configuration: settings)
