@@ -1425,7 +1425,8 @@ class Camera:
         entry = {"t": self.t(now), "hex": hexs(packet), "pan": {1: "left", 2: "right", 3: "stop"}[pp],
                  "tilt": {1: "up", 2: "down", 3: "stop"}[tt], "pan_step": vv, "tilt_step": ww,
                  "pan_deg_s": self.profile.pan[vv] if pp != 3 else 0.0,
-                 "tilt_deg_s": self.profile.tilt[ww] if tt != 3 else 0.0}
+                 "tilt_deg_s": self.profile.tilt[ww] if tt != 3 else 0.0,
+                 "pose_deg": [round(self.pan, 3), round(self.tilt, 3)]}
         if refused:
             entry["refused"] = "buffer full"
         return entry
@@ -1569,6 +1570,18 @@ class Camera:
                      and d["pan"] == "stop" and d["tilt"] == "stop"]
             if later:
                 stop_after = round(later[0]["t"] - last_moving["t"], 4)
+        # What ended the last moving drive: a stop, or a command that replaces the drive.
+        ended_by = ended_after = None
+        if last_moving:
+            enders = [(d["t"], "stop") for d in self.drives if d["t"] > last_moving["t"] and "refused" not in d
+                      and d["pan"] == "stop" and d["tilt"] == "stop"]
+            enders += [(e["t"], e["name"]) for e in self.timeline if e["t"] > last_moving["t"] and e["name"] in (
+                "pan_tilt_absolute", "pan_tilt_relative", "pan_tilt_home", "pan_tilt_reset", "if_clear",
+                "if_clear_broadcast")]
+            enders += [(c["t"], "port_closed") for c in self.port_closes if c["t"] > last_moving["t"]]
+            if enders:
+                moment, ended_by = min(enders)
+                ended_after = round(moment - last_moving["t"], 4)
         times = [self.started + e["t"] for e in self.timeline]
         span = (times[-1] - times[0]) if len(times) > 1 else duration
 
@@ -1599,6 +1612,8 @@ class Camera:
             "drives": self.drives,
             "last_moving_drive_t": last_moving["t"] if last_moving else None,
             "stop_after_last_moving_drive_s": stop_after,
+            "drive_ended_after_last_moving_drive_s": ended_after,
+            "drive_ended_by": ended_by,
             "moving_at_exit": drive_moving or bool(self.moves) or bool(self.zoom_job) or bool(self.zoom_rate),
             "state_at_exit": {"drive": {"pan": self.drive_dir[0], "tilt": self.drive_dir[1]},
                               "pending_moves": len(self.moves), "zoom_moving": bool(self.zoom_job or self.zoom_rate),
