@@ -50,10 +50,11 @@ let package = Package(
         .target(name: "DockAPI", dependencies: ["DockCore", "DockHost", "DockProtocol", "DockTracking"],
                 swiftSettings: strictSettings),
 
-        // Pure: the simulated dock (firmware model and motor physics) and its world.
+        // Pure: the simulated dock (firmware model and motor physics), a simulated VISCA camera
+        // over the same physics, and their world.
         .target(
             name: "DockSimulator",
-            dependencies: ["DockProtocol", "DockTracking"],
+            dependencies: ["DockProtocol", "DockTracking", "VISCAProtocol"],
             path: "Simulator",
             exclude: ["README.md", "Scenarios"],
             swiftSettings: strictSettings
@@ -168,7 +169,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DockSimulatorTests",
-            dependencies: ["DockSimulator", "DockProtocol", "DockTracking"],
+            dependencies: ["DockSimulator", "DockProtocol", "DockTracking", "VISCAProtocol"],
             swiftSettings: strictSettings
         ),
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
