@@ -114,9 +114,13 @@ public struct VISCACamera: Sendable {
     private var lastExecutedSequence: UInt32?
 
     /// Creates a camera at home, at rest, that has been on for a while.
+    ///
+    /// - Precondition: the profile's address is 1...7 (as `VISCAProfile.parse` ensures). Its
+    ///   socket count is held to 1...15, the numbers a reply can carry.
     public init(configuration: Configuration, seed: UInt64) {
-        self.configuration = configuration
         let profile = configuration.profile
+        precondition((1...7).contains(profile.address), "VISCA camera address \(profile.address) is outside 1...7")
+        self.configuration = configuration
         func axis(_ axis: VISCAProfile.Axis, acceleration: Double) -> AxisPhysics {
             AxisPhysics(parameters: AxisParameters(
                 minimumRadians: axis.minimumRadians, maximumRadians: axis.maximumRadians,
@@ -128,7 +132,7 @@ public struct VISCACamera: Sendable {
         tilt = axis(profile.tilt, acceleration: configuration.tiltAccelerationRadiansPerSecondSquared)
         zoomPosition = Double(profile.zoom?.lowerBound ?? 0)
         address = configuration.transport == .serial ? profile.address : 1
-        sockets = Array(repeating: nil, count: max(profile.sockets, 1))
+        sockets = Array(repeating: nil, count: min(max(profile.sockets, 1), 15))
         random = SimulationRandom(seed: seed)
     }
 

@@ -219,21 +219,40 @@ import VISCAProtocol
         try expectOutcomes(decoder.decode(input), expected, "all streams merged")
     }
 
-    @Test func everyWireVectorIsAPacketTheStreamDecoderFramesAlone() throws {
-        // Commands and replies fed back to back, whole and merged, come out as the same packets.
+    @Test func everyWireVectorMergedWithItsNeighboursDecodesToItsValue() throws {
+        // Commands and replies fed back to back, whole, a byte at a time and in uneven chunks, come
+        // out as the same packets, and each decodes to its vector's value.
         var input: [UInt8] = []
-        var packets: [[UInt8]] = []
-        for file in ["commands.json", "replies.json"] {
-            for vector in try VISCAVectors.load(file).objects("vectors") {
-                let bytes = try vector.bytes("hex")
-                input += bytes
-                packets.append(bytes)
+        var expected: [(bytes: [UInt8], check: ([UInt8]) throws -> Bool)] = []
+        for vector in try VISCAVectors.load("commands.json").objects("vectors") {
+            let bytes = try vector.bytes("hex"), address: UInt8 = try vector.integer("address")
+            let command = try VISCAVectors.command(vector.object("command"))
+            input += bytes
+            expected.append((bytes, { try VISCACommand.decode($0) == (address, command) }))
+        }
+        for vector in try VISCAVectors.load("replies.json").objects("vectors") {
+            let bytes = try vector.bytes("hex"), address: UInt8 = try vector.integer("address")
+            let reply = try VISCAVectors.reply(vector.object("reply"))
+            input += bytes
+            expected.append((bytes, { try VISCAReply.decode($0) == (address, reply) }))
+        }
+        var whole = VISCAPacketDecoder(), byteByByte = VISCAPacketDecoder(), chunked = VISCAPacketDecoder()
+        var chunks: [Result<[UInt8], VISCAError>] = []
+        var offset = 0, size = 1
+        while offset < input.count {
+            chunks += chunked.decode(input[offset..<min(offset + size, input.count)])
+            offset += size
+            size = size % 7 + 1
+        }
+        for (name, results) in [("whole", whole.decode(input)), ("byte by byte", input.compactMap { byteByByte.decode($0) }),
+                                ("chunked", chunks)] {
+            #expect(results.count == expected.count, "\(name)")
+            for (result, (bytes, check)) in zip(results, expected) {
+                let packet = try result.get()
+                #expect(packet == bytes, "\(name)")
+                #expect(try check(packet), "\(name): \(bytes)")
             }
         }
-        var decoder = VISCAPacketDecoder()
-        #expect(decoder.decode(input) == packets.map { .success($0) })
-        var byteByByte = VISCAPacketDecoder()
-        #expect(input.compactMap { byteByByte.decode($0) } == packets.map { .success($0) })
     }
 
     private func expectOutcomes(
