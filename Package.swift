@@ -69,7 +69,7 @@ let package = Package(
         // with --camera it also plays the camera app over dockd's API.
         .executableTarget(
             name: "docksim",
-            dependencies: ["DockSimulator", "DockSystem", "DockProtocol", "DockTracking", "DockClient", "DockAPI"],
+            dependencies: ["DockSimulator", "DockSystem", "DockProtocol", "DockTracking", "DockClient", "DockAPI", "VISCAProtocol"],
             swiftSettings: strictSettings
         ),
 
