@@ -336,20 +336,8 @@ public struct AccessoryFirmware: Sendable {
         case .velocity(let yawRate, let pitchRate, _):
             return (yawRate, pitchRate)
         case .move(let yawTarget, let pitchTarget, let yawSpeed, let pitchSpeed):
-            return (approachRate(yaw, target: yawTarget, speed: yawSpeed),
-                    approachRate(pitch, target: pitchTarget, speed: pitchSpeed))
+            return (yaw.rate(toward: yawTarget, atMost: yawSpeed), pitch.rate(toward: pitchTarget, atMost: pitchSpeed))
         }
-    }
-
-    /// A rate that brings the axis to `target` without overshoot: the lowest of the speed cap,
-    /// the braking curve of the axis's acceleration, and a proportional term that settles it. The
-    /// error is taken where the motor will be once its lag has caught up.
-    private func approachRate(_ axis: AxisPhysics, target: Double, speed: Double) -> Double {
-        let error = target - axis.motorRadians - axis.motorRadiansPerSecond * axis.parameters.responseTimeSeconds
-        let braking = (2 * 0.8 * axis.parameters.maximumAccelerationRadiansPerSecondSquared * abs(error)).squareRoot()
-        let settling = abs(error) / 0.05
-        let magnitude = min(speed, braking, settling)
-        return error < 0 ? -magnitude : magnitude
     }
 
     private mutating func detectStall(_ axis: Axis, commanded: Double, into output: inout [Frame]) {

@@ -6,7 +6,8 @@ import Testing
 @Suite struct VectorTests {
     @Test func directoryHoldsExactlyTheKnownVectorFiles() throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: Vectors.directory.path)
-        let vectorFiles = Set(names.filter { $0 != "README.md" })
+        // visca/ holds the VISCA vectors, which VISCAProtocolTests reads.
+        let vectorFiles = Set(names.filter { $0 != "README.md" && $0 != "visca" })
         #expect(names.contains("README.md"), "Protocol/vectors/README.md documents the format")
         #expect(vectorFiles == Set(Vectors.knownFiles),
                 "every vector file must be read by a test, and every file a test reads must exist")
