@@ -108,7 +108,7 @@ let package = Package(
         // The tracker and the baseline in closed loop with the simulator, in virtual time (pure).
         .target(
             name: "DockEvaluation",
-            dependencies: ["DockCore", "DockHost", "DockProtocol", "DockSimulator", "DockTracking"],
+            dependencies: ["DockCore", "DockHost", "DockProtocol", "DockSimulator", "DockTracking", "VISCAProtocol"],
             swiftSettings: strictSettings
         ),
         // I/O: the simulated dock on a pseudo-terminal, owned by a test or benchmark that times
@@ -164,7 +164,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DockEvaluationTests",
-            dependencies: ["DockEvaluation", "DockTracking", "DockSimulator", "DockCore"],
+            dependencies: ["DockEvaluation", "DockTracking", "DockSimulator", "DockCore", "VISCAProtocol"],
             swiftSettings: strictSettings
         ),
         .testTarget(
