@@ -207,6 +207,7 @@ public struct Simulation: Sendable {
             case .motorStall(let axis, _): frames = firmware.setBlocked(axis, true, now: now)
             case .hostSilence: isHostSilenced = true
             case .overTemperature: frames = firmware.setOverTemperature(true, now: now)
+            case .replyDelay, .replyLoss: break  // a VISCA camera's faults; a dock answers as ever
             }
         case .faultEnds(let index):
             if visca != nil {
@@ -225,6 +226,7 @@ public struct Simulation: Sendable {
             case .motorStall(let axis, _): frames = firmware.setBlocked(axis, false, now: now)
             case .hostSilence: isHostSilenced = false
             case .overTemperature: frames = firmware.setOverTemperature(false, now: now)
+            case .replyDelay, .replyLoss: break
             }
             markEnded(faultIndex: index)
         case .button(let button, let isPressed):
@@ -259,6 +261,8 @@ public struct Simulation: Sendable {
             accessoryOutput(visca!.setUnplugged(false, now: now), into: &output)
             markEnded(faultIndex: index)
         case .hostSilence: isHostSilenced = starts
+        case .replyDelay(_, let delay): visca!.faults.replyDelay = starts ? delay : .zero
+        case .replyLoss(_, let fraction): visca!.faults.replyLossFraction = starts ? fraction : 0
         case .motorStall, .overTemperature: break
         }
     }

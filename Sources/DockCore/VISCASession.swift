@@ -533,16 +533,22 @@ public struct VISCASession: AccessoryLink {
     // MARK: Replies
 
     private mutating func controlReplyReceived(_ message: VISCAIPMessage, now: Duration) -> [SessionAction] {
-        guard let flight = inFlight else { return [] }
-        if case .resetSequence = flight.request {
+        if let flight = inFlight, case .resetSequence = flight.request {
             inFlight = nil
             nextIPSequence = 0
             observeRoundTrip(flight, now: now)
-            return nextHandshakeStep(now: now)
+            return isReady ? sendNext(now: now) : nextHandshakeStep(now: now)
         }
-        // ERROR 0F 01 to a resend: the camera had carried the command out (and took the
-        // resend's number as out of sequence). To a first sending, the numbering is off: reset it.
-        guard message.sequence == flight.ipSequence || message.payload.first == 0x0F else { return [] }
+        guard message.payload.first == 0x0F else { return [] }
+        // ERROR 0F 01 to a resend: the camera had carried the message out (and took the resend's
+        // number as out of sequence) — for a command, it is done; for a pose inquiry, its answer
+        // was lost, and the next poll asks again under a new number. To a first sending, the
+        // numbering is off: reset it, and send the command again.
+        if let flight = inquiry, flight.ipSequence == message.sequence {
+            inquiry = nil
+            return sendNext(now: now)
+        }
+        guard let flight = inFlight, flight.ipSequence == message.sequence else { return [] }
         if flight.attempt > 1 { return completed(flight, socket: nil, now: now) }
         inFlight = nil
         queued = queued ?? flight.request

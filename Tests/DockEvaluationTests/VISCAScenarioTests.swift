@@ -30,6 +30,19 @@ import VISCAProtocol
         print("visca \(transport) \(name): in tolerance \(result.inToleranceShare()), settled RMS \(result.rmsFramingError(from: .seconds(2)))")
     }
 
+    @Test(arguments: [VISCACamera.Transport.serial, .sonyIP])
+    func aCameraThatHangsAnswersLateLosesRepliesAndIsUnpluggedIsFollowedThrough(transport: VISCACamera.Transport) throws {
+        let scenario = try loadScenario("visca/camera-faults")
+        let result = try Self.run("visca/camera-faults", transport: transport)
+        #expect(result.report.faults.count == 4)
+        let survived = result.report.faults.filter { $0.isSurvived }.count
+        #expect(survived == 4, "\(result.report.faults)")
+        for verdict in result.report.verdicts(scenario.criteria) {
+            #expect(verdict.isMet, "camera-faults over \(transport): \(verdict.criterion) \(verdict.detail)")
+        }
+        print("visca \(transport) camera-faults: in tolerance \(result.inToleranceShare()), faults \(result.report.faults)")
+    }
+
     @Test func aCameraWithAnotherSpeedTableStillFramesTheWalker() throws {
         let result = try Self.run("walk-across", transport: .serial, profile: "telycam-tlc-700")
         #expect(result.inToleranceShare(from: .seconds(2)) > 0.9, "\(result.inToleranceShare(from: .seconds(2)))")
