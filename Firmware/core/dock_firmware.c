@@ -126,17 +126,21 @@ void dock_firmware_init(dock_firmware *fw, const dock_info *info, dock_byte_sink
 
 /* The highest rate r ≥ 0 at which the axis may turn towards a stopping point `distance_nrad`
  * ahead during the next millisecond and still stop there, braking at `step` µrad/s per ms; `rate`
- * is its rate towards that point now. The millisecond travels (rate + r)/2 nrad, braking from r
- * then travels r²/(2·step) nrad and at most step/8 more, so r² + step·r ≤ step·(2·distance − rate
- * − step/4). Single-precision floating point: the root, to a few parts in 10⁸, is only taken near a
- * stopping point, and costs an 8-bit part less than 64-bit integers would. */
+ * is its rate towards that point now. The millisecond travels (rate + r)/2 nrad and braking from r
+ * then r²/(2·step) nrad and a little more, e ≤ min(step/8, r/2) (the last, partial, step), so
+ * r² + step·r ≤ step·(2·distance − rate − 2e). Single-precision floating point: the root, to a few
+ * parts in 10⁸, is only taken near a stopping point, and costs an 8-bit part less than 64-bit
+ * integers would. */
 static int32_t braking_rate(int32_t rate, uint32_t step, float distance_nrad) {
-    float budget = 2 * distance_nrad - (float)rate - (float)step / 4;
-    if (budget <= 0) return 0;
-    float fastest = (float)rate + (float)step;
-    if (fastest > 0 && fastest * (fastest + (float)step) <= (float)step * budget) return (int32_t)fastest;
-    float root = sqrtf((float)step * (float)step + 4 * (float)step * budget);
-    return (int32_t)((root - (float)step) / 2);
+    float f_step = (float)step;
+    float room = 2 * distance_nrad - (float)rate; /* 2·distance − rate */
+    if (room <= 0) return 0;
+    float fastest = (float)rate + f_step;
+    if (fastest > 0 && fastest * (fastest + f_step) <= f_step * (room - f_step / 4)) return (int32_t)fastest;
+    float r = room > f_step / 4 ? (sqrtf(f_step * f_step + 4 * f_step * (room - f_step / 4)) - f_step) / 2 : 0;
+    /* Below step/4 the partial step's e ≤ r/2 is the smaller bound: r² + 2·step·r ≤ step·room. */
+    if (r < f_step / 4) r = sqrtf(f_step * f_step + f_step * room) - f_step;
+    return (int32_t)r;
 }
 
 /* One millisecond of an axis: the rate goes toward `desired` by at most one step of
@@ -178,11 +182,15 @@ static void step_axis(dock_axis_state *axis, const dock_axis_limits *limits, int
     }
 }
 
-/* A move's axis that has arrived: within DOCK_MOVE_SNAP_URAD of its target and slower than one
- * step of acceleration; it is put there and stopped. */
+/* A move's axis that has arrived: within DOCK_MOVE_SNAP_URAD of its target, slower than one step
+ * of acceleration, and either at rest (braking stops a little short, by the margin braking_rate
+ * keeps) or about to cover the rest within a millisecond; it is put there and stopped. A slow
+ * move so arrives when its plan says, not when it comes within the snap. */
 static bool settle(dock_axis_state *axis) {
-    if (magnitude(axis->target_urad - axis->position_urad) > DOCK_MOVE_SNAP_URAD) return false;
-    if ((uint32_t)magnitude(axis->rate_urad_s) > axis->accel_step_urad_s) return false;
+    uint32_t error = (uint32_t)magnitude(axis->target_urad - axis->position_urad);
+    uint32_t rate = (uint32_t)magnitude(axis->rate_urad_s);
+    if (error > DOCK_MOVE_SNAP_URAD || rate > axis->accel_step_urad_s) return false;
+    if (rate != 0 && error * 1000 > rate) return false;
     axis->position_urad = axis->target_urad;
     axis->rate_urad_s = 0;
     axis->remainder_nrad = 0;
