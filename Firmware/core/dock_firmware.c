@@ -94,10 +94,6 @@ static void send_button(dock_firmware *fw, uint8_t pressed) {
 static void init_axis(dock_axis_state *axis, const dock_axis_limits *limits) {
     uint32_t step = limits->max_accel_urad_s2 / 1000;
     axis->accel_step_urad_s = step < 1 ? 1 : step;
-    /* Braking from the axis's top speed takes v²/2a, plus a millisecond at that speed. */
-    float v = (float)limits->max_speed_urad_s;
-    float zone = v * v / (2000.0f * (float)axis->accel_step_urad_s) + v / 1000 + 2;
-    axis->braking_zone_urad = zone > 2e9f ? 2000000000UL : (uint32_t)zone;
 }
 
 void dock_firmware_init(dock_firmware *fw, const dock_info *info, dock_byte_sink sink, void *context, uint64_t now_us) {
@@ -143,43 +139,83 @@ static int32_t braking_rate(int32_t rate, uint32_t step, float distance_nrad) {
     return (int32_t)r;
 }
 
+/* Sets how far before a stopping point the axis may have to begin braking under a new command
+ * that turns it at up to `speed`: v²/2a at the faster of that and its rate now, plus a millisecond
+ * at that speed. Once per command, so that a step far from any stopping point costs a comparison. */
+static void set_braking_zone(dock_axis_state *axis, uint32_t speed) {
+    uint32_t now = (uint32_t)magnitude(axis->rate_urad_s);
+    float v = (float)(speed > now ? speed : now);
+    float zone = v * v / (2000.0f * (float)axis->accel_step_urad_s) + v / 1000 + 2;
+    axis->braking_zone_urad = zone > 2e9f ? 2000000000UL : (uint32_t)zone;
+}
+
+/* `desired`, lowered if need be so that the axis can still stop at the stopping point ahead —
+ * the move's `target` if there is one, else the end of the range it heads for. Apart from
+ * step_axis, which calls it only near a stopping point, to keep the common step small. */
+static int32_t __attribute__((noinline)) brake_for(const dock_axis_state *axis, int32_t desired, int32_t distance_urad, bool is_range_end) {
+    bool is_up = desired > 0;
+    int32_t rate = is_up ? axis->rate_urad_s : -axis->rate_urad_s;
+    int16_t remainder = is_up ? axis->remainder_nrad : -axis->remainder_nrad;
+    float distance_nrad = (float)distance_urad * 1000 - (float)remainder / 2;
+    if (is_range_end) distance_nrad += END_OVERRUN_NRAD;
+    int32_t cap = braking_rate(rate, axis->accel_step_urad_s, distance_nrad);
+    if (is_up) return cap < desired ? cap : desired;
+    return -cap > desired ? -cap : desired;
+}
+
 /* One millisecond of an axis: the rate goes toward `desired` by at most one step of
  * acceleration, but no faster toward the stopping point ahead — the move's `target` if there is
  * one, else the end of the range it heads for — than it can still stop there; the position follows,
  * and the range's ends hold it. */
 static void step_axis(dock_axis_state *axis, const dock_axis_limits *limits, int32_t desired, const int32_t *target) {
     int32_t rate = axis->rate_urad_s;
-    if ((desired > 0 && axis->position_urad >= limits->max_urad) || (desired < 0 && axis->position_urad <= limits->min_urad))
-        desired = 0; /* pushing against an end: it holds there */
-    if (desired != 0) {
-        int32_t sign = desired > 0 ? 1 : -1;
-        int32_t stop = target ? *target : desired > 0 ? limits->max_urad : limits->min_urad;
-        int32_t distance_urad = sign * (stop - axis->position_urad);
-        if (distance_urad < (int32_t)axis->braking_zone_urad) {
-            float distance_nrad = (float)distance_urad * 1000 - (float)(sign * axis->remainder_nrad) / 2;
-            if (!target) distance_nrad += END_OVERRUN_NRAD;
-            int32_t cap = braking_rate(sign * rate, axis->accel_step_urad_s, distance_nrad);
-            if (cap < sign * desired) desired = sign * cap;
+    int32_t position = axis->position_urad;
+    if (desired > 0) {
+        if (position >= limits->max_urad) desired = 0; /* pushing against an end: it holds there */
+        else {
+            int32_t distance = (target ? *target : limits->max_urad) - position;
+            if (distance < (int32_t)axis->braking_zone_urad) desired = brake_for(axis, desired, distance, !target);
+        }
+    } else if (desired < 0) {
+        if (position <= limits->min_urad) desired = 0;
+        else {
+            int32_t distance = position - (target ? *target : limits->min_urad);
+            if (distance < (int32_t)axis->braking_zone_urad) desired = brake_for(axis, desired, distance, !target);
         }
     }
     int32_t step = (int32_t)axis->accel_step_urad_s;
     int32_t next = desired > rate + step ? rate + step : desired < rate - step ? rate - step : desired;
-    /* Half-nanoradians: rate µrad/s for 1 ms is rate nrad, and the mean of two rates is their sum / 2. */
-    int32_t travel = rate + next + axis->remainder_nrad;
-    if (travel >= 2000 || travel <= -2000) {
-        int32_t whole = travel / 2000;
-        axis->position_urad += whole;
-        travel -= whole * 2000;
+    /* Half-nanoradians: rate µrad/s for 1 ms is rate nrad, and the mean of two rates is their sum
+     * / 2. At a steady rate the division is done once. */
+    int32_t travel;
+    if (next == rate) {
+        if (rate != axis->cruise_rate_urad_s) {
+            axis->cruise_rate_urad_s = rate;
+            axis->cruise_whole_urad = (int16_t)(2 * rate / 2000);
+            axis->cruise_rest = (int16_t)(2 * rate - axis->cruise_whole_urad * 2000);
+        }
+        position += axis->cruise_whole_urad;
+        travel = axis->remainder_nrad + axis->cruise_rest;
+        if (travel >= 2000) { position++; travel -= 2000; }
+        else if (travel <= -2000) { position--; travel += 2000; }
+    } else {
+        travel = rate + next + axis->remainder_nrad;
+        if (travel >= 2000 || travel <= -2000) {
+            int32_t whole = travel / 2000;
+            position += whole;
+            travel -= whole * 2000;
+        }
     }
+    if (position >= limits->max_urad) {
+        position = limits->max_urad;
+        if (next > 0) { next = 0; travel = 0; }
+    } else if (position <= limits->min_urad) {
+        position = limits->min_urad;
+        if (next < 0) { next = 0; travel = 0; }
+    }
+    axis->position_urad = position;
     axis->remainder_nrad = (int16_t)travel;
     axis->rate_urad_s = next;
-    if (axis->position_urad >= limits->max_urad) {
-        axis->position_urad = limits->max_urad;
-        if (axis->rate_urad_s > 0) { axis->rate_urad_s = 0; axis->remainder_nrad = 0; }
-    } else if (axis->position_urad <= limits->min_urad) {
-        axis->position_urad = limits->min_urad;
-        if (axis->rate_urad_s < 0) { axis->rate_urad_s = 0; axis->remainder_nrad = 0; }
-    }
 }
 
 /* A move's axis that has arrived: within DOCK_MOVE_SNAP_URAD of its target, slower than one step
@@ -294,6 +330,7 @@ static void plan_move(dock_firmware *fw, const int32_t targets[2], uint8_t pace,
         if (pace == DOCK_PACE_MAX_SPEED) axes[i]->speed_urad_s = value < top ? value : top;
         else if (shortest[i] == 0 || t_ms <= shortest[i]) axes[i]->speed_urad_s = top;
         else axes[i]->speed_urad_s = cruise_speed(distance[i], toward[i], top, limits[i]->max_accel_urad_s2, t_ms);
+        set_braking_zone(axes[i], axes[i]->speed_urad_s);
     }
 }
 
@@ -413,6 +450,8 @@ static uint8_t carry_out(dock_firmware *fw, const dock_message *m, uint16_t *det
         fw->pitch.command_urad_s = pitch;
         fw->velocity_left_ms = m->u.set_velocity.ttl_ms;
         fw->motion = DOCK_MOTION_VELOCITY;
+        set_braking_zone(&fw->yaw, (uint32_t)magnitude(yaw));
+        set_braking_zone(&fw->pitch, (uint32_t)magnitude(pitch));
         return 0;
     }
     case DOCK_MOVE_TO: {

@@ -27,14 +27,20 @@ enum dock_motion { DOCK_MOTION_IDLE, DOCK_MOTION_VELOCITY, DOCK_MOTION_MOVE };
 typedef struct {
     int32_t position_urad;
     int32_t rate_urad_s;
-    int16_t remainder_nrad;  /* nanoradians not yet added to position_urad, |·| < 1000 */
+    int16_t remainder_nrad;  /* half-nanoradians not yet added to position_urad, |·| < 2000 */
     int32_t command_urad_s;  /* DOCK_MOTION_VELOCITY: the rate asked for */
     int32_t target_urad;     /* DOCK_MOTION_MOVE: where to go */
     uint32_t speed_urad_s;   /* DOCK_MOTION_MOVE: cruising at up to this speed */
-    /* From the limits, once: the change of rate in one millisecond at the axis's acceleration
-     * (µrad/s), and how far from a stopping point braking may have to begin (µrad). */
+    /* The change of rate in one millisecond at the axis's acceleration (µrad/s), from the limits. */
     uint32_t accel_step_urad_s;
+    /* How far before a stopping point braking may have to begin, from the fastest the axis turns
+     * under the current command (µrad): nearer than that, each step checks its braking rate. */
     uint32_t braking_zone_urad;
+    /* A millisecond at a steady rate, worked out once per rate: `cruise_rate_urad_s` moves the
+     * axis by `cruise_whole_urad` and `cruise_rest` half-nanoradians. */
+    int32_t cruise_rate_urad_s;
+    int16_t cruise_whole_urad;
+    int16_t cruise_rest;
 } dock_axis_state;
 
 typedef struct {

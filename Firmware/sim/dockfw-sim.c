@@ -15,6 +15,8 @@
  *   inject HEX...        send these bytes to the firmware's UART, as if from the host
  *   status               log one `status` line with both pulses, angles and the LED
  *   cpu                  log one `cpu` line: the AVR's busy and total cycles so far
+ *   peek ADDR [N]        log N (default 1, at most 64) bytes of the AVR's data memory from ADDR
+ *                        (hex, as avr-nm gives a variable's address: 0x800100 or 0x100)
  *   hang                 the firmware hangs, as a bug would: the CPU spins with interrupts off
  *                        (the servo pulses go on, Timer1 being hardware) until the watchdog
  *                        resets it
@@ -45,6 +47,7 @@
  *   host|dock TYPE seq N ...                     with --trace: each frame on the line, decoded by the
  *                                                firmware's own codec (`host bad checksum_mismatch` ...)
  *   cpu BUSY TOTAL                               cycles the AVR spent awake, and all its cycles, since start
+ *   peek ADDR BYTE...                            what `peek` read
  *   hung                                         `hang` took effect
  *   reset MS | booted LOST                       `reset`: the AVR is held in reset (the bootloader) | it
  *                                                starts, LOST host bytes having been dropped since `hang`
@@ -388,6 +391,14 @@ static void command(char *line) {
         say("status %.1f %.1f %.2f %.2f %s", servos[0].width_us, servos[1].width_us, servos[0].angle_deg,
             servos[1].angle_deg, led == 1 ? "on" : "off");
     else if (!strcmp(word, "cpu")) say("cpu %llu %llu", (unsigned long long)busy_cycles, (unsigned long long)avr->cycle);
+    else if (!strcmp(word, "peek")) {
+        char *address = strtok(NULL, " \t\r\n"), *count = strtok(NULL, " \t\r\n");
+        unsigned long at = address ? strtoul(address, NULL, 16) & 0xFFFF : 0, n = count ? strtoul(count, NULL, 0) : 1;
+        char text[3 * 64 + 1] = "";
+        for (unsigned long i = 0; i < n && i < 64 && at + i <= avr->ramend; i++)
+            snprintf(text + 3 * i, 4, " %02x", avr->data[at + i]);
+        say("peek %lx%s", at, text);
+    }
     else if (!strcmp(word, "hang")) hang();
     else if (!strcmp(word, "reset")) {
         char *ms = strtok(NULL, " \t\r\n");

@@ -25,8 +25,13 @@
 #endif
 
 #define BAUD_DIVISOR 16 /* U2X: 16 MHz / (8 × 17) = 117 647 baud, 2.1 % from 115 200 */
-#define RX_SIZE 64      /* powers of two; 64 bytes is 5.5 ms of line at 115200 */
-#define TX_SIZE 128     /* an info frame (≤ 145 bytes) may wait for room; see put_byte */
+/* Ring sizes, powers of two up to 256 (8-bit indexes). The receive ring holds 255 bytes: the
+ * specification lets a host have at most 256 bytes of frames unanswered (section 4), and the frame
+ * being answered is among them, so whatever the host sends waits here while an answer cannot go
+ * out, and nothing is lost however slowly the line to the host drains. The transmit ring only
+ * needs to keep the line busy: a frame larger than it (info) waits for room in put_byte. */
+#define RX_SIZE 256
+#define TX_SIZE 64
 
 /* ---- Millisecond tick ------------------------------------------------------------------------ */
 
@@ -57,6 +62,7 @@ static uint64_t now_us(void) {
 static volatile uint8_t rx_ring[RX_SIZE], tx_ring[TX_SIZE];
 static volatile uint8_t rx_head, rx_tail, tx_head, tx_tail;
 static volatile uint8_t rx_overruns;
+static volatile uint8_t rx_peak; /* the most bytes the ring has held: how close it came to full */
 
 ISR(USART_RX_vect) {
     uint8_t status = UCSR0A;
@@ -71,6 +77,8 @@ ISR(USART_RX_vect) {
     }
     rx_ring[rx_head] = byte;
     rx_head = next;
+    uint8_t held = (uint8_t)((next - rx_tail) & (RX_SIZE - 1));
+    if (held > rx_peak) rx_peak = held;
 }
 
 ISR(USART_UDRE_vect) {
