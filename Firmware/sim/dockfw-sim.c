@@ -44,8 +44,10 @@
  *   button pressed|released                      the harness changed D2
  *   flipped BYTE_INDEX                           a bit error was put on the line
  *   status YAW_US PITCH_US YAW_DEG PITCH_DEG LED
- *   host|dock TYPE seq N ...                     with --trace: each frame on the line, decoded by the
- *                                                firmware's own codec (`host bad checksum_mismatch` ...)
+ *   host|dock TYPE seq N ... first T             with --trace: each frame on the line, decoded by the
+ *                                                firmware's own codec (`host bad checksum_mismatch` ...),
+ *                                                stamped when its last byte has crossed the line, T when
+ *                                                its first did (the byte after the leading delimiter)
  *   cpu BUSY TOTAL                               cycles the AVR spent awake, and all its cycles, since start
  *   peek ADDR BYTE...                            what `peek` read
  *   hung                                         `hang` took effect
@@ -239,7 +241,8 @@ static void trace_line(const line_side *side, avr_cycle_count_t cycle, const cha
 
 /* With --trace, one line per run on the line, stamped with the time its last byte (the closing
  * delimiter) crossed it: `host|dock TYPE seq N ... first T` or `host|dock bad RESULT first T`,
- * where T is the time of the run's first byte after its leading delimiter. */
+ * where T is the time of the run's first byte after its leading delimiter; a bad run with a good
+ * CRC (unknown type, wrong length, a value out of range) also gives `seq N type 0xTT`. */
 static void trace_byte(line_side *side, uint8_t byte, avr_cycle_count_t cycle) {
     static const char *const results[] = {"frame", "oversize", "truncated", "checksum_mismatch",
                                           "unknown_type", "wrong_payload_length", "value_out_of_range"};
@@ -252,7 +255,9 @@ static void trace_byte(line_side *side, uint8_t byte, avr_cycle_count_t cycle) {
     }
     if (byte == 0) side->in_run = false;
     if (!dock_receiver_feed(&side->receiver, byte, &m, &status)) return;
-    if (status.result != DOCK_RUN_FRAME) trace_line(side, cycle, "bad %s", results[status.result]);
+    if (status.result >= DOCK_RUN_UNKNOWN_TYPE) /* a good CRC: the frame's seq is known */
+        trace_line(side, cycle, "bad %s seq %u type 0x%02x", results[status.result], status.seq, status.type);
+    else if (status.result != DOCK_RUN_FRAME) trace_line(side, cycle, "bad %s", results[status.result]);
     else if (m.type == DOCK_NACK)
         trace_line(side, cycle, "nack seq %u refused %u type 0x%02x reason %u detail %u", m.seq, m.u.nack.refused_seq,
                    m.u.nack.refused_type, m.u.nack.reason, m.u.nack.detail);
