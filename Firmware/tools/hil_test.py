@@ -26,6 +26,11 @@ from harness import Harness  # noqa: E402
 from varlink_call import Varlink  # noqa: E402
 
 failures = []
+started = time.monotonic()
+
+
+def section(title):
+    print(f"== {title} ({time.monotonic() - started:.1f} s)", flush=True)
 VECTORS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Protocol", "vectors")
 BYTE_S = 10 / 117647  # a byte on the line: 10 bits at the firmware's 117 647 baud (dockfw-sim's byte time)
 # The specification's limits for the line-rate checks (Protocol/dock-serial.md, sections 4 and 5.4).
@@ -131,7 +136,7 @@ def trace(harness, side, kind=None):
 
 
 def raw_host(harness, addresses, directory):
-    print("== the firmware against a raw host", flush=True)
+    section("the firmware against a raw host")
     link = Link(harness.pty)
 
     seq = link.heartbeat()
@@ -275,7 +280,7 @@ def raw_host(harness, addresses, directory):
 def line_rate(harness, link, addresses):
     """Bytes back to back at the line's full rate (specification, sections 3.4 and 4): the
     firmware must lose none of them and answer every frame in order within the answer time."""
-    print("== line rate: bytes back to back, as fast as the line carries them", flush=True)
+    section("line rate: bytes back to back, as fast as the line carries them")
     overruns_before = peek(harness, addresses["rx_overruns"])
 
     # Four runs of 248 bytes (the largest a receiver holds) in one write, twice: 2 000 bytes.
@@ -371,7 +376,7 @@ def moves_on_time(harness, link, directory):
     """move_to by duration arrives within one telemetry period of the duration (specification,
     section 5.4), and braking into a range end at the advertised acceleration; transcripts of the
     telemetry in the output directory."""
-    print("== moves on time, braking before a range end", flush=True)
+    section("moves on time, braking before a range end")
 
     def telemetry_until(time_us):
         return of_type(read_until_dock_time(link, time_us), "telemetry")
@@ -479,7 +484,7 @@ def resets(harness, api, dockd_log):
     notice (its frames refused as not_ready), greet the dock again, and not resume the motion."""
     type_names = {"0x02": "heartbeat", "0x03": "set_velocity", "0x04": "move_to", "0x05": "stop", "0x06": "set_indicator"}
     for kind, command, restarted in (("watchdog", "hang", "watchdog-reset"), ("DTR", "reset 1000", "booted")):
-        print(f"== a {kind} reset while dockd turns the dock", flush=True)
+        section(f"a {kind} reset while dockd turns the dock")
         log = open(dockd_log).read()
         resets_before, attached_before = log.count("the dock reset"), log.count("attached DIY Servo Dock")
         api.call("io.dockd.Dock.SetVelocity", {"yaw": 0.3, "pitch": 0.0, "duration": 4.0})
@@ -545,7 +550,7 @@ def wait_for_log(path, text, timeout):
 
 
 def with_dockd(harness, dockd, directory):
-    print("== dockd against the firmware", flush=True)
+    section("dockd against the firmware")
     process, socket_path = start_dockd(dockd, harness, directory)
     dockd_log = os.path.join(directory, "dockd.log")
     try:
@@ -681,7 +686,7 @@ def main():
     finally:
         harness.stop()
     lags = [w for e, _, w in harness.lines() if w[0] == "lag"]
-    print(f"== {len(failures)} failed; the emulation fell behind the wall clock {len(lags)} times "
+    print(f"== {len(failures)} failed in {time.monotonic() - started:.1f} s; the emulation fell behind the wall clock {len(lags)} times "
           f"(max {max((float(w[1]) for w in lags), default=0):.0f} ms)")
     sys.exit(1 if failures else 0)
 

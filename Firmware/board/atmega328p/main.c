@@ -152,7 +152,8 @@ static void timers_init(void) {
 }
 
 /* Maps the pose to the next frame's pulses once per 20 ms servo frame, late in the frame (from
- * 18 ms on), so the widths the frame starts with are at most a few ms old; the LED on every pass. */
+ * 18 ms on), so the widths the frame starts with are at most a few ms old; and the LED. Called once
+ * a millisecond. */
 #define SERVO_MAP_FROM_TICK 36000 /* of Timer1's 40 000 per frame */
 
 static void update_outputs(const dock_firmware *fw) {
@@ -188,11 +189,12 @@ int main(void) {
          * store; a frame's last byte, the frame's checks and answer), then the clock work, which
          * only does anything when a millisecond has passed, then the outputs. The clock is read
          * once per pass, and only when a byte or a millisecond has come: a frame is stamped with
-         * the time its pass began, which is after its last byte arrived. A pass woken by the
-         * transmitter alone only looks at the outputs. */
+         * the time its pass began, which is after its last byte arrived. The outputs are looked at
+         * once a millisecond; a pass woken by the transmitter alone does nothing. */
         wdt_reset();
         uint8_t head = rx_head;
         if (rx_tail != head || has_ticked) {
+            uint8_t ticked = has_ticked;
             has_ticked = 0;
             uint64_t now = now_us();
             while (rx_tail != head) {
@@ -202,8 +204,8 @@ int main(void) {
             }
             dock_firmware_set_button(&fw, !(PIND & _BV(PD2)));
             dock_firmware_advance(&fw, now);
+            if (ticked) update_outputs(&fw);
         }
-        update_outputs(&fw);
         /* Sleep until the next interrupt: a byte, or the tick within 1 ms. */
         cli();
         if (rx_tail == rx_head) {
