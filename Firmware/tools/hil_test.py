@@ -503,7 +503,7 @@ def resets(harness, api, dockd_log):
                      f"{kind} reset: the dock restarted ({restarted}) and dockd greeted it again "
                      f"(`the dock reset; opening a new session`, then `attached DIY Servo Dock ...`)"):
             continue
-        time.sleep(0.8)
+        time.sleep(0.5)
         refusals = [w for e, w in trace(harness, "dock", "nack") if e > up[0]]
         infos = [e for e, w in trace(harness, "dock", "info") if e > up[0]]
         # dockd's frames until it knew: refused as not_ready, which is how it learns of the reset
