@@ -128,6 +128,35 @@ import Testing
         }
     }
 
+    /// Every frame of every transcript decodes to its message and encodes back to its bytes; a
+    /// host write holds exactly its `messages`, in order. (The firmware's C tests and the
+    /// simulator's play the transcripts; this checks their bytes.)
+    @Test func transcriptFramesMatchTheirBytes() throws {
+        let transcripts = try Vectors.load("transcripts.json").array("transcripts")
+        #expect(transcripts.count >= 2)
+        for transcript in transcripts {
+            let name = try transcript.string("name")
+            for step in try transcript.array("steps") {
+                switch try step.string("direction") {
+                case "host_to_accessory":
+                    let bytes = try Vectors.bytes(hex: step.string("hex"))
+                    var decoder = FrameDecoder()
+                    let frames = try decoder.decode(bytes).map { try $0.get() }
+                    #expect(frames == (try step.array("messages").map(Vectors.frame)), "\(name): a host write")
+                    #expect(bytes.count <= 256, "\(name): a write within the 256 bytes a host may have unanswered")
+                case "accessory_to_host":
+                    let frame = try Vectors.frame(step.member("message"))
+                    #expect(try FrameEncoder.encode(frame) == (try Vectors.bytes(hex: step.string("hex"))), "\(name): \(frame)")
+                    #expect(frame.message.type.direction == .accessoryToHost, "\(name)")
+                case "world":
+                    #expect(try step.string("button") == "tracking_button", "\(name)")
+                default:
+                    Issue.record("\(name): a step in no known direction: \(step)")
+                }
+            }
+        }
+    }
+
     /// Compares decoder results with a vector's `expect` list.
     private func expectOutcomes(
         _ results: [Result<Frame, FrameError>], _ expected: [JSONValue], _ context: String,
