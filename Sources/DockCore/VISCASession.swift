@@ -114,7 +114,7 @@ public struct VISCASession: AccessoryLink {
     public private(set) var lastSentSequence: UInt16?
     public private(set) var lastRefusedType: MessageType?
     /// When the next attempt to open the port is due, while disconnected.
-    public private(set) var reconnectAt: Duration?
+    public var reconnectAt: Duration? { retry.reconnectAt }
     /// The smoothed round trip of requests answered at their first sending.
     public private(set) var smoothedRoundTrip: Duration?
     /// Pose replies received.
@@ -127,7 +127,7 @@ public struct VISCASession: AccessoryLink {
     public private(set) var poses = PoseHistory()
 
     private var decoder = VISCAPacketDecoder()
-    private var backoff: Duration
+    private var retry: ReconnectBackoff
     /// The command (or handshake step) waiting for its answer.
     private var inFlight: InFlight?
     /// The pose inquiry waiting for its answer: inquiries use no socket, so one may be out
@@ -156,7 +156,7 @@ public struct VISCASession: AccessoryLink {
     /// Creates a session that has not started.
     public init(configuration: Configuration) {
         self.configuration = configuration
-        backoff = configuration.initialBackoff
+        retry = ReconnectBackoff(initial: configuration.initialBackoff, maximum: configuration.maximumBackoff)
     }
 
     public var protocolName: String { "visca" }
@@ -210,7 +210,7 @@ public struct VISCASession: AccessoryLink {
         switch state {
         case .disconnected:
             state = .connecting
-            reconnectAt = nil
+            retry.attempting()
             return [.openTransport]
         case .connecting, .handshaking, .ready, .incompatible:
             return []
@@ -255,9 +255,7 @@ public struct VISCASession: AccessoryLink {
         switch state {
         case .connecting:
             state = .disconnected
-            let wait = backoff
-            reconnectAt = now + wait
-            backoff = min(backoff * 2, configuration.maximumBackoff)
+            let wait = retry.schedule(now: now)
             return [.emit(.connectFailed(reason: reason, retryAfter: wait))]
         case .disconnected, .handshaking, .ready, .incompatible:
             return []
@@ -271,8 +269,7 @@ public struct VISCASession: AccessoryLink {
         case .connecting, .handshaking, .ready, .incompatible:
             let wasUp = state != .connecting
             state = .disconnected
-            reconnectAt = now + backoff
-            backoff = min(backoff * 2, configuration.maximumBackoff)
+            retry.schedule(now: now)
             disconnectCount += 1
             poses.removeAll()
             inFlight = nil
@@ -289,9 +286,9 @@ public struct VISCASession: AccessoryLink {
     public mutating func deviceAppeared(now: Duration) -> [SessionAction] {
         switch state {
         case .disconnected:
-            backoff = configuration.initialBackoff
+            retry.reset()
+            retry.attempting()
             state = .connecting
-            reconnectAt = nil
             return [.openTransport]
         case .connecting, .handshaking, .ready, .incompatible:
             return []
@@ -325,9 +322,8 @@ public struct VISCASession: AccessoryLink {
     public mutating func tick(now: Duration) -> [SessionAction] {
         switch state {
         case .disconnected:
-            guard let due = reconnectAt, now >= due else { return [] }
+            guard retry.takeIfDue(now: now) else { return [] }
             state = .connecting
-            reconnectAt = nil
             return [.openTransport]
         case .connecting, .incompatible:
             return []
@@ -795,7 +791,7 @@ public struct VISCASession: AccessoryLink {
             serialNumber: identifier)
         info = attached
         state = .ready(isDocked: true)
-        backoff = configuration.initialBackoff
+        retry.reset()
         handshakeSteps.removeAll()
         return [.emit(.attached(attached, isDocked: true))]
     }
