@@ -6,16 +6,19 @@ import Testing
 @Suite struct ReconnectBackoffTests {
     @Test func theWaitDoublesToItsMaximumAndStartsAfreshOnReset() {
         var retry = ReconnectBackoff(initial: .milliseconds(250), maximum: .seconds(1))
-        #expect(retry.schedule(now: .zero) == .milliseconds(250))
-        #expect(!retry.takeIfDue(now: .milliseconds(249)))
-        #expect(retry.takeIfDue(now: .milliseconds(250)))
+        var waits: [Duration] = []
+        waits.append(retry.schedule(now: .zero))
+        let early = retry.takeIfDue(now: .milliseconds(249))
+        let due = retry.takeIfDue(now: .milliseconds(250))
+        #expect(!early && due)
         #expect(retry.reconnectAt == nil, "taken")
-        #expect(retry.schedule(now: .seconds(1)) == .milliseconds(500))
-        #expect(retry.schedule(now: .seconds(2)) == .seconds(1))
-        #expect(retry.schedule(now: .seconds(3)) == .seconds(1), "no longer than the maximum")
+        for second in 1...3 { waits.append(retry.schedule(now: .seconds(second))) }
+        #expect(waits == [.milliseconds(250), .milliseconds(500), .seconds(1), .seconds(1)], "doubling, at most the maximum")
         retry.attempting()
-        #expect(!retry.takeIfDue(now: .seconds(100)), "an attempt under way is not due again")
+        let again = retry.takeIfDue(now: .seconds(100))
+        #expect(!again, "an attempt under way is not due again")
         retry.reset()
-        #expect(retry.schedule(now: .seconds(10)) == .milliseconds(250))
+        let first = retry.schedule(now: .seconds(10))
+        #expect(first == .milliseconds(250))
     }
 }
