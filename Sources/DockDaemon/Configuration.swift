@@ -108,8 +108,10 @@ public struct Configuration: Hashable, Sendable {
 
     /// Applies the `key = value` lines of a configuration file.
     public mutating func apply(fileText: String, path: String) throws(Error) {
-        for (index, rawLine) in fileText.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = rawLine.prefix { $0 != "#" }.trimmingWhitespace()
+        // Lines end at every LF scalar: split as Characters, CRLF would be one Character and a
+        // CRLF file one long line.
+        for (index, scalars) in fileText.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = Substring(scalars).prefix { $0 != "#" }.trimmingWhitespace()
             guard !line.isEmpty else { continue }
             let location = "\(path):\(index + 1)"
             guard let equals = line.firstIndex(of: "=") else {

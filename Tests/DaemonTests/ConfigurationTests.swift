@@ -55,6 +55,20 @@ import Testing
                 message: "choose either a device or the simulator"))) { try parse(["--simulator", "--device", "/dev/x"]) }
     }
 
+    /// Found by `scripts/fuzz configuration` (FuzzTesting/regressions/configuration/crlf-blank-line):
+    /// split as Characters, a CRLF file was one line, so a blank CRLF line was refused.
+    @Test func aFileWithCRLFLineEndsReadsAsWithLF() throws {
+        var expected = Configuration()
+        expected.baud = 57600
+        expected.tracking = true
+        #expect(try parse([], files: [DaemonCommand.defaultConfigurationPath: "baud = 57600\r\n\r\ntracking = yes\r\n"])
+                == .run(expected, configurationPath: DaemonCommand.defaultConfigurationPath))
+        #expect(throws: DaemonCommand.Failure.configuration(.init(location: "/etc/dockd/dockd.conf:2",
+                message: "unknown setting 'speed' (dockd --help lists them)"))) {
+            try parse([], files: ["/etc/dockd/dockd.conf": "\r\nspeed = 3\r\n"])
+        }
+    }
+
     @Test func usageErrors() {
         #expect(throws: DaemonCommand.Failure.usage("unknown argument '--frobnicate'")) { try parse(["--frobnicate"]) }
         #expect(throws: DaemonCommand.Failure.usage("cannot read configuration file '/nope.conf'")) {

@@ -1,0 +1,44 @@
+// libFuzzer entry point for VISCA camera profiles (the JSON of Protocol/visca/*.json, which
+// `dockd --profile FILE` reads). Built by `scripts/fuzz visca-profile`, compiled in one module
+// with Sources/VISCAProtocol.
+//
+// Invariants checked on every input:
+// - a profile is accepted or refused by name (`VISCAError.invalidProfile` with its field);
+// - parsing is deterministic;
+// - what an accepted profile says can be used without trapping: on both axes the limits in counts
+//   are ordered, every angle (infinite and NaN included) maps to a count inside them and back to a
+//   finite angle, and the speed table answers every step and every speed with a step it has.
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzVISCAProfile(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
+    let text = String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
+    let profile: VISCAProfile
+    do {
+        profile = try VISCAProfile.parse(json: text)
+    } catch {
+        guard case .invalidProfile(let field, _) = error, !field.isEmpty else {
+            preconditionFailure("a profile refused as \(error)")
+        }
+        return 0
+    }
+    precondition((try? VISCAProfile.parse(json: text)) == profile, "parsing is not deterministic")
+    for axis in [profile.pan, profile.tilt] {
+        precondition(axis.minimumCount <= axis.maximumCount, "\(axis): limits out of order")
+        for radians in [0, axis.minimumRadians, axis.maximumRadians, -.infinity, .infinity, .nan, 1e300, -1e300] {
+            let count = axis.count(radians: radians)
+            precondition((axis.minimumCount...axis.maximumCount).contains(count), "\(axis): \(radians) rad gives \(count)")
+            precondition(axis.radians(count: count).isFinite, "\(axis): count \(count) has no finite angle")
+        }
+        let table = axis.speeds
+        for step in 0...table.maximumStep {
+            precondition(!table.radiansPerSecond(step: step).isNaN, "\(table): step \(step)")
+        }
+        for speed in [0, table.maximumRadiansPerSecond, table.maximumRadiansPerSecond * 2, .infinity, -.infinity, .nan, -1] {
+            for current in [nil, 0, table.maximumStep] as [UInt8?] {
+                let step = table.step(for: speed, current: current)
+                precondition(step <= table.maximumStep, "\(table): \(speed) rad/s gives step \(step)")
+            }
+        }
+    }
+    return 0
+}

@@ -1,0 +1,91 @@
+"""Seeds a libFuzzer corpus for one scripts/fuzz target from the repository's vectors, scenarios,
+examples and the JSON or text its unit tests quote; plus a few hostile inputs written by hand.
+
+    python3 FuzzTesting/seed.py TARGET CORPUS_DIRECTORY
+"""
+import hashlib
+import json
+import pathlib
+import re
+import sys
+
+target, corpus = sys.argv[1], pathlib.Path(sys.argv[2])
+corpus.mkdir(parents=True, exist_ok=True)
+seeds = []
+
+
+def quoted(paths, pattern):
+    """The raw strings (#"..."#) of Swift files whose text matches pattern."""
+    for path in paths:
+        for text in re.findall(r'#"(.*?)"#', path.read_text()):
+            if re.search(pattern, text):
+                yield text.replace('\\n', '\n').encode()
+
+
+def hexes(node, suffix="hex"):
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key.endswith(suffix) and isinstance(value, str):
+                yield bytes.fromhex(value)
+            else:
+                yield from hexes(value, suffix)
+    elif isinstance(node, list):
+        for value in node:
+            yield from hexes(value, suffix)
+
+
+hostile_json = [b"1e999", b"-1e999", b"1e-999", b"9223372036854775807", b"9223372036854775808",
+                b"-9223372036854775809", b"12.0", b"1.2e1", b"-0", b"-0.0", b"0.1e400",
+                b"[" * 129 + b"]" * 129, b"[" * 128 + b"]" * 128, b"{\"a\":" * 130 + b"1" + b"}" * 130,
+                b"\"\\ud800\"", b"\"\\udc00\"", b"\"\\ud83d\\ude00\"", b"\"\xff\"", b"\"\x01\"",
+                b"{\"a\":1,\"a\":2}", b"\"\\u0000\"", b"{} x", b"[1,]", b"tru"]
+
+if target in ("json", "varlink"):
+    tests = sorted(pathlib.Path("Tests").glob("**/*.swift"))
+    seeds += quoted(tests, r'^\s*[\[{]')
+    for path in sorted(pathlib.Path("Protocol/vectors").glob("**/*.json"))[:8]:
+        seeds.append(path.read_bytes()[:8192])
+if target == "json":
+    seeds += hostile_json
+    for path in sorted(pathlib.Path("Protocol/visca").glob("*.json")):
+        seeds.append(path.read_bytes())
+if target == "varlink":
+    method = "io.dockd.Dock."
+    names = ["GetStatus", "ListAccessories", "Watch", "SetVelocity", "SetOrientation", "Stop", "Animate",
+             "SetSystemTracking", "Track", "SetFramingMode", "SetRegionOfInterest", "SelectSubjects",
+             "SelectSubjectAt", "SetLimits", "AcquireControl", "ReleaseControl"]
+    for name in names:
+        seeds.append(json.dumps({"method": method + name, "parameters": {}}).encode() + b"\0")
+    for number in [b"1e999", b"-1e999", b"1e308", b"5e-324", b"9223372036854775808", b"-0"]:
+        seeds.append(b'{"method":"io.dockd.Dock.SetVelocity","parameters":{"yaw":' + number
+                     + b',"pitch":0,"duration":' + number + b'}}\0')
+    seeds.append(b'{"method":"io.dockd.Dock.Track","parameters":{"observations":' + b"[" * 200 + b"]" * 200 + b"}}\0")
+    seeds.append(b'{"method":"org.varlink.service.GetInterfaceDescription","parameters":{"interface":"io.dockd.Dock"}}\0')
+    seeds.append(b'{"method":"org.varlink.service.GetInfo"}\0{"method":"io.dockd.Dock.Watch","more":true}\0')
+    seeds += [text + b"\0" for text in hostile_json]
+if target == "configuration":
+    for path in sorted(pathlib.Path("systemd").glob("*.conf")):
+        seeds.append(path.read_bytes())
+    seeds += quoted(sorted(pathlib.Path("Tests/DaemonTests").glob("*.swift")), r'=|--')
+    seeds += [b"--simulator\n--baud\n9600\n--yaw-min-deg=-90", b"baud = 1e999\n", b"rest-after-s = nan\n",
+              b"vendor-id = 12g9\n", b"--tracking\nfalse\n--log-level=debug", b"=\n", b"x\n"]
+if target == "scenario":
+    for path in sorted(pathlib.Path("Simulator/Scenarios").glob("**/*.json")):
+        seeds.append(path.read_bytes())
+    seeds += quoted(sorted(pathlib.Path("Tests/DockSimulatorTests").glob("*.swift")), r'^\s*\{')
+if target == "mot":
+    seeds += quoted(sorted(pathlib.Path("Tests/DockTrackingTests").glob("MOT*.swift")), r',')
+    seeds += [b"1,1,10,20,30,40,0.9,-1,-1,-1\n2,1,11.5,20,30,40,1,-1,-1,-1\n", b"1,1,0,0,0.004,1,1\n",
+              b"1e7,2,1,1,1,1,1\n", b"3.0,-4,1e300,1,1e300,1,nan\n", b"1,1,1,1,1,1,1\0\n"]
+if target == "visca":
+    for path in sorted(pathlib.Path("Protocol/vectors/visca").glob("*.json")):
+        document = json.loads(path.read_text())
+        seeds += hexes(document)
+if target == "visca-profile":
+    for path in sorted(pathlib.Path("Protocol/visca").glob("*.json")):
+        seeds.append(path.read_bytes())
+    seeds += quoted(sorted(pathlib.Path("Tests/VISCAProtocolTests").glob("*.swift")), r'^\s*\{')
+
+for seed in seeds:
+    (corpus / ("seed-" + hashlib.sha1(seed).hexdigest()[:16])).write_bytes(seed)
+print(f"fuzz-{target}: {len(set(seeds))} seed inputs")
