@@ -15,6 +15,7 @@ let package = Package(
     products: [
         .library(name: "DockProtocol", targets: ["DockProtocol"]),
         .library(name: "VISCAProtocol", targets: ["VISCAProtocol"]),
+        .library(name: "V4L2Protocol", targets: ["V4L2Protocol"]),
         .library(name: "DockTracking", targets: ["DockTracking"]),
         .library(name: "DockSimulator", targets: ["DockSimulator"]),
         .library(name: "DockCore", targets: ["DockCore"]),
@@ -35,11 +36,16 @@ let package = Package(
         // Foundation only to parse the profiles' JSON.
         .target(name: "VISCAProtocol", swiftSettings: strictSettings),
 
+        // Pure: V4L2 for UVC PTZ webcams (Protocol/uvc.md) — control ids, VIDIOC_* numbers from
+        // the struct sizes, struct images, the ioctl-over-bytes framing, camera models. Standard
+        // library, and Foundation only to parse the models' JSON.
+        .target(name: "V4L2Protocol", swiftSettings: strictSettings),
+
         // Pure: observations, image geometry and camera models (the tracker grows here).
         .target(name: "DockTracking", swiftSettings: strictSettings),
 
         // Pure: the accessory session, motion, control arbitration and animations.
-        .target(name: "DockCore", dependencies: ["DockProtocol", "VISCAProtocol"], swiftSettings: strictSettings),
+        .target(name: "DockCore", dependencies: ["DockProtocol", "VISCAProtocol", "V4L2Protocol"], swiftSettings: strictSettings),
 
         // Pure: the host's policy — session, motion, control, tracking, indicator and what
         // clients hear — as one value type that the daemon, the evaluation and the tests drive.
@@ -148,8 +154,13 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "V4L2ProtocolTests",
+            dependencies: ["V4L2Protocol"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "DockCoreTests",
-            dependencies: ["DockCore", "DockSimulator", "DockProtocol", "VISCAProtocol"],
+            dependencies: ["DockCore", "DockSimulator", "DockProtocol", "VISCAProtocol", "V4L2Protocol"],
             swiftSettings: strictSettings
         ),
         .testTarget(
