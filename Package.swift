@@ -60,7 +60,7 @@ let package = Package(
         // over the same physics, and their world.
         .target(
             name: "DockSimulator",
-            dependencies: ["DockProtocol", "DockTracking", "VISCAProtocol"],
+            dependencies: ["DockProtocol", "DockTracking", "VISCAProtocol", "V4L2Protocol"],
             path: "Simulator",
             exclude: ["README.md", "Scenarios"],
             swiftSettings: strictSettings

@@ -35,7 +35,7 @@ public struct UVCCameraModel: Hashable, Sendable {
             let isSpeed = id == V4L2ControlID.panSpeed || id == V4L2ControlID.tiltSpeed || id == V4L2ControlID.zoomContinuous
             return V4L2ControlDescription(id: id, name: names[id] ?? name, minimum: minimum, maximum: maximum, step: step,
                                           defaultValue: defaultValue,
-                                          flags: isSpeed ? [.writeOnly, .volatile] : [.volatile])
+                                          flags: isSpeed ? [] : [.volatile])
         }
     }
 
