@@ -165,7 +165,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DockHostTests",
-            dependencies: ["DockHost", "DockCore", "DockProtocol", "DockSimulator", "DockTracking", "VISCAProtocol"],
+            dependencies: ["DockHost", "DockCore", "DockProtocol", "DockSimulator", "DockTracking", "VISCAProtocol", "V4L2Protocol"],
             swiftSettings: strictSettings
         ),
         .testTarget(
