@@ -83,7 +83,7 @@ let package = Package(
         .target(
             name: "DockDaemon",
             dependencies: ["DockAPI", "DockCore", "DockHost", "DockProtocol", "DockSimulator", "DockSystem", "DockTracking",
-                           "VISCAProtocol"],
+                           "VISCAProtocol", "V4L2Protocol"],
             swiftSettings: strictSettings
         ),
 

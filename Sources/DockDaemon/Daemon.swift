@@ -37,6 +37,8 @@ public enum Daemon {
                 }
             }
             transport = SimulatorTransport(scenario: scenario, clock: clock)
+        } else if configuration.accessoryProtocol == "uvc" {
+            transport = V4L2Transport(path: configuration.device)
         } else if let camera = ViscaAddress(configuration.visca) {
             transport = NetworkTransport(kind: camera.kind, address: camera.address)
         } else if !configuration.device.isEmpty {
@@ -57,7 +59,7 @@ public enum Daemon {
 
         let link: (any AccessoryLink)?
         do {
-            link = try configuration.accessoryLink(identifier: transport.name)
+            link = try configuration.uvcLink(identifier: transport.name) ?? configuration.accessoryLink(identifier: transport.name)
         } catch {
             log.error("\(error)")
             return 78

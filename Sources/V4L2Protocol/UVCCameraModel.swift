@@ -142,3 +142,17 @@ public struct UVCCameraModel: Hashable, Sendable {
             enumerationDelay: .milliseconds(document.enumeration_delay_ms))
     }
 }
+
+extension UVCCameraModel {
+    /// The models of `Protocol/uvc/`, embedded (`scripts/embed-uvc-models`), in file name order.
+    public static let builtIn: [UVCCameraModel] = builtInFiles.map { file in
+        do {
+            return try parse(json: file.json)
+        } catch {
+            preconditionFailure("the embedded model \(file.name) does not parse: \(error)")
+        }
+    }
+
+    /// The built-in model of a name; nil when there is none.
+    public static func named(_ name: String) -> UVCCameraModel? { builtIn.first { $0.name == name } }
+}

@@ -54,3 +54,15 @@ import Testing
         #expect(throws: UVCCameraModel.ParseError.self) { try UVCCameraModel.parse(json: upsideDown) }
     }
 }
+
+extension UVCCameraModelTests {
+    @Test func theEmbeddedModelsAreTheFilesOnDisk() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: Self.directory.path).filter { $0.hasSuffix(".json") }.sorted()
+        #expect(UVCCameraModel.builtIn.count == names.count, "Protocol/uvc/ and the embedded models differ: run scripts/embed-uvc-models")
+        for (name, embedded) in zip(names, UVCCameraModel.builtIn) {
+            #expect(try Self.model(String(name.dropLast(5))) == embedded, "\(name): run scripts/embed-uvc-models")
+        }
+        #expect(UVCCameraModel.named("obsbot-tiny")?.displayName == "OBSBOT Tiny")
+        #expect(UVCCameraModel.named("no-such-camera") == nil)
+    }
+}
