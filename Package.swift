@@ -26,6 +26,8 @@ let package = Package(
         .executable(name: "dockctl", targets: ["dockctl"]),
         .executable(name: "dockbench", targets: ["dockbench"]),
         .library(name: "DockClient", targets: ["DockClient"]),
+        // The emulated UVC camera's LD_PRELOAD library (docksim --preload-library prints its path).
+        .library(name: "dockd-uvc-preload", type: .dynamic, targets: ["CUVCPreload"]),
     ],
     targets: [
         // Pure: the dock serial protocol (Protocol/dock-serial.md). Standard library only.
@@ -75,7 +77,8 @@ let package = Package(
         // with --camera it also plays the camera app over dockd's API.
         .executableTarget(
             name: "docksim",
-            dependencies: ["DockSimulator", "DockSystem", "DockProtocol", "DockTracking", "DockClient", "DockAPI", "VISCAProtocol"],
+            dependencies: ["DockSimulator", "DockSystem", "DockProtocol", "DockTracking", "DockClient", "DockAPI", "VISCAProtocol",
+                           "V4L2Protocol"],
             swiftSettings: strictSettings
         ),
 
@@ -121,6 +124,8 @@ let package = Package(
         // what dockd puts on the line.
         .target(name: "SimulatedSerialDock", dependencies: ["DockProtocol", "DockSimulator", "DockSystem"],
                 swiftSettings: strictSettings),
+        // The emulated UVC camera's preload library: open/openat/close/ioctl on a docksim socket.
+        .target(name: "CUVCPreload", path: "Emulation/uvc-preload", linkerSettings: [.linkedLibrary("dl")]),
         // Counts the process's heap allocations, for dockbench's no-allocation check.
         .target(name: "CAllocationCounter"),
 
