@@ -194,8 +194,9 @@ public struct Configuration: Hashable, Sendable {
             throw Error(location: "visca-baud", message: "must be 0 (probe) or from 1200 to 4000000, got \(viscaBaud)")
         }
         if checked.accessoryProtocol == "uvc" {
-            guard !device.isEmpty, !simulator else {
-                throw Error(location: "protocol", message: "a UVC webcam needs --device /dev/videoN (discovery is not there yet)")
+            guard !simulator else {
+                throw Error(location: "protocol", message: "the in-process simulator is a dock-serial dock; run docksim "
+                            + "--protocol uvc for an emulated webcam")
             }
             do {
                 _ = try checked.uvcCameraModel()

@@ -36,21 +36,24 @@ private final class V4L2Worker: Sendable {
     private let state = Mutex<(pending: [V4L2Frame.Request], decoder: V4L2Frame.Decoder, isClosed: Bool)>(
         ([], V4L2Frame.Decoder.requests(), false))
     private let wake = DispatchSemaphore(value: 0)
+    private let finished = DispatchSemaphore(value: 0)
 
     init(descriptor: Int32, name: String) {
         (replies, continuation) = AsyncStream<[UInt8]>.makeStream()
         let thread = Thread { [self] in
             while true {
                 wake.wait()
+                // What was written before the close is still performed: the stop at shutdown is.
                 let next = state.withLock { state -> (request: V4L2Frame.Request?, isClosed: Bool) in
-                    state.isClosed ? (nil, true) : (state.pending.isEmpty ? nil : state.pending.removeFirst(), false)
+                    state.pending.isEmpty ? (nil, state.isClosed) : (state.pending.removeFirst(), false)
                 }
                 if next.isClosed { break }
                 guard let request = next.request else { continue }
-                continuation.yield(Self.perform(request, on: descriptor).encode())
+                continuation.yield(performFramedIoctl(request, on: descriptor).encode())
             }
             Glibc.close(descriptor)
             continuation.finish()
+            finished.signal()
         }
         thread.name = "dockd v4l2 \(name)"
         thread.start()
@@ -68,50 +71,56 @@ private final class V4L2Worker: Sendable {
         return true
     }
 
+    /// Closes the device once the requests written before are performed (at shutdown, the
+    /// stop must reach the camera before dockd exits); returns when the descriptor is closed.
     func close() {
         let first = state.withLock { state in
             defer { state.isClosed = true }
             return !state.isClosed
         }
-        if first { wake.signal() }
+        guard first else { return }
+        wake.signal()
+        finished.wait()
     }
 
-    /// One ioctl: the image padded to the size the request number encodes; for the
-    /// `EXT_CTRLS` requests, the header's `controls` pointer pointed at the array after it.
-    static func perform(_ request: V4L2Frame.Request, on descriptor: Int32) -> V4L2Frame.Reply {
-        let number = request.request
-        let size = Int((number >> 16) & 0x3FFF)
-        var result: Int32 = 0
-        var error: Int32 = 0
-        var image = request.bytes
-        if V4L2Request.carriesControlArray(number) {
-            guard image.count >= V4L2ExtendedControls.headerSize else {
-                return V4L2Frame.Reply(request: number, errno: EINVAL, bytes: request.bytes)
-            }
-            var header = Array(image[0..<V4L2ExtendedControls.headerSize])
-            var array = Array(image[V4L2ExtendedControls.headerSize...])
-            let count = Int(header[4]) | Int(header[5]) << 8 | Int(header[6]) << 16 | Int(header[7]) << 24
-            guard array.count >= count * V4L2ExtendedControls.controlSize else {
-                return V4L2Frame.Reply(request: number, errno: EINVAL, bytes: request.bytes)
-            }
-            array.withUnsafeMutableBytes { controls in
-                var pointer = UInt(bitPattern: controls.baseAddress)
-                withUnsafeBytes(of: &pointer) { header.replaceSubrange(24..<32, with: $0) }
-                repeat {
-                    result = header.withUnsafeMutableBytes { ioctl(descriptor, UInt(number), $0.baseAddress!) }
-                    error = result < 0 ? errno : 0
-                } while error == EINTR
-            }
-            header.replaceSubrange(24..<32, with: repeatElement(0, count: 8))
-            image = header + array
-        } else {
-            if image.count < size { image += [UInt8](repeating: 0, count: size - image.count) }
-            if image.isEmpty { image = [0] }
+}
+
+/// One framed ioctl on a descriptor: the image padded to the size the request number encodes;
+/// for the `EXT_CTRLS` requests, the header's `controls` pointer pointed at the array after it
+/// (and zeroed again in the reply). `EINTR` is retried.
+func performFramedIoctl(_ request: V4L2Frame.Request, on descriptor: Int32) -> V4L2Frame.Reply {
+    let number = request.request
+    let size = Int((number >> 16) & 0x3FFF)
+    var result: Int32 = 0
+    var error: Int32 = 0
+    var image = request.bytes
+    if V4L2Request.carriesControlArray(number) {
+        guard image.count >= V4L2ExtendedControls.headerSize else {
+            return V4L2Frame.Reply(request: number, errno: EINVAL, bytes: request.bytes)
+        }
+        var header = Array(image[0..<V4L2ExtendedControls.headerSize])
+        var array = Array(image[V4L2ExtendedControls.headerSize...])
+        let count = Int(header[4]) | Int(header[5]) << 8 | Int(header[6]) << 16 | Int(header[7]) << 24
+        guard array.count >= count * V4L2ExtendedControls.controlSize else {
+            return V4L2Frame.Reply(request: number, errno: EINVAL, bytes: request.bytes)
+        }
+        array.withUnsafeMutableBytes { controls in
+            var pointer = UInt(bitPattern: controls.baseAddress)
+            withUnsafeBytes(of: &pointer) { header.replaceSubrange(24..<32, with: $0) }
             repeat {
-                result = image.withUnsafeMutableBytes { ioctl(descriptor, UInt(number), $0.baseAddress!) }
+                result = header.withUnsafeMutableBytes { ioctl(descriptor, UInt(number), $0.baseAddress!) }
                 error = result < 0 ? errno : 0
             } while error == EINTR
         }
-        return V4L2Frame.Reply(request: number, errno: error, bytes: image)
+        header.replaceSubrange(24..<32, with: repeatElement(0, count: 8))
+        image = header + array
+    } else {
+        if image.count < size { image += [UInt8](repeating: 0, count: size - image.count) }
+        if image.isEmpty { image = [0] }
+        repeat {
+            result = image.withUnsafeMutableBytes { ioctl(descriptor, UInt(number), $0.baseAddress!) }
+            error = result < 0 ? errno : 0
+        } while error == EINTR
     }
+    return V4L2Frame.Reply(request: number, errno: error, bytes: image)
 }

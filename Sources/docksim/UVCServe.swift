@@ -11,7 +11,8 @@ import V4L2Protocol
 /// logged with its `CLOCK_MONOTONIC` time, so a check can time what reached the camera. And `docksim --preload-library`:
 /// the library's absolute path.
 enum UVCServe {
-    static let usage = "usage: docksim --protocol uvc --v4l2 PATH [--model NAME|FILE] [--quiet] | docksim --preload-library"
+    static let usage =
+        "usage: docksim --protocol uvc --v4l2 PATH [--model NAME|FILE] [--eio CONTROL]... [--quiet] | docksim --preload-library"
 
     /// Runs the UVC camera when the arguments ask for it; nil when they are another mode's.
     static func runIfAsked(_ arguments: [String]) -> Int32? {
@@ -25,6 +26,7 @@ enum UVCServe {
         var path: String?
         var modelName = "generic"
         var isQuiet = false
+        var failing: Set<UInt32> = []
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             switch argument {
@@ -32,6 +34,12 @@ enum UVCServe {
             case "--v4l2": path = rest.popFirst()
             case "--model": modelName = rest.popFirst() ?? ""
             case "--quiet": isQuiet = true
+            case "--eio":
+                guard let name = rest.popFirst(), let id = V4L2ControlID.id(named: name) else {
+                    printError("docksim: --eio needs a control name (pan_absolute, tilt_speed, ...)\n\(usage)")
+                    return 64
+                }
+                failing.insert(id)
             default:
                 printError("docksim: unknown argument '\(argument)' for --protocol uvc\n\(usage)")
                 return 64
@@ -54,7 +62,7 @@ enum UVCServe {
             return 64
         }
         do {
-            return try serve(model: model, path: path, isQuiet: isQuiet)
+            return try serve(model: model, path: path, failing: failing, isQuiet: isQuiet)
         } catch {
             printError("docksim: \(error)")
             return 1
@@ -67,7 +75,7 @@ enum UVCServe {
         return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("libdockd-uvc-preload.so").path
     }
 
-    private static func serve(model: UVCCameraModel, path: String, isQuiet: Bool) throws -> Int32 {
+    private static func serve(model: UVCCameraModel, path: String, failing: Set<UInt32>, isQuiet: Bool) throws -> Int32 {
         let log: @Sendable (String) -> Void = { message in if !isQuiet { printError("docksim: \(message)") } }
         signal(SIGPIPE, SIG_IGN)
         let signals = try TerminationSignals()
@@ -76,7 +84,9 @@ enum UVCServe {
             listener.close()
             unlink(path)
         }
-        let camera = SharedCamera(UVCCamera(model: model))
+        var emulated = UVCCamera(model: model)
+        emulated.failingControls.formUnion(failing)  // --eio: firmware that does not answer these
+        let camera = SharedCamera(emulated)
         let start = ContinuousClock.now
         let now: @Sendable () -> Duration = { start.duration(to: .now) }
         log("UVC camera \(model.displayName) (\(model.name)) on \(path); LD_PRELOAD=\(preloadLibraryPath)")

@@ -29,8 +29,8 @@ import V4L2Protocol
         #expect(try configuration(["--device", "/dev/ttyACM0"]).uvcLink(identifier: "x") == nil, "dock-serial is not UVC")
     }
 
-    @Test func aWebcamNeedsADeviceAndAKnownModel() {
-        #expect(throws: DaemonCommand.Failure.self) { try parse(["--protocol", "uvc"]) }
+    @Test func aWebcamIsFoundOrNamedAndNeedsAKnownModel() throws {
+        #expect(try configuration(["--protocol", "uvc"]).device.isEmpty, "no device: the first V4L2 device with pan/tilt")
         #expect(throws: DaemonCommand.Failure.self) { try parse(["--protocol", "uvc", "--device", "/dev/video0", "--uvc-model", "no-such"]) }
         #expect(throws: DaemonCommand.Failure.self) { try parse(["--protocol", "uvc", "--simulator"]) }
     }
@@ -58,5 +58,30 @@ import V4L2Protocol
         #expect(replies[1].errno == ENOTTY && replies[1].bytes == set.bytes, "the pointer field zero again")
         #expect(replies[2].errno == EINVAL, "an array shorter than its count is refused before the kernel sees it")
         #expect(throws: SystemError.self) { try V4L2Transport(path: "/nonexistent/video9").open() }
+    }
+
+    /// What was written before the close is performed before the device closes: the stop that
+    /// shutdown writes reaches the camera before dockd exits.
+    @Test func requestsWrittenBeforeTheCloseArePerformed() async throws {
+        let connection = try V4L2Transport(path: "/dev/null").open()
+        let request = V4L2Frame.Request(request: V4L2Request.setExtendedControls,
+                                        bytes: V4L2ExtendedControls.encode([(V4L2ControlID.panSpeed, 0), (V4L2ControlID.tiltSpeed, 0)]))
+        for _ in 0..<5 { #expect(connection.write(request.encode())) }
+        connection.close()
+        #expect(!connection.write(request.encode()), "nothing is taken after the close")
+        var decoder = V4L2Frame.Decoder.replies()
+        var count = 0
+        for await chunk in connection.incoming { count += try decoder.replies(chunk).count }
+        #expect(count == 5)
+    }
+
+    /// The probe runs the session's handshake on a device: a node that is no V4L2 device, or
+    /// none at all, has no pan/tilt.
+    @Test func theProbeFindsNoPanTiltWhereThereIsNone() {
+        #expect(V4L2Probe.controls(path: "/dev/null") == nil)
+        #expect(V4L2Probe.controls(path: "/nonexistent/video9") == nil)
+        if DeviceDiscovery.videoDevices().allSatisfy({ V4L2Probe.controls(path: $0.path) == nil }) {
+            #expect(throws: SystemError.self) { try DiscoveredVideoTransport().open() }
+        }
     }
 }
