@@ -185,7 +185,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DockSimulatorTests",
-            dependencies: ["DockSimulator", "DockProtocol", "DockTracking", "VISCAProtocol"],
+            dependencies: ["DockSimulator", "DockProtocol", "DockTracking", "VISCAProtocol", "V4L2Protocol"],
             swiftSettings: strictSettings
         ),
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),

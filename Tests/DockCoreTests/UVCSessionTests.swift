@@ -27,7 +27,10 @@ import V4L2Protocol
         var closes = 0
         /// Whether the shell's port is open (writes reach the camera).
         var isOpen = false
+        /// How long the camera takes to answer each control query (a slow enumeration).
+        var queryDelay: Duration = .zero
         private var decoder = V4L2Frame.Decoder.requests()
+        private var due: [(time: Duration, bytes: [UInt8])] = []
 
         init(model: String = "obsbot-tiny", configure: (inout UVCSession.Configuration) -> Void = { _ in },
              camera adjust: (inout UVCCamera) -> Void = { _ in }) {
@@ -55,6 +58,10 @@ import V4L2Protocol
                     let requests = try! decoder.requests(bytes)
                     for request in requests {
                         let reply = camera.handle(request, now: now)
+                        if queryDelay > .zero, request.request == V4L2Request.queryExtendedControl {
+                            due.append((now + queryDelay, reply.encode()))
+                            continue
+                        }
                         perform(session.bytesReceived(reply.encode(), now: now))
                     }
                 case .emit(let event): events.append(event)
@@ -74,6 +81,10 @@ import V4L2Protocol
             while now < end {
                 now += .milliseconds(10)
                 camera.advance(to: now)
+                while let next = due.first, next.time <= now, isOpen {
+                    due.removeFirst()
+                    perform(session.bytesReceived(next.bytes, now: now))
+                }
                 perform(session.tick(now: now))
             }
         }
@@ -149,6 +160,27 @@ import V4L2Protocol
         #expect(rig.events.contains(.handshakeFailed))
         #expect(rig.closes == 1)
         #expect(rig.session.state == .disconnected)
+    }
+
+    /// A camera slow to enumerate (OBSBOT's SDK takes seconds) is waited for, query by query;
+    /// one that stops answering is taken for gone after `replyTimeout`.
+    @Test func aSlowEnumerationIsWaitedForAndASilentCameraDropped() {
+        var slow = Rig()
+        slow.queryDelay = .milliseconds(900)
+        slow.start()
+        slow.wait(.seconds(5))
+        #expect(slow.attachCount == 0, "still enumerating: 6 queries of 0.9 s")
+        slow.wait(.seconds(1))
+        #expect(slow.attachCount == 1)
+        #expect(!slow.events.contains(.disconnected))
+        var silent = Rig()
+        silent.queryDelay = .seconds(6)
+        silent.start()
+        silent.wait(.milliseconds(4990))
+        #expect(silent.closes == 0)
+        silent.wait(.milliseconds(20))
+        #expect(silent.closes == 1, "5 s without an answer: closed and retried")
+        #expect(silent.attachCount == 0)
     }
 
     // MARK: The rules
