@@ -5,10 +5,12 @@ import DockProtocol
 /// model (`Protocol/uvc/*.json`): the controls and their ranges as the driver reports them (the
 /// −1 speed minimum, a non-zero speed default), read-back of the target where the model says so,
 /// controls that fail with `EIO`, the device gone (`ENODEV`), a driver that knows only the old
-/// `QUERYCTRL`. Its motors are simple: a speed turns the axis at the speed times the model's
-/// unit; with the speeds 0 the axis approaches its absolute target at the model's absolute rate.
-/// Values written are clamped to the range and snapped to the step, as the control framework
-/// and uvcvideo do; a speed's magnitude runs to the maximum in both directions.
+/// `QUERYCTRL`. Its motors are the simulated dock's (`AxisPhysics`: speed and acceleration
+/// limits, a first-order lag, hard stops at the absolute range): a speed drives the axis at the
+/// speed times the model's unit; with the speeds 0 the axis approaches its absolute target at up
+/// to the model's absolute rate. Values written are clamped to the range and snapped to the
+/// step, as the control framework and uvcvideo do; a speed's magnitude runs to the maximum in
+/// both directions.
 public struct UVCCamera: Sendable {
     /// The camera's model.
     public let model: UVCCameraModel
@@ -25,14 +27,33 @@ public struct UVCCamera: Sendable {
     /// The controls' current values (the absolute ones: their targets).
     public private(set) var values: [UInt32: Int32] = [:]
     /// Where the camera points, arc-seconds.
-    public private(set) var panArcSeconds = 0.0
+    public var panArcSeconds: Double { pan.outputRadians * arcSecondsPerRadian }
     /// Where the camera points, arc-seconds.
-    public private(set) var tiltArcSeconds = 0.0
+    public var tiltArcSeconds: Double { tilt.outputRadians * arcSecondsPerRadian }
+    /// The motors.
+    public private(set) var pan: AxisPhysics
+    /// The motors.
+    public private(set) var tilt: AxisPhysics
     private var time: Duration = .zero
+    private let arcSecondsPerRadian = 180 / Double.pi * 3600
+
+    /// How fast the motors may change speed, rad/s² (UVC reports none; a small gimbal's).
+    public static let accelerationRadiansPerSecondSquared = 20.0
 
     /// A camera of `model`, at rest at 0, 0, its controls at their defaults.
     public init(model: UVCCameraModel) {
         self.model = model
+        func axis(_ id: UInt32, speed: UInt32) -> AxisPhysics {
+            let range = model.control(id).map { (Double($0.minimum), Double($0.maximum)) } ?? (-648_000, 648_000)
+            let speedRange = model.control(speed).map { Double(min(max($0.maximum, -$0.minimum), 255)) } ?? 0
+            let fastest = max(speedRange * model.degreesPerSecondPerSpeedUnit, model.absoluteDegreesPerSecond) * .pi / 180
+            return AxisPhysics(parameters: AxisParameters(
+                minimumRadians: range.0 / 3600 * .pi / 180, maximumRadians: range.1 / 3600 * .pi / 180,
+                maximumSpeedRadiansPerSecond: fastest,
+                maximumAccelerationRadiansPerSecondSquared: Self.accelerationRadiansPerSecondSquared))
+        }
+        pan = axis(V4L2ControlID.panAbsolute, speed: V4L2ControlID.panSpeed)
+        tilt = axis(V4L2ControlID.tiltAbsolute, speed: V4L2ControlID.tiltSpeed)
         failingControls = Set(model.controls.filter(\.failsWithIO).map(\.id))
         for control in model.controls { values[control.id] = Int32(clamping: control.defaultValue) }
         // The speeds' defaults are what the driver reports, not a motion: at rest.
@@ -42,24 +63,27 @@ public struct UVCCamera: Sendable {
     }
 
     /// Moves the motors on to `now`.
+    /// Moves the motors on to `now`, in steps of at most 5 ms.
     public mutating func advance(to now: Duration) {
-        guard now > time else { return }
-        let seconds = (now - time).secondsValue
-        time = now
-        panArcSeconds = step(panArcSeconds, speed: V4L2ControlID.panSpeed, target: V4L2ControlID.panAbsolute, seconds: seconds)
-        tiltArcSeconds = step(tiltArcSeconds, speed: V4L2ControlID.tiltSpeed, target: V4L2ControlID.tiltAbsolute, seconds: seconds)
+        while now > time {
+            let step = min(now - time, .milliseconds(5))
+            time += step
+            let seconds = step.secondsValue
+            pan = drive(pan, speed: V4L2ControlID.panSpeed, target: V4L2ControlID.panAbsolute, seconds: seconds)
+            tilt = drive(tilt, speed: V4L2ControlID.tiltSpeed, target: V4L2ControlID.tiltAbsolute, seconds: seconds)
+        }
     }
 
-    private mutating func step(_ position: Double, speed: UInt32, target: UInt32, seconds: Double) -> Double {
-        let range = model.control(target).map { (Double($0.minimum), Double($0.maximum)) } ?? (-648_000, 648_000)
+    private mutating func drive(_ axis: AxisPhysics, speed: UInt32, target: UInt32, seconds: Double) -> AxisPhysics {
+        var axis = axis
         if let units = values[speed], units != 0 {
-            let moved = min(max(position + Double(units) * model.degreesPerSecondPerSpeedUnit * 3600 * seconds, range.0), range.1)
-            if values[target] != nil { values[target] = Int32(moved.rounded()) }  // read back where it went
-            return moved
+            axis.step(commandedRadiansPerSecond: Double(units) * model.degreesPerSecondPerSpeedUnit * .pi / 180, seconds: seconds)
+            if values[target] != nil { values[target] = Int32((axis.outputRadians * arcSecondsPerRadian).rounded()) }  // read back where it went
+            return axis
         }
-        guard let goal = values[target].map(Double.init) else { return position }
-        let reach = model.absoluteDegreesPerSecond * 3600 * seconds
-        return abs(goal - position) <= reach ? goal : position + (goal > position ? reach : -reach)
+        let rate = values[target].map { axis.rate(toward: Double($0) / arcSecondsPerRadian, atMost: model.absoluteDegreesPerSecond * .pi / 180) } ?? 0
+        axis.step(commandedRadiansPerSecond: rate, seconds: seconds)
+        return axis
     }
 
     /// Answers one request at `now`.
