@@ -15,6 +15,7 @@ let package = Package(
     products: [
         .library(name: "DockProtocol", targets: ["DockProtocol"]),
         .library(name: "VISCAProtocol", targets: ["VISCAProtocol"]),
+        .library(name: "V4L2Protocol", targets: ["V4L2Protocol"]),
         .library(name: "DockTracking", targets: ["DockTracking"]),
         .library(name: "DockSimulator", targets: ["DockSimulator"]),
         .library(name: "DockCore", targets: ["DockCore"]),
@@ -25,6 +26,8 @@ let package = Package(
         .executable(name: "dockctl", targets: ["dockctl"]),
         .executable(name: "dockbench", targets: ["dockbench"]),
         .library(name: "DockClient", targets: ["DockClient"]),
+        // The emulated UVC camera's LD_PRELOAD library (docksim --preload-library prints its path).
+        .library(name: "dockd-uvc-preload", type: .dynamic, targets: ["CUVCPreload"]),
     ],
     targets: [
         // Pure: the dock serial protocol (Protocol/dock-serial.md). Standard library only.
@@ -35,11 +38,16 @@ let package = Package(
         // Foundation only to parse the profiles' JSON.
         .target(name: "VISCAProtocol", swiftSettings: strictSettings),
 
+        // Pure: V4L2 for UVC PTZ webcams (Protocol/uvc.md) — control ids, VIDIOC_* numbers from
+        // the struct sizes, struct images, the ioctl-over-bytes framing, camera models. Standard
+        // library, and Foundation only to parse the models' JSON.
+        .target(name: "V4L2Protocol", swiftSettings: strictSettings),
+
         // Pure: observations, image geometry and camera models (the tracker grows here).
         .target(name: "DockTracking", swiftSettings: strictSettings),
 
         // Pure: the accessory session, motion, control arbitration and animations.
-        .target(name: "DockCore", dependencies: ["DockProtocol", "VISCAProtocol"], swiftSettings: strictSettings),
+        .target(name: "DockCore", dependencies: ["DockProtocol", "VISCAProtocol", "V4L2Protocol"], swiftSettings: strictSettings),
 
         // Pure: the host's policy — session, motion, control, tracking, indicator and what
         // clients hear — as one value type that the daemon, the evaluation and the tests drive.
@@ -54,7 +62,7 @@ let package = Package(
         // over the same physics, and their world.
         .target(
             name: "DockSimulator",
-            dependencies: ["DockProtocol", "DockTracking", "VISCAProtocol"],
+            dependencies: ["DockProtocol", "DockTracking", "VISCAProtocol", "V4L2Protocol"],
             path: "Simulator",
             exclude: ["README.md", "Scenarios"],
             swiftSettings: strictSettings
@@ -69,7 +77,8 @@ let package = Package(
         // with --camera it also plays the camera app over dockd's API.
         .executableTarget(
             name: "docksim",
-            dependencies: ["DockSimulator", "DockSystem", "DockProtocol", "DockTracking", "DockClient", "DockAPI", "VISCAProtocol"],
+            dependencies: ["DockSimulator", "DockSystem", "DockProtocol", "DockTracking", "DockClient", "DockAPI", "VISCAProtocol",
+                           "V4L2Protocol"],
             swiftSettings: strictSettings
         ),
 
@@ -77,7 +86,7 @@ let package = Package(
         .target(
             name: "DockDaemon",
             dependencies: ["DockAPI", "DockCore", "DockHost", "DockProtocol", "DockSimulator", "DockSystem", "DockTracking",
-                           "VISCAProtocol"],
+                           "VISCAProtocol", "V4L2Protocol"],
             swiftSettings: strictSettings
         ),
 
@@ -115,6 +124,8 @@ let package = Package(
         // what dockd puts on the line.
         .target(name: "SimulatedSerialDock", dependencies: ["DockProtocol", "DockSimulator", "DockSystem"],
                 swiftSettings: strictSettings),
+        // The emulated UVC camera's preload library: open/openat/close/ioctl on a docksim socket.
+        .target(name: "CUVCPreload", path: "Emulation/uvc-preload", linkerSettings: [.linkedLibrary("dl")]),
         // Counts the process's heap allocations, for dockbench's no-allocation check.
         .target(name: "CAllocationCounter"),
 
@@ -148,13 +159,18 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "V4L2ProtocolTests",
+            dependencies: ["V4L2Protocol"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "DockCoreTests",
-            dependencies: ["DockCore", "DockSimulator", "DockProtocol", "VISCAProtocol"],
+            dependencies: ["DockCore", "DockSimulator", "DockProtocol", "VISCAProtocol", "V4L2Protocol"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "DockHostTests",
-            dependencies: ["DockHost", "DockCore", "DockProtocol", "DockSimulator", "DockTracking", "VISCAProtocol"],
+            dependencies: ["DockHost", "DockCore", "DockProtocol", "DockSimulator", "DockTracking", "VISCAProtocol", "V4L2Protocol"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -169,7 +185,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DockSimulatorTests",
-            dependencies: ["DockSimulator", "DockProtocol", "DockTracking", "VISCAProtocol"],
+            dependencies: ["DockSimulator", "DockProtocol", "DockTracking", "VISCAProtocol", "V4L2Protocol"],
             swiftSettings: strictSettings
         ),
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),

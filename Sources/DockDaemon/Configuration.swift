@@ -40,7 +40,7 @@ public struct Configuration: Hashable, Sendable {
     public var maximumSpeedDegreesPerSecond = 360.0
     /// `error`, `warning`, `notice`, `info` or `debug`.
     public var logLevel = "info"
-    /// The protocol the accessory speaks: `dock-serial` or `visca`.
+    /// The protocol the accessory speaks: `dock-serial`, `visca` or `uvc`.
     public var accessoryProtocol = "dock-serial"
     /// The VISCA camera's profile: a built-in name or a JSON file.
     public var profile = "generic"
@@ -49,6 +49,8 @@ public struct Configuration: Hashable, Sendable {
     public var visca = ""
     /// A VISCA camera's serial speed; 0: probe the profile's speeds in turn.
     public var viscaBaud = 0
+    /// A UVC webcam's model: a built-in name (`Protocol/uvc`) or a JSON file.
+    public var uvcModel = "generic"
     /// The control API's socket (unless systemd passes one); empty: no API. This is root's
     /// default; ``init(effectiveUserID:environment:)`` gives a normal user's.
     public var socket = "/run/dockd/dockd.sock"
@@ -86,14 +88,16 @@ public struct Configuration: Hashable, Sendable {
         number("pitch-max-deg", "narrow the pitch range (degrees)", \.pitchMaximumDegrees, -720...720),
         number("max-speed-deg-s", "highest speed on either axis (degrees per second)", \.maximumSpeedDegreesPerSecond, 0.1...2000),
         choice("log-level", "error, warning, notice, info or debug", \.logLevel, ["error", "warning", "notice", "info", "debug"]),
-        choice("protocol", "what the accessory speaks: dock-serial or visca (a Sony VISCA PTZ camera)", \.accessoryProtocol,
-               ["dock-serial", "visca"]),
+        choice("protocol", "what the accessory speaks: dock-serial, visca (a Sony VISCA PTZ camera) or uvc (a PTZ webcam "
+               + "on /dev/videoN)", \.accessoryProtocol, ["dock-serial", "visca", "uvc"]),
         text("profile", "the VISCA camera's profile: generic, a name in Protocol/visca, or a JSON file", \.profile),
         text("visca", "a network VISCA camera: udp:HOST:PORT (Sony's VISCA over IP, port 52381), udp-raw:HOST:PORT "
              + "(no header; PTZOptics 1259) or tcp:HOST:PORT (PTZOptics 5678); implies --protocol visca; empty: --device",
              \.visca),
         integer("visca-baud", "a VISCA camera's serial speed; 0: try the profile's speeds in turn (9600, 115200, 38400)",
                 \.viscaBaud, 0...4_000_000),
+        text("uvc-model", "the UVC webcam's model: generic, a name in Protocol/uvc (obsbot-tiny, insta360-link, "
+             + "logitech-c920), or a JSON file", \.uvcModel),
         text("socket", "the control API's Unix socket (mode 0660) unless systemd passes one; empty: no API", \.socket),
     ]
 
@@ -190,6 +194,17 @@ public struct Configuration: Hashable, Sendable {
         }
         guard viscaBaud == 0 || viscaBaud >= 1200 else {
             throw Error(location: "visca-baud", message: "must be 0 (probe) or from 1200 to 4000000, got \(viscaBaud)")
+        }
+        if checked.accessoryProtocol == "uvc" {
+            guard !simulator else {
+                throw Error(location: "protocol", message: "the in-process simulator is a dock-serial dock; run docksim "
+                            + "--protocol uvc for an emulated webcam")
+            }
+            do {
+                _ = try checked.uvcCameraModel()
+            } catch {
+                throw Error(location: "uvc-model", message: "\(error)")
+            }
         }
         if checked.accessoryProtocol == "visca" {
             guard !simulator else {

@@ -37,6 +37,8 @@ public enum Daemon {
                 }
             }
             transport = SimulatorTransport(scenario: scenario, clock: clock)
+        } else if configuration.accessoryProtocol == "uvc" {
+            transport = configuration.device.isEmpty ? DiscoveredVideoTransport() : V4L2Transport(path: configuration.device)
         } else if let camera = ViscaAddress(configuration.visca) {
             transport = NetworkTransport(kind: camera.kind, address: camera.address)
         } else if !configuration.device.isEmpty {
@@ -57,7 +59,7 @@ public enum Daemon {
 
         let link: (any AccessoryLink)?
         do {
-            link = try configuration.accessoryLink(identifier: transport.name)
+            link = try configuration.uvcLink(identifier: transport.name) ?? configuration.accessoryLink(identifier: transport.name)
         } catch {
             log.error("\(error)")
             return 78
@@ -78,6 +80,18 @@ public enum Daemon {
         }
         log.notice(controlSocket.description)
         server?.start()
+        let videoHotPlug = Task {
+            guard transport is DiscoveredVideoTransport else { return }
+            guard let monitor = DeviceMonitor(subsystem: "video4linux") else {
+                log.warning("cannot follow udev events; looking for the webcam at each retry instead")
+                return
+            }
+            for await change in monitor.changes {
+                guard case .added(let device) = change else { continue }
+                log.info("udev: \(device.path) appeared")
+                await runner.deviceAppeared()
+            }
+        }
         let hotPlug = Task {
             guard transport is DiscoveredPortTransport else { return }
             guard let monitor = DeviceMonitor() else {
@@ -131,6 +145,7 @@ public enum Daemon {
                 controlSocket.removeSocketFile()
                 keepAlive.cancel()
                 hotPlug.cancel()
+                videoHotPlug.cancel()
                 camera.cancel()
                 loop.cancel()
                 await loop.value
@@ -182,6 +197,16 @@ public enum Daemon {
                         : " (" + [device.manufacturer, device.product].compactMap { $0 }.joined(separator: " ") + ")")
             } ?? "not USB"
             lines.append("\(isMatch ? "*" : " ") \(device.path)  \(usb)")
+        }
+        var videos = DeviceDiscovery.videoDevices()
+        if configuration.accessoryProtocol == "uvc", !configuration.device.isEmpty, !videos.contains(where: { $0.path == configuration.device }) {
+            videos.append(SerialDeviceDescription(path: configuration.device))  // named, if udev does not know it (an emulated camera)
+        }
+        lines.append(videos.isEmpty ? "udev knows no video4linux devices" : "video4linux devices (--protocol uvc):")
+        for device in videos {
+            let usb = device.vendorID.map { "USB \($0):\(device.productID ?? "????")" + (device.product.map { " (\($0))" } ?? "") } ?? "not USB"
+            let controls = V4L2Probe.controls(path: device.path)
+            lines.append("\(controls == nil ? " " : "*") \(device.path)  \(usb)  " + (controls.map { $0.summary } ?? "no pan/tilt, or not readable"))
         }
         return lines.joined(separator: "\n")
     }

@@ -32,12 +32,18 @@ public struct SerialDeviceDescription: Hashable, Sendable {
 /// it belongs to.
 public enum DeviceDiscovery {
     /// The `tty` devices udev knows now.
-    public static func serialDevices() -> [SerialDeviceDescription] {
+    public static func serialDevices() -> [SerialDeviceDescription] { devices(subsystem: "tty") }
+
+    /// The `video4linux` devices udev knows now (`/dev/videoN`: webcams, capture cards).
+    public static func videoDevices() -> [SerialDeviceDescription] { devices(subsystem: "video4linux") }
+
+    /// The devices of a udev subsystem, with the USB identity of the device each is on.
+    public static func devices(subsystem: String) -> [SerialDeviceDescription] {
         guard let udev = udev_new() else { return [] }
         defer { udev_unref(udev) }
         guard let enumerate = udev_enumerate_new(udev) else { return [] }
         defer { udev_enumerate_unref(enumerate) }
-        udev_enumerate_add_match_subsystem(enumerate, "tty")
+        udev_enumerate_add_match_subsystem(enumerate, subsystem)
         udev_enumerate_scan_devices(enumerate)
         var devices: [SerialDeviceDescription] = []
         var entry = udev_enumerate_get_list_entry(enumerate)

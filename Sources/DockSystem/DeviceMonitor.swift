@@ -2,7 +2,7 @@ import CUdev
 import Foundation
 import Glibc
 
-/// udev's `tty` add and remove events, read on a thread of their own (`udev_monitor_*`), so a dock
+/// udev's add and remove events of one subsystem (`tty`, or `video4linux` for webcams), read on a thread of their own (`udev_monitor_*`), so a dock
 /// plugged in is noticed at once rather than at the next retry.
 public final class DeviceMonitor: Sendable {
     /// A device came or went.
@@ -14,14 +14,15 @@ public final class DeviceMonitor: Sendable {
     /// The changes, in order.
     public let changes: AsyncStream<Change>
 
-    /// Starts listening; nil when udev's netlink socket cannot be opened (in some containers).
-    public init?() {
+    /// Starts listening to `subsystem`; nil when udev's netlink socket cannot be opened (in some
+    /// containers).
+    public init?(subsystem: String = "tty") {
         guard let udev = udev_new() else { return nil }
         guard let monitor = udev_monitor_new_from_netlink(udev, "udev") else {
             udev_unref(udev)
             return nil
         }
-        udev_monitor_filter_add_match_subsystem_devtype(monitor, "tty", nil)
+        udev_monitor_filter_add_match_subsystem_devtype(monitor, subsystem, nil)
         guard udev_monitor_enable_receiving(monitor) >= 0 else {
             udev_monitor_unref(monitor)
             udev_unref(udev)

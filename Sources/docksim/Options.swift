@@ -98,6 +98,15 @@ struct Options: Equatable {
           --quiet           print only errors
           --help            show this help
 
+        An emulated UVC PTZ webcam (Protocol/uvc.md), a mode of its own with no scenario:
+          docksim --protocol uvc --v4l2 PATH [--model NAME|FILE] [--eio CONTROL]... [--quiet]
+                            serve it on a Unix socket at PATH, answering from the model
+                            (Protocol/uvc/NAME.json: generic, obsbot-tiny, insta360-link,
+                            logitech-c920); --eio makes a control fail with EIO. Run programs with
+                            LD_PRELOAD=$(docksim --preload-library) to see PATH as a V4L2 device.
+          docksim --preload-library
+                            print the preload library's absolute path
+
         The run ends when the scenario's time is up, or on SIGTERM or SIGINT. An unplug fault closes
         the pseudo-terminal and removes the link; the replug makes a new one behind the same link.
 

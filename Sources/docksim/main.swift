@@ -2,6 +2,8 @@ import DockSimulator
 import DockSystem
 import Foundation
 
+if let status = UVCServe.runIfAsked(Array(CommandLine.arguments.dropFirst())) { exit(status) }
+
 let options: Options
 do {
     switch try Options.parse(Array(CommandLine.arguments.dropFirst())) {

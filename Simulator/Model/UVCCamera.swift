@@ -1,0 +1,189 @@
+public import V4L2Protocol
+import DockProtocol
+
+/// A UVC PTZ webcam as uvcvideo presents it, answering framed ioctls (`V4L2Frame`) from its
+/// model (`Protocol/uvc/*.json`): the controls and their ranges as the driver reports them (the
+/// −1 speed minimum, a non-zero speed default), read-back of the target where the model says so,
+/// controls that fail with `EIO`, the device gone (`ENODEV`), a driver that knows only the old
+/// `QUERYCTRL`. Its motors are the simulated dock's (`AxisPhysics`: speed and acceleration
+/// limits, a first-order lag, hard stops at the absolute range): a speed drives the axis at the
+/// speed times the model's unit; with the speeds 0 the axis approaches its absolute target at up
+/// to the model's absolute rate. Values written are clamped to the range and snapped to the
+/// step, as the control framework and uvcvideo do; a speed's magnitude runs to the maximum in
+/// both directions.
+public struct UVCCamera: Sendable {
+    /// The camera's model.
+    public let model: UVCCameraModel
+    /// Unplugged: every request fails with `ENODEV`.
+    public var isGone = false
+    /// Controls that fail with `EIO` (the model's, and any added).
+    public var failingControls: Set<UInt32>
+    /// Pose reads fail with `EIO` (a firmware hiccup).
+    public var failsReads = false
+    /// An old driver: `QUERY_EXT_CTRL` answers `ENOTTY`.
+    public var knowsOnlyLegacyQuery = false
+    /// Every request handled, in order.
+    public private(set) var requests: [V4L2Frame.Request] = []
+    /// The controls' current values (the absolute ones: their targets).
+    public private(set) var values: [UInt32: Int32] = [:]
+    /// Where the camera points, arc-seconds.
+    public var panArcSeconds: Double { pan.outputRadians * arcSecondsPerRadian }
+    /// Where the camera points, arc-seconds.
+    public var tiltArcSeconds: Double { tilt.outputRadians * arcSecondsPerRadian }
+    /// The motors.
+    public private(set) var pan: AxisPhysics
+    /// The motors.
+    public private(set) var tilt: AxisPhysics
+    private var time: Duration = .zero
+    private let arcSecondsPerRadian = 180 / Double.pi * 3600
+
+    /// How fast the motors may change speed, rad/s² (UVC reports none; a small gimbal's).
+    public static let accelerationRadiansPerSecondSquared = 20.0
+
+    /// A camera of `model`, at rest at 0, 0, its controls at their defaults.
+    public init(model: UVCCameraModel) {
+        self.model = model
+        func axis(_ id: UInt32, speed: UInt32) -> AxisPhysics {
+            let range = model.control(id).map { (Double($0.minimum), Double($0.maximum)) } ?? (-648_000, 648_000)
+            let speedRange = model.control(speed).map { Double(min(max($0.maximum, -$0.minimum), 255)) } ?? 0
+            let fastest = max(speedRange * model.degreesPerSecondPerSpeedUnit, model.absoluteDegreesPerSecond) * .pi / 180
+            return AxisPhysics(parameters: AxisParameters(
+                minimumRadians: range.0 / 3600 * .pi / 180, maximumRadians: range.1 / 3600 * .pi / 180,
+                maximumSpeedRadiansPerSecond: fastest,
+                maximumAccelerationRadiansPerSecondSquared: Self.accelerationRadiansPerSecondSquared))
+        }
+        pan = axis(V4L2ControlID.panAbsolute, speed: V4L2ControlID.panSpeed)
+        tilt = axis(V4L2ControlID.tiltAbsolute, speed: V4L2ControlID.tiltSpeed)
+        failingControls = Set(model.controls.filter(\.failsWithIO).map(\.id))
+        for control in model.controls { values[control.id] = Int32(clamping: control.defaultValue) }
+        // The speeds' defaults are what the driver reports, not a motion: at rest.
+        values[V4L2ControlID.panSpeed] = values[V4L2ControlID.panSpeed].map { _ in 0 }
+        values[V4L2ControlID.tiltSpeed] = values[V4L2ControlID.tiltSpeed].map { _ in 0 }
+        values[V4L2ControlID.zoomContinuous] = values[V4L2ControlID.zoomContinuous].map { _ in 0 }
+    }
+
+    /// Moves the motors on to `now`.
+    /// Moves the motors on to `now`, in steps of at most 5 ms.
+    public mutating func advance(to now: Duration) {
+        while now > time {
+            let step = min(now - time, .milliseconds(5))
+            time += step
+            let seconds = step.secondsValue
+            pan = drive(pan, speed: V4L2ControlID.panSpeed, target: V4L2ControlID.panAbsolute, seconds: seconds)
+            tilt = drive(tilt, speed: V4L2ControlID.tiltSpeed, target: V4L2ControlID.tiltAbsolute, seconds: seconds)
+        }
+    }
+
+    private mutating func drive(_ axis: AxisPhysics, speed: UInt32, target: UInt32, seconds: Double) -> AxisPhysics {
+        var axis = axis
+        if let units = values[speed], units != 0 {
+            axis.step(commandedRadiansPerSecond: Double(units) * model.degreesPerSecondPerSpeedUnit * .pi / 180, seconds: seconds)
+            if values[target] != nil { values[target] = Int32((axis.outputRadians * arcSecondsPerRadian).rounded()) }  // read back where it went
+            return axis
+        }
+        let rate = values[target].map { axis.rate(toward: Double($0) / arcSecondsPerRadian, atMost: model.absoluteDegreesPerSecond * .pi / 180) } ?? 0
+        axis.step(commandedRadiansPerSecond: rate, seconds: seconds)
+        return axis
+    }
+
+    /// Answers one request at `now`.
+    public mutating func handle(_ request: V4L2Frame.Request, now: Duration) -> V4L2Frame.Reply {
+        advance(to: now)
+        requests.append(request)
+        func reply(_ errno: Int32, _ bytes: [UInt8] = request.bytes) -> V4L2Frame.Reply {
+            V4L2Frame.Reply(request: request.request, errno: errno, bytes: bytes)
+        }
+        guard !isGone else { return reply(LinuxErrno.noDevice) }
+        switch request.request {
+        case V4L2Request.queryCapability:
+            let capability = V4L2Capability(driver: "uvcvideo", card: model.displayName, busInfo: "usb-emulated-1",
+                                            version: 0x06_01_00, capabilities: 0x8420_0001, deviceCapabilities: 0x0420_0001)
+            return reply(0, capability.bytes)
+        case V4L2Request.queryExtendedControl, V4L2Request.queryControl:
+            let isLegacy = request.request == V4L2Request.queryControl
+            if !isLegacy, knowsOnlyLegacyQuery { return reply(LinuxErrno.notTTY) }
+            guard request.bytes.count >= 4 else { return reply(LinuxErrno.invalid) }
+            guard let control = describe(rawID: request.bytes.uint32LE(at: 0)) else { return reply(LinuxErrno.invalid) }
+            if failingControls.contains(control.id) { return reply(LinuxErrno.io) }
+            return reply(0, isLegacy ? V4L2QueryControl.encode(control.description) : V4L2QueryExtendedControl.encode(control.description))
+        case V4L2Request.getControl, V4L2Request.setControl:
+            guard let (id, value) = try? V4L2Control.decode(request.bytes), let control = model.control(id) else {
+                return reply(LinuxErrno.invalid)
+            }
+            if failingControls.contains(id) { return reply(LinuxErrno.io) }
+            if request.request == V4L2Request.getControl {
+                return reply(0, V4L2Control.encode(id: id, value: readBack(id)))
+            }
+            values[id] = clamped(value, control)
+            return reply(0)
+        case V4L2Request.getExtendedControls, V4L2Request.setExtendedControls, V4L2Request.tryExtendedControls:
+            guard let decoded = try? V4L2ExtendedControls.decode(request.bytes) else { return reply(LinuxErrno.invalid) }
+            var answered: [(id: UInt32, value: Int32)] = []
+            var staged = values
+            for (index, entry) in decoded.controls.enumerated() {
+                let failed = { (errno: Int32) in
+                    reply(errno, V4L2ExtendedControls.encode(which: decoded.which, decoded.controls, errorIndex: UInt32(index)))
+                }
+                guard let control = model.control(entry.id) else { return failed(LinuxErrno.invalid) }
+                if failingControls.contains(entry.id) { return failed(LinuxErrno.io) }
+                switch request.request {
+                case V4L2Request.getExtendedControls:
+                    if failsReads { return failed(LinuxErrno.io) }
+                    answered.append((entry.id, readBack(entry.id)))
+                default:
+                    staged[entry.id] = clamped(entry.value, control)
+                    answered.append((entry.id, staged[entry.id]!))
+                }
+            }
+            if request.request == V4L2Request.setExtendedControls { values = staged }
+            return reply(0, V4L2ExtendedControls.encode(which: decoded.which, answered, errorIndex: UInt32(decoded.controls.count)))
+        case V4L2Request.subscribeEvent:
+            return reply(0)
+        case V4L2Request.queryMenu:
+            return reply(LinuxErrno.invalid)
+        default:
+            return reply(LinuxErrno.notTTY)
+        }
+    }
+
+    /// The control a query names: exactly, or with `NEXT_CTRL` the first after it.
+    private func describe(rawID: UInt32) -> UVCCameraModel.Control? {
+        let next = V4L2ControlFlags.nextControl.rawValue | V4L2ControlFlags.nextCompound.rawValue
+        let id = rawID & ~next
+        guard rawID & V4L2ControlFlags.nextControl.rawValue != 0 else { return model.control(id) }
+        return model.controls.filter { $0.id > id }.min { $0.id < $1.id }
+    }
+
+    /// What reading a control answers: the target written (the model's read-back), or where the
+    /// axis is.
+    private func readBack(_ id: UInt32) -> Int32 {
+        if !model.readBackIsTarget {
+            if id == V4L2ControlID.panAbsolute { return Int32(panArcSeconds.rounded()) }
+            if id == V4L2ControlID.tiltAbsolute { return Int32(tiltArcSeconds.rounded()) }
+        }
+        return values[id] ?? 0
+    }
+
+    private func clamped(_ value: Int32, _ control: UVCCameraModel.Control) -> Int32 {
+        if control.isSpeed {
+            let limit = Int32(clamping: min(max(control.maximum, -control.minimum), 255))
+            return min(max(value, -limit), limit)
+        }
+        let step = Int64(max(control.step, 1))
+        let low = control.minimum, high = control.maximum
+        let inRange = min(max(Int64(value), low), high)
+        let snapped = low + ((inRange - low) + step / 2) / step * step
+        return Int32(clamping: min(snapped, high))
+    }
+}
+
+extension UVCCameraModel.Control {
+    /// A speed control (`pan_speed`, `tilt_speed`, `zoom_continuous`): write-only, sign = direction.
+    var isSpeed: Bool { id == V4L2ControlID.panSpeed || id == V4L2ControlID.tiltSpeed || id == V4L2ControlID.zoomContinuous }
+}
+
+extension [UInt8] {
+    fileprivate func uint32LE(at offset: Int) -> UInt32 {
+        (0..<4).reduce(UInt32(0)) { $0 | UInt32(self[offset + $1]) << (8 * $1) }
+    }
+}

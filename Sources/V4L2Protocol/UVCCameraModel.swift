@@ -1,0 +1,158 @@
+import Foundation
+
+/// A UVC PTZ camera as data (`Protocol/uvc/*.json`, documented in `Protocol/uvc.md`): the
+/// controls it shows, with their ranges as the driver reports them, and its quirks. The session
+/// takes the motion figures and quirks from it (what enumeration cannot tell); an emulated
+/// camera answers from all of it.
+public struct UVCCameraModel: Hashable, Sendable {
+    /// One control as `v4l2-ctl --list-ctrls` shows it.
+    public struct Control: Hashable, Sendable {
+        /// Its `v4l2-ctl` name (`pan_absolute`).
+        public var name: String
+        /// Its id.
+        public var id: UInt32
+        /// The range, step and default as the driver reports them.
+        public var minimum: Int64
+        /// The highest value.
+        public var maximum: Int64
+        /// The step.
+        public var step: UInt64
+        /// The default.
+        public var defaultValue: Int64
+        /// Whether reading or writing it fails with `EIO` (firmware that does not answer it).
+        public var failsWithIO: Bool
+        /// Where the numbers come from.
+        public var source: String
+
+        /// The description enumeration gives.
+        public var description: V4L2ControlDescription {
+            let names: [UInt32: String] = [
+                V4L2ControlID.panAbsolute: "Pan, Absolute", V4L2ControlID.tiltAbsolute: "Tilt, Absolute",
+                V4L2ControlID.panSpeed: "Pan, Speed", V4L2ControlID.tiltSpeed: "Tilt, Speed",
+                V4L2ControlID.zoomAbsolute: "Zoom, Absolute", V4L2ControlID.zoomContinuous: "Zoom, Continuous",
+                V4L2ControlID.panRelative: "Pan, Relative", V4L2ControlID.tiltRelative: "Tilt, Relative",
+            ]
+            let isSpeed = id == V4L2ControlID.panSpeed || id == V4L2ControlID.tiltSpeed || id == V4L2ControlID.zoomContinuous
+            return V4L2ControlDescription(id: id, name: names[id] ?? name, minimum: minimum, maximum: maximum, step: step,
+                                          defaultValue: defaultValue,
+                                          flags: isSpeed ? [] : [.volatile])
+        }
+    }
+
+    /// The model's name, lower-case (`obsbot-tiny`).
+    public var name: String
+    /// For status and `QUERYCAP`'s card (`OBSBOT Tiny`).
+    public var displayName: String
+    /// Where the model's numbers come from, overall.
+    public var source: String
+    /// USB vendor:product, `6e30:fef0`; empty when unknown.
+    public var usbID: String
+    /// The controls it shows.
+    public var controls: [Control]
+    /// Degrees per second for one unit of `pan_speed`/`tilt_speed`.
+    public var degreesPerSecondPerSpeedUnit: Double
+    /// How fast the motors follow an absolute target, degrees per second (also the pace of a
+    /// velocity stepped through absolute targets).
+    public var absoluteDegreesPerSecond: Double
+    /// Pan and tilt are a crop inside the zoomed picture, not motors.
+    public var isDigital: Bool
+    /// Reading pan/tilt answers the target written, not where the camera is.
+    public var readBackIsTarget: Bool
+    /// How long after a write the camera is at the target it reads back (with `readBackIsTarget`).
+    public var motionLag: Duration
+    /// How long enumeration takes on this camera (each query waits this share of it).
+    public var enumerationDelay: Duration
+
+    /// The control of an id.
+    public func control(_ id: UInt32) -> Control? { controls.first { $0.id == id } }
+
+    /// A parse failure, naming the field.
+    public struct ParseError: Error, Hashable, Sendable, CustomStringConvertible {
+        /// The field (`controls[2].maximum`).
+        public var field: String
+        /// What is wrong.
+        public var reason: String
+        public var description: String { "\(field): \(reason)" }
+    }
+
+    private struct Document: Decodable {
+        struct ControlDocument: Decodable {
+            var name: String
+            var minimum: Int64
+            var maximum: Int64
+            var step: UInt64
+            var `default`: Int64
+            var fails_with_eio: Bool?
+            var source: String
+        }
+        var name: String
+        var display_name: String
+        var source: String
+        var usb_id: String
+        var controls: [ControlDocument]
+        var speed_degrees_per_second_per_unit: Double
+        var absolute_degrees_per_second: Double
+        var digital_pan_tilt: Bool
+        var read_back_is_target: Bool
+        var motion_lag_ms: Int
+        var enumeration_delay_ms: Int
+    }
+
+    /// Parses and checks a model.
+    ///
+    /// - Throws: `ParseError` for text that is not such JSON, an unknown control name, a range
+    ///   upside down, a step of zero, a missing source.
+    public static func parse(json: String) throws(ParseError) -> UVCCameraModel {
+        let document: Document
+        do {
+            document = try JSONDecoder().decode(Document.self, from: Data(json.utf8))
+        } catch {
+            throw ParseError(field: "(document)", reason: "not a camera model: \(error)")
+        }
+        guard !document.name.isEmpty, document.name.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-") }) else {
+            throw ParseError(field: "name", reason: "must be lower-case letters, digits and '-', got '\(document.name)'")
+        }
+        guard !document.source.isEmpty else { throw ParseError(field: "source", reason: "must say where the numbers came from") }
+        var controls: [Control] = []
+        for (index, entry) in document.controls.enumerated() {
+            let field = "controls[\(index)]"
+            guard let id = V4L2ControlID.id(named: entry.name) else {
+                throw ParseError(field: "\(field).name", reason: "no PTZ control '\(entry.name)'")
+            }
+            guard entry.minimum <= entry.maximum else {
+                throw ParseError(field: "\(field).maximum", reason: "must not be below the minimum \(entry.minimum)")
+            }
+            guard entry.step > 0 else { throw ParseError(field: "\(field).step", reason: "must be positive") }
+            guard !entry.source.isEmpty else { throw ParseError(field: "\(field).source", reason: "must say where the numbers came from") }
+            guard !controls.contains(where: { $0.id == id }) else { throw ParseError(field: "\(field).name", reason: "listed twice") }
+            controls.append(Control(name: entry.name, id: id, minimum: entry.minimum, maximum: entry.maximum, step: entry.step,
+                                    defaultValue: entry.default, failsWithIO: entry.fails_with_eio ?? false, source: entry.source))
+        }
+        guard document.speed_degrees_per_second_per_unit > 0, document.absolute_degrees_per_second > 0 else {
+            throw ParseError(field: "speed_degrees_per_second_per_unit", reason: "speeds must be positive")
+        }
+        guard (0...10_000).contains(document.motion_lag_ms), (0...30_000).contains(document.enumeration_delay_ms) else {
+            throw ParseError(field: "motion_lag_ms", reason: "lags must be 0 to 10000 ms, enumeration 0 to 30000 ms")
+        }
+        return UVCCameraModel(
+            name: document.name, displayName: document.display_name, source: document.source, usbID: document.usb_id,
+            controls: controls, degreesPerSecondPerSpeedUnit: document.speed_degrees_per_second_per_unit,
+            absoluteDegreesPerSecond: document.absolute_degrees_per_second, isDigital: document.digital_pan_tilt,
+            readBackIsTarget: document.read_back_is_target, motionLag: .milliseconds(document.motion_lag_ms),
+            enumerationDelay: .milliseconds(document.enumeration_delay_ms))
+    }
+}
+
+extension UVCCameraModel {
+    /// The models of `Protocol/uvc/`, embedded (`scripts/embed-uvc-models`), in file name order.
+    public static let builtIn: [UVCCameraModel] = builtInFiles.map { file in
+        do {
+            return try parse(json: file.json)
+        } catch {
+            preconditionFailure("the embedded model \(file.name) does not parse: \(error)")
+        }
+    }
+
+    /// The built-in model of a name; nil when there is none.
+    public static func named(_ name: String) -> UVCCameraModel? { builtIn.first { $0.name == name } }
+}

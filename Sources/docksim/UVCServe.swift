@@ -1,0 +1,169 @@
+import DockSimulator
+import DockSystem
+import Foundation
+import Synchronization
+import V4L2Protocol
+
+/// `docksim --protocol uvc --v4l2 PATH [--model NAME|FILE] [--quiet]`: an emulated UVC PTZ
+/// webcam on a Unix socket at PATH, which the preload library (`docksim --preload-library`)
+/// presents to any program as a V4L2 device; each framed ioctl (`Protocol/uvc.md` §3) is
+/// answered by a `UVCCamera` of the model, on the wall clock. Each accepted `S_EXT_CTRLS` is
+/// logged with its `CLOCK_MONOTONIC` time, so a check can time what reached the camera. And `docksim --preload-library`:
+/// the library's absolute path.
+enum UVCServe {
+    static let usage =
+        "usage: docksim --protocol uvc --v4l2 PATH [--model NAME|FILE] [--eio CONTROL]... [--quiet] | docksim --preload-library"
+
+    /// Runs the UVC camera when the arguments ask for it; nil when they are another mode's.
+    static func runIfAsked(_ arguments: [String]) -> Int32? {
+        if arguments == ["--preload-library"] {
+            print(preloadLibraryPath)
+            return FileManager.default.fileExists(atPath: preloadLibraryPath) ? 0 : 1
+        }
+        guard let index = arguments.firstIndex(of: "--protocol"), index + 1 < arguments.count, arguments[index + 1] == "uvc" else {
+            return nil
+        }
+        var path: String?
+        var modelName = "generic"
+        var isQuiet = false
+        var failing: Set<UInt32> = []
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--protocol": _ = rest.popFirst()
+            case "--v4l2": path = rest.popFirst()
+            case "--model": modelName = rest.popFirst() ?? ""
+            case "--quiet": isQuiet = true
+            case "--eio":
+                guard let name = rest.popFirst(), let id = V4L2ControlID.id(named: name) else {
+                    printError("docksim: --eio needs a control name (pan_absolute, tilt_speed, ...)\n\(usage)")
+                    return 64
+                }
+                failing.insert(id)
+            default:
+                printError("docksim: unknown argument '\(argument)' for --protocol uvc\n\(usage)")
+                return 64
+            }
+        }
+        guard let path, !path.isEmpty else {
+            printError("docksim: --protocol uvc needs --v4l2 PATH\n\(usage)")
+            return 64
+        }
+        let model: UVCCameraModel
+        if let builtIn = UVCCameraModel.named(modelName) {
+            model = builtIn
+        } else if let data = FileManager.default.contents(atPath: modelName),
+            let parsed = try? UVCCameraModel.parse(json: String(decoding: data, as: UTF8.self))
+        {
+            model = parsed
+        } else {
+            let names = UVCCameraModel.builtIn.map(\.name).joined(separator: ", ")
+            printError("docksim: no UVC model '\(modelName)' (there are \(names), or a JSON file)")
+            return 64
+        }
+        do {
+            return try serve(model: model, path: path, failing: failing, isQuiet: isQuiet)
+        } catch {
+            printError("docksim: \(error)")
+            return 1
+        }
+    }
+
+    /// Where the preload library is: beside this executable, as the package builds them.
+    static var preloadLibraryPath: String {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("libdockd-uvc-preload.so").path
+    }
+
+    private static func serve(model: UVCCameraModel, path: String, failing: Set<UInt32>, isQuiet: Bool) throws -> Int32 {
+        let log: @Sendable (String) -> Void = { message in if !isQuiet { printError("docksim: \(message)") } }
+        signal(SIGPIPE, SIG_IGN)
+        let signals = try TerminationSignals()
+        let listener = try UnixSocket.listen(path: path, mode: 0o666)
+        defer {
+            listener.close()
+            unlink(path)
+        }
+        var emulated = UVCCamera(model: model)
+        emulated.failingControls.formUnion(failing)  // --eio: firmware that does not answer these
+        let camera = SharedCamera(emulated)
+        let start = ContinuousClock.now
+        let now: @Sendable () -> Duration = { start.duration(to: .now) }
+        log("UVC camera \(model.displayName) (\(model.name)) on \(path); LD_PRELOAD=\(preloadLibraryPath)")
+        var reported = (pan: 0.0, tilt: 0.0)
+        while true {
+            let ready = try Poll.waitForReading([listener, signals.descriptor], timeout: .milliseconds(100))
+            if ready.contains(signals.descriptor), let number = signals.take(), number != SIGHUP {
+                log("stopped by signal \(number)")
+                return 0
+            }
+            if ready.contains(listener), let connection = UnixSocket.accept(listener) {
+                let thread = Thread { answer(connection, camera: camera, model: model, now: now, log: log) }
+                thread.name = "docksim uvc client"
+                thread.start()
+            }
+            let position = camera.state.withLock { camera in
+                camera.advance(to: now())
+                return (pan: camera.panArcSeconds / 3600, tilt: camera.tiltArcSeconds / 3600)
+            }
+            if abs(position.pan - reported.pan) >= 0.5 || abs(position.tilt - reported.tilt) >= 0.5 {
+                reported = position
+                log("camera at pan \(String(format: "%.1f", position.pan))° tilt \(String(format: "%.1f", position.tilt))°")
+            }
+        }
+    }
+
+    /// Answers one program's framed ioctls until it closes the device.
+    private static func answer(_ connection: FileDescriptor, camera: SharedCamera, model: UVCCameraModel,
+                               now: @Sendable () -> Duration, log: @Sendable (String) -> Void) {
+        defer { connection.close() }
+        var decoder = V4L2Frame.Decoder.requests()
+        let perQuery = model.enumerationDelay / max(model.controls.count, 1)
+        while true {
+            guard let ready = try? Poll.waitForReading([connection], timeout: .seconds(1)) else { return }
+            guard ready.contains(connection) else { continue }
+            let bytes: [UInt8]
+            switch try? connection.read(maximumCount: 65_536) {
+            case .bytes(let read)?: bytes = read
+            case .wouldBlock?: continue
+            case .hangUp?, nil: return
+            }
+            guard let requests = try? decoder.requests(bytes) else {
+                log("a client sent bytes that are not framed ioctls; closing it")
+                return
+            }
+            for request in requests {
+                if perQuery > .zero, request.request == V4L2Request.queryExtendedControl || request.request == V4L2Request.queryControl {
+                    Thread.sleep(forTimeInterval: perQuery.secondsValue)  // the model's slow enumeration
+                }
+                let reply = camera.state.withLock { $0.handle(request, now: now()) }
+                if request.request == V4L2Request.setExtendedControls, reply.errno == 0,
+                    let controls = try? V4L2ExtendedControls.decode(request.bytes).controls
+                {
+                    var monotonic = timespec()
+                    clock_gettime(CLOCK_MONOTONIC, &monotonic)
+                    let stamp = String(format: "%.6f", Double(monotonic.tv_sec) + Double(monotonic.tv_nsec) / 1e9)
+                    log("set " + controls.map { "\(V4L2ControlID.name(of: $0.id) ?? "\($0.id)")=\($0.value)" }.joined(separator: ",")
+                        + " at \(stamp)")
+                }
+                var frame = reply.encode()[...]
+                while !frame.isEmpty {
+                    guard let written = try? connection.write(Array(frame)), written > 0 else { return }
+                    frame = frame.dropFirst(written)
+                }
+            }
+        }
+    }
+}
+
+/// The one camera every connected program talks to.
+private final class SharedCamera: Sendable {
+    let state: Mutex<UVCCamera>
+    init(_ camera: UVCCamera) { state = Mutex(camera) }
+}
+
+extension Duration {
+    fileprivate var secondsValue: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}

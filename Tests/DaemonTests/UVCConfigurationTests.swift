@@ -1,0 +1,87 @@
+import DockCore
+import DockSystem
+import Glibc
+import Testing
+import V4L2Protocol
+
+@testable import DockDaemon
+
+/// The UVC settings and the real ioctl transport (against a device that is no video device:
+/// the path through the kernel is the shipped one, the answers are `ENOTTY`).
+@Suite struct UVCConfigurationTests {
+    func parse(_ arguments: [String]) throws(DaemonCommand.Failure) -> DaemonCommand {
+        try DaemonCommand.parse(arguments) { _ in nil }
+    }
+
+    func configuration(_ arguments: [String]) throws -> Configuration {
+        guard case .run(let configuration, _) = try parse(arguments) else {
+            Issue.record("not a run: \(arguments)")
+            return Configuration()
+        }
+        return configuration
+    }
+
+    @Test func aWebcamOnADeviceWithAModel() throws {
+        let settings = try configuration(["--protocol", "uvc", "--device", "/dev/video0", "--uvc-model", "obsbot-tiny"])
+        let link = try #require(try settings.uvcLink(identifier: "/dev/video0"))
+        #expect(link.protocolName == "uvc")
+        #expect((link as? UVCSession)?.configuration.displayName == "OBSBOT Tiny")
+        #expect(try configuration(["--device", "/dev/ttyACM0"]).uvcLink(identifier: "x") == nil, "dock-serial is not UVC")
+    }
+
+    @Test func aWebcamIsFoundOrNamedAndNeedsAKnownModel() throws {
+        #expect(try configuration(["--protocol", "uvc"]).device.isEmpty, "no device: the first V4L2 device with pan/tilt")
+        #expect(throws: DaemonCommand.Failure.self) { try parse(["--protocol", "uvc", "--device", "/dev/video0", "--uvc-model", "no-such"]) }
+        #expect(throws: DaemonCommand.Failure.self) { try parse(["--protocol", "uvc", "--simulator"]) }
+    }
+
+    /// Framed ioctls on `/dev/null` go to the kernel and come back as `ENOTTY`, in order, with
+    /// the struct images as long as their requests say and the `EXT_CTRLS` pointer not leaked.
+    @Test func theTransportPerformsFramedIoctls() async throws {
+        let connection = try V4L2Transport(path: "/dev/null").open()
+        let capability = V4L2Frame.Request(request: V4L2Request.queryCapability, bytes: [])
+        let set = V4L2Frame.Request(request: V4L2Request.setExtendedControls,
+                                    bytes: V4L2ExtendedControls.encode([(V4L2ControlID.panAbsolute, 3600), (V4L2ControlID.tiltAbsolute, 0)]))
+        let short = V4L2Frame.Request(request: V4L2Request.setExtendedControls,
+                                      bytes: Array(V4L2ExtendedControls.encode([(V4L2ControlID.panAbsolute, 1)]).prefix(40)))
+        #expect(connection.write(capability.encode() + set.encode()))
+        #expect(connection.write(short.encode()))
+        var decoder = V4L2Frame.Decoder.replies()
+        var replies: [V4L2Frame.Reply] = []
+        for await chunk in connection.incoming {
+            replies += try decoder.replies(chunk)
+            if replies.count == 3 { break }
+        }
+        connection.close()
+        #expect(replies.map(\.request) == [V4L2Request.queryCapability, V4L2Request.setExtendedControls, V4L2Request.setExtendedControls])
+        #expect(replies[0].errno == ENOTTY && replies[0].bytes.count == V4L2Capability.size)
+        #expect(replies[1].errno == ENOTTY && replies[1].bytes == set.bytes, "the pointer field zero again")
+        #expect(replies[2].errno == EINVAL, "an array shorter than its count is refused before the kernel sees it")
+        #expect(throws: SystemError.self) { try V4L2Transport(path: "/nonexistent/video9").open() }
+    }
+
+    /// What was written before the close is performed before the device closes: the stop that
+    /// shutdown writes reaches the camera before dockd exits.
+    @Test func requestsWrittenBeforeTheCloseArePerformed() async throws {
+        let connection = try V4L2Transport(path: "/dev/null").open()
+        let request = V4L2Frame.Request(request: V4L2Request.setExtendedControls,
+                                        bytes: V4L2ExtendedControls.encode([(V4L2ControlID.panSpeed, 0), (V4L2ControlID.tiltSpeed, 0)]))
+        for _ in 0..<5 { #expect(connection.write(request.encode())) }
+        connection.close()
+        #expect(!connection.write(request.encode()), "nothing is taken after the close")
+        var decoder = V4L2Frame.Decoder.replies()
+        var count = 0
+        for await chunk in connection.incoming { count += try decoder.replies(chunk).count }
+        #expect(count == 5)
+    }
+
+    /// The probe runs the session's handshake on a device: a node that is no V4L2 device, or
+    /// none at all, has no pan/tilt.
+    @Test func theProbeFindsNoPanTiltWhereThereIsNone() {
+        #expect(V4L2Probe.controls(path: "/dev/null") == nil)
+        #expect(V4L2Probe.controls(path: "/nonexistent/video9") == nil)
+        if DeviceDiscovery.videoDevices().allSatisfy({ V4L2Probe.controls(path: $0.path) == nil }) {
+            #expect(throws: SystemError.self) { try DiscoveredVideoTransport().open() }
+        }
+    }
+}

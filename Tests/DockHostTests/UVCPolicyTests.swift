@@ -1,0 +1,135 @@
+import DockCore
+import DockHost
+import DockProtocol
+import DockSimulator
+import Foundation
+import Testing
+import V4L2Protocol
+
+/// The host's policy over a UVC webcam in virtual time, through the framed-ioctl seam: the
+/// same rules as for a dock, carried out by a link with no failsafe, against the emulated
+/// OBSBOT Tiny of `Protocol/uvc/`.
+@Suite struct UVCPolicyTests {
+    struct Rig {
+        var host: HostPolicy
+        var camera: UVCCamera
+        var now = Duration.zero
+        var replies: [RequestToken: HostReply] = [:]
+        /// The speeds of each `S_EXT_CTRLS`, with when it was written.
+        var speedWrites: [(time: Duration, pan: Int32, tilt: Int32)] = []
+        private var token: RequestToken = 0
+        private var nextTick = MotionController.tickInterval
+        private var decoder = V4L2Frame.Decoder.requests()
+
+        init() {
+            let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("Protocol/uvc")
+            let text = try! String(contentsOf: directory.appendingPathComponent("obsbot-tiny.json"), encoding: .utf8)
+            let model = try! UVCCameraModel.parse(json: text)
+            var settings = HostSettings()
+            settings.wakesOnAttach = false
+            host = HostPolicy(settings: settings, link: UVCSession(configuration: UVCSession.Configuration(model: model)))
+            camera = UVCCamera(model: model)
+        }
+
+        mutating func run(for duration: Duration) {
+            let end = now + duration
+            while now < end {
+                now += .milliseconds(1)
+                camera.advance(to: now)
+                if now >= nextTick {
+                    nextTick += MotionController.tickInterval
+                    perform(host.tick(now: now))
+                } else if let deadline = host.nextDeadline, now >= deadline {
+                    perform(host.deadlineReached(now: now))
+                }
+            }
+        }
+
+        @discardableResult
+        mutating func request(_ request: ClientRequest, from client: ClientID) -> RequestToken {
+            token += 1
+            perform(host.requested(request, token: token, from: client, now: now))
+            return token
+        }
+
+        mutating func perform(_ actions: [HostAction]) {
+            for action in actions {
+                switch action {
+                case .openTransport: perform(host.transportOpened(now: now))
+                case .write(let bytes):
+                    for request in try! decoder.requests(bytes) {
+                        if request.request == V4L2Request.setExtendedControls,
+                            let controls = try? V4L2ExtendedControls.decode(request.bytes).controls,
+                            let pan = controls.first(where: { $0.id == V4L2ControlID.panSpeed })
+                        {
+                            speedWrites.append((now, pan.value, controls.first { $0.id == V4L2ControlID.tiltSpeed }?.value ?? 0))
+                        }
+                        perform(host.bytesReceived(camera.handle(request, now: now).encode(), now: now))
+                    }
+                case .reply(let token, let reply): replies[token] = reply
+                case .closeTransport, .publish, .log: break
+                }
+            }
+        }
+
+        var isStopped: Bool { speedWrites.last.map { $0.pan == 0 && $0.tilt == 0 } ?? false }
+    }
+
+    @Test func aOneShotVelocityPansTheCameraAndStopsItAtItsEnd() {
+        var rig = Rig()
+        rig.perform(rig.host.start(now: rig.now))
+        rig.run(for: .milliseconds(300))
+        #expect(rig.host.status(now: rig.now, device: "test").state == "ready")
+        let start = rig.now
+        let token = rig.request(.motion(.velocity(yawRadiansPerSecond: 0.3, pitchRadiansPerSecond: 0, duration: .seconds(1)),
+                                        takeOver: false, waitsForEnd: true), from: 1)
+        rig.run(for: .milliseconds(1200))
+        #expect(rig.camera.panArcSeconds > 0.2 * 180 / .pi * 3600, "panned right: \(rig.camera.panArcSeconds)″")
+        #expect(rig.isStopped)
+        let stopAt = rig.speedWrites.last!.time - start
+        #expect(stopAt >= .milliseconds(1000) && stopAt <= .milliseconds(1040), "stopped at the motion's end: \(stopAt)")
+        #expect(rig.replies[token] != nil)
+    }
+
+    /// `kill -9` of a client holding control: the host hears the socket close, and the speeds
+    /// are 0 on the camera at once — within the 100 ms the issue asks.
+    @Test func aClientHoldingControlThatVanishesStopsTheCameraAtOnce() {
+        var rig = Rig()
+        rig.perform(rig.host.start(now: rig.now))
+        rig.run(for: .milliseconds(300))
+        rig.request(.acquireControl(takeOver: false), from: 7)
+        for _ in 0..<10 {
+            rig.request(.motion(.velocity(yawRadiansPerSecond: -0.6, pitchRadiansPerSecond: 0, duration: nil), takeOver: false,
+                                waitsForEnd: false), from: 7)
+            rig.run(for: .milliseconds(33))
+        }
+        #expect(!rig.isStopped)
+        let gone = rig.now
+        rig.perform(rig.host.clientDisconnected(7, now: rig.now))
+        #expect(rig.isStopped)
+        #expect(rig.speedWrites.last!.time - gone < .milliseconds(100))
+    }
+
+    @Test func shuttingDownStopsAMovingCamera() {
+        var rig = Rig()
+        rig.perform(rig.host.start(now: rig.now))
+        rig.run(for: .milliseconds(300))
+        rig.request(.motion(.velocity(yawRadiansPerSecond: 0.5, pitchRadiansPerSecond: 0, duration: .seconds(10)), takeOver: false,
+                            waitsForEnd: false), from: 2)
+        rig.run(for: .milliseconds(200))
+        #expect(!rig.isStopped)
+        rig.perform(rig.host.shuttingDown(now: rig.now))
+        #expect(rig.isStopped, "SIGTERM: the camera is told to stop before dockd exits")
+    }
+
+    @Test func statusShowsTheModelAndWhatItCanDo() {
+        var rig = Rig()
+        rig.perform(rig.host.start(now: rig.now))
+        rig.run(for: .milliseconds(300))
+        let status = rig.host.status(now: rig.now, device: "/dev/video0")
+        #expect(status.info?.model == "OBSBOT Tiny")
+        #expect(status.protocolName == "uvc")
+        #expect(status.capabilities == [.orientationMoves, .zoom])
+    }
+}

@@ -1,0 +1,73 @@
+import DockSimulator
+import Testing
+import V4L2Protocol
+
+/// The emulated UVC webcam answers framed ioctls as uvcvideo would, from its model.
+@Suite struct UVCCameraTests {
+    static let tiny = UVCCameraModel.named("obsbot-tiny")!
+
+    static func set(_ camera: inout UVCCamera, _ controls: [(id: UInt32, value: Int32)], at now: Duration) -> V4L2Frame.Reply {
+        camera.handle(V4L2Frame.Request(request: V4L2Request.setExtendedControls, bytes: V4L2ExtendedControls.encode(controls)), now: now)
+    }
+
+    static func read(_ camera: inout UVCCamera, _ ids: [UInt32], at now: Duration) throws -> [Int32] {
+        let reply = camera.handle(V4L2Frame.Request(request: V4L2Request.getExtendedControls,
+                                                    bytes: V4L2ExtendedControls.encode(ids.map { ($0, 0) })), now: now)
+        #expect(reply.errno == 0)
+        return try V4L2ExtendedControls.decode(reply.bytes).controls.map(\.value)
+    }
+
+    /// Enumeration with `NEXT_CTRL` walks the controls in id order and ends with `EINVAL`, as
+    /// v4l2-ctl expects; the ranges are the model's, the −1 minimum included.
+    @Test func enumerationWalksTheModelsControls() throws {
+        var camera = UVCCamera(model: Self.tiny)
+        var id: UInt32 = 0
+        var found: [V4L2ControlDescription] = []
+        while true {
+            let reply = camera.handle(V4L2Frame.Request(request: V4L2Request.queryExtendedControl,
+                                                        bytes: V4L2QueryExtendedControl.request(id: id | V4L2ControlFlags.nextControl.rawValue)),
+                                      now: .zero)
+            guard reply.errno == 0 else {
+                #expect(reply.errno == LinuxErrno.invalid)
+                break
+            }
+            let control = try V4L2QueryExtendedControl.decode(reply.bytes)
+            found.append(control)
+            id = control.id
+        }
+        #expect(found.map(\.id) == found.map(\.id).sorted() && found.count == 6)
+        let speed = try #require(found.first { $0.id == V4L2ControlID.panSpeed })
+        #expect(speed.minimum == -1 && speed.maximum == 160 && speed.defaultValue == 20)
+    }
+
+    /// Values are clamped and snapped as the control framework does; a speed's magnitude runs
+    /// to the maximum in both directions; read-back is the target, and the axis gets there at
+    /// the model's absolute rate.
+    @Test func writesAreClampedSnappedAndReadBackAsTheTarget() throws {
+        var camera = UVCCamera(model: Self.tiny)
+        #expect(Self.set(&camera, [(V4L2ControlID.panAbsolute, 37000), (V4L2ControlID.tiltAbsolute, -999_999)], at: .zero).errno == 0)
+        #expect(try Self.read(&camera, [V4L2ControlID.panAbsolute, V4L2ControlID.tiltAbsolute], at: .zero) == [36000, -324_000])
+        #expect(camera.panArcSeconds == 0, "read back at once, not there yet")
+        camera.advance(to: .milliseconds(100))
+        #expect(camera.panArcSeconds > 3600 && camera.panArcSeconds < 32_400, "on its way, below 90°/s for 100 ms with the ramp")
+        camera.advance(to: .seconds(1))
+        #expect(abs(camera.panArcSeconds - 36000) < 5, "there, without overshoot")
+        _ = Self.set(&camera, [(V4L2ControlID.panSpeed, -500)], at: .seconds(1))
+        #expect(try Self.read(&camera, [V4L2ControlID.panSpeed], at: .seconds(1)) == [-160], "past the −1 minimum, to −maximum")
+        camera.advance(to: .seconds(2))
+        let moved = 36000 - camera.panArcSeconds, full = 160 * 0.75 * 3600
+        #expect(moved > 0.85 * full && moved <= full, "160 units of 0.75°/s for 1 s, less the ramp: \(moved)″")
+    }
+
+    @Test func faultsAnswerAsTheDriverWould() {
+        var camera = UVCCamera(model: Self.tiny)
+        camera.failingControls = [V4L2ControlID.tiltAbsolute]
+        #expect(Self.set(&camera, [(V4L2ControlID.panAbsolute, 0), (V4L2ControlID.tiltAbsolute, 0)], at: .zero).errno == LinuxErrno.io)
+        camera.knowsOnlyLegacyQuery = true
+        let query = V4L2Frame.Request(request: V4L2Request.queryExtendedControl, bytes: V4L2QueryExtendedControl.request(id: V4L2ControlID.panAbsolute))
+        #expect(camera.handle(query, now: .zero).errno == LinuxErrno.notTTY)
+        camera.isGone = true
+        #expect(camera.handle(query, now: .zero).errno == LinuxErrno.noDevice)
+        #expect(camera.handle(V4L2Frame.Request(request: 0x1234, bytes: []), now: .zero).errno == LinuxErrno.noDevice)
+    }
+}

@@ -1,0 +1,78 @@
+import Testing
+
+@testable import V4L2Protocol
+
+/// The V4L2 numbers, struct images and the ioctl framing against golden values.
+@Suite struct V4L2ProtocolTests {
+    /// The numbers `linux/videodev2.h` gives on x86_64 (a C program printing the macros, Debian
+    /// 12 `linux-libc-dev`; `Protocol/uvc.md` §2) — computed here from the struct sizes.
+    @Test func requestNumbersMatchTheCHeaders() {
+        #expect(V4L2Request.queryCapability == 0x8068_5600)
+        #expect(V4L2Request.getControl == 0xC008_561B)
+        #expect(V4L2Request.setControl == 0xC008_561C)
+        #expect(V4L2Request.queryControl == 0xC044_5624)
+        #expect(V4L2Request.queryMenu == 0xC02C_5625)
+        #expect(V4L2Request.getExtendedControls == 0xC020_5647)
+        #expect(V4L2Request.setExtendedControls == 0xC020_5648)
+        #expect(V4L2Request.tryExtendedControls == 0xC020_5649)
+        #expect(V4L2Request.subscribeEvent == 0x4020_565A)
+        #expect(V4L2Request.queryExtendedControl == 0xC0E8_5667)
+        #expect(V4L2Request.carriesControlArray(V4L2Request.setExtendedControls))
+        #expect(!V4L2Request.carriesControlArray(V4L2Request.setControl))
+    }
+
+    @Test func extendedControlsImageHasTheCLayout() throws {
+        let image = V4L2ExtendedControls.encode([(V4L2ControlID.panAbsolute, 36000), (V4L2ControlID.tiltAbsolute, -7200)])
+        #expect(image.count == 32 + 2 * 20)
+        #expect(Array(image[0..<8]) == [0x00, 0x00, 0x9A, 0x00, 2, 0, 0, 0])  // which = camera class, count 2
+        #expect(Array(image[32..<36]) == [0x08, 0x09, 0x9A, 0x00])  // the first id
+        #expect(Array(image[44..<48]) == [0xA0, 0x8C, 0x00, 0x00])  // its value at 12: 36000
+        #expect(Array(image[64..<68]) == [0xE0, 0xE3, 0xFF, 0xFF])  // −7200 = 0xFFFFE3E0
+        let decoded = try V4L2ExtendedControls.decode(image)
+        #expect(decoded.controls.map(\.value) == [36000, -7200])
+        #expect(throws: V4L2DecodingError.self) { try V4L2ExtendedControls.decode(Array(image.prefix(50))) }
+    }
+
+    @Test func queryExtendedControlRoundTrips() throws {
+        let control = V4L2ControlDescription(id: V4L2ControlID.panSpeed, name: "Pan, Speed", minimum: -1, maximum: 160, step: 1,
+                                             defaultValue: 0, flags: [.writeOnly])
+        let image = V4L2QueryExtendedControl.encode(control)
+        #expect(image.count == 232)
+        #expect(Array(image[40..<48]) == [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF])  // minimum −1, 64-bit at 40
+        #expect(try V4L2QueryExtendedControl.decode(image) == control)
+        #expect(try V4L2QueryControl.decode(V4L2QueryControl.encode(control)) == control)
+        #expect(throws: V4L2DecodingError.self) { try V4L2QueryExtendedControl.decode([0, 1]) }
+    }
+
+    @Test func capabilityRoundTrips() throws {
+        let capability = V4L2Capability(driver: "uvcvideo", card: "OBSBOT Tiny", busInfo: "usb-0000:00:14.0-1",
+                                        version: 0x06_01_00, capabilities: 0x8420_0001, deviceCapabilities: 0x0420_0001)
+        #expect(try V4L2Capability(bytes: capability.bytes) == capability)
+        #expect(capability.versionText == "6.1.0")
+    }
+
+    /// Frames come out whole whether the bytes arrive at once, a byte at a time, or merged.
+    @Test func framingSurvivesAnySplit() throws {
+        let replies = [V4L2Frame.Reply(request: V4L2Request.setExtendedControls, errno: 0, bytes: [1, 2, 3]),
+                       V4L2Frame.Reply(request: V4L2Request.getControl, errno: LinuxErrno.io, bytes: [])]
+        let stream = replies.flatMap { $0.encode() }
+        #expect(Array(stream[0..<12]) == [0x48, 0x56, 0x20, 0xC0, 0, 0, 0, 0, 3, 0, 0, 0])
+        var whole = V4L2Frame.Decoder.replies()
+        #expect(try whole.replies(stream) == replies)
+        var bytewise = V4L2Frame.Decoder.replies()
+        var collected: [V4L2Frame.Reply] = []
+        for byte in stream { collected += try bytewise.replies([byte]) }
+        #expect(collected == replies)
+        let request = V4L2Frame.Request(request: V4L2Request.queryCapability, bytes: [9, 9])
+        var requests = V4L2Frame.Decoder.requests()
+        #expect(try requests.requests(request.encode()) == [request])
+        var bad = V4L2Frame.Decoder.replies()
+        #expect(throws: V4L2Frame.OversizedFrame.self) { try bad.replies([0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0x7F]) }
+    }
+
+    @Test func controlNamesAreV4L2CtlNames() {
+        #expect(V4L2ControlID.id(named: "pan_absolute") == 0x009A_0908)
+        #expect(V4L2ControlID.name(of: V4L2ControlID.tiltSpeed) == "tilt_speed")
+        #expect(V4L2ControlID.id(named: "brightness") == nil)
+    }
+}
