@@ -26,6 +26,9 @@ let package = Package(
         .library(name: "DockClient", targets: ["DockClient"]),
     ],
     targets: [
+        // Pure: the version every program and the package show (one constant).
+        .target(name: "DockVersion", swiftSettings: strictSettings),
+
         // Pure: the dock serial protocol (Protocol/dock-serial.md). Standard library only.
         .target(name: "DockProtocol", swiftSettings: strictSettings),
 
@@ -62,14 +65,14 @@ let package = Package(
         // with --camera it also plays the camera app over dockd's API.
         .executableTarget(
             name: "docksim",
-            dependencies: ["DockSimulator", "DockSystem", "DockProtocol", "DockTracking", "DockClient", "DockAPI"],
+            dependencies: ["DockSimulator", "DockSystem", "DockProtocol", "DockTracking", "DockClient", "DockAPI", "DockVersion"],
             swiftSettings: strictSettings
         ),
 
         // I/O: the running service — sessions over transports, the control loop, signals, systemd.
         .target(
             name: "DockDaemon",
-            dependencies: ["DockAPI", "DockCore", "DockHost", "DockProtocol", "DockSimulator", "DockSystem", "DockTracking"],
+            dependencies: ["DockAPI", "DockCore", "DockHost", "DockProtocol", "DockSimulator", "DockSystem", "DockTracking", "DockVersion"],
             swiftSettings: strictSettings
         ),
 
@@ -79,14 +82,14 @@ let package = Package(
         // The command-line client (and the tracker's offline replay).
         .executableTarget(
             name: "dockctl",
-            dependencies: ["DockClient", "DockAPI", "DockTracking"],
+            dependencies: ["DockClient", "DockAPI", "DockTracking", "DockVersion"],
             swiftSettings: strictSettings
         ),
 
         // The daemon.
         .executableTarget(
             name: "dockd",
-            dependencies: ["DockDaemon", "DockSystem"],
+            dependencies: ["DockDaemon", "DockSystem", "DockVersion"],
             swiftSettings: strictSettings
         ),
 
@@ -94,7 +97,7 @@ let package = Package(
         .executableTarget(
             name: "dockbench",
             dependencies: ["DockClient", "DockAPI", "DockSystem", "DockTracking", "DockEvaluation", "DockSimulator", "SimulatedSerialDock",
-                           "CAllocationCounter"],
+                           "CAllocationCounter", "DockVersion"],
             swiftSettings: strictSettings
         ),
         // The tracker and the baseline in closed loop with the simulator, in virtual time (pure).
@@ -113,7 +116,7 @@ let package = Package(
         // Command-line decoder and encoder of dock frames, for firmware authors and for captures.
         .executableTarget(
             name: "dockwire",
-            dependencies: ["DockProtocol"],
+            dependencies: ["DockProtocol", "DockVersion"],
             swiftSettings: strictSettings
         ),
 
@@ -179,6 +182,12 @@ let package = Package(
         .testTarget(
             name: "ClientTests",
             dependencies: ["dockctl", "dockd", "dockbench", "DockClient", "DockAPI", "DockSimulator", "DockTracking", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        // The manual pages, the shell completions and the version against the programs' own word.
+        .testTarget(
+            name: "DocumentationTests",
+            dependencies: ["dockd", "dockctl", "docksim", "dockwire", "dockbench", "DockDaemon", "DockVersion", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

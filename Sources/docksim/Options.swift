@@ -21,6 +21,7 @@ struct Options: Equatable {
     enum Parsed: Equatable {
         case run(Options)
         case help
+        case version
     }
 
     /// A usage error: the tool prints it with the usage and exits 64.
@@ -60,6 +61,7 @@ struct Options: Equatable {
                             and "t=SECONDS -> FRAME", and "t=SECONDS motors moving|still"
           --quiet           print only errors
           --help            show this help
+          --version         print docksim's version
 
         The run ends when the scenario's time is up, or on SIGTERM or SIGINT. An unplug fault closes
         the pseudo-terminal and removes the link; the replug makes a new one behind the same link.
@@ -84,6 +86,7 @@ struct Options: Equatable {
             let argument = arguments[index]
             switch argument {
             case "-h", "--help": return .help
+            case "--version": return .version
             case "--pty": ptyPath = try value(argument)
             case "--scenario": options.scenarioPath = try value(argument)
             case "--report": options.reportPath = try value(argument)
