@@ -64,9 +64,11 @@ public enum DockEncoding {
         if let primary = status.primary { members["primary"] = .integer(Int64(primary)) }
         if let accessory = accessory(status) { members["accessory"] = accessory }
         if let pose = status.pose {
-            members["pose"] = .object(["yaw": .number(pose.yawRadians), "pitch": .number(pose.pitchRadians),
-                                       "yaw_rate": .number(pose.yawRadiansPerSecond),
-                                       "pitch_rate": .number(pose.pitchRadiansPerSecond)])
+            var fields: [String: JSONValue] = ["yaw": .number(pose.yawRadians), "pitch": .number(pose.pitchRadians),
+                                               "yaw_rate": .number(pose.yawRadiansPerSecond),
+                                               "pitch_rate": .number(pose.pitchRadiansPerSecond)]
+            if let age = status.poseAge { fields["age"] = .number(age.secondsValue) }
+            members["pose"] = .object(fields)
         }
         if let limits = status.limits { members["limits"] = json(limits) }
         return .object(members)
@@ -110,13 +112,19 @@ public enum DockEncoding {
 
     /// The `Accessory` of a status (nil before a dock attached).
     public static func accessory(_ status: DockStatus) -> JSONValue? {
-        status.info.map { json($0, device: status.device) }
+        status.info.map { json($0, status: status) }
     }
 
-    /// An `Accessory`.
-    public static func json(_ info: AccessoryInfo, device: String) -> JSONValue {
-        .object(["id": .string(info.serialNumber), "device": .string(device), "model": .string(info.model),
-                 "firmware": .string(info.firmwareVersion), "protocol_version": .integer(Int64(info.protocolVersion))])
+    /// An `Accessory`, with the protocol, device and capabilities of `status`.
+    public static func json(_ info: AccessoryInfo, status: DockStatus) -> JSONValue {
+        let lacking = AccessoryCapabilities.named.filter { !status.capabilities.contains($0.capability) }.map(\.name)
+        return .object([
+            "id": .string(info.serialNumber), "device": .string(status.device), "model": .string(info.model),
+            "firmware": .string(info.firmwareVersion), "protocol": .string(status.protocolName),
+            "protocol_version": .integer(Int64(info.protocolVersion)),
+            "capabilities": .array(status.capabilities.names.map { .string($0) }),
+            "lacks": .array(lacking.map { .string($0) }),
+        ])
     }
 
     /// A `Limits`.
@@ -165,7 +173,7 @@ public enum DockEncoding {
         case nil, .docked?, .undocked?, .disconnected?:
             break
         case .attached(let info, _)?:
-            members["accessory"] = json(info, device: status.device)
+            members["accessory"] = json(info, status: status)
         case .button(let button)?:
             members["button"] = json(button)
         case .fault(let fault)?:

@@ -13,21 +13,31 @@ public enum DockInterface {
 # method takes an optional accessory (the dock's serial number); without it, the daemon's dock.
 interface io.dockd.Dock
 
-# A dock as dockd knows it: id is its serial number, device the port it is on.
+# A dock as dockd knows it: id is its serial number, device the port it is on, protocol what it
+# speaks (dock-serial, visca) and protocol_version that protocol's version (0 where it has none).
+# capabilities are what it can do and lacks what it cannot, each out of: failsafe (it stops by
+# itself when dockd goes quiet), velocity_ttl, telemetry_stream (it sends its pose; without it
+# dockd polls), continuous_speeds (without it speeds come in steps), orientation_moves, buttons,
+# dock_sensor, indicator, zoom, fault_reports.
 type Accessory (
   id: string,
   device: string,
   model: string,
   firmware: string,
-  protocol_version: int
+  protocol: string,
+  protocol_version: int,
+  capabilities: []string,
+  lacks: []string
 )
 
-# Where the dock points and how fast it turns.
+# Where the dock points and how fast it turns; age is how old the newest pose sample was, in
+# seconds (a polled pose is older than streamed telemetry).
 type Pose (
   yaw: float,
   pitch: float,
   yaw_rate: float,
-  pitch_rate: float
+  pitch_rate: float,
+  age: ?float
 )
 
 # A closed range of angles, radians.

@@ -9,20 +9,9 @@ public import DockProtocol
 /// alive with heartbeats, maps the accessory's clock to the host's, keeps a short pose history,
 /// notices resets, stalls and version mismatches, and retries a lost port with backoff. The entry
 /// outlives the port: after a disconnect it keeps its counters and tries again.
-public struct AccessorySession: Sendable {
+public struct AccessorySession: AccessoryLink {
     /// Where the session is.
-    public enum State: Hashable, Sendable {
-        /// No port; `reconnectAt` says when the next attempt is due.
-        case disconnected
-        /// The shell is opening the port.
-        case connecting
-        /// `hello` sent; waiting for `info` and the first telemetry.
-        case handshaking
-        /// In session with the accessory.
-        case ready(isDocked: Bool)
-        /// The accessory speaks no version we offer; idle until the port closes.
-        case incompatible
-    }
+    public typealias State = AccessoryLinkState
 
     /// Timing and retry settings.
     public struct Configuration: Hashable, Sendable {
@@ -86,6 +75,31 @@ public struct AccessorySession: Sendable {
 
     /// The dock's pose at `time` on the host's clock, from telemetry.
     public func pose(at time: Duration) -> Pose? { poses.pose(at: time) }
+
+    /// How old the newest telemetry sample is at `now`.
+    public func poseAge(at now: Duration) -> Duration? { poses.latest.map { now - $0.time } }
+
+    public var protocolName: String { "dock-serial" }
+
+    /// The speed configured for the port (the dock's own protocol does not probe).
+    public var baudRate: Int? { nil }
+
+    /// What the dock can do: a failsafe, a time-to-live on velocities, telemetry at a fixed
+    /// rate, continuous speeds and orientation moves always (the protocol has them); buttons,
+    /// a dock sensor, an indicator and zoom as its `info` says.
+    public var capabilities: AccessoryCapabilities {
+        var capabilities: AccessoryCapabilities = [.failsafe, .velocityTimeToLive, .telemetryStream, .continuousSpeeds,
+                                                   .orientationMoves, .faultReports]
+        let features = info?.features ?? []
+        if !features.isDisjoint(with: [.trackingButton, .shutterButton, .flipButton]) { capabilities.insert(.buttons) }
+        if features.contains(.dockSensor) { capabilities.insert(.dockSensor) }
+        if features.contains(.colorIndicator) { capabilities.insert(.indicator) }
+        if features.contains(.zoomControl) { capabilities.insert(.zoom) }
+        return capabilities
+    }
+
+    /// The heartbeat's deadline (`heartbeatDeadline`).
+    public var nextDeadline: Duration? { heartbeatDeadline }
 
     /// The longest the host lets pass between two frames it sends: an eighth of the accessory's
     /// failsafe timeout, which leaves another eighth of it for the host's own lateness inside the
@@ -190,7 +204,7 @@ public struct AccessorySession: Sendable {
     }
 
     /// Bytes arrived from the port.
-    public mutating func bytesReceived(_ bytes: some Sequence<UInt8>, now: Duration) -> [SessionAction] {
+    public mutating func bytesReceived(_ bytes: [UInt8], now: Duration) -> [SessionAction] {
         var actions: [SessionAction] = []
         for byte in bytes {
             guard let result = decoder.decode(byte) else { continue }

@@ -30,12 +30,13 @@ public actor SessionRunner {
     /// When the loop wakes next, and when the side timer does (`wakeEarlierIfDue`).
     private var (loopWake, timerWake): (Duration, Duration?) = (.zero, nil)
 
-    /// Creates a runner; `run()` starts it.
-    public init(transport: any DockTransport, clock: any DaemonClock, settings: HostSettings, log: Logger) {
+    /// Creates a runner over `link` (a dock-serial session when nil); `run()` starts it.
+    public init(transport: any DockTransport, clock: any DaemonClock, settings: HostSettings, log: Logger,
+                link: (any AccessoryLink)? = nil) {
         self.transport = transport
         self.clock = clock
         self.log = log
-        policy = HostPolicy(settings: settings)
+        policy = HostPolicy(settings: settings, link: link)
     }
 
     /// Runs the session: the 30 Hz loop, woken earlier when a heartbeat falls due between ticks,
@@ -155,7 +156,8 @@ public actor SessionRunner {
 
     private func open() {
         do {
-            let opened = try transport.open()
+            let speed = policy.session.baudRate
+            let opened = try speed.map { speed throws(SystemError) in try transport.open(baudRate: speed) } ?? transport.open()
             connection = opened
             generation += 1
             let current = generation
@@ -163,7 +165,7 @@ public actor SessionRunner {
                 for await chunk in opened.incoming { await self?.received(chunk, generation: current) }
                 await self?.hungUp(generation: current)
             }
-            log.info("opened \(transport.name)")
+            log.info("opened \(transport.name)" + (speed.map { " at \($0) baud" } ?? ""))
             perform(policy.transportOpened(now: clock.now()))
         } catch {
             perform(policy.transportFailed(reason: "\(error)", now: clock.now()))

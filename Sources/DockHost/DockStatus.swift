@@ -12,6 +12,12 @@ public struct DockStatus: Hashable, Sendable {
     public var info: AccessoryInfo?
     /// The port's name.
     public var device: String
+    /// The protocol the accessory speaks (`dock-serial`, `visca`).
+    public var protocolName: String = "dock-serial"
+    /// What the accessory can do (what it lacks, the host makes up for or leaves undone).
+    public var capabilities: AccessoryCapabilities = []
+    /// How old the newest pose sample is (a polled pose is older than streamed telemetry).
+    public var poseAge: Duration?
     /// Where the dock points now.
     public var pose: Pose?
     /// The limits in force.

@@ -32,7 +32,7 @@ extension HostPolicy {
         case .holding: trackerName = "holding"
         case .returning: trackerName = "returning"
         }
-        return DockStatus(
+        var status = DockStatus(
             state: state, isDocked: isDocked, info: session.info, device: device, pose: pose, limits: limits,
             isTrackingEnabled: arbiter.isSystemTrackingEnabled, framingMode: framingMode, regionOfInterest: regionOfInterest,
             selectedSubjects: selectedSubjects, controller: arbiter.controller, motion: motionName, faults: activeFaults,
@@ -40,6 +40,10 @@ extension HostPolicy {
             observations: observationCount, cameraFrames: cameraFrameCount,
             subjects: pose.map { pipeline.summaries(gimbalYawRadians: $0.yawRadians, gimbalPitchRadians: $0.pitchRadians, now: now) } ?? [],
             primary: pipeline.primary, tracker: trackerName, isSubjectInFrame: trackingStep?.isSubjectInFrame ?? false)
+        status.protocolName = session.protocolName
+        status.capabilities = session.capabilities
+        status.poseAge = pose == nil ? nil : session.poseAge(at: now)
+        return status
     }
 
     /// A one-line summary for `STATUS=` and logs; `device` names the port.

@@ -66,7 +66,9 @@ extension HostPolicy {
 
     /// The indicator shows tracking off (dark), on and looking for a subject (green, blinking
     /// slowly), or on with the subject in frame (green, steady).
+    /// An accessory without one is left alone.
     mutating func updateIndicator(now: Duration) {
+        guard session.capabilities.contains(.indicator) else { return }
         let inFrame = trackingStep?.isSubjectInFrame ?? false
         let wanted = !arbiter.isSystemTrackingEnabled ? IndicatorState(pattern: .off, red: 0, green: 0, blue: 0)
             : inFrame ? IndicatorState(pattern: .solid, red: 0, green: 160, blue: 0)

@@ -24,8 +24,8 @@ public import DockTracking
 public struct HostPolicy: Sendable {
     /// The settings.
     public internal(set) var settings: HostSettings
-    /// The session with the dock.
-    public internal(set) var session: AccessorySession
+    /// The link with the accessory, whatever its protocol (the one contract the policy drives).
+    public internal(set) var session: any AccessoryLink
     /// The motion controller.
     public internal(set) var motion = MotionController()
     /// Who may move the dock.
@@ -84,22 +84,24 @@ public struct HostPolicy: Sendable {
     var stallStreak = (count: 0, at: Duration.zero)
     var output: [HostAction] = []
 
-    /// Creates the policy with a tracker configured as `pipeline` (its rest settings come from
-    /// `settings`); `start(now:)` begins the session.
-    public init(settings: HostSettings = HostSettings(), pipeline: TrackingPipeline = TrackingPipeline()) {
+    /// Creates the policy over `link` (a dock-serial session configured by `settings` when nil),
+    /// with a tracker configured as `pipeline` (its rest settings come from `settings`);
+    /// `start(now:)` begins the session.
+    public init(settings: HostSettings = HostSettings(), pipeline: TrackingPipeline = TrackingPipeline(),
+                link: (any AccessoryLink)? = nil) {
         self.settings = settings
         self.pipeline = pipeline
         framingMode = pipeline.framingMode
         regionOfInterest = pipeline.regionOfInterest
         selectedSubjects = pipeline.selection
-        session = AccessorySession(configuration: settings.session)
+        session = link ?? AccessorySession(configuration: settings.session)
         arbiter = ControlArbiter(isSystemTrackingEnabled: settings.isTrackingEnabled)
         applyRestSettings()
     }
 
-    /// When the shell must call `tick(now:)` at the latest, besides the 30 Hz loop: the next
-    /// heartbeat's deadline.
-    public var nextDeadline: Duration? { session.heartbeatDeadline }
+    /// When the shell must call `tick(now:)` at the latest, besides the 30 Hz loop: the link's
+    /// next deadline (a heartbeat, a poll, a reply's timeout).
+    public var nextDeadline: Duration? { session.nextDeadline }
 
     // MARK: Inputs
 

@@ -66,9 +66,19 @@ enum Presentation {
         let name = status["accessory"].map { "\($0["model"]?.stringValue ?? "?") (\($0["id"]?.stringValue ?? "?")) on \($0["device"]?.stringValue ?? "?")" } ?? "no dock"
         lines.append("dock:       \(name)")
         lines.append("state:      \(status["state"]?.stringValue ?? "?"), \(status["docked"]?.boolValue == true ? "docked" : "undocked")")
+        if case .object(let accessory)? = status["accessory"] {
+            let names = { (key: String) -> String in
+                guard case .array(let items)? = accessory[key] else { return "" }
+                return items.compactMap { $0.stringValue }.joined(separator: ", ")
+            }
+            lines.append("protocol:   \(accessory["protocol"]?.stringValue ?? "?")")
+            lines.append("can:        \(names("capabilities").isEmpty ? "none" : names("capabilities"))")
+            lines.append("cannot:     \(names("lacks").isEmpty ? "nothing listed" : names("lacks"))")
+        }
         if case .object(let pose)? = status["pose"] {
             lines.append("yaw:        \(degrees(pose["yaw"]?.doubleValue)), \(round3(pose["yaw_rate"]?.doubleValue ?? 0)) rad/s")
             lines.append("pitch:      \(degrees(pose["pitch"]?.doubleValue)), \(round3(pose["pitch_rate"]?.doubleValue ?? 0)) rad/s")
+            if let age = pose["age"]?.doubleValue { lines.append("pose age:   \(Int((age * 1000).rounded())) ms") }
         }
         if case .object(let limits)? = status["limits"] { lines.append("limits:     \(limitsText(limits))") }
         lines.append("tracking:   \(status["tracking"]?.boolValue == true ? "on" : "off"), framing \(status["framing"]?.stringValue ?? "?")")

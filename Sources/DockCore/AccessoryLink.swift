@@ -1,0 +1,122 @@
+public import DockProtocol
+
+/// Where a link with an accessory is, whatever its protocol:
+///
+///     disconnected → connecting → handshaking → ready(docked | undocked)
+public enum AccessoryLinkState: Hashable, Sendable {
+    /// No port; the link says when the next attempt is due.
+    case disconnected
+    /// The shell is opening the port.
+    case connecting
+    /// The port is open and the link is finding out what is on it.
+    case handshaking
+    /// In session with the accessory.
+    case ready(isDocked: Bool)
+    /// The accessory is not one the host can run (a protocol version it does not speak, a
+    /// failsafe too short to keep alive); idle until the port closes.
+    case incompatible
+}
+
+/// What an accessory can and cannot do, as the host adapts to it: a protocol that lacks
+/// something shows here, never as a special case in the host's policy.
+public struct AccessoryCapabilities: OptionSet, Hashable, Sendable {
+    public var rawValue: UInt16
+    /// Creates the set from its raw bits.
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
+
+    /// The accessory stops its motors by itself when the host goes quiet; without it the host
+    /// is the only dead man's handle (a host that dies leaves the motors running).
+    public static let failsafe = AccessoryCapabilities(rawValue: 1 << 0)
+    /// A velocity command carries a time-to-live the accessory honours.
+    public static let velocityTimeToLive = AccessoryCapabilities(rawValue: 1 << 1)
+    /// The accessory sends its pose by itself at a fixed rate; without it the host polls.
+    public static let telemetryStream = AccessoryCapabilities(rawValue: 1 << 2)
+    /// Speeds are continuous; without it they come in steps (the host rounds to one).
+    public static let continuousSpeeds = AccessoryCapabilities(rawValue: 1 << 3)
+    /// Moves to an absolute orientation.
+    public static let orientationMoves = AccessoryCapabilities(rawValue: 1 << 4)
+    /// Has buttons (tracking, shutter, flip...) and reports them.
+    public static let buttons = AccessoryCapabilities(rawValue: 1 << 5)
+    /// Senses whether a camera is mounted.
+    public static let dockSensor = AccessoryCapabilities(rawValue: 1 << 6)
+    /// Has an indicator light the host may set.
+    public static let indicator = AccessoryCapabilities(rawValue: 1 << 7)
+    /// Has a zoom the host may drive.
+    public static let zoom = AccessoryCapabilities(rawValue: 1 << 8)
+    /// Reports faults (stalls, over-temperature) as they happen.
+    public static let faultReports = AccessoryCapabilities(rawValue: 1 << 9)
+
+    /// Every capability with its name, in the order status lists them.
+    public static let named: [(name: String, capability: AccessoryCapabilities)] = [
+        ("failsafe", .failsafe), ("velocity_ttl", .velocityTimeToLive), ("telemetry_stream", .telemetryStream),
+        ("continuous_speeds", .continuousSpeeds), ("orientation_moves", .orientationMoves), ("buttons", .buttons),
+        ("dock_sensor", .dockSensor), ("indicator", .indicator), ("zoom", .zoom), ("fault_reports", .faultReports),
+    ]
+
+    /// The names of the capabilities in the set, in `named` order.
+    public var names: [String] { Self.named.filter { contains($0.capability) }.map(\.name) }
+}
+
+/// The host's side of one accessory, whatever protocol it speaks: the one contract that the
+/// host's policy drives. `AccessorySession` (dock-serial) and `VISCASession` (Sony VISCA on a
+/// serial line, UDP or TCP) implement it.
+///
+/// A link is a pure state machine: it is handed the time and what happened to its port, and
+/// returns actions for its shell (open, write, close, report). Commands come in as the typed
+/// messages of `Protocol/dock-serial.md` — velocity with a time-to-live, a move to an
+/// orientation, stop, the indicator — which say what the host wants, not how a wire spells it;
+/// each link turns them into its own protocol's bytes, and what its protocol cannot do it
+/// emulates (a time-to-live the host keeps) or leaves undone (an indicator it does not have),
+/// as its `capabilities` say. What the accessory answers comes back as `SessionEvent`s:
+/// `acknowledged` and `refused` name the `lastSentSequence` of the command they answer.
+public protocol AccessoryLink: Sendable {
+    /// Where the link is.
+    var state: AccessoryLinkState { get }
+    /// What the accessory is — identity and limits — once it has said (kept while disconnected).
+    var info: AccessoryInfo? { get }
+    /// What the accessory can and cannot do.
+    var capabilities: AccessoryCapabilities { get }
+    /// The protocol's name, for status and logs (`dock-serial`, `visca`).
+    var protocolName: String { get }
+    /// When the shell must call `tick(now:)` at the latest, besides its 30 Hz loop; nil when
+    /// nothing is due.
+    var nextDeadline: Duration? { get }
+    /// Runs received that were not good frames or packets.
+    var badFrameCount: Int { get }
+    /// Times the link was lost.
+    var disconnectCount: Int { get }
+    /// Commands the accessory refused.
+    var refusalCount: Int { get }
+    /// Whether the pose has stopped arriving while ready.
+    var isTelemetryStalled: Bool { get }
+    /// The sequence number the last command was sent under (the one `acknowledged` and
+    /// `refused` name).
+    var lastSentSequence: UInt16? { get }
+    /// The type of the command the accessory last refused, when it was one the link sent.
+    var lastRefusedType: MessageType? { get }
+    /// The serial speed to open the port at next; nil: the transport's own setting.
+    var baudRate: Int? { get }
+
+    /// The accessory's pose at `time` on the host's clock: interpolated between samples, or
+    /// extrapolated a little past the newest; nil when none is known near enough.
+    func pose(at time: Duration) -> Pose?
+    /// How old the newest pose sample is at `now`; nil when there is none.
+    func poseAge(at now: Duration) -> Duration?
+
+    /// Starts the link: the first attempt to open the port.
+    mutating func start(now: Duration) -> [SessionAction]
+    /// The port is open.
+    mutating func transportOpened(now: Duration) -> [SessionAction]
+    /// Opening the port failed.
+    mutating func transportFailed(reason: String, now: Duration) -> [SessionAction]
+    /// The port reported end of file, an I/O error or a hang-up.
+    mutating func transportClosed(now: Duration) -> [SessionAction]
+    /// A device that may be this accessory appeared (udev `add`).
+    mutating func deviceAppeared(now: Duration) -> [SessionAction]
+    /// Bytes arrived from the port (for a datagram transport, one datagram).
+    mutating func bytesReceived(_ bytes: [UInt8], now: Duration) -> [SessionAction]
+    /// Time passes: retries, keep-alives, polls, timeouts.
+    mutating func tick(now: Duration) -> [SessionAction]
+    /// Sends a command to the accessory (only while it is in session; otherwise nothing).
+    mutating func send(_ message: Message, now: Duration) -> [SessionAction]
+}
