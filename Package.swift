@@ -30,6 +30,9 @@ let package = Package(
         .library(name: "dockd-uvc-preload", type: .dynamic, targets: ["CUVCPreload"]),
     ],
     targets: [
+        // Pure: the version every program and the package show (one constant).
+        .target(name: "DockVersion", swiftSettings: strictSettings),
+
         // Pure: the dock serial protocol (Protocol/dock-serial.md). Standard library only.
         .target(name: "DockProtocol", swiftSettings: strictSettings),
 
@@ -78,7 +81,7 @@ let package = Package(
         .executableTarget(
             name: "docksim",
             dependencies: ["DockSimulator", "DockSystem", "DockProtocol", "DockTracking", "DockClient", "DockAPI", "VISCAProtocol",
-                           "V4L2Protocol"],
+                           "V4L2Protocol", "DockVersion"],
             swiftSettings: strictSettings
         ),
 
@@ -86,7 +89,7 @@ let package = Package(
         .target(
             name: "DockDaemon",
             dependencies: ["DockAPI", "DockCore", "DockHost", "DockProtocol", "DockSimulator", "DockSystem", "DockTracking",
-                           "VISCAProtocol", "V4L2Protocol"],
+                           "VISCAProtocol", "V4L2Protocol", "DockVersion"],
             swiftSettings: strictSettings
         ),
 
@@ -96,14 +99,14 @@ let package = Package(
         // The command-line client (and the tracker's offline replay).
         .executableTarget(
             name: "dockctl",
-            dependencies: ["DockClient", "DockAPI", "DockTracking"],
+            dependencies: ["DockClient", "DockAPI", "DockTracking", "DockVersion"],
             swiftSettings: strictSettings
         ),
 
         // The daemon.
         .executableTarget(
             name: "dockd",
-            dependencies: ["DockDaemon", "DockSystem"],
+            dependencies: ["DockDaemon", "DockSystem", "DockVersion"],
             swiftSettings: strictSettings
         ),
 
@@ -111,7 +114,7 @@ let package = Package(
         .executableTarget(
             name: "dockbench",
             dependencies: ["DockClient", "DockAPI", "DockSystem", "DockTracking", "DockEvaluation", "DockSimulator", "SimulatedSerialDock",
-                           "CAllocationCounter"],
+                           "CAllocationCounter", "DockVersion"],
             swiftSettings: strictSettings
         ),
         // The tracker and the baseline in closed loop with the simulator, in virtual time (pure).
@@ -132,7 +135,7 @@ let package = Package(
         // Command-line decoder and encoder of dock frames, for firmware authors and for captures.
         .executableTarget(
             name: "dockwire",
-            dependencies: ["DockProtocol"],
+            dependencies: ["DockProtocol", "DockVersion"],
             swiftSettings: strictSettings
         ),
 
@@ -208,6 +211,12 @@ let package = Package(
         .testTarget(
             name: "ClientTests",
             dependencies: ["dockctl", "dockd", "dockbench", "DockClient", "DockAPI", "DockSimulator", "DockTracking", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        // The manual pages, the shell completions and the version against the programs' own word.
+        .testTarget(
+            name: "DocumentationTests",
+            dependencies: ["dockd", "dockctl", "docksim", "dockwire", "dockbench", "DockDaemon", "DockVersion", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

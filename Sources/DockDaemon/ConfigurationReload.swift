@@ -30,7 +30,7 @@ extension DaemonCommand {
                     location: previousPath, message: "cannot read the configuration file any more (removed?)"))
             }
             return (configuration, path)
-        case .help, .listDevices:
+        case .help, .version, .listDevices:
             throw .usage("the arguments no longer ask to run the service")
         }
     }

@@ -1,5 +1,6 @@
 import DockCore
 import DockSimulator
+import DockVersion
 import Foundation
 import Glibc
 public import DockSystem
@@ -107,7 +108,8 @@ public enum Daemon {
                 await runner.deviceAppeared()
             }
         }
-        log.notice("dockd started on \(transport.name)" + (configurationPath.map { " with \($0)" } ?? ""))
+        log.notice("dockd started on \(transport.name)" + (configurationPath.map { " with \($0)" } ?? "")
+                   + "; version \(DockVersion.number)")
         notifier.notify("READY=1\nSTATUS=waiting for \(transport.name)")
 
         // STATUS and WATCHDOG: the loop must have made progress since the last look.

@@ -5,6 +5,8 @@ public enum DaemonCommand: Hashable, Sendable {
     case run(Configuration, configurationPath: String?)
     /// Print the help.
     case help
+    /// Print the version.
+    case version
     /// Print what udev sees and which device would match.
     case listDevices(Configuration)
 
@@ -52,6 +54,7 @@ public enum DaemonCommand: Hashable, Sendable {
             index += 1
         }
         if remaining.contains("--help") || remaining.contains("-h") { return .help }
+        if remaining.contains("--version") { return .version }
 
         var configuration = defaults
         var usedPath: String?
@@ -85,7 +88,7 @@ public enum DaemonCommand: Hashable, Sendable {
     }
 
     /// The first line of `dockd --help`, also printed with usage errors.
-    public static let usage = "usage: dockd [--config FILE] [--SETTING VALUE ...] [--list-devices] [--help]"
+    public static let usage = "usage: dockd [--config FILE] [--SETTING VALUE ...] [--list-devices] [--help] [--version]"
 
     /// The whole help text, with the defaults in force for the user who asks.
     public static func helpText(defaults: Configuration = Configuration()) -> String {
@@ -100,6 +103,7 @@ public enum DaemonCommand: Hashable, Sendable {
           --config FILE              read settings from FILE instead (an empty FILE reads none)
           --list-devices             print the serial devices udev sees and which is the dock, then exit
           --help                     show this help
+          --version                  print dockd's version and exit
 
         settings (flag, meaning, [default]):
         \(Configuration.helpLines(defaults: defaults).joined(separator: "\n"))

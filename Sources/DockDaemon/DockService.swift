@@ -1,6 +1,7 @@
 public import DockAPI
 public import DockCore
 public import DockHost
+import DockVersion
 
 /// The `io.dockd.Dock` methods over a session runner: the call parsed into a `DockCall` (every
 /// parameter checked), the dock it names checked, the runner asked, the answer encoded.
@@ -8,8 +9,8 @@ public struct DockService: Sendable {
     /// The dock's runner.
     public let runner: SessionRunner
 
-    /// Product information for `org.varlink.service.GetInfo`.
-    public static let version = "0.2.0"
+    /// Product information for `org.varlink.service.GetInfo`: the one version (`DockVersion`).
+    public static let version = DockVersion.number
 
     /// Creates the service.
     public init(runner: SessionRunner) { self.runner = runner }

@@ -1,6 +1,7 @@
 import DockAPI
 import DockClient
 import DockSystem
+import DockVersion
 import Foundation
 import Glibc
 
@@ -13,11 +14,16 @@ import Glibc
 //   swift run -c release dockbench --load [--seconds S] [--json]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.contains("--version") {
+    print(DockVersion.line(program: "dockbench"))
+    exit(0)
+}
 if arguments.contains("--help") || arguments.contains("-h") {
     print("""
         usage: dockbench [--json] [--calls N]
                dockbench --tracker
                dockbench --load [--seconds S] [--json]
+               dockbench --version
 
         Measures, in one run: the tracker's cost per frame with 1, 5 and 16 subjects (each seen as
         a body and a face) and its heap allocations, and the whole tracking pipeline's; how well it

@@ -4,6 +4,7 @@ import DockTracking
 struct Invocation: Equatable {
     enum Action: Equatable {
         case help(String)
+        case version
         case status
         case watch
         case velocity(yaw: Double, pitch: Double, duration: Double, takeOver: Bool, waits: Bool)
@@ -66,6 +67,7 @@ struct Invocation: Equatable {
                           XDG_RUNTIME_DIR) and then /run/dockd/dockd.sock; for root the latter)
           --json          print dockd's replies as JSON
           --help          this help, or a command's (dockctl COMMAND --help)
+          --version       print dockctl's version
 
         Exit status: 0 on success, 1 when dockd refuses or cannot be reached, 64 on a usage error,
         65 when replay's detection file cannot be read or is malformed.
@@ -158,6 +160,7 @@ struct Invocation: Equatable {
             rest = rest.dropFirst()
             switch first {
             case "-h", "--help": return Invocation(action: .help(help), socket: socket)
+            case "--version": return Invocation(action: .version, socket: socket)
             case "--json": isJSON = true
             case "--socket":
                 guard let path = rest.first else { throw UsageError(message: "--socket needs a path") }

@@ -1,5 +1,6 @@
 import DockAPI
 import DockClient
+import DockVersion
 import Foundation
 import Glibc
 
@@ -22,6 +23,10 @@ if case .help(let text) = invocation.action {
     print(text)
     exit(0)
 }
+if case .version = invocation.action {
+    print(DockVersion.line(program: "dockctl"))
+    exit(0)
+}
 if case .replay(let detectionsPath, let resultPath, let settings, let timesTracker) = invocation.action {
     exit(replay(detectionsPath: detectionsPath, resultPath: resultPath, settings: settings, isJSON: invocation.isJSON,
                 timesTracker: timesTracker))
@@ -36,8 +41,8 @@ func run() async -> Int32 {
         let method: DockMethod
         var parameters: [String: JSONValue] = [:]
         switch invocation.action {
-        case .help, .replay:
-            return 0   // both handled before any connection
+        case .help, .version, .replay:
+            return 0   // all handled before any connection
         case .status:
             method = .getStatus
         case .devices:

@@ -1,5 +1,6 @@
 import DockDaemon
 import DockSystem
+import DockVersion
 import Foundation
 import Glibc
 
@@ -34,6 +35,8 @@ do {
 switch command {
 case .help:
     print(DaemonCommand.helpText(defaults: defaults))
+case .version:
+    print(DockVersion.line(program: "dockd"))
 case .listDevices(let configuration):
     print(Daemon.listDevices(configuration))
 case .run(let configuration, let path):

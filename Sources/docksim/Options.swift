@@ -47,6 +47,7 @@ struct Options: Equatable {
     enum Parsed: Equatable {
         case run(Options)
         case help
+        case version
     }
 
     /// A usage error: the tool prints it with the usage and exits 64.
@@ -97,6 +98,7 @@ struct Options: Equatable {
                             and "t=SECONDS -> FRAME", and "t=SECONDS motors moving|still"
           --quiet           print only errors
           --help            show this help
+          --version         print docksim's version
 
         An emulated UVC PTZ webcam (Protocol/uvc.md), a mode of its own with no scenario:
           docksim --protocol uvc --v4l2 PATH [--model NAME|FILE] [--eio CONTROL]... [--quiet]
@@ -143,6 +145,7 @@ struct Options: Equatable {
             let argument = arguments[index]
             switch argument {
             case "-h", "--help": return .help
+            case "--version": return .version
             case "--pty": try choose(.pty(try value(argument)))
             case "--udp": try choose(.udp(try address(argument, try value(argument))))
             case "--udp-raw":

@@ -1,5 +1,6 @@
 import DockSimulator
 import DockSystem
+import DockVersion
 import Foundation
 
 if let status = UVCServe.runIfAsked(Array(CommandLine.arguments.dropFirst())) { exit(status) }
@@ -9,6 +10,9 @@ do {
     switch try Options.parse(Array(CommandLine.arguments.dropFirst())) {
     case .help:
         print(Options.help)
+        exit(0)
+    case .version:
+        print(DockVersion.line(program: "docksim"))
         exit(0)
     case .run(let parsed):
         options = parsed

@@ -2,6 +2,8 @@
 enum Command: Equatable {
     /// Print the help text of `topic` (nil: the general help).
     case help(topic: String?)
+    /// Print the version.
+    case version
     /// Print the specification's worked example, encoded and decoded.
     case example
     /// Decode frames from a file (nil: standard input), as hex text or raw bytes.
@@ -15,7 +17,7 @@ enum Command: Equatable {
     static let usage = """
         usage: dockwire example
                dockwire decode [--raw] [FILE]
-               dockwire --help | dockwire COMMAND --help
+               dockwire --help | dockwire COMMAND --help | dockwire --version
         """
 
     static let generalHelp = """
@@ -57,6 +59,9 @@ enum Command: Equatable {
         case "-h", "--help", "help":
             guard rest.count <= 1 else { throw UsageError(message: "help takes at most one command") }
             return .help(topic: rest.first)
+        case "--version":
+            guard rest.isEmpty else { throw UsageError(message: "--version takes no arguments") }
+            return .version
         case "example":
             if rest.contains("--help") || rest.contains("-h") { return .help(topic: "example") }
             guard rest.isEmpty else {

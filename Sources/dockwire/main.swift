@@ -1,4 +1,5 @@
 import DockProtocol
+import DockVersion
 import Foundation
 
 /// Writes to standard error.
@@ -21,6 +22,8 @@ case .help(let topic):
         exit(64)
     }
     print(text)
+case .version:
+    print(DockVersion.line(program: "dockwire"))
 case .example:
     for step in ExampleSession.steps {
         let arrow = step.direction == .hostToAccessory ? "host -> dock" : "dock -> host"

@@ -11,6 +11,7 @@ import Testing
     @Test func defaultsWithoutAFile() throws {
         #expect(try parse([]) == .run(Configuration(), configurationPath: nil))
         #expect(try parse(["--help"]) == .help)
+        #expect(try parse(["--version", "--device", "/dev/dock0"]) == .version)
         #expect(try parse(["--list-devices"]) == .listDevices(Configuration()))
     }
 

@@ -13,6 +13,7 @@ import Testing
         #expect(try Command.parse(["help", "decode"]) == .help(topic: "decode"))
         #expect(try Command.parse(["decode", "x", "--help"]) == .help(topic: "decode"))
         #expect(try Command.parse(["example", "-h"]) == .help(topic: "example"))
+        #expect(try Command.parse(["--version"]) == .version)
     }
 
     @Test func usageErrorsSayWhatIsWrong() {

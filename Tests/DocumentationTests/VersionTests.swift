@@ -1,0 +1,37 @@
+import DockVersion
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+
+/// One version, `DockVersion.number`, everywhere it shows: every program's `--version`, dockd's
+/// `GetInfo` and its log line at start (scripts/package takes the package's from `dockd --version`).
+@Suite struct VersionTests {
+    @Test func itIsThreeNumbers() {
+        let parts = DockVersion.number.split(separator: ".", omittingEmptySubsequences: false)
+        #expect(parts.count == 3 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isNumber) }, "\(DockVersion.number)")
+    }
+
+    @Test(arguments: ["dockd", "dockctl", "docksim", "dockwire", "dockbench"])
+    func everyProgramPrintsIt(program: String) throws {
+        let run = try ChildProcess.run(program, ["--version"])
+        #expect(run.status == 0)
+        #expect(run.output == "\(program) \(DockVersion.number)\n")
+        #expect(run.error.isEmpty)
+    }
+
+    @Test func dockdShowsItInGetInfoAndAtStart() throws {
+        let socket = "\(ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp")/dockd-version-\(getpid()).sock"
+        let dockd = try ChildProcess("dockd", ["--config", "", "--simulator", "--socket", socket, "--wake-on-attach=false",
+                                               "--simulator-camera=false"])
+        defer { if dockd.process.isRunning { dockd.signal(SIGKILL) } }
+        #expect(dockd.waitForErrorLine(containing: "dockd started on simulator; version \(DockVersion.number)") != nil)
+        let client = try VarlinkTestClient(path: socket)
+        let reply = try client.call("org.varlink.service.GetInfo")
+        let info = reply?["parameters"] as? [String: Any]
+        #expect(info?["version"] as? String == DockVersion.number)
+        #expect(info?["product"] as? String == "dockd")
+        dockd.signal(SIGTERM)
+        #expect(try dockd.finish().status == 0)
+    }
+}
