@@ -14,6 +14,7 @@ let package = Package(
     name: "dockd",
     products: [
         .library(name: "DockProtocol", targets: ["DockProtocol"]),
+        .library(name: "VISCAProtocol", targets: ["VISCAProtocol"]),
         .library(name: "DockTracking", targets: ["DockTracking"]),
         .library(name: "DockSimulator", targets: ["DockSimulator"]),
         .library(name: "DockCore", targets: ["DockCore"]),
@@ -32,11 +33,16 @@ let package = Package(
         // Pure: the dock serial protocol (Protocol/dock-serial.md). Standard library only.
         .target(name: "DockProtocol", swiftSettings: strictSettings),
 
+        // Pure: Sony VISCA (Protocol/visca.md) — commands, replies, the serial/TCP packet decoder,
+        // VISCA over IP's header, speed tables and camera profiles. Standard library, and
+        // Foundation only to parse the profiles' JSON.
+        .target(name: "VISCAProtocol", swiftSettings: strictSettings),
+
         // Pure: observations, image geometry and camera models (the tracker grows here).
         .target(name: "DockTracking", swiftSettings: strictSettings),
 
         // Pure: the accessory session, motion, control arbitration and animations.
-        .target(name: "DockCore", dependencies: ["DockProtocol"], swiftSettings: strictSettings),
+        .target(name: "DockCore", dependencies: ["DockProtocol", "VISCAProtocol"], swiftSettings: strictSettings),
 
         // Pure: the host's policy — session, motion, control, tracking, indicator and what
         // clients hear — as one value type that the daemon, the evaluation and the tests drive.
@@ -47,10 +53,11 @@ let package = Package(
         .target(name: "DockAPI", dependencies: ["DockCore", "DockHost", "DockProtocol", "DockTracking"],
                 swiftSettings: strictSettings),
 
-        // Pure: the simulated dock (firmware model and motor physics) and its world.
+        // Pure: the simulated dock (firmware model and motor physics), a simulated VISCA camera
+        // over the same physics, and their world.
         .target(
             name: "DockSimulator",
-            dependencies: ["DockProtocol", "DockTracking"],
+            dependencies: ["DockProtocol", "DockTracking", "VISCAProtocol"],
             path: "Simulator",
             exclude: ["README.md", "Scenarios"],
             swiftSettings: strictSettings
@@ -65,14 +72,16 @@ let package = Package(
         // with --camera it also plays the camera app over dockd's API.
         .executableTarget(
             name: "docksim",
-            dependencies: ["DockSimulator", "DockSystem", "DockProtocol", "DockTracking", "DockClient", "DockAPI", "DockVersion"],
+            dependencies: ["DockSimulator", "DockSystem", "DockProtocol", "DockTracking", "DockClient", "DockAPI", "VISCAProtocol",
+                           "DockVersion"],
             swiftSettings: strictSettings
         ),
 
         // I/O: the running service — sessions over transports, the control loop, signals, systemd.
         .target(
             name: "DockDaemon",
-            dependencies: ["DockAPI", "DockCore", "DockHost", "DockProtocol", "DockSimulator", "DockSystem", "DockTracking", "DockVersion"],
+            dependencies: ["DockAPI", "DockCore", "DockHost", "DockProtocol", "DockSimulator", "DockSystem", "DockTracking",
+                           "VISCAProtocol", "DockVersion"],
             swiftSettings: strictSettings
         ),
 
@@ -103,7 +112,7 @@ let package = Package(
         // The tracker and the baseline in closed loop with the simulator, in virtual time (pure).
         .target(
             name: "DockEvaluation",
-            dependencies: ["DockCore", "DockHost", "DockProtocol", "DockSimulator", "DockTracking"],
+            dependencies: ["DockCore", "DockHost", "DockProtocol", "DockSimulator", "DockTracking", "VISCAProtocol"],
             swiftSettings: strictSettings
         ),
         // I/O: the simulated dock on a pseudo-terminal, owned by a test or benchmark that times
@@ -138,13 +147,18 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "VISCAProtocolTests",
+            dependencies: ["VISCAProtocol"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "DockCoreTests",
-            dependencies: ["DockCore", "DockSimulator", "DockProtocol"],
+            dependencies: ["DockCore", "DockSimulator", "DockProtocol", "VISCAProtocol"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "DockHostTests",
-            dependencies: ["DockHost", "DockCore", "DockProtocol", "DockSimulator", "DockTracking"],
+            dependencies: ["DockHost", "DockCore", "DockProtocol", "DockSimulator", "DockTracking", "VISCAProtocol"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -154,12 +168,12 @@ let package = Package(
         ),
         .testTarget(
             name: "DockEvaluationTests",
-            dependencies: ["DockEvaluation", "DockTracking", "DockSimulator", "DockCore"],
+            dependencies: ["DockEvaluation", "DockTracking", "DockSimulator", "DockCore", "VISCAProtocol"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "DockSimulatorTests",
-            dependencies: ["DockSimulator", "DockProtocol", "DockTracking"],
+            dependencies: ["DockSimulator", "DockProtocol", "DockTracking", "VISCAProtocol"],
             swiftSettings: strictSettings
         ),
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),

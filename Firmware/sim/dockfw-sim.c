@@ -3,6 +3,7 @@
  * servo model, its LED watched and its tracking button pressed on command.
  *
  *   dockfw-sim --firmware dockfw.elf --pty PATH [--control FIFO] [--log FILE] [--trace] [--quiet]
+ *              [--byte-us US] [--profile FILE]
  *
  * PATH becomes a symlink to the pseudo-terminal's slave (like docksim --pty); `dockd --device
  * PATH` talks to the firmware through it. Commands, one a line, on standard input or on the
@@ -13,7 +14,25 @@
  *   flip                 flip one bit of the next non-zero byte the host sends (a line error)
  *   inject HEX...        send these bytes to the firmware's UART, as if from the host
  *   status               log one `status` line with both pulses, angles and the LED
+ *   cpu                  log one `cpu` line: the AVR's busy and total cycles so far
+ *   peek ADDR [N]        log N (default 1, at most 64) bytes of the AVR's data memory from ADDR
+ *                        (hex, as avr-nm gives a variable's address: 0x800100 or 0x100)
+ *   hang                 the firmware hangs, as a bug would: the CPU spins with interrupts off
+ *                        (the servo pulses go on, Timer1 being hardware) until the watchdog
+ *                        resets it
+ *   reset [MS]           an external reset, as DTR does on an Uno: the AVR restarts after MS of
+ *                        bootloader (default 1000), and bytes from the host meanwhile are lost
  *   quit                 stop
+ *
+ * The line's byte time. libsimavr 1.6 times a UART byte at 11 bits (it counts a parity bit that
+ * 8N1 does not send): 93.5 µs at the firmware's 117 647 baud, where silicon takes 85 µs. The
+ * harness sets the UART's byte time to 10 bits of the baud rate the firmware configured, so bytes
+ * arrive back to back as fast as on the chip; `--byte-us US` sets another byte time for both
+ * directions (a faster line than the chip's, to measure how much faster a line the firmware
+ * keeps up with).
+ *
+ * `--profile FILE` writes, at exit, the AVR's cycles by program address (`ADDRESS CYCLES` lines,
+ * byte addresses in hex, busy cycles only), for `tools/profile.py` to sum by function.
  *
  * Log lines (standard output or --log FILE), each `EMULATED_S WALL_S WHAT...`, where EMULATED_S
  * is the AVR's time since reset and WALL_S is CLOCK_MONOTONIC, the clock test scripts read:
@@ -25,8 +44,17 @@
  *   button pressed|released                      the harness changed D2
  *   flipped BYTE_INDEX                           a bit error was put on the line
  *   status YAW_US PITCH_US YAW_DEG PITCH_DEG LED
- *   host|dock TYPE seq N ...                     with --trace: each frame on the line, decoded by the
- *                                                firmware's own codec (`host bad checksum_mismatch` ...)
+ *   host|dock TYPE seq N ... first T             with --trace: each frame on the line, decoded by the
+ *                                                firmware's own codec (`host bad checksum_mismatch` ...),
+ *                                                stamped when its last byte has crossed the line, T when
+ *                                                its first did (the byte after the leading delimiter)
+ *   cpu BUSY TOTAL                               cycles the AVR spent awake, and all its cycles, since start
+ *   peek ADDR BYTE...                            what `peek` read
+ *   hung                                         `hang` took effect
+ *   reset MS | booted LOST                       `reset`: the AVR is held in reset (the bootloader) | it
+ *                                                starts, LOST host bytes having been dropped since `hang`
+ *                                                or `reset`
+ *   watchdog-reset                               the firmware restarted without `reset` (the watchdog fired)
  *   lag MS                                       the emulation fell MS behind the wall clock (reported once
  *                                                a second at most); it catches up at 1.5 times the wall
  *                                                clock's pace, and lets go of what is more than 1 s behind
@@ -96,7 +124,18 @@ static size_t to_avr_head, to_avr_tail;
 static avr_irq_t *uart_input, *button_pin;
 static avr_cycle_count_t release_at; /* a click's release, 0 when none */
 static bool trace;
-static dock_receiver host_receiver, dock_receiver_;
+/* The UART0 model inside libsimavr, whose byte time the harness corrects (see the header). */
+static avr_uart_t *uart0;
+static avr_cycle_count_t byte_cycles_wanted; /* --byte-us, 0 for 10 bits at the configured baud */
+static avr_cycle_count_t byte_cycles_set;    /* what the harness last put there */
+/* Cycles the AVR spent awake (not in sleep mode), and with --profile, by word address. */
+static avr_cycle_count_t busy_cycles;
+static uint64_t *profile;
+/* `hang` and `reset`: the AVR is spinning with interrupts off, or held in reset until boot_until. */
+static bool is_hung;
+static avr_cycle_count_t boot_until;
+static uint64_t lost_bytes;
+static avr_cycle_count_t host_byte_received; /* when the last byte fed to the UART reaches the AVR */
 
 static double wall_now(void) {
     struct timespec t;
@@ -106,14 +145,26 @@ static double wall_now(void) {
 
 static double emulated_now(void) { return (double)avr->cycle / FREQUENCY; }
 
-static void say(const char *format, ...) {
-    va_list arguments;
-    fprintf(log_file, "%.6f %.6f ", emulated_now(), wall_now());
-    va_start(arguments, format);
+/* One log line stamped with the emulated time of `cycle`. */
+static void say_at(avr_cycle_count_t cycle, const char *format, va_list arguments) {
+    fprintf(log_file, "%.6f %.6f ", (double)cycle / FREQUENCY, wall_now());
     vfprintf(log_file, format, arguments);
-    va_end(arguments);
     fputc('\n', log_file);
     fflush(log_file);
+}
+
+static void say_at_text(avr_cycle_count_t cycle, const char *format, ...) {
+    va_list arguments;
+    va_start(arguments, format);
+    say_at(cycle, format, arguments);
+    va_end(arguments);
+}
+
+static void say(const char *format, ...) {
+    va_list arguments;
+    va_start(arguments, format);
+    say_at(avr->cycle, format, arguments);
+    va_end(arguments);
 }
 
 /* ---- Pins ------------------------------------------------------------------------------------ */
@@ -169,34 +220,69 @@ static const char *type_name(uint8_t type) {
     return "unknown";
 }
 
-/* With --trace, one line per run on the line: `host|dock TYPE seq N ...` or `host|dock bad RESULT`. */
-static void trace_byte(dock_receiver *receiver, const char *side, uint8_t byte) {
+/* One side of the line as the trace sees it: a receiver, and when the current run began. */
+typedef struct {
+    const char *name;
+    dock_receiver receiver;
+    avr_cycle_count_t run_start; /* the cycle of the run's first non-zero byte */
+    bool in_run;
+} line_side;
+
+static line_side host_side = {"host", {{0}, 0, false}, 0, false}, dock_side = {"dock", {{0}, 0, false}, 0, false};
+
+static void trace_line(const line_side *side, avr_cycle_count_t cycle, const char *format, ...) {
+    char text[256];
+    va_list arguments;
+    va_start(arguments, format);
+    vsnprintf(text, sizeof text, format, arguments);
+    va_end(arguments);
+    say_at_text(cycle, "%s %s first %.6f", side->name, text, (double)side->run_start / FREQUENCY);
+}
+
+/* With --trace, one line per run on the line, stamped with the time its last byte (the closing
+ * delimiter) crossed it: `host|dock TYPE seq N ... first T` or `host|dock bad RESULT first T`,
+ * where T is the time of the run's first byte after its leading delimiter; a bad run with a good
+ * CRC (unknown type, wrong length, a value out of range) also gives `seq N type 0xTT`. */
+static void trace_byte(line_side *side, uint8_t byte, avr_cycle_count_t cycle) {
     static const char *const results[] = {"frame", "oversize", "truncated", "checksum_mismatch",
                                           "unknown_type", "wrong_payload_length", "value_out_of_range"};
     dock_message m;
     dock_decode_status status;
-    if (!trace || !dock_receiver_feed(receiver, byte, &m, &status)) return;
-    if (status.result != DOCK_RUN_FRAME) say("%s bad %s", side, results[status.result]);
+    if (!trace) return;
+    if (byte != 0 && !side->in_run) {
+        side->in_run = true;
+        side->run_start = cycle;
+    }
+    if (byte == 0) side->in_run = false;
+    if (!dock_receiver_feed(&side->receiver, byte, &m, &status)) return;
+    if (status.result >= DOCK_RUN_UNKNOWN_TYPE) /* a good CRC: the frame's seq is known */
+        trace_line(side, cycle, "bad %s seq %u type 0x%02x", results[status.result], status.seq, status.type);
+    else if (status.result != DOCK_RUN_FRAME) trace_line(side, cycle, "bad %s", results[status.result]);
     else if (m.type == DOCK_NACK)
-        say("%s nack seq %u refused %u type 0x%02x reason %u detail %u", side, m.seq, m.u.nack.refused_seq,
-            m.u.nack.refused_type, m.u.nack.reason, m.u.nack.detail);
-    else if (m.type == DOCK_ACK) say("%s ack seq %u acked %u %s", side, m.seq, m.u.ack.acked_seq, type_name(m.u.ack.acked_type));
+        trace_line(side, cycle, "nack seq %u refused %u type 0x%02x reason %u detail %u", m.seq, m.u.nack.refused_seq,
+                   m.u.nack.refused_type, m.u.nack.reason, m.u.nack.detail);
+    else if (m.type == DOCK_ACK) trace_line(side, cycle, "ack seq %u acked %u %s", m.seq, m.u.ack.acked_seq, type_name(m.u.ack.acked_type));
     else if (m.type == DOCK_SET_VELOCITY)
-        say("%s set_velocity seq %u %ld %ld %u", side, m.seq, (long)m.u.set_velocity.yaw_rate_urad_s,
-            (long)m.u.set_velocity.pitch_rate_urad_s, m.u.set_velocity.ttl_ms);
+        trace_line(side, cycle, "set_velocity seq %u %ld %ld %u", m.seq, (long)m.u.set_velocity.yaw_rate_urad_s,
+                   (long)m.u.set_velocity.pitch_rate_urad_s, m.u.set_velocity.ttl_ms);
+    else if (m.type == DOCK_MOVE_TO)
+        trace_line(side, cycle, "move_to seq %u %ld %ld %u %lu", m.seq, (long)m.u.move_to.yaw_urad, (long)m.u.move_to.pitch_urad,
+                   m.u.move_to.pace, (unsigned long)m.u.move_to.value);
     else if (m.type == DOCK_TELEMETRY)
-        say("%s telemetry seq %u %ld %ld 0x%03x", side, m.seq, (long)m.u.telemetry.yaw_urad, (long)m.u.telemetry.pitch_urad,
-            m.u.telemetry.flags);
-    else if (m.type == DOCK_FAULT) say("%s fault seq %u code %u active %u", side, m.seq, m.u.fault.code, m.u.fault.active);
-    else if (m.type == DOCK_EVENT) say("%s event seq %u kind %u value %d", side, m.seq, m.u.event.event, m.u.event.value);
-    else say("%s %s seq %u", side, type_name(m.type), m.seq);
+        trace_line(side, cycle, "telemetry seq %u %ld %ld 0x%03x %ld %ld %llu", m.seq, (long)m.u.telemetry.yaw_urad,
+                   (long)m.u.telemetry.pitch_urad, m.u.telemetry.flags, (long)m.u.telemetry.yaw_rate_urad_s,
+                   (long)m.u.telemetry.pitch_rate_urad_s, (unsigned long long)m.u.telemetry.time_us);
+    else if (m.type == DOCK_FAULT) trace_line(side, cycle, "fault seq %u code %u active %u", m.seq, m.u.fault.code, m.u.fault.active);
+    else if (m.type == DOCK_EVENT) trace_line(side, cycle, "event seq %u kind %u value %d", m.seq, m.u.event.event, m.u.event.value);
+    else trace_line(side, cycle, "%s seq %u", type_name(m.type), m.seq);
 }
 
 static void uart_output(struct avr_irq_t *irq, uint32_t value, void *param) {
     (void)irq;
     (void)param;
     uint8_t byte = (uint8_t)value;
-    trace_byte(&dock_receiver_, "dock", byte);
+    /* The AVR wrote the byte to UDR0: it is on the line for the next byte time. */
+    trace_byte(&dock_side, byte, avr->cycle + (uart0 ? uart0->cycles_per_byte : 0));
     /* A host that does not read loses bytes, as on a real line. */
     if (write(master_fd, &byte, 1) < 0 && errno != EAGAIN) { /* nothing else to do */ }
 }
@@ -221,12 +307,65 @@ static void queue_to_avr(const uint8_t *bytes, size_t count) {
 }
 
 static void feed_avr(void) {
+    if (is_hung || boot_until) {
+        /* A hung chip overruns its UART and a resetting one does not listen: the bytes are lost. */
+        while (to_avr_tail != to_avr_head) {
+            trace_byte(&host_side, to_avr[to_avr_tail], avr->cycle);
+            to_avr_tail = (to_avr_tail + 1) % sizeof to_avr;
+            lost_bytes++;
+        }
+        return;
+    }
     while (!uart_xoff && to_avr_tail != to_avr_head) {
         uint8_t byte = to_avr[to_avr_tail];
         to_avr_tail = (to_avr_tail + 1) % sizeof to_avr;
-        trace_byte(&host_receiver, "host", byte);
+        /* The UART model hands the AVR one byte per byte time, the first a byte time after it
+         * arrives at an idle line: the time the byte has been received, for the trace. */
+        avr_cycle_count_t byte_cycles = uart0 ? uart0->cycles_per_byte : 0;
+        host_byte_received = (host_byte_received > avr->cycle ? host_byte_received : avr->cycle) + byte_cycles;
+        trace_byte(&host_side, byte, host_byte_received);
         avr_raise_irq(uart_input, byte);
     }
+}
+
+/* ---- Faults of the chip ---------------------------------------------------------------------- */
+
+/* The firmware hangs: the CPU is sent to an `rjmp .` in the last word of the flash (which the
+ * firmware does not use; Optiboot would be there on an Uno) with interrupts off. Timer1 goes on
+ * pulsing the last widths, the UART overruns, and the watchdog resets the chip after its timeout. */
+static void hang(void) {
+    uint32_t address = (avr->flashend - 1) & ~1u;
+    avr->flash[address] = 0xFF; /* rjmp .-2 = 0xCFFF, little-endian */
+    avr->flash[address + 1] = 0xCF;
+    avr->sreg[S_I] = 0;
+    avr->pc = address;
+    avr->state = cpu_Running;
+    is_hung = true;
+    say("hung");
+}
+
+/* An external reset (RESET pulled low, as DTR does through the Uno's capacitor): the chip restarts
+ * after `ms` in the bootloader, during which no pulses go out and the host's bytes are lost. */
+static void external_reset(double ms) {
+    avr_reset(avr);
+    is_hung = false;
+    boot_until = avr->cycle + (avr_cycle_count_t)(ms * FREQUENCY / 1000);
+    if (!boot_until) boot_until = 1;
+    say("reset %.0f", ms);
+}
+
+/* The UART's byte time: 10 bits of the configured baud rate (libsimavr counts 11), or --byte-us. */
+static void correct_byte_time(void) {
+    if (!uart0 || uart0->cycles_per_byte == byte_cycles_set) return;
+    /* libsimavr recomputed it (the firmware wrote the baud rate, or the chip was reset) */
+    byte_cycles_set = byte_cycles_wanted ? byte_cycles_wanted : uart0->cycles_per_byte * 10 / 11;
+    uart0->cycles_per_byte = byte_cycles_set;
+}
+
+static avr_uart_t *find_uart0(void) {
+    for (avr_io_t *port = avr->io_port; port; port = port->next)
+        if (port->kind && !strcmp(port->kind, "uart") && ((avr_uart_t *)port)->name == '0') return (avr_uart_t *)port;
+    return NULL;
 }
 
 /* ---- Commands -------------------------------------------------------------------------------- */
@@ -256,7 +395,20 @@ static void command(char *line) {
     } else if (!strcmp(word, "status"))
         say("status %.1f %.1f %.2f %.2f %s", servos[0].width_us, servos[1].width_us, servos[0].angle_deg,
             servos[1].angle_deg, led == 1 ? "on" : "off");
-    else if (!strcmp(word, "quit")) should_quit = 1;
+    else if (!strcmp(word, "cpu")) say("cpu %llu %llu", (unsigned long long)busy_cycles, (unsigned long long)avr->cycle);
+    else if (!strcmp(word, "peek")) {
+        char *address = strtok(NULL, " \t\r\n"), *count = strtok(NULL, " \t\r\n");
+        unsigned long at = address ? strtoul(address, NULL, 16) & 0xFFFF : 0, n = count ? strtoul(count, NULL, 0) : 1;
+        char text[3 * 64 + 1] = "";
+        for (unsigned long i = 0; i < n && i < 64 && at + i <= avr->ramend; i++)
+            snprintf(text + 3 * i, 4, " %02x", avr->data[at + i]);
+        say("peek %lx%s", at, text);
+    }
+    else if (!strcmp(word, "hang")) hang();
+    else if (!strcmp(word, "reset")) {
+        char *ms = strtok(NULL, " \t\r\n");
+        external_reset(ms ? atof(ms) : 1000);
+    } else if (!strcmp(word, "quit")) should_quit = 1;
     else fprintf(stderr, "dockfw-sim: unknown command %s\n", word);
 }
 
@@ -318,12 +470,13 @@ static void sleep_nothing(avr_t *core, avr_cycle_count_t how_long) {
 }
 
 static void usage(void) {
-    fprintf(stderr, "usage: dockfw-sim --firmware FILE.elf --pty PATH [--control FIFO] [--log FILE] [--trace] [--quiet]\n");
+    fprintf(stderr, "usage: dockfw-sim --firmware FILE.elf --pty PATH [--control FIFO] [--log FILE] [--trace] [--quiet]\n"
+                    "                  [--byte-us US] [--profile FILE]\n");
     exit(64);
 }
 
 int main(int argc, char **argv) {
-    const char *firmware = NULL, *pty = NULL, *control = NULL, *log_path = NULL;
+    const char *firmware = NULL, *pty = NULL, *control = NULL, *log_path = NULL, *profile_path = NULL;
     bool quiet = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--firmware") && i + 1 < argc) firmware = argv[++i];
@@ -332,6 +485,8 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--log") && i + 1 < argc) log_path = argv[++i];
         else if (!strcmp(argv[i], "--quiet")) quiet = true;
         else if (!strcmp(argv[i], "--trace")) trace = true;
+        else if (!strcmp(argv[i], "--byte-us") && i + 1 < argc) byte_cycles_wanted = (avr_cycle_count_t)(atof(argv[++i]) * FREQUENCY / 1e6);
+        else if (!strcmp(argv[i], "--profile") && i + 1 < argc) profile_path = argv[++i];
         else usage();
     }
     if (!firmware || !pty) usage();
@@ -370,10 +525,13 @@ int main(int argc, char **argv) {
     avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_TIMER_GETIRQ('1'), TIMER_IRQ_OUT_COMP + 1), servo_pin_changed, &servos[1]);
     avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ('B'), 5), led_changed, NULL);
     button_pin = avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ('D'), 2);
+    uart0 = find_uart0();
+    if (!uart0) fprintf(stderr, "dockfw-sim: no UART0 model found; the line runs at libsimavr's 11-bit byte time\n");
+    if (profile_path) profile = calloc((avr->flashend + 1) / 2, sizeof *profile);
     avr_raise_irq(button_pin, 1); /* released: the pull-up holds it high */
 
-    dock_receiver_reset(&host_receiver);
-    dock_receiver_reset(&dock_receiver_);
+    dock_receiver_reset(&host_side.receiver);
+    dock_receiver_reset(&dock_side.receiver);
     open_pty(pty);
     if (control) {
         unlink(control);
@@ -400,7 +558,33 @@ int main(int argc, char **argv) {
     while (!should_quit && state != cpu_Done && state != cpu_Crashed) {
         /* Run the AVR for about 100 µs of its time, then catch up with the world. */
         avr_cycle_count_t until = avr->cycle + FREQUENCY / 10000;
-        while (avr->cycle < until && state != cpu_Done && state != cpu_Crashed) state = avr_run(avr);
+        if (boot_until) {
+            /* In reset: time passes, the AVR does not run. */
+            avr->cycle = until;
+            if (avr->cycle >= boot_until) {
+                boot_until = 0;
+                say("booted %llu", (unsigned long long)lost_bytes);
+                lost_bytes = 0;
+            }
+        }
+        while (avr->cycle < until && state != cpu_Done && state != cpu_Crashed) {
+            avr_cycle_count_t before = avr->cycle;
+            avr_flashaddr_t pc = avr->pc;
+            bool was_awake = avr->state == cpu_Running;
+            state = avr_run(avr);
+            if (was_awake) {
+                /* A SLEEP instruction's call also runs the sleep itself: count the instruction only. */
+                avr_cycle_count_t spent = avr->state == cpu_Sleeping ? 1 : avr->cycle - before;
+                busy_cycles += spent;
+                if (profile && pc / 2 <= avr->flashend / 2) profile[pc / 2] += spent;
+            }
+            if (avr->pc == 0 && pc != 0) {
+                /* the chip restarted: only the watchdog does that by itself */
+                if (is_hung) is_hung = false;
+                say("watchdog-reset");
+            }
+        }
+        correct_byte_time();
         if (release_at && avr->cycle >= release_at) {
             release_at = 0;
             set_button(false);
@@ -459,6 +643,12 @@ int main(int argc, char **argv) {
         feed_avr();
     }
     if (state == cpu_Crashed) say("crashed");
+    if (profile) {
+        FILE *out = fopen(profile_path, "w");
+        for (uint32_t word = 0; out && word <= avr->flashend / 2; word++)
+            if (profile[word]) fprintf(out, "%x %llu\n", word * 2, (unsigned long long)profile[word]);
+        if (out) fclose(out);
+    }
     if (pty_link) unlink(pty_link);
     if (control) unlink(control);
     return state == cpu_Crashed ? 1 : 0;

@@ -111,6 +111,8 @@ static const dock_message *find_type(const dock_message *m, uint16_t n, uint8_t 
 
 static dock_message frames[512];
 
+static int32_t magnitude32(int32_t v) { return v < 0 ? -v : v; }
+
 /* ---- Tests ----------------------------------------------------------------------------------- */
 
 static void test_not_ready_before_hello(void) {
@@ -496,6 +498,172 @@ static void test_first_bad_field_in_table_order(void) {
     CHECK(dock_first_invalid_field(&m) == 1, "info: protocol_version before a model over 32 bytes");
 }
 
+
+/* Text 1.2, section 5.4: a move with a duration plans its ramps and stops at its target after
+ * that long, both axes together; when the limits do not allow it, as soon as they do. */
+static long move_ends_ms(bench *b, int32_t yaw, int32_t pitch, uint32_t duration_ms, int32_t *peak, int32_t *largest_change) {
+    send_message(b, (dock_message){.type = DOCK_MOVE_TO, .u.move_to = {yaw, pitch, DOCK_PACE_DURATION, duration_ms}});
+    *peak = 0;
+    *largest_change = 0;
+    for (long ms = 1; ms <= 5000; ms++) {
+        int32_t before = b->fw.yaw.rate_urad_s;
+        advance_ms(b, 1);
+        if (ms % 100 == 0) heartbeat(b);
+        if (magnitude32(b->fw.yaw.rate_urad_s) > *peak) *peak = magnitude32(b->fw.yaw.rate_urad_s);
+        if (magnitude32(b->fw.yaw.rate_urad_s - before) > *largest_change) *largest_change = magnitude32(b->fw.yaw.rate_urad_s - before);
+        if (b->fw.motion == DOCK_MOTION_IDLE) return ms;
+    }
+    return -1;
+}
+
+static void test_moves_by_duration_arrive_on_time(void) {
+    bench *b = calloc(1, sizeof *b);
+    start(b);
+    hello(b);
+    int32_t peak, change;
+    long ended = move_ends_ms(b, 500000, 100000, 1000, &peak, &change);
+    CHECK(ended >= 999 && ended <= 1002 && b->fw.yaw.position_urad == 500000 && b->fw.pitch.position_urad == 100000,
+          "0.5 rad in 1000 ms ends at %ld ms, at the target", ended);
+    CHECK(peak > 500000 && peak < 520000 && change <= 20000,
+          "it cruises a little above 0.5 rad/s (%ld) to make up for its ramps, within 20 rad/s² (%ld per ms)", (long)peak, (long)change);
+    ended = move_ends_ms(b, 300000, -100000, 300, &peak, &change);
+    CHECK(ended >= 299 && ended <= 302, "0.2 rad back in 300 ms ends at %ld ms", ended);
+    /* too short for the axis: 1.2 rad at 2 rad/s and 20 rad/s² takes 0.6 + 0.1 s at best */
+    ended = move_ends_ms(b, -900000, -100000, 300, &peak, &change);
+    CHECK(ended >= 699 && ended <= 703 && peak == 2000000, "1.2 rad asked in 300 ms takes the shortest 700 ms: %ld", ended);
+    /* the slower axis sets the time, and the other waits for it */
+    send_message(b, (dock_message){.type = DOCK_MOVE_TO, .u.move_to = {900000, 0, DOCK_PACE_DURATION, 100}});
+    long yaw_done = -1, pitch_done = -1;
+    for (long ms = 1; ms <= 2000 && b->fw.motion != DOCK_MOTION_IDLE; ms++) {
+        advance_ms(b, 1);
+        if (ms % 100 == 0) heartbeat(b);
+        if (yaw_done < 0 && b->fw.yaw.position_urad == 900000 && b->fw.yaw.rate_urad_s == 0) yaw_done = ms;
+        if (pitch_done < 0 && b->fw.pitch.position_urad == 0 && b->fw.pitch.rate_urad_s == 0) pitch_done = ms;
+    }
+    CHECK(yaw_done >= 999 && yaw_done <= 1003 && pitch_done >= 999 && pitch_done <= 1003,
+          "both axes arrive together, when the slower can: yaw at %ld ms, pitch at %ld ms", yaw_done, pitch_done);
+    /* a move asked while turning the other way turns round first, and still arrives on time */
+    velocity(b, -1000000, 0, 1000);
+    advance_ms(b, 100);
+    ended = move_ends_ms(b, 950000, 0, 1000, &peak, &change);
+    CHECK(ended >= 999 && ended <= 1003 && b->fw.yaw.position_urad == 950000 && change <= 20000,
+          "a move that first brakes a turn away ends at %ld ms", ended);
+    /* a slow move arrives when planned, not when it comes within the snap */
+    ended = move_ends_ms(b, 950040, 0, 1000, &peak, &change);
+    CHECK(ended >= 995 && ended <= 1005, "40 µrad in 1000 ms ends at %ld ms", ended);
+    free(b);
+}
+
+/* Text 1.2, section 5.4: at a range end an axis brakes at its advertised acceleration, to a
+ * standstill at the end, neither past it nor in one step. */
+static void test_braking_before_a_range_end(void) {
+    bench *b = calloc(1, sizeof *b);
+    start(b);
+    hello(b);
+    int32_t largest_change = 0, beyond = 0;
+    long stopped = -1;
+    for (long ms = 1; ms <= 1000; ms++) {
+        if (ms % 50 == 1) velocity(b, 2000000, -2000000, 200);
+        int32_t before = b->fw.yaw.rate_urad_s;
+        advance_ms(b, 1);
+        if (magnitude32(b->fw.yaw.rate_urad_s - before) > largest_change) largest_change = magnitude32(b->fw.yaw.rate_urad_s - before);
+        if (b->fw.yaw.position_urad > DOCKFW_YAW_MAX_URAD) beyond = 1;
+        if (stopped < 0 && b->fw.yaw.position_urad == DOCKFW_YAW_MAX_URAD) stopped = ms;
+    }
+    /* 1.047198 rad at 2 rad/s: 100 ms of acceleration, 100 ms of braking, 0.424 s of cruising */
+    CHECK(stopped >= 620 && stopped <= 630 && largest_change <= 20000 && !beyond,
+          "driven at 2 rad/s, yaw reaches +60° at %ld ms, braking at most %ld µrad/s a ms (20 rad/s²), never past it",
+          stopped, (long)largest_change);
+    CHECK(b->fw.yaw.rate_urad_s == 0 && b->fw.pitch.position_urad == DOCKFW_PITCH_MIN_URAD && b->fw.pitch.rate_urad_s == 0,
+          "both ends hold the axes while the velocity pushes on");
+    uint16_t n = read_frames(b, frames, 512);
+    const dock_message *last = NULL;
+    for (uint16_t i = 0; i < n; i++) if (frames[i].type == DOCK_TELEMETRY) last = &frames[i];
+    CHECK(last && (last->u.telemetry.flags & DOCK_FLAG_YAW_AT_LIMIT) && (last->u.telemetry.flags & DOCK_FLAG_PITCH_AT_LIMIT) &&
+              !(last->u.telemetry.flags & (DOCK_FLAG_YAW_MOVING | DOCK_FLAG_PITCH_MOVING)),
+          "at the ends: *_at_limit, not moving");
+    velocity(b, -500000, 500000, 200);
+    advance_ms(b, 100);
+    CHECK(b->fw.yaw.position_urad < DOCKFW_YAW_MAX_URAD && b->fw.pitch.position_urad > DOCKFW_PITCH_MIN_URAD, "a velocity away from the ends moves off them");
+    free(b);
+}
+
+/* Text 1.2, section 7: a session starts with the button released; the release of a button held
+ * through hello is not reported, the next press is; an event is stamped when the debounce
+ * accepted the change. */
+static void test_button_held_through_hello(void) {
+    bench *b = calloc(1, sizeof *b);
+    start(b);
+    dock_firmware_set_button(&b->fw, true);
+    advance_ms(b, 100);
+    hello(b);
+    advance_ms(b, 100);
+    dock_firmware_set_button(&b->fw, false);
+    advance_ms(b, 100);
+    uint16_t n = read_frames(b, frames, 512);
+    CHECK(count_type(frames, n, DOCK_EVENT) == 0, "the release of a button held through hello is not reported");
+    dock_firmware_set_button(&b->fw, true);
+    uint64_t pressed_at = b->now_us;
+    advance_ms(b, 40);
+    dock_firmware_set_button(&b->fw, false);
+    advance_ms(b, 40);
+    n = read_frames(b, frames, 512);
+    const dock_message *press = find_type(frames, n, DOCK_EVENT);
+    CHECK(press && press->u.event.value == 1 && count_type(frames, n, DOCK_EVENT) == 2 &&
+              press->u.event.time_us == pressed_at + DOCK_BUTTON_DEBOUNCE_MS * 1000,
+          "the next press and its release are; the press stamped when the 20 ms debounce accepted it");
+    free(b);
+}
+
+/* Text 1.2, section 6: the patterns on an on/off light, each starting its cycle when set. */
+static void test_indicator_patterns_on_an_on_off_light(void) {
+    bench *b = calloc(1, sizeof *b);
+    start(b);
+    hello(b);
+    send_message(b, (dock_message){.type = DOCK_SET_INDICATOR, .u.set_indicator = {DOCK_PATTERN_FAST_BLINK, 255, 0, 0}});
+    int on = 0, first = -1, changes = 0, last = 0;
+    for (int ms = 0; ms < 1000; ms++) {
+        advance_ms(b, 1);
+        if (ms % 100 == 0) heartbeat(b);
+        if (first < 0) first = b->fw.is_led_on;
+        on += b->fw.is_led_on;
+        if (b->fw.is_led_on != last) { changes++; last = b->fw.is_led_on; }
+    }
+    /* lit from the first ms, dark at 125 ms, lit at 250 ms... and lit again at 1000 ms */
+    CHECK(first == 1 && on == 500 && changes == 9, "fast blink: 4 Hz, lit first, half the time (%d ms on, %d changes)", on, changes);
+    send_message(b, (dock_message){.type = DOCK_SET_INDICATOR, .u.set_indicator = {DOCK_PATTERN_PULSE, 0, 0, 255}});
+    int lit[20] = {0};
+    for (int ms = 0; ms < 2000; ms++) {
+        advance_ms(b, 1);
+        if (ms % 100 == 0) heartbeat(b);
+        lit[ms / 100] += b->fw.is_led_on;
+    }
+    int as_a_triangle = 1;
+    for (int tenth = 0; tenth < 20; tenth++) {
+        int expected = 10 * (tenth < 10 ? tenth : 19 - tenth); /* 0–9 of each 10 ms, up for 1 s, down for 1 s */
+        if (lit[tenth] < expected - 1 || lit[tenth] > expected + 1) as_a_triangle = 0;
+    }
+    CHECK(as_a_triangle, "pulse: dark first, brighter for 1 s and darker for 1 s, as the lit share of each 10 ms "
+          "(%d %d %d %d %d %d of 100 ms)", lit[0], lit[4], lit[9], lit[10], lit[15], lit[19]);
+    free(b);
+}
+
+/* Text 1.2, section 4: frames back to back are all answered, in order, each answer stamped no
+ * earlier than the one before. */
+static void test_frames_back_to_back_are_all_answered(void) {
+    bench *b = calloc(1, sizeof *b);
+    start(b);
+    hello(b);
+    read_frames(b, frames, 512);
+    uint16_t first = b->host_seq;
+    for (int i = 0; i < 16; i++) heartbeat(b);
+    uint16_t n = read_frames(b, frames, 512);
+    int in_order = n == 16;
+    for (uint16_t i = 0; i < n && in_order; i++) in_order = frames[i].type == DOCK_ACK && frames[i].u.ack.acked_seq == (uint16_t)(first + i);
+    CHECK(in_order, "16 heartbeats in one write: 16 acks, in order (%u frames)", n);
+    free(b);
+}
+
 int main(void) {
     test_not_ready_before_hello();
     test_hello_info_and_telemetry_rate();
@@ -509,5 +677,10 @@ int main(void) {
     test_unsupported_hello_ends_the_session();
     test_long_texts_are_cut();
     test_first_bad_field_in_table_order();
+    test_moves_by_duration_arrive_on_time();
+    test_braking_before_a_range_end();
+    test_button_held_through_hello();
+    test_indicator_patterns_on_an_on_off_light();
+    test_frames_back_to_back_are_all_answered();
     return test_finish("test_firmware");
 }

@@ -17,6 +17,10 @@ typedef struct { uint8_t result; uint8_t type; uint16_t seq; const char *field; 
 typedef struct { const char *name; const uint8_t *input; uint16_t count; const expected_run *expect; uint16_t expect_count; } stream_case;
 typedef struct { int is_host; const uint8_t *bytes; uint16_t count; dock_message message; } session_step;
 typedef struct { const char *name; dock_text text; const uint8_t *sent; uint16_t sent_count; } text_case;
+/* kind: 0 a host write whose last byte arrives at at_us, 1 a frame the accessory sends, 2 the
+ * button's debounced state becomes `pressed` at at_us. */
+typedef struct { uint8_t kind; uint64_t at_us; const uint8_t *bytes; uint16_t count; dock_message message; uint8_t pressed; uint8_t free_time; } transcript_step;
+typedef struct { const char *name; uint64_t end_us; const transcript_step *steps; uint16_t step_count; } transcript_case;
 
 #include "vectors.inc"
 
@@ -291,6 +295,71 @@ static void test_example_firmware(void) {
           "the firmware's button event at 1.27 s (%u bytes) differs from step 6", out.count);
 }
 
+/* ---- Transcripts ----------------------------------------------------------------------------- */
+
+/* One thing that happens to the firmware: a host byte arriving, or the button's raw level changing. */
+typedef struct { uint64_t at_us; int16_t byte; uint8_t pressed; } transcript_action;
+
+static int by_time(const void *a, const void *b) {
+    const transcript_action *x = a, *y = b;
+    return x->at_us < y->at_us ? -1 : x->at_us > y->at_us ? 1 : 0;
+}
+
+/* The firmware core plays the accessory's side of each transcript: the host's bytes arrive at
+ * their times (the last of a write at its at_us, each before it one byte time earlier), the raw
+ * button level changes one debounce time before the debounced change the transcript gives, and
+ * every frame the firmware sends up to end_us must be the transcript's next accessory frame. */
+static void test_transcripts(void) {
+    static transcript_action actions[2048];
+    for (size_t t = 0; t < transcript_case_count; t++) {
+        const transcript_case *c = &transcript_cases[t];
+        const dock_info *info = NULL;
+        uint16_t n = 0, expected = 0;
+        for (uint16_t i = 0; i < c->step_count; i++) {
+            const transcript_step *s = &c->steps[i];
+            if (s->kind == 1 && s->message.type == DOCK_INFO && !info) info = &s->message.u.info;
+            if (s->kind == 1) expected++;
+            if (s->kind == 0)
+                for (uint16_t b = 0; b < s->count && n < COUNT(actions); b++)
+                    actions[n++] = (transcript_action){s->at_us - (uint64_t)(s->count - 1 - b) * transcript_byte_time_us, s->bytes[b], 0};
+            if (s->kind == 2 && n < COUNT(actions))
+                actions[n++] = (transcript_action){s->at_us - DOCK_BUTTON_DEBOUNCE_MS * 1000, -1, s->pressed};
+        }
+        if (!CHECK(info != NULL, "transcript %s: no info to play the accessory with", c->name)) continue;
+        qsort(actions, n, sizeof actions[0], by_time); /* a write's bytes are already in order */
+        static buffer out;
+        out.count = 0;
+        dock_firmware fw;
+        dock_firmware_init(&fw, info, buffer_sink, &out, 0);
+        for (uint16_t i = 0; i < n; i++) {
+            dock_firmware_advance(&fw, actions[i].at_us);
+            if (actions[i].byte >= 0) dock_firmware_receive(&fw, (uint8_t)actions[i].byte, actions[i].at_us);
+            else dock_firmware_set_button(&fw, actions[i].pressed);
+        }
+        dock_firmware_advance(&fw, c->end_us);
+        dock_receiver r;
+        dock_receiver_reset(&r);
+        static outcome got[64];
+        uint16_t sent = feed(&r, out.bytes, out.count, got, COUNT(got), 0);
+        CHECK(sent == expected, "transcript %s: the firmware sent %u frames, the transcript has %u", c->name, sent, expected);
+        uint16_t k = 0;
+        for (uint16_t i = 0; i < c->step_count && k < sent; i++) {
+            const transcript_step *s = &c->steps[i];
+            if (s->kind != 1) continue;
+            dock_message want = s->message;
+            /* a free time_us: the transcript gives the earliest the accessory may choose */
+            if (s->free_time && want.type == DOCK_ACK && got[k].message.type == DOCK_ACK) {
+                CHECK(got[k].message.u.ack.time_us >= want.u.ack.time_us, "transcript %s: frame %u acked before its frame arrived", c->name, k + 1);
+                want.u.ack.time_us = got[k].message.u.ack.time_us;
+            }
+            CHECK(got[k].status.result == DOCK_RUN_FRAME && messages_equal(&got[k].message, &want),
+                  "transcript %s: accessory frame %u (type 0x%02x seq %u) differs from the transcript's (type 0x%02x seq %u)", c->name,
+                  k + 1, got[k].message.type, got[k].message.seq, want.type, want.seq);
+            k++;
+        }
+    }
+}
+
 int main(void) {
     test_crc();
     test_cobs();
@@ -299,7 +368,9 @@ int main(void) {
     test_texts();
     test_example_codec();
     test_example_firmware();
-    printf("vectors: %zu crc, %zu cobs, %zu messages, %zu streams, %zu texts, %zu example steps\n", COUNT(crc_cases),
-           COUNT(cobs_cases), COUNT(message_cases), COUNT(stream_cases), text_case_count, COUNT(session_steps));
+    test_transcripts();
+    printf("vectors: %zu crc, %zu cobs, %zu messages, %zu streams, %zu texts, %zu example steps, %zu transcripts\n",
+           COUNT(crc_cases), COUNT(cobs_cases), COUNT(message_cases), COUNT(stream_cases), text_case_count,
+           COUNT(session_steps), transcript_case_count);
     return test_finish("test_vectors");
 }

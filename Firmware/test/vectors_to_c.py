@@ -162,6 +162,28 @@ def main() -> None:
         host = 1 if step["direction"] == "host_to_accessory" else 0
         out.append(f'    {{{host}, {c_bytes(step["hex"])}, {message(step["message"])}}},')
     out.append("};")
+    # transcripts.json (text 1.2): whole exchanges, host writes and button changes at given times.
+    transcripts_file = directory / "transcripts.json"
+    transcripts = json.loads(transcripts_file.read_text()) if transcripts_file.exists() else {"transcripts": []}
+    out.append(f"static const uint32_t transcript_byte_time_us = {transcripts.get('byte_time_us', 87)};")
+    for index, transcript in enumerate(transcripts["transcripts"]):
+        out.append(f"static const transcript_step transcript_{index}_steps[] = {{")
+        for step in transcript["steps"]:
+            kind = {"host_to_accessory": 0, "accessory_to_host": 1, "world": 2}[step["direction"]]
+            bytes_part = c_bytes(step.get("hex", ""))
+            m = message(step["message"]) if "message" in step else "{0}"
+            pressed = int(step.get("pressed", False))
+            free_time = int("time_us" in step.get("free", []))
+            out.append(f'    {{{kind}, {step.get("at_us", 0)}ull, {bytes_part}, {m}, {pressed}, {free_time}}},')
+        out.append("};")
+    out.append("static const transcript_case transcript_cases[] = {")
+    for index, transcript in enumerate(transcripts["transcripts"]):
+        out.append(f'    {{{c_name(transcript["name"])}, {transcript["end_us"]}ull, transcript_{index}_steps, '
+                   f'{len(transcript["steps"])}}},')
+    if not transcripts["transcripts"]:
+        out.append('    {"none", 0, NULL, 0},')
+    out.append("};")
+    out.append(f"static const size_t transcript_case_count = {len(transcripts['transcripts'])};")
     output.write_text("\n".join(out) + "\n")
 
 

@@ -76,14 +76,18 @@ def main():
         link.close()
         harness.stop()
 
-    # The same answers in emulated time: from the last byte of the host frame entering the AVR's
-    # UART queue to the last byte of the answer leaving its UART (both in the harness's trace).
-    hello_emulated, beat_emulated, pending = [], [], None
-    for emulated, _, words in harness.lines():
+    # The same answers in emulated time: from the host frame's last byte having crossed the line
+    # into the AVR's UART to the answer's first byte (its leading delimiter, a byte before the first
+    # byte the trace stamps: the specification's answer time) and to its last byte leaving the
+    # AVR's UART (both in the harness's trace).
+    byte_s = 10 / 117647
+    hello_emulated, beat_emulated, hello_first, beat_first, pending = [], [], [], [], None
+    for emulated, _, words in sorted(harness.lines(), key=lambda line: line[0]):
         if words[:2] in (["host", "hello"], ["host", "heartbeat"]):
             pending = (words[1], emulated)
         elif words[0] == "dock" and words[1] in ("info", "ack") and pending:
             (hello_emulated if pending[0] == "hello" else beat_emulated).append(emulated - pending[1])
+            (hello_first if pending[0] == "hello" else beat_first).append(float(words[-1]) - byte_s - pending[1])
             pending = None
     lags = [float(w[1]) for _, _, w in harness.lines() if w[0] == "lag"]
 
@@ -91,8 +95,10 @@ def main():
     print("|---|---|---|---|---|")
     row("hello → info, wall clock, host on the pty (ms)", hello_wall)
     row("heartbeat → ack, wall clock, host on the pty (ms)", beat_wall)
-    row("hello → info, emulated AVR time (ms)", hello_emulated)
-    row("heartbeat → ack, emulated AVR time (ms)", beat_emulated)
+    row("hello → info's first byte, emulated AVR time (ms)", hello_first)
+    row("hello → info's last byte, emulated AVR time (ms)", hello_emulated)
+    row("heartbeat → ack's first byte, emulated AVR time (ms)", beat_first)
+    row("heartbeat → ack's last byte, emulated AVR time (ms)", beat_emulated)
     row("telemetry spacing by the dock's clock (ms)", gaps)
     row("telemetry spacing as received, wall clock (ms)", arrivals)
     print()

@@ -6,13 +6,13 @@ import time
 
 
 class Harness:
-    def __init__(self, sim: str, elf: str, directory: str, trace: bool = True):
+    def __init__(self, sim: str, elf: str, directory: str, trace: bool = True, extra=()):
         self.directory = directory
         self.pty = os.path.join(directory, "dock")
         self.control = os.path.join(directory, "control")
         self.log_path = os.path.join(directory, "sim.log")
         arguments = [sim, "--firmware", elf, "--pty", self.pty, "--control", self.control,
-                     "--log", self.log_path, "--quiet"] + (["--trace"] if trace else [])
+                     "--log", self.log_path, "--quiet"] + (["--trace"] if trace else []) + list(extra)
         self.process = subprocess.Popen(arguments, stdin=subprocess.DEVNULL,
                                         stderr=open(os.path.join(directory, "sim.err"), "w"))
         deadline = time.monotonic() + 10
@@ -24,6 +24,13 @@ class Harness:
 
     def command(self, line: str):
         os.write(self.control_fd, (line + "\n").encode())
+
+    def cpu(self):
+        """(busy, total) cycles of the AVR so far."""
+        after = time.monotonic()
+        self.command("cpu")
+        line = self.wait_line(lambda w: w[0] == "cpu", 2, after)
+        return int(line[2][1]), int(line[2][2])
 
     def lines(self):
         """Every log line so far as (emulated_s, wall_s, [words])."""

@@ -10,6 +10,7 @@ harness's log and the dock's clock), which is exact whatever the host's load; wa
 generous timeouts only.
 """
 import argparse
+import json
 import math
 import os
 import signal
@@ -25,6 +26,16 @@ from harness import Harness  # noqa: E402
 from varlink_call import Varlink  # noqa: E402
 
 failures = []
+started = time.monotonic()
+
+
+def section(title):
+    print(f"== {title} ({time.monotonic() - started:.1f} s)", flush=True)
+VECTORS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Protocol", "vectors")
+BYTE_S = 10 / 117647  # a byte on the line: 10 bits at the firmware's 117 647 baud (dockfw-sim's byte time)
+# The specification's limits for the line-rate checks (Protocol/dock-serial.md, sections 4 and 5.4).
+ANSWER_S = 0.020
+UNANSWERED_BYTES = 256
 
 
 def check(condition, message):
@@ -56,13 +67,76 @@ def answer_to(seq):
     return lambda f: f["type"] in ("ack", "nack") and f.get("acked_seq", f.get("refused_seq")) == seq
 
 
+def stream_vector(name):
+    """The input bytes of a stream vector of Protocol/vectors/streams.json."""
+    vectors = json.load(open(os.path.join(VECTORS, "streams.json")))["vectors"]
+    return bytes.fromhex(next(v for v in vectors if v["name"] == name)["input_hex"])
+
+
+def shared_delimiters(frames):
+    """Frames written as one, each pair sharing the delimiter between them."""
+    return frames[0][:-1] + b"".join(f[:-1] for f in frames[1:]) + b"\x00"
+
+
+def answers(frames, seqs):
+    """The acks and nacks of host frames `seqs`, in the order they came."""
+    return [f for f in frames if f["type"] in ("ack", "nack") and f.get("acked_seq", f.get("refused_seq")) in seqs]
+
+
+def collect_answers(link, seqs, timeout):
+    """Frames until every frame of `seqs` has its answer, or `timeout` seconds."""
+    frames, deadline = [], time.monotonic() + timeout
+    while time.monotonic() < deadline and len({a.get("acked_seq", a.get("refused_seq")) for a in answers(frames, seqs)}) < len(seqs):
+        frames += link.read(deadline - time.monotonic())
+    return frames
+
+
+def answer_times(harness, seqs, since):
+    """For each host frame of `seqs` (by the harness's trace): its answer's first byte, counted as the
+    specification does (section 4) from the frame's last byte or, when the dock was still sending
+    frames queued before the answer, from the last of those; and the plain time from the frame's
+    last byte. Seconds of emulated time, (from_rule, from_frame) per seq; frames from `since` on
+    (emulated s)."""
+    lines = [line for line in harness.lines() if line[0] >= since]
+    arrived = {}
+    for e, _, w in lines:
+        if w[0] != "host" or "seq" not in w:
+            continue
+        seq = int(w[w.index("seq") + 1])
+        if seq in seqs and seq not in arrived:
+            arrived[seq] = e
+    dock = [(e, w) for e, _, w in lines if w[0] == "dock" and "first" in w]
+    out = {}
+    for e, w in dock:
+        if w[1] not in ("ack", "nack") or int(w[5]) not in arrived or int(w[5]) in out:
+            continue
+        first = float(w[-1]) - BYTE_S  # the leading delimiter went out a byte before the first byte
+        before = [d for d, _ in dock if d <= first + 1e-7]
+        start = max([arrived[int(w[5])]] + before[-1:])
+        out[int(w[5])] = (first - start, first - arrived[int(w[5])])
+    return out
+
+
+def symbol_addresses(elf):
+    out = subprocess.run(["avr-nm", elf], check=True, capture_output=True, text=True).stdout
+    return {p[2]: int(p[0], 16) & 0xFFFF for p in (line.split() for line in out.splitlines()) if len(p) == 3}
+
+
+def peek(harness, address, count=1):
+    """Bytes of the AVR's RAM, read by the harness."""
+    after = time.monotonic()
+    harness.command(f"peek {address:x} {count}")
+    line = harness.wait_line(lambda w: w[0] == "peek" and int(w[1], 16) == address, 2, after)
+    return [int(b, 16) for b in line[2][2:]] if line else None
+
+
 def trace(harness, side, kind=None):
     """(emulated_s, words) of the harness's trace lines for one side of the line."""
     return [(e, w) for e, _, w in harness.lines() if w[0] == side and (kind is None or w[1] == kind)]
 
 
-def raw_host(harness):
-    print("== the firmware against a raw host", flush=True)
+def raw_host(harness, addresses, directory):
+    section("the firmware against a raw host")
     link = Link(harness.pty)
 
     seq = link.heartbeat()
@@ -195,10 +269,178 @@ def raw_host(harness):
     check(settled and settled["flags"] & 0x80 and settled["yaw_rate_urad_s"] == 0, "telemetry says failsafe_stopped")
     seq = link.heartbeat()
     _, frames = link.wait_for(lambda f: f["type"] == "fault", 3)
-    answers = [f for f in frames if f["type"] != "telemetry"]
-    check([f["type"] for f in answers][:2] == ["ack", "fault"] and answers[0]["acked_seq"] == seq
-          and answers[1]["active"] == 0, "the next frame is acked and clears the fault")
+    after_silence = [f for f in frames if f["type"] != "telemetry"]
+    check([f["type"] for f in after_silence][:2] == ["ack", "fault"] and after_silence[0]["acked_seq"] == seq
+          and after_silence[1]["active"] == 0, "the next frame is acked and clears the fault")
+    line_rate(harness, link, addresses)
+    moves_on_time(harness, link, directory)
     link.close()
+
+
+def line_rate(harness, link, addresses):
+    """Bytes back to back at the line's full rate (specification, sections 3.4 and 4): the
+    firmware must lose none of them and answer every frame in order within the answer time."""
+    section("line rate: bytes back to back, as fast as the line carries them")
+    overruns_before = peek(harness, addresses["rx_overruns"])
+
+    # Four runs of 248 bytes (the largest a receiver holds) in one write, twice: 2 000 bytes.
+    for _ in range(2):
+        link.write(stream_vector("largest-runs-back-to-back"))
+        seqs = {60, 61, 62, 63}
+        got = answers(collect_answers(link, seqs, 2), seqs)
+        check([a["refused_seq"] for a in got] == [60, 61, 62, 63] and all(a["reason"] == "unknown_message" for a in got),
+              f"4 runs of 248 bytes back to back (1 000 bytes in one write): {len(got)} of 4 answered, in order")
+    link.heartbeat()
+    link.read_for(0.05)
+
+    # A stop behind 300 bytes of noise, while turning: answered within the answer time, carried out.
+    seq = link.velocity(1000000, 0, 2000)
+    link.wait_for(answer_to(seq), 2)
+    link.read_for(0.15)
+    noise_and_stop = stream_vector("stop-behind-300-bytes-of-noise")  # the stop is seq 117
+    since = harness.lines()[-1][0]
+    link.write(noise_and_stop)
+    ack, seen = link.wait_for(answer_to(117), 2)
+    frames = seen + read_until_dock_time(link, (ack["time_us"] if ack else 0) + 150000)
+    timing = answer_times(harness, {117}, since).get(117)
+    stopped = [t for t in of_type(frames, "telemetry") if ack and t["time_us"] >= ack["time_us"] + 60000]
+    check(ack is not None and ack["type"] == "ack" and timing is not None and timing[1] <= ANSWER_S,
+          f"a stop behind 300 bytes of noise: acked, its first byte {1000 * timing[1]:.2f} ms (emulated) after the stop's "
+          f"last byte (the answer time: 20 ms)" if timing else "a stop behind 300 bytes of noise: no ack")
+    check(bool(stopped) and all(t["yaw_rate_urad_s"] == 0 for t in stopped),
+          f"and carried out: yaw at rest 60 ms after it ({[t['yaw_rate_urad_s'] for t in stopped[:2]]} µrad/s)")
+
+    # Sixteen heartbeats in one write (the vector), then 25 (about 230 bytes: the most a host may
+    # have unanswered), then both paced at 8 bytes every 6 ms: every one answered, in order.
+    def heartbeats(data, seqs, name):
+        since = harness.lines()[-1][0]
+        link.write(data)
+        got = answers(collect_answers(link, set(seqs), 3), set(seqs))
+        order = [a["acked_seq"] for a in got if a["type"] == "ack"]
+        timing = answer_times(harness, set(seqs), since)
+        worst = max((t[0] for t in timing.values()), default=float("inf"))
+        last = max((t[1] for t in timing.values()), default=float("inf"))
+        check(order == list(seqs) and len(timing) == len(seqs) and worst <= ANSWER_S,
+              f"{name}: {len(order)} of {len(seqs)} acked in order; each ack began at most {1000 * worst:.2f} ms after "
+              f"its heartbeat or the frame before it (20 ms), the last {1000 * last:.1f} ms after its heartbeat")
+
+    heartbeats(stream_vector("heartbeats-in-one-write"), range(100, 116), "16 heartbeats in one write (145 bytes)")
+    first = link.seq
+    burst = [frame(0x02, first + i) for i in range(25)]
+    link.seq += 25
+    data = shared_delimiters(burst)
+    check(len(data) <= UNANSWERED_BYTES, f"25 heartbeats sharing delimiters are {len(data)} bytes, within the 256 a host may have unanswered")
+    heartbeats(data, range(first, first + 25), "25 heartbeats in one write")
+    for name, chunks in (("the 16 heartbeats paced, 8 bytes every 6 ms", stream_vector("heartbeats-in-one-write")),
+                         ("the noise and the stop paced, 8 bytes every 6 ms", noise_and_stop)):
+        for at in range(0, len(chunks), 8):
+            link.write(chunks[at:at + 8])
+            time.sleep(0.006)
+        seqs = range(100, 116) if "heartbeats" in name else [117]
+        got = answers(collect_answers(link, set(seqs), 2), set(seqs))
+        check(len(got) == len(seqs), f"{name}: {len(got)} of {len(seqs)} answered")
+
+    # A host keeping up to 256 bytes unanswered for a second, moves and heartbeats mixed.
+    unanswered, sent, answered, started = {}, 0, 0, time.monotonic()
+    rng = __import__("random").Random(7)
+    while time.monotonic() - started < 1.0 or unanswered:
+        if time.monotonic() - started > 3:
+            break
+        while time.monotonic() - started < 1.0:
+            s = link.seq
+            f = (frame(0x04, s, struct.pack("<iiBI", rng.randint(-900000, 900000), rng.randint(-400000, 700000), 0,
+                                             rng.randint(100, 600))) if s % 3 == 0 else frame(0x02, s))
+            if sum(len(b) for b in unanswered.values()) + len(f) > UNANSWERED_BYTES:
+                break
+            link.seq += 1
+            link.write(f)
+            unanswered[s] = f
+            sent += 1
+        for f in link.read(0.005):
+            k = f.get("acked_seq", f.get("refused_seq"))
+            if f["type"] in ("ack", "nack") and k in unanswered:
+                answered += 1
+                for older in [x for x in unanswered if x <= k]:
+                    unanswered.pop(older)
+    overruns = peek(harness, addresses["rx_overruns"])
+    peak = peek(harness, addresses["rx_peak"])
+    check(answered == sent and not unanswered,
+          f"1 s with up to 256 bytes unanswered, moves and heartbeats mixed: {answered} of {sent} frames answered")
+    check(overruns is not None and overruns == overruns_before,
+          f"no byte lost in the receive ring (overruns {overruns_before} → {overruns}); the ring held {peak and peak[0]} of its 255 bytes at most")
+    link.send("stop")
+    link.read_for(0.2)
+
+
+def moves_on_time(harness, link, directory):
+    """move_to by duration arrives within one telemetry period of the duration (specification,
+    section 5.4), and braking into a range end at the advertised acceleration; transcripts of the
+    telemetry in the output directory."""
+    section("moves on time, braking before a range end")
+
+    def telemetry_until(time_us):
+        return of_type(read_until_dock_time(link, time_us), "telemetry")
+
+    def transcript(name, frames, start_us):
+        path = os.path.join(directory, f"transcript-{name}.txt")
+        with open(path, "w") as out:
+            out.write("# ms after the ack, yaw µrad, yaw µrad/s, pitch µrad, pitch µrad/s, flags (telemetry of the dock)\n")
+            for t in frames:
+                out.write(f"{(t['time_us'] - start_us) / 1000:8.1f} {t['yaw_urad']:9d} {t['yaw_rate_urad_s']:9d} "
+                          f"{t['pitch_urad']:9d} {t['pitch_rate_urad_s']:9d} 0x{t['flags']:03x}\n")
+        return path
+
+    for yaw, pitch, duration in ((500000, 200000, 1000), (200000, 0, 300)):
+        seq = link.send("move_to", struct.pack("<iiBI", yaw, pitch, 0, duration))
+        ack, seen = link.wait_for(answer_to(seq), 2)
+        if not check(ack is not None and ack["type"] == "ack", f"move_to {yaw}, {pitch} µrad in {duration} ms is acked"):
+            continue
+        frames = of_type(seen, "telemetry") + telemetry_until(ack["time_us"] + (duration + 100) * 1000)
+        frames = [t for t in frames if t["time_us"] >= ack["time_us"]]
+
+        def there(t):
+            return abs(t["yaw_urad"] - yaw) <= 1000 and abs(t["pitch_urad"] - pitch) <= 1000 and not t["flags"] & 0x3
+
+        arrived = next((t for t in frames if there(t)), None)
+        at = (arrived["time_us"] - ack["time_us"]) / 1000 if arrived else None
+        early = [t for t in frames if t["time_us"] - ack["time_us"] <= (duration - 20) * 1000]
+        # The specification: arrived no later than D + 20 ms, so the first frame stamped then or later
+        # shows it; and not before D − 20 ms. A dock that arrives at D is seen in the next frame, at
+        # most one 20 ms period (and the millisecond the dock's steps and its telemetry are apart) later.
+        due = next((t for t in frames if t["time_us"] >= ack["time_us"] + (duration + 20) * 1000), None)
+        path = transcript(f"move-{duration}ms", frames, ack["time_us"])
+        check(arrived is not None and duration - 20 <= at <= duration + 22 and due is not None and there(due)
+              and early and not there(early[-1]),
+              f"move_to in {duration} ms: at the target, not moving, from the telemetry {at} ms after the ack "
+              f"(within one 20 ms period of the duration; still on its way at "
+              f"{(early[-1]['time_us'] - ack['time_us']) / 1000 if early else None} ms); {os.path.basename(path)}")
+        if arrived:
+            print("      " + " | ".join(f"{(t['time_us'] - ack['time_us']) / 1000:.0f} ms: {t['yaw_urad']} µrad {t['yaw_rate_urad_s']} µrad/s"
+                                        for t in frames[::max(1, len(frames) // 6)]), flush=True)
+
+    # Into the yaw range's end at 2 rad/s, the velocity renewed every 100 ms.
+    start = None
+    frames = []
+    for _ in range(10):
+        seq = link.velocity(2000000, 0, 200)
+        ack, seen = link.wait_for(answer_to(seq), 2)
+        start = start or (ack and ack["time_us"])
+        frames += of_type(seen, "telemetry") + of_type(link.read_for(0.1), "telemetry")
+    frames = [t for t in frames if start and t["time_us"] >= start]
+    rates = [(t["time_us"], t["yaw_rate_urad_s"]) for t in frames]
+    steps = [(b[1] - a[1]) / ((b[0] - a[0]) / 1e6) for a, b in zip(rates, rates[1:]) if b[0] > a[0]]
+    braking = [x for x in steps if x < 0]
+    stopped = next((t for t in frames if t["yaw_urad"] == 1047198 and t["yaw_rate_urad_s"] == 0), None)
+    path = transcript("range-end", [t for t in frames if t["yaw_urad"] > 800000][:12], start or 0)
+    check(stopped is not None and stopped["flags"] & 0x4 and braking and min(braking) >= -20.0e6 * 1.001
+          and all(t["yaw_urad"] <= 1047198 for t in frames) and len(braking) >= 4,
+          f"2 rad/s into +60°: braked over {len(braking)} telemetry periods at up to {-min(braking, default=0) / 1e6:.1f} rad/s² "
+          f"(advertised 20), at rest at 1 047 198 µrad with yaw_at_limit, never past it; {os.path.basename(path)}")
+    width = harness.width_at("yaw", 1e9)
+    check(abs(width - 2100) <= 1.0, f"the D9 pulse at the end is {width} µs (+60°: 2100 µs)")
+    seq = link.send("move_to", struct.pack("<iiBI", 0, 0, 1, 2000000))
+    ack, _ = link.wait_for(answer_to(seq), 2)
+    read_until_dock_time(link, (ack["time_us"] if ack else 0) + 800000)
 
 
 def tracking_run(api, harness):
@@ -240,6 +482,49 @@ def tracking_run(api, harness):
           f"{status['subject_in_frame']}")
 
 
+def resets(harness, api, dockd_log):
+    """The dock resets under dockd in the middle of a motion: by its watchdog (the firmware hangs,
+    the watchdog fires after 2 s, Optiboot starts the firmware at once) and by its reset line, as
+    DTR does on an Uno (a second in the bootloader, the host's bytes meanwhile lost). dockd must
+    notice (its frames refused as not_ready), greet the dock again, and not resume the motion."""
+    type_names = {"0x02": "heartbeat", "0x03": "set_velocity", "0x04": "move_to", "0x05": "stop", "0x06": "set_indicator"}
+    for kind, command, restarted in (("watchdog", "hang", "watchdog-reset"), ("DTR", "reset 1000", "booted")):
+        section(f"a {kind} reset while dockd turns the dock")
+        log = open(dockd_log).read()
+        resets_before, attached_before = log.count("the dock reset"), log.count("attached DIY Servo Dock")
+        api.call("io.dockd.Dock.SetVelocity", {"yaw": 0.3, "pitch": 0.0, "duration": 4.0})
+        time.sleep(0.3)
+        after = time.monotonic()
+        harness.command(command)
+        up = harness.wait_line(lambda w: w[0] == restarted, 5, after)
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            log = open(dockd_log).read()
+            if log.count("attached DIY Servo Dock") > attached_before:
+                break
+            time.sleep(0.05)
+        attached = log.count("attached DIY Servo Dock") > attached_before and log.count("the dock reset") > resets_before
+        if not check(up is not None and attached,
+                     f"{kind} reset: the dock restarted ({restarted}) and dockd greeted it again "
+                     f"(`the dock reset; opening a new session`, then `attached DIY Servo Dock ...`)"):
+            continue
+        time.sleep(0.5)
+        refusals = [w for e, w in trace(harness, "dock", "nack") if e > up[0]]
+        infos = [e for e, w in trace(harness, "dock", "info") if e > up[0]]
+        # dockd's frames until it knew: refused as not_ready, which is how it learns of the reset
+        check(refusals and refusals[0][9] == "4" and infos,
+              f"{kind} reset: dockd's next frame was refused not_ready (a {type_names.get(refusals[0][7], refusals[0][7]) if refusals else '-'}), "
+              f"then its hello answered by info")
+        motion = [w for e, w in trace(harness, "host") if infos and e > infos[0] and w[1] in ("set_velocity", "move_to")]
+        pulses = [w for e, w in harness.pulses("yaw") if e > up[0]]
+        status = api.call("io.dockd.Dock.GetStatus")["status"]
+        check(infos and not motion and pulses and all(abs(w - 1500) <= 0.5 for w in pulses)
+              and status["state"] == "ready" and status["motion"] == "idle",
+              f"{kind} reset: nothing resumed in the new session: no set_velocity or move_to ({len(motion)}), "
+              f"the servo at the home pulse the restarted firmware gives it ({sorted(set(pulses))} µs), dockd "
+              f"{status['state']}, motion {status['motion']}")
+
+
 def start_dockd(dockd, harness, directory):
     log = open(os.path.join(directory, "dockd.log"), "w")
     socket_path = os.path.join(directory, "dockd.sock")
@@ -270,7 +555,7 @@ def wait_for_log(path, text, timeout):
 
 
 def with_dockd(harness, dockd, directory):
-    print("== dockd against the firmware", flush=True)
+    section("dockd against the firmware")
     process, socket_path = start_dockd(dockd, harness, directory)
     dockd_log = os.path.join(directory, "dockd.log")
     try:
@@ -375,6 +660,7 @@ def with_dockd(harness, dockd, directory):
         time.sleep(1.0)
         status = api.call("io.dockd.Dock.GetStatus")["status"]
         check(cleared is not None and status["state"] == "ready", "dockd resumed: the fault cleared, still ready")
+        resets(harness, api, dockd_log)
         api.close()
     finally:
         if process.poll() is None:
@@ -400,12 +686,12 @@ def main():
     print(f"== output in {directory}", flush=True)
     harness = Harness(arguments.sim, arguments.elf, directory)
     try:
-        raw_host(harness)
+        raw_host(harness, symbol_addresses(arguments.elf), directory)
         with_dockd(harness, arguments.dockd, directory)
     finally:
         harness.stop()
     lags = [w for e, _, w in harness.lines() if w[0] == "lag"]
-    print(f"== {len(failures)} failed; the emulation fell behind the wall clock {len(lags)} times "
+    print(f"== {len(failures)} failed in {time.monotonic() - started:.1f} s; the emulation fell behind the wall clock {len(lags)} times "
           f"(max {max((float(w[1]) for w in lags), default=0):.0f} ms)")
     sys.exit(1 if failures else 0)
 

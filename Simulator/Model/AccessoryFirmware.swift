@@ -21,9 +21,12 @@ public struct AccessoryFirmware: Sendable {
         case idle
         /// Turning at fixed rates until `expiry`.
         case velocity(yawRadiansPerSecond: Double, pitchRadiansPerSecond: Double, expiry: Duration)
-        /// Heading for a target at up to the given speeds.
+        /// Heading for a target at up to the given speeds (pace `max_speed`, or a move by duration
+        /// that cannot be planned, being already too fast to stop before its target).
         case move(yawRadians: Double, pitchRadians: Double, yawSpeedRadiansPerSecond: Double,
                   pitchSpeedRadiansPerSecond: Double)
+        /// Following a move by duration planned to end at its targets on time (§5.4).
+        case plannedMove(MovePlan)
     }
 
     /// The physical buttons of the simulated dock.
@@ -36,6 +39,13 @@ public struct AccessoryFirmware: Sendable {
     public static let step = Duration.milliseconds(1)
     /// How long a commanded axis may fail to move before `motor_stall` is raised.
     public static let stallDetectionTime = Duration.milliseconds(200)
+    /// How far past an end of its range a velocity aims, radians, so that the axis reaches the end
+    /// (at a few mrad/s, well within its acceleration) instead of creeping towards it.
+    static let rangeEndOverrunRadians = 2e-4
+    /// A planned move's feedback on the motor's lag behind its profile: per second of position
+    /// error, and per unit of rate error.
+    static let plannedPositionGain = 5.0
+    static let plannedRateGain = 0.2
 
     public let configuration: AccessoryConfiguration
     private let info: AccessoryInfo
@@ -71,10 +81,17 @@ public struct AccessoryFirmware: Sendable {
     public private(set) var badFrameCount = 0
     /// What the host commanded with `set_velocity` so far, for scoring how still it held the dock.
     public private(set) var velocityCommands = VelocityCommandCounts()
+    /// The buttons whose press this session has reported: a release is reported only for them, so
+    /// a button held through `hello` is released without an event (§7).
+    private var reportedPressed: Set<Button> = []
 
     /// Simulation time the physics has reached.
     public private(set) var clock = Duration.zero
     private var bootTime = Duration.zero
+    /// While a frame from the host or a change of the world is handled, its moment: what it causes
+    /// (an answer, a cleared fault, an event) is stamped with it, to the microsecond, rather than
+    /// with the last millisecond the physics stepped to (§4: an ack carries when it was carried out).
+    private var stampTime: Duration?
     private var lastHostFrame = Duration.zero
     private var nextTelemetry = Duration.zero
     private var sequence: UInt16 = 0
@@ -97,8 +114,11 @@ public struct AccessoryFirmware: Sendable {
     }
 
     /// The accessory's own clock: time since its last power-on.
-    public var accessoryTime: AccessoryTimestamp {
-        let (seconds, attoseconds) = (clock - bootTime).components
+    public var accessoryTime: AccessoryTimestamp { timestamp(of: stampTime ?? clock) }
+
+    /// The accessory's clock at simulation time `time`, to the microsecond.
+    private func timestamp(of time: Duration) -> AccessoryTimestamp {
+        let (seconds, attoseconds) = (time - bootTime).components
         return AccessoryTimestamp(microseconds: UInt64(max(0, seconds * 1_000_000 + attoseconds / 1_000_000_000_000)))
     }
 
@@ -144,6 +164,8 @@ public struct AccessoryFirmware: Sendable {
     /// Handles one decoded run from the host at `now`; returns the frames the dock sends.
     public mutating func receive(_ result: Result<Frame, FrameError>, now: Duration) -> [Frame] {
         var output = advance(to: now)
+        stampTime = now
+        defer { stampTime = nil }
         switch result {
         case .failure(let error):
             badFrameCount += 1
@@ -214,19 +236,15 @@ public struct AccessoryFirmware: Sendable {
             if let blocked = blockingFault() { return [nack(frame.sequence, type.rawValue, .faulted, detail: blocked)] }
             guard info.yaw.contains(move.yaw) else { return [nack(frame.sequence, type.rawValue, .outOfRange, detail: 1)] }
             guard info.pitch.contains(move.pitch) else { return [nack(frame.sequence, type.rawValue, .outOfRange, detail: 2)] }
-            let yawSpeed: Double, pitchSpeed: Double
             switch move.pace {
             case .duration(let duration):
-                let seconds = max(Double(duration.wholeMilliseconds ?? 1) / 1000, 0.001)
-                yawSpeed = abs(move.yaw.radians - yaw.motorRadians) / seconds
-                pitchSpeed = abs(move.pitch.radians - pitch.motorRadians) / seconds
+                let seconds = Double(duration.wholeMilliseconds ?? 1) / 1000
+                motion = plannedMove(to: move, seconds: seconds)
             case .maximumSpeed(let speed):
-                yawSpeed = speed.radiansPerSecond
-                pitchSpeed = speed.radiansPerSecond
+                motion = .move(yawRadians: move.yaw.radians, pitchRadians: move.pitch.radians,
+                               yawSpeedRadiansPerSecond: min(speed.radiansPerSecond, configuration.yaw.maximumSpeedRadiansPerSecond),
+                               pitchSpeedRadiansPerSecond: min(speed.radiansPerSecond, configuration.pitch.maximumSpeedRadiansPerSecond))
             }
-            motion = .move(yawRadians: move.yaw.radians, pitchRadians: move.pitch.radians,
-                           yawSpeedRadiansPerSecond: min(yawSpeed, configuration.yaw.maximumSpeedRadiansPerSecond),
-                           pitchSpeedRadiansPerSecond: min(pitchSpeed, configuration.pitch.maximumSpeedRadiansPerSecond))
         case .stop:
             motion = .idle
             clearedStall = latchedStall
@@ -243,12 +261,36 @@ public struct AccessoryFirmware: Sendable {
         return frames
     }
 
+    /// Plans a move by duration (§5.4): both axes to arrive together `seconds` from now, or as soon
+    /// as the slower can. An axis already heading for its target too fast to stop before it cannot
+    /// be planned; the move then goes as fast as it can, overshooting and coming back.
+    private func plannedMove(to move: OrientationMove, seconds: Double) -> Motion {
+        let fastest = Motion.move(yawRadians: move.yaw.radians, pitchRadians: move.pitch.radians,
+                                  yawSpeedRadiansPerSecond: configuration.yaw.maximumSpeedRadiansPerSecond,
+                                  pitchSpeedRadiansPerSecond: configuration.pitch.maximumSpeedRadiansPerSecond)
+        guard let yawShortest = MoveProfile.shortestSeconds(from: yaw.motorRadians, rate: yaw.motorRadiansPerSecond,
+                                                            to: move.yaw.radians, parameters: configuration.yaw),
+            let pitchShortest = MoveProfile.shortestSeconds(from: pitch.motorRadians, rate: pitch.motorRadiansPerSecond,
+                                                            to: move.pitch.radians, parameters: configuration.pitch)
+        else { return fastest }
+        let duration = max(seconds, yawShortest, pitchShortest)
+        guard let yawProfile = MoveProfile.plan(from: yaw.motorRadians, rate: yaw.motorRadiansPerSecond, to: move.yaw.radians,
+                                                seconds: duration, parameters: configuration.yaw),
+            let pitchProfile = MoveProfile.plan(from: pitch.motorRadians, rate: pitch.motorRadiansPerSecond,
+                                                to: move.pitch.radians, seconds: duration, parameters: configuration.pitch)
+        else { return fastest }
+        return .plannedMove(MovePlan(
+            yaw: MovePlan.Leg(origin: yaw.motorRadians, target: move.yaw.radians, profile: yawProfile),
+            pitch: MovePlan.Leg(origin: pitch.motorRadians, target: move.pitch.radians, profile: pitchProfile)))
+    }
+
     /// Answers a `hello` that decoded well. Either way the current session ends: the axes stop
     /// and the light goes off. With a shared version a new session opens (`info`, then a `fault`
     /// for each fault still active); without one the dock is not ready, as after power-on.
     private mutating func handshake(_ hello: Hello, sequence: UInt16) -> [Frame] {
         motion = .idle
         indicator = IndicatorState(pattern: .off, red: 0, green: 0, blue: 0)
+        reportedPressed.removeAll()  // a session starts with every button released (§7)
         let supported = configuration.supportedVersions
         let highest = min(hello.maximumVersion, supported.upperBound)
         guard highest >= max(hello.minimumVersion, supported.lowerBound) else {
@@ -312,11 +354,17 @@ public struct AccessoryFirmware: Sendable {
         let (yawCommand, pitchCommand) = commandedRates()
         yaw.step(commandedRadiansPerSecond: yawCommand, seconds: seconds)
         pitch.step(commandedRadiansPerSecond: pitchCommand, seconds: seconds)
-        if case .move(let yawTarget, let pitchTarget, _, _) = motion,
-            abs(yawTarget - yaw.motorRadians) < 2e-4, abs(pitchTarget - pitch.motorRadians) < 2e-4,
-            isStill
-        {
-            motion = .idle
+        switch motion {
+        case .move(let yawTarget, let pitchTarget, _, _):
+            if abs(yawTarget - yaw.motorRadians) < 2e-4, abs(pitchTarget - pitch.motorRadians) < 2e-4, isStill {
+                motion = .idle
+            }
+        case .plannedMove(var plan):
+            plan.advance(seconds: seconds)
+            let isThere = abs(plan.yaw.target - yaw.motorRadians) < 2e-4 && abs(plan.pitch.target - pitch.motorRadians) < 2e-4
+            motion = isThere && isStill && plan.elapsedSeconds >= plan.durationSeconds - 0.02 ? .idle : .plannedMove(plan)
+        case .idle, .velocity:
+            break
         }
         detectStall(.yaw, commanded: yawCommand, into: &output)
         detectStall(.pitch, commanded: pitchCommand, into: &output)
@@ -334,22 +382,35 @@ public struct AccessoryFirmware: Sendable {
         case .idle:
             return (0, 0)
         case .velocity(let yawRate, let pitchRate, _):
-            return (yawRate, pitchRate)
+            return (rangeEndRate(yaw, yawRate), rangeEndRate(pitch, pitchRate))
         case .move(let yawTarget, let pitchTarget, let yawSpeed, let pitchSpeed):
-            return (approachRate(yaw, target: yawTarget, speed: yawSpeed),
-                    approachRate(pitch, target: pitchTarget, speed: pitchSpeed))
+            return (yaw.rate(toward: yawTarget, atMost: yawSpeed), pitch.rate(toward: pitchTarget, atMost: pitchSpeed))
+        case .plannedMove(let plan):
+            return (plannedRate(yaw, plan.yaw, at: plan.elapsedSeconds), plannedRate(pitch, plan.pitch, at: plan.elapsedSeconds))
         }
     }
 
-    /// A rate that brings the axis to `target` without overshoot: the lowest of the speed cap,
-    /// the braking curve of the axis's acceleration, and a proportional term that settles it. The
-    /// error is taken where the motor will be once its lag has caught up.
-    private func approachRate(_ axis: AxisPhysics, target: Double, speed: Double) -> Double {
-        let error = target - axis.motorRadians - axis.motorRadiansPerSecond * axis.parameters.responseTimeSeconds
-        let braking = (2 * 0.8 * axis.parameters.maximumAccelerationRadiansPerSecondSquared * abs(error)).squareRoot()
-        let settling = abs(error) / 0.05
-        let magnitude = min(speed, braking, settling)
-        return error < 0 ? -magnitude : magnitude
+    /// A velocity's rate, slowed before the end of the range it heads for so that the axis brakes
+    /// within its acceleration and comes to rest at the end (§5.4): the braking curve towards a
+    /// point just past the end, never turning the axis round.
+    private func rangeEndRate(_ axis: AxisPhysics, _ rate: Double) -> Double {
+        guard rate != 0 else { return 0 }
+        let end = rate > 0 ? axis.parameters.maximumRadians + Self.rangeEndOverrunRadians
+            : axis.parameters.minimumRadians - Self.rangeEndOverrunRadians
+        let braking = axis.rate(toward: end, atMost: abs(rate))
+        return rate > 0 ? min(rate, max(braking, 0)) : max(rate, min(braking, 0))
+    }
+
+    /// The rate that keeps an axis on its planned profile: the profile's rate, led by the motor's
+    /// response time times the profile's acceleration (the inverse of the motor's lag), and a
+    /// little feedback on where and how fast the axis is against where and how fast it should be.
+    private func plannedRate(_ axis: AxisPhysics, _ leg: MovePlan.Leg, at seconds: Double) -> Double {
+        let direction = leg.profile.direction
+        let (rate, acceleration) = leg.profile.smoothed(at: seconds)
+        let along = direction * (axis.motorRadians - leg.origin), alongRate = direction * axis.motorRadiansPerSecond
+        let command = rate + axis.parameters.responseTimeSeconds * acceleration
+            + Self.plannedPositionGain * (leg.reference - along) + Self.plannedRateGain * (rate - alongRate)
+        return direction * command
     }
 
     private mutating func detectStall(_ axis: Axis, commanded: Double, into output: inout [Frame]) {
@@ -405,7 +466,7 @@ public struct AccessoryFirmware: Sendable {
             case .flip: .flipButton(isPressed: isPressed)
             case .custom(let identifier): .customButton(identifier: identifier, isPressed: isPressed)
             }
-        return event(kind, now: now)
+        return buttonEvent(button, kind, isPressed: isPressed, now: now)
     }
 
     /// The zoom rocker moves by `steps` at `now`.
@@ -417,6 +478,8 @@ public struct AccessoryFirmware: Sendable {
     public mutating func setDocked(_ docked: Bool, now: Duration) -> [Frame] {
         var output = advance(to: now)
         guard docked != isDocked else { return output }
+        stampTime = now
+        defer { stampTime = nil }
         isDocked = docked
         if case .ready = session, configuration.features.contains(.dockSensor) {
             output.append(frameWithSequence(.event(AccessoryEvent(accessoryTime: accessoryTime,
@@ -427,10 +490,24 @@ public struct AccessoryFirmware: Sendable {
 
     private mutating func event(_ kind: AccessoryEvent.Kind, now: Duration) -> [Frame] {
         var output = advance(to: now)
+        stampTime = now
+        defer { stampTime = nil }
         if case .ready = session {
             output.append(frameWithSequence(.event(AccessoryEvent(accessoryTime: accessoryTime, kind: kind))))
         }
         return output
+    }
+
+    /// A button's press while ready is reported and remembered; its release only when its press
+    /// was (§7: not for a button held through `hello`).
+    private mutating func buttonEvent(_ button: Button, _ kind: AccessoryEvent.Kind, isPressed: Bool, now: Duration) -> [Frame] {
+        guard case .ready = session else { return advance(to: now) }
+        if isPressed {
+            reportedPressed.insert(button)
+        } else if reportedPressed.remove(button) == nil {
+            return advance(to: now)
+        }
+        return event(kind, now: now)
     }
 
     /// Blocks or frees a motor (an injected stall) at `now`.
@@ -444,6 +521,8 @@ public struct AccessoryFirmware: Sendable {
     public mutating func setOverTemperature(_ hot: Bool, now: Duration) -> [Frame] {
         var output = advance(to: now)
         guard hot != isOverTemperature else { return output }
+        stampTime = now
+        defer { stampTime = nil }
         isOverTemperature = hot
         if hot { motion = .idle }
         if case .ready = session { output.append(fault(.overTemperature, axis: nil, isActive: hot)) }
@@ -462,6 +541,7 @@ public struct AccessoryFirmware: Sendable {
         isFailsafeStopped = false
         latchedStall = nil
         isOverTemperature = false
+        reportedPressed.removeAll()
         bootTime = clock
         sequence = 0
         decoder = FrameDecoder()

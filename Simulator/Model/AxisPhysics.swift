@@ -97,6 +97,22 @@ public struct AxisPhysics: Hashable, Sendable {
         outputRadians = min(max(outputRadians, motorRadians - play), motorRadians + play)
     }
 
+    /// A rate that brings the axis to `target` without overshoot: the lowest of the speed cap,
+    /// the braking curve of the axis's acceleration, and a proportional term that settles it. The
+    /// error is taken where the motor will be once its lag has caught up.
+    public func rate(toward target: Double, atMost speed: Double) -> Double {
+        let error = target - motorRadians - motorRadiansPerSecond * parameters.responseTimeSeconds
+        let braking = (2 * 0.8 * parameters.maximumAccelerationRadiansPerSecondSquared * abs(error)).squareRoot()
+        let settling = abs(error) / 0.05
+        let magnitude = min(speed, braking, settling)
+        return error < 0 ? -magnitude : magnitude
+    }
+
+    /// Whether the motor rests at `target`: within 0.2 mrad of it and turning slower than 1 mrad/s.
+    public func hasArrived(at target: Double) -> Bool {
+        abs(target - motorRadians) < 2e-4 && abs(motorRadiansPerSecond) < 1e-3
+    }
+
     /// Stops the motor at once, as a power loss does.
     public mutating func halt() {
         motorRadiansPerSecond = 0

@@ -151,6 +151,12 @@ public struct FaultScript: Hashable, Sendable {
         case hostSilence(durationSeconds: Double)
         /// A motor driver overheats.
         case overTemperature(durationSeconds: Double)
+        /// A VISCA camera answers this much later than it would (an overloaded camera or network);
+        /// a dock takes no notice.
+        case replyDelay(durationSeconds: Double, delay: Duration)
+        /// A VISCA camera's replies are lost at this rate (it still carries the commands out); a
+        /// dock takes no notice.
+        case replyLoss(durationSeconds: Double, fraction: Double)
 
         /// The fault's name in scenario files and reports.
         public var name: String {
@@ -162,6 +168,8 @@ public struct FaultScript: Hashable, Sendable {
             case .motorStall: "motor_stall"
             case .hostSilence: "host_silence"
             case .overTemperature: "over_temperature"
+            case .replyDelay: "reply_delay"
+            case .replyLoss: "reply_loss"
             }
         }
 
@@ -169,7 +177,8 @@ public struct FaultScript: Hashable, Sendable {
         public var durationSeconds: Double {
             switch self {
             case .unplug(let duration), .lineNoise(let duration, _), .telemetryStall(let duration),
-                .motorStall(_, let duration), .hostSilence(let duration), .overTemperature(let duration):
+                .motorStall(_, let duration), .hostSilence(let duration), .overTemperature(let duration),
+                .replyDelay(let duration, _), .replyLoss(let duration, _):
                 duration
             case .reboot: 0
             }

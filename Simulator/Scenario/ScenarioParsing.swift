@@ -211,7 +211,8 @@ extension Scenario {
     private static func parseFault(_ node: JSONNode, path: String, durationSeconds: Double) throws(ScenarioError) -> FaultScript {
         var reader = try ObjectReader(node, path: path)
         let at = try reader.number("at_s", in: 0...durationSeconds)
-        let names = ["unplug", "line_noise", "telemetry_stall", "reboot", "motor_stall", "host_silence", "over_temperature"]
+        let names = ["unplug", "line_noise", "telemetry_stall", "reboot", "motor_stall", "host_silence", "over_temperature",
+                     "reply_delay", "reply_loss"]
         let name = try reader.choice("kind", names.map { ($0, $0) })
         func length() throws(ScenarioError) -> Double {
             try reader.number("duration_s", in: 0...3600, excludingLowerBound: true)
@@ -228,6 +229,10 @@ extension Scenario {
             kind = .motorStall(axis: try reader.choice("axis", [("yaw", Axis.yaw), ("pitch", Axis.pitch)]),
                                durationSeconds: try length())
         case "host_silence": kind = .hostSilence(durationSeconds: try length())
+        case "reply_delay":
+            kind = .replyDelay(durationSeconds: try length(), delay: .milliseconds(try reader.integer("delay_ms", in: 1...5000)))
+        case "reply_loss":
+            kind = .replyLoss(durationSeconds: try length(), fraction: try reader.number("fraction", in: 0...1, excludingLowerBound: true))
         default: kind = .overTemperature(durationSeconds: try length())
         }
         try reader.finish()

@@ -1,4 +1,5 @@
 import DockProtocol
+import VISCAProtocol
 
 /// A whole simulated run: the dock's firmware behind a cable that can be pulled or get noisy, the
 /// camera on it, the room with its subjects, the detector, and the scenario's timeline of faults
@@ -7,8 +8,11 @@ import DockProtocol
 public struct Simulation: Sendable {
     /// The scenario being run.
     public let scenario: Scenario
-    /// The dock.
+    /// The dock (idle when a VISCA camera stands in for it).
     public private(set) var firmware: AccessoryFirmware
+    /// A VISCA camera in the dock's place, when the run has one: the host speaks VISCA to it,
+    /// and the camera world looks through its pan and tilt.
+    public private(set) var visca: VISCACamera?
     /// The camera on the dock.
     public let camera: VirtualCamera
     /// The subjects with their paths resolved.
@@ -29,8 +33,9 @@ public struct Simulation: Sendable {
     private var bitErrorRate = 0.0
     private var isHostSilenced = false
 
-    /// Sets up a run at time zero.
-    public init(scenario: Scenario) {
+    /// Sets up a run at time zero; with `visca`, a VISCA camera of that configuration takes the
+    /// dock's place (the same scenario, seeds and world otherwise).
+    public init(scenario: Scenario, visca: VISCACamera.Configuration? = nil) {
         var random = SimulationRandom(seed: scenario.seed)
         self.scenario = scenario
         firmware = AccessoryFirmware(configuration: scenario.accessory, seed: random.next())
@@ -41,7 +46,16 @@ public struct Simulation: Sendable {
         detector = DetectorModel(parameters: scenario.detector, random: random.split())
         linkRandom = random.split()
         actions = TimedAction.timeline(scenario)
+        // Its own seed, so that the rest of the run draws the same numbers as a dock's run.
+        self.visca = visca.map { VISCACamera(configuration: $0, seed: scenario.seed &+ 0x5649_5343) }
     }
+
+    /// The pan and tilt the camera looks through, radians (the dock's, or the VISCA camera's).
+    public var cameraYawRadians: Double { visca?.pan.outputRadians ?? firmware.yaw.outputRadians }
+    /// The camera's pitch, radians.
+    public var cameraPitchRadians: Double { visca?.tilt.outputRadians ?? firmware.pitch.outputRadians }
+    /// Whether the motors stand still.
+    public var isStill: Bool { visca?.isStill ?? firmware.isStill }
 
     /// Whether the run has reached its duration.
     public var isFinished: Bool { now >= scenario.duration }
@@ -57,7 +71,11 @@ public struct Simulation: Sendable {
         var output = advance(to: time)
         guard isPluggedIn, !isHostSilenced else { return output }
         let delivered = corrupt(Array(bytes))
-        output.bytesToHost += corrupt(firmware.receive(bytes: delivered, now: now))
+        if visca != nil {
+            accessoryOutput(visca!.receive(delivered, now: now), into: &output)
+        } else {
+            output.bytesToHost += corrupt(firmware.receive(bytes: delivered, now: now))
+        }
         checkRecoveries()
         return output
     }
@@ -72,7 +90,7 @@ public struct Simulation: Sendable {
             let actionAt = nextAction < actions.count ? actions[nextAction].time : .seconds(Int64.max / 2)
             let next = min(frameAt, actionAt)
             guard next <= time else { break }
-            output.bytesToHost += dockOutput(firmware.advanceBytes(to: next))
+            advanceAccessory(to: next, into: &output)
             now = next
             if actionAt <= frameAt {
                 apply(actions[nextAction], into: &output)
@@ -82,7 +100,7 @@ public struct Simulation: Sendable {
                 nextFrame += 1
             }
         }
-        output.bytesToHost += dockOutput(firmware.advanceBytes(to: time))
+        advanceAccessory(to: time, into: &output)
         now = time
         deliverBatches(into: &output)
         checkRecoveries()
@@ -95,7 +113,7 @@ public struct Simulation: Sendable {
 
     private mutating func capture(into output: inout SimulationOutput) {
         let seconds = now.secondsValue
-        let yaw = firmware.yaw.outputRadians, pitch = firmware.pitch.outputRadians
+        let yaw = cameraYawRadians, pitch = cameraPitchRadians
         var projections: [PartProjection] = []
         var present: [Int] = [], still: [Int] = []
         for subject in subjects {
@@ -127,6 +145,25 @@ public struct Simulation: Sendable {
 
     // MARK: The cable
 
+    private mutating func advanceAccessory(to time: Duration, into output: inout SimulationOutput) {
+        if visca != nil {
+            accessoryOutput(visca!.advance(to: time), into: &output)
+        } else {
+            output.bytesToHost += dockOutput(firmware.advanceBytes(to: time))
+        }
+    }
+
+    /// A VISCA camera's writes or datagrams, kept apart for a datagram link and run together for
+    /// a byte stream.
+    private mutating func accessoryOutput(_ chunks: [[UInt8]], into output: inout SimulationOutput) {
+        for chunk in chunks {
+            let damaged = dockOutput(chunk)
+            guard !damaged.isEmpty else { continue }
+            output.chunksToHost.append(damaged)
+            output.bytesToHost += damaged
+        }
+    }
+
     private mutating func dockOutput(_ bytes: [UInt8]) -> [UInt8] {
         guard isPluggedIn else { return [] }
         return corrupt(bytes)
@@ -153,6 +190,10 @@ public struct Simulation: Sendable {
             let fault = scenario.faults[index]
             faultLog.append(FaultRecord(kind: fault.kind.name, startSeconds: now.secondsValue,
                                         endSeconds: now.secondsValue + fault.kind.durationSeconds, faultIndex: index))
+            if visca != nil {
+                applyToCamera(fault.kind, starts: true, index: index, into: &output)
+                return
+            }
             switch fault.kind {
             case .unplug:
                 isPluggedIn = false
@@ -166,8 +207,14 @@ public struct Simulation: Sendable {
             case .motorStall(let axis, _): frames = firmware.setBlocked(axis, true, now: now)
             case .hostSilence: isHostSilenced = true
             case .overTemperature: frames = firmware.setOverTemperature(true, now: now)
+            case .replyDelay, .replyLoss: break  // a VISCA camera's faults; a dock answers as ever
             }
         case .faultEnds(let index):
+            if visca != nil {
+                applyToCamera(scenario.faults[index].kind, starts: false, index: index, into: &output)
+                markEnded(faultIndex: index)
+                return
+            }
             switch scenario.faults[index].kind {
             case .unplug:
                 firmware.reboot(now: now)
@@ -179,13 +226,17 @@ public struct Simulation: Sendable {
             case .motorStall(let axis, _): frames = firmware.setBlocked(axis, false, now: now)
             case .hostSilence: isHostSilenced = false
             case .overTemperature: frames = firmware.setOverTemperature(false, now: now)
+            case .replyDelay, .replyLoss: break
             }
             markEnded(faultIndex: index)
         case .button(let button, let isPressed):
+            guard visca == nil else { return }  // a VISCA camera has no buttons, zoom rocker or dock sensor
             frames = firmware.button(button, isPressed: isPressed, now: now)
         case .zoom(let steps):
+            guard visca == nil else { return }
             frames = firmware.zoom(steps: steps, now: now)
         case .dock(let docked):
+            guard visca == nil else { return }
             frames = firmware.setDocked(docked, now: now)
         }
         var bytes: [UInt8] = []
@@ -193,9 +244,35 @@ public struct Simulation: Sendable {
         output.bytesToHost += dockOutput(bytes)
     }
 
+    /// A fault as a VISCA camera has it: unplugged, hung (a telemetry stall: it stops answering),
+    /// rebooted (a moment unplugged), a noisy line; the dock's own faults (a stalled motor,
+    /// over-temperature) it does not report, and host silence it cannot notice.
+    private mutating func applyToCamera(_ kind: FaultScript.Kind, starts: Bool, index: Int,
+                                        into output: inout SimulationOutput) {
+        switch kind {
+        case .unplug:
+            isPluggedIn = !starts
+            accessoryOutput(visca!.setUnplugged(starts, now: now), into: &output)
+            output.linkChanges.append(starts ? .unplugged : .replugged)
+        case .lineNoise(_, let rate): bitErrorRate = starts ? rate : 0
+        case .telemetryStall: visca!.faults.isUnresponsive = starts
+        case .reboot:
+            _ = visca!.setUnplugged(true, now: now)
+            accessoryOutput(visca!.setUnplugged(false, now: now), into: &output)
+            markEnded(faultIndex: index)
+        case .hostSilence: isHostSilenced = starts
+        case .replyDelay(_, let delay): visca!.faults.replyDelay = starts ? delay : .zero
+        case .replyLoss(_, let fraction): visca!.faults.replyLossFraction = starts ? fraction : 0
+        case .motorStall, .overTemperature: break
+        }
+    }
+
+    /// Good frames the accessory has taken from the host (a VISCA camera's packets).
+    private var accessoryGoodFrames: Int { visca?.packetsReceived ?? firmware.goodFrameCount }
+
     private mutating func markEnded(faultIndex: Int) {
         guard let index = faultLog.firstIndex(where: { $0.faultIndex == faultIndex }) else { return }
-        faultLog[index].goodFramesAtEnd = firmware.goodFrameCount
+        faultLog[index].goodFramesAtEnd = accessoryGoodFrames
         faultLog[index].endSeconds = now.secondsValue
     }
 
@@ -204,12 +281,12 @@ public struct Simulation: Sendable {
     private mutating func checkRecoveries() {
         for index in faultLog.indices {
             if faultLog[index].stoppedAfterSeconds == nil, ["host_silence", "motor_stall"].contains(faultLog[index].kind),
-                now.secondsValue >= faultLog[index].startSeconds, firmware.isStill
+                now.secondsValue >= faultLog[index].startSeconds, isStill
             {
                 faultLog[index].stoppedAfterSeconds = now.secondsValue - faultLog[index].startSeconds
             }
             guard faultLog[index].recoveredAfterSeconds == nil, let framesAtEnd = faultLog[index].goodFramesAtEnd,
-                case .ready = firmware.session, firmware.goodFrameCount > framesAtEnd
+                visca != nil || firmware.session != .notReady, accessoryGoodFrames > framesAtEnd
             else { continue }
             faultLog[index].recoveredAfterSeconds = max(0, now.secondsValue - faultLog[index].endSeconds)
         }
@@ -220,6 +297,9 @@ public struct Simulation: Sendable {
 public struct SimulationOutput: Sendable {
     /// Bytes the dock put on the line for the host (after the cable's damage).
     public var bytesToHost: [UInt8] = []
+    /// A VISCA camera's output as it left, one write or datagram each (the same bytes as
+    /// `bytesToHost`, for a datagram link that must keep them apart).
+    public var chunksToHost: [[UInt8]] = []
     /// Observation batches the detector finished, in delivery order.
     public var batches: [DetectionBatch] = []
     /// Ground truth of every frame captured.
@@ -233,6 +313,7 @@ public struct SimulationOutput: Sendable {
     /// Appends another step's output.
     public mutating func append(_ other: SimulationOutput) {
         bytesToHost += other.bytesToHost
+        chunksToHost += other.chunksToHost
         batches += other.batches
         truths += other.truths
         linkChanges += other.linkChanges

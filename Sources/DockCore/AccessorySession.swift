@@ -42,7 +42,7 @@ public struct AccessorySession: AccessoryLink {
     /// What the accessory said of itself in the last handshake (kept while disconnected).
     public private(set) var info: AccessoryInfo?
     /// When the next attempt to open the port is due, while disconnected.
-    public private(set) var reconnectAt: Duration?
+    public var reconnectAt: Duration? { retry.reconnectAt }
     /// The accessory's clock on the host's.
     public private(set) var clock = ClockMapping()
     /// Recent poses on the host's clock.
@@ -64,13 +64,13 @@ public struct AccessorySession: AccessoryLink {
     private var lastTelemetryAt: Duration = .zero
     private var handshakeSentAt: Duration = .zero
     private var handshakeAttempt = 0
-    private var backoff: Duration
+    private var retry: ReconnectBackoff
     private var pending: [(sequence: UInt16, type: MessageType, sentAt: Duration)] = []
 
     /// Creates a session that has not started.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        backoff = configuration.initialBackoff
+        retry = ReconnectBackoff(initial: configuration.initialBackoff, maximum: configuration.maximumBackoff)
     }
 
     /// The dock's pose at `time` on the host's clock, from telemetry.
@@ -135,7 +135,7 @@ public struct AccessorySession: AccessoryLink {
         switch state {
         case .disconnected:
             state = .connecting
-            reconnectAt = nil
+            retry.attempting()
             return [.openTransport]
         case .connecting, .handshaking, .ready, .incompatible:
             return []
@@ -161,9 +161,7 @@ public struct AccessorySession: AccessoryLink {
         switch state {
         case .connecting:
             state = .disconnected
-            let wait = backoff
-            reconnectAt = now + wait
-            backoff = min(backoff * 2, configuration.maximumBackoff)
+            let wait = retry.schedule(now: now)
             return [.emit(.connectFailed(reason: reason, retryAfter: wait))]
         case .disconnected, .handshaking, .ready, .incompatible:
             return []
@@ -178,8 +176,7 @@ public struct AccessorySession: AccessoryLink {
         case .connecting, .handshaking, .ready, .incompatible:
             let wasUp = state != .connecting
             state = .disconnected
-            reconnectAt = now + backoff
-            backoff = min(backoff * 2, configuration.maximumBackoff)
+            retry.schedule(now: now)
             disconnectCount += 1
             poses.removeAll()
             clock.reset()
@@ -194,9 +191,9 @@ public struct AccessorySession: AccessoryLink {
     public mutating func deviceAppeared(now: Duration) -> [SessionAction] {
         switch state {
         case .disconnected:
-            backoff = configuration.initialBackoff
+            retry.reset()
+            retry.attempting()
             state = .connecting
-            reconnectAt = nil
             return [.openTransport]
         case .connecting, .handshaking, .ready, .incompatible:
             return []
@@ -222,9 +219,8 @@ public struct AccessorySession: AccessoryLink {
     public mutating func tick(now: Duration) -> [SessionAction] {
         switch state {
         case .disconnected:
-            guard let due = reconnectAt, now >= due else { return [] }
+            guard retry.takeIfDue(now: now) else { return [] }
             state = .connecting
-            reconnectAt = nil
             return [.openTransport]
         case .connecting, .incompatible:
             return []
@@ -351,7 +347,7 @@ public struct AccessorySession: AccessoryLink {
         case .handshaking:
             guard let info else { return [] }
             state = .ready(isDocked: isDocked)
-            backoff = configuration.initialBackoff
+            retry.reset()
             return [.emit(.attached(info, isDocked: isDocked))]
         case .ready(let wasDocked):
             var actions: [SessionAction] = []

@@ -40,6 +40,15 @@ public struct Configuration: Hashable, Sendable {
     public var maximumSpeedDegreesPerSecond = 360.0
     /// `error`, `warning`, `notice`, `info` or `debug`.
     public var logLevel = "info"
+    /// The protocol the accessory speaks: `dock-serial` or `visca`.
+    public var accessoryProtocol = "dock-serial"
+    /// The VISCA camera's profile: a built-in name or a JSON file.
+    public var profile = "generic"
+    /// A network VISCA camera, `udp:HOST:PORT`, `udp-raw:HOST:PORT` or `tcp:HOST:PORT`; empty:
+    /// the serial device.
+    public var visca = ""
+    /// A VISCA camera's serial speed; 0: probe the profile's speeds in turn.
+    public var viscaBaud = 0
     /// The control API's socket (unless systemd passes one); empty: no API. This is root's
     /// default; ``init(effectiveUserID:environment:)`` gives a normal user's.
     public var socket = "/run/dockd/dockd.sock"
@@ -77,6 +86,14 @@ public struct Configuration: Hashable, Sendable {
         number("pitch-max-deg", "narrow the pitch range (degrees)", \.pitchMaximumDegrees, -720...720),
         number("max-speed-deg-s", "highest speed on either axis (degrees per second)", \.maximumSpeedDegreesPerSecond, 0.1...2000),
         choice("log-level", "error, warning, notice, info or debug", \.logLevel, ["error", "warning", "notice", "info", "debug"]),
+        choice("protocol", "what the accessory speaks: dock-serial or visca (a Sony VISCA PTZ camera)", \.accessoryProtocol,
+               ["dock-serial", "visca"]),
+        text("profile", "the VISCA camera's profile: generic, a name in Protocol/visca, or a JSON file", \.profile),
+        text("visca", "a network VISCA camera: udp:HOST:PORT (Sony's VISCA over IP, port 52381), udp-raw:HOST:PORT "
+             + "(no header; PTZOptics 1259) or tcp:HOST:PORT (PTZOptics 5678); implies --protocol visca; empty: --device",
+             \.visca),
+        integer("visca-baud", "a VISCA camera's serial speed; 0: try the profile's speeds in turn (9600, 115200, 38400)",
+                \.viscaBaud, 0...4_000_000),
         text("socket", "the control API's Unix socket (mode 0660) unless systemd passes one; empty: no API", \.socket),
     ]
 
@@ -159,7 +176,31 @@ public struct Configuration: Hashable, Sendable {
         guard !(simulator && !device.isEmpty) else {
             throw Error(location: "simulator", message: "choose either a device or the simulator")
         }
-        return self
+        var checked = self
+        if !visca.isEmpty {
+            guard ViscaAddress(visca) != nil else {
+                throw Error(location: "visca", message: "must be udp:HOST:PORT, udp-raw:HOST:PORT or tcp:HOST:PORT, got '\(visca)'")
+            }
+            guard device.isEmpty, !simulator else {
+                throw Error(location: "visca", message: "choose one of a network camera, a device and the simulator")
+            }
+            checked.accessoryProtocol = "visca"
+        }
+        guard viscaBaud == 0 || viscaBaud >= 1200 else {
+            throw Error(location: "visca-baud", message: "must be 0 (probe) or from 1200 to 4000000, got \(viscaBaud)")
+        }
+        if checked.accessoryProtocol == "visca" {
+            guard !simulator else {
+                throw Error(location: "protocol", message: "the in-process simulator is a dock-serial dock; run docksim "
+                            + "--protocol visca for a simulated VISCA camera")
+            }
+            do {
+                _ = try checked.viscaProfile()
+            } catch {
+                throw Error(location: "profile", message: "\(error)")
+            }
+        }
+        return checked
     }
 
     /// The settings as `dockd --help` lists them: flag, meaning, default (from `defaults`).

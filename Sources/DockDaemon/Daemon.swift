@@ -1,3 +1,4 @@
+import DockCore
 import DockSimulator
 import DockVersion
 import Foundation
@@ -37,6 +38,8 @@ public enum Daemon {
                 }
             }
             transport = SimulatorTransport(scenario: scenario, clock: clock)
+        } else if let camera = ViscaAddress(configuration.visca) {
+            transport = NetworkTransport(kind: camera.kind, address: camera.address)
         } else if !configuration.device.isEmpty {
             transport = DevicePortTransport(path: configuration.device, baudRate: configuration.baud)
         } else {
@@ -53,7 +56,14 @@ public enum Daemon {
             return 1
         }
 
-        let runner = SessionRunner(transport: transport, clock: clock, settings: configuration.hostSettings, log: log)
+        let link: (any AccessoryLink)?
+        do {
+            link = try configuration.accessoryLink(identifier: transport.name)
+        } catch {
+            log.error("\(error)")
+            return 78
+        }
+        let runner = SessionRunner(transport: transport, clock: clock, settings: configuration.hostSettings, log: log, link: link)
         // The control loop outranks API work on the shared thread pool: under a crowd of clients its
         // ticks are still picked first.
         let loop = Task(priority: .high) { await runner.run() }

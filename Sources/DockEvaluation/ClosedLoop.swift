@@ -1,4 +1,5 @@
 import DockCore
+import VISCAProtocol
 public import DockHost
 import DockProtocol
 public import DockSimulator
@@ -70,6 +71,8 @@ public struct ClosedLoop: Sendable {
     /// The tracker, when it points the camera (the host's own).
     public var pipeline: TrackingPipeline? { usesTracker ? host.pipeline : nil }
     private let usesTracker: Bool
+    /// UDP: each datagram reaches the host on its own, and a pulled cable is no hang-up.
+    private let isDatagramLink: Bool
     private var baseline: BaselinePID?
     private let poseAtCapture: Bool
     private var now = Duration.zero
@@ -90,9 +93,21 @@ public struct ClosedLoop: Sendable {
     /// streaming velocities through the host's API.
     static let baselineClient: ClientID = 1
 
-    /// Prepares a run of `scenario` with `pointer` in charge.
-    public init(scenario: Scenario, pointer: Pointer) {
-        simulation = Simulation(scenario: scenario)
+    /// Prepares a run of `scenario` with `pointer` in charge; with `visca`, a VISCA camera of that
+    /// configuration stands in for the dock and the host drives it through `VISCASession`, with
+    /// the camera's own profile.
+    public init(scenario: Scenario, pointer: Pointer, visca: VISCACamera.Configuration? = nil) {
+        simulation = Simulation(scenario: scenario, visca: visca)
+        isDatagramLink = visca.map { $0.transport != .serial } ?? false
+        let link = visca.map { camera -> any AccessoryLink in
+            let framing: VISCASession.Framing
+            switch camera.transport {
+            case .serial: framing = .serial
+            case .sonyIP: framing = .sonyIP
+            case .rawIP: framing = .rawIP
+            }
+            return VISCASession(configuration: VISCASession.Configuration(profile: camera.profile, framing: framing))
+        }
         var settings = HostSettings()
         settings.wakesOnAttach = false
         switch pointer {
@@ -101,16 +116,16 @@ public struct ClosedLoop: Sendable {
             settings.restAfter = pipeline.restAfter
             settings.restYawRadians = pipeline.restYawRadians
             settings.restPitchRadians = pipeline.restPitchRadians
-            host = HostPolicy(settings: settings, pipeline: pipeline)
+            host = HostPolicy(settings: settings, pipeline: pipeline, link: link)
             usesTracker = true
             self.poseAtCapture = poseAtCapture
         case .baseline(let baseline):
-            host = HostPolicy(settings: settings)
+            host = HostPolicy(settings: settings, link: link)
             usesTracker = false
             self.baseline = baseline
             poseAtCapture = true
         case .none:
-            host = HostPolicy(settings: settings)
+            host = HostPolicy(settings: settings, link: link)
             usesTracker = false
             poseAtCapture = true
         }
@@ -192,8 +207,12 @@ public struct ClosedLoop: Sendable {
     }
 
     private mutating func take(_ output: SimulationOutput) {
-        if output.linkChanges.contains(.unplugged) { perform(host.transportClosed(now: now)) }
-        if !output.bytesToHost.isEmpty { perform(host.bytesReceived(output.bytesToHost, now: now)) }
+        if output.linkChanges.contains(.unplugged), !isDatagramLink { perform(host.transportClosed(now: now)) }
+        if isDatagramLink {
+            for datagram in output.chunksToHost { perform(host.bytesReceived(datagram, now: now)) }
+        } else if !output.bytesToHost.isEmpty {
+            perform(host.bytesReceived(output.bytesToHost, now: now))
+        }
         for batch in output.batches { deliver(batch) }
         for truth in output.truths { score(truth) }
     }

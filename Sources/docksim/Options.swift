@@ -1,7 +1,23 @@
+import DockSimulator
+import DockSystem
+import VISCAProtocol
+
 /// What `docksim` was asked to do, parsed from its arguments without side effects.
 struct Options: Equatable {
-    /// Where to put the link to the simulated serial port.
-    var ptyPath: String
+    /// Where the host reaches the simulated accessory.
+    enum Endpoint: Equatable {
+        /// A pseudo-terminal, with a symbolic link at this path.
+        case pty(String)
+        /// A UDP socket bound to this address (a VISCA camera on the network).
+        case udp(NetworkAddress)
+        /// A TCP listener at this address (raw VISCA on TCP).
+        case tcp(NetworkAddress)
+    }
+
+    /// Where the host reaches the simulated accessory.
+    var endpoint: Endpoint
+    /// A Sony VISCA camera of this profile instead of the dock, when set.
+    var viscaProfile: VISCAProfile?
     /// The scenario file, or nil for the built-in scene.
     var scenarioPath: String?
     /// Where to write the JSON report, if anywhere.
@@ -16,6 +32,16 @@ struct Options: Equatable {
     var isQuiet = false
     /// Print every frame from the host, and the dock's answers other than telemetry.
     var isTracing = false
+    /// With `--udp-raw`: VISCA packets in datagrams without Sony's header.
+    var isRawUDP = false
+
+    /// How the VISCA camera's bytes travel, from the endpoint.
+    var viscaTransport: VISCACamera.Transport {
+        switch endpoint {
+        case .pty, .tcp: .serial
+        case .udp: isRawUDP ? .rawIP : .sonyIP
+        }
+    }
 
     /// The outcome of parsing: options to run with, or a request for help.
     enum Parsed: Equatable {
@@ -29,17 +55,28 @@ struct Options: Equatable {
         var message: String
     }
 
-    static let usage = "usage: docksim --pty PATH [--scenario FILE] [--report FILE] [--plot FILE.svg] [--camera unix:SOCKET] [--seed N] [--trace] [--quiet]"
+    static let usage = "usage: docksim (--pty PATH | --udp HOST:PORT | --tcp HOST:PORT) [--protocol dock-serial|visca] [--profile NAME] [--scenario FILE] [--report FILE] [--plot FILE.svg] [--camera unix:SOCKET] [--seed N] [--trace] [--quiet]"
 
     static let help = """
         docksim: a simulated dock on a pseudo-terminal, speaking Protocol/dock-serial.md, so that
-        dockd (or any host) can open it like a USB serial port.
+        dockd (or any host) can open it like a USB serial port; or a simulated Sony VISCA PTZ
+        camera (Protocol/visca.md) on a pseudo-terminal, on UDP or on TCP.
 
         \(usage)
 
         options:
           --pty PATH        create the dock's serial port and make PATH a symbolic link to it
                             (an existing link there is replaced; PATH is removed at exit)
+          --protocol P      dock-serial (the default) or visca: a VISCA camera in the dock's
+                            place, over the same motor physics and the same room
+          --profile NAME    the VISCA camera's profile (Protocol/visca/NAME.json): generic (the
+                            default), telycam-tlc-700, sony-evi-d100
+          --udp HOST:PORT   with --protocol visca: serve Sony's VISCA over IP (8-byte header,
+                            sequence numbers) on a UDP socket bound to HOST:PORT (e.g.
+                            127.0.0.1:52381), answering whoever wrote last
+          --udp-raw HOST:PORT
+                            with --protocol visca: bare VISCA packets in UDP datagrams
+          --tcp HOST:PORT   with --protocol visca: raw VISCA on a TCP listener at HOST:PORT
           --scenario FILE   run a scenario file (format in Simulator/README.md); without it, a
                             person stands 3 m in front of the dock for an hour
           --report FILE     when the run ends, write its report (framing error, faults survived)
@@ -72,8 +109,21 @@ struct Options: Equatable {
 
     /// Parses the arguments that follow the program name.
     static func parse(_ arguments: [String]) throws(UsageError) -> Parsed {
-        var ptyPath: String?
-        var options = Options(ptyPath: "")
+        var endpoint: Endpoint?
+        var protocolName = "dock-serial"
+        var profileName = "generic"
+        var isRawUDP = false
+        var options = Options(endpoint: .pty(""))
+        func address(_ option: String, _ text: String) throws(UsageError) -> NetworkAddress {
+            guard let address = NetworkAddress(text) else {
+                throw UsageError(message: "\(option) needs HOST:PORT (e.g. 127.0.0.1:52381), got '\(text)'")
+            }
+            return address
+        }
+        func choose(_ chosen: Endpoint) throws(UsageError) {
+            guard endpoint == nil else { throw UsageError(message: "give one of --pty, --udp, --udp-raw and --tcp") }
+            endpoint = chosen
+        }
         var index = 0
         func value(_ option: String) throws(UsageError) -> String {
             index += 1
@@ -87,7 +137,18 @@ struct Options: Equatable {
             switch argument {
             case "-h", "--help": return .help
             case "--version": return .version
-            case "--pty": ptyPath = try value(argument)
+            case "--pty": try choose(.pty(try value(argument)))
+            case "--udp": try choose(.udp(try address(argument, try value(argument))))
+            case "--udp-raw":
+                try choose(.udp(try address(argument, try value(argument))))
+                isRawUDP = true
+            case "--tcp": try choose(.tcp(try address(argument, try value(argument))))
+            case "--protocol":
+                protocolName = try value(argument)
+                guard ["dock-serial", "visca"].contains(protocolName) else {
+                    throw UsageError(message: "--protocol needs dock-serial or visca, got '\(protocolName)'")
+                }
+            case "--profile": profileName = try value(argument)
             case "--scenario": options.scenarioPath = try value(argument)
             case "--report": options.reportPath = try value(argument)
             case "--plot": options.plotPath = try value(argument)
@@ -108,8 +169,20 @@ struct Options: Equatable {
             }
             index += 1
         }
-        guard let ptyPath, !ptyPath.isEmpty else { throw UsageError(message: "--pty PATH is required") }
-        options.ptyPath = ptyPath
+        guard let endpoint else { throw UsageError(message: "--pty PATH (or, for a VISCA camera, --udp or --tcp) is required") }
+        if case .pty(let path) = endpoint, path.isEmpty { throw UsageError(message: "--pty needs a path") }
+        options.endpoint = endpoint
+        options.isRawUDP = isRawUDP
+        if protocolName == "visca" {
+            guard let profile = VISCAProfile.named(profileName) else {
+                let names = VISCAProfile.builtIn.map(\.name).joined(separator: ", ")
+                throw UsageError(message: "--profile: no profile '\(profileName)' (there are \(names))")
+            }
+            options.viscaProfile = profile
+        } else if case .pty = endpoint {
+        } else {
+            throw UsageError(message: "--udp, --udp-raw and --tcp serve a VISCA camera: add --protocol visca")
+        }
         return .run(options)
     }
 }

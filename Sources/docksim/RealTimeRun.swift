@@ -1,12 +1,14 @@
 import DockProtocol
 import DockSimulator
 import DockSystem
+import Glibc
 
-/// Runs a simulation against the wall clock, with the dock's serial port on a pseudo-terminal.
+/// Runs a simulation against the wall clock, with the dock's serial port on a pseudo-terminal
+/// (or a VISCA camera's on a pseudo-terminal, a UDP socket or a TCP listener).
 struct RealTimeRun {
     var simulation: Simulation
     var report: RunReport
-    let linkPath: String
+    let endpoint: Options.Endpoint
     let log: (String) -> Void
     /// Where frame traces go, when tracing.
     var trace: ((String) -> Void)?
@@ -20,17 +22,35 @@ struct RealTimeRun {
     private var wasStill = true
     private var dockFrames = FrameDecoder()
     private var link: OwnedSymbolicLink?
+    /// The UDP socket or TCP listener of a network camera (kept while unplugged).
+    private var server: NetworkServer?
+    /// Whom a UDP camera answers: who wrote last.
+    private var peer: [UInt8]?
+    /// A TCP camera's connection.
+    private var connection: FileDescriptor?
+    private var isPluggedIn = true
 
-    init(simulation: Simulation, linkPath: String, log: @escaping (String) -> Void) throws(SystemError) {
+    init(simulation: Simulation, endpoint: Options.Endpoint, log: @escaping (String) -> Void) throws(SystemError) {
         self.simulation = simulation
-        self.linkPath = linkPath
+        self.endpoint = endpoint
         self.log = log
         report = RunReport(scenarioName: simulation.scenario.name, seed: simulation.scenario.seed,
                            toleranceFraction: simulation.scenario.criteria.framingToleranceFraction)
+        switch endpoint {
+        case .pty: break
+        case .udp(let address):
+            server = try NetworkServer(.datagram, at: address)
+            log("VISCA camera on udp:\(address)")
+        case .tcp(let address):
+            server = try NetworkServer(.stream, at: address)
+            log("VISCA camera on tcp:\(address)")
+        }
         try plugIn()
     }
 
     private mutating func plugIn() throws(SystemError) {
+        isPluggedIn = true
+        guard case .pty(let linkPath) = endpoint else { return }
         let terminal = try PseudoTerminal()
         do {
             link = try OwnedSymbolicLink(at: linkPath, to: terminal.slavePath)
@@ -39,14 +59,17 @@ struct RealTimeRun {
             throw error
         }
         self.terminal = terminal
-        log("dock on \(linkPath) -> \(terminal.slavePath)")
+        log((simulation.visca == nil ? "dock" : "VISCA camera") + " on \(linkPath) -> \(terminal.slavePath)")
     }
 
     private mutating func unplug() {
+        isPluggedIn = false
         terminal?.close()
         terminal = nil
         link?.remove()
         link = nil
+        connection?.close()  // a TCP camera's connection drops with its power
+        connection = nil
         log("unplugged at \(seconds(simulation.now)) s")
     }
 
@@ -60,6 +83,8 @@ struct RealTimeRun {
         while !simulation.isFinished {
             var watched = [signals.descriptor]
             if let terminal { watched.append(terminal.master) }
+            if let server { watched.append(server.descriptor) }
+            if let connection { watched.append(connection) }
             let ready = try Poll.waitForReading(watched, timeout: .milliseconds(1))
             if ready.contains(signals.descriptor), let signal = signals.take() {
                 finish()
@@ -67,10 +92,10 @@ struct RealTimeRun {
             }
             let now = min(MonotonicClock.now() - start, simulation.scenario.duration)
             var output = SimulationOutput()
-            if let terminal, ready.contains(terminal.master), case .bytes(let bytes) = try terminal.master.read() {
+            for chunk in try received(ready) {
                 output.append(simulation.advance(to: now))
-                traceHost(bytes)
-                output.append(simulation.receiveFromHost(bytes, at: now))
+                traceHost(chunk)
+                output.append(simulation.receiveFromHost(chunk, at: now))
             }
             output.append(simulation.advance(to: now))
             try carryOut(output, primary: primary)
@@ -79,8 +104,51 @@ struct RealTimeRun {
         return nil
     }
 
+    /// What the host sent since the last look: a pty's or TCP connection's bytes, or each UDP
+    /// datagram on its own (a datagram is one VISCA message).
+    private mutating func received(_ ready: [FileDescriptor]) throws(SystemError) -> [[UInt8]] {
+        var chunks: [[UInt8]] = []
+        if let terminal, ready.contains(terminal.master), case .bytes(let bytes) = try terminal.master.read() {
+            chunks.append(bytes)
+        }
+        if let server, ready.contains(server.descriptor) {
+            switch server.kind {
+            case .datagram:
+                while let (bytes, sender) = server.receive() {
+                    peer = sender
+                    chunks.append(bytes)
+                }
+            case .stream:
+                if let accepted = server.accept() {
+                    if isPluggedIn, connection == nil {
+                        connection = accepted
+                        log("host connected over TCP")
+                    } else {
+                        accepted.close()  // one host at a time, and none while unplugged
+                    }
+                }
+            }
+        }
+        if let connection, ready.contains(connection) {
+            switch try? connection.read() {
+            case .bytes(let bytes)?: chunks.append(bytes)
+            case .wouldBlock?: break
+            case .hangUp?, nil:
+                connection.close()
+                self.connection = nil
+                log("host closed its TCP connection")
+            }
+        }
+        // While unplugged a network camera hears nothing.
+        return isPluggedIn ? chunks : []
+    }
+
     private mutating func traceHost(_ bytes: [UInt8]) {
         guard let trace else { return }
+        guard simulation.visca == nil else {
+            trace("t=\(seconds(simulation.now)) <- \(hexText(bytes))")
+            return
+        }
         let pose = "yaw \(rounded(simulation.firmware.yaw.motorRadians)) pitch \(rounded(simulation.firmware.pitch.motorRadians))"
         for result in hostFrames.decode(bytes) {
             switch result {
@@ -92,6 +160,10 @@ struct RealTimeRun {
 
     private mutating func traceDock(_ bytes: [UInt8]) {
         guard let trace else { return }
+        guard simulation.visca == nil else {
+            if !bytes.isEmpty { trace("t=\(seconds(simulation.now)) -> \(hexText(bytes))") }
+            return
+        }
         for case .success(let frame) in dockFrames.decode(bytes) {
             if case .telemetry = frame.message { continue }
             trace("t=\(seconds(simulation.now)) -> \(frame)")
@@ -100,7 +172,7 @@ struct RealTimeRun {
 
     private mutating func carryOut(_ output: SimulationOutput, primary: Int?) throws(SystemError) {
         traceDock(output.bytesToHost)
-        if let trace, simulation.firmware.isStill != wasStill {
+        if let trace, simulation.isStill != wasStill {
             wasStill.toggle()
             trace("t=\(seconds(simulation.now)) motors \(wasStill ? "still" : "moving")")
         }
@@ -122,18 +194,35 @@ struct RealTimeRun {
         if let terminal, !output.bytesToHost.isEmpty {
             try terminal.master.write(output.bytesToHost)
         }
+        if let connection, !output.bytesToHost.isEmpty {
+            _ = try? connection.write(output.bytesToHost)
+        }
+        if let server, server.kind == .datagram, let peer {
+            for datagram in output.chunksToHost { server.send(datagram, to: peer) }
+        }
     }
 
     private mutating func finish() {
         report.faults = simulation.faultLog
-        report.dockGoodFrames = simulation.firmware.goodFrameCount
-        report.dockBadFrames = simulation.firmware.badFrameCount
+        report.dockGoodFrames = simulation.visca?.packetsReceived ?? simulation.firmware.goodFrameCount
+        report.dockBadFrames = simulation.visca?.framingErrors ?? simulation.firmware.badFrameCount
         report.cameraApp = cameraApp?.stop()
         terminal?.close()
         terminal = nil
         link?.remove()
         link = nil
+        connection?.close()
+        connection = nil
+        server?.close()
+        server = nil
     }
+}
+
+func hexText(_ bytes: [UInt8]) -> String {
+    bytes.map { byte in
+        let digits = String(byte, radix: 16, uppercase: true)
+        return digits.count == 1 ? "0" + digits : digits
+    }.joined(separator: " ")
 }
 
 func rounded(_ value: Double) -> String {

@@ -47,7 +47,8 @@ if options.cameraSocketPath != nil {
 }
 do {
     let signals = try TerminationSignals()
-    var run = try RealTimeRun(simulation: Simulation(scenario: scenario), linkPath: options.ptyPath, log: log)
+    let visca = options.viscaProfile.map { VISCACamera.Configuration(profile: $0, transport: options.viscaTransport) }
+    var run = try RealTimeRun(simulation: Simulation(scenario: scenario, visca: visca), endpoint: options.endpoint, log: log)
     if options.isTracing { run.trace = { printError("docksim: \($0)") } }
     log("scenario \(scenario.name), \(seconds(scenario.duration)) s, seed \(scenario.seed)")
     if let socketPath = options.cameraSocketPath {

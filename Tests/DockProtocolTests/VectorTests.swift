@@ -6,7 +6,8 @@ import Testing
 @Suite struct VectorTests {
     @Test func directoryHoldsExactlyTheKnownVectorFiles() throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: Vectors.directory.path)
-        let vectorFiles = Set(names.filter { $0 != "README.md" })
+        // visca/ holds the VISCA vectors, which VISCAProtocolTests reads.
+        let vectorFiles = Set(names.filter { $0 != "README.md" && $0 != "visca" })
         #expect(names.contains("README.md"), "Protocol/vectors/README.md documents the format")
         #expect(vectorFiles == Set(Vectors.knownFiles),
                 "every vector file must be read by a test, and every file a test reads must exist")
@@ -124,6 +125,35 @@ import Testing
             let bytes = try Vectors.bytes(hex: json.string("hex"))
             #expect(try FrameEncoder.encode(step.frame) == bytes, "encoding \(step.frame)")
             #expect(step.frame.message.type.direction == step.direction)
+        }
+    }
+
+    /// Every frame of every transcript decodes to its message and encodes back to its bytes; a
+    /// host write holds exactly its `messages`, in order. (The firmware's C tests and the
+    /// simulator's play the transcripts; this checks their bytes.)
+    @Test func transcriptFramesMatchTheirBytes() throws {
+        let transcripts = try Vectors.load("transcripts.json").array("transcripts")
+        #expect(transcripts.count >= 2)
+        for transcript in transcripts {
+            let name = try transcript.string("name")
+            for step in try transcript.array("steps") {
+                switch try step.string("direction") {
+                case "host_to_accessory":
+                    let bytes = try Vectors.bytes(hex: step.string("hex"))
+                    var decoder = FrameDecoder()
+                    let frames = try decoder.decode(bytes).map { try $0.get() }
+                    #expect(frames == (try step.array("messages").map(Vectors.frame)), "\(name): a host write")
+                    #expect(bytes.count <= 256, "\(name): a write within the 256 bytes a host may have unanswered")
+                case "accessory_to_host":
+                    let frame = try Vectors.frame(step.member("message"))
+                    #expect(try FrameEncoder.encode(frame) == (try Vectors.bytes(hex: step.string("hex"))), "\(name): \(frame)")
+                    #expect(frame.message.type.direction == .accessoryToHost, "\(name)")
+                case "world":
+                    #expect(try step.string("button") == "tracking_button", "\(name)")
+                default:
+                    Issue.record("\(name): a step in no known direction: \(step)")
+                }
+            }
         }
     }
 

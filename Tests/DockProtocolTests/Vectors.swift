@@ -14,6 +14,7 @@ enum Vectors {
     /// Every vector file and the test suite that reads it; a file not listed here fails a test.
     static let knownFiles = [
         "crc32c.json", "cobs.json", "messages.json", "streams.json", "texts.json", "example-session.json",
+        "transcripts.json",
     ]
 
     static func load(_ name: String) throws -> JSONValue {

@@ -210,6 +210,8 @@ import Testing
         let press = host.firmware.button(.tracking, isPressed: true, now: host.now)
         #expect(press.last?.event?.kind == .trackingButton(isPressed: true))
         #expect(host.firmware.zoom(steps: -2, now: host.now).last?.event?.kind == .zoom(steps: -2))
+        #expect(host.firmware.button(.custom(4), isPressed: true, now: host.now).last?.event?.kind
+                == .customButton(identifier: 4, isPressed: true))
         #expect(host.firmware.button(.custom(4), isPressed: false, now: host.now).last?.event?.kind
                 == .customButton(identifier: 4, isPressed: false))
         #expect(host.firmware.setDocked(false, now: host.now).last?.event?.kind == .dockChanged(isDocked: false))

@@ -57,11 +57,23 @@ import Testing
                                  message: "must be greater than 0 and at most 3600, got -2"))
     }
 
+    @Test func aVISCACamerasFaultsAreReadAndTheirValuesChecked() throws {
+        let late = Self.valid.replacingOccurrences(of: "\"kind\": \"unplug\", \"duration_s\": 2",
+                                                   with: "\"kind\": \"reply_delay\", \"duration_s\": 2, \"delay_ms\": 150")
+        #expect(try Scenario.parse(late).faults.first?.kind == .replyDelay(durationSeconds: 2, delay: .milliseconds(150)))
+        let lossy = Self.valid.replacingOccurrences(of: "\"kind\": \"unplug\", \"duration_s\": 2",
+                                                    with: "\"kind\": \"reply_loss\", \"duration_s\": 2, \"fraction\": 0")
+        #expect(error(lossy)?.field == "faults[0].fraction", "a loss of nothing is no fault")
+        let noDelay = Self.valid.replacingOccurrences(of: "\"kind\": \"unplug\", \"duration_s\": 2",
+                                                      with: "\"kind\": \"reply_delay\", \"duration_s\": 2")
+        #expect(error(noDelay)?.field == "faults[0].delay_ms")
+    }
+
     @Test func unknownFaultsAndFieldsAreRefused() {
         #expect(error(replacing("\"kind\": \"unplug\"", with: "\"kind\": \"meteor\""))
                 == ScenarioError(field: "faults[0].kind", line: 9, message: "unknown value \"meteor\"; expected one of "
                                  + "\"unplug\", \"line_noise\", \"telemetry_stall\", \"reboot\", \"motor_stall\", "
-                                 + "\"host_silence\", \"over_temperature\""))
+                                 + "\"host_silence\", \"over_temperature\", \"reply_delay\", \"reply_loss\""))
         #expect(error(replacing("\"name\": \"t\",", with: "\"name\": \"t\", \"colour\": \"red\","))
                 == ScenarioError(field: "colour", line: 2, message: "is not a known field"))
         #expect(error(replacing("\"duration_s\": 10,", with: ""))

@@ -29,6 +29,56 @@ import Testing
         #expect(answer == (try Self.bytes(steps[1]["hex"])))
     }
 
+    /// The firmware model plays the accessory's side of every transcript (text 1.2): host bytes
+    /// at their times, the button at its times (the model needs no debounce), and every frame it
+    /// sends up to the transcript's end is the transcript's next accessory frame.
+    @Test func theTranscriptsArePlayedFrameForFrame() throws {
+        let document = try Self.load("transcripts.json")
+        let byteMicroseconds = try #require(document["byte_time_us"] as? Int)
+        let transcripts = try #require(document["transcripts"] as? [[String: Any]])
+        #expect(transcripts.count >= 2)
+        for transcript in transcripts {
+            let name = transcript["name"] as? String ?? "?"
+            let steps = try #require(transcript["steps"] as? [[String: Any]])
+            var firmware = AccessoryFirmware(configuration: AccessoryConfiguration(), seed: 1)
+            var sent: [UInt8] = []
+            var expected: [(frame: Frame, freeTime: Bool)] = []
+            for step in steps {
+                let at = step["at_us"] as? Int ?? 0
+                switch step["direction"] as? String {
+                case "host_to_accessory":
+                    let bytes = try Self.bytes(step["hex"])
+                    for (index, byte) in bytes.enumerated() {
+                        let arrived = at - (bytes.count - 1 - index) * byteMicroseconds
+                        sent += firmware.receive(bytes: [byte], now: .microseconds(arrived))
+                    }
+                case "world":
+                    #expect(step["button"] as? String == "tracking_button")
+                    let pressed = try #require(step["pressed"] as? Bool)
+                    sent += try firmware.button(.tracking, isPressed: pressed, now: .microseconds(at)).map { try FrameEncoder.encode($0) }
+                        .flatMap { $0 }
+                default:
+                    var decoder = FrameDecoder()
+                    let frame = try #require(try decoder.decode(Self.bytes(step["hex"])).first?.get())
+                    expected.append((frame, (step["free"] as? [String] ?? []).contains("time_us")))
+                }
+            }
+            sent += firmware.advanceBytes(to: .microseconds(try #require(transcript["end_us"] as? Int)))
+            var decoder = FrameDecoder()
+            let frames = try decoder.decode(sent).map { try $0.get() }
+            #expect(frames.count == expected.count, "\(name): \(frames.count) frames, the transcript has \(expected.count)")
+            for (got, want) in zip(frames, expected) {
+                if want.freeTime, case .ack(let ack) = got.message, case .ack(let wanted) = want.frame.message {
+                    #expect(got.sequence == want.frame.sequence && ack.sequence == wanted.sequence
+                            && ack.acknowledgedType == wanted.acknowledgedType
+                            && ack.accessoryTime.microseconds >= wanted.accessoryTime.microseconds, "\(name): \(got)")
+                } else {
+                    #expect(got == want.frame, "\(name)")
+                }
+            }
+        }
+    }
+
     @Test func everyValidHostMessageIsAccepted() throws {
         let vectors = try #require(try Self.load("messages.json")["vectors"] as? [[String: Any]])
         var accepted = 0

@@ -25,29 +25,36 @@
 #endif
 
 #define BAUD_DIVISOR 16 /* U2X: 16 MHz / (8 × 17) = 117 647 baud, 2.1 % from 115 200 */
-#define RX_SIZE 64      /* powers of two; 64 bytes is 5.5 ms of line at 115200 */
-#define TX_SIZE 128     /* an info frame (≤ 145 bytes) may wait for room; see put_byte */
+/* Ring sizes, powers of two up to 256 (8-bit indexes). The receive ring holds 255 bytes: the
+ * specification lets a host have at most 256 bytes of frames unanswered (section 4), and the frame
+ * being answered is among them, so whatever the host sends waits here while an answer cannot go
+ * out, and nothing is lost however slowly the line to the host drains. The transmit ring only
+ * needs to keep the line busy: a frame larger than it (info) waits for room in put_byte. */
+#define RX_SIZE 256
+#define TX_SIZE 64
 
 /* ---- Millisecond tick ------------------------------------------------------------------------ */
 
-static volatile uint32_t milliseconds;
+/* Microseconds since power-on at the last millisecond tick: only ever added to, so neither the
+ * tick nor a reading of the clock costs a 64-bit multiplication. */
+static volatile uint64_t tick_us;
+static volatile uint8_t has_ticked; /* a millisecond began since the main loop last looked */
 
-ISR(TIMER0_COMPA_vect) { milliseconds++; }
+ISR(TIMER0_COMPA_vect) {
+    tick_us += 1000;
+    has_ticked = 1;
+}
 
-/* Microseconds since power-on, to 4 µs. The 32-bit millisecond count wraps after 49 days; the
- * 64-bit result carries on because the wraps are counted. */
+/* Microseconds since power-on, to 4 µs. */
 static uint64_t now_us(void) {
-    static uint32_t last_ms, wraps;
-    uint32_t ms;
+    uint64_t base;
     uint8_t ticks;
     ATOMIC_BLOCK(ATOMIC_RESTORESTATE) {
-        ms = milliseconds;
+        base = tick_us;
         ticks = TCNT0;
-        if ((TIFR0 & _BV(OCF0A)) && ticks < 125) ms++; /* the tick is pending, not yet counted */
+        if ((TIFR0 & _BV(OCF0A)) && ticks < 125) base += 1000; /* the tick is pending, not yet counted */
     }
-    if (ms < last_ms) wraps++;
-    last_ms = ms;
-    return ((uint64_t)wraps << 32 | ms) * 1000 + (uint16_t)ticks * 4;
+    return base + (uint16_t)ticks * 4;
 }
 
 /* ---- UART ------------------------------------------------------------------------------------ */
@@ -55,6 +62,7 @@ static uint64_t now_us(void) {
 static volatile uint8_t rx_ring[RX_SIZE], tx_ring[TX_SIZE];
 static volatile uint8_t rx_head, rx_tail, tx_head, tx_tail;
 static volatile uint8_t rx_overruns;
+static volatile uint8_t rx_peak; /* the most bytes the ring has held: how close it came to full */
 
 ISR(USART_RX_vect) {
     uint8_t status = UCSR0A;
@@ -69,6 +77,8 @@ ISR(USART_RX_vect) {
     }
     rx_ring[rx_head] = byte;
     rx_head = next;
+    uint8_t held = (uint8_t)((next - rx_tail) & (RX_SIZE - 1));
+    if (held > rx_peak) rx_peak = held;
 }
 
 ISR(USART_UDRE_vect) {
@@ -109,8 +119,10 @@ static void uart_init(void) {
  * fast-PWM model does not take up an OCR1x written while the timer runs (the pulse keeps its old
  * width, or the pulse train stops) but re-plans the frame correctly when the clock is started. */
 static volatile uint16_t next_yaw_ocr, next_pitch_ocr;
+static volatile uint8_t is_servo_frame_due; /* the interrupt took the widths: the next ones are wanted */
 
 ISR(TIMER1_OVF_vect) {
+    is_servo_frame_due = 1;
     if (OCR1A == next_yaw_ocr && OCR1B == next_pitch_ocr) return;
     TCCR1B = _BV(WGM13) | _BV(WGM12);
     OCR1A = next_yaw_ocr;
@@ -139,12 +151,22 @@ static void timers_init(void) {
     PORTD |= _BV(PD2); /* the button's pull-up */
 }
 
+/* Maps the pose to the next frame's pulses once per 20 ms servo frame, late in the frame (from
+ * 18 ms on), so the widths the frame starts with are at most a few ms old; and the LED. Called once
+ * a millisecond. */
+#define SERVO_MAP_FROM_TICK 36000 /* of Timer1's 40 000 per frame */
+
 static void update_outputs(const dock_firmware *fw) {
-    uint16_t yaw = dock_servo_pulse_half_us(&dockfw_yaw_servo, fw->yaw.position_urad) - 1;
-    uint16_t pitch = dock_servo_pulse_half_us(&dockfw_pitch_servo, fw->pitch.position_urad) - 1;
-    ATOMIC_BLOCK(ATOMIC_RESTORESTATE) {
-        next_yaw_ocr = yaw;
-        next_pitch_ocr = pitch;
+    uint16_t timer;
+    ATOMIC_BLOCK(ATOMIC_RESTORESTATE) { timer = TCNT1; } /* a 16-bit read shares TEMP with the interrupt */
+    if (is_servo_frame_due && timer >= SERVO_MAP_FROM_TICK) {
+        uint16_t yaw = dock_servo_pulse_half_us(&dockfw_yaw_servo, fw->yaw.position_urad) - 1;
+        uint16_t pitch = dock_servo_pulse_half_us(&dockfw_pitch_servo, fw->pitch.position_urad) - 1;
+        ATOMIC_BLOCK(ATOMIC_RESTORESTATE) {
+            next_yaw_ocr = yaw;
+            next_pitch_ocr = pitch;
+        }
+        is_servo_frame_due = 0;
     }
     if (fw->is_led_on != !!(PORTB & _BV(PB5))) PINB = _BV(PB5); /* writing 1 to PINB toggles the pin */
 }
@@ -163,15 +185,27 @@ int main(void) {
     set_sleep_mode(SLEEP_MODE_IDLE);
     sei();
     for (;;) {
+        /* One pass: every byte that has arrived goes to the core first (a byte costs the core a
+         * store; a frame's last byte, the frame's checks and answer), then the clock work, which
+         * only does anything when a millisecond has passed, then the outputs. The clock is read
+         * once per pass, and only when a byte or a millisecond has come: a frame is stamped with
+         * the time its pass began, which is after its last byte arrived. The outputs are looked at
+         * once a millisecond; a pass woken by the transmitter alone does nothing. */
         wdt_reset();
-        while (rx_tail != rx_head) {
-            uint8_t byte = rx_ring[rx_tail];
-            rx_tail = (uint8_t)((rx_tail + 1) & (RX_SIZE - 1));
-            dock_firmware_receive(&fw, byte, now_us());
+        uint8_t head = rx_head;
+        if (rx_tail != head || has_ticked) {
+            uint8_t ticked = has_ticked;
+            has_ticked = 0;
+            uint64_t now = now_us();
+            while (rx_tail != head) {
+                uint8_t byte = rx_ring[rx_tail];
+                rx_tail = (uint8_t)((rx_tail + 1) & (RX_SIZE - 1));
+                dock_firmware_receive(&fw, byte, now);
+            }
+            dock_firmware_set_button(&fw, !(PIND & _BV(PD2)));
+            dock_firmware_advance(&fw, now);
+            if (ticked) update_outputs(&fw);
         }
-        dock_firmware_set_button(&fw, !(PIND & _BV(PD2)));
-        dock_firmware_advance(&fw, now_us());
-        update_outputs(&fw);
         /* Sleep until the next interrupt: a byte, or the tick within 1 ms. */
         cli();
         if (rx_tail == rx_head) {

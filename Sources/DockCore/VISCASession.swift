@@ -1,0 +1,803 @@
+public import DockProtocol
+public import VISCAProtocol
+
+/// The host's side of a Sony VISCA camera (`Protocol/visca.md`), as a pure state machine behind
+/// the accessory contract:
+///
+///     disconnected → connecting → handshaking → ready(docked)
+///
+/// VISCA has no telemetry, no failsafe and no time-to-live, and its speeds come in steps, so the
+/// session makes up for each: it polls the pose as fast as the link answers (at most every
+/// `pollInterval`), stamping each sample with the time of its reply less half the round trip; it
+/// keeps a velocity's time-to-live itself and sends the stop when it runs out (the host is the
+/// dead man's handle); it turns rad/s into the profile's speed steps with hysteresis, and sends
+/// a drive only when the steps or directions change.
+///
+/// One request is in flight at a time — a command waiting for its ACK (or, from a camera that
+/// sends none, its Completion), or an inquiry waiting for its answer — so that every reply on a
+/// serial line is matched without guessing; a command that the camera has accepted holds its
+/// socket until its Completion. A request unanswered within the timeout (derived from the round
+/// trips measured, as TCP derives its own) is sent again, up to `attempts` times in all; then the
+/// camera counts as gone: the port is closed and reopened with backoff, as for a cable pulled.
+/// Over Sony's VISCA over IP a resend keeps its sequence number, and the camera's ERROR `0F 01`
+/// to it means it had already carried the command out. `buffer full` is waited out (a socket
+/// frees with the next Completion); the camera's other errors reach the host as refusals.
+public struct VISCASession: AccessoryLink {
+    /// How VISCA packets travel on the port.
+    public enum Framing: Hashable, Sendable {
+        /// A byte stream: a serial line (RS-232/422, a USB serial port) or raw VISCA on TCP.
+        case serial
+        /// Sony's VISCA over IP: UDP datagrams, each one packet behind an 8-byte header with a
+        /// sequence number.
+        case sonyIP
+        /// Raw VISCA packets in UDP datagrams, no header (PTZOptics' port 1259).
+        case rawIP
+    }
+
+    /// Timing and retry settings.
+    public struct Configuration: Hashable, Sendable {
+        /// The camera's model: speeds, counts per degree, ranges, quirks.
+        public var profile: VISCAProfile
+        /// How packets travel.
+        public var framing: Framing
+        /// What names this camera across reconnects (the port, say), since VISCA reports no
+        /// serial number; empty: one is made of the vendor and model codes.
+        public var identifier = ""
+        /// The serial speeds to try in turn, one per failed handshake (the profile's).
+        public var baudRates: [Int]
+        /// The shortest interval between two pose inquiries.
+        public var pollInterval: Duration = .milliseconds(40)
+        /// The timeout before any round trip has been measured.
+        public var initialReplyTimeout: Duration = .milliseconds(500)
+        /// The shortest and longest timeout the measured round trips may give.
+        public var replyTimeoutRange: ClosedRange<Duration> = .milliseconds(100) ... .seconds(1)
+        /// Sends of one request before the camera counts as gone.
+        public var attempts = 3
+        /// The first wait before reopening a lost port; it doubles on each failure.
+        public var initialBackoff: Duration = .milliseconds(250)
+        /// The longest wait before reopening.
+        public var maximumBackoff: Duration = .seconds(5)
+        /// Silence in pose replies that counts as a stall.
+        public var poseStallTimeout: Duration = .milliseconds(500)
+        /// How far past the newest pose sample the pose is extrapolated.
+        public var poseHorizon: Duration = .milliseconds(300)
+        /// The acceleration the limits advertise (VISCA reports none): animations and braking
+        /// are planned within it.
+        public var accelerationRadiansPerSecondSquared = 3.0
+
+        /// Settings for a camera of `profile` on a link of `framing`.
+        public init(profile: VISCAProfile, framing: Framing) {
+            self.profile = profile
+            self.framing = framing
+            baudRates = profile.baudRates
+        }
+    }
+
+    /// What a request in flight is.
+    enum Request: Hashable, Sendable {
+        case command(VISCACommand, sequence: UInt16, type: MessageType)
+        case inquiry(VISCACommand)
+        case resetSequence
+        case handshake(VISCACommand)
+    }
+
+    struct InFlight: Hashable, Sendable {
+        var request: Request
+        var payload: [UInt8]
+        var ipSequence: UInt32
+        var sentAt: Duration
+        var firstSentAt: Duration
+        var attempt: Int
+    }
+
+    /// The drive the camera was last told (steps 0 where an axis stands).
+    struct Drive: Hashable, Sendable {
+        var panStep: UInt8
+        var pan: PanDirection
+        var tiltStep: UInt8
+        var tilt: TiltDirection
+        static let stopped = Drive(panStep: 0, pan: .stop, tiltStep: 0, tilt: .stop)
+        var isMoving: Bool { pan != .stop || tilt != .stop }
+        var command: VISCACommand {
+            .panTiltDrive(panSpeed: max(panStep, 1), tiltSpeed: max(tiltStep, 1), pan: pan, tilt: tilt)
+        }
+    }
+
+    /// The settings.
+    public let configuration: Configuration
+    public private(set) var state = AccessoryLinkState.disconnected
+    public private(set) var info: AccessoryInfo?
+    public private(set) var badFrameCount = 0
+    public private(set) var disconnectCount = 0
+    public private(set) var refusalCount = 0
+    public private(set) var isTelemetryStalled = false
+    public private(set) var lastSentSequence: UInt16?
+    public private(set) var lastRefusedType: MessageType?
+    /// When the next attempt to open the port is due, while disconnected.
+    public var reconnectAt: Duration? { retry.reconnectAt }
+    /// The smoothed round trip of requests answered at their first sending.
+    public private(set) var smoothedRoundTrip: Duration?
+    /// Pose replies received.
+    public private(set) var pollCount = 0
+    /// Requests sent again after a timeout.
+    public private(set) var resendCount = 0
+    /// Commands written to the line (each resend counts again).
+    public private(set) var commandsWritten = 0
+    /// Recent poses on the host's clock.
+    public private(set) var poses = PoseHistory()
+
+    private var decoder = VISCAPacketDecoder()
+    private var retry: ReconnectBackoff
+    /// The command (or handshake step) waiting for its answer.
+    private var inFlight: InFlight?
+    /// The pose inquiry waiting for its answer: inquiries use no socket, so one may be out
+    /// beside a command (and a stop never waits for a poll).
+    private var inquiry: InFlight?
+    /// The motion command waiting for the line (a newer one replaces it).
+    private var queued: Request?
+    /// Sockets holding an accepted command until its Completion.
+    private var busySockets: [UInt8: Request] = [:]
+    private var retryAt: Duration?
+    private var nextPollAt: Duration = .zero
+    private var lastPoseAt: Duration = .zero
+    private var roundTripVariance: Duration = .zero
+    private var nextIPSequence: UInt32 = 0
+    private var nextSequence: UInt16 = 0
+    /// What the camera does once every sent and queued command has taken effect.
+    private var drive = Drive.stopped
+    /// When the velocity in force runs out (the time-to-live the camera cannot keep).
+    private var velocityEndsAt: Duration?
+    private var version: VISCAVersion?
+    private var handshakeSteps: [VISCACommand] = []
+    private var previousSample: (time: Duration, yaw: Double, pitch: Double)?
+    private var baudProbe = 0
+    private var timeoutBackoff = 1
+
+    /// Creates a session that has not started.
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+        retry = ReconnectBackoff(initial: configuration.initialBackoff, maximum: configuration.maximumBackoff)
+    }
+
+    public var protocolName: String { "visca" }
+
+    /// On a serial line, the speed to open it at: the profile's speeds in turn, moving on after
+    /// each handshake that found nothing; nil over the network.
+    public var baudRate: Int? {
+        guard configuration.framing == .serial, !configuration.baudRates.isEmpty else { return nil }
+        return configuration.baudRates[baudProbe % configuration.baudRates.count]
+    }
+
+    /// A VISCA camera moves to absolute orientations; zoom where its profile has one. It has no
+    /// failsafe, no time-to-live, no telemetry, no buttons, no dock sensor, no indicator, and
+    /// stepped speeds.
+    public var capabilities: AccessoryCapabilities {
+        configuration.profile.zoom == nil ? [.orientationMoves] : [.orientationMoves, .zoom]
+    }
+
+    public var nextDeadline: Duration? {
+        switch state {
+        case .disconnected, .connecting, .incompatible: return nil
+        case .handshaking, .ready: break
+        }
+        var deadlines: [Duration] = []
+        if let inFlight { deadlines.append(inFlight.sentAt + replyTimeout) }
+        if let inquiry { deadlines.append(inquiry.sentAt + replyTimeout) }
+        if let retryAt { deadlines.append(retryAt) }
+        if let velocityEndsAt { deadlines.append(velocityEndsAt) }
+        if inquiry == nil, case .ready = state { deadlines.append(nextPollAt) }
+        return deadlines.min()
+    }
+
+    /// The timeout for a reply: the smoothed round trip plus four times its variation (RFC 6298),
+    /// within `replyTimeoutRange`; `initialReplyTimeout` before any was measured.
+    /// After a timeout it doubles (up to 8 times) until a request is answered at its first
+    /// sending, as TCP backs off (Karn's rule: a resend's answer measures nothing).
+    public var replyTimeout: Duration {
+        let range = configuration.replyTimeoutRange
+        guard let smoothedRoundTrip else { return min(configuration.initialReplyTimeout * timeoutBackoff, range.upperBound) }
+        let base = min(max(smoothedRoundTrip + roundTripVariance * 4, range.lowerBound), range.upperBound)
+        return min(base * timeoutBackoff, range.upperBound)
+    }
+
+    public func pose(at time: Duration) -> Pose? { poses.pose(at: time, horizon: configuration.poseHorizon) }
+
+    public func poseAge(at now: Duration) -> Duration? { poses.latest.map { now - $0.time } }
+
+    // MARK: Events from the shell
+
+    public mutating func start(now: Duration) -> [SessionAction] {
+        switch state {
+        case .disconnected:
+            state = .connecting
+            retry.attempting()
+            return [.openTransport]
+        case .connecting, .handshaking, .ready, .incompatible:
+            return []
+        }
+    }
+
+    public mutating func transportOpened(now: Duration) -> [SessionAction] {
+        switch state {
+        case .connecting, .disconnected:
+            decoder = VISCAPacketDecoder()
+            inFlight = nil
+            inquiry = nil
+            queued = nil
+            busySockets.removeAll()
+            retryAt = nil
+            drive = .stopped
+            velocityEndsAt = nil
+            version = nil
+            info = nil
+            previousSample = nil
+            state = .handshaking
+            // A serial line may hold a chain of cameras: address set numbers them from 1 (ours
+            // is the first). A network camera has its address already.
+            // The stop is for a camera that a host before us left moving (a dockd killed
+            // with SIGKILL: VISCA has no failsafe to stop it).
+            let stop = Drive.stopped.command
+            switch configuration.framing {
+            case .serial: handshakeSteps = [.addressSet, .interfaceClear, stop, .versionInquiry, .panTiltPositionInquiry]
+            case .sonyIP, .rawIP: handshakeSteps = [.interfaceClear, stop, .versionInquiry, .panTiltPositionInquiry]
+            }
+            if configuration.framing == .sonyIP {
+                return transmit(InFlight(request: .resetSequence, payload: [0x01], ipSequence: 0, sentAt: now,
+                                         firstSentAt: now, attempt: 1))
+            }
+            return nextHandshakeStep(now: now)
+        case .handshaking, .ready, .incompatible:
+            preconditionFailure("transportOpened in state \(state)")
+        }
+    }
+
+    public mutating func transportFailed(reason: String, now: Duration) -> [SessionAction] {
+        switch state {
+        case .connecting:
+            state = .disconnected
+            let wait = retry.schedule(now: now)
+            return [.emit(.connectFailed(reason: reason, retryAfter: wait))]
+        case .disconnected, .handshaking, .ready, .incompatible:
+            return []
+        }
+    }
+
+    public mutating func transportClosed(now: Duration) -> [SessionAction] {
+        switch state {
+        case .disconnected:
+            return []
+        case .connecting, .handshaking, .ready, .incompatible:
+            let wasUp = state != .connecting
+            state = .disconnected
+            retry.schedule(now: now)
+            disconnectCount += 1
+            poses.removeAll()
+            inFlight = nil
+            inquiry = nil
+            queued = nil
+            busySockets.removeAll()
+            retryAt = nil
+            velocityEndsAt = nil
+            isTelemetryStalled = false
+            return wasUp ? [.closeTransport, .emit(.disconnected)] : [.closeTransport]
+        }
+    }
+
+    public mutating func deviceAppeared(now: Duration) -> [SessionAction] {
+        switch state {
+        case .disconnected:
+            retry.reset()
+            retry.attempting()
+            state = .connecting
+            return [.openTransport]
+        case .connecting, .handshaking, .ready, .incompatible:
+            return []
+        }
+    }
+
+    public mutating func bytesReceived(_ bytes: [UInt8], now: Duration) -> [SessionAction] {
+        switch state {
+        case .handshaking, .ready: break
+        case .disconnected, .connecting, .incompatible: return []
+        }
+        guard configuration.framing == .sonyIP else { return packetsReceived(bytes, ipSequence: nil, now: now) }
+        let message: VISCAIPMessage
+        do {
+            message = try VISCAIPMessage.decode(bytes)
+        } catch {
+            badFrameCount += 1
+            return []
+        }
+        switch message.payloadType {
+        case .reply:
+            return packetsReceived(message.payload, ipSequence: message.sequence, now: now)
+        case .controlReply, .controlCommand:
+            return controlReplyReceived(message, now: now)
+        case .command, .inquiry, .deviceSetting:
+            badFrameCount += 1  // a host's message coming from the camera
+            return []
+        }
+    }
+
+    public mutating func tick(now: Duration) -> [SessionAction] {
+        switch state {
+        case .disconnected:
+            guard retry.takeIfDue(now: now) else { return [] }
+            state = .connecting
+            return [.openTransport]
+        case .connecting, .incompatible:
+            return []
+        case .handshaking, .ready:
+            break
+        }
+        var actions: [SessionAction] = []
+        for flight in [inFlight, inquiry].compactMap(\.self) where now - flight.sentAt >= replyTimeout {
+            actions += timedOut(flight, now: now)
+            guard state == .handshaking || isReady else { return actions }
+        }
+        if isReady {
+            if let ends = velocityEndsAt, now >= ends {
+                // The time-to-live the camera cannot keep: the host keeps it.
+                velocityEndsAt = nil
+                enqueueDrive(.stopped, sequence: nil, type: .stop)
+            }
+            if now - lastPoseAt > configuration.poseStallTimeout, !isTelemetryStalled {
+                isTelemetryStalled = true
+                actions.append(.emit(.telemetryStalled))
+            }
+        }
+        return actions + sendNext(now: now)
+    }
+
+    public mutating func send(_ message: Message, now: Duration) -> [SessionAction] {
+        guard isReady else { return [] }
+        let sequence = nextSequence
+        nextSequence &+= 1
+        lastSentSequence = sequence
+        switch message {
+        case .setVelocity(let velocity):
+            let wanted = drive(for: velocity)
+            velocityEndsAt = wanted.isMoving ? now + velocity.timeToLive : nil
+            if wanted == drive, queued == nil {
+                // Already what the camera does: in force at once.
+                return [.emit(.acknowledged(acknowledgement(sequence, .setVelocity)))] + sendNext(now: now)
+            }
+            enqueueDrive(wanted, sequence: sequence, type: .setVelocity)
+        case .moveTo(let move):
+            velocityEndsAt = nil
+            queued = .command(positionCommand(for: move), sequence: sequence, type: .moveTo)
+            drive = .stopped
+        case .stop:
+            velocityEndsAt = nil
+            enqueueDrive(.stopped, sequence: sequence, type: .stop)
+        case .heartbeat, .setIndicator, .hello:
+            // Nothing to keep alive, no indicator: nothing goes on the line.
+            return [.emit(.acknowledged(acknowledgement(sequence, message.type)))]
+        case .info, .ack, .nack, .telemetry, .event, .fault:
+            preconditionFailure("the host sent an accessory's message: \(message)")
+        }
+        return sendNext(now: now)
+    }
+
+    // MARK: Commands
+
+    private var isReady: Bool {
+        if case .ready = state { return true }
+        return false
+    }
+
+    private mutating func enqueueDrive(_ wanted: Drive, sequence: UInt16?, type: MessageType) {
+        drive = wanted
+        queued = .command(wanted.command, sequence: sequence ?? nextInternalSequence(), type: type)
+    }
+
+    private mutating func nextInternalSequence() -> UInt16 {
+        defer { nextSequence &+= 1 }
+        return nextSequence
+    }
+
+    /// The steps and directions for a velocity, with hysteresis against the drive in force.
+    private func drive(for velocity: VelocityCommand) -> Drive {
+        let profile = configuration.profile
+        let yaw = velocity.yawRate.radiansPerSecond, pitch = velocity.pitchRate.radiansPerSecond
+        let pan: PanDirection = yaw > 0 ? .right : .left
+        let tilt: TiltDirection = pitch > 0 ? .up : .down
+        let panStep = profile.pan.speeds.step(for: abs(yaw), current: drive.pan == pan ? drive.panStep : nil)
+        let tiltStep = profile.tilt.speeds.step(for: abs(pitch), current: drive.tilt == tilt ? drive.tiltStep : nil)
+        return Drive(panStep: panStep, pan: panStep == 0 ? .stop : pan, tiltStep: tiltStep, tilt: tiltStep == 0 ? .stop : tilt)
+    }
+
+    /// An absolute move: counts from the profile, speed steps that arrive in time (for a move
+    /// by duration, the slowest step fast enough; for one by speed, the fastest not faster).
+    private func positionCommand(for move: OrientationMove) -> VISCACommand {
+        let profile = configuration.profile
+        let pan = counts(move.yaw.radians, profile.pan), tilt = counts(move.pitch.radians, profile.tilt)
+        let here = poses.latest?.pose
+        func step(_ axis: VISCAProfile.Axis, distance: Double) -> UInt8 {
+            let table = axis.speeds
+            let wanted: Double
+            switch move.pace {
+            case .duration(let duration):
+                wanted = distance / max(duration.secondsValue, 0.001)
+                for step in 1...max(table.maximumStep, 1) where table.radiansPerSecond(step: step) >= wanted { return step }
+                return table.maximumStep
+            case .maximumSpeed(let speed):
+                wanted = speed.radiansPerSecond
+                var chosen: UInt8 = 1
+                for step in 1...max(table.maximumStep, 1) where table.radiansPerSecond(step: step) <= wanted { chosen = step }
+                return chosen
+            }
+        }
+        let panStep = step(profile.pan, distance: abs(move.yaw.radians - (here?.yawRadians ?? 0)))
+        let tiltStep = step(profile.tilt, distance: abs(move.pitch.radians - (here?.pitchRadians ?? 0)))
+        if profile.quirks.oneSpeedByteInPositionMoves {
+            // One speed for both axes (Sony SRG-X400): the slower's, the second byte 00.
+            return .absolutePosition(panSpeed: min(panStep, tiltStep), tiltSpeed: 0, pan: pan, tilt: tilt)
+        }
+        return .absolutePosition(panSpeed: panStep, tiltSpeed: tiltStep, pan: pan, tilt: tilt)
+    }
+
+    private func counts(_ radians: Double, _ axis: VISCAProfile.Axis) -> Int16 {
+        let degrees = min(max(radians * 180 / .pi, axis.minimumDegrees), axis.maximumDegrees)
+        return Int16(clamping: Int((degrees * axis.countsPerDegree).rounded()))
+    }
+
+    private func radians(_ count: Int16, _ axis: VISCAProfile.Axis) -> Double {
+        Double(count) / axis.countsPerDegree * .pi / 180
+    }
+
+    private func acknowledgement(_ sequence: UInt16, _ type: MessageType) -> Acknowledgement {
+        Acknowledgement(sequence: sequence, acknowledgedType: type, accessoryTime: AccessoryTimestamp(microseconds: 0))
+    }
+
+    // MARK: The line
+
+    /// Puts what is due on the line: the queued command when no other waits for its ACK (and
+    /// no buffer-full wait runs), and a pose inquiry when one is due and none is out.
+    private mutating func sendNext(now: Duration) -> [SessionAction] {
+        guard isReady else { return [] }  // the handshake sends its own steps
+        var actions: [SessionAction] = []
+        if let retry = retryAt, now >= retry { retryAt = nil }
+        if inFlight == nil, retryAt == nil, let request = queued {
+            queued = nil
+            actions += transmit(request, now: now)
+        }
+        if inquiry == nil, now >= nextPollAt {
+            actions += transmit(.inquiry(.panTiltPositionInquiry), now: now)
+        }
+        return actions
+    }
+
+    private mutating func transmit(_ request: Request, now: Duration) -> [SessionAction] {
+        let command: VISCACommand
+        switch request {
+        case .command(let c, _, _), .inquiry(let c), .handshake(let c): command = c
+        case .resetSequence: return transmit(InFlight(request: request, payload: [0x01], ipSequence: 0, sentAt: now,
+                                                       firstSentAt: now, attempt: 1))
+        }
+        // Numbered from 0 after RESET, one more each message (Protocol/visca.md §7).
+        let sequence = nextIPSequence
+        nextIPSequence &+= 1
+        let payload = command.encode(address: configuration.framing == .serial ? 1 : configuration.profile.address)
+        return transmit(InFlight(request: request, payload: payload, ipSequence: sequence, sentAt: now, firstSentAt: now,
+                                 attempt: 1))
+    }
+
+    private mutating func transmit(_ flight: InFlight) -> [SessionAction] {
+        if case .inquiry = flight.request { inquiry = flight } else { inFlight = flight }
+        if case .command = flight.request { commandsWritten += 1 }
+        guard configuration.framing == .sonyIP else { return [.write(flight.payload)] }
+        let type: VISCAIPMessage.PayloadType
+        switch flight.request {
+        case .resetSequence: type = .controlCommand
+        case .inquiry: type = .inquiry
+        case .handshake(let command):
+            // Sony's "device setting" commands travel as their own payload type.
+            type = command == .interfaceClear || command == .versionInquiry ? .deviceSetting : command.isInquiry ? .inquiry : .command
+        case .command: type = .command
+        }
+        return [.write(VISCAIPMessage(payloadType: type, sequence: flight.ipSequence, payload: flight.payload).encode())]
+    }
+
+    private mutating func timedOut(_ flight: InFlight, now: Duration) -> [SessionAction] {
+        // A handshake's optional steps are tried once: a port where nothing answers is given up
+        // (and the next baud tried) within a few seconds.
+        var attempts = configuration.attempts
+        if case .handshake(let command) = flight.request, !command.isInquiry { attempts = 1 }
+        guard flight.attempt < attempts else {
+            if case .inquiry = flight.request { inquiry = nil } else { inFlight = nil }
+            switch state {
+            case .handshaking:
+                if case .handshake(let command) = flight.request, !command.isInquiry {
+                    return nextHandshakeStep(now: now)  // not every camera answers these; the version inquiry decides
+                }
+                return handshakeFailed(now: now)
+            case .ready:
+                return transportClosed(now: now)  // the camera is gone
+            case .disconnected, .connecting, .incompatible:
+                return []
+            }
+        }
+        resendCount += 1
+        if isReady { timeoutBackoff = min(timeoutBackoff * 2, 8) }
+        var again = flight
+        again.attempt += 1
+        again.sentAt = now
+        return transmit(again)
+    }
+
+    // MARK: Replies
+
+    private mutating func controlReplyReceived(_ message: VISCAIPMessage, now: Duration) -> [SessionAction] {
+        if let flight = inFlight, case .resetSequence = flight.request {
+            inFlight = nil
+            nextIPSequence = 0
+            observeRoundTrip(flight, now: now)
+            return isReady ? sendNext(now: now) : nextHandshakeStep(now: now)
+        }
+        guard message.payload.first == 0x0F else { return [] }
+        // ERROR 0F 01 to a resend: the camera had carried the message out (and took the resend's
+        // number as out of sequence) — for a command, it is done; for a pose inquiry, its answer
+        // was lost, and the next poll asks again under a new number. To a first sending, the
+        // numbering is off: reset it, and send the command again.
+        if let flight = inquiry, flight.ipSequence == message.sequence {
+            inquiry = nil
+            return sendNext(now: now)
+        }
+        guard let flight = inFlight, flight.ipSequence == message.sequence else { return [] }
+        if flight.attempt > 1 { return completed(flight, socket: nil, now: now) }
+        inFlight = nil
+        queued = queued ?? flight.request
+        return transmit(InFlight(request: .resetSequence, payload: [0x01], ipSequence: 0, sentAt: now, firstSentAt: now,
+                                 attempt: 1))
+    }
+
+    private mutating func packetsReceived(_ bytes: [UInt8], ipSequence: UInt32?, now: Duration) -> [SessionAction] {
+        var actions: [SessionAction] = []
+        for result in decoder.decode(bytes) {
+            switch result {
+            case .failure:
+                badFrameCount += 1
+            case .success(let packet):
+                do {
+                    let (_, reply) = try VISCAReply.decode(packet)
+                    actions += replyReceived(reply, ipSequence: ipSequence, now: now)
+                } catch {
+                    badFrameCount += 1
+                }
+            }
+        }
+        return actions
+    }
+
+    private mutating func replyReceived(_ reply: VISCAReply, ipSequence: UInt32?, now: Duration) -> [SessionAction] {
+        // Over Sony's header a reply names its request, and a stale one (a resend's second
+        // answer) matches nothing; on a serial line the kind of reply says which slot it is for.
+        func matches(_ flight: InFlight?) -> InFlight? {
+            guard let flight else { return nil }
+            return ipSequence.map { $0 == flight.ipSequence } ?? true ? flight : nil
+        }
+        switch reply {
+        case .ack(let socket):
+            guard let flight = matches(inFlight) else { return [] }
+            observeRoundTrip(flight, now: now)
+            inFlight = nil
+            busySockets[socket] = flight.request
+            return accepted(flight, now: now) + sendNext(now: now)
+        case .completion(let socket):
+            if ipSequence == nil || matches(inFlight) == nil, busySockets.removeValue(forKey: socket) != nil {
+                return sendNext(now: now)
+            }
+            // A Completion with no ACK before it (some cameras; IF_Clear always).
+            guard let flight = matches(inFlight) else { return [] }
+            return completed(flight, socket: socket, now: now)
+        case .inquiryReply(let data):
+            if let flight = matches(inquiry), !(ipSequence == nil && isInquiryHandshake) {
+                inquiry = nil
+                return inquiryAnswered(flight, data: data, now: now)
+            }
+            guard let flight = matches(inFlight) else { return [] }
+            inFlight = nil
+            return inquiryAnswered(flight, data: data, now: now)
+        case .error(let socket, let code):
+            if socket != 0, let request = busySockets.removeValue(forKey: socket) {
+                // An accepted command ended in error (cancelled by a later one, or could not run).
+                var actions = code == .cancelled ? [] : refusal(request, code: code)
+                actions += sendNext(now: now)
+                return actions
+            }
+            // Socket 0: the command's answer if one waits for its ACK, else the inquiry's.
+            guard let flight = matches(inFlight) ?? matches(inquiry) else { return [] }
+            observeRoundTrip(flight, now: now)
+            if case .inquiry = flight.request {
+                inquiry = nil
+                badFrameCount += 1  // a pose inquiry the camera did not take: try again at the next poll
+                return sendNext(now: now)
+            }
+            inFlight = nil
+            if code == .bufferFull {
+                // Both sockets busy: the command waits for a Completion (or a while) and goes again.
+                queued = queued ?? flight.request
+                retryAt = now + max(smoothedRoundTrip ?? .milliseconds(20), .milliseconds(10))
+                return sendNext(now: now)
+            }
+            if case .handshake(let command) = flight.request {
+                // A camera that does not know address set or IF_Clear still may be ours.
+                guard command == .versionInquiry || command == .panTiltPositionInquiry else { return nextHandshakeStep(now: now) }
+                return handshakeFailed(now: now)
+            }
+            return refusal(flight.request, code: code) + sendNext(now: now)
+        case .addressSet:
+            guard let flight = matches(inFlight), case .handshake(.addressSet) = flight.request else { return [] }
+            observeRoundTrip(flight, now: now)
+            inFlight = nil
+            return nextHandshakeStep(now: now)
+        case .networkChange:
+            return []
+        }
+    }
+
+    /// Whether the command slot holds a handshake inquiry (its answer is for it, not a poll).
+    private var isInquiryHandshake: Bool {
+        guard case .handshake(let command)? = inFlight?.request else { return false }
+        return command.isInquiry
+    }
+
+    /// The camera accepted a command (ACK): the host hears it.
+    private mutating func accepted(_ flight: InFlight, now: Duration) -> [SessionAction] {
+        switch flight.request {
+        case .command(_, let sequence, let type):
+            return [.emit(.acknowledged(acknowledgement(sequence, type)))]
+        case .handshake:
+            return nextHandshakeStep(now: now)
+        case .inquiry, .resetSequence:
+            return []
+        }
+    }
+
+    /// A request done without an ACK (Completion only, or 0F 01 to a resend over IP).
+    private mutating func completed(_ flight: InFlight, socket: UInt8?, now: Duration) -> [SessionAction] {
+        observeRoundTrip(flight, now: now)
+        inFlight = nil
+        return accepted(flight, now: now) + sendNext(now: now)
+    }
+
+    private mutating func refusal(_ request: Request, code: VISCAErrorCode) -> [SessionAction] {
+        guard case .command(_, let sequence, let type) = request else { return [] }
+        let reason: Refusal.Reason
+        switch code {
+        case .syntax: reason = .unknownMessage
+        case .messageLength: reason = .wrongLength
+        default: reason = .outOfRange  // not executable, or a code of the camera's own
+        }
+        refusalCount += 1
+        lastRefusedType = type
+        if type == .setVelocity || type == .stop { drive = .stopped }
+        return [.emit(.refused(Refusal(sequence: sequence, refusedTypeCode: type.rawValue, reason: reason,
+                                       detail: UInt16(code.rawValue))))]
+    }
+
+    private mutating func inquiryAnswered(_ flight: InFlight, data: [UInt8], now: Duration) -> [SessionAction] {
+        let roundTrip = now - flight.sentAt
+        observeRoundTrip(flight, now: now)
+        let command: VISCACommand
+        switch flight.request {
+        case .inquiry(let c), .handshake(let c): command = c
+        case .command, .resetSequence: return []
+        }
+        switch command {
+        case .versionInquiry:
+            guard let version = VISCAVersion(data: data) else {
+                badFrameCount += 1
+                return handshakeFailed(now: now)
+            }
+            self.version = version
+            return nextHandshakeStep(now: now)
+        case .panTiltPositionInquiry:
+            guard let position = VISCAPanTiltPosition(data: data) else {
+                badFrameCount += 1
+                return sendNext(now: now)
+            }
+            var actions = poseReceived(position, sampledAt: now - roundTrip / 2, pollStartedAt: flight.firstSentAt, now: now)
+            if case .handshaking = state { actions += attach(now: now) }
+            return actions + sendNext(now: now)
+        default:
+            return sendNext(now: now)
+        }
+    }
+
+    private mutating func poseReceived(_ position: VISCAPanTiltPosition, sampledAt: Duration, pollStartedAt: Duration,
+                                       now: Duration) -> [SessionAction] {
+        let profile = configuration.profile
+        let yaw = radians(position.pan, profile.pan), pitch = radians(position.tilt, profile.tilt)
+        var yawRate = 0.0, pitchRate = 0.0
+        if let previous = previousSample, sampledAt > previous.time {
+            let span = (sampledAt - previous.time).secondsValue
+            yawRate = (yaw - previous.yaw) / span
+            pitchRate = (pitch - previous.pitch) / span
+        }
+        previousSample = (sampledAt, yaw, pitch)
+        poses.record(Pose(yawRadians: yaw, pitchRadians: pitch, yawRadiansPerSecond: yawRate, pitchRadiansPerSecond: pitchRate),
+                     at: min(sampledAt, now))
+        pollCount += 1
+        lastPoseAt = now
+        nextPollAt = max(nextPollAt, pollStartedAt + configuration.pollInterval)
+        if isTelemetryStalled {
+            isTelemetryStalled = false
+            return [.emit(.telemetryResumed)]
+        }
+        return []
+    }
+
+    private mutating func observeRoundTrip(_ flight: InFlight, now: Duration) {
+        guard flight.attempt == 1 else {
+            // Karn: a resend's answer says nothing of the round trip. And the answer to the
+            // earlier sending may still come: on a line without sequence numbers it would be
+            // taken for the next request's, so the line stays quiet as long as the sendings
+            // were apart.
+            let quiet = now + (flight.sentAt - flight.firstSentAt) + .milliseconds(5)
+            if configuration.framing != .sonyIP {
+                nextPollAt = max(nextPollAt, quiet)
+                retryAt = max(retryAt ?? quiet, quiet)
+            }
+            return
+        }
+        timeoutBackoff = 1
+        let sample = now - flight.sentAt
+        guard let smoothed = smoothedRoundTrip else {
+            smoothedRoundTrip = sample
+            roundTripVariance = sample / 2
+            return
+        }
+        let deviation = sample > smoothed ? sample - smoothed : smoothed - sample
+        roundTripVariance = roundTripVariance * 3 / 4 + deviation / 4
+        smoothedRoundTrip = smoothed * 7 / 8 + sample / 8
+    }
+
+    // MARK: Handshake
+
+    /// Nothing on the port answered as a camera: it is closed and tried again (at the next
+    /// serial speed, on a serial line).
+    private mutating func handshakeFailed(now: Duration) -> [SessionAction] {
+        baudProbe += 1
+        return transportClosed(now: now).filter { $0 != .emit(.disconnected) } + [.emit(.handshakeFailed)]
+    }
+
+    private mutating func nextHandshakeStep(now: Duration) -> [SessionAction] {
+        guard case .handshaking = state else { return [] }
+        guard !handshakeSteps.isEmpty else { return [] }
+        let step = handshakeSteps.removeFirst()
+        return transmit(.handshake(step), now: now)
+    }
+
+    private mutating func attach(now: Duration) -> [SessionAction] {
+        let profile = configuration.profile
+        let version = self.version ?? VISCAVersion(vendor: 0, model: 0, romVersion: 0, maximumSocket: 2)
+        func limits(_ axis: VISCAProfile.Axis) -> AxisLimits {
+            AxisLimits(minimum: Angle(radians: axis.minimumDegrees * .pi / 180) ?? Angle(microradians: 0),
+                       maximum: Angle(radians: axis.maximumDegrees * .pi / 180) ?? Angle(microradians: 0),
+                       maximumSpeed: AngularRate(radiansPerSecond: axis.speeds.radiansPerSecond(step: axis.speeds.maximumStep))
+                           ?? AngularRate(microradiansPerSecond: 1),
+                       maximumAcceleration: AngularAcceleration(
+                           microradiansPerSecondSquared: UInt32(configuration.accelerationRadiansPerSecondSquared * 1e6)))
+        }
+        let code = "\(hex(version.vendor))-\(hex(version.model))"
+        let identifier = configuration.identifier.isEmpty ? "VISCA-\(code)" : configuration.identifier
+        let attached = AccessoryInfo(
+            protocolVersion: 0, features: profile.zoom == nil ? [] : [.zoomControl],
+            telemetryRateHertz: UInt8(clamping: Int(1 / max(configuration.pollInterval.secondsValue, 0.005))),
+            failsafeTimeout: .zero, yaw: limits(profile.pan), pitch: limits(profile.tilt),
+            model: profile.displayName, firmwareVersion: "VISCA \(code), ROM \(hex(version.romVersion))",
+            serialNumber: identifier)
+        info = attached
+        state = .ready(isDocked: true)
+        retry.reset()
+        handshakeSteps.removeAll()
+        return [.emit(.attached(attached, isDocked: true))]
+    }
+
+    private func hex(_ value: UInt16) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+}
