@@ -91,6 +91,7 @@ enum UVCServe {
         let now: @Sendable () -> Duration = { start.duration(to: .now) }
         log("UVC camera \(model.displayName) (\(model.name)) on \(path); LD_PRELOAD=\(preloadLibraryPath)")
         var reported = (pan: 0.0, tilt: 0.0)
+        var previous = reported
         while true {
             let ready = try Poll.waitForReading([listener, signals.descriptor], timeout: .milliseconds(100))
             if ready.contains(signals.descriptor), let number = signals.take(), number != SIGHUP {
@@ -106,7 +107,12 @@ enum UVCServe {
                 camera.advance(to: now())
                 return (pan: camera.panArcSeconds / 3600, tilt: camera.tiltArcSeconds / 3600)
             }
-            if abs(position.pan - reported.pan) >= 0.5 || abs(position.tilt - reported.tilt) >= 0.5 {
+            // Every half degree on the way, and where it comes to rest (so a move's end is always
+            // in the log, however close to the last report it is).
+            let isResting = abs(position.pan - previous.pan) < 0.01 && abs(position.tilt - previous.tilt) < 0.01
+            previous = position
+            let moved = max(abs(position.pan - reported.pan), abs(position.tilt - reported.tilt))
+            if moved >= 0.5 || (isResting && moved >= 0.05) {
                 reported = position
                 log("camera at pan \(String(format: "%.1f", position.pan))° tilt \(String(format: "%.1f", position.tilt))°")
             }
