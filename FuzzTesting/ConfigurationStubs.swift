@@ -13,3 +13,8 @@ extension Configuration {
     /// Accepts every profile: reading one is the visca-profile target's business.
     func viscaProfile() throws(Configuration.Error) {}
 }
+
+extension Configuration {
+    /// Accepts every UVC model: reading one is the model parser's business.
+    func uvcCameraModel() throws(Configuration.Error) {}
+}
