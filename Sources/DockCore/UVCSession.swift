@@ -117,14 +117,14 @@ public struct UVCSession: AccessoryLink {
     /// What `QUERYCAP` said.
     public private(set) var capability: V4L2Capability?
     /// When the next attempt to open the device is due, while disconnected.
-    public private(set) var reconnectAt: Duration?
+    public var reconnectAt: Duration? { retry.reconnectAt }
     /// Pose reads that failed (`EIO` and the like) without the camera being gone.
     public private(set) var failedReads = 0
     /// Recent poses on the host's clock.
     public private(set) var poses = PoseHistory()
 
     private var decoder = V4L2Frame.Decoder.replies()
-    private var backoff: Duration
+    private var retry: ReconnectBackoff
     private var outstanding: Outstanding?
     /// Queries still to make during the handshake.
     private var queries: [UInt32] = []
@@ -153,7 +153,7 @@ public struct UVCSession: AccessoryLink {
     /// Creates a session that has not started.
     public init(configuration: Configuration) {
         self.configuration = configuration
-        backoff = configuration.initialBackoff
+        retry = ReconnectBackoff(initial: configuration.initialBackoff, maximum: configuration.maximumBackoff)
     }
 
     public var protocolName: String { "uvc" }
@@ -194,7 +194,7 @@ public struct UVCSession: AccessoryLink {
         switch state {
         case .disconnected:
             state = .connecting
-            reconnectAt = nil
+            retry.attempting()
             return [.openTransport]
         case .connecting, .handshaking, .ready, .incompatible:
             return []
@@ -233,9 +233,7 @@ public struct UVCSession: AccessoryLink {
         switch state {
         case .connecting:
             state = .disconnected
-            let wait = backoff
-            reconnectAt = now + wait
-            backoff = min(backoff * 2, configuration.maximumBackoff)
+            let wait = retry.schedule(now: now)
             return [.emit(.connectFailed(reason: reason, retryAfter: wait))]
         case .disconnected, .handshaking, .ready, .incompatible:
             return []
@@ -249,8 +247,7 @@ public struct UVCSession: AccessoryLink {
         case .connecting, .handshaking, .ready, .incompatible:
             let wasUp = state != .connecting
             state = .disconnected
-            reconnectAt = now + backoff
-            backoff = min(backoff * 2, configuration.maximumBackoff)
+            retry.schedule(now: now)
             disconnectCount += 1
             poses.removeAll()
             outstanding = nil
@@ -267,9 +264,9 @@ public struct UVCSession: AccessoryLink {
     public mutating func deviceAppeared(now: Duration) -> [SessionAction] {
         switch state {
         case .disconnected:
-            backoff = configuration.initialBackoff
+            retry.reset()
             state = .connecting
-            reconnectAt = nil
+            retry.attempting()
             return [.openTransport]
         case .connecting, .handshaking, .ready, .incompatible:
             return []
@@ -307,9 +304,9 @@ public struct UVCSession: AccessoryLink {
     public mutating func tick(now: Duration) -> [SessionAction] {
         switch state {
         case .disconnected:
-            guard let due = reconnectAt, now >= due else { return [] }
+            guard retry.takeIfDue(now: now) else { return [] }
             state = .connecting
-            reconnectAt = nil
+            retry.attempting()
             return [.openTransport]
         case .connecting, .incompatible:
             return []
@@ -698,7 +695,7 @@ public struct UVCSession: AccessoryLink {
             serialNumber: String((configuration.identifier.isEmpty ? (capability?.busInfo ?? card) : configuration.identifier).prefix(32)))
         info = attached
         state = .ready(isDocked: true)
-        backoff = configuration.initialBackoff
+        retry.reset()
         nextPollAt = now + configuration.pollInterval
         lastPoseAt = now
         return [.emit(.attached(attached, isDocked: true))]
