@@ -116,3 +116,19 @@ extension Dock.Failure: CustomStringConvertible {
         }
     }
 }
+
+extension DockMethod {
+    /// The one field of the method's reply (nil: a reply with no fields), for a client that
+    /// passes a reply on as it came (`dockctl watch` piped prints each `event`).
+    public var replyField: String? {
+        switch self {
+        case .getStatus: "status"
+        case .listAccessories: "accessories"
+        case .watch: "event"
+        case .setVelocity, .setOrientation, .animate: "result"
+        case .setLimits: "limits"
+        case .selectSubjectAt: "subject"
+        case .stop, .setSystemTracking, .track, .setFramingMode, .setRegionOfInterest, .selectSubjects, .acquireControl, .releaseControl: nil
+        }
+    }
+}

@@ -109,3 +109,31 @@ extension DockCall.Parsed {
     /// The call as a client sends it.
     public var encoded: VarlinkCall { call.encoded(accessory: accessory) }
 }
+
+extension DockCall {
+    /// The `io.dockd.Dock` method of the call (nil for the service interface's).
+    public var method: DockMethod? {
+        switch self {
+        case .getStatus: .getStatus
+        case .listAccessories: .listAccessories
+        case .watch: .watch
+        case .serviceInfo, .interfaceDescription: nil
+        case .host(let request):
+            switch request {
+            case .motion(.velocity, _, _): .setVelocity
+            case .motion(.orientation, _, _): .setOrientation
+            case .motion(.animate, _, _): .animate
+            case .motion(.stop, _, _), .stop: .stop
+            case .acquireControl: .acquireControl
+            case .releaseControl: .releaseControl
+            case .setSystemTracking: .setSystemTracking
+            case .setLimits: .setLimits
+            case .setFramingMode: .setFramingMode
+            case .setRegionOfInterest: .setRegionOfInterest
+            case .selectSubjects: .selectSubjects
+            case .selectSubject: .selectSubjectAt
+            case .track: .track
+            }
+        }
+    }
+}

@@ -117,6 +117,26 @@ public struct VarlinkReply: Hashable, Sendable {
         VarlinkReply(error: name, parameters: parameters, continues: false)
     }
 
+    /// Reads one reply (without its NUL), as a client does.
+    public static func parse(_ bytes: [UInt8]) throws(VarlinkCall.Malformed) -> VarlinkReply {
+        guard let value = try? JSONValue.parse(bytes: bytes), case .object(let members) = value else {
+            throw VarlinkCall.Malformed(reason: "a reply must be a JSON object")
+        }
+        var parameters: [String: JSONValue] = [:]
+        switch members["parameters"] {
+        case nil, .null?: break
+        case .object(let given)?: parameters = given
+        case let other?: throw VarlinkCall.Malformed(reason: "\"parameters\" must be an object, got \(other.typeName)")
+        }
+        var error: String?
+        switch members["error"] {
+        case nil, .null?: break
+        case .string(let name)?: error = name
+        case let other?: throw VarlinkCall.Malformed(reason: "\"error\" must be a string, got \(other.typeName)")
+        }
+        return VarlinkReply(error: error, parameters: parameters, continues: members["continues"] == .bool(true))
+    }
+
     /// The reply as it goes on the socket, NUL included.
     public var bytes: [UInt8] {
         var members: [String: JSONValue] = ["parameters": .object(parameters)]

@@ -1,4 +1,8 @@
 public import DockAPI
+import DockCore
+import DockHost
+import DockProtocol
+import DockTracking
 import Foundation
 import Synchronization
 
@@ -36,6 +40,9 @@ public struct MotionState: Hashable, Sendable {
 /// The built-in animations, named as in DockKit.
 public enum Animation: String, CaseIterable, Hashable, Sendable {
     case yes, no, wake, kapow
+
+    /// dockd's animation of the same name.
+    var kind: AnimationKind { AnimationKind(rawValue: rawValue)! }
 }
 
 /// A button or camera control on the dock, as DockKit names them.
@@ -60,81 +67,61 @@ public struct DockAccessory: Sendable {
     private let socketPath: String
     let connection: VarlinkConnection
 
-    init(_ json: [String: JSONValue], socketPath: String, connection: VarlinkConnection) {
-        identifier = json["id"]?.stringValue ?? ""
-        model = json["model"]?.stringValue ?? ""
-        firmwareVersion = json["firmware"]?.stringValue ?? ""
-        device = json["device"]?.stringValue ?? ""
+    init(_ accessory: Dock.Accessory, socketPath: String, connection: VarlinkConnection) {
+        identifier = accessory.identifier
+        model = accessory.model
+        firmwareVersion = accessory.firmwareVersion
+        device = accessory.device
         self.socketPath = socketPath
         self.connection = connection
     }
 
-    var accessoryParameters: [String: JSONValue] { ["accessory": .string(identifier)] }
     var socketPathForStreams: String { socketPath }
-    private var accessory: [String: JSONValue] { accessoryParameters }
+
+    /// Calls dockd for this dock.
+    func call(_ request: ClientRequest) async throws(DockClientError) -> Dock.Reply {
+        try await connection.call(.host(request), accessory: identifier)
+    }
+
+    /// `Watch`'s events for this dock, on a connection of their own.
+    func events() throws(DockClientError) -> AsyncThrowingStream<Dock.Event, any Error> {
+        try VarlinkConnection(path: socketPath).events(accessory: identifier)
+    }
 
     /// Turns the dock at `angularVelocity` (DockKit axes: x pitch, + down; y yaw, + right) for
     /// half a second; call again to keep it turning, or pass a zero vector to stop.
     public func setAngularVelocity(_ angularVelocity: Vector3D) async throws(DockClientError) {
-        var parameters = accessory
-        parameters["yaw"] = .number(angularVelocity.dockdYaw)
-        parameters["pitch"] = .number(angularVelocity.dockdPitch)
-        _ = try await connection.call(DockMethod.setVelocity.qualifiedName, parameters)
+        _ = try await call(.motion(.velocity(yawRadiansPerSecond: angularVelocity.dockdYaw, pitchRadiansPerSecond: angularVelocity.dockdPitch,
+                                             duration: nil), takeOver: false, waitsForEnd: false))
     }
 
     /// Moves the dock to `rotation` (DockKit axes) over `duration`, absolute or relative.
     public func setOrientation(_ rotation: Vector3D, duration: Duration = .seconds(1), relative: Bool = false)
         async throws(DockClientError)
     {
-        var parameters = accessory
-        parameters["yaw"] = .number(rotation.dockdYaw)
-        parameters["pitch"] = .number(rotation.dockdPitch)
-        parameters["relative"] = .bool(relative)
-        let (seconds, attoseconds) = duration.components
-        parameters["duration"] = .number(Double(seconds) + Double(attoseconds) / 1e18)
         // Like DockKit's Progress, this returns when the move has ended (or throws how it failed).
-        parameters["wait"] = .bool(true)
-        _ = try await connection.call(DockMethod.setOrientation.qualifiedName, parameters)
+        _ = try await call(.motion(.orientation(yawRadians: rotation.dockdYaw, pitchRadians: rotation.dockdPitch, isRelative: relative,
+                                                pace: .duration(duration)), takeOver: false, waitsForEnd: true))
     }
 
     /// Plays a built-in animation; returns when it has finished (or was replaced).
     public func animate(motion: Animation) async throws(DockClientError) {
-        var parameters = accessory
-        parameters["animation"] = .string(motion.rawValue)
-        parameters["wait"] = .bool(true)
-        _ = try await connection.call(DockMethod.animate.qualifiedName, parameters)
+        _ = try await call(.motion(.animate(motion.kind), takeOver: false, waitsForEnd: true))
     }
 
     /// Turns system tracking on or off for this dock.
     public func setSystemTrackingEnabled(_ enabled: Bool) async throws(DockClientError) {
-        var parameters = accessory
-        parameters["enabled"] = .bool(enabled)
-        _ = try await connection.call(DockMethod.setSystemTracking.qualifiedName, parameters)
+        _ = try await call(.setSystemTracking(enabled))
     }
 
     /// The dock's motion at 10 Hz, in DockKit's axes and signs (on a connection of its own).
     public var motionStates: AsyncThrowingStream<MotionState, any Error> {
         get throws(DockClientError) {
-            let watch = try VarlinkConnection(path: socketPath).stream(DockMethod.watch.qualifiedName, accessory)
-            return AsyncThrowingStream { continuation in
-                let task = Task {
-                    do {
-                        for try await reply in watch {
-                            guard case .object(let event)? = reply["event"], event["kind"]?.stringValue == "status",
-                                case .object(let status)? = event["status"], case .object(let pose)? = status["pose"]
-                            else { continue }
-                            continuation.yield(MotionState(
-                                angularPositions: .fromDockd(yaw: pose["yaw"]?.doubleValue ?? 0, pitch: pose["pitch"]?.doubleValue ?? 0),
-                                angularVelocities: .fromDockd(yaw: pose["yaw_rate"]?.doubleValue ?? 0,
-                                                              pitch: pose["pitch_rate"]?.doubleValue ?? 0),
-                                timestamp: event["time"]?.doubleValue ?? 0))
-                        }
-                        continuation.finish()
-                    } catch {
-                        continuation.finish(throwing: error)
-                    }
-                }
-                continuation.onTermination = { _ in task.cancel() }
+            try watchEvents { event in
+                guard event.kind == .status, let pose = event.status.pose else { return nil }
+                return MotionState(angularPositions: .fromDockd(yaw: pose.yawRadians, pitch: pose.pitchRadians),
+                                   angularVelocities: .fromDockd(yaw: pose.yawRadiansPerSecond, pitch: pose.pitchRadiansPerSecond),
+                                   timestamp: event.timeSeconds)
             }
         }
     }
@@ -163,21 +150,16 @@ public struct TrackedSubject: Hashable, Sendable {
     public var saliencyRank: Int
     public var isPrimary: Bool
 
-    init?(_ value: JSONValue) {
-        guard case .object(let members) = value, let identifier = members["id"]?.doubleValue else { return nil }
-        self.identifier = Int(identifier)
-        type = switch members["kind"]?.stringValue {
-        case "body": .person
-        case "face": .face
-        default: .object
+    init(_ summary: SubjectSummary) {
+        identifier = summary.identifier
+        type = switch summary.kind {
+        case .body: .person
+        case .face: .face
+        case .object: .object
         }
-        if case .object(let box)? = members["box"], let x = box["x"]?.doubleValue, let y = box["y"]?.doubleValue,
-            let width = box["width"]?.doubleValue, let height = box["height"]?.doubleValue
-        {
-            rect = Rect(x: x, y: 1 - y - height, width: width, height: height)
-        }
-        saliencyRank = Int(members["saliency_rank"]?.doubleValue ?? 0)
-        isPrimary = members["primary"]?.boolValue ?? false
+        rect = summary.box.map { Rect(x: $0.x, y: 1 - $0.y - $0.height, width: $0.width, height: $0.height) }
+        saliencyRank = summary.saliencyRank
+        isPrimary = summary.isPrimary
     }
 }
 
@@ -185,19 +167,16 @@ extension DockAccessory {
     /// Events of this dock's buttons and camera controls, on a connection of their own.
     public var accessoryEvents: AsyncThrowingStream<AccessoryEvent, any Error> {
         get throws(DockClientError) {
-            try watchEvents { event, _ in
+            try watchEvents { event in
                 // The event's own fields, never its text.
-                guard event["kind"]?.stringValue == "button", case .object(let button)? = event["button"],
-                    let name = button["button"]?.stringValue
-                else { return nil }
-                let pressed = button["pressed"]?.boolValue ?? false
-                switch name {
-                case "tracking": return .trackingButton(pressed: pressed)
-                case "shutter": return pressed ? .cameraShutter : nil
-                case "flip": return pressed ? .cameraFlip : nil
-                case "zoom": return button["steps"]?.doubleValue.map { .cameraZoom(steps: Int($0)) }
-                case "custom": return button["identifier"]?.doubleValue.map { .button(id: Int($0), pressed: pressed) }
-                default: return nil
+                guard case .button(let button) = event.payload else { return nil }
+                switch button {
+                case .trackingButton(let pressed): return .trackingButton(pressed: pressed)
+                case .shutterButton(let pressed): return pressed ? .cameraShutter : nil
+                case .flipButton(let pressed): return pressed ? .cameraFlip : nil
+                case .zoom(let steps): return .cameraZoom(steps: Int(steps))
+                case .customButton(let identifier, let pressed): return .button(id: Int(identifier), pressed: pressed)
+                case .dockChanged: return nil
                 }
             }
         }
@@ -208,17 +187,12 @@ extension DockAccessory {
         get throws(DockClientError) {
             final class Last: Sendable { let state = Mutex<TrackingState?>(nil) }
             let last = Last()
-            return try watchEvents { event, status in
+            return try watchEvents { event in
+                let status = event.status
                 let state = TrackingState(
-                    isSystemTrackingEnabled: status["tracking"]?.boolValue ?? false,
-                    framingMode: FramingMode(rawValue: status["framing"]?.stringValue ?? "") ?? .automatic,
-                    selectedSubjectIdentifiers: {
-                        if case .array(let list)? = status["selected_subjects"] { list.compactMap(\.doubleValue).map { Int($0) } } else { [] }
-                    }(),
-                    trackedSubjects: {
-                        if case .array(let list)? = status["subjects"] { list.compactMap(TrackedSubject.init) } else { [] }
-                    }(),
-                    timestamp: event["time"]?.doubleValue ?? 0)
+                    isSystemTrackingEnabled: status.isTrackingEnabled, framingMode: FramingMode(status.framingMode),
+                    selectedSubjectIdentifiers: status.selectedSubjects, trackedSubjects: status.subjects.map(TrackedSubject.init),
+                    timestamp: event.timeSeconds)
                 let changed = last.state.withLock { previous in
                     defer { previous = state }
                     return previous.map { $0.isSystemTrackingEnabled != state.isSystemTrackingEnabled
@@ -233,15 +207,14 @@ extension DockAccessory {
 
     /// Watch's events, each turned into a value (or skipped when `transform` returns nil).
     private func watchEvents<Value: Sendable>(
-        _ transform: @escaping @Sendable ([String: JSONValue], [String: JSONValue]) -> Value?
+        _ transform: @escaping @Sendable (Dock.Event) -> Value?
     ) throws(DockClientError) -> AsyncThrowingStream<Value, any Error> {
-        let watch = try VarlinkConnection(path: socketPathForStreams).stream(DockMethod.watch.qualifiedName, accessoryParameters)
+        let events = try events()
         return AsyncThrowingStream { continuation in
             let task = Task {
                 do {
-                    for try await reply in watch {
-                        guard case .object(let event)? = reply["event"], case .object(let status)? = event["status"] else { continue }
-                        if let value = transform(event, status) { continuation.yield(value) }
+                    for try await event in events {
+                        if let value = transform(event) { continuation.yield(value) }
                     }
                     continuation.finish()
                 } catch {
@@ -272,12 +245,8 @@ public final class DockAccessoryManager: Sendable {
 
     /// The docks dockd has attached.
     public func accessories() async throws(DockClientError) -> [DockAccessory] {
-        let reply = try await connection.call(DockMethod.listAccessories.qualifiedName)
-        guard case .array(let list)? = reply["accessories"] else { return [] }
-        return list.compactMap { value in
-            guard case .object(let members) = value else { return nil }
-            return DockAccessory(members, socketPath: socketPath, connection: connection)
-        }
+        guard case .accessories(let list) = try await connection.call(.listAccessories) else { return [] }
+        return list.map { DockAccessory($0, socketPath: socketPath, connection: connection) }
     }
 
     /// A dock attaching or going away, as DockKit's `accessoryStateChanges` reports it.
@@ -292,23 +261,23 @@ public final class DockAccessoryManager: Sendable {
     /// on a connection of their own.
     public var accessoryStateChanges: AsyncThrowingStream<StateChange, any Error> {
         get throws(DockClientError) {
-            let watch = try VarlinkConnection(path: socketPath).stream(DockMethod.watch.qualifiedName)
+            let events = try VarlinkConnection(path: socketPath).events()
             return AsyncThrowingStream { continuation in
                 let task = Task {
                     do {
-                        for try await reply in watch {
-                            guard case .object(let event)? = reply["event"], case .object(let status)? = event["status"] else { continue }
-                            let identifier: String?
-                            if case .object(let accessory)? = status["accessory"] { identifier = accessory["id"]?.stringValue } else { identifier = nil }
-                            let tracking = status["tracking"]?.boolValue ?? false
-                            switch event["kind"]?.stringValue {
-                            case "attached", "docked":
-                                if status["docked"]?.boolValue == true {
-                                    continuation.yield(StateChange(state: .docked, accessoryIdentifier: identifier, isTrackingEnabled: tracking))
+                        for try await event in events {
+                            let status = event.status
+                            let identifier = status.accessory?.identifier
+                            switch event.kind {
+                            case .attached, .docked:
+                                if status.isDocked {
+                                    continuation.yield(StateChange(state: .docked, accessoryIdentifier: identifier,
+                                                                   isTrackingEnabled: status.isTrackingEnabled))
                                 }
-                            case "undocked", "disconnected":
-                                continuation.yield(StateChange(state: .undocked, accessoryIdentifier: identifier, isTrackingEnabled: tracking))
-                            default:
+                            case .undocked, .disconnected:
+                                continuation.yield(StateChange(state: .undocked, accessoryIdentifier: identifier,
+                                                               isTrackingEnabled: status.isTrackingEnabled))
+                            case .status, .button, .fault, .control, .refused, .framing, .motionEnded:
                                 continue
                             }
                         }
@@ -324,14 +293,13 @@ public final class DockAccessoryManager: Sendable {
 
     /// Turns system tracking on or off for the daemon's dock.
     public func setSystemTrackingEnabled(_ enabled: Bool) async throws(DockClientError) {
-        _ = try await connection.call(DockMethod.setSystemTracking.qualifiedName, ["enabled": .bool(enabled)])
+        _ = try await connection.call(.host(.setSystemTracking(enabled)))
     }
 
-    /// The raw status of the daemon's dock, in dockd's own conventions.
-    public func status() async throws(DockClientError) -> [String: JSONValue] {
-        let reply = try await connection.call(DockMethod.getStatus.qualifiedName)
-        guard case .object(let status)? = reply["status"] else { throw .unexpectedReply(JSONValue.object(reply).serialized) }
-        return status
+    /// The status of the daemon's dock, in dockd's own conventions (yaw > 0 right, pitch > 0 up,
+    /// boxes from the top left).
+    public func status() async throws(DockClientError) -> Dock.Status {
+        try await connection.status()
     }
 }
 
@@ -349,14 +317,19 @@ public struct Rect: Hashable, Sendable {
         self.height = height
     }
 
-    var json: JSONValue {
-        .object(["x": .number(x), "y": .number(y), "width": .number(width), "height": .number(height)])
-    }
+    /// The same rectangle as dockd's type (no change of origin).
+    var normalized: NormalizedRect { NormalizedRect(x: x, y: y, width: width, height: height) }
 }
 
 /// Where the subject sits in the frame, as DockKit's `FramingMode`.
 public enum FramingMode: String, CaseIterable, Hashable, Sendable {
     case automatic, center, left, right
+
+    /// dockd's framing mode of the same name.
+    init(_ mode: DockTracking.FramingMode) { self.init(rawValue: mode.rawValue)! }
+
+    /// This mode as dockd's.
+    var dockd: DockTracking.FramingMode { DockTracking.FramingMode(rawValue: rawValue)! }
 }
 
 /// One detection, as DockKit's `DockAccessory.Observation`: **its rectangle has Vision's origin,
@@ -374,14 +347,15 @@ public struct Observation: Hashable, Sendable {
         self.rect = rect
     }
 
-    var json: JSONValue {
-        let kind = switch type {
-        case .humanFace: "face"
-        case .humanBody: "body"
-        case .object: "object"
+    /// The observation as dockd takes it: a top-left box.
+    var dockd: DockTracking.Observation {
+        let kind: SubjectKind = switch type {
+        case .humanFace: .face
+        case .humanBody: .body
+        case .object: .object
         }
-        let topLeft = Rect(x: rect.x, y: 1 - rect.y - rect.height, width: rect.width, height: rect.height)
-        return .object(["kind": .string(kind), "box": topLeft.json, "identifier": .integer(Int64(identifier))])
+        let topLeft = NormalizedRect(x: rect.x, y: 1 - rect.y - rect.height, width: rect.width, height: rect.height)
+        return DockTracking.Observation(kind: kind, box: topLeft, confidence: 1, identifier: identifier)
     }
 }
 
@@ -405,26 +379,25 @@ public struct CameraInformation: Hashable, Sendable {
 extension DockAccessory {
     /// Chooses where the subject sits in the frame.
     public func setFramingMode(_ mode: FramingMode) async throws(DockClientError) {
-        var parameters = accessoryParameters
-        parameters["mode"] = .string(mode.rawValue)
-        _ = try await connection.call(DockMethod.setFramingMode.qualifiedName, parameters)
+        _ = try await call(.setFramingMode(mode.dockd))
     }
 
     /// Limits framing to a region of the image (top-left origin, as DockKit's region of interest).
     public func setRegionOfInterest(_ region: Rect) async throws(DockClientError) {
-        var parameters = accessoryParameters
-        parameters["region"] = region.json
-        _ = try await connection.call(DockMethod.setRegionOfInterest.qualifiedName, parameters)
+        _ = try await call(.setRegionOfInterest(region.normalized))
     }
 
     /// Hands the tracker one frame's observations (Vision's bottom-left rectangles).
+    ///
+    /// - Throws: ``DockClientError/invalidArgument(_:)`` when the capture time is not a finite
+    ///   number of seconds; dockd's own checks as ``DockClientError/remote(name:parameters:)``.
     public func track(_ observations: [Observation], cameraInformation: CameraInformation) async throws(DockClientError) {
-        var parameters = accessoryParameters
-        parameters["observations"] = .array(observations.map(\.json))
-        parameters["camera"] = .object(["horizontal_fov": .number(cameraInformation.horizontalFieldOfViewRadians),
-                                        "aspect_ratio": .number(cameraInformation.aspectRatio),
-                                        "mirrored": .bool(cameraInformation.isMirrored)])
-        parameters["capture_time"] = .number(cameraInformation.captureTimeSeconds)
-        _ = try await connection.call(DockMethod.track.qualifiedName, parameters)
+        guard let captureTime = Duration.fromSeconds(cameraInformation.captureTimeSeconds) else {
+            throw .invalidArgument(ParameterError(parameter: "cameraInformation.captureTimeSeconds", reason: "must be finite"))
+        }
+        let camera = DockTracking.CameraInformation(horizontalFieldOfViewRadians: cameraInformation.horizontalFieldOfViewRadians,
+                                                    aspectRatio: cameraInformation.aspectRatio, orientation: .up,
+                                                    isMirrored: cameraInformation.isMirrored)
+        _ = try await call(.track(ObservationBatch(observations: observations.map(\.dockd), camera: camera, captureTime: captureTime)))
     }
 }

@@ -16,6 +16,10 @@ public enum DockClientError: Error, Hashable, Sendable, CustomStringConvertible 
     case remote(name: String, parameters: [String: JSONValue])
     /// dockd answered something this client does not understand.
     case unexpectedReply(String)
+    /// An argument cannot be sent (the parameter as the interface names it).
+    case invalidArgument(ParameterError)
+    /// A reply lacks a field the interface requires, or has one of the wrong type.
+    case invalidReply(ReplyError)
 
     public var description: String {
         switch self {
@@ -28,24 +32,23 @@ public enum DockClientError: Error, Hashable, Sendable, CustomStringConvertible 
                 + "; is dockd running? --socket PATH or DOCKD_SOCKET names its socket"
         case .disconnected: "dockd closed the connection"
         case .remote(let name, let parameters):
-            switch name {
-            case DockInterface.Error.busy:
-                "another client (\(parameters["holder"].map { $0.serialized } ?? "?")) controls the dock; use --take-over"
-            case DockInterface.Error.notReady: "no dock is attached and ready"
-            case DockInterface.Error.invalidParameter:
-                "invalid \(parameters["parameter"].flatMap(\.stringValue) ?? "parameter"): "
-                    + (parameters["reason"].flatMap(\.stringValue) ?? "")
-            case DockInterface.Error.noSuchAccessory:
-                "no dock \(parameters["accessory"].flatMap(\.stringValue) ?? "")"
-            case DockInterface.Error.dockRefused:
-                "refused by the dock: \(parameters["reason"].flatMap(\.stringValue) ?? "?") (detail \(parameters["detail"].map { $0.serialized } ?? "?"))"
-            case DockInterface.Error.dockFault:
-                "the dock raised a fault: \(parameters["fault"]?["code"]?.stringValue ?? "?")"
-                    + (parameters["fault"]?["axis"]?.stringValue.map { " on \($0)" } ?? "")
+            switch failure {
+            case .busy?, .notReady?, .invalidParameter?, .noSuchAccessory?, .dockRefused?, .dockFault?: failure!.description
             default: "\(name) \(JSONValue.object(parameters).serialized)"
             }
         case .unexpectedReply(let text): "unexpected reply: \(text)"
+        case .invalidArgument(let error): "invalid \(error.parameter): \(error.reason)"
+        case .invalidReply(let error): "dockd's reply is not what io.dockd.Dock says: \(error)"
         }
+    }
+}
+
+extension DockClientError {
+    /// dockd's named error with its fields read (nil: not a ``remote(name:parameters:)``, or its
+    /// fields are not what the interface says).
+    public var failure: Dock.Failure? {
+        guard case .remote(let name, let parameters) = self else { return nil }
+        return try? Dock.Failure(name: name, parameters: parameters)
     }
 }
 
@@ -98,15 +101,13 @@ public final class VarlinkConnection: Sendable {
     /// Shutting the socket down ends the reader thread, which then closes it.
     deinit { _ = shutdown(socket.rawValue, Int32(SHUT_RDWR)) }
 
-    /// Calls a method and returns its reply's parameters.
-    public func call(_ method: String, _ parameters: [String: JSONValue] = [:]) async throws(DockClientError)
-        -> [String: JSONValue]
-    {
-        let message = JSONValue.object(["method": .string(method), "parameters": .object(parameters)])
+    /// Sends `call` and returns its reply's parameters as they came (for `--json`, which prints
+    /// them); ``call(_:accessory:)`` reads them into values.
+    public func send(_ call: VarlinkCall) async throws(DockClientError) -> [String: JSONValue] {
         let bytes: [UInt8]? = await withCheckedContinuation { continuation in
             sendLock.withLock { _ in
                 shared.pending.withLock { $0.append(continuation) }
-                if (try? socket.write(Array(message.serialized.utf8) + [0])) == nil {
+                if !Self.sendAll(call.bytes, on: socket) {
                     let waiter = shared.pending.withLock { $0.isEmpty ? nil : $0.removeLast() }
                     waiter?.resume(returning: nil)
                 }
@@ -116,15 +117,38 @@ public final class VarlinkConnection: Sendable {
         return try Self.parameters(of: bytes)
     }
 
-    /// Calls a streaming method (`more`); its replies arrive on the returned stream, which ends
-    /// with the connection. Use a connection of its own for a stream.
-    public func stream(_ method: String, _ parameters: [String: JSONValue] = [:])
-        -> AsyncThrowingStream<[String: JSONValue], any Error>
-    {
+    /// Calls dockd for the daemon's dock (nil) or the one named, and reads the reply as the
+    /// method's reply type says.
+    ///
+    /// - Throws: ``DockClientError/remote(name:parameters:)`` for a named error,
+    ///   ``DockClientError/invalidReply(_:)`` for a reply that lacks a field or has one of the
+    ///   wrong type, ``DockClientError/disconnected`` when dockd went away.
+    public func call(_ call: DockCall, accessory: String? = nil) async throws(DockClientError) -> Dock.Reply {
+        let parameters = try await send(call.encoded(accessory: accessory))
+        guard let method = call.method else { return .done }
+        do {
+            return try Dock.Reply(method, parameters: parameters)
+        } catch {
+            throw .invalidReply(error)
+        }
+    }
+
+    /// dockd's status of its dock (nil) or of the one named.
+    public func status(accessory: String? = nil) async throws(DockClientError) -> Dock.Status {
+        guard case .status(let status) = try await call(.getStatus, accessory: accessory) else {
+            preconditionFailure("GetStatus answers a status")
+        }
+        return status
+    }
+
+    /// Calls a streaming method (`more`); its replies' parameters arrive on the returned stream,
+    /// which ends with the connection. Use a connection of its own for a stream.
+    public func stream(_ call: VarlinkCall) -> AsyncThrowingStream<[String: JSONValue], any Error> {
         let (raw, continuation) = AsyncStream<[UInt8]>.makeStream()
         shared.streamSink.withLock { $0 = continuation }
-        let message = JSONValue.object(["method": .string(method), "parameters": .object(parameters), "more": .bool(true)])
-        _ = try? socket.write(Array(message.serialized.utf8) + [0])
+        var streaming = call
+        streaming.wantsMore = true
+        _ = sendLock.withLock { _ in Self.sendAll(streaming.bytes, on: socket) }
         return AsyncThrowingStream { output in
             // The task holds the connection: the stream lives as long as its reader wants it.
             let task = Task { [self] in
@@ -143,14 +167,51 @@ public final class VarlinkConnection: Sendable {
         }
     }
 
-    private static func parameters(of bytes: [UInt8]) throws(DockClientError) -> [String: JSONValue] {
-        guard let reply = try? JSONValue.parse(Data(bytes)), case .object(let members) = reply else {
-            throw .unexpectedReply(String(decoding: bytes, as: UTF8.self))
+    /// `Watch`'s events for the daemon's dock (nil) or the one named, each read into a value; the
+    /// stream fails with ``DockClientError/invalidReply(_:)`` at an event that is not what the
+    /// interface says. Use a connection of its own for a stream.
+    public func events(accessory: String? = nil) -> AsyncThrowingStream<Dock.Event, any Error> {
+        let replies = stream(DockCall.watch.encoded(accessory: accessory))
+        return AsyncThrowingStream { output in
+            let task = Task {
+                do {
+                    for try await parameters in replies {
+                        guard case .event(let event) = try Dock.Reply(.watch, parameters: parameters) else { continue }
+                        output.yield(event)
+                    }
+                    output.finish()
+                } catch let error as ReplyError {
+                    output.finish(throwing: DockClientError.invalidReply(error))
+                } catch {
+                    output.finish(throwing: error)
+                }
+            }
+            output.onTermination = { _ in task.cancel() }
         }
-        let parameters: [String: JSONValue]
-        if case .object(let given)? = members["parameters"] { parameters = given } else { parameters = [:] }
-        if case .string(let error)? = members["error"] { throw .remote(name: error, parameters: parameters) }
-        return parameters
+    }
+
+    /// Writes all of `bytes` with `send(2)` and `MSG_NOSIGNAL`: when dockd has closed the
+    /// connection the write fails with `EPIPE` instead of raising `SIGPIPE`, which would kill an
+    /// app that keeps the signal's default. Returns false when the connection is gone.
+    static func sendAll(_ bytes: [UInt8], on socket: FileDescriptor) -> Bool {
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { raw in
+                Glibc.send(socket.rawValue, raw.baseAddress! + written, bytes.count - written, Int32(MSG_NOSIGNAL))
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            written += count
+        }
+        return true
+    }
+
+    private static func parameters(of bytes: [UInt8]) throws(DockClientError) -> [String: JSONValue] {
+        guard let reply = try? VarlinkReply.parse(bytes) else { throw .unexpectedReply(String(decoding: bytes, as: UTF8.self)) }
+        if let error = reply.error { throw .remote(name: error, parameters: reply.parameters) }
+        return reply.parameters
     }
 }
 
