@@ -99,17 +99,17 @@ func run() async -> Int32 {
             if [yawMinimum, yawMaximum, pitchMinimum, pitchMaximum].contains(where: { $0 != nil }) {
                 current = try await connection.status().limits
             }
-            func range(_ axis: String, _ low: Double?, _ high: Double?, _ now: ClosedRange<Double>?) throws -> ClosedRange<Double>? {
+            func range(_ option: String, _ low: Double?, _ high: Double?, _ now: ClosedRange<Double>?) throws -> ClosedRange<Double>? {
                 guard low != nil || high != nil else { return nil }
                 guard let lower = low ?? now?.lowerBound, let upper = high ?? now?.upperBound else {
-                    throw Refused(description: "no dock is attached, so its \(axis) limits are not known: give both --\(axis)-min and --\(axis)-max")
+                    throw Refused(description: "no dock is attached, so its limits are not known: give both \(option)-min and \(option)-max")
                 }
-                guard lower <= upper else { throw Refused(description: "--\(axis)-min \(lower) is above --\(axis)-max \(upper)") }
+                guard lower <= upper else { throw Refused(description: "\(option)-min \(lower) is above \(option)-max \(upper)") }
                 return lower...upper
             }
             call = .host(.setLimits(LimitRequest(
-                yawRadians: try range("yaw", yawMinimum, yawMaximum, current?.yawRadians),
-                pitchRadians: try range("pitch", pitchMinimum, pitchMaximum, current?.pitchRadians),
+                yawRadians: try range("--yaw", yawMinimum, yawMaximum, current?.yawRadians),
+                pitchRadians: try range("--pitch", pitchMinimum, pitchMaximum, current?.pitchRadians),
                 yawSpeedRadiansPerSecond: maximumSpeed, pitchSpeedRadiansPerSecond: maximumSpeed)))
         }
         let parameters = try await connection.send(call.encoded())
