@@ -12,8 +12,10 @@ func printError(_ message: String) {
     FileHandle.standardError.write(Data((message + "\n").utf8))
 }
 
-// dockd going away mid-call must give an error message, not a silent death by SIGPIPE.
-signal(SIGPIPE, SIG_IGN)
+// dockd going away mid-call gives an error message because DockClient sends with MSG_NOSIGNAL;
+// SIGPIPE keeps its default whatever dockctl inherited, so that `dockctl watch | head` ends when
+// head does instead of writing to a closed pipe for ever.
+signal(SIGPIPE, SIG_DFL)
 
 let invocation: Invocation
 do {
