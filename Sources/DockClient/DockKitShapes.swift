@@ -64,28 +64,26 @@ public struct DockAccessory: Sendable {
     public let firmwareVersion: String
     /// The port it is on.
     public let device: String
-    private let socketPath: String
     let connection: VarlinkConnection
+    private let hub: EventHub
 
-    init(_ accessory: Dock.Accessory, socketPath: String, connection: VarlinkConnection) {
+    init(_ accessory: Dock.Accessory, connection: VarlinkConnection, hub: EventHub) {
         identifier = accessory.identifier
         model = accessory.model
         firmwareVersion = accessory.firmwareVersion
         device = accessory.device
-        self.socketPath = socketPath
         self.connection = connection
+        self.hub = hub
     }
-
-    var socketPathForStreams: String { socketPath }
 
     /// Calls dockd for this dock.
     func call(_ request: ClientRequest) async throws(DockClientError) -> Dock.Reply {
         try await connection.call(.host(request), accessory: identifier)
     }
 
-    /// `Watch`'s events for this dock, on a connection of their own.
-    func events() throws(DockClientError) -> AsyncThrowingStream<Dock.Event, any Error> {
-        try VarlinkConnection(path: socketPath).events(accessory: identifier)
+    /// `Watch`'s events, from the manager's one stream (dockd serves one dock: the daemon's).
+    func events() -> AsyncThrowingStream<Dock.Event, any Error> {
+        hub.subscribe()
     }
 
     /// Turns the dock at `angularVelocity` (DockKit axes: x pitch, + down; y yaw, + right) for
@@ -114,7 +112,7 @@ public struct DockAccessory: Sendable {
         _ = try await call(.setSystemTracking(enabled))
     }
 
-    /// The dock's motion at 10 Hz, in DockKit's axes and signs (on a connection of its own).
+    /// The dock's motion at 10 Hz, in DockKit's axes and signs (on the manager's connection).
     public var motionStates: AsyncThrowingStream<MotionState, any Error> {
         get throws(DockClientError) {
             try watchEvents { event in
@@ -164,7 +162,7 @@ public struct TrackedSubject: Hashable, Sendable {
 }
 
 extension DockAccessory {
-    /// Events of this dock's buttons and camera controls, on a connection of their own.
+    /// Events of this dock's buttons and camera controls (on the manager's connection).
     public var accessoryEvents: AsyncThrowingStream<AccessoryEvent, any Error> {
         get throws(DockClientError) {
             try watchEvents { event in
@@ -209,7 +207,7 @@ extension DockAccessory {
     private func watchEvents<Value: Sendable>(
         _ transform: @escaping @Sendable (Dock.Event) -> Value?
     ) throws(DockClientError) -> AsyncThrowingStream<Value, any Error> {
-        let events = try events()
+        let events = events()
         return AsyncThrowingStream { continuation in
             let task = Task {
                 do {
@@ -231,6 +229,7 @@ public final class DockAccessoryManager: Sendable {
     /// dockd's socket.
     public let socketPath: String
     private let connection: VarlinkConnection
+    private let hub: EventHub
 
     /// Connects to dockd at `socketPath`; without one, at the first that answers of
     /// ``DockdSocket/defaultPaths(environment:)``: `DOCKD_SOCKET`, else (for a normal user) the
@@ -241,12 +240,13 @@ public final class DockAccessoryManager: Sendable {
         let paths = socketPath.map { [$0] }
             ?? DockdSocket.defaultPaths(environment: environment ?? ProcessInfo.processInfo.environment)
         (connection, self.socketPath) = try VarlinkConnection.connect(toFirstOf: paths)
+        hub = EventHub(connection: connection)
     }
 
     /// The docks dockd has attached.
     public func accessories() async throws(DockClientError) -> [DockAccessory] {
         guard case .accessories(let list) = try await connection.call(.listAccessories) else { return [] }
-        return list.map { DockAccessory($0, socketPath: socketPath, connection: connection) }
+        return list.map { DockAccessory($0, connection: connection, hub: hub) }
     }
 
     /// A dock attaching or going away, as DockKit's `accessoryStateChanges` reports it.
@@ -258,10 +258,10 @@ public final class DockAccessoryManager: Sendable {
     }
 
     /// Docked and undocked changes (a dock attaching counts as docked when a camera is mounted),
-    /// on a connection of their own.
+    /// on the manager's connection.
     public var accessoryStateChanges: AsyncThrowingStream<StateChange, any Error> {
         get throws(DockClientError) {
-            let events = try VarlinkConnection(path: socketPath).events()
+            let events = hub.subscribe()
             return AsyncThrowingStream { continuation in
                 let task = Task {
                     do {

@@ -155,3 +155,38 @@ extension DockKitClientTests {
         #expect(try dockd.finish().status == 0)
     }
 }
+
+extension DockKitClientTests {
+    @Test(.timeLimit(.minutes(1)))
+    func streamsAndCallsShareTheManagersOneConnection() async throws {
+        let (dockd, socket) = try ClientProcessTests.startDaemon()
+        let manager = try DockAccessoryManager(socketPath: socket)
+        let dock = try #require(try await manager.accessories().first)
+        let motion = try dock.motionStates, tracking = try dock.trackingStates, changes = try manager.accessoryStateChanges
+        var motionIterator = motion.makeAsyncIterator()
+        #expect(try await motionIterator.next() != nil, "motion states come")
+        var trackingIterator = tracking.makeAsyncIterator()
+        let first = try #require(try await trackingIterator.next())
+        // A call beside the streams: answered, and the streams see what it did.
+        let mode: DockClient.FramingMode = first.framingMode == .left ? .right : .left
+        try await dock.setFramingMode(mode)
+        #expect(try await manager.status().framingMode.rawValue == mode.rawValue)
+        var seen = false
+        for _ in 0..<100 {
+            guard let state = try await trackingIterator.next() else { break }
+            if state.framingMode == mode {
+                seen = true
+                break
+            }
+        }
+        #expect(seen, "the tracking states show the new framing")
+        #expect(try await motionIterator.next() != nil, "the first stream still runs")
+        _ = changes
+        // dockd logs each connection with the client's process: this one connected once.
+        _ = dockd.waitForErrorLine(containing: "never printed", timeoutSeconds: 1)
+        let connections = dockd.errorLines.filter { $0.contains("connected (pid \(getpid()),") }
+        #expect(connections.count == 1, "\(connections)")
+        dockd.signal(SIGTERM)
+        #expect(try dockd.finish().status == 0)
+    }
+}
