@@ -22,43 +22,19 @@ import TestSupport
     }
 
     @Test(.timeLimit(.minutes(1)))
-    func aClientWithSIGPIPEAtItsDefaultSurvivesDockdGoingAwayMidCall() throws {
-        let path = "\(ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp")/pipe-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
-        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        #expect(listener >= 0)
-        defer {
-            close(listener)
-            unlink(path)
-        }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        #expect(bound == 0 && listen(listener, 1) == 0)
-
+    func aClientWithSIGPIPEAtItsDefaultSurvivesDockdGoingAwayMidCall() async throws {
+        let dockd = StandInDockd()
         // limits with one end given reads the status first (to keep the other end), then sets them.
-        let child = try ChildProcess("dockctl", ["limits", "--yaw-min", "-0.5"], environment: ["DOCKD_SOCKET": path])
-        var poller = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
-        #expect(poll(&poller, 1, 20_000) == 1, "dockctl connects")
-        let connection = accept(listener, nil, nil)
-        #expect(connection >= 0)
-        defer { close(connection) }
-        var call: [UInt8] = []
-        var byte: UInt8 = 0
-        while read(connection, &byte, 1) == 1, byte != 0 { call.append(byte) }
-        #expect(try VarlinkCall.parse(call).method == DockMethod.getStatus.qualifiedName)
+        let child = try ChildProcess("dockctl", ["limits", "--yaw-min", "-0.5"], environment: ["DOCKD_SOCKET": dockd.path])
+        await dockd.accept()
+        #expect(try await dockd.receive().method == DockMethod.getStatus.qualifiedName)
         #expect(try !Self.ignoresSIGPIPE(child.process.processIdentifier), "dockctl keeps SIGPIPE's default")
 
         // Stop reading, then answer: dockctl's next call is written to a socket nobody reads.
-        #expect(shutdown(connection, Int32(SHUT_RD)) == 0)
+        #expect(shutdown(dockd.connection, Int32(SHUT_RD)) == 0)
         var status = HostPolicy().status(now: .zero, device: "stand-in")
         status.limits = MotionLimits(info: ExampleSession.info)
-        let reply = VarlinkReply.success(["status": DockEncoding.json(status)]).bytes
-        #expect(reply.withUnsafeBytes { write(connection, $0.baseAddress, $0.count) } == reply.count)
+        dockd.send(.success(["status": DockEncoding.json(status)]))
 
         #expect(child.waitForErrorLine(containing: "dockd closed the connection") != nil)
         let run = try child.finish()
