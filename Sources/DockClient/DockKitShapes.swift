@@ -10,10 +10,14 @@ import Synchronization
 /// positive downwards; dockd's is positive upwards.** The conversions below flip pitch; yaw is
 /// positive to the right in both. Roll is not driven by a pan-tilt dock and is always zero here.
 public struct Vector3D: Hashable, Sendable {
+    /// Pitch, positive downwards (DockKit's sign).
     public var x: Double
+    /// Yaw, positive to the right.
     public var y: Double
+    /// Roll (not driven by a pan-tilt dock).
     public var z: Double
 
+    /// Creates a vector in DockKit's axes.
     public init(x: Double = 0, y: Double = 0, z: Double = 0) {
         self.x = x
         self.y = y
@@ -32,14 +36,24 @@ public struct Vector3D: Hashable, Sendable {
 /// The motion a dock reports: positions and velocities in DockKit's axes and signs, with the
 /// host's monotonic time (not the UNIX epoch DockKit uses).
 public struct MotionState: Hashable, Sendable {
+    /// Where the dock points, radians.
     public var angularPositions: Vector3D
+    /// How fast it turns, rad/s.
     public var angularVelocities: Vector3D
+    /// The host's monotonic clock, seconds.
     public var timestamp: Double
 }
 
 /// The built-in animations, named as in DockKit.
 public enum Animation: String, CaseIterable, Hashable, Sendable {
-    case yes, no, wake, kapow
+    /// A nod.
+    case yes
+    /// A shake.
+    case no
+    /// Waking up.
+    case wake
+    /// A quick tilt that snaps back.
+    case kapow
 
     /// dockd's animation of the same name.
     var kind: AnimationKind { AnimationKind(rawValue: rawValue)! }
@@ -47,10 +61,15 @@ public enum Animation: String, CaseIterable, Hashable, Sendable {
 
 /// A button or camera control on the dock, as DockKit names them.
 public enum AccessoryEvent: Hashable, Sendable {
+    /// The shutter button was pressed.
     case cameraShutter
+    /// The camera-flip button was pressed.
     case cameraFlip
+    /// The zoom rocker moved this many steps (positive: in).
     case cameraZoom(steps: Int)
+    /// A vendor's button went down or up.
     case button(id: Int, pressed: Bool)
+    /// The tracking button went down or up.
     case trackingButton(pressed: Bool)
 }
 
@@ -128,11 +147,15 @@ public struct DockAccessory: Sendable {
 /// The state of tracking, as DockKit's `trackingStates` reports it: whether system tracking is on,
 /// the framing mode, the subjects selected, and the tracked subjects.
 public struct TrackingState: Hashable, Sendable {
+    /// Whether system tracking is on.
     public var isSystemTrackingEnabled: Bool
+    /// Where the subject sits in the frame.
     public var framingMode: FramingMode
+    /// The subjects a client chose (empty: dockd chooses).
     public var selectedSubjectIdentifiers: [Int]
     /// The subjects dockd tracks, as DockKit's `trackedSubjects`.
     public var trackedSubjects: [TrackedSubject]
+    /// The host's monotonic clock, seconds.
     public var timestamp: Double
 }
 
@@ -140,12 +163,25 @@ public struct TrackingState: Hashable, Sendable {
 /// **its rectangle with Vision's origin, the bottom left** (nil when it is behind the camera), its
 /// saliency rank (1 = most salient), and whether the dock follows it.
 public struct TrackedSubject: Hashable, Sendable {
-    public enum SubjectType: String, Hashable, Sendable { case person, face, object }
+    /// What a subject is.
+    public enum SubjectType: String, Hashable, Sendable {
+        /// A person (dockd's body).
+        case person
+        /// A face.
+        case face
+        /// Anything else.
+        case object
+    }
 
+    /// dockd's identifier for it, stable while it is tracked.
     public var identifier: Int
+    /// What it is.
     public var type: SubjectType
+    /// Its rectangle, origin at the bottom left; nil when it is behind the camera.
     public var rect: Rect?
+    /// 1 for the most salient subject, 2 for the next...
     public var saliencyRank: Int
+    /// Whether the dock follows it.
     public var isPrimary: Bool
 
     init(_ summary: SubjectSummary) {
@@ -251,9 +287,19 @@ public final class DockAccessoryManager: Sendable {
 
     /// A dock attaching or going away, as DockKit's `accessoryStateChanges` reports it.
     public struct StateChange: Hashable, Sendable {
-        public enum State: Hashable, Sendable { case docked, undocked }
+        /// Docked or not.
+        public enum State: Hashable, Sendable {
+            /// A camera is on a dock that is attached.
+            case docked
+            /// The camera was removed, or the dock went away.
+            case undocked
+        }
+
+        /// What changed.
         public var state: State
+        /// The dock's serial number, when dockd knows it.
         public var accessoryIdentifier: String?
+        /// Whether system tracking is on.
         public var isTrackingEnabled: Bool
     }
 
@@ -305,11 +351,17 @@ public final class DockAccessoryManager: Sendable {
 
 /// A rectangle in normalised image coordinates (DockKit uses `CGRect`).
 public struct Rect: Hashable, Sendable {
+    /// The left edge, 0...1.
     public var x: Double
+    /// The edge at the origin (the bottom in observations and tracked subjects, the top in a
+    /// region of interest), 0...1.
     public var y: Double
+    /// The width, 0...1.
     public var width: Double
+    /// The height, 0...1.
     public var height: Double
 
+    /// Creates a rectangle.
     public init(x: Double, y: Double, width: Double, height: Double) {
         self.x = x
         self.y = y
@@ -323,7 +375,14 @@ public struct Rect: Hashable, Sendable {
 
 /// Where the subject sits in the frame, as DockKit's `FramingMode`.
 public enum FramingMode: String, CaseIterable, Hashable, Sendable {
-    case automatic, center, left, right
+    /// dockd chooses.
+    case automatic
+    /// In the centre.
+    case center
+    /// In the left third.
+    case left
+    /// In the right third.
+    case right
 
     /// dockd's framing mode of the same name.
     init(_ mode: DockTracking.FramingMode) { self.init(rawValue: mode.rawValue)! }
@@ -335,12 +394,24 @@ public enum FramingMode: String, CaseIterable, Hashable, Sendable {
 /// One detection, as DockKit's `DockAccessory.Observation`: **its rectangle has Vision's origin,
 /// the bottom left** (y grows upwards); the client turns it into dockd's top-left boxes.
 public struct Observation: Hashable, Sendable {
-    public enum ObservationType: String, Hashable, Sendable { case humanFace, humanBody, object }
+    /// What was detected.
+    public enum ObservationType: String, Hashable, Sendable {
+        /// A face.
+        case humanFace
+        /// A person's body.
+        case humanBody
+        /// Anything else.
+        case object
+    }
 
+    /// The detector's own identifier for it.
     public var identifier: Int
+    /// What it is.
     public var type: ObservationType
+    /// Where it is, origin at the bottom left.
     public var rect: Rect
 
+    /// Creates an observation.
     public init(identifier: Int, type: ObservationType, rect: Rect) {
         self.identifier = identifier
         self.type = type
@@ -363,11 +434,16 @@ public struct Observation: Hashable, Sendable {
 /// tracker needs): field of view, aspect ratio, mirroring, and the capture time on the host's
 /// monotonic clock in seconds.
 public struct CameraInformation: Hashable, Sendable {
+    /// The horizontal field of view, radians (0 to pi).
     public var horizontalFieldOfViewRadians: Double
+    /// Width over height.
     public var aspectRatio: Double
+    /// Whether the image is mirrored (a selfie preview).
     public var isMirrored: Bool
+    /// When the frame was captured, on the host's monotonic clock, seconds.
     public var captureTimeSeconds: Double
 
+    /// Creates camera information.
     public init(horizontalFieldOfViewRadians: Double, aspectRatio: Double, isMirrored: Bool = false, captureTimeSeconds: Double) {
         self.horizontalFieldOfViewRadians = horizontalFieldOfViewRadians
         self.aspectRatio = aspectRatio

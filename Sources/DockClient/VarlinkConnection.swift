@@ -24,6 +24,7 @@ public enum DockClientError: Error, Hashable, Sendable, CustomStringConvertible 
     /// A reply lacks a field the interface requires, or has one of the wrong type.
     case invalidReply(ReplyError)
 
+    /// What went wrong, and how to put it right where there is a way.
     public var description: String {
         switch self {
         case .cannotConnect(let path, let reason): "cannot connect to \(path): \(reason)"
