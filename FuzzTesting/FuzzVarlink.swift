@@ -9,7 +9,9 @@
 //   server closes the connection), or a `DockCall.Refusal` whose reply is a JSON object, ended by
 //   NUL, naming an error of io.dockd.Dock or org.varlink.service;
 // - a call that parses, written back as a message, parses as the same call and the same DockCall
-//   outcome (numbers such as 1e999 and nesting deeper than 128 are refused on the way in).
+//   outcome (nesting deeper than 128 is refused on the way in);
+// - a call with a number beyond a double's range (1e999) in its parameters — read as an infinity,
+//   which JSON cannot write back — is refused by DockCall, never accepted.
 import DockAPI
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -48,6 +50,10 @@ private func check(_ message: [UInt8]) {
         return
     }
     let first = outcome(call)
+    if containsInfinity(.object(call.parameters)) {
+        guard case .failure = first else { preconditionFailure("\(call): a number beyond a double's range was accepted") }
+        return
+    }
     var members: [String: JSONValue] = ["method": .string(call.method), "parameters": .object(call.parameters)]
     if call.isOneway { members["oneway"] = .bool(true) }
     if call.wantsMore { members["more"] = .bool(true) }
@@ -57,6 +63,16 @@ private func check(_ message: [UInt8]) {
     }
     precondition(again == call, "\(call) reads back as \(again)")
     precondition(first == outcome(again), "\(call) is parsed differently when written back")
+}
+
+/// Whether a value holds a number that is not finite anywhere inside it.
+private func containsInfinity(_ value: JSONValue) -> Bool {
+    switch value {
+    case .number(let number): !number.isFinite
+    case .array(let elements): elements.contains(where: containsInfinity)
+    case .object(let members): members.values.contains(where: containsInfinity)
+    case .null, .bool, .integer, .string: false
+    }
 }
 
 private func outcome(_ call: VarlinkCall) -> Result<DockCall.Parsed, DockCall.Refusal> {

@@ -48,6 +48,12 @@ public enum DockCall: Hashable, Sendable {
         public var call: DockCall
         /// The `accessory` parameter.
         public var accessory: String?
+
+        /// A call for a dock (nil: the daemon's).
+        public init(call: DockCall, accessory: String? = nil) {
+            self.call = call
+            self.accessory = accessory
+        }
     }
 
     /// Why a call cannot be answered: a bad parameter, or an unknown method or interface.

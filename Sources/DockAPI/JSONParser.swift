@@ -1,8 +1,10 @@
 /// A JSON reader (RFC 8259) straight into `JSONValue`: one pass over the bytes, no Codable
 /// machinery — dockd parses every request with it, 30 `Track` calls a second and thousands of
 /// `GetStatus` under load. Whole numbers that fit in 64 bits are integers, however they are
-/// written (12, 12.0, 1.2e1), the rest doubles — as Foundation's decoder made them; a number that does not fit in a double (1e999) is an error, as are
-/// invalid UTF-8, unescaped control characters, lone surrogates, trailing text, and nesting
+/// written (12, 12.0, 1.2e1), the rest doubles — as Foundation's decoder made them. A number
+/// that does not fit in a double (1e999, valid JSON) is an error, or, for a Varlink call, an
+/// infinity that the parameter check then refuses by name (`InvalidParameter`, its path). Also
+/// errors: invalid UTF-8, unescaped control characters, lone surrogates, trailing text, and nesting
 /// deeper than 128.
 struct JSONParser {
     /// Why the text is not JSON, and where.
@@ -13,13 +15,19 @@ struct JSONParser {
     }
 
     private let bytes: [UInt8]
+    private let keepsOverflow: Bool
     private var index = 0
     private var depth = 0
 
-    private init(_ bytes: [UInt8]) { self.bytes = bytes }
+    private init(_ bytes: [UInt8], keepsOverflow: Bool) {
+        self.bytes = bytes
+        self.keepsOverflow = keepsOverflow
+    }
 
-    static func parse(_ bytes: [UInt8]) throws(Malformed) -> JSONValue {
-        var parser = JSONParser(bytes)
+    /// Parses one JSON text. `keepsOverflow`: a number beyond a double's range becomes an
+    /// infinity of its sign instead of an error, for a reader that names the field it is in.
+    static func parse(_ bytes: [UInt8], keepsOverflow: Bool = false) throws(Malformed) -> JSONValue {
+        var parser = JSONParser(bytes, keepsOverflow: keepsOverflow)
         parser.skipWhitespace()
         let value = try parser.value()
         parser.skipWhitespace()
@@ -227,7 +235,11 @@ struct JSONParser {
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         if isInteger, let integer = Int64(text) { return .integer(integer) }
-        guard let double = Double(text), double.isFinite else { throw Malformed(offset: start, reason: "number out of range") }
+        guard let double = Double(text) else { throw Malformed(offset: start, reason: "not a number") }
+        guard double.isFinite else {
+            guard keepsOverflow else { throw Malformed(offset: start, reason: "number out of range") }
+            return .number(double)
+        }
         // Like Foundation's decoder: a whole number is an integer however it is written (1e3, 12.0).
         if double == double.rounded(), abs(double) < 9.2e18, let integer = Int64(exactly: double) { return .integer(integer) }
         return .number(double)

@@ -45,6 +45,22 @@ public struct VarlinkCall: Hashable, Sendable {
     /// The client accepts several replies (`continues`).
     public var wantsMore: Bool
 
+    /// Creates a call.
+    public init(method: String, parameters: [String: JSONValue], isOneway: Bool = false, wantsMore: Bool = false) {
+        self.method = method
+        self.parameters = parameters
+        self.isOneway = isOneway
+        self.wantsMore = wantsMore
+    }
+
+    /// The call as it goes on the socket, NUL included.
+    public var bytes: [UInt8] {
+        var members: [String: JSONValue] = ["method": .string(method), "parameters": .object(parameters)]
+        if isOneway { members["oneway"] = .bool(true) }
+        if wantsMore { members["more"] = .bool(true) }
+        return Array(JSONValue.object(members).serialized.utf8) + [0]
+    }
+
     /// Why a message is not a valid call.
     public struct Malformed: Error, Hashable, Sendable, CustomStringConvertible {
         public var reason: String
@@ -57,7 +73,8 @@ public struct VarlinkCall: Hashable, Sendable {
     public static func parse(_ bytes: [UInt8]) throws(Malformed) -> VarlinkCall {
         let value: JSONValue
         do {
-            value = try JSONValue.parse(bytes: bytes)
+            // 1e999 is valid JSON: it reaches the parameter check as an infinity, refused there by name.
+            value = try JSONParser.parse(bytes, keepsOverflow: true)
         } catch {
             throw Malformed(reason: "not valid JSON")
         }
@@ -98,6 +115,26 @@ public struct VarlinkReply: Hashable, Sendable {
     /// A failed call.
     public static func failure(_ name: String, _ parameters: [String: JSONValue] = [:]) -> VarlinkReply {
         VarlinkReply(error: name, parameters: parameters, continues: false)
+    }
+
+    /// Reads one reply (without its NUL), as a client does.
+    public static func parse(_ bytes: [UInt8]) throws(VarlinkCall.Malformed) -> VarlinkReply {
+        guard let value = try? JSONValue.parse(bytes: bytes), case .object(let members) = value else {
+            throw VarlinkCall.Malformed(reason: "a reply must be a JSON object")
+        }
+        var parameters: [String: JSONValue] = [:]
+        switch members["parameters"] {
+        case nil, .null?: break
+        case .object(let given)?: parameters = given
+        case let other?: throw VarlinkCall.Malformed(reason: "\"parameters\" must be an object, got \(other.typeName)")
+        }
+        var error: String?
+        switch members["error"] {
+        case nil, .null?: break
+        case .string(let name)?: error = name
+        case let other?: throw VarlinkCall.Malformed(reason: "\"error\" must be a string, got \(other.typeName)")
+        }
+        return VarlinkReply(error: error, parameters: parameters, continues: members["continues"] == .bool(true))
     }
 
     /// The reply as it goes on the socket, NUL included.

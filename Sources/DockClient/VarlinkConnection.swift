@@ -16,7 +16,15 @@ public enum DockClientError: Error, Hashable, Sendable, CustomStringConvertible 
     case remote(name: String, parameters: [String: JSONValue])
     /// dockd answered something this client does not understand.
     case unexpectedReply(String)
+    /// An argument cannot be sent (the parameter as the interface names it).
+    case invalidArgument(ParameterError)
+    /// The connection already carries a stream (open another connection, or share that
+    /// stream's events).
+    case streamInUse
+    /// A reply lacks a field the interface requires, or has one of the wrong type.
+    case invalidReply(ReplyError)
 
+    /// What went wrong, and how to put it right where there is a way.
     public var description: String {
         switch self {
         case .cannotConnect(let path, let reason): "cannot connect to \(path): \(reason)"
@@ -28,39 +36,62 @@ public enum DockClientError: Error, Hashable, Sendable, CustomStringConvertible 
                 + "; is dockd running? --socket PATH or DOCKD_SOCKET names its socket"
         case .disconnected: "dockd closed the connection"
         case .remote(let name, let parameters):
-            switch name {
-            case DockInterface.Error.busy:
-                "another client (\(parameters["holder"].map { $0.serialized } ?? "?")) controls the dock; use --take-over"
-            case DockInterface.Error.notReady: "no dock is attached and ready"
-            case DockInterface.Error.invalidParameter:
-                "invalid \(parameters["parameter"].flatMap(\.stringValue) ?? "parameter"): "
-                    + (parameters["reason"].flatMap(\.stringValue) ?? "")
-            case DockInterface.Error.noSuchAccessory:
-                "no dock \(parameters["accessory"].flatMap(\.stringValue) ?? "")"
-            case DockInterface.Error.dockRefused:
-                "refused by the dock: \(parameters["reason"].flatMap(\.stringValue) ?? "?") (detail \(parameters["detail"].map { $0.serialized } ?? "?"))"
-            case DockInterface.Error.dockFault:
-                "the dock raised a fault: \(parameters["fault"]?["code"]?.stringValue ?? "?")"
-                    + (parameters["fault"]?["axis"]?.stringValue.map { " on \($0)" } ?? "")
+            switch failure {
+            case .busy?, .notReady?, .invalidParameter?, .noSuchAccessory?, .dockRefused?, .dockFault?: failure!.description
             default: "\(name) \(JSONValue.object(parameters).serialized)"
             }
         case .unexpectedReply(let text): "unexpected reply: \(text)"
+        case .streamInUse: "the connection already carries a stream"
+        case .invalidArgument(let error): "invalid \(error.parameter): \(error.reason)"
+        case .invalidReply(let error): "dockd's reply is not what io.dockd.Dock says: \(error)"
         }
     }
 }
 
-/// One connection to dockd: calls are sent in order and their replies matched in order; a
-/// streaming call (`more`) hands its replies to a stream until the connection closes.
+extension DockClientError {
+    /// dockd's named error with its fields read (nil: not a ``remote(name:parameters:)``, or its
+    /// fields are not what the interface says).
+    public var failure: Dock.Failure? {
+        guard case .remote(let name, let parameters) = self else { return nil }
+        return try? Dock.Failure(name: name, parameters: parameters)
+    }
+}
+
+/// One connection to dockd, carrying calls and at most one stream (`more`) at once, read by one
+/// thread. Varlink has no request identifiers, so replies are told apart by what they are: a
+/// stream's replies say `continues`, and the calls' replies come in the order the calls were
+/// written. The one reply that is neither — a stream's refusal — is made unambiguous by starting a
+/// stream only when no call is waiting for its reply, and holding new calls back until the
+/// stream's first reply (its refusal or its first event) has come.
 public final class VarlinkConnection: Sendable {
-    /// What the reader thread shares with the callers (not the connection itself, so that the
-    /// connection can go away and shut the socket, which ends the thread).
+    /// A reply on its way to its caller: its bytes, or nil when the connection closed first.
+    private typealias Waiter = CheckedContinuation<[UInt8]?, Never>
+
+    /// Where the next replies go. What the reader thread shares with the callers (not the
+    /// connection itself, so that the connection can go away and shut the socket, which ends the
+    /// thread).
+    private struct Routing {
+        /// The calls written and not yet answered, in the order written.
+        var pending: [Waiter] = []
+        /// The stream's replies go here.
+        var stream: AsyncStream<[UInt8]>.Continuation?
+        /// A stream is starting: no call may be written until its first reply has come.
+        var isStreamStarting = false
+        /// The stream's call has been written (and its first reply has not come).
+        var isStreamCallWritten = false
+        /// Calls held back while a stream starts, in the order they were made.
+        var heldBack: [(bytes: [UInt8], waiter: Waiter)] = []
+        /// The connection has closed.
+        var isClosed = false
+    }
+
     private final class Shared: Sendable {
-        let pending = Mutex<[CheckedContinuation<[UInt8]?, Never>]>([])
-        let streamSink = Mutex<AsyncStream<[UInt8]>.Continuation?>(nil)
+        let routing = Mutex(Routing())
     }
 
     private let socket: FileDescriptor
     private let shared = Shared()
+    /// Held while a message is written, so that `pending` is in the order of the writes.
     private let sendLock = Mutex(())
 
     /// Connects to dockd's socket.
@@ -70,25 +101,33 @@ public final class VarlinkConnection: Sendable {
         } catch {
             throw .cannotConnect(path: path, reason: "\(error)")
         }
-        let thread = Thread { [socket, shared] in
+        // The thread holds the connection weakly: the connection going away shuts the socket.
+        let thread = Thread { [weak self, socket, shared] in
             var splitter = VarlinkFrameSplitter()
             reading: while true {
                 guard case .bytes(let bytes)? = try? socket.read(maximumCount: 65_536),
                     let messages = try? splitter.append(bytes)
                 else { break reading }
                 for message in messages {
-                    if let sink = shared.streamSink.withLock({ $0 }) {
-                        sink.yield(message)
-                    } else {
-                        let waiter = shared.pending.withLock { $0.isEmpty ? nil : $0.removeFirst() }
-                        waiter?.resume(returning: message)
+                    let isContinued = (try? VarlinkReply.parse(message))?.continues == true
+                    let (waiter, released) = shared.routing.withLock { routing -> (Waiter?, [(bytes: [UInt8], waiter: Waiter)]) in
+                        Self.route(message, isContinued: isContinued, &routing)
                     }
+                    waiter?.resume(returning: message)
+                    if !released.isEmpty { VarlinkConnection.resend(released, on: self) }
                 }
             }
-            shared.streamSink.withLock { $0?.finish() }
-            for waiter in shared.pending.withLock({ list in defer { list.removeAll() }; return list }) {
-                waiter.resume(returning: nil)
+            let (pending, stream) = shared.routing.withLock { routing in
+                routing.isClosed = true
+                defer {
+                    routing.pending.removeAll()
+                    routing.heldBack.removeAll()
+                    routing.stream = nil
+                }
+                return (routing.pending + routing.heldBack.map(\.waiter), routing.stream)
             }
+            stream?.finish()
+            for waiter in pending { waiter.resume(returning: nil) }
             socket.close()
         }
         thread.name = "dockd client"
@@ -98,37 +137,123 @@ public final class VarlinkConnection: Sendable {
     /// Shutting the socket down ends the reader thread, which then closes it.
     deinit { _ = shutdown(socket.rawValue, Int32(SHUT_RDWR)) }
 
-    /// Calls a method and returns its reply's parameters.
-    public func call(_ method: String, _ parameters: [String: JSONValue] = [:]) async throws(DockClientError)
-        -> [String: JSONValue]
+    /// Where one message goes: to the stream, or to the oldest call waiting (returned). Returns
+    /// the calls held back, too, when the stream has started (or failed to).
+    private static func route(_ message: [UInt8], isContinued: Bool, _ routing: inout Routing)
+        -> (Waiter?, [(bytes: [UInt8], waiter: Waiter)])
     {
-        let message = JSONValue.object(["method": .string(method), "parameters": .object(parameters)])
-        let bytes: [UInt8]? = await withCheckedContinuation { continuation in
-            sendLock.withLock { _ in
-                shared.pending.withLock { $0.append(continuation) }
-                if (try? socket.write(Array(message.serialized.utf8) + [0])) == nil {
-                    let waiter = shared.pending.withLock { $0.isEmpty ? nil : $0.removeLast() }
-                    waiter?.resume(returning: nil)
+        func release() -> [(bytes: [UInt8], waiter: Waiter)] {
+            routing.isStreamStarting = false
+            routing.isStreamCallWritten = false
+            defer { routing.heldBack.removeAll() }
+            return routing.heldBack
+        }
+        if isContinued {
+            routing.stream?.yield(message)
+            return (nil, routing.isStreamStarting ? release() : [])
+        }
+        if routing.pending.isEmpty {
+            // No call is waiting: the stream's last reply (its refusal, or an error that ends it).
+            routing.stream?.yield(message)
+            routing.stream?.finish()
+            routing.stream = nil
+            return (nil, routing.isStreamStarting ? release() : [])
+        }
+        return (routing.pending.removeFirst(), [])
+    }
+
+    /// Writes calls that were held back while a stream started (from a task: the reader thread
+    /// must not wait on a write).
+    private static func resend(_ calls: [(bytes: [UInt8], waiter: Waiter)], on connection: VarlinkConnection?) {
+        guard let connection else {
+            for call in calls { call.waiter.resume(returning: nil) }
+            return
+        }
+        Task { for call in calls { connection.write(call.bytes, for: call.waiter) } }
+    }
+
+    /// Writes a call whose reply `waiter` waits for, or holds it back while a stream starts.
+    private func write(_ bytes: [UInt8], for waiter: Waiter) {
+        enum Next { case write, heldBack, closed }
+        sendLock.withLock { _ in
+            let next: Next = shared.routing.withLock { routing in
+                if routing.isClosed { return .closed }
+                if routing.isStreamStarting {
+                    routing.heldBack.append((bytes, waiter))
+                    return .heldBack
+                }
+                routing.pending.append(waiter)
+                return .write
+            }
+            switch next {
+            case .closed: waiter.resume(returning: nil)
+            case .heldBack: break
+            case .write:
+                if !Self.sendAll(bytes, on: socket) {
+                    let failed = shared.routing.withLock { $0.pending.isEmpty ? nil : $0.pending.removeLast() }
+                    failed?.resume(returning: nil)
                 }
             }
         }
+    }
+
+    /// Sends `call` and returns its reply's parameters as they came (for `--json`, which prints
+    /// them); ``call(_:accessory:)`` reads them into values.
+    public func send(_ call: VarlinkCall) async throws(DockClientError) -> [String: JSONValue] {
+        let bytes: [UInt8]? = await withCheckedContinuation { continuation in write(call.bytes, for: continuation) }
         guard let bytes else { throw .disconnected }
         return try Self.parameters(of: bytes)
     }
 
-    /// Calls a streaming method (`more`); its replies arrive on the returned stream, which ends
-    /// with the connection. Use a connection of its own for a stream.
-    public func stream(_ method: String, _ parameters: [String: JSONValue] = [:])
-        -> AsyncThrowingStream<[String: JSONValue], any Error>
-    {
+    /// Calls dockd for the daemon's dock (nil) or the one named, and reads the reply as the
+    /// method's reply type says.
+    ///
+    /// - Throws: ``DockClientError/remote(name:parameters:)`` for a named error,
+    ///   ``DockClientError/invalidReply(_:)`` for a reply that lacks a field or has one of the
+    ///   wrong type, ``DockClientError/disconnected`` when dockd went away.
+    public func call(_ call: DockCall, accessory: String? = nil) async throws(DockClientError) -> Dock.Reply {
+        let parameters = try await send(call.encoded(accessory: accessory))
+        guard let method = call.method else { return .done }
+        do {
+            return try Dock.Reply(method, parameters: parameters)
+        } catch {
+            throw .invalidReply(error)
+        }
+    }
+
+    /// dockd's status of its dock (nil) or of the one named.
+    public func status(accessory: String? = nil) async throws(DockClientError) -> Dock.Status {
+        guard case .status(let status) = try await call(.getStatus, accessory: accessory) else {
+            preconditionFailure("GetStatus answers a status")
+        }
+        return status
+    }
+
+    /// Calls a streaming method (`more`); its replies' parameters arrive on the returned stream,
+    /// which ends with the stream's last reply or with the connection. A connection carries one
+    /// stream at a time (a second fails with ``DockClientError/streamInUse``); calls go on beside
+    /// it. The stream's call waits for the replies of calls made before it, and calls made while
+    /// it starts wait for its first reply.
+    public func stream(_ call: VarlinkCall) -> AsyncThrowingStream<[String: JSONValue], any Error> {
+        var streaming = call
+        streaming.wantsMore = true
         let (raw, continuation) = AsyncStream<[UInt8]>.makeStream()
-        shared.streamSink.withLock { $0 = continuation }
-        let message = JSONValue.object(["method": .string(method), "parameters": .object(parameters), "more": .bool(true)])
-        _ = try? socket.write(Array(message.serialized.utf8) + [0])
+        let starting = Task { [self] () async -> DockClientError? in
+            do {
+                try await self.start(streaming.bytes, into: continuation)
+                return nil
+            } catch {
+                return error as? DockClientError ?? .disconnected
+            }
+        }
         return AsyncThrowingStream { output in
             // The task holds the connection: the stream lives as long as its reader wants it.
             let task = Task { [self] in
                 _ = self
+                if let error = await starting.value {
+                    output.finish(throwing: error)
+                    return
+                }
                 for await bytes in raw {
                     do {
                         output.yield(try Self.parameters(of: bytes))
@@ -143,14 +268,87 @@ public final class VarlinkConnection: Sendable {
         }
     }
 
-    private static func parameters(of bytes: [UInt8]) throws(DockClientError) -> [String: JSONValue] {
-        guard let reply = try? JSONValue.parse(Data(bytes)), case .object(let members) = reply else {
-            throw .unexpectedReply(String(decoding: bytes, as: UTF8.self))
+    /// Starts a stream: holds new calls back, waits until no call is waiting for its reply, then
+    /// writes the stream's call (the reader lets the held calls go at its first reply).
+    private func start(_ bytes: [UInt8], into continuation: AsyncStream<[UInt8]>.Continuation) async throws(DockClientError) {
+        enum Claim { case claimed, inUse, closed }
+        let claim: Claim = shared.routing.withLock { routing in
+            if routing.isClosed { return .closed }
+            if routing.stream != nil || routing.isStreamStarting { return .inUse }
+            routing.stream = continuation
+            routing.isStreamStarting = true
+            return .claimed
         }
-        let parameters: [String: JSONValue]
-        if case .object(let given)? = members["parameters"] { parameters = given } else { parameters = [:] }
-        if case .string(let error)? = members["error"] { throw .remote(name: error, parameters: parameters) }
-        return parameters
+        switch claim {
+        case .closed: throw .disconnected
+        case .inUse: throw .streamInUse
+        case .claimed: break
+        }
+        while true {
+            enum Step { case wait, written, failed }
+            let step: Step = sendLock.withLock { _ in
+                let isClear = shared.routing.withLock { routing in
+                    guard routing.pending.isEmpty, !routing.isClosed else { return false }
+                    routing.isStreamCallWritten = true
+                    return true
+                }
+                if shared.routing.withLock({ $0.isClosed }) { return .failed }
+                guard isClear else { return .wait }
+                return Self.sendAll(bytes, on: socket) ? .written : .failed
+            }
+            switch step {
+            case .written: return
+            case .failed: throw .disconnected
+            case .wait: try? await Task.sleep(for: .milliseconds(2))
+            }
+        }
+    }
+
+    /// `Watch`'s events for the daemon's dock (nil) or the one named, each read into a value; the
+    /// stream fails with ``DockClientError/invalidReply(_:)`` at an event that is not what the
+    /// interface says. Use a connection of its own for a stream.
+    public func events(accessory: String? = nil) -> AsyncThrowingStream<Dock.Event, any Error> {
+        let replies = stream(DockCall.watch.encoded(accessory: accessory))
+        return AsyncThrowingStream { output in
+            let task = Task {
+                do {
+                    for try await parameters in replies {
+                        guard case .event(let event) = try Dock.Reply(.watch, parameters: parameters) else { continue }
+                        output.yield(event)
+                    }
+                    output.finish()
+                } catch let error as ReplyError {
+                    output.finish(throwing: DockClientError.invalidReply(error))
+                } catch {
+                    output.finish(throwing: error)
+                }
+            }
+            output.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// Writes all of `bytes` with `send(2)` and `MSG_NOSIGNAL`: when dockd has closed the
+    /// connection the write fails with `EPIPE` instead of raising `SIGPIPE`, which would kill an
+    /// app that keeps the signal's default. Returns false when the connection is gone.
+    static func sendAll(_ bytes: [UInt8], on socket: FileDescriptor) -> Bool {
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { raw in
+                Glibc.send(socket.rawValue, raw.baseAddress! + written, bytes.count - written, Int32(MSG_NOSIGNAL))
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            written += count
+        }
+        return true
+    }
+
+    private static func parameters(of bytes: [UInt8]) throws(DockClientError) -> [String: JSONValue] {
+        guard let reply = try? VarlinkReply.parse(bytes) else { throw .unexpectedReply(String(decoding: bytes, as: UTF8.self)) }
+        if let error = reply.error { throw .remote(name: error, parameters: reply.parameters) }
+        return reply.parameters
     }
 }
 

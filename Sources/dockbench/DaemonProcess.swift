@@ -39,8 +39,7 @@ final class DaemonProcess {
         let deadline = MonotonicClock.now() + .seconds(seconds)
         while MonotonicClock.now() < deadline {
             if let candidate = try? VarlinkConnection(path: socket),
-                let reply = try? await candidate.call("io.dockd.Dock.GetStatus"),
-                reply["status"]?["state"]?.stringValue == "ready"
+                let status = try? await candidate.status(), status.state == .ready
             {
                 return candidate
             }

@@ -1,5 +1,7 @@
 import DockClient
 import DockAPI
+import DockCore
+import DockHost
 import DockProtocol
 import DockSimulator
 import DockSystem
@@ -36,8 +38,8 @@ enum SerialLatencyBenchmark {
             let yaw = (index % 2 == 0 ? 1.0 : -1.0) * (0.2 + Double(index % 500) * 1e-4)
             let rate = Int32((yaw * 1e6).rounded())
             let start = MonotonicClock.now()
-            guard (try? await connection.call("io.dockd.Dock.SetVelocity", ["yaw": .number(yaw), "pitch": .number(0),
-                                                                          "duration": .number(0.1)])) != nil
+            let velocity = MotionRequest.velocity(yawRadiansPerSecond: yaw, pitchRadiansPerSecond: 0, duration: .milliseconds(100))
+            guard (try? await connection.send(DockCall.host(.motion(velocity, takeOver: false, waitsForEnd: false)).encoded())) != nil
             else { continue }
             var arrival: Duration?
             while arrival == nil, MonotonicClock.now() - start < .milliseconds(500) {

@@ -1,5 +1,7 @@
 import DockAPI
 import DockClient
+import DockHost
+import DockTracking
 import DockSystem
 import Foundation
 import Glibc
@@ -36,14 +38,16 @@ enum TrackingLoadBenchmark {
     }
 
     /// Five bodies walking to and fro across the image, as a detector would report them.
-    static func observations(at seconds: Double) -> JSONValue {
-        .array((0..<5).map { index in
+    static func observations(at seconds: Double) -> [DockTracking.Observation] {
+        (0..<5).map { index in
             let phase = seconds * (0.3 + 0.05 * Double(index)) + Double(index)
             let x = 0.1 + 0.15 * Double(index) + 0.05 * sin(phase)
-            return .object(["kind": .string("body"), "confidence": .number(0.9),
-                            "box": .object(["x": .number(x), "y": .number(0.25), "width": .number(0.08), "height": .number(0.5)])])
-        })
+            return DockTracking.Observation(kind: .body, box: NormalizedRect(x: x, y: 0.25, width: 0.08, height: 0.5), confidence: 0.9)
+        }
     }
+
+    /// The camera the observations are seen with.
+    static let camera = DockTracking.CameraInformation(horizontalFieldOfViewRadians: 1.2, aspectRatio: 16.0 / 9)
 
     static func run(seconds: Double, clients: Int = 0, requestsPerSecond: Int = 100, watchers: Int = 0) async -> Figures? {
         // The dock is the benchmark's own, on a pseudo-terminal, so dockd's figures are its own (the
@@ -55,9 +59,9 @@ enum TrackingLoadBenchmark {
             let feederConnection = await daemon.readyConnection()
         else { return nil }
         defer { daemon.stop() }
-        let before = try? await feederConnection.call("io.dockd.Dock.GetStatus")
-        let ticksBefore = Int(before?["status"]?["loop"]?["ticks"]?.doubleValue ?? 0)
-        let missedBefore = Int(before?["status"]?["loop"]?["missed"]?.doubleValue ?? 0)
+        guard let before = try? await feederConnection.status() else { return nil }
+        let ticksBefore = before.loop.ticks
+        let missedBefore = before.loop.missed
         let cpuBefore = daemon.cpuSeconds ?? 0
         let residentStart = daemon.residentMegabytes ?? 0
         let descriptorsStart = daemon.openDescriptors ?? 0
@@ -81,16 +85,14 @@ enum TrackingLoadBenchmark {
                 while next < end {
                     let now = MonotonicClock.now()
                     let secondsNow = Double(now.components.seconds) + Double(now.components.attoseconds) / 1e18
-                    let ok = (try? await feederConnection.call("io.dockd.Dock.Track", [
-                        "observations": observations(at: secondsNow - Double(start.components.seconds)),
-                        "camera": .object(["horizontal_fov": .number(1.2), "aspect_ratio": .number(16.0 / 9)]),
-                        "capture_time": .number(secondsNow),
-                    ])) != nil
+                    let batch = ObservationBatch(observations: observations(at: secondsNow - Double(start.components.seconds)),
+                                                 camera: camera, captureTime: now)
+                    let ok = (try? await feederConnection.call(.host(.track(batch)))) != nil
                     shared.trackCounts.withLock { $0.calls += 1; if !ok { $0.errors += 1 } }
                     if next + .seconds(1) >= end, next + .milliseconds(967) < end,
-                        case .array(let list)? = try? await feederConnection.call("io.dockd.Dock.GetStatus")["status"]?["subjects"]
+                        let status = try? await feederConnection.status()
                     {
-                        shared.subjects.store(list.count, ordering: .relaxed)  // a second before the end, while tracking
+                        shared.subjects.store(status.subjects.count, ordering: .relaxed)  // a second before the end, while tracking
                     }
                     next += .nanoseconds(33_333_333)
                     try? await Task.sleep(until: .now + (next - MonotonicClock.now()), clock: .continuous)
@@ -115,7 +117,7 @@ enum TrackingLoadBenchmark {
                     while next < end {
                         try? await Task.sleep(until: .now + (next - MonotonicClock.now()), clock: .continuous)
                         let sent = MonotonicClock.now()
-                        if (try? await connection.call("io.dockd.Dock.GetStatus")) != nil {
+                        if (try? await connection.send(DockCall.getStatus.encoded())) != nil {
                             roundTrips.append(microseconds(MonotonicClock.now() - sent))
                         } else {
                             errors += 1
@@ -133,7 +135,7 @@ enum TrackingLoadBenchmark {
                 group.addTask {
                     guard let connection = try? VarlinkConnection(path: socket) else { return }
                     do {
-                        for try await _ in connection.stream("io.dockd.Dock.Watch") {
+                        for try await _ in connection.stream(DockCall.watch.encoded()) {
                             shared.watchEvents.add(1, ordering: .relaxed)
                             if MonotonicClock.now() >= end { break }
                         }
@@ -143,18 +145,17 @@ enum TrackingLoadBenchmark {
         }
         let elapsed = microseconds(MonotonicClock.now() - start) / 1e6
         let cpu = ((daemon.cpuSeconds ?? cpuBefore) - cpuBefore) / elapsed * 100
-        let after = try? await feederConnection.call("io.dockd.Dock.GetStatus")
-        let loop = after?["status"]?["loop"]
+        let loop = try? await feederConnection.status().loop
         let subjects = shared.subjects.load(ordering: .relaxed)
         let requests = shared.requestCounts.withLock { $0 }
         let sorted = requests.roundTrips.sorted()
         let tracks = shared.trackCounts.withLock { $0 }
         return Figures(
             seconds: elapsed, cpuPercent: cpu, residentStart: residentStart, residentEnd: daemon.residentMegabytes ?? 0,
-            residentMaximum: shared.residentMaximum.withLock { $0 }, ticks: Int(loop?["ticks"]?.doubleValue ?? 0) - ticksBefore,
-            missedTicks: Int(loop?["missed"]?.doubleValue ?? 0) - missedBefore,
-            lateP50: (loop?["late_p50"]?.doubleValue ?? .nan) * 1e6, lateP99: (loop?["late_p99"]?.doubleValue ?? .nan) * 1e6,
-            lateMaximum: (loop?["late_max"]?.doubleValue ?? .nan) * 1e6, trackCalls: tracks.calls, trackErrors: tracks.errors,
+            residentMaximum: shared.residentMaximum.withLock { $0 }, ticks: (loop?.ticks ?? ticksBefore) - ticksBefore,
+            missedTicks: (loop?.missed ?? missedBefore) - missedBefore,
+            lateP50: (loop?.latenessP50Seconds ?? .nan) * 1e6, lateP99: (loop?.latenessP99Seconds ?? .nan) * 1e6,
+            lateMaximum: (loop?.latenessMaximumSeconds ?? .nan) * 1e6, trackCalls: tracks.calls, trackErrors: tracks.errors,
             requests: requests.calls, requestErrors: requests.errors, roundTripP50: percentile(sorted, 0.5),
             roundTripP99: percentile(sorted, 0.99), roundTripMaximum: sorted.last ?? .nan, watchEvents: shared.watchEvents.load(ordering: .relaxed), subjects: subjects,
             descriptorsStart: descriptorsStart, descriptorsEnd: daemon.openDescriptors ?? 0)

@@ -44,7 +44,7 @@ struct Invocation: Equatable {
         commands:
           status                                  the dock's state, pose, limits, controller and counters
           watch                                   live view of events and status (JSON lines when piped)
-          velocity --yaw R --pitch R [--duration S] [--take-over] [--no-wait]
+          velocity [--yaw R] [--pitch R] [--duration S] [--take-over] [--no-wait]
                                                   turn at R rad/s (yaw > 0 right, pitch > 0 up) for S s (0.5)
           orient --yaw R --pitch R [--relative] [--duration S | --speed R] [--take-over] [--no-wait]
                                                   move to an orientation (radians)
@@ -56,7 +56,7 @@ struct Invocation: Equatable {
                                                   narrow the limits (radians, rad/s); no options: show them
           devices                                 the docks dockd knows
           framing automatic|center|left|right     where the subject sits in the frame
-          roi X Y W H | roi --clear               frame within a region (0...1 from the top left)
+          roi X Y W H | roi --clear               frame within a region (0...1 from the top left; cut to the picture)
           select [ID...] | select --at X Y        follow these subjects (none: automatic), or the one at a point
           replay --mot DET --out RESULT --size WxH [--fps N] [--frames N] [--fov DEG] [--kind K] [--include-coasting] [--time] [...]
                                                   run the tracker offline over MOTChallenge detections (no dockd)
@@ -136,7 +136,7 @@ struct Invocation: Equatable {
         let lines: [String: String] = [
             "status": "usage: dockctl status\n\nPrints the dock's state, pose, limits, controller and counters.",
             "watch": "usage: dockctl watch\n\nShows events and the status as they come; on a terminal a live view, piped one JSON object per line. Ctrl-C ends it.",
-            "velocity": "usage: dockctl velocity --yaw R --pitch R [--duration S] [--take-over] [--no-wait]\n\nTurns the dock at R rad/s (yaw > 0 pans right, pitch > 0 tilts up) for S seconds (default 0.5), then stops it. Waits until the motion has ended and says how (--no-wait: once the dock has accepted it); the motion runs to its end even if dockctl is interrupted.",
+            "velocity": "usage: dockctl velocity [--yaw R] [--pitch R] [--duration S] [--take-over] [--no-wait]\n\nTurns the dock at R rad/s (yaw > 0 pans right, pitch > 0 tilts up; an axis not named stays still) for S seconds (default 0.5), then stops it. Waits until the motion has ended and says how (--no-wait: once the dock has accepted it); the motion runs to its end even if dockctl is interrupted.",
             "orient": "usage: dockctl orient --yaw R --pitch R [--relative] [--duration S | --speed R] [--take-over] [--no-wait]\n\nMoves the dock to an orientation in radians, absolute or relative to where it is. Waits until it has arrived and says so (--no-wait: once the dock has accepted the move).",
             "stop": "usage: dockctl stop [--take-over]\n\nStops the dock, cancels any motion or animation, and releases control (to the tracker when tracking is on).",
             "animate": "usage: dockctl animate yes|no|wake|kapow [--take-over] [--no-wait]\n\nPlays a built-in animation from where the dock is, and waits until it has finished (--no-wait: once it has started).",
@@ -144,8 +144,8 @@ struct Invocation: Equatable {
             "limits": "usage: dockctl limits [--yaw-min R] [--yaw-max R] [--pitch-min R] [--pitch-max R] [--max-speed R]\n\nNarrows the limits (never beyond the dock's own) and prints the limits in force.",
             "devices": "usage: dockctl devices\n\nLists the docks dockd knows.",
             "framing": "usage: dockctl framing automatic|center|left|right\n\nChooses where the subject sits in the frame.",
-            "roi": "usage: dockctl roi X Y W H | dockctl roi --clear\n\nLimits framing to a region of the image (normalised 0...1, origin top left); --clear frames the whole image.",
-            "select": "usage: dockctl select [ID...] | dockctl select --at X Y\n\nFollows the subjects with these IDs (none: choose automatically), or the subject at a point of the image.",
+            "roi": "usage: dockctl roi X Y W H | dockctl roi --clear\n\nLimits framing to a region of the image (normalised 0...1, origin top left); the part past the picture's edge is cut off, and the answer says what was kept. --clear frames the whole image.",
+            "select": "usage: dockctl select [ID...] | dockctl select --at X Y\n\nFollows the subjects with these IDs (none: choose automatically), or the subject at a point of the image. An ID no subject has now is kept (a subject of that ID may yet appear), and the answer says so.",
             "replay": replayHelp,
         ]
         return lines[command]
@@ -186,7 +186,12 @@ struct Invocation: Equatable {
         case "watch": action = .watch
         case "devices": action = .devices
         case "velocity":
-            action = .velocity(yaw: try parser.required("--yaw"), pitch: try parser.required("--pitch"),
+            // An axis not named stays still; naming neither is a slip, not a request to hold.
+            let yaw = try parser.number("--yaw"), pitch = try parser.number("--pitch")
+            guard yaw != nil || pitch != nil else {
+                throw UsageError(message: "velocity needs --yaw or --pitch (an axis not named stays still)", command: command)
+            }
+            action = .velocity(yaw: yaw ?? 0, pitch: pitch ?? 0,
                                duration: try parser.number("--duration") ?? 0.5, takeOver: parser.flag("--take-over"),
                                waits: !parser.flag("--no-wait"))
         case "orient":

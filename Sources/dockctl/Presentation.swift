@@ -1,119 +1,115 @@
 import DockAPI
+import DockCore
+import DockProtocol
+import DockTracking
 
 /// Human-readable forms of dockd's replies (radians shown with degrees alongside).
 enum Presentation {
-    static func degrees(_ radians: Double?) -> String {
-        guard let radians else { return "?" }
+    static func degrees(_ radians: Double) -> String {
         let degrees = (radians * 180 / .pi * 10).rounded() / 10
         return "\((radians * 1000).rounded() / 1000) rad (\(degrees)°)"
     }
 
-    static func describe(_ method: DockMethod, _ reply: [String: JSONValue]) -> String {
-        switch method {
-        case .getStatus:
-            guard case .object(let status)? = reply["status"] else { return "no status" }
+    static func describe(_ reply: Dock.Reply) -> String {
+        switch reply {
+        case .status(let status):
             return summary(status)
-        case .listAccessories:
-            guard case .array(let list)? = reply["accessories"], !list.isEmpty else { return "no docks" }
-            return list.map { value in
-                "\(value["id"]?.stringValue ?? "?")  \(value["model"]?.stringValue ?? "?")  firmware \(value["firmware"]?.stringValue ?? "?")  on \(value["device"]?.stringValue ?? "?")"
-            }.joined(separator: "\n")
-        case .setLimits:
-            guard case .object(let limits)? = reply["limits"] else { return "ok" }
+        case .accessories(let list):
+            guard !list.isEmpty else { return "no docks" }
+            return list.map { "\($0.identifier)  \($0.model)  firmware \($0.firmwareVersion)  on \($0.device)" }.joined(separator: "\n")
+        case .limits(let limits):
             return limitsText(limits)
-        case .selectSubjectAt:
-            return "following subject \(reply["subject"]?.doubleValue.map { String(Int($0)) } ?? "?")"
-        default:
-            if case .object(let result)? = reply["result"] {
-                var notes: [String] = []
-                if case .array(let clamped)? = result["clamped"], !clamped.isEmpty {
-                    notes.append("clamped to the limits: " + clamped.compactMap(\.stringValue).joined(separator: ", "))
-                }
-                if let cancelled = result["cancelled_animation"]?.stringValue { notes.append("cancelled \(cancelled)") }
-                let head = result["ended"].map(ending) ?? "ok"
-                return notes.isEmpty ? head : head + "; " + notes.joined(separator: "; ")
-            }
+        case .subject(let subject):
+            return "following subject \(subject)"
+        case .motion(let result):
+            var notes: [String] = []
+            if !result.clamped.isEmpty { notes.append("clamped to the limits: " + result.clamped.joined(separator: ", ")) }
+            if let cancelled = result.cancelledAnimation { notes.append("cancelled \(cancelled.rawValue)") }
+            let head = result.ended.map(ending) ?? "ok"
+            return notes.isEmpty ? head : head + "; " + notes.joined(separator: "; ")
+        case .done, .event:
             return "ok"
         }
     }
 
     /// How a motion ended, in a word or three: `reached`, `done`, `replaced by client 4`...
-    static func ending(_ ended: JSONValue) -> String {
-        let byClient = ended["by_client"]?.doubleValue.map { " by client \(Int($0))" } ?? ""
-        switch ended["how"]?.stringValue {
-        case "completed":
-            switch ended["finish"]?.stringValue {
-            case "reached": return "reached"
-            case "timed_out": return "timed out before arriving"
-            default: return "done"
-            }
-        case "replaced": return "replaced" + byClient
-        case "stopped": return "stopped" + byClient
-        default: return "ended"
+    static func ending(_ ended: Dock.MotionEnd) -> String {
+        switch ended {
+        case .completed(.reached): "reached"
+        case .completed(.timedOut): "timed out before arriving"
+        case .completed(.expired), .completed(.finished): "done"
+        case .replaced(let client): "replaced by client \(client)"
+        case .stopped(let client): "stopped" + (client.map { " by client \($0)" } ?? "")
         }
     }
 
-    static func limitsText(_ limits: [String: JSONValue]) -> String {
-        "yaw \(limits["yaw"]?["min"]?.doubleValue.map(round3) ?? "?")...\(limits["yaw"]?["max"]?.doubleValue.map(round3) ?? "?") rad, "
-            + "pitch \(limits["pitch"]?["min"]?.doubleValue.map(round3) ?? "?")...\(limits["pitch"]?["max"]?.doubleValue.map(round3) ?? "?") rad, "
-            + "speed ≤ \(limits["yaw_max_speed"]?.doubleValue.map(round3) ?? "?") / \(limits["pitch_max_speed"]?.doubleValue.map(round3) ?? "?") rad/s"
+    static func limitsText(_ limits: Dock.Limits) -> String {
+        "yaw \(round3(limits.yawRadians.lowerBound))...\(round3(limits.yawRadians.upperBound)) rad, "
+            + "pitch \(round3(limits.pitchRadians.lowerBound))...\(round3(limits.pitchRadians.upperBound)) rad, "
+            + "speed ≤ \(round3(limits.yawSpeedRadiansPerSecond)) / \(round3(limits.pitchSpeedRadiansPerSecond)) rad/s"
     }
 
     static func round3(_ value: Double) -> String { String((value * 1000).rounded() / 1000) }
 
-    static func summary(_ status: [String: JSONValue]) -> String {
+    static func summary(_ status: Dock.Status) -> String {
         var lines: [String] = []
-        let name = status["accessory"].map { "\($0["model"]?.stringValue ?? "?") (\($0["id"]?.stringValue ?? "?")) on \($0["device"]?.stringValue ?? "?")" } ?? "no dock"
+        let name = status.accessory.map { "\($0.model) (\($0.identifier)) on \($0.device)" } ?? "no dock"
         lines.append("dock:       \(name)")
-        lines.append("state:      \(status["state"]?.stringValue ?? "?"), \(status["docked"]?.boolValue == true ? "docked" : "undocked")")
-        if case .object(let accessory)? = status["accessory"] {
-            let names = { (key: String) -> String in
-                guard case .array(let items)? = accessory[key] else { return "" }
-                return items.compactMap { $0.stringValue }.joined(separator: ", ")
-            }
-            lines.append("protocol:   \(accessory["protocol"]?.stringValue ?? "?")")
-            lines.append("can:        \(names("capabilities").isEmpty ? "none" : names("capabilities"))")
-            lines.append("cannot:     \(names("lacks").isEmpty ? "nothing listed" : names("lacks"))")
+        lines.append("state:      \(status.state.rawValue), \(status.isDocked ? "docked" : "undocked")")
+        if let accessory = status.accessory {
+            lines.append("protocol:   \(accessory.protocolName)")
+            lines.append("can:        \(accessory.capabilities.isEmpty ? "none" : accessory.capabilities.joined(separator: ", "))")
+            lines.append("cannot:     \(accessory.lacks.isEmpty ? "nothing listed" : accessory.lacks.joined(separator: ", "))")
         }
-        if case .object(let pose)? = status["pose"] {
-            lines.append("yaw:        \(degrees(pose["yaw"]?.doubleValue)), \(round3(pose["yaw_rate"]?.doubleValue ?? 0)) rad/s")
-            lines.append("pitch:      \(degrees(pose["pitch"]?.doubleValue)), \(round3(pose["pitch_rate"]?.doubleValue ?? 0)) rad/s")
-            if let age = pose["age"]?.doubleValue { lines.append("pose age:   \(Int((age * 1000).rounded())) ms") }
+        if let pose = status.pose {
+            lines.append("yaw:        \(degrees(pose.yawRadians)), \(round3(pose.yawRadiansPerSecond)) rad/s")
+            lines.append("pitch:      \(degrees(pose.pitchRadians)), \(round3(pose.pitchRadiansPerSecond)) rad/s")
+            if let age = pose.ageSeconds { lines.append("pose age:   \(Int((age * 1000).rounded())) ms") }
         }
-        if case .object(let limits)? = status["limits"] { lines.append("limits:     \(limitsText(limits))") }
-        lines.append("tracking:   \(status["tracking"]?.boolValue == true ? "on" : "off"), framing \(status["framing"]?.stringValue ?? "?")")
-        if case .object(let controller)? = status["controller"] {
-            let kind = controller["kind"]?.stringValue ?? "?"
-            let client = controller["client"]?.doubleValue.map { " \(Int($0))" } ?? ""
-            lines.append("controller: \(kind)\(client)\(controller["acquired"]?.boolValue == true ? " (acquired)" : "")")
+        if let limits = status.limits { lines.append("limits:     \(limitsText(limits))") }
+        lines.append("tracking:   \(status.isTrackingEnabled ? "on" : "off"), framing \(status.framingMode.rawValue)")
+        let controller: String = switch status.controller {
+        case .none, .systemTracker: status.controller.kind.rawValue
+        case .client(let client, let isExplicit): "client \(client)\(isExplicit ? " (acquired)" : "")"
+        case .unattended(let client): "unattended \(client)"
         }
-        lines.append("motion:     \(status["motion"]?.stringValue ?? "?")")
-        if case .array(let faults)? = status["faults"], !faults.isEmpty {
-            lines.append("faults:     " + faults.map { fault in
-                (fault["code"]?.stringValue ?? "?") + (fault["axis"]?.stringValue.map { " on \($0)" } ?? "")
-            }.joined(separator: ", "))
+        lines.append("controller: \(controller)")
+        lines.append("motion:     \(status.motion.rawValue)")
+        if !status.faults.isEmpty {
+            lines.append("faults:     " + status.faults.map { $0.code + ($0.axis.map { " on \($0.name)" } ?? "") }.joined(separator: ", "))
         }
-        let primary = status["primary"]?.doubleValue.map { ", subject \(Int($0))" } ?? ""
-        let inFrame = status["subject_in_frame"]?.boolValue == true ? ", in frame" : ""
-        lines.append("tracker:    \(status["tracker"]?.stringValue ?? "?")\(primary)\(inFrame)")
-        if case .array(let subjects)? = status["subjects"] {
-            for case .object(let subject) in subjects {
-                let id = subject["id"]?.doubleValue.map { String(Int($0)) } ?? "?"
-                var box = "behind the camera"
-                if case .object(let rect)? = subject["box"] {
-                    box = "box " + ["x", "y", "width", "height"].map { round3(rect[$0]?.doubleValue ?? 0) }.joined(separator: " ")
-                }
-                let flags = (subject["primary"]?.boolValue == true ? " primary" : "") + (subject["coasting"]?.boolValue == true ? " coasting" : "")
-                lines.append("  subject \(id): \(subject["kind"]?.stringValue ?? "?"), \(box), saliency #\(Int(subject["saliency_rank"]?.doubleValue ?? 0))\(flags)")
-            }
+        let primary = status.primary.map { ", subject \($0)" } ?? ""
+        let inFrame = status.isSubjectInFrame ? ", in frame" : ""
+        lines.append("tracker:    \(status.tracker.rawValue)\(primary)\(inFrame)")
+        for subject in status.subjects {
+            let box = subject.box.map { "box " + [$0.x, $0.y, $0.width, $0.height].map(round3).joined(separator: " ") } ?? "behind the camera"
+            let flags = (subject.isPrimary ? " primary" : "") + (subject.isCoasting ? " coasting" : "")
+            lines.append("  subject \(subject.identifier): \(subject.kind.rawValue), \(box), saliency #\(subject.saliencyRank)\(flags)")
         }
-        if case .object(let counters)? = status["counters"] {
-            lines.append("counters:   bad frames \(Int(counters["bad_frames"]?.doubleValue ?? 0)), reconnects \(Int(counters["reconnects"]?.doubleValue ?? 0)), refusals \(Int(counters["refusals"]?.doubleValue ?? 0))")
-        }
+        let counters = status.counters
+        lines.append("counters:   bad frames \(counters.badFrames), reconnects \(counters.reconnects), refusals \(counters.refusals)")
         return lines.joined(separator: "\n")
     }
 
-    static func live(_ status: [String: JSONValue], recent: [String]) -> String {
+    static func live(_ status: Dock.Status, recent: [String]) -> String {
         summary(status) + "\n\nrecent events:\n" + (recent.isEmpty ? "  none\n" : recent.map { "  \($0)\n" }.joined())
+    }
+
+    /// What `select` did when some of the subjects asked for are not tracked: dockd keeps the
+    /// selection (a subject of that ID may yet appear) but follows none of them now.
+    static func selection(_ asked: [Int], tracked: [SubjectSummary]) -> String {
+        let known = Set(tracked.map(\.identifier))
+        let missing = asked.filter { !known.contains($0) }
+        guard !missing.isEmpty else { return "ok" }
+        let list = tracked.isEmpty ? "none is tracked" : "tracked: " + tracked.map { String($0.identifier) }.joined(separator: ", ")
+        let subjects = missing.map(String.init).joined(separator: ", ")
+        return "ok, but there is no subject \(subjects) (\(list)); dockd follows \(missing.count == asked.count ? "none of them" : "the others") until one appears"
+    }
+
+    /// What `roi` kept of a region that reaches past the picture's edge.
+    static func region(asked: NormalizedRect, kept: NormalizedRect) -> String {
+        guard asked != kept else { return "ok" }
+        return "ok; the region reaches past the picture's edge: kept x \(round3(kept.x)) y \(round3(kept.y)) "
+            + "width \(round3(kept.width)) height \(round3(kept.height))"
     }
 }

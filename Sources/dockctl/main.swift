@@ -1,5 +1,9 @@
 import DockAPI
 import DockClient
+import DockCore
+import DockHost
+import DockProtocol
+import DockTracking
 import DockVersion
 import Foundation
 import Glibc
@@ -8,8 +12,10 @@ func printError(_ message: String) {
     FileHandle.standardError.write(Data((message + "\n").utf8))
 }
 
-// dockd going away mid-call must give an error message, not a silent death by SIGPIPE.
-signal(SIGPIPE, SIG_IGN)
+// dockd going away mid-call gives an error message because DockClient sends with MSG_NOSIGNAL;
+// SIGPIPE keeps its default whatever dockctl inherited, so that `dockctl watch | head` ends when
+// head does instead of writing to a closed pipe for ever.
+signal(SIGPIPE, SIG_DFL)
 
 let invocation: Invocation
 do {
@@ -34,78 +40,102 @@ if case .replay(let detectionsPath, let resultPath, let settings, let timesTrack
 // No --socket or DOCKD_SOCKET: a normal user's own dockd first, then the system's.
 let socketPaths = invocation.socket.map { [$0] } ?? DockdSocket.defaultPaths(environment: ProcessInfo.processInfo.environment)
 
+/// A usage that only shows itself once dockd has answered (a limit half given before a dock
+/// attached); exits 1 like any other refusal.
+struct Refused: Error, CustomStringConvertible {
+    var description: String
+}
+
 /// Runs the command; returns the exit status.
 func run() async -> Int32 {
     do {
         let connection = try VarlinkConnection.connect(toFirstOf: socketPaths).connection
-        let method: DockMethod
-        var parameters: [String: JSONValue] = [:]
+        let call: DockCall
         switch invocation.action {
         case .help, .version, .replay:
             return 0   // all handled before any connection
         case .status:
-            method = .getStatus
+            call = .getStatus
         case .devices:
-            method = .listAccessories
+            call = .listAccessories
         case .watch:
             return await watch(connection)
         case .velocity(let yaw, let pitch, let duration, let takeOver, let waits):
             // Always with a duration: a one-shot client's velocity must be bounded, or it would
             // stop the moment dockctl exits (a velocity without one holds control).
-            method = .setVelocity
-            parameters = ["yaw": .number(yaw), "pitch": .number(pitch), "take_over": .bool(takeOver), "wait": .bool(waits),
-                          "duration": .number(duration)]
+            call = .host(.motion(.velocity(yawRadiansPerSecond: yaw, pitchRadiansPerSecond: pitch,
+                                           duration: .seconds(min(max(duration, -1e9), 1e9))),
+                                 takeOver: takeOver, waitsForEnd: waits))
         case .orient(let yaw, let pitch, let relative, let duration, let speed, let takeOver, let waits):
-            method = .setOrientation
-            parameters = ["yaw": .number(yaw), "pitch": .number(pitch), "relative": .bool(relative), "take_over": .bool(takeOver),
-                          "wait": .bool(waits)]
-            if let duration { parameters["duration"] = .number(duration) }
-            if let speed { parameters["speed"] = .number(speed) }
-        case .stop(let takeOver):
-            method = .stop
-            parameters = ["take_over": .bool(takeOver)]
-        case .animate(let name, let takeOver, let waits):
-            method = .animate
-            parameters = ["animation": .string(name), "take_over": .bool(takeOver), "wait": .bool(waits)]
-        case .framing(let mode):
-            method = .setFramingMode
-            parameters = ["mode": .string(mode)]
-        case .regionOfInterest(let x, let y, let width, let height):
-            method = .setRegionOfInterest
-            parameters = ["region": .object(["x": .number(x), "y": .number(y), "width": .number(width), "height": .number(height)])]
-        case .wholeImage:
-            method = .setRegionOfInterest
-        case .select(let subjects):
-            method = .selectSubjects
-            parameters = ["subjects": .array(subjects.map { .integer(Int64($0)) })]
-        case .selectAt(let x, let y):
-            method = .selectSubjectAt
-            parameters = ["point": .object(["x": .number(x), "y": .number(y)])]
-        case .track(let enabled):
-            method = .setSystemTracking
-            parameters = ["enabled": .bool(enabled)]
-        case .limits(let yawMinimum, let yawMaximum, let pitchMinimum, let pitchMaximum, let maximumSpeed):
-            let status = try await connection.call(DockMethod.getStatus.qualifiedName)
-            func range(_ axis: String, _ low: Double?, _ high: Double?) -> JSONValue? {
-                guard low != nil || high != nil, case .object(let limits)? = status["status"]?["limits"],
-                    case .object(let current)? = limits[axis]
-                else { return nil }
-                return .object(["min": .number(low ?? current["min"]?.doubleValue ?? 0),
-                                "max": .number(high ?? current["max"]?.doubleValue ?? 0)])
+            let pace: OrientationPace
+            switch (duration, speed) {
+            case (let seconds?, nil): pace = .duration(.seconds(min(max(seconds, -1e9), 1e9)))
+            case (nil, let speed?): pace = .maximumSpeed(speed)
+            case (nil, nil): pace = .fastest
+            case (_?, _?): throw Refused(description: "invalid speed: give duration or speed, not both")
             }
-            method = .setLimits
-            if let yaw = range("yaw", yawMinimum, yawMaximum) { parameters["yaw"] = yaw }
-            if let pitch = range("pitch", pitchMinimum, pitchMaximum) { parameters["pitch"] = pitch }
-            if let maximumSpeed { parameters["max_speed"] = .number(maximumSpeed) }
+            call = .host(.motion(.orientation(yawRadians: yaw, pitchRadians: pitch, isRelative: relative, pace: pace),
+                                 takeOver: takeOver, waitsForEnd: waits))
+        case .stop(let takeOver):
+            call = .host(.stop(takeOver: takeOver))
+        case .animate(let name, let takeOver, let waits):
+            call = .host(.motion(.animate(AnimationKind(rawValue: name)!), takeOver: takeOver, waitsForEnd: waits))
+        case .framing(let mode):
+            call = .host(.setFramingMode(FramingMode(rawValue: mode)!))
+        case .regionOfInterest(let x, let y, let width, let height):
+            // What lies past the picture's edge is cut off here, and the answer says what was kept.
+            let asked = NormalizedRect(x: x, y: y, width: width, height: height)
+            let kept = width > 0 && height > 0 ? asked.intersection(.fullImage) ?? asked : asked
+            call = .host(.setRegionOfInterest(kept))
+        case .wholeImage:
+            call = .host(.setRegionOfInterest(.fullImage))
+        case .select(let subjects):
+            call = .host(.selectSubjects(subjects))
+        case .selectAt(let x, let y):
+            call = .host(.selectSubject(at: NormalizedPoint(x: x, y: y)))
+        case .track(let enabled):
+            call = .host(.setSystemTracking(enabled))
+        case .limits(let yawMinimum, let yawMaximum, let pitchMinimum, let pitchMaximum, let maximumSpeed):
+            // An end not given stays where it is: the current limits fill it in.
+            var current: Dock.Limits?
+            if [yawMinimum, yawMaximum, pitchMinimum, pitchMaximum].contains(where: { $0 != nil }) {
+                current = try await connection.status().limits
+            }
+            func range(_ option: String, _ low: Double?, _ high: Double?, _ now: ClosedRange<Double>?) throws -> ClosedRange<Double>? {
+                guard low != nil || high != nil else { return nil }
+                guard let lower = low ?? now?.lowerBound, let upper = high ?? now?.upperBound else {
+                    throw Refused(description: "no dock is attached, so its limits are not known: give both \(option)-min and \(option)-max")
+                }
+                guard lower <= upper else { throw Refused(description: "\(option)-min \(lower) is above \(option)-max \(upper)") }
+                return lower...upper
+            }
+            call = .host(.setLimits(LimitRequest(
+                yawRadians: try range("--yaw", yawMinimum, yawMaximum, current?.yawRadians),
+                pitchRadians: try range("--pitch", pitchMinimum, pitchMaximum, current?.pitchRadians),
+                yawSpeedRadiansPerSecond: maximumSpeed, pitchSpeedRadiansPerSecond: maximumSpeed)))
         }
-        let reply = try await connection.call(method.qualifiedName, parameters)
-        print(invocation.isJSON ? JSONValue.object(reply).serialized : Presentation.describe(method, reply))
+        let parameters = try await connection.send(call.encoded())
+        let reply: Dock.Reply
+        do {
+            reply = try call.method.map { method throws(ReplyError) in try Dock.Reply(method, parameters: parameters) } ?? .done
+        } catch {
+            throw DockClientError.invalidReply(error)
+        }
+        if invocation.isJSON {
+            print(JSONValue.object(parameters).serialized)
+        } else {
+            switch invocation.action {
+            case .select(let subjects) where !subjects.isEmpty:
+                print(Presentation.selection(subjects, tracked: try await connection.status().subjects))
+            case .regionOfInterest(let x, let y, let width, let height):
+                guard case .host(.setRegionOfInterest(let kept)) = call else { preconditionFailure("roi sends a region") }
+                print(Presentation.region(asked: NormalizedRect(x: x, y: y, width: width, height: height), kept: kept))
+            default:
+                print(Presentation.describe(reply))
+            }
+        }
         // A motion that did not run to its end (replaced, stopped) is not a success for a script.
-        if let ended = reply["result"]?["ended"],
-            ended["how"]?.stringValue != "completed" || ended["finish"]?.stringValue == "timed_out"
-        {
-            return 1
-        }
+        if case .motion(let result) = reply, let ended = result.ended, !ended.isSuccess { return 1 }
         return 0
     } catch {
         printError("dockctl: \(error)")
@@ -117,21 +147,21 @@ func watch(_ connection: VarlinkConnection) async -> Int32 {
     let isTerminal = isatty(1) == 1 && !invocation.isJSON
     var recent: [String] = []
     do {
-        for try await reply in connection.stream(DockMethod.watch.qualifiedName) {
-            guard case .object(let event)? = reply["event"] else { continue }
+        for try await parameters in connection.stream(DockCall.watch.encoded()) {
             if !isTerminal {
-                print(JSONValue.object(event).serialized)
+                // Piped: each event as dockd sent it.
+                guard let event = DockMethod.watch.replyField.flatMap({ parameters[$0] }) else { continue }
+                print(event.serialized)
                 fflush(nil)
                 continue
             }
-            if event["kind"]?.stringValue != "status" {
-                recent.append("\(event["kind"]?.stringValue ?? "?"): \(event["detail"]?.stringValue ?? "")")
+            guard case .event(let event) = try Dock.Reply(.watch, parameters: parameters) else { continue }
+            if event.kind != .status {
+                recent.append("\(event.kind.rawValue): \(event.detail)")
                 recent = Array(recent.suffix(8))
             }
-            if case .object(let status)? = event["status"] {
-                print("\u{1B}[H\u{1B}[2J" + Presentation.live(status, recent: recent), terminator: "")
-                fflush(nil)
-            }
+            print("\u{1B}[H\u{1B}[2J" + Presentation.live(event.status, recent: recent), terminator: "")
+            fflush(nil)
         }
         return 0
     } catch {

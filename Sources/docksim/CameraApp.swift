@@ -1,5 +1,6 @@
 import DockAPI
 import DockClient
+import DockHost
 import DockProtocol
 import DockSimulator
 import DockSystem
@@ -101,8 +102,7 @@ final class CameraApp: Sendable {
                 continue
             }
             do {
-                _ = try await current.call(DockMethod.track.qualifiedName,
-                                           Self.trackParameters(delivery.batch, hostCaptureTime: delivery.hostCaptureTime))
+                _ = try await current.call(Self.trackCall(delivery.batch, hostCaptureTime: delivery.hostCaptureTime))
                 state.withLock { $0.counts.sent += 1 }
             } catch DockClientError.remote(let name, let parameters) {
                 let isFirst = state.withLock { state in
@@ -126,8 +126,8 @@ final class CameraApp: Sendable {
     private func connect() async -> VarlinkConnection? {
         do {
             let connection = try VarlinkConnection(path: socketPath)
-            _ = try await connection.call(DockMethod.setSystemTracking.qualifiedName, ["enabled": .bool(true)])
-            _ = try await connection.call(DockMethod.setFramingMode.qualifiedName, ["mode": .string("center")])
+            _ = try await connection.call(.host(.setSystemTracking(true)))
+            _ = try await connection.call(.host(.setFramingMode(.center)))
             let isFirst = state.withLock { state in
                 defer {
                     state.isConnected = true
@@ -168,15 +168,15 @@ final class CameraApp: Sendable {
             if connection == nil { connection = try? VarlinkConnection(path: socketPath) }
             if let current = connection {
                 do {
-                    let reply = try await current.call(DockMethod.getStatus.qualifiedName)
-                    let primary = Self.primary(inStatusReply: reply)
-                    let box = Self.primaryBox(inStatusReply: reply)
+                    let status = try await current.status()
+                    let primary = Self.primary(in: status)
+                    let box = Self.primaryBox(in: status)
                     state.withLock { state in
                         state.primary = primary
                         state.primaryBox = box
                         state.counts.statusSamples += 1
                     }
-                } catch DockClientError.remote {
+                } catch DockClientError.remote, DockClientError.invalidReply {
                     state.withLock { $0.primary = .unknown; $0.primaryBox = nil }
                 } catch {
                     connection = nil
@@ -193,64 +193,27 @@ final class CameraApp: Sendable {
 
     // MARK: Messages
 
-    /// The parameters of the `Track` call for `batch`: its observations (the 64 most confident,
-    /// the API's limit), the camera it was seen with, and its capture time on the host's clock.
-    static func trackParameters(_ batch: DetectionBatch, hostCaptureTime: Duration) -> [String: JSONValue] {
+    /// The `Track` call for `batch`: its observations (the 64 most confident, the API's limit),
+    /// the camera it was seen with, and its capture time on the host's clock.
+    static func trackCall(_ batch: DetectionBatch, hostCaptureTime: Duration) -> DockCall {
         var observations = batch.observations
         if observations.count > 64 {
             observations = Array(observations.enumerated()
                 .sorted { ($1.element.confidence, $0.offset) < ($0.element.confidence, $1.offset) }
                 .prefix(64).sorted { $0.offset < $1.offset }.map(\.element))
         }
-        let camera = batch.camera
-        return [
-            "observations": .array(observations.map { observation in
-                .object([
-                    "kind": .string(observation.kind.rawValue),
-                    "box": .object(["x": .number(observation.box.x), "y": .number(observation.box.y),
-                                    "width": .number(observation.box.width), "height": .number(observation.box.height)]),
-                    "confidence": .number(observation.confidence),
-                ])
-            }),
-            "camera": .object([
-                "horizontal_fov": .number(camera.horizontalFieldOfViewRadians),
-                "aspect_ratio": .number(camera.aspectRatio),
-                "orientation": .string(camera.orientation.rawValue),
-                "mirrored": .bool(camera.isMirrored),
-            ]),
-            "capture_time": .number(hostCaptureTime.secondsValue),
-        ]
+        return .host(.track(ObservationBatch(observations: observations, camera: batch.camera, captureTime: hostCaptureTime)))
     }
 
-    /// The box of the primary subject in a `GetStatus` reply (the subject flagged primary), nil
-    /// when there is none or it has no usable box.
-    static func primaryBox(inStatusReply reply: [String: JSONValue]) -> NormalizedRect? {
-        guard case .object(let status)? = reply["status"], case .array(let subjects)? = status["subjects"] else { return nil }
-        for case .object(let subject) in subjects {
-            guard case .bool(true)? = subject["primary"], case .object(let box)? = subject["box"] else { continue }
-            func value(_ key: String) -> Double? {
-                switch box[key] {
-                case .number(let number)?: number
-                case .integer(let number)?: Double(number)
-                default: nil
-                }
-            }
-            guard let x = value("x"), let y = value("y"), let width = value("width"), let height = value("height") else { return nil }
-            let rect = NormalizedRect(x: x, y: y, width: width, height: height)
-            return rect.isUsable ? rect : nil
-        }
-        return nil
+    /// The box of the primary subject in a status (the first subject flagged primary that has a
+    /// usable box), nil when there is none.
+    static func primaryBox(in status: Dock.Status) -> NormalizedRect? {
+        guard let box = status.subjects.first(where: { $0.isPrimary && $0.box != nil })?.box else { return nil }
+        return box.isUsable ? box : nil
     }
 
-    /// The primary subject in a `GetStatus` reply: its ID, none, or unknown when the reply has
-    /// no status.
-    static func primary(inStatusReply reply: [String: JSONValue]) -> TrackerPrimary {
-        guard case .object(let status)? = reply["status"] else { return .unknown }
-        switch status["primary"] {
-        case .integer(let identifier)?: return .subject(Int(identifier))
-        case .number(let identifier)? where identifier == identifier.rounded() && abs(identifier) < 1e9:
-            return .subject(Int(identifier))
-        default: return .none
-        }
+    /// The primary subject in a status: its ID, or none.
+    static func primary(in status: Dock.Status) -> TrackerPrimary {
+        status.primary.map { .subject($0) } ?? .none
     }
 }

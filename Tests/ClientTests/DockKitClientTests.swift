@@ -1,4 +1,5 @@
 import DockAPI
+import DockTracking
 @testable import DockClient
 import Foundation
 import Glibc
@@ -9,8 +10,8 @@ import TestSupport
 @Suite(.serialized) struct DockKitClientTests {
     @Test func visionRectanglesBecomeTopLeftBoxes() {
         let observation = Observation(identifier: 9, type: .humanBody, rect: Rect(x: 0.25, y: 0.1, width: 0.5, height: 0.3))
-        #expect(observation.json["box"]?["y"]?.doubleValue.map { abs($0 - 0.6) < 1e-12 } == true, "1 - 0.1 - 0.3")
-        #expect(observation.json["kind"]?.stringValue == "body")
+        #expect(abs(observation.dockd.box.y - 0.6) < 1e-12, "1 - 0.1 - 0.3")
+        #expect(observation.dockd.kind == .body && observation.dockd.identifier == 9)
         #expect(Vector3D.fromDockd(yaw: 0.2, pitch: 0.3) == Vector3D(x: -0.3, y: 0.2, z: 0))
     }
 
@@ -42,8 +43,8 @@ import TestSupport
         var converted = false
         for _ in 0..<100 {
             try await dock.setAngularVelocity(Vector3D(x: 0.3, y: 0.4))
-            let pose = try await manager.status()["pose"]
-            if (pose?["pitch_rate"]?.doubleValue ?? 0) < -0.25, (pose?["yaw_rate"]?.doubleValue ?? 0) > 0.35 {
+            let pose = try await manager.status().pose
+            if let pose, pose.pitchRadiansPerSecond < -0.25, pose.yawRadiansPerSecond > 0.35 {
                 converted = true
                 break
             }
@@ -55,9 +56,9 @@ import TestSupport
         // rad): on a slow run the loop above can already have brought the dock down to it.
         try await dock.setOrientation(Vector3D(x: -0.9, y: -1.5), duration: .milliseconds(600))
         // Like DockKit's Progress, it returns once the move has ended: the dock is there.
-        let arrived = try await manager.status()
-        #expect(abs((arrived["pose"]?["yaw"]?.doubleValue ?? 0) + 1.5) < 0.01, "at yaw -1.5: \(arrived["pose"] ?? .null)")
-        #expect(abs((arrived["pose"]?["pitch"]?.doubleValue ?? 0) - 0.9) < 0.01, "DockKit's x -0.9 is dockd's pitch +0.9")
+        let arrived = try #require(try await manager.status().pose)
+        #expect(abs(arrived.yawRadians + 1.5) < 0.01, "at yaw -1.5: \(arrived)")
+        #expect(abs(arrived.pitchRadians - 0.9) < 0.01, "DockKit's x -0.9 is dockd's pitch +0.9")
         var sawMotion = false
         var count = 0
         for try await state in try dock.motionStates {
@@ -75,20 +76,26 @@ import TestSupport
         try await dock.track([Observation(identifier: 1, type: .humanFace, rect: Rect(x: 0.4, y: 0.6, width: 0.1, height: 0.2))],
                              cameraInformation: CameraInformation(horizontalFieldOfViewRadians: 1.2, aspectRatio: 16.0 / 9,
                                                                   captureTimeSeconds: 1))
-        #expect(try await manager.status()["counters"]?["observations"]?.doubleValue == 1)
+        #expect(try await manager.status().counters.observations == 1)
         try await dock.setFramingMode(.left)
         try await dock.setRegionOfInterest(Rect(x: 0.2, y: 0.1, width: 0.6, height: 0.8))
-        #expect(try await manager.status()["framing"]?.stringValue == "left")
+        #expect(try await manager.status().framingMode == .left)
+        #expect(try await manager.status().regionOfInterest == NormalizedRect(x: 0.2, y: 0.1, width: 0.6, height: 0.8))
 
         try await dock.animate(motion: .yes)
-        #expect(try await manager.status()["motion"]?.stringValue == "idle", "animate returns when the nod has finished")
+        #expect(try await manager.status().motion == .idle, "animate returns when the nod has finished")
         try await manager.setSystemTrackingEnabled(true)
-        #expect(try await manager.status()["tracking"]?.boolValue == true)
+        #expect(try await manager.status().isTrackingEnabled)
         do {
             try await dock.setOrientation(Vector3D(x: .nan, y: 0))
             Issue.record("NaN accepted")
         } catch {
-            if case .remote(let name, _) = error { #expect(name == DockInterface.Error.invalidParameter) }
+            // JSON has no NaN: it goes as null, which dockd refuses by name.
+            guard case .invalidParameter(let refused)? = error.failure else {
+                Issue.record("not InvalidParameter: \(error)")
+                return
+            }
+            #expect(refused.parameter == "pitch", "DockKit's x is dockd's pitch")
         }
     }
 }
@@ -98,14 +105,17 @@ extension DockKitClientTests {
         let summary = JSONValue.object(["id": .integer(7), "kind": .string("body"), "primary": .bool(true), "saliency_rank": .integer(2),
                                         "coasting": .bool(false),
                                         "box": .object(["x": .number(0.2), "y": .number(0.1), "width": .number(0.25), "height": .number(0.6)])])
-        let subject = try #require(TrackedSubject(summary))
+        let subject = TrackedSubject(try SubjectSummary(json: summary, path: "subject"))
         #expect(subject.identifier == 7 && subject.type == .person && subject.isPrimary && subject.saliencyRank == 2)
         let rect = try #require(subject.rect)
         #expect(abs(rect.y - 0.3) < 1e-12 && rect.x == 0.2 && rect.height == 0.6, "top 0.1, height 0.6 → bottom-left y 0.3")
         let behind = JSONValue.object(["id": .integer(8), "kind": .string("face"), "primary": .bool(false), "saliency_rank": .integer(1),
                                        "coasting": .bool(true)])
-        #expect(TrackedSubject(behind)?.rect == nil && TrackedSubject(behind)?.type == .face)
-        #expect(TrackedSubject(.string("nonsense")) == nil)
+        let unseen = TrackedSubject(try SubjectSummary(json: behind, path: "subject"))
+        #expect(unseen.rect == nil && unseen.type == .face)
+        #expect(throws: ReplyError(path: "subject", reason: "must be an object, got a string")) {
+            try SubjectSummary(json: .string("nonsense"), path: "subject")
+        }
     }
 
     @Test(.timeLimit(.minutes(1)))
@@ -141,6 +151,41 @@ extension DockKitClientTests {
         #expect(subject.type == .person && subject.saliencyRank >= 1)
         let rect = try #require(subject.rect)
         #expect(rect.y >= 0 && rect.y + rect.height <= 1 && rect.height > rect.width, "a standing person's box: \(rect)")
+        dockd.signal(SIGTERM)
+        #expect(try dockd.finish().status == 0)
+    }
+}
+
+extension DockKitClientTests {
+    @Test(.timeLimit(.minutes(1)))
+    func streamsAndCallsShareTheManagersOneConnection() async throws {
+        let (dockd, socket) = try ClientProcessTests.startDaemon()
+        let manager = try DockAccessoryManager(socketPath: socket)
+        let dock = try #require(try await manager.accessories().first)
+        let motion = try dock.motionStates, tracking = try dock.trackingStates, changes = try manager.accessoryStateChanges
+        var motionIterator = motion.makeAsyncIterator()
+        #expect(try await motionIterator.next() != nil, "motion states come")
+        var trackingIterator = tracking.makeAsyncIterator()
+        let first = try #require(try await trackingIterator.next())
+        // A call beside the streams: answered, and the streams see what it did.
+        let mode: DockClient.FramingMode = first.framingMode == .left ? .right : .left
+        try await dock.setFramingMode(mode)
+        #expect(try await manager.status().framingMode.rawValue == mode.rawValue)
+        var seen = false
+        for _ in 0..<100 {
+            guard let state = try await trackingIterator.next() else { break }
+            if state.framingMode == mode {
+                seen = true
+                break
+            }
+        }
+        #expect(seen, "the tracking states show the new framing")
+        #expect(try await motionIterator.next() != nil, "the first stream still runs")
+        _ = changes
+        // dockd logs each connection with the client's process: this one connected once.
+        _ = dockd.waitForErrorLine(containing: "never printed", timeoutSeconds: 1)
+        let connections = dockd.errorLines.filter { $0.contains("connected (pid \(getpid()),") }
+        #expect(connections.count == 1, "\(connections)")
         dockd.signal(SIGTERM)
         #expect(try dockd.finish().status == 0)
     }

@@ -18,6 +18,10 @@ import TestSupport
                 == .velocity(yaw: 0.5, pitch: -0.1, duration: 2, takeOver: false, waits: true))
         #expect(try Invocation.parse(["velocity", "--yaw", "0.5", "--pitch", "0", "--no-wait"], environment: [:]).action
                 == .velocity(yaw: 0.5, pitch: 0, duration: 0.5, takeOver: false, waits: false), "bounded even without --duration")
+        #expect(try Invocation.parse(["velocity", "--yaw", "0.1"], environment: [:]).action
+                == .velocity(yaw: 0.1, pitch: 0, duration: 0.5, takeOver: false, waits: true), "an axis not named stays still")
+        #expect(try Invocation.parse(["velocity", "--pitch", "-0.2"], environment: [:]).action
+                == .velocity(yaw: 0, pitch: -0.2, duration: 0.5, takeOver: false, waits: true))
         #expect(try Invocation.parse(["orient", "--pitch", "0.2", "--yaw", "1", "--relative", "--take-over"], environment: [:]).action
                 == .orient(yaw: 1, pitch: 0.2, relative: true, duration: nil, speed: nil, takeOver: true, waits: true))
         #expect(try Invocation.parse(["animate", "kapow"], environment: [:]).action == .animate("kapow", takeOver: false, waits: true))
@@ -185,8 +189,9 @@ import TestSupport
     @Test func usageErrorsNameTheProblem() {
         #expect(throws: Invocation.UsageError(message: "no command given")) { try Invocation.parse([], environment: [:]) }
         #expect(throws: Invocation.UsageError(message: "unknown command 'fly'")) { try Invocation.parse(["fly"], environment: [:]) }
-        #expect(throws: Invocation.UsageError(message: "--pitch is required", command: "velocity")) {
-            try Invocation.parse(["velocity", "--yaw", "1"], environment: [:])
+        #expect(throws: Invocation.UsageError(message: "velocity needs --yaw or --pitch (an axis not named stays still)",
+                                              command: "velocity")) {
+            try Invocation.parse(["velocity", "--duration", "1"], environment: [:])
         }
         #expect(throws: Invocation.UsageError(message: "--yaw needs a finite number, got 'nan'", command: "velocity")) {
             try Invocation.parse(["velocity", "--yaw", "nan", "--pitch", "0"], environment: [:])
@@ -308,7 +313,18 @@ import TestSupport
         #expect(try dockctl(["framing", "right"]).output == "ok\n")
         #expect(try dockctl(["status"]).output.contains("framing right"))
         #expect(try dockctl(["roi", "0.1", "0.1", "0.8", "0.8"]).output == "ok\n")
-        #expect(try dockctl(["select", "4"]).output == "ok\n")
+        // Past the picture's edge: what is kept is said, and that is what dockd frames within.
+        #expect(try dockctl(["roi", "0.5", "0.5", "0.8", "0.8"]).output
+                == "ok; the region reaches past the picture's edge: kept x 0.5 y 0.5 width 0.5 height 0.5\n")
+        let roiStatus = try JSONSerialization.jsonObject(with: Data(try dockctl(["--json", "status"]).output.utf8)) as? [String: Any]
+        let region = (roiStatus?["status"] as? [String: Any])?["region_of_interest"] as? [String: Any]
+        #expect(region?["width"] as? Double == 0.5 && region?["height"] as? Double == 0.5, "\(region ?? [:])")
+        #expect(try dockctl(["roi", "0.1", "0.1", "0.8", "0.8"]).output == "ok\n")
+        // A subject that is not tracked: dockd keeps the choice, and dockctl says nobody has that ID.
+        let unknown = try dockctl(["select", "999"])
+        #expect(unknown.status == 0)
+        #expect(unknown.output.hasPrefix("ok, but there is no subject 999 ("), "\(unknown.output)")
+        #expect(try dockctl(["select"]).output == "ok\n", "back to choosing automatically")
         let nobody = try dockctl(["select", "--at", "0.02", "0.02"])
         #expect(nobody.status == 1)
         #expect(nobody.error.hasPrefix("dockctl: io.dockd.Dock.NoSubjectFound"))

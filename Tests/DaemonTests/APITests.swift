@@ -200,12 +200,17 @@ import TestSupport
         let status = Self.parameters(try client.call("io.dockd.Dock.GetStatus"))["status"] as? [String: Any]
         #expect(status?["motion"] as? String == "idle")
 
-        // 1e999 is not a finite number: refused by name, or the message is dropped as invalid JSON.
+        // 1e999 is valid JSON but no double: refused by name and path, and the connection carries on.
         let huge = try daemon.client()
-        huge.sendRaw(Array(#"{"method":"io.dockd.Dock.SetVelocity","parameters":{"yaw":1e999,"pitch":0}}"#.utf8) + [0])
-        if let reply = huge.receive(timeoutSeconds: 3) {
-            #expect(Self.errorName(reply) == "io.dockd.Dock.InvalidParameter")
+        for (text, path) in [(#"{"method":"io.dockd.Dock.SetVelocity","parameters":{"yaw":1e999,"pitch":0}}"#, "yaw"),
+                             (#"{"method":"io.dockd.Dock.SelectSubjectAt","parameters":{"point":{"x":0.5,"y":-1e999}}}"#, "point.y")] {
+            huge.sendRaw(Array(text.utf8) + [0])
+            let reply = huge.receive(timeoutSeconds: 5)
+            #expect(Self.errorName(reply) == "io.dockd.Dock.InvalidParameter", "\(text)")
+            #expect(Self.parameters(reply)["parameter"] as? String == path)
+            #expect(Self.parameters(reply)["reason"] as? String == "must be finite")
         }
+        #expect(Self.parameters(try huge.call("io.dockd.Dock.GetStatus"))["status"] != nil, "the same connection still answers")
 
         let garbage = try daemon.client()
         garbage.sendRaw(Array("{this is not json".utf8) + [0])

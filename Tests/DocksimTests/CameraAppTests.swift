@@ -1,4 +1,5 @@
 import DockAPI
+import DockHost
 import DockTracking
 import Foundation
 import FoundationXML
@@ -38,7 +39,7 @@ import TestSupport
         let batch = DetectionBatch(
             captureTime: .milliseconds(1500), deliveryTime: .milliseconds(1540), camera: camera,
             observations: [Observation(kind: .face, box: NormalizedRect(x: 0.25, y: 0.125, width: 0.5, height: 0.25), confidence: 0.75)])
-        let parameters = CameraApp.trackParameters(batch, hostCaptureTime: .seconds(1000) + .milliseconds(1500))
+        let parameters = CameraApp.trackCall(batch, hostCaptureTime: .seconds(1000) + .milliseconds(1500)).encoded().parameters
         #expect(JSONValue.object(parameters).serialized == """
             {"camera":{"aspect_ratio":0.5625,"horizontal_fov":1.2,"mirrored":true,"orientation":"rotated_clockwise"},\
             "capture_time":1001.5,"observations":[{"box":{"height":0.25,"width":0.5,"x":0.25,"y":0.125},\
@@ -52,28 +53,28 @@ import TestSupport
         }
         let batch = DetectionBatch(captureTime: .zero, deliveryTime: .zero,
                                    camera: CameraInformation(horizontalFieldOfViewRadians: 1, aspectRatio: 1), observations: observations)
-        guard case .array(let sent)? = CameraApp.trackParameters(batch, hostCaptureTime: .seconds(1))["observations"] else {
-            Issue.record("no observations")
+        guard case .host(.track(let sent)) = CameraApp.trackCall(batch, hostCaptureTime: .seconds(1)) else {
+            Issue.record("not a Track call")
             return
         }
-        #expect(sent.count == 64, "the API takes at most 64")
-        #expect(sent.filter { $0["confidence"]?.doubleValue == 0.1 }.count == 1, "six of the seven least confident are left out")
-        #expect(sent.first?["confidence"]?.doubleValue == 0.1, "the first low one is kept, in place")
+        #expect(sent.observations.count == 64, "the API takes at most 64")
+        #expect(sent.observations.filter { $0.confidence == 0.1 }.count == 1, "six of the seven least confident are left out")
+        #expect(sent.observations.first?.confidence == 0.1, "the first low one is kept, in place")
     }
 
-    @Test func thePrimaryIsReadFromAStatusReply() {
-        #expect(CameraApp.primary(inStatusReply: ["status": .object(["primary": .integer(4)])]) == .subject(4))
-        #expect(CameraApp.primary(inStatusReply: ["status": .object(["tracking": .bool(true)])]) == TrackerPrimary.none)
-        #expect(CameraApp.primary(inStatusReply: [:]) == .unknown)
-        let subjects: JSONValue = .array([
-            .object(["id": .integer(2), "primary": .bool(false),
-                     "box": .object(["x": .number(0.1), "y": .number(0.1), "width": .number(0.2), "height": .number(0.5)])]),
-            .object(["id": .integer(4), "primary": .bool(true),
-                     "box": .object(["x": .number(0.5), "y": .integer(0), "width": .number(0.25), "height": .number(0.75)])]),
-        ])
-        #expect(CameraApp.primaryBox(inStatusReply: ["status": .object(["primary": .integer(4), "subjects": subjects])])
-            == NormalizedRect(x: 0.5, y: 0, width: 0.25, height: 0.75))
-        #expect(CameraApp.primaryBox(inStatusReply: ["status": .object(["subjects": .array([])])]) == nil)
+    @Test func thePrimaryIsReadFromAStatus() {
+        var status = Dock.Status(HostPolicy().status(now: .zero, device: "memory"))
+        #expect(CameraApp.primary(in: status) == TrackerPrimary.none)
+        #expect(CameraApp.primaryBox(in: status) == nil)
+        status.primary = 4
+        status.subjects = [
+            SubjectSummary(identifier: 2, kind: .body, box: NormalizedRect(x: 0.1, y: 0.1, width: 0.2, height: 0.5), isPrimary: false,
+                           saliencyRank: 2, isCoasting: false),
+            SubjectSummary(identifier: 4, kind: .body, box: NormalizedRect(x: 0.5, y: 0, width: 0.25, height: 0.75), isPrimary: true,
+                           saliencyRank: 1, isCoasting: false),
+        ]
+        #expect(CameraApp.primary(in: status) == .subject(4))
+        #expect(CameraApp.primaryBox(in: status) == NormalizedRect(x: 0.5, y: 0, width: 0.25, height: 0.75))
     }
 
     // MARK: End to end

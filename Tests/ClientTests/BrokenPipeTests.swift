@@ -1,0 +1,44 @@
+import DockAPI
+import DockCore
+import DockHost
+import DockProtocol
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+
+/// A client whose dockd stops reading mid-call gets an error, not a death by `SIGPIPE`: every
+/// send of DockClient uses `MSG_NOSIGNAL`, so an app need not ignore the signal. The app here is
+/// dockctl, which keeps `SIGPIPE` at its default (checked in `/proc` while it is connected), and
+/// the dockd a stand-in on a socket of the test's own that answers the first call and stops
+/// reading before the second.
+@Suite struct BrokenPipeTests {
+    /// Whether `SIGPIPE` is ignored by process `pid` (`SigIgn` in `/proc/PID/status`).
+    static func ignoresSIGPIPE(_ pid: Int32) throws -> Bool {
+        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("SigIgn:") })
+        let mask = try #require(UInt64(line.dropFirst("SigIgn:".count).trimmingCharacters(in: .whitespaces), radix: 16))
+        return mask & (1 << (UInt64(SIGPIPE) - 1)) != 0
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aClientWithSIGPIPEAtItsDefaultSurvivesDockdGoingAwayMidCall() async throws {
+        let dockd = StandInDockd()
+        // limits with one end given reads the status first (to keep the other end), then sets them.
+        let child = try ChildProcess("dockctl", ["limits", "--yaw-min", "-0.5"], environment: ["DOCKD_SOCKET": dockd.path])
+        await dockd.accept()
+        #expect(try await dockd.receive().method == DockMethod.getStatus.qualifiedName)
+        #expect(try !Self.ignoresSIGPIPE(child.process.processIdentifier), "dockctl keeps SIGPIPE's default")
+
+        // Stop reading, then answer: dockctl's next call is written to a socket nobody reads.
+        #expect(shutdown(dockd.connection, Int32(SHUT_RD)) == 0)
+        var status = HostPolicy().status(now: .zero, device: "stand-in")
+        status.limits = MotionLimits(info: ExampleSession.info)
+        dockd.send(.success(["status": DockEncoding.json(status)]))
+
+        #expect(child.waitForErrorLine(containing: "dockd closed the connection") != nil)
+        let run = try child.finish()
+        #expect(child.process.terminationReason == .exit, "not killed by a signal (SIGPIPE is 13)")
+        #expect(run.status == 1)
+    }
+}

@@ -1,0 +1,70 @@
+import DockAPI
+@testable import DockClient
+import DockHost
+import Testing
+
+/// One connection carrying calls and a stream: replies told apart without request identifiers.
+@Suite(.serialized) struct ConnectionRoutingTests {
+    static let status = HostPolicy().status(now: .zero, device: "stand-in")
+
+    @Test(.timeLimit(.minutes(1)))
+    func eventsAndRepliesInterleavedReachTheirOwnReaders() async throws {
+        let dockd = StandInDockd()
+        let connection = try VarlinkConnection(path: dockd.path)
+        await dockd.accept()
+        var events = connection.events().makeAsyncIterator()
+        #expect(try await dockd.receive().method == DockMethod.watch.qualifiedName)
+        dockd.send(DockEncoding.watchReply(nil, time: .seconds(1), status: Self.status))
+        #expect(try await events.next()?.timeSeconds == 1)
+        async let reply = connection.status()
+        #expect(try await dockd.receive().method == DockMethod.getStatus.qualifiedName)
+        // An event comes between the call and its reply: it goes to the stream, the reply to the call.
+        dockd.send(DockEncoding.watchReply(.docked, time: .seconds(2), status: Self.status))
+        dockd.send(.success(["status": DockEncoding.json(Self.status)]))
+        #expect(try await reply == Dock.Status(Self.status))
+        let docked = try await events.next()
+        #expect(docked?.kind == .docked && docked?.timeSeconds == 2)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aStreamsRefusalIsNotTakenForACallsReply() async throws {
+        let dockd = StandInDockd()
+        let connection = try VarlinkConnection(path: dockd.path)
+        await dockd.accept()
+        let refused = Task {
+            do {
+                for try await _ in connection.events(accessory: "NOPE") {}
+                return nil as Dock.Failure?
+            } catch let error as DockClientError {
+                return error.failure
+            }
+        }
+        #expect(try await dockd.receive().parameters["accessory"] == .string("NOPE"))
+        // A call made while the stream starts waits for the stream's first reply.
+        async let status = connection.status()
+        #expect(await !dockd.hasInput(within: 200), "the call is held back")
+        dockd.send(DockEncoding.noSuchAccessory("NOPE"))
+        #expect(try await dockd.receive().method == DockMethod.getStatus.qualifiedName, "then it is sent")
+        dockd.send(.success(["status": DockEncoding.json(Self.status)]))
+        #expect(try await status == Dock.Status(Self.status))
+        #expect(try await refused.value == .noSuchAccessory("NOPE"))
+        // The stream is over: another may start on the same connection.
+        var again = connection.events().makeAsyncIterator()
+        #expect(try await dockd.receive().method == DockMethod.watch.qualifiedName)
+        dockd.send(DockEncoding.watchReply(nil, time: .seconds(3), status: Self.status))
+        #expect(try await again.next()?.timeSeconds == 3)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aSecondStreamOnOneConnectionIsRefusedByTheClient() async throws {
+        let dockd = StandInDockd()
+        let connection = try VarlinkConnection(path: dockd.path)
+        await dockd.accept()
+        var first = connection.events().makeAsyncIterator()
+        _ = try await dockd.receive()
+        dockd.send(DockEncoding.watchReply(nil, time: .seconds(1), status: Self.status))
+        #expect(try await first.next() != nil)
+        var second = connection.events().makeAsyncIterator()
+        await #expect(throws: DockClientError.streamInUse) { try await second.next() }
+    }
+}
