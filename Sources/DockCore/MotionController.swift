@@ -30,6 +30,9 @@ public struct MotionResult: Hashable, Sendable {
     public var clampedFields: [String]
     /// The animation the request cancelled, if one was playing.
     public var cancelledAnimation: AnimationKind?
+    /// How the activity ended at once, if it did: an orientation move to where the dock already
+    /// is (a target clamped to the limit it rests at) is reached before anything moves.
+    public var finished: MotionFinish?
 }
 
 /// How an activity ended by itself.
@@ -153,8 +156,10 @@ public struct MotionController: Sendable {
         case .idle, .velocity, .moving: break
         }
         activity = next
-        messages += tick(pose: pose, limits: limits, now: now).messages
-        return MotionResult(messages: messages, clampedFields: clamped, cancelledAnimation: cancelled)
+        let first = tick(pose: pose, limits: limits, now: now)
+        messages += first.messages
+        return MotionResult(messages: messages, clampedFields: clamped, cancelledAnimation: cancelled,
+                            finished: first.finished)
     }
 
     /// Advances the control loop: the commands for this tick, and how an activity ended if it did.

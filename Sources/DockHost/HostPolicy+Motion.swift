@@ -44,6 +44,14 @@ extension HostPolicy {
                                    result: result, startedAt: now)
         for message in result.messages { started.sequences.append(send(message, now: now)) }
         current = started
+        // Already there (a move to where the dock rests): it ended as it began, and no later tick
+        // would say so.
+        if let finish = result.finished {
+            log(.debug, "motion finished at once: \(finish)")
+            end(started, .completed(finish))
+            controlChanged(arbiter.motionEnded(for: client))
+            return
+        }
         if started.sequences.isEmpty { acknowledge(now: now) }
     }
 

@@ -75,6 +75,28 @@ import Testing
         #expect(bench.events.contains { $0.event == .motionEnded(owner: 2, ending: .stopped(byClient: 2)) })
     }
 
+    @Test func aMoveToWhereTheDockAlreadyIsIsAnsweredAtOnce() {
+        // Found from outside: `dockctl orient --yaw 9` twice with the yaw limit at 1 rad hung the
+        // second time: the move was reached in its first tick and nobody heard.
+        var bench = HostBench()
+        bench.attach()
+        let move = ClientRequest.motion(.orientation(yawRadians: 0.3, pitchRadians: 0, isRelative: false, pace: .fastest),
+                                        takeOver: false, waitsForEnd: true)
+        let first = bench.request(move, from: 1)
+        bench.run(for: .seconds(3))
+        #expect(bench.replies[first] == .motion(MotionOutcome(clampedFields: [], cancelledAnimation: nil,
+                                                             ending: .completed(.orientationReached))))
+        let controllerAfterAMove = bench.host.arbiter.controller
+        let again = bench.request(move, from: 1)
+        #expect(bench.replies[again] == .motion(MotionOutcome(clampedFields: [], cancelledAnimation: nil,
+                                                             ending: .completed(.orientationReached))),
+                "answered in the same step, not never")
+        #expect(bench.host.arbiter.controller == controllerAfterAMove, "and control went back as after any move")
+        let notWaiting = bench.request(.motion(.orientation(yawRadians: 0.3, pitchRadians: 0, isRelative: false,
+                                                            pace: .fastest), takeOver: false, waitsForEnd: false), from: 1)
+        #expect(bench.replies[notWaiting] == .motion(MotionOutcome(clampedFields: [], cancelledAnimation: nil, ending: nil)))
+    }
+
     @Test func aWaitingCallerHearsHowItsMotionEnded() {
         var bench = HostBench()
         bench.attach()
