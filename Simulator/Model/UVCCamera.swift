@@ -22,8 +22,12 @@ public struct UVCCamera: Sendable {
     public var failsReads = false
     /// An old driver: `QUERY_EXT_CTRL` answers `ENOTTY`.
     public var knowsOnlyLegacyQuery = false
-    /// Every request handled, in order.
+    /// Every request handled, in order (when `keepsRequests`; a long run keeps only the count).
     public private(set) var requests: [V4L2Frame.Request] = []
+    /// Whether `requests` keeps each request.
+    public var keepsRequests = true
+    /// How many requests it answered while plugged in.
+    public private(set) var requestsAnswered = 0
     /// The controls' current values (the absolute ones: their targets).
     public private(set) var values: [UInt32: Int32] = [:]
     /// Where the camera points, arc-seconds.
@@ -62,7 +66,33 @@ public struct UVCCamera: Sendable {
         values[V4L2ControlID.zoomContinuous] = values[V4L2ControlID.zoomContinuous].map { _ in 0 }
     }
 
-    /// Moves the motors on to `now`.
+    /// How long the camera takes to answer `request`: its share of the model's slow
+    /// enumeration for a control query, else nothing.
+    public func answerDelay(for request: V4L2Frame.Request) -> Duration {
+        guard request.request == V4L2Request.queryExtendedControl || request.request == V4L2Request.queryControl else { return .zero }
+        return model.enumerationDelay / max(model.controls.count, 1)
+    }
+
+    /// Whether both motors stand still.
+    public var isStill: Bool { abs(pan.motorRadiansPerSecond) < 1e-3 && abs(tilt.motorRadiansPerSecond) < 1e-3 }
+
+    /// The camera's cable pulled (`true`) or put back: without power the motors stop where they
+    /// are — the speeds go to 0 and the absolute targets to where the axes stand, so the camera
+    /// does not move on when it powers up again — and every request fails with `ENODEV` until
+    /// it is back.
+    public mutating func setUnplugged(_ isUnplugged: Bool, now: Duration) {
+        advance(to: now)
+        isGone = isUnplugged
+        guard isUnplugged else { return }
+        for id in [V4L2ControlID.panSpeed, V4L2ControlID.tiltSpeed, V4L2ControlID.zoomContinuous] where values[id] != nil {
+            values[id] = 0
+        }
+        if values[V4L2ControlID.panAbsolute] != nil { values[V4L2ControlID.panAbsolute] = Int32(panArcSeconds.rounded()) }
+        if values[V4L2ControlID.tiltAbsolute] != nil { values[V4L2ControlID.tiltAbsolute] = Int32(tiltArcSeconds.rounded()) }
+        pan.halt()
+        tilt.halt()
+    }
+
     /// Moves the motors on to `now`, in steps of at most 5 ms.
     public mutating func advance(to now: Duration) {
         while now > time {
@@ -89,11 +119,12 @@ public struct UVCCamera: Sendable {
     /// Answers one request at `now`.
     public mutating func handle(_ request: V4L2Frame.Request, now: Duration) -> V4L2Frame.Reply {
         advance(to: now)
-        requests.append(request)
+        if keepsRequests { requests.append(request) }
         func reply(_ errno: Int32, _ bytes: [UInt8] = request.bytes) -> V4L2Frame.Reply {
             V4L2Frame.Reply(request: request.request, errno: errno, bytes: bytes)
         }
         guard !isGone else { return reply(LinuxErrno.noDevice) }
+        requestsAnswered += 1
         switch request.request {
         case V4L2Request.queryCapability:
             let capability = V4L2Capability(driver: "uvcvideo", card: model.displayName, busInfo: "usb-emulated-1",

@@ -135,9 +135,11 @@ public struct UVCSession: AccessoryLink {
     private var queuedAbsolute: (purpose: Purpose, request: V4L2Frame.Request)?
     /// The speeds the camera was last told (0, 0 when still).
     private var speeds: (pan: Int32, tilt: Int32) = (0, 0)
-    /// A velocity stepped through absolute targets: degrees per second, and the unsnapped target.
+    /// A velocity stepped through absolute targets: degrees per second, and where the commanded
+    /// motion has got to (unsnapped arc-seconds) by `lastStepAt`.
     private var stepped: (yaw: Double, pitch: Double)?
     private var steppedTarget: (pan: Double, tilt: Double) = (0, 0)
+    private var lastStepAt: Duration = .zero
     private var lastWrittenAbsolute: (pan: Int32, tilt: Int32)?
     private var nextStepAt: Duration = .zero
     private var velocityEndsAt: Duration?
@@ -357,7 +359,9 @@ public struct UVCSession: AccessoryLink {
                 if moving {
                     if stepped == nil {
                         steppedTarget = startingTarget()
-                        nextStepAt = now
+                        lastStepAt = now
+                    } else {
+                        advanceStepped(to: now)  // the old rate up to now, the new one from here
                     }
                     stepped = (yaw, pitch)
                     stepAbsolute(now: now)
@@ -457,24 +461,41 @@ public struct UVCSession: AccessoryLink {
         return (0, 0)
     }
 
-    /// A stepped velocity's next target: the rate (capped at what the motors follow) times the
-    /// interval, added up unsnapped so slow rates still advance; written when the snapped
-    /// target moves.
-    private mutating func stepAbsolute(now: Duration) {
-        guard let rate = stepped else { return }
+    /// The rate of a stepped velocity, capped at what the motors follow, arc-seconds per second.
+    private var steppedRate: (pan: Double, tilt: Double) {
+        guard let rate = stepped else { return (0, 0) }
         let cap = configuration.absoluteDegreesPerSecond
-        let interval = configuration.stepInterval.secondsValue
-        func clampRate(_ r: Double) -> Double { min(max(r, -cap), cap) }
-        steppedTarget.pan += clampRate(rate.yaw) * 3600 * interval
-        steppedTarget.tilt += clampRate(rate.pitch) * 3600 * interval
+        func clampRate(_ r: Double) -> Double { min(max(r, -cap), cap) * 3600 }
+        return (clampRate(rate.yaw), clampRate(rate.pitch))
+    }
+
+    private func bounded(_ target: (pan: Double, tilt: Double)) -> (pan: Double, tilt: Double) {
         func bound(_ value: Double, _ control: V4L2ControlDescription?) -> Double {
             guard let control else { return value }
             return min(max(value, Double(control.minimum)), Double(control.maximum))
         }
-        steppedTarget = (bound(steppedTarget.pan, controls.panAbsolute), bound(steppedTarget.tilt, controls.tiltAbsolute))
+        return (bound(target.pan, controls.panAbsolute), bound(target.tilt, controls.tiltAbsolute))
+    }
+
+    /// Moves the commanded motion on to `now` at the stepped rate: the time that passed, not a
+    /// step per call, so a tracker's thirty velocities a second move it no faster than one.
+    private mutating func advanceStepped(to now: Duration) {
+        let rate = steppedRate, seconds = (now - lastStepAt).secondsValue
+        lastStepAt = now
+        steppedTarget = bounded((steppedTarget.pan + rate.pan * seconds, steppedTarget.tilt + rate.tilt * seconds))
+    }
+
+    /// A stepped velocity's next target: the commanded motion, added up unsnapped so slow rates
+    /// still advance, one `stepInterval` ahead (so the motors never wait for the next write);
+    /// written when the snapped target moves.
+    private mutating func stepAbsolute(now: Duration) {
+        guard stepped != nil else { return }
+        advanceStepped(to: now)
+        let rate = steppedRate, lead = configuration.stepInterval.secondsValue
+        let target = bounded((steppedTarget.pan + rate.pan * lead, steppedTarget.tilt + rate.tilt * lead))
         nextStepAt = now + configuration.stepInterval
         let before = lastWrittenAbsolute
-        let request = absoluteRequest(steppedTarget, purpose: .absolute(sequence: nil, type: .setVelocity))
+        let request = absoluteRequest(target, purpose: .absolute(sequence: nil, type: .setVelocity))
         if let before, let after = lastWrittenAbsolute, before == after { return }
         queuedAbsolute = request
     }

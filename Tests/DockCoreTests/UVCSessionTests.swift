@@ -262,6 +262,24 @@ import V4L2Protocol
         #expect(pans.count == 9 || pans.count == 10, "a write per 3600″ step, not one per tick: \(pans.count)")
     }
 
+    /// A tracker sends a velocity every tick: the stepped target moves with the time that
+    /// passed, not a step per message — thirty messages a second at 3°/s turn it 3° a second,
+    /// not three times that (which made the closed loop run away from its subject).
+    @Test func aStreamOfVelocitiesStepsTheTargetByTheTimeThatPassed() {
+        var rig = Rig(model: "logitech-c920")
+        rig.start()
+        let mark = rig.camera.requests.count
+        for _ in 0..<30 {
+            rig.send(Self.velocity(yawDegrees: 3, pitchDegrees: 0, ttl: .seconds(1)))
+            rig.wait(.milliseconds(30))
+        }
+        let pans = rig.sets(from: mark).map { $0[0].value }
+        // The last at 0.87 s: 2.61° at 3°/s, one 100 ms step (0.3°) ahead: 2.91°, snapped to the
+        // 1° step: 3° (a step per message would be 30 × 0.3° = 9°).
+        #expect(pans.last == 10800, "\(pans)")
+        #expect(pans == pans.sorted(), "\(pans)")
+    }
+
     /// A control that answers `EIO` is left out; the others drive the camera.
     @Test func eioOnOneControlIsTolerated() {
         var rig = Rig(camera: { $0.failingControls = [V4L2ControlID.tiltAbsolute] })
