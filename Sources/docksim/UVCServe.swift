@@ -23,6 +23,8 @@ enum UVCServe {
         guard let index = arguments.firstIndex(of: "--protocol"), index + 1 < arguments.count, arguments[index + 1] == "uvc" else {
             return nil
         }
+        // With a scenario or a camera app, the webcam is in the room: the scenario run's.
+        guard !arguments.contains("--scenario"), !arguments.contains("--camera") else { return nil }
         var path: String?
         var modelName = "generic"
         var isQuiet = false
@@ -49,24 +51,26 @@ enum UVCServe {
             printError("docksim: --protocol uvc needs --v4l2 PATH\n\(usage)")
             return 64
         }
-        let model: UVCCameraModel
-        if let builtIn = UVCCameraModel.named(modelName) {
-            model = builtIn
-        } else if let data = FileManager.default.contents(atPath: modelName),
-            let parsed = try? UVCCameraModel.parse(json: String(decoding: data, as: UTF8.self))
-        {
-            model = parsed
-        } else {
-            let names = UVCCameraModel.builtIn.map(\.name).joined(separator: ", ")
-            printError("docksim: no UVC model '\(modelName)' (there are \(names), or a JSON file)")
-            return 64
-        }
+        guard let model = model(named: modelName) else { return 64 }
         do {
             return try serve(model: model, path: path, failing: failing, isQuiet: isQuiet)
         } catch {
             printError("docksim: \(error)")
             return 1
         }
+    }
+
+    /// A built-in model by name, or a model file; nil (with the reason printed) when neither.
+    static func model(named name: String) -> UVCCameraModel? {
+        if let builtIn = UVCCameraModel.named(name) { return builtIn }
+        if let data = FileManager.default.contents(atPath: name),
+            let parsed = try? UVCCameraModel.parse(json: String(decoding: data, as: UTF8.self))
+        {
+            return parsed
+        }
+        let names = UVCCameraModel.builtIn.map(\.name).joined(separator: ", ")
+        printError("docksim: no UVC model '\(name)' (there are \(names), or a JSON file)")
+        return nil
     }
 
     /// Where the preload library is: beside this executable, as the package builds them.
