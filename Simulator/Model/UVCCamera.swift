@@ -28,6 +28,9 @@ public struct UVCCamera: Sendable {
     public var keepsRequests = true
     /// How many requests it answered while plugged in.
     public private(set) var requestsAnswered = 0
+    /// How many reads of pan and tilt (`G_EXT_CTRLS`) it answered: a host reads the pose once
+    /// its handshake is done, so a read after a fault is a host back in session.
+    public private(set) var poseReadsAnswered = 0
     /// The controls' current values (the absolute ones: their targets).
     public private(set) var values: [UInt32: Int32] = [:]
     /// Where the camera points, arc-seconds.
@@ -167,6 +170,11 @@ public struct UVCCamera: Sendable {
                 }
             }
             if request.request == V4L2Request.setExtendedControls { values = staged }
+            if request.request == V4L2Request.getExtendedControls,
+                answered.contains(where: { $0.id == V4L2ControlID.panAbsolute || $0.id == V4L2ControlID.tiltAbsolute })
+            {
+                poseReadsAnswered += 1
+            }
             return reply(0, V4L2ExtendedControls.encode(which: decoded.which, answered, errorIndex: UInt32(decoded.controls.count)))
         case V4L2Request.subscribeEvent:
             return reply(0)

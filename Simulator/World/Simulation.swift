@@ -352,9 +352,9 @@ public struct Simulation: Sendable {
         }
     }
 
-    /// Good frames the accessory has taken from the host (a VISCA camera's packets, a webcam's
-    /// ioctls answered).
-    private var accessoryGoodFrames: Int { visca?.packetsReceived ?? uvc?.requestsAnswered ?? firmware.goodFrameCount }
+    /// Good frames the accessory has taken from the host (a VISCA camera's packets; a webcam's
+    /// pose reads, which a host makes only once its handshake — a slow enumeration — is done).
+    private var accessoryGoodFrames: Int { visca?.packetsReceived ?? uvc?.poseReadsAnswered ?? firmware.goodFrameCount }
 
     private mutating func markEnded(faultIndex: Int) {
         guard let index = faultLog.firstIndex(where: { $0.faultIndex == faultIndex }) else { return }

@@ -31,12 +31,13 @@ import V4L2Protocol
     }
 
     @Test func theUnpluggedWebcamAnswersENODEVAndIsAttachedAgainAfterItsSlowEnumeration() throws {
-        // The OBSBOT model takes 1 s to enumerate: back within the scenario's 2 s all the same,
-        // and not at once (the session must wait the enumeration out, not time it out).
+        // The OBSBOT model takes 1 s to enumerate: back (reading the pose again) within the
+        // scenario's 2 s all the same, and not before that second (the session must wait the
+        // enumeration out, not time it out).
         let result = try Self.run("unplug-replug", model: "obsbot-tiny")
         let fault = try #require(result.report.faults.first)
         let recovered = try #require(fault.recoveredAfterSeconds)
-        #expect(recovered > 0.2 && recovered < 2, "\(recovered)")
+        #expect(recovered > 1 && recovered < 2, "\(recovered)")
     }
 
     @Test func withoutSpeedControlsSteppedTargetsStillFrameTheWalker() throws {
