@@ -94,6 +94,7 @@ public struct UVCSession: AccessoryLink {
         case poll
         case speeds(sequence: UInt16?, type: MessageType)
         case absolute(sequence: UInt16?, type: MessageType)
+        case zoom
     }
 
     struct Outstanding: Hashable, Sendable {
@@ -133,6 +134,10 @@ public struct UVCSession: AccessoryLink {
     /// speeds that must go before an absolute move.
     private var queuedMotion: (purpose: Purpose, request: V4L2Frame.Request)?
     private var queuedAbsolute: (purpose: Purpose, request: V4L2Frame.Request)?
+    /// A `ZOOM_ABSOLUTE` write waiting for the line (a newer one replaces it).
+    private var queuedZoom: V4L2Frame.Request?
+    /// Zoom writes the camera failed (`EIO`, `ERANGE`...), after the caller was answered.
+    public private(set) var failedZoomWrites = 0
     /// The speeds the camera was last told (0, 0 when still).
     private var speeds: (pan: Int32, tilt: Int32) = (0, 0)
     /// A velocity stepped through absolute targets: degrees per second, and where the commanded
@@ -210,6 +215,7 @@ public struct UVCSession: AccessoryLink {
             outstanding = nil
             queuedMotion = nil
             queuedAbsolute = nil
+            queuedZoom = nil
             speeds = (0, 0)
             stepped = nil
             lastWrittenAbsolute = nil
@@ -255,6 +261,7 @@ public struct UVCSession: AccessoryLink {
             outstanding = nil
             queuedMotion = nil
             queuedAbsolute = nil
+            queuedZoom = nil
             stepped = nil
             velocityEndsAt = nil
             pendingSample = nil
@@ -526,6 +533,10 @@ public struct UVCSession: AccessoryLink {
             queuedAbsolute = nil
             return transmit(absolute.purpose, absolute.request, now: now)
         }
+        if let zoom = queuedZoom {
+            queuedZoom = nil
+            return transmit(.zoom, zoom, now: now)
+        }
         if hasReadablePose, now >= nextPollAt {
             nextPollAt = now + configuration.pollInterval
             return transmit(.poll, poseRequest(), now: now)
@@ -588,7 +599,23 @@ public struct UVCSession: AccessoryLink {
                 return refuse(sequence, type, reason: reason, detail: UInt16(clamping: reply.errno)) + sendNext(now: now)
             }
             return (sequence.map { [.emit(.acknowledged(acknowledgement($0, type)))] } ?? []) + sendNext(now: now)
+        case .zoom:
+            if reply.errno != 0 { failedZoomWrites += 1 }
+            return sendNext(now: now)
         }
+    }
+
+    /// Zooms through `ZOOM_ABSOLUTE`: its minimum plus `fraction` of its range, snapped to its
+    /// step, in one `S_EXT_CTRLS`; the caller is answered at once with the fraction that makes
+    /// (a write the camera then fails is counted in `failedZoomWrites`). Nil without an
+    /// absolute zoom (a camera with `ZOOM_CONTINUOUS` only, or none) or out of session.
+    public mutating func setZoom(_ fraction: Double, now: Duration) -> (actions: [SessionAction], fraction: Double)? {
+        guard isReady, let zoom = controls.zoomAbsolute, fraction.isFinite else { return nil }
+        let low = Double(zoom.minimum), span = Double(zoom.maximum) - Double(zoom.minimum)
+        let value = UVCControls.absoluteValue(arcSeconds: low + min(max(fraction, 0), 1) * span, control: zoom)
+        queuedZoom = V4L2Frame.Request(request: V4L2Request.setExtendedControls,
+                                       bytes: V4L2ExtendedControls.encode([(zoom.id, value)]))
+        return (sendNext(now: now), span > 0 ? (Double(value) - low) / span : 0)
     }
 
     private mutating func nextQuery(now: Duration) -> [SessionAction] {

@@ -21,6 +21,8 @@ enum Presentation {
         case .setLimits:
             guard case .object(let limits)? = reply["limits"] else { return "ok" }
             return limitsText(limits)
+        case .setZoom:
+            return "zoom \(reply["zoom"]?.doubleValue.map(round3) ?? "?")"
         case .selectSubjectAt:
             return "following subject \(reply["subject"]?.doubleValue.map { String(Int($0)) } ?? "?")"
         default:

@@ -81,6 +81,9 @@ func run() async -> Int32 {
         case .selectAt(let x, let y):
             method = .selectSubjectAt
             parameters = ["point": .object(["x": .number(x), "y": .number(y)])]
+        case .zoom(let fraction):
+            method = .setZoom
+            parameters = ["zoom": .number(fraction)]
         case .track(let enabled):
             method = .setSystemTracking
             parameters = ["enabled": .bool(enabled)]

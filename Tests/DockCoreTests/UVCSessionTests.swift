@@ -280,6 +280,33 @@ import V4L2Protocol
         #expect(pans == pans.sorted(), "\(pans)")
     }
 
+    /// Zoom is `ZOOM_ABSOLUTE` from its minimum to its maximum, snapped to its step, in one
+    /// `S_EXT_CTRLS` of its own; a camera without an absolute zoom cannot be zoomed.
+    @Test func zoomWritesTheAbsoluteZoomAsAFractionOfItsRange() throws {
+        var rig = Rig(model: "insta360-link")  // zoom_absolute 100…400
+        #expect(rig.session.setZoom(0.5, now: rig.now) == nil, "not in session yet")
+        rig.start()
+        let mark = rig.camera.requests.count
+        let half = rig.session.setZoom(0.5, now: rig.now)
+        let zoomed = try #require(half)
+        rig.perform(zoomed.actions)
+        #expect(zoomed.fraction == 0.5)
+        #expect(rig.sets(from: mark).last!.map(\.id) == [V4L2ControlID.zoomAbsolute])
+        #expect(rig.camera.values[V4L2ControlID.zoomAbsolute] == 250)
+        let below = rig.session.setZoom(-3, now: rig.now)
+        let widest = try #require(below)
+        rig.perform(widest.actions)
+        #expect(widest.fraction == 0 && rig.camera.values[V4L2ControlID.zoomAbsolute] == 100, "clamped to the range")
+
+        var bare = UVCSessionTests.model("generic")
+        bare.controls = bare.controls.filter { $0.id != V4L2ControlID.zoomAbsolute }
+        var plain = Rig()
+        plain.camera = UVCCamera(model: bare)
+        plain.start()
+        #expect(plain.session.state == .ready(isDocked: true))
+        #expect(plain.session.setZoom(0.5, now: plain.now) == nil, "no absolute zoom")
+    }
+
     /// A control that answers `EIO` is left out; the others drive the camera.
     @Test func eioOnOneControlIsTolerated() {
         var rig = Rig(camera: { $0.failingControls = [V4L2ControlID.tiltAbsolute] })
