@@ -44,5 +44,6 @@ import V4L2Protocol
         // insta360-link has pan/tilt absolute only: velocity is an absolute target stepped every 100 ms.
         let result = try Self.run("walk-across", model: "insta360-link")
         #expect(result.inToleranceShare(from: .seconds(2)) > 0.8, "\(result.inToleranceShare(from: .seconds(2)))")
+        print("uvc insta360-link walk-across: in tolerance from 2 s \(result.inToleranceShare(from: .seconds(2)))")
     }
 }
