@@ -95,6 +95,23 @@ import V4L2Protocol
         #expect(dock.replies[refused] == .failure(.notSupported("zoom")))
     }
 
+    /// A streamed velocity the camera already has is acknowledged by the link at once (nothing
+    /// to write): the caller is answered at once too, not after the acknowledgement timeout.
+    @Test func aVelocityTheCameraAlreadyHasIsAnsweredAtOnce() {
+        var rig = Rig()
+        rig.perform(rig.host.start(now: rig.now))
+        rig.run(for: .milliseconds(300))
+        let velocity = MotionRequest.velocity(yawRadiansPerSecond: 0.3, pitchRadiansPerSecond: 0, duration: nil)
+        let first = rig.request(.motion(velocity, takeOver: false, waitsForEnd: false), from: 1)
+        rig.run(for: .milliseconds(5))
+        #expect(rig.replies[first] != nil)
+        let writes = rig.speedWrites.count
+        let again = rig.request(.motion(velocity, takeOver: false, waitsForEnd: false), from: 1)
+        #expect(rig.replies[again] == .motion(MotionOutcome(clampedFields: [], cancelledAnimation: nil, ending: nil)),
+                "answered in the same step")
+        #expect(rig.speedWrites.count == writes, "nothing written: the camera has that speed")
+    }
+
     @Test func aOneShotVelocityPansTheCameraAndStopsItAtItsEnd() {
         var rig = Rig()
         rig.perform(rig.host.start(now: rig.now))
