@@ -42,6 +42,11 @@ public struct UVCCamera: Sendable {
     /// The motors.
     public private(set) var tilt: AxisPhysics
     private var time: Duration = .zero
+    /// Each open file handle's control-event subscriptions (control id: subscription flags), its
+    /// events not yet dequeued, and how many it has been sent.
+    private var subscriptions: [Int: [UInt32: UInt32]] = [:]
+    private var events: [Int: [(control: UInt32, changes: UInt32, value: Int64, time: Duration)]] = [:]
+    private var eventCounts: [Int: UInt32] = [:]
     private let arcSecondsPerRadian = 180 / Double.pi * 3600
 
     /// How fast the motors may change speed, rad/s² (UVC reports none; a small gimbal's).
@@ -119,8 +124,66 @@ public struct UVCCamera: Sendable {
         return axis
     }
 
-    /// Answers one request at `now`.
-    public mutating func handle(_ request: V4L2Frame.Request, now: Duration) -> V4L2Frame.Reply {
+    /// A file handle closed: its subscriptions and events go with it.
+    public mutating func closed(fileHandle: Int) {
+        subscriptions[fileHandle] = nil
+        events[fileHandle] = nil
+        eventCounts[fileHandle] = nil
+    }
+
+    /// Queues a value-change event for every file handle subscribed to `id` (not the one that
+    /// made the change, unless it asked for feedback), as the control framework does.
+    private mutating func valueChanged(_ id: UInt32, from old: Int32?, by fileHandle: Int) {
+        guard let value = values[id], value != old else { return }
+        for (handle, subscribed) in subscriptions {
+            guard let flags = subscribed[id], handle != fileHandle || flags & V4L2Event.allowFeedback != 0 else { continue }
+            events[handle, default: []].append((id, V4L2Event.valueChanged, Int64(value), time))
+        }
+    }
+
+    private mutating func eventRequest(_ request: V4L2Frame.Request, fileHandle: Int) -> V4L2Frame.Reply {
+        func reply(_ errno: Int32, _ bytes: [UInt8] = request.bytes) -> V4L2Frame.Reply {
+            V4L2Frame.Reply(request: request.request, errno: errno, bytes: bytes)
+        }
+        switch request.request {
+        case V4L2Request.subscribeEvent:
+            // uvcvideo knows control events only.
+            guard let asked = V4L2Event.subscription(request.bytes), asked.type == V4L2Event.controlType,
+                let control = model.control(asked.id)
+            else { return reply(LinuxErrno.invalid) }
+            subscriptions[fileHandle, default: [:]][control.id] = asked.flags
+            if asked.flags & V4L2Event.sendInitial != 0 {
+                events[fileHandle, default: []].append((control.id, V4L2Event.valueChanged | V4L2Event.flagsChanged,
+                                                        Int64(values[control.id] ?? 0), time))
+            }
+            return reply(0)
+        case V4L2Request.unsubscribeEvent:
+            guard let asked = V4L2Event.subscription(request.bytes) else { return reply(LinuxErrno.invalid) }
+            if asked.type == V4L2Event.allTypes {
+                subscriptions[fileHandle] = nil
+            } else if asked.type == V4L2Event.controlType {
+                subscriptions[fileHandle]?[asked.id] = nil
+            }
+            return reply(0)
+        case V4L2Request.dequeueEvent:
+            guard var queue = events[fileHandle], !queue.isEmpty,
+                let control = model.control(queue[0].control)
+            else { return reply(LinuxErrno.noEntry, [UInt8](repeating: 0, count: V4L2Event.size)) }
+            let event = queue.removeFirst()
+            events[fileHandle] = queue
+            let sequence = eventCounts[fileHandle, default: 0]
+            eventCounts[fileHandle] = sequence &+ 1
+            let nanoseconds = event.time.components.seconds * 1_000_000_000 + event.time.components.attoseconds / 1_000_000_000
+            return reply(0, V4L2Event.control(changes: event.changes, control: control.description, value: event.value,
+                                              pending: UInt32(queue.count), sequence: sequence, nanoseconds: nanoseconds))
+        default:  // the emulation's own: how many are waiting
+            return reply(0, V4L2Event.pendingImage(events[fileHandle]?.count ?? 0))
+        }
+    }
+
+    /// Answers one request at `now`, from the file handle `fileHandle` (each open of the
+    /// device is one; they share the camera, each with its own event subscriptions).
+    public mutating func handle(_ request: V4L2Frame.Request, now: Duration, fileHandle: Int = 0) -> V4L2Frame.Reply {
         advance(to: now)
         if keepsRequests { requests.append(request) }
         func reply(_ errno: Int32, _ bytes: [UInt8] = request.bytes) -> V4L2Frame.Reply {
@@ -148,7 +211,9 @@ public struct UVCCamera: Sendable {
             if request.request == V4L2Request.getControl {
                 return reply(0, V4L2Control.encode(id: id, value: readBack(id)))
             }
+            let old = values[id]
             values[id] = clamped(value, control)
+            valueChanged(id, from: old, by: fileHandle)
             return reply(0)
         case V4L2Request.getExtendedControls, V4L2Request.setExtendedControls, V4L2Request.tryExtendedControls:
             guard let decoded = try? V4L2ExtendedControls.decode(request.bytes) else { return reply(LinuxErrno.invalid) }
@@ -169,15 +234,19 @@ public struct UVCCamera: Sendable {
                     answered.append((entry.id, staged[entry.id]!))
                 }
             }
-            if request.request == V4L2Request.setExtendedControls { values = staged }
+            if request.request == V4L2Request.setExtendedControls {
+                let old = values
+                values = staged
+                for entry in decoded.controls { valueChanged(entry.id, from: old[entry.id], by: fileHandle) }
+            }
             if request.request == V4L2Request.getExtendedControls,
                 answered.contains(where: { $0.id == V4L2ControlID.panAbsolute || $0.id == V4L2ControlID.tiltAbsolute })
             {
                 poseReadsAnswered += 1
             }
             return reply(0, V4L2ExtendedControls.encode(which: decoded.which, answered, errorIndex: UInt32(decoded.controls.count)))
-        case V4L2Request.subscribeEvent:
-            return reply(0)
+        case V4L2Request.subscribeEvent, V4L2Request.unsubscribeEvent, V4L2Request.dequeueEvent, V4L2Request.emulatedEventsPending:
+            return eventRequest(request, fileHandle: fileHandle)
         case V4L2Request.queryMenu:
             return reply(LinuxErrno.invalid)
         default:

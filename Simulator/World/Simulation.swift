@@ -142,15 +142,18 @@ public struct Simulation: Sendable {
     /// have it open: its reply, and how long after `time` the camera gives it (a control query's
     /// share of a slow enumeration). Not plugged in: `ENODEV`. A real-time shell with several
     /// connections calls this for each; `receiveFromHost` does for its one host.
-    public mutating func answerUVC(_ request: V4L2Frame.Request, at time: Duration)
+    public mutating func answerUVC(_ request: V4L2Frame.Request, at time: Duration, fileHandle: Int = 0)
         -> (output: SimulationOutput, reply: V4L2Frame.Reply, delay: Duration)
     {
         precondition(uvc != nil, "answerUVC without a UVC camera in the run")
         let output = advance(to: time)
-        let reply = uvc!.handle(request, now: now)
+        let reply = uvc!.handle(request, now: now, fileHandle: fileHandle)
         checkRecoveries()
         return (output, reply, reply.errno == 0 ? uvc!.answerDelay(for: request) : .zero)
     }
+
+    /// A connection to the UVC webcam closed: its event subscriptions go.
+    public mutating func uvcFileHandleClosed(_ fileHandle: Int) { uvc?.closed(fileHandle: fileHandle) }
 
     private mutating func deliverUVCReplies(into output: inout SimulationOutput) {
         while let first = uvcReplies.first, first.due <= now {

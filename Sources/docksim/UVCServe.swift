@@ -95,6 +95,7 @@ enum UVCServe {
         let now: @Sendable () -> Duration = { start.duration(to: .now) }
         log("UVC camera \(model.displayName) (\(model.name)) on \(path); LD_PRELOAD=\(preloadLibraryPath)")
         var reported = (pan: 0.0, tilt: 0.0)
+        var nextFileHandle = 0
         var previous = reported
         while true {
             let ready = try Poll.waitForReading([listener, signals.descriptor], timeout: .milliseconds(100))
@@ -103,7 +104,9 @@ enum UVCServe {
                 return 0
             }
             if ready.contains(listener), let connection = UnixSocket.accept(listener) {
-                let thread = Thread { answer(connection, camera: camera, model: model, now: now, log: log) }
+                nextFileHandle += 1
+                let fileHandle = nextFileHandle
+                let thread = Thread { answer(connection, fileHandle: fileHandle, camera: camera, model: model, now: now, log: log) }
                 thread.name = "docksim uvc client"
                 thread.start()
             }
@@ -124,9 +127,12 @@ enum UVCServe {
     }
 
     /// Answers one program's framed ioctls until it closes the device.
-    private static func answer(_ connection: FileDescriptor, camera: SharedCamera, model: UVCCameraModel,
+    private static func answer(_ connection: FileDescriptor, fileHandle: Int, camera: SharedCamera, model: UVCCameraModel,
                                now: @Sendable () -> Duration, log: @Sendable (String) -> Void) {
-        defer { connection.close() }
+        defer {
+            connection.close()
+            camera.state.withLock { $0.closed(fileHandle: fileHandle) }
+        }
         var decoder = V4L2Frame.Decoder.requests()
         let perQuery = model.enumerationDelay / max(model.controls.count, 1)
         while true {
@@ -146,7 +152,7 @@ enum UVCServe {
                 if perQuery > .zero, request.request == V4L2Request.queryExtendedControl || request.request == V4L2Request.queryControl {
                     Thread.sleep(forTimeInterval: perQuery.secondsValue)  // the model's slow enumeration
                 }
-                let reply = camera.state.withLock { $0.handle(request, now: now()) }
+                let reply = camera.state.withLock { $0.handle(request, now: now(), fileHandle: fileHandle) }
                 if request.request == V4L2Request.setExtendedControls, reply.errno == 0,
                     let controls = try? V4L2ExtendedControls.decode(request.bytes).controls
                 {

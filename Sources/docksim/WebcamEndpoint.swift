@@ -13,6 +13,8 @@ import V4L2Protocol
 final class WebcamEndpoint {
     private struct Connection {
         var descriptor: FileDescriptor
+        /// The file handle it is to the camera (its event subscriptions).
+        var fileHandle: Int
         var decoder = V4L2Frame.Decoder.requests()
         var replies: [(due: Duration, bytes: [UInt8])] = []
     }
@@ -20,6 +22,9 @@ final class WebcamEndpoint {
     let path: String
     private var listener: FileDescriptor?
     private var connections: [Connection] = []
+    private var nextFileHandle = 0
+    /// File handles closed since the last `serve`, for the camera to forget.
+    private var closedHandles: [Int] = []
     private let log: (String) -> Void
 
     /// Listens at `path` (a stale socket there is replaced).
@@ -44,7 +49,10 @@ final class WebcamEndpoint {
 
     /// The device gone: every connection closed, the socket removed.
     func unplug() {
-        for connection in connections { connection.descriptor.close() }
+        for connection in connections {
+            connection.descriptor.close()
+            closedHandles.append(connection.fileHandle)
+        }
         connections = []
         listener?.close()
         listener = nil
@@ -55,8 +63,11 @@ final class WebcamEndpoint {
     /// each from `simulation` at `now`; returns what the world did meanwhile.
     func serve(_ ready: [FileDescriptor], simulation: inout Simulation, now: Duration) -> SimulationOutput {
         var output = SimulationOutput()
+        for handle in closedHandles { simulation.uvcFileHandleClosed(handle) }
+        closedHandles = []
         if let listener, ready.contains(listener), let accepted = UnixSocket.accept(listener) {
-            connections.append(Connection(descriptor: accepted))
+            nextFileHandle += 1
+            connections.append(Connection(descriptor: accepted, fileHandle: nextFileHandle))
         }
         var closed: [Int] = []
         for index in connections.indices where ready.contains(connections[index].descriptor) {
@@ -74,7 +85,7 @@ final class WebcamEndpoint {
                 continue
             }
             for request in requests {
-                let answer = simulation.answerUVC(request, at: now)
+                let answer = simulation.answerUVC(request, at: now, fileHandle: connections[index].fileHandle)
                 output.append(answer.output)
                 let due = max(now + answer.delay, connections[index].replies.last?.due ?? .zero)
                 connections[index].replies.append((due, answer.reply.encode()))
@@ -82,6 +93,7 @@ final class WebcamEndpoint {
         }
         for index in closed.reversed() {
             connections[index].descriptor.close()
+            closedHandles.append(connections[index].fileHandle)
             connections.remove(at: index)
         }
         return output
@@ -101,6 +113,7 @@ final class WebcamEndpoint {
         }
         for index in closed.reversed() {
             connections[index].descriptor.close()
+            closedHandles.append(connections[index].fileHandle)
             connections.remove(at: index)
         }
     }
