@@ -194,7 +194,8 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
         .testTarget(
             name: "DocksimTests",
-            dependencies: ["docksim", "dockd", "DockAPI", "DockProtocol", "DockSimulator", "DockSystem", "DockTracking", "TestSupport"],
+            dependencies: ["docksim", "dockd", "DockAPI", "DockProtocol", "DockSimulator", "DockSystem", "DockTracking", "TestSupport",
+                           "V4L2Protocol"],
             swiftSettings: strictSettings
         ),
         .testTarget(

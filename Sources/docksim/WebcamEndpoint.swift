@@ -47,16 +47,17 @@ final class WebcamEndpoint {
         log("UVC camera on \(path) (run programs with LD_PRELOAD=$(docksim --preload-library))")
     }
 
-    /// The device gone: every connection closed, the socket removed.
+    /// The device gone: the socket removed first (so a program that sees its connection close
+    /// finds no device to open), then every connection closed.
     func unplug() {
+        if listener != nil { unlink(path) }
+        listener?.close()
+        listener = nil
         for connection in connections {
             connection.descriptor.close()
             closedHandles.append(connection.fileHandle)
         }
         connections = []
-        listener?.close()
-        listener = nil
-        unlink(path)
     }
 
     /// Takes new connections and the requests that arrived on `ready` descriptors, answering
