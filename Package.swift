@@ -120,7 +120,7 @@ let package = Package(
         // The tracker and the baseline in closed loop with the simulator, in virtual time (pure).
         .target(
             name: "DockEvaluation",
-            dependencies: ["DockCore", "DockHost", "DockProtocol", "DockSimulator", "DockTracking", "VISCAProtocol"],
+            dependencies: ["DockCore", "DockHost", "DockProtocol", "DockSimulator", "DockTracking", "VISCAProtocol", "V4L2Protocol"],
             swiftSettings: strictSettings
         ),
         // I/O: the simulated dock on a pseudo-terminal, owned by a test or benchmark that times
@@ -183,7 +183,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DockEvaluationTests",
-            dependencies: ["DockEvaluation", "DockTracking", "DockSimulator", "DockCore", "VISCAProtocol"],
+            dependencies: ["DockEvaluation", "DockTracking", "DockSimulator", "DockCore", "DockHost", "VISCAProtocol", "V4L2Protocol"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -194,7 +194,8 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
         .testTarget(
             name: "DocksimTests",
-            dependencies: ["docksim", "dockd", "DockAPI", "DockProtocol", "DockSimulator", "DockSystem", "DockTracking", "TestSupport"],
+            dependencies: ["docksim", "dockd", "DockAPI", "DockProtocol", "DockSimulator", "DockSystem", "DockTracking", "TestSupport",
+                           "V4L2Protocol"],
             swiftSettings: strictSettings
         ),
         .testTarget(

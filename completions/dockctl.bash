@@ -16,7 +16,7 @@ _dockctl() {
         '')
             case $prev in --socket) files=true ;; esac
             options='--socket --json --help --version'
-            words='status watch velocity orient stop animate track limits devices framing roi select replay'
+            words='status watch velocity orient stop animate track limits devices framing roi select zoom replay'
             ;;
         status)
             options='--help --json'
@@ -74,6 +74,9 @@ _dockctl() {
             ;;
         select)
             options='--at --help --json'
+            ;;
+        zoom)
+            options='--help --json'
             ;;
         replay)
             case $prev in

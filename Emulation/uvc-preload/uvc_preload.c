@@ -6,6 +6,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,9 +16,11 @@
 #include <sys/socket.h>
 #include <stdio.h>
 #include <sys/mman.h>
+#include <sys/select.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/videodev2.h>
 
@@ -155,11 +158,24 @@ int close(int fd) {
     return real(fd);
 }
 
+// Waits until the socket can be read or written: a program may have made the device's descriptor
+// non-blocking (fcntl O_NONBLOCK, as v4l2-ctl does before it polls for events), which makes the
+// socket so, but one ioctl's request and reply must still go whole.
+static void wait_for(int fd, short events) {
+    int (*real_poll)(struct pollfd *, nfds_t, int) = (int (*)(struct pollfd *, nfds_t, int))next_symbol("poll");
+    struct pollfd wanted = {.fd = fd, .events = events};
+    real_poll(&wanted, 1, -1);
+}
+
 static int send_all(int fd, const void *bytes, size_t count) {
     const unsigned char *at = bytes;
     while (count > 0) {
         ssize_t sent = send(fd, at, count, MSG_NOSIGNAL);
         if (sent < 0 && errno == EINTR) continue;
+        if (sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            wait_for(fd, POLLOUT);
+            continue;
+        }
         if (sent <= 0) return -1;
         at += sent;
         count -= (size_t)sent;
@@ -172,6 +188,10 @@ static int receive_all(int fd, void *bytes, size_t count) {
     while (count > 0) {
         ssize_t got = recv(fd, at, count, 0);
         if (got < 0 && errno == EINTR) continue;
+        if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            wait_for(fd, POLLIN);
+            continue;
+        }
         if (got <= 0) return -1;
         at += got;
         count -= (size_t)got;
@@ -191,6 +211,10 @@ static int is_extended(uint32_t request) {
     return request == (uint32_t)VIDIOC_G_EXT_CTRLS || request == (uint32_t)VIDIOC_S_EXT_CTRLS ||
            request == (uint32_t)VIDIOC_TRY_EXT_CTRLS;
 }
+
+// The emulation's own request (no V4L2 ioctl): how many events a descriptor has waiting
+// (Protocol/uvc.md section 6), asked while a program waits in poll or select.
+#define EMULATED_EVENTS_PENDING _IOR('V', 255, uint32_t)
 
 // One ioctl through the socket: the struct (for EXT_CTRLS, the header with its pointer zeroed
 // and the array after it) out, the errno and the struct after the call back.
@@ -238,12 +262,177 @@ static int emulated_ioctl(int fd, uint32_t request, void *argument) {
     return 0;
 }
 
+static void sleep_milliseconds(long milliseconds) {
+    struct timespec pause = {.tv_sec = milliseconds / 1000, .tv_nsec = (milliseconds % 1000) * 1000000};
+    while (nanosleep(&pause, &pause) != 0 && errno == EINTR) {}
+}
+
 int ioctl(int fd, unsigned long request, ...) {
     va_list arguments;
     va_start(arguments, request);
     void *argument = va_arg(arguments, void *);
     va_end(arguments);
-    if (is_tracked(fd)) return emulated_ioctl(fd, (uint32_t)request, argument);
+    if (is_tracked(fd)) {
+        int result = emulated_ioctl(fd, (uint32_t)request, argument);
+        // A blocking VIDIOC_DQEVENT waits for an event, as the driver's does (asked every 10 ms).
+        while (result != 0 && errno == ENOENT && (uint32_t)request == (uint32_t)VIDIOC_DQEVENT &&
+               !(fcntl(fd, F_GETFL) & O_NONBLOCK)) {
+            sleep_milliseconds(10);
+            result = emulated_ioctl(fd, (uint32_t)request, argument);
+        }
+        return result;
+    }
     int (*real)(int, unsigned long, ...) = (int (*)(int, unsigned long, ...))next_symbol("ioctl");
     return real(fd, request, argument);
+}
+
+// poll and select on an emulated descriptor: it is ready for POLLPRI (an exception, in select)
+// when it has an event waiting, and ready with POLLERR when docksim is gone; reading and writing
+// never (no streaming). The other descriptors are waited on by the real call in slices of at most
+// 10 ms, between which the emulated ones are asked again, until something is ready or the
+// timeout (milliseconds, < 0: none) has passed.
+static long elapsed_milliseconds(const struct timespec *start) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (now.tv_sec - start->tv_sec) * 1000 + (now.tv_nsec - start->tv_nsec) / 1000000;
+}
+
+static int slice_for(long timeout, const struct timespec *start) {
+    if (timeout < 0) return 10;
+    long left = timeout - elapsed_milliseconds(start);
+    return left <= 0 ? 0 : (left < 10 ? (int)left : 10);
+}
+
+// 1: an event waits, 0: none, -1: docksim is gone.
+static int has_event(int fd) {
+    uint32_t count = 0;
+    if (emulated_ioctl(fd, (uint32_t)EMULATED_EVENTS_PENDING, &count) != 0) return -1;
+    return count > 0;
+}
+
+static int emulated_poll(struct pollfd *fds, nfds_t count, long timeout, const sigset_t *mask) {
+    int (*real_poll)(struct pollfd *, nfds_t, int) = (int (*)(struct pollfd *, nfds_t, int))next_symbol("poll");
+    int (*real_ppoll)(struct pollfd *, nfds_t, const struct timespec *, const sigset_t *) =
+        (int (*)(struct pollfd *, nfds_t, const struct timespec *, const sigset_t *))next_symbol("ppoll");
+    int *saved = calloc(count ? count : 1, sizeof *saved);
+    short *emulated = calloc(count ? count : 1, sizeof *emulated);
+    if (saved == NULL || emulated == NULL) {
+        free(saved);
+        free(emulated);
+        errno = ENOMEM;
+        return -1;
+    }
+    struct timespec start;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    int result;
+    for (;;) {
+        int ready = 0;
+        for (nfds_t i = 0; i < count; i++) {
+            saved[i] = fds[i].fd;
+            emulated[i] = 0;
+            if (!is_tracked(fds[i].fd)) continue;
+            int event = has_event(fds[i].fd);
+            if (event < 0) emulated[i] = POLLERR | POLLHUP;
+            else if (event > 0 && (fds[i].events & POLLPRI)) emulated[i] = POLLPRI;
+            if (emulated[i]) ready++;
+            fds[i].fd = -1;  // the real call leaves it out
+        }
+        int slice = ready ? 0 : slice_for(timeout, &start);
+        if (mask != NULL) {
+            struct timespec wait = {.tv_sec = slice / 1000, .tv_nsec = (slice % 1000) * 1000000L};
+            result = real_ppoll(fds, count, &wait, mask);
+        } else {
+            result = real_poll(fds, count, slice);
+        }
+        for (nfds_t i = 0; i < count; i++) {
+            if (fds[i].fd == -1 && saved[i] != -1) fds[i].revents = emulated[i];
+            fds[i].fd = saved[i];
+        }
+        if (result < 0) break;
+        result += ready;
+        if (result > 0 || (timeout >= 0 && elapsed_milliseconds(&start) >= timeout)) break;
+    }
+    free(saved);
+    free(emulated);
+    return result;
+}
+
+static int any_tracked(struct pollfd *fds, nfds_t count) {
+    for (nfds_t i = 0; i < count; i++) if (is_tracked(fds[i].fd)) return 1;
+    return 0;
+}
+
+int poll(struct pollfd *fds, nfds_t count, int timeout) {
+    if (!any_tracked(fds, count)) {
+        int (*real)(struct pollfd *, nfds_t, int) = (int (*)(struct pollfd *, nfds_t, int))next_symbol("poll");
+        return real(fds, count, timeout);
+    }
+    return emulated_poll(fds, count, timeout, NULL);
+}
+
+int ppoll(struct pollfd *fds, nfds_t count, const struct timespec *timeout, const sigset_t *mask) {
+    if (!any_tracked(fds, count)) {
+        int (*real)(struct pollfd *, nfds_t, const struct timespec *, const sigset_t *) =
+            (int (*)(struct pollfd *, nfds_t, const struct timespec *, const sigset_t *))next_symbol("ppoll");
+        return real(fds, count, timeout, mask);
+    }
+    long milliseconds = timeout == NULL ? -1 : timeout->tv_sec * 1000 + timeout->tv_nsec / 1000000;
+    return emulated_poll(fds, count, milliseconds, mask);
+}
+
+// select and pselect as poll over the same descriptors: an emulated descriptor in exceptfds is
+// ready when an event waits; in readfds or writefds, never.
+static int emulated_select(int nfds, fd_set *readable, fd_set *writable, fd_set *exceptional, long timeout,
+                           const sigset_t *mask) {
+    struct pollfd fds[FD_SETSIZE];
+    nfds_t count = 0;
+    for (int fd = 0; fd < nfds && fd < FD_SETSIZE; fd++) {
+        short events = 0;
+        if (readable != NULL && FD_ISSET(fd, readable)) events |= POLLIN;
+        if (writable != NULL && FD_ISSET(fd, writable)) events |= POLLOUT;
+        if (exceptional != NULL && FD_ISSET(fd, exceptional)) events |= POLLPRI;
+        if (events) fds[count++] = (struct pollfd){.fd = fd, .events = events};
+    }
+    int result = emulated_poll(fds, count, timeout, mask);
+    if (result < 0) return result;
+    if (readable != NULL) FD_ZERO(readable);
+    if (writable != NULL) FD_ZERO(writable);
+    if (exceptional != NULL) FD_ZERO(exceptional);
+    int bits = 0;
+    for (nfds_t i = 0; i < count; i++) {
+        short got = fds[i].revents;
+        if (readable != NULL && (fds[i].events & POLLIN) && (got & (POLLIN | POLLHUP | POLLERR))) { FD_SET(fds[i].fd, readable); bits++; }
+        if (writable != NULL && (fds[i].events & POLLOUT) && (got & (POLLOUT | POLLERR))) { FD_SET(fds[i].fd, writable); bits++; }
+        if (exceptional != NULL && (fds[i].events & POLLPRI) && (got & (POLLPRI | POLLERR))) { FD_SET(fds[i].fd, exceptional); bits++; }
+    }
+    return bits;
+}
+
+static int any_tracked_in(int nfds, fd_set *a, fd_set *b, fd_set *c) {
+    for (int fd = 0; fd < nfds && fd < FD_SETSIZE; fd++) {
+        if (!is_tracked(fd)) continue;
+        if ((a != NULL && FD_ISSET(fd, a)) || (b != NULL && FD_ISSET(fd, b)) || (c != NULL && FD_ISSET(fd, c))) return 1;
+    }
+    return 0;
+}
+
+int select(int nfds, fd_set *readable, fd_set *writable, fd_set *exceptional, struct timeval *timeout) {
+    if (!any_tracked_in(nfds, readable, writable, exceptional)) {
+        int (*real)(int, fd_set *, fd_set *, fd_set *, struct timeval *) =
+            (int (*)(int, fd_set *, fd_set *, fd_set *, struct timeval *))next_symbol("select");
+        return real(nfds, readable, writable, exceptional, timeout);
+    }
+    long milliseconds = timeout == NULL ? -1 : timeout->tv_sec * 1000 + timeout->tv_usec / 1000;
+    return emulated_select(nfds, readable, writable, exceptional, milliseconds, NULL);
+}
+
+int pselect(int nfds, fd_set *readable, fd_set *writable, fd_set *exceptional, const struct timespec *timeout,
+            const sigset_t *mask) {
+    if (!any_tracked_in(nfds, readable, writable, exceptional)) {
+        int (*real)(int, fd_set *, fd_set *, fd_set *, const struct timespec *, const sigset_t *) =
+            (int (*)(int, fd_set *, fd_set *, fd_set *, const struct timespec *, const sigset_t *))next_symbol("pselect");
+        return real(nfds, readable, writable, exceptional, timeout, mask);
+    }
+    long milliseconds = timeout == NULL ? -1 : timeout->tv_sec * 1000 + timeout->tv_nsec / 1000000;
+    return emulated_select(nfds, readable, writable, exceptional, milliseconds, mask);
 }

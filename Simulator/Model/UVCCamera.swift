@@ -22,8 +22,15 @@ public struct UVCCamera: Sendable {
     public var failsReads = false
     /// An old driver: `QUERY_EXT_CTRL` answers `ENOTTY`.
     public var knowsOnlyLegacyQuery = false
-    /// Every request handled, in order.
+    /// Every request handled, in order (when `keepsRequests`; a long run keeps only the count).
     public private(set) var requests: [V4L2Frame.Request] = []
+    /// Whether `requests` keeps each request.
+    public var keepsRequests = true
+    /// How many requests it answered while plugged in.
+    public private(set) var requestsAnswered = 0
+    /// How many reads of pan and tilt (`G_EXT_CTRLS`) it answered: a host reads the pose once
+    /// its handshake is done, so a read after a fault is a host back in session.
+    public private(set) var poseReadsAnswered = 0
     /// The controls' current values (the absolute ones: their targets).
     public private(set) var values: [UInt32: Int32] = [:]
     /// Where the camera points, arc-seconds.
@@ -35,6 +42,11 @@ public struct UVCCamera: Sendable {
     /// The motors.
     public private(set) var tilt: AxisPhysics
     private var time: Duration = .zero
+    /// Each open file handle's control-event subscriptions (control id: subscription flags), its
+    /// events not yet dequeued, and how many it has been sent.
+    private var subscriptions: [Int: [UInt32: UInt32]] = [:]
+    private var events: [Int: [(control: UInt32, changes: UInt32, value: Int64, time: Duration)]] = [:]
+    private var eventCounts: [Int: UInt32] = [:]
     private let arcSecondsPerRadian = 180 / Double.pi * 3600
 
     /// How fast the motors may change speed, rad/s² (UVC reports none; a small gimbal's).
@@ -62,7 +74,33 @@ public struct UVCCamera: Sendable {
         values[V4L2ControlID.zoomContinuous] = values[V4L2ControlID.zoomContinuous].map { _ in 0 }
     }
 
-    /// Moves the motors on to `now`.
+    /// How long the camera takes to answer `request`: its share of the model's slow
+    /// enumeration for a control query, else nothing.
+    public func answerDelay(for request: V4L2Frame.Request) -> Duration {
+        guard request.request == V4L2Request.queryExtendedControl || request.request == V4L2Request.queryControl else { return .zero }
+        return model.enumerationDelay / max(model.controls.count, 1)
+    }
+
+    /// Whether both motors stand still.
+    public var isStill: Bool { abs(pan.motorRadiansPerSecond) < 1e-3 && abs(tilt.motorRadiansPerSecond) < 1e-3 }
+
+    /// The camera's cable pulled (`true`) or put back: without power the motors stop where they
+    /// are — the speeds go to 0 and the absolute targets to where the axes stand, so the camera
+    /// does not move on when it powers up again — and every request fails with `ENODEV` until
+    /// it is back.
+    public mutating func setUnplugged(_ isUnplugged: Bool, now: Duration) {
+        advance(to: now)
+        isGone = isUnplugged
+        guard isUnplugged else { return }
+        for id in [V4L2ControlID.panSpeed, V4L2ControlID.tiltSpeed, V4L2ControlID.zoomContinuous] where values[id] != nil {
+            values[id] = 0
+        }
+        if values[V4L2ControlID.panAbsolute] != nil { values[V4L2ControlID.panAbsolute] = Int32(panArcSeconds.rounded()) }
+        if values[V4L2ControlID.tiltAbsolute] != nil { values[V4L2ControlID.tiltAbsolute] = Int32(tiltArcSeconds.rounded()) }
+        pan.halt()
+        tilt.halt()
+    }
+
     /// Moves the motors on to `now`, in steps of at most 5 ms.
     public mutating func advance(to now: Duration) {
         while now > time {
@@ -86,14 +124,73 @@ public struct UVCCamera: Sendable {
         return axis
     }
 
-    /// Answers one request at `now`.
-    public mutating func handle(_ request: V4L2Frame.Request, now: Duration) -> V4L2Frame.Reply {
+    /// A file handle closed: its subscriptions and events go with it.
+    public mutating func closed(fileHandle: Int) {
+        subscriptions[fileHandle] = nil
+        events[fileHandle] = nil
+        eventCounts[fileHandle] = nil
+    }
+
+    /// Queues a value-change event for every file handle subscribed to `id` (not the one that
+    /// made the change, unless it asked for feedback), as the control framework does.
+    private mutating func valueChanged(_ id: UInt32, from old: Int32?, by fileHandle: Int) {
+        guard let value = values[id], value != old else { return }
+        for (handle, subscribed) in subscriptions {
+            guard let flags = subscribed[id], handle != fileHandle || flags & V4L2Event.allowFeedback != 0 else { continue }
+            events[handle, default: []].append((id, V4L2Event.valueChanged, Int64(value), time))
+        }
+    }
+
+    private mutating func eventRequest(_ request: V4L2Frame.Request, fileHandle: Int) -> V4L2Frame.Reply {
+        func reply(_ errno: Int32, _ bytes: [UInt8] = request.bytes) -> V4L2Frame.Reply {
+            V4L2Frame.Reply(request: request.request, errno: errno, bytes: bytes)
+        }
+        switch request.request {
+        case V4L2Request.subscribeEvent:
+            // uvcvideo knows control events only.
+            guard let asked = V4L2Event.subscription(request.bytes), asked.type == V4L2Event.controlType,
+                let control = model.control(asked.id)
+            else { return reply(LinuxErrno.invalid) }
+            subscriptions[fileHandle, default: [:]][control.id] = asked.flags
+            if asked.flags & V4L2Event.sendInitial != 0 {
+                events[fileHandle, default: []].append((control.id, V4L2Event.valueChanged | V4L2Event.flagsChanged,
+                                                        Int64(values[control.id] ?? 0), time))
+            }
+            return reply(0)
+        case V4L2Request.unsubscribeEvent:
+            guard let asked = V4L2Event.subscription(request.bytes) else { return reply(LinuxErrno.invalid) }
+            if asked.type == V4L2Event.allTypes {
+                subscriptions[fileHandle] = nil
+            } else if asked.type == V4L2Event.controlType {
+                subscriptions[fileHandle]?[asked.id] = nil
+            }
+            return reply(0)
+        case V4L2Request.dequeueEvent:
+            guard var queue = events[fileHandle], !queue.isEmpty,
+                let control = model.control(queue[0].control)
+            else { return reply(LinuxErrno.noEntry, [UInt8](repeating: 0, count: V4L2Event.size)) }
+            let event = queue.removeFirst()
+            events[fileHandle] = queue
+            let sequence = eventCounts[fileHandle, default: 0]
+            eventCounts[fileHandle] = sequence &+ 1
+            let nanoseconds = event.time.components.seconds * 1_000_000_000 + event.time.components.attoseconds / 1_000_000_000
+            return reply(0, V4L2Event.control(changes: event.changes, control: control.description, value: event.value,
+                                              pending: UInt32(queue.count), sequence: sequence, nanoseconds: nanoseconds))
+        default:  // the emulation's own: how many are waiting
+            return reply(0, V4L2Event.pendingImage(events[fileHandle]?.count ?? 0))
+        }
+    }
+
+    /// Answers one request at `now`, from the file handle `fileHandle` (each open of the
+    /// device is one; they share the camera, each with its own event subscriptions).
+    public mutating func handle(_ request: V4L2Frame.Request, now: Duration, fileHandle: Int = 0) -> V4L2Frame.Reply {
         advance(to: now)
-        requests.append(request)
+        if keepsRequests { requests.append(request) }
         func reply(_ errno: Int32, _ bytes: [UInt8] = request.bytes) -> V4L2Frame.Reply {
             V4L2Frame.Reply(request: request.request, errno: errno, bytes: bytes)
         }
         guard !isGone else { return reply(LinuxErrno.noDevice) }
+        requestsAnswered += 1
         switch request.request {
         case V4L2Request.queryCapability:
             let capability = V4L2Capability(driver: "uvcvideo", card: model.displayName, busInfo: "usb-emulated-1",
@@ -114,7 +211,9 @@ public struct UVCCamera: Sendable {
             if request.request == V4L2Request.getControl {
                 return reply(0, V4L2Control.encode(id: id, value: readBack(id)))
             }
+            let old = values[id]
             values[id] = clamped(value, control)
+            valueChanged(id, from: old, by: fileHandle)
             return reply(0)
         case V4L2Request.getExtendedControls, V4L2Request.setExtendedControls, V4L2Request.tryExtendedControls:
             guard let decoded = try? V4L2ExtendedControls.decode(request.bytes) else { return reply(LinuxErrno.invalid) }
@@ -135,10 +234,19 @@ public struct UVCCamera: Sendable {
                     answered.append((entry.id, staged[entry.id]!))
                 }
             }
-            if request.request == V4L2Request.setExtendedControls { values = staged }
+            if request.request == V4L2Request.setExtendedControls {
+                let old = values
+                values = staged
+                for entry in decoded.controls { valueChanged(entry.id, from: old[entry.id], by: fileHandle) }
+            }
+            if request.request == V4L2Request.getExtendedControls,
+                answered.contains(where: { $0.id == V4L2ControlID.panAbsolute || $0.id == V4L2ControlID.tiltAbsolute })
+            {
+                poseReadsAnswered += 1
+            }
             return reply(0, V4L2ExtendedControls.encode(which: decoded.which, answered, errorIndex: UInt32(decoded.controls.count)))
-        case V4L2Request.subscribeEvent:
-            return reply(0)
+        case V4L2Request.subscribeEvent, V4L2Request.unsubscribeEvent, V4L2Request.dequeueEvent, V4L2Request.emulatedEventsPending:
+            return eventRequest(request, fileHandle: fileHandle)
         case V4L2Request.queryMenu:
             return reply(LinuxErrno.invalid)
         default:

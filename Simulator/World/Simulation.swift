@@ -1,4 +1,5 @@
 import DockProtocol
+public import V4L2Protocol
 import VISCAProtocol
 
 /// A whole simulated run: the dock's firmware behind a cable that can be pulled or get noisy, the
@@ -13,6 +14,9 @@ public struct Simulation: Sendable {
     /// A VISCA camera in the dock's place, when the run has one: the host speaks VISCA to it,
     /// and the camera world looks through its pan and tilt.
     public private(set) var visca: VISCACamera?
+    /// A UVC PTZ webcam in the dock's place, when the run has one: the host sends it framed
+    /// ioctls (`Protocol/uvc.md` §3), and the camera world looks through its pan and tilt.
+    public private(set) var uvc: UVCCamera?
     /// The camera on the dock.
     public let camera: VirtualCamera
     /// The subjects with their paths resolved.
@@ -32,10 +36,15 @@ public struct Simulation: Sendable {
     private var pendingBatches: [DetectionBatch] = []
     private var bitErrorRate = 0.0
     private var isHostSilenced = false
+    /// The framed ioctls of the one host that `receiveFromHost` serves, and its replies not yet
+    /// due (a slow enumeration answers late).
+    private var uvcRequests = V4L2Frame.Decoder.requests()
+    private var uvcReplies: [(due: Duration, bytes: [UInt8])] = []
 
     /// Sets up a run at time zero; with `visca`, a VISCA camera of that configuration takes the
-    /// dock's place (the same scenario, seeds and world otherwise).
-    public init(scenario: Scenario, visca: VISCACamera.Configuration? = nil) {
+    /// dock's place, with `uvc` a UVC webcam of that model (the same scenario, seeds and world
+    /// otherwise).
+    public init(scenario: Scenario, visca: VISCACamera.Configuration? = nil, uvc: UVCCameraModel? = nil) {
         var random = SimulationRandom(seed: scenario.seed)
         self.scenario = scenario
         firmware = AccessoryFirmware(configuration: scenario.accessory, seed: random.next())
@@ -48,14 +57,20 @@ public struct Simulation: Sendable {
         actions = TimedAction.timeline(scenario)
         // Its own seed, so that the rest of the run draws the same numbers as a dock's run.
         self.visca = visca.map { VISCACamera(configuration: $0, seed: scenario.seed &+ 0x5649_5343) }
+        self.uvc = uvc.map { model in
+            var camera = UVCCamera(model: model)
+            camera.keepsRequests = false  // a long run would keep every poll
+            return camera
+        }
     }
 
-    /// The pan and tilt the camera looks through, radians (the dock's, or the VISCA camera's).
-    public var cameraYawRadians: Double { visca?.pan.outputRadians ?? firmware.yaw.outputRadians }
+    /// The pan and tilt the camera looks through, radians (the dock's, the VISCA camera's or
+    /// the webcam's).
+    public var cameraYawRadians: Double { visca?.pan.outputRadians ?? uvc?.pan.outputRadians ?? firmware.yaw.outputRadians }
     /// The camera's pitch, radians.
-    public var cameraPitchRadians: Double { visca?.tilt.outputRadians ?? firmware.pitch.outputRadians }
+    public var cameraPitchRadians: Double { visca?.tilt.outputRadians ?? uvc?.tilt.outputRadians ?? firmware.pitch.outputRadians }
     /// Whether the motors stand still.
-    public var isStill: Bool { visca?.isStill ?? firmware.isStill }
+    public var isStill: Bool { visca?.isStill ?? uvc?.isStill ?? firmware.isStill }
 
     /// Whether the run has reached its duration.
     public var isFinished: Bool { now >= scenario.duration }
@@ -66,9 +81,24 @@ public struct Simulation: Sendable {
         min(frameTime(nextFrame), nextAction < actions.count ? actions[nextAction].time : scenario.duration)
     }
 
-    /// Bytes from the host arrive at `time` (not before `now`).
+    /// Bytes from the host arrive at `time` (not before `now`). To a UVC webcam they are framed
+    /// ioctls of one host, each answered in `bytesToHost` when due (at once, or after its share
+    /// of a slow enumeration); bytes that are not frames are dropped with what is buffered.
     public mutating func receiveFromHost(_ bytes: some Sequence<UInt8>, at time: Duration) -> SimulationOutput {
         var output = advance(to: time)
+        if uvc != nil {
+            guard let requests = try? uvcRequests.requests(Array(bytes)) else {
+                uvcRequests = V4L2Frame.Decoder.requests()
+                return output
+            }
+            for request in requests {
+                let (_, reply, delay) = answerUVC(request, at: now)  // already advanced to `now`
+                let due = max(now + delay, uvcReplies.last?.due ?? .zero)
+                uvcReplies.append((due, reply.encode()))
+            }
+            deliverUVCReplies(into: &output)
+            return output
+        }
         guard isPluggedIn, !isHostSilenced else { return output }
         let delivered = corrupt(Array(bytes))
         if visca != nil {
@@ -102,9 +132,35 @@ public struct Simulation: Sendable {
         }
         advanceAccessory(to: time, into: &output)
         now = time
+        deliverUVCReplies(into: &output)
         deliverBatches(into: &output)
         checkRecoveries()
         return output
+    }
+
+    /// One ioctl to the UVC webcam at `time` (not before `now`), from any of the programs that
+    /// have it open: its reply, and how long after `time` the camera gives it (a control query's
+    /// share of a slow enumeration). Not plugged in: `ENODEV`. A real-time shell with several
+    /// connections calls this for each; `receiveFromHost` does for its one host.
+    public mutating func answerUVC(_ request: V4L2Frame.Request, at time: Duration, fileHandle: Int = 0)
+        -> (output: SimulationOutput, reply: V4L2Frame.Reply, delay: Duration)
+    {
+        precondition(uvc != nil, "answerUVC without a UVC camera in the run")
+        let output = advance(to: time)
+        let reply = uvc!.handle(request, now: now, fileHandle: fileHandle)
+        checkRecoveries()
+        return (output, reply, reply.errno == 0 ? uvc!.answerDelay(for: request) : .zero)
+    }
+
+    /// A connection to the UVC webcam closed: its event subscriptions go.
+    public mutating func uvcFileHandleClosed(_ fileHandle: Int) { uvc?.closed(fileHandle: fileHandle) }
+
+    private mutating func deliverUVCReplies(into output: inout SimulationOutput) {
+        while let first = uvcReplies.first, first.due <= now {
+            uvcReplies.removeFirst()
+            output.chunksToHost.append(first.bytes)
+            output.bytesToHost += first.bytes
+        }
     }
 
     private func frameTime(_ index: Int) -> Duration {
@@ -146,7 +202,9 @@ public struct Simulation: Sendable {
     // MARK: The cable
 
     private mutating func advanceAccessory(to time: Duration, into output: inout SimulationOutput) {
-        if visca != nil {
+        if uvc != nil {
+            uvc!.advance(to: time)
+        } else if visca != nil {
             accessoryOutput(visca!.advance(to: time), into: &output)
         } else {
             output.bytesToHost += dockOutput(firmware.advanceBytes(to: time))
@@ -194,6 +252,10 @@ public struct Simulation: Sendable {
                 applyToCamera(fault.kind, starts: true, index: index, into: &output)
                 return
             }
+            if uvc != nil {
+                applyToWebcam(fault.kind, starts: true, index: index, into: &output)
+                return
+            }
             switch fault.kind {
             case .unplug:
                 isPluggedIn = false
@@ -215,6 +277,11 @@ public struct Simulation: Sendable {
                 markEnded(faultIndex: index)
                 return
             }
+            if uvc != nil {
+                applyToWebcam(scenario.faults[index].kind, starts: false, index: index, into: &output)
+                markEnded(faultIndex: index)
+                return
+            }
             switch scenario.faults[index].kind {
             case .unplug:
                 firmware.reboot(now: now)
@@ -230,13 +297,13 @@ public struct Simulation: Sendable {
             }
             markEnded(faultIndex: index)
         case .button(let button, let isPressed):
-            guard visca == nil else { return }  // a VISCA camera has no buttons, zoom rocker or dock sensor
+            guard visca == nil, uvc == nil else { return }  // a camera has no buttons, zoom rocker or dock sensor
             frames = firmware.button(button, isPressed: isPressed, now: now)
         case .zoom(let steps):
-            guard visca == nil else { return }
+            guard visca == nil, uvc == nil else { return }
             frames = firmware.zoom(steps: steps, now: now)
         case .dock(let docked):
-            guard visca == nil else { return }
+            guard visca == nil, uvc == nil else { return }
             frames = firmware.setDocked(docked, now: now)
         }
         var bytes: [UInt8] = []
@@ -267,8 +334,30 @@ public struct Simulation: Sendable {
         }
     }
 
-    /// Good frames the accessory has taken from the host (a VISCA camera's packets).
-    private var accessoryGoodFrames: Int { visca?.packetsReceived ?? firmware.goodFrameCount }
+    /// A fault as a UVC webcam has it: unplugged (every request `ENODEV`, and in real time the
+    /// device gone), hung (a telemetry stall: its pose reads fail with `EIO`), rebooted (a
+    /// moment unplugged). A webcam's ioctls cross no noisy line, it reports no stalled motor or
+    /// heat, and host silence it cannot notice.
+    private mutating func applyToWebcam(_ kind: FaultScript.Kind, starts: Bool, index: Int,
+                                        into output: inout SimulationOutput) {
+        switch kind {
+        case .unplug:
+            isPluggedIn = !starts
+            uvc!.setUnplugged(starts, now: now)
+            output.linkChanges.append(starts ? .unplugged : .replugged)
+        case .telemetryStall: uvc!.failsReads = starts
+        case .reboot:
+            uvc!.setUnplugged(true, now: now)
+            uvc!.setUnplugged(false, now: now)
+            output.linkChanges += [.unplugged, .replugged]
+            markEnded(faultIndex: index)
+        case .hostSilence, .lineNoise, .replyDelay, .replyLoss, .motorStall, .overTemperature: break
+        }
+    }
+
+    /// Good frames the accessory has taken from the host (a VISCA camera's packets; a webcam's
+    /// pose reads, which a host makes only once its handshake — a slow enumeration — is done).
+    private var accessoryGoodFrames: Int { visca?.packetsReceived ?? uvc?.poseReadsAnswered ?? firmware.goodFrameCount }
 
     private mutating func markEnded(faultIndex: Int) {
         guard let index = faultLog.firstIndex(where: { $0.faultIndex == faultIndex }) else { return }
@@ -286,7 +375,7 @@ public struct Simulation: Sendable {
                 faultLog[index].stoppedAfterSeconds = now.secondsValue - faultLog[index].startSeconds
             }
             guard faultLog[index].recoveredAfterSeconds == nil, let framesAtEnd = faultLog[index].goodFramesAtEnd,
-                visca != nil || firmware.session != .notReady, accessoryGoodFrames > framesAtEnd
+                visca != nil || uvc != nil || firmware.session != .notReady, accessoryGoodFrames > framesAtEnd
             else { continue }
             faultLog[index].recoveredAfterSeconds = max(0, now.secondsValue - faultLog[index].endSeconds)
         }

@@ -16,6 +16,8 @@ extension Dock {
         case limits(Limits)
         /// `SelectSubjectAt`'s `subject`.
         case subject(Int)
+        /// `SetZoom`'s `zoom`: the zoom set, a fraction of the camera's range.
+        case zoom(Double)
         /// One of `Watch`'s `event`s.
         case event(Event)
 
@@ -29,6 +31,7 @@ extension Dock {
             case .setVelocity, .setOrientation, .animate: self = .motion(try r.decoded("result", MotionResult.init(json:path:)))
             case .setLimits: self = .limits(try r.decoded("limits", Limits.init(json:path:)))
             case .selectSubjectAt: self = .subject(try r.integer("subject"))
+            case .setZoom: self = .zoom(try r.double("zoom"))
             case .stop, .setSystemTracking, .track, .setFramingMode, .setRegionOfInterest, .selectSubjects, .acquireControl,
                  .releaseControl:
                 self = .done
@@ -44,6 +47,7 @@ extension Dock {
             case .motion(let result): ["result": result.json]
             case .limits(let limits): ["limits": limits.json]
             case .subject(let subject): ["subject": .integer(Int64(subject))]
+            case .zoom(let zoom): ["zoom": .number(zoom)]
             case .event(let event): ["event": event.json]
             }
         }
@@ -59,6 +63,8 @@ extension Dock {
         case busy(holder: ClientID)
         /// `NoSubjectFound`: no tracked subject at that point.
         case noSubjectFound
+        /// `NotSupported`: the dock lacks the capability asked for (its name: `zoom`).
+        case notSupported(capability: String)
         /// `InvalidParameter` (dockd's or the service interface's): a parameter is missing, of
         /// the wrong type, not finite or out of range.
         case invalidParameter(ParameterError)
@@ -83,6 +89,7 @@ extension Dock {
             case DockInterface.Error.notReady: self = .notReady
             case DockInterface.Error.busy: self = .busy(holder: try r.integer("holder", as: ClientID.self))
             case DockInterface.Error.noSubjectFound: self = .noSubjectFound
+            case DockInterface.Error.notSupported: self = .notSupported(capability: try r.string("capability"))
             case DockInterface.Error.invalidParameter:
                 self = .invalidParameter(ParameterError(parameter: try r.string("parameter"), reason: try r.string("reason")))
             case VarlinkService.Error.invalidParameter:
@@ -109,6 +116,7 @@ extension Dock.Failure: CustomStringConvertible {
         case .dockRefused(let reason, let detail): "refused by the dock: \(reason) (detail \(detail))"
         case .dockFault(let fault): "the dock raised a fault: \(fault.code)" + (fault.axis.map { " on \($0.name)" } ?? "")
         case .noSubjectFound: "no tracked subject there"
+        case .notSupported(let capability): "this dock cannot do that: it has no \(capability) dockd can drive"
         case .methodNotFound(let method): "dockd has no method \(method)"
         case .interfaceNotFound(let name): "dockd has no interface \(name)"
         case .expectedMore: "a streaming call needs \"more\""
@@ -128,6 +136,7 @@ extension DockMethod {
         case .setVelocity, .setOrientation, .animate: "result"
         case .setLimits: "limits"
         case .selectSubjectAt: "subject"
+        case .setZoom: "zoom"
         case .stop, .setSystemTracking, .track, .setFramingMode, .setRegionOfInterest, .selectSubjects, .acquireControl, .releaseControl: nil
         }
     }

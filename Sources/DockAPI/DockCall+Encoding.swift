@@ -57,6 +57,9 @@ extension DockCall {
                 parameters = ["take_over": .bool(takeOver)]
             case .releaseControl:
                 method = .releaseControl
+            case .setZoom(let zoom):
+                method = .setZoom
+                parameters = ["zoom": .number(zoom)]
             case .setSystemTracking(let enabled):
                 method = .setSystemTracking
                 parameters = ["enabled": .bool(enabled)]
@@ -126,6 +129,7 @@ extension DockCall {
             case .motion(.stop, _, _), .stop: .stop
             case .acquireControl: .acquireControl
             case .releaseControl: .releaseControl
+            case .setZoom: .setZoom
             case .setSystemTracking: .setSystemTracking
             case .setLimits: .setLimits
             case .setFramingMode: .setFramingMode

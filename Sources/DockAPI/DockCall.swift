@@ -19,6 +19,7 @@ public enum DockMethod: String, CaseIterable, Hashable, Sendable {
     case selectSubjects = "SelectSubjects"
     case selectSubjectAt = "SelectSubjectAt"
     case setLimits = "SetLimits"
+    case setZoom = "SetZoom"
     case acquireControl = "AcquireControl"
     case releaseControl = "ReleaseControl"
 
@@ -187,6 +188,11 @@ public enum DockCall: Hashable, Sendable {
             return parsed(.host(.setLimits(LimitRequest(
                 yawRadians: try r.optionalRange("yaw"), pitchRadians: try r.optionalRange("pitch"),
                 yawSpeedRadiansPerSecond: speed, pitchSpeedRadiansPerSecond: speed))))
+        case .setZoom:
+            let r = try reader(["zoom"])
+            let zoom = try r.number("zoom")
+            guard (0...1).contains(zoom) else { throw ParameterError(parameter: "zoom", reason: "must be within 0...1") }
+            return parsed(.host(.setZoom(zoom)))
         case .acquireControl:
             let r = try reader(["take_over"])
             return parsed(.host(.acquireControl(takeOver: try r.optionalBool("take_over") ?? false)))

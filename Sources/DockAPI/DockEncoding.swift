@@ -13,6 +13,7 @@ public enum DockEncoding {
         case .motion(let outcome): .success(["result": json(outcome)])
         case .limits(let limits): .success(["limits": Dock.Limits(limits).json])
         case .subject(let subject): .success(["subject": .integer(Int64(subject))])
+        case .zoom(let fraction): .success(["zoom": .number(fraction)])
         case .failure(let error): self.reply(error)
         }
     }
@@ -23,6 +24,7 @@ public enum DockEncoding {
         case .notReady: .failure(DockInterface.Error.notReady)
         case .busy(let holder): .failure(DockInterface.Error.busy, ["holder": .integer(Int64(holder))])
         case .noSubjectFound: .failure(DockInterface.Error.noSubjectFound)
+        case .notSupported(let capability): .failure(DockInterface.Error.notSupported, ["capability": .string(capability)])
         case .dockRefused(let reason, let detail):
             .failure(DockInterface.Error.dockRefused, ["reason": .string(reason.name), "detail": .integer(Int64(detail))])
         case .dockFault(let fault): .failure(DockInterface.Error.dockFault, ["fault": Dock.Fault(fault).json])

@@ -301,6 +301,14 @@ method SelectSubjectAt(point: Point, accessory: ?string) -> (subject: int)
 # Narrows the limits (never beyond the dock's own); absent fields stay as they are.
 method SetLimits(yaw: ?Range, pitch: ?Range, max_speed: ?float, accessory: ?string) -> (limits: Limits)
 
+# Zooms a camera that has a zoom it can be driven to: zoom is the fraction of the way from the
+# widest it goes (0) to its longest (1), linear in the camera's own zoom units (a UVC webcam's
+# ZOOM_ABSOLUTE from its minimum to its maximum); the reply is the fraction set once the camera's
+# step has rounded it. Zoom is not motion: any client may zoom, whoever holds control. NotSupported
+# (capability "zoom") from a dock without one dockd can drive: a dock-serial dock, whose zoom is a
+# button it reports, and for now a VISCA camera.
+method SetZoom(zoom: float, accessory: ?string) -> (zoom: float)
+
 # Holds control until ReleaseControl, Stop, or until this connection closes (then the motors stop).
 method AcquireControl(take_over: ?bool, accessory: ?string) -> ()
 
@@ -323,6 +331,9 @@ error Busy (holder: int)
 # No tracked subject at that point.
 error NoSubjectFound ()
 
+# The dock cannot do what was asked: the capability it lacks (zoom).
+error NotSupported (capability: string)
+
 # A parameter is missing, of the wrong type, not finite or out of range.
 error InvalidParameter (parameter: string, reason: string)
 
@@ -342,6 +353,7 @@ error DockFault (fault: Fault)
         public static let busy = "io.dockd.Dock.Busy"
         public static let invalidParameter = "io.dockd.Dock.InvalidParameter"
         public static let noSubjectFound = "io.dockd.Dock.NoSubjectFound"
+        public static let notSupported = "io.dockd.Dock.NotSupported"
         public static let dockRefused = "io.dockd.Dock.DockRefused"
         public static let dockFault = "io.dockd.Dock.DockFault"
     }

@@ -119,4 +119,16 @@ public protocol AccessoryLink: Sendable {
     mutating func tick(now: Duration) -> [SessionAction]
     /// Sends a command to the accessory (only while it is in session; otherwise nothing).
     mutating func send(_ message: Message, now: Duration) -> [SessionAction]
+    /// Zooms to `fraction` of the way from the widest the zoom goes (0) to its longest (1),
+    /// linear in the accessory's own zoom units, while in session.
+    ///
+    /// - Returns: the actions, and the fraction set once the accessory's own step has rounded
+    ///   it; nil when this link cannot drive a zoom (a dock-serial dock's zoom is a button it
+    ///   reports, not a motor the host drives).
+    mutating func setZoom(_ fraction: Double, now: Duration) -> (actions: [SessionAction], fraction: Double)?
+}
+
+extension AccessoryLink {
+    /// No zoom the host can drive: nil.
+    public mutating func setZoom(_ fraction: Double, now: Duration) -> (actions: [SessionAction], fraction: Double)? { nil }
 }

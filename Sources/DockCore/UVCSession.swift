@@ -94,6 +94,7 @@ public struct UVCSession: AccessoryLink {
         case poll
         case speeds(sequence: UInt16?, type: MessageType)
         case absolute(sequence: UInt16?, type: MessageType)
+        case zoom
     }
 
     struct Outstanding: Hashable, Sendable {
@@ -133,11 +134,17 @@ public struct UVCSession: AccessoryLink {
     /// speeds that must go before an absolute move.
     private var queuedMotion: (purpose: Purpose, request: V4L2Frame.Request)?
     private var queuedAbsolute: (purpose: Purpose, request: V4L2Frame.Request)?
+    /// A `ZOOM_ABSOLUTE` write waiting for the line (a newer one replaces it).
+    private var queuedZoom: V4L2Frame.Request?
+    /// Zoom writes the camera failed (`EIO`, `ERANGE`...), after the caller was answered.
+    public private(set) var failedZoomWrites = 0
     /// The speeds the camera was last told (0, 0 when still).
     private var speeds: (pan: Int32, tilt: Int32) = (0, 0)
-    /// A velocity stepped through absolute targets: degrees per second, and the unsnapped target.
+    /// A velocity stepped through absolute targets: degrees per second, and where the commanded
+    /// motion has got to (unsnapped arc-seconds) by `lastStepAt`.
     private var stepped: (yaw: Double, pitch: Double)?
     private var steppedTarget: (pan: Double, tilt: Double) = (0, 0)
+    private var lastStepAt: Duration = .zero
     private var lastWrittenAbsolute: (pan: Int32, tilt: Int32)?
     private var nextStepAt: Duration = .zero
     private var velocityEndsAt: Duration?
@@ -208,6 +215,7 @@ public struct UVCSession: AccessoryLink {
             outstanding = nil
             queuedMotion = nil
             queuedAbsolute = nil
+            queuedZoom = nil
             speeds = (0, 0)
             stepped = nil
             lastWrittenAbsolute = nil
@@ -253,6 +261,7 @@ public struct UVCSession: AccessoryLink {
             outstanding = nil
             queuedMotion = nil
             queuedAbsolute = nil
+            queuedZoom = nil
             stepped = nil
             velocityEndsAt = nil
             pendingSample = nil
@@ -357,7 +366,9 @@ public struct UVCSession: AccessoryLink {
                 if moving {
                     if stepped == nil {
                         steppedTarget = startingTarget()
-                        nextStepAt = now
+                        lastStepAt = now
+                    } else {
+                        advanceStepped(to: now)  // the old rate up to now, the new one from here
                     }
                     stepped = (yaw, pitch)
                     stepAbsolute(now: now)
@@ -457,24 +468,41 @@ public struct UVCSession: AccessoryLink {
         return (0, 0)
     }
 
-    /// A stepped velocity's next target: the rate (capped at what the motors follow) times the
-    /// interval, added up unsnapped so slow rates still advance; written when the snapped
-    /// target moves.
-    private mutating func stepAbsolute(now: Duration) {
-        guard let rate = stepped else { return }
+    /// The rate of a stepped velocity, capped at what the motors follow, arc-seconds per second.
+    private var steppedRate: (pan: Double, tilt: Double) {
+        guard let rate = stepped else { return (0, 0) }
         let cap = configuration.absoluteDegreesPerSecond
-        let interval = configuration.stepInterval.secondsValue
-        func clampRate(_ r: Double) -> Double { min(max(r, -cap), cap) }
-        steppedTarget.pan += clampRate(rate.yaw) * 3600 * interval
-        steppedTarget.tilt += clampRate(rate.pitch) * 3600 * interval
+        func clampRate(_ r: Double) -> Double { min(max(r, -cap), cap) * 3600 }
+        return (clampRate(rate.yaw), clampRate(rate.pitch))
+    }
+
+    private func bounded(_ target: (pan: Double, tilt: Double)) -> (pan: Double, tilt: Double) {
         func bound(_ value: Double, _ control: V4L2ControlDescription?) -> Double {
             guard let control else { return value }
             return min(max(value, Double(control.minimum)), Double(control.maximum))
         }
-        steppedTarget = (bound(steppedTarget.pan, controls.panAbsolute), bound(steppedTarget.tilt, controls.tiltAbsolute))
+        return (bound(target.pan, controls.panAbsolute), bound(target.tilt, controls.tiltAbsolute))
+    }
+
+    /// Moves the commanded motion on to `now` at the stepped rate: the time that passed, not a
+    /// step per call, so a tracker's thirty velocities a second move it no faster than one.
+    private mutating func advanceStepped(to now: Duration) {
+        let rate = steppedRate, seconds = (now - lastStepAt).secondsValue
+        lastStepAt = now
+        steppedTarget = bounded((steppedTarget.pan + rate.pan * seconds, steppedTarget.tilt + rate.tilt * seconds))
+    }
+
+    /// A stepped velocity's next target: the commanded motion, added up unsnapped so slow rates
+    /// still advance, one `stepInterval` ahead (so the motors never wait for the next write);
+    /// written when the snapped target moves.
+    private mutating func stepAbsolute(now: Duration) {
+        guard stepped != nil else { return }
+        advanceStepped(to: now)
+        let rate = steppedRate, lead = configuration.stepInterval.secondsValue
+        let target = bounded((steppedTarget.pan + rate.pan * lead, steppedTarget.tilt + rate.tilt * lead))
         nextStepAt = now + configuration.stepInterval
         let before = lastWrittenAbsolute
-        let request = absoluteRequest(steppedTarget, purpose: .absolute(sequence: nil, type: .setVelocity))
+        let request = absoluteRequest(target, purpose: .absolute(sequence: nil, type: .setVelocity))
         if let before, let after = lastWrittenAbsolute, before == after { return }
         queuedAbsolute = request
     }
@@ -504,6 +532,10 @@ public struct UVCSession: AccessoryLink {
         if let absolute = queuedAbsolute {
             queuedAbsolute = nil
             return transmit(absolute.purpose, absolute.request, now: now)
+        }
+        if let zoom = queuedZoom {
+            queuedZoom = nil
+            return transmit(.zoom, zoom, now: now)
         }
         if hasReadablePose, now >= nextPollAt {
             nextPollAt = now + configuration.pollInterval
@@ -567,7 +599,23 @@ public struct UVCSession: AccessoryLink {
                 return refuse(sequence, type, reason: reason, detail: UInt16(clamping: reply.errno)) + sendNext(now: now)
             }
             return (sequence.map { [.emit(.acknowledged(acknowledgement($0, type)))] } ?? []) + sendNext(now: now)
+        case .zoom:
+            if reply.errno != 0 { failedZoomWrites += 1 }
+            return sendNext(now: now)
         }
+    }
+
+    /// Zooms through `ZOOM_ABSOLUTE`: its minimum plus `fraction` of its range, snapped to its
+    /// step, in one `S_EXT_CTRLS`; the caller is answered at once with the fraction that makes
+    /// (a write the camera then fails is counted in `failedZoomWrites`). Nil without an
+    /// absolute zoom (a camera with `ZOOM_CONTINUOUS` only, or none) or out of session.
+    public mutating func setZoom(_ fraction: Double, now: Duration) -> (actions: [SessionAction], fraction: Double)? {
+        guard isReady, let zoom = controls.zoomAbsolute, fraction.isFinite else { return nil }
+        let low = Double(zoom.minimum), span = Double(zoom.maximum) - Double(zoom.minimum)
+        let value = UVCControls.absoluteValue(arcSeconds: low + min(max(fraction, 0), 1) * span, control: zoom)
+        queuedZoom = V4L2Frame.Request(request: V4L2Request.setExtendedControls,
+                                       bytes: V4L2ExtendedControls.encode([(zoom.id, value)]))
+        return (sendNext(now: now), span > 0 ? (Double(value) - low) / span : 0)
     }
 
     private mutating func nextQuery(now: Duration) -> [SessionAction] {

@@ -1,4 +1,5 @@
 import DockCore
+public import V4L2Protocol
 import VISCAProtocol
 public import DockHost
 import DockProtocol
@@ -73,6 +74,8 @@ public struct ClosedLoop: Sendable {
     private let usesTracker: Bool
     /// UDP: each datagram reaches the host on its own, and a pulled cable is no hang-up.
     private let isDatagramLink: Bool
+    /// V4L2: each framed reply reaches the host on its own, and a pulled cable is `ENODEV`.
+    private let isIoctlLink: Bool
     private var baseline: BaselinePID?
     private let poseAtCapture: Bool
     private var now = Duration.zero
@@ -95,11 +98,16 @@ public struct ClosedLoop: Sendable {
 
     /// Prepares a run of `scenario` with `pointer` in charge; with `visca`, a VISCA camera of that
     /// configuration stands in for the dock and the host drives it through `VISCASession`, with
-    /// the camera's own profile.
-    public init(scenario: Scenario, pointer: Pointer, visca: VISCACamera.Configuration? = nil) {
-        simulation = Simulation(scenario: scenario, visca: visca)
+    /// the camera's own profile; with `uvc`, a UVC webcam of that model, driven through
+    /// `UVCSession` with the same model's settings (its ioctls answered in order, as the daemon's
+    /// transport performs them; the camera unplugged answers `ENODEV`, which is how the session
+    /// finds it gone — no hang-up comes).
+    public init(scenario: Scenario, pointer: Pointer, visca: VISCACamera.Configuration? = nil, uvc: UVCCameraModel? = nil) {
+        simulation = Simulation(scenario: scenario, visca: visca, uvc: uvc)
         isDatagramLink = visca.map { $0.transport != .serial } ?? false
-        let link = visca.map { camera -> any AccessoryLink in
+        isIoctlLink = uvc != nil
+        let webcam = uvc.map { model -> any AccessoryLink in UVCSession(configuration: UVCSession.Configuration(model: model)) }
+        let link = webcam ?? visca.map { camera -> any AccessoryLink in
             let framing: VISCASession.Framing
             switch camera.transport {
             case .serial: framing = .serial
@@ -207,8 +215,8 @@ public struct ClosedLoop: Sendable {
     }
 
     private mutating func take(_ output: SimulationOutput) {
-        if output.linkChanges.contains(.unplugged), !isDatagramLink { perform(host.transportClosed(now: now)) }
-        if isDatagramLink {
+        if output.linkChanges.contains(.unplugged), !isDatagramLink, !isIoctlLink { perform(host.transportClosed(now: now)) }
+        if isDatagramLink || isIoctlLink {
             for datagram in output.chunksToHost { perform(host.bytesReceived(datagram, now: now)) }
         } else if !output.bytesToHost.isEmpty {
             perform(host.bytesReceived(output.bytesToHost, now: now))

@@ -21,6 +21,8 @@ public enum ClientRequest: Hashable, Sendable {
     case setSystemTracking(Bool)
     /// Narrow the limits further.
     case setLimits(LimitRequest)
+    /// Zoom to a fraction (0...1) of the camera's zoom range; not motion, so not arbitrated.
+    case setZoom(Double)
     /// Where the subject goes in the frame.
     case setFramingMode(FramingMode)
     /// The part of the image framing may use.
@@ -43,6 +45,8 @@ public enum HostReply: Hashable, Sendable {
     case limits(MotionLimits)
     /// The subject now followed.
     case subject(Int)
+    /// The zoom now set, a fraction of the camera's range.
+    case zoom(Double)
     /// Refused.
     case failure(HostError)
 }
@@ -61,6 +65,8 @@ public enum HostError: Error, Hashable, Sendable {
     case dockFault(FaultReport)
     /// No subject at that point.
     case noSubjectFound
+    /// The dock lacks what was asked for: the capability's name (`zoom`).
+    case notSupported(String)
 }
 
 /// What became of an accepted motion request.

@@ -40,19 +40,26 @@ extension HostPolicy {
         case .velocity(_, _, let duration): isBounded = duration != nil
         case .orientation, .animate, .stop: isBounded = true
         }
-        var started = ClientMotion(owner: client, isBounded: isBounded, token: token, waitsForEnd: waitsForEnd && isBounded,
-                                   result: result, startedAt: now)
-        for message in result.messages { started.sequences.append(send(message, now: now)) }
-        current = started
+        // The motion is current, and each frame's sequence noted, before the link's actions are
+        // carried out: a link may answer at once (a UVC webcam already at the speed asked, a
+        // stepped target), and an acknowledgement of a motion not yet current was lost — its
+        // caller waited for the acknowledgement timeout.
+        current = ClientMotion(owner: client, isBounded: isBounded, token: token, waitsForEnd: waitsForEnd && isBounded,
+                               result: result, startedAt: now)
+        for message in result.messages {
+            let actions = session.send(message, now: now)
+            current?.sequences.append(session.lastSentSequence ?? 0)
+            perform(actions, now: now)
+        }
         // Already there (a move to where the dock rests): it ended as it began, and no later tick
         // would say so.
-        if let finish = result.finished {
+        if let finish = result.finished, let started = current {
             log(.debug, "motion finished at once: \(finish)")
             end(started, .completed(finish))
             controlChanged(arbiter.motionEnded(for: client))
             return
         }
-        if started.sequences.isEmpty { acknowledge(now: now) }
+        if current?.sequences.isEmpty == true { acknowledge(now: now) }
     }
 
     /// The dock accepted one of the current motion's frames: a caller that does not wait for the

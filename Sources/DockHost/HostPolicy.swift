@@ -242,6 +242,11 @@ public struct HostPolicy: Sendable {
             output.append(.reply(token, .done))
         case .setLimits(let request):
             output.append(.reply(token, setLimits(request)))
+        case .setZoom(let fraction):
+            guard case .ready = session.state else { return reply(token, .failure(.notReady)) }
+            guard let zoomed = session.setZoom(fraction, now: now) else { return reply(token, .failure(.notSupported("zoom"))) }
+            perform(zoomed.actions, now: now)
+            output.append(.reply(token, .zoom(zoomed.fraction)))
         case .setFramingMode(let mode):
             framingMode = mode
             pipeline.framingMode = mode

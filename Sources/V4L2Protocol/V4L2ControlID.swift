@@ -89,6 +89,8 @@ public enum V4L2ControlType: UInt32, Hashable, Sendable {
 public enum LinuxErrno {
     /// Interrupted: try again.
     public static let interrupted: Int32 = 4
+    /// No such entry: no event waiting (`VIDIOC_DQEVENT` on a non-blocking handle).
+    public static let noEntry: Int32 = 2
     /// I/O error: the camera did not answer this control (some firmware, for some controls).
     public static let io: Int32 = 5
     /// Try again.

@@ -36,6 +36,14 @@ public enum V4L2Request {
     public static let tryExtendedControls = v4l2(read | write, 73, V4L2ExtendedControls.headerSize)
     /// `VIDIOC_SUBSCRIBE_EVENT` = `_IOW('V', 90, struct v4l2_event_subscription)` (32 bytes).
     public static let subscribeEvent = v4l2(write, 90, 32)
+    /// `VIDIOC_UNSUBSCRIBE_EVENT` = `_IOW('V', 91, struct v4l2_event_subscription)`.
+    public static let unsubscribeEvent = v4l2(write, 91, 32)
+    /// `VIDIOC_DQEVENT` = `_IOR('V', 89, struct v4l2_event)` (136 bytes).
+    public static let dequeueEvent = v4l2(read, 89, V4L2Event.size)
+    /// The emulation's own request, no ioctl of V4L2's: how many events a file handle has
+    /// waiting (`_IOR('V', 255, __u32)`, a number in V4L2's driver-private range that the
+    /// preload library asks while a program waits in `poll` or `select`; `Protocol/uvc.md` §6).
+    public static let emulatedEventsPending = v4l2(read, 255, 4)
     /// `VIDIOC_QUERY_EXT_CTRL` = `_IOWR('V', 103, struct v4l2_query_ext_ctrl)`.
     public static let queryExtendedControl = v4l2(read | write, 103, V4L2QueryExtendedControl.size)
 
@@ -57,6 +65,9 @@ public enum V4L2Request {
         case setExtendedControls: "S_EXT_CTRLS"
         case tryExtendedControls: "TRY_EXT_CTRLS"
         case subscribeEvent: "SUBSCRIBE_EVENT"
+        case unsubscribeEvent: "UNSUBSCRIBE_EVENT"
+        case dequeueEvent: "DQEVENT"
+        case emulatedEventsPending: "events pending (emulation)"
         case queryExtendedControl: "QUERY_EXT_CTRL"
         default: "ioctl 0x" + String(request, radix: 16)
         }

@@ -19,6 +19,7 @@ struct Invocation: Equatable {
         case wholeImage
         case select([Int])
         case selectAt(x: Double, y: Double)
+        case zoom(Double)
         /// Runs the tracker offline over the MOTChallenge detections in one file, writing the
         /// tracks to another; needs no dockd.
         /// `timesTracker`: the summary also says how long the tracker took (`--time`).
@@ -58,6 +59,7 @@ struct Invocation: Equatable {
           framing automatic|center|left|right     where the subject sits in the frame
           roi X Y W H | roi --clear               frame within a region (0...1 from the top left; cut to the picture)
           select [ID...] | select --at X Y        follow these subjects (none: automatic), or the one at a point
+          zoom Z                                  zoom to Z of the camera's range (0 widest, 1 longest)
           replay --mot DET --out RESULT --size WxH [--fps N] [--frames N] [--fov DEG] [--kind K] [--include-coasting] [--time] [...]
                                                   run the tracker offline over MOTChallenge detections (no dockd)
 
@@ -146,6 +148,7 @@ struct Invocation: Equatable {
             "framing": "usage: dockctl framing automatic|center|left|right\n\nChooses where the subject sits in the frame.",
             "roi": "usage: dockctl roi X Y W H | dockctl roi --clear\n\nLimits framing to a region of the image (normalised 0...1, origin top left); the part past the picture's edge is cut off, and the answer says what was kept. --clear frames the whole image.",
             "select": "usage: dockctl select [ID...] | dockctl select --at X Y\n\nFollows the subjects with these IDs (none: choose automatically), or the subject at a point of the image. An ID no subject has now is kept (a subject of that ID may yet appear), and the answer says so.",
+            "zoom": "usage: dockctl zoom Z\n\nZooms a camera that has a zoom dockd can drive (a UVC webcam's zoom_absolute) to Z, from 0 (the widest) to 1 (the longest), linear in the camera's own units, and prints the zoom set once the camera's step has rounded it. A dock without such a zoom refuses (NotSupported).",
             "replay": replayHelp,
         ]
         return lines[command]
@@ -224,6 +227,8 @@ struct Invocation: Equatable {
             } else {
                 action = .select(try parser.identifiers())
             }
+        case "zoom":
+            action = .zoom(try parser.numbers(1, what: "Z")[0])
         case "replay":
             action = try parser.replay()
         default:

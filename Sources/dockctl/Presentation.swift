@@ -21,6 +21,8 @@ enum Presentation {
             return limitsText(limits)
         case .subject(let subject):
             return "following subject \(subject)"
+        case .zoom(let zoom):
+            return "zoom \(round3(zoom))"
         case .motion(let result):
             var notes: [String] = []
             if !result.clamped.isEmpty { notes.append("clamped to the limits: " + result.clamped.joined(separator: ", ")) }

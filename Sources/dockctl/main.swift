@@ -93,6 +93,8 @@ func run() async -> Int32 {
             call = .host(.selectSubjects(subjects))
         case .selectAt(let x, let y):
             call = .host(.selectSubject(at: NormalizedPoint(x: x, y: y)))
+        case .zoom(let fraction):
+            call = .host(.setZoom(fraction))
         case .track(let enabled):
             call = .host(.setSystemTracking(enabled))
         case .limits(let yawMinimum, let yawMaximum, let pitchMinimum, let pitchMaximum, let maximumSpeed):

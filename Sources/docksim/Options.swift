@@ -12,12 +12,16 @@ struct Options: Equatable {
         case udp(NetworkAddress)
         /// A TCP listener at this address (raw VISCA on TCP).
         case tcp(NetworkAddress)
+        /// A Unix socket at this path, shown as a V4L2 device by the preload library (a UVC webcam).
+        case v4l2(String)
     }
 
     /// Where the host reaches the simulated accessory.
     var endpoint: Endpoint
     /// A Sony VISCA camera of this profile instead of the dock, when set.
     var viscaProfile: VISCAProfile?
+    /// With `--protocol uvc`: the webcam's model, a built-in name or a JSON file (read by the caller).
+    var uvcModel: String?
     /// The scenario file, or nil for the built-in scene.
     var scenarioPath: String?
     /// Where to write the JSON report, if anywhere.
@@ -38,7 +42,7 @@ struct Options: Equatable {
     /// How the VISCA camera's bytes travel, from the endpoint.
     var viscaTransport: VISCACamera.Transport {
         switch endpoint {
-        case .pty, .tcp: .serial
+        case .pty, .tcp, .v4l2: .serial
         case .udp: isRawUDP ? .rawIP : .sonyIP
         }
     }
@@ -55,7 +59,7 @@ struct Options: Equatable {
         var message: String
     }
 
-    static let usage = "usage: docksim (--pty PATH | --udp HOST:PORT | --tcp HOST:PORT) [--protocol dock-serial|visca] [--profile NAME] [--scenario FILE] [--report FILE] [--plot FILE.svg] [--camera unix:SOCKET] [--seed N] [--trace] [--quiet]"
+    static let usage = "usage: docksim (--pty PATH | --udp HOST:PORT | --tcp HOST:PORT | --v4l2 PATH) [--protocol dock-serial|visca|uvc] [--profile NAME] [--model NAME|FILE] [--scenario FILE] [--report FILE] [--plot FILE.svg] [--camera unix:SOCKET] [--seed N] [--trace] [--quiet]"
 
     static let help = """
         docksim: a simulated dock on a pseudo-terminal, speaking Protocol/dock-serial.md, so that
@@ -77,6 +81,13 @@ struct Options: Equatable {
           --udp-raw HOST:PORT
                             with --protocol visca: bare VISCA packets in UDP datagrams
           --tcp HOST:PORT   with --protocol visca: raw VISCA on a TCP listener at HOST:PORT
+          --v4l2 PATH       with --protocol uvc and --scenario or --camera: a UVC PTZ webcam
+                            (Protocol/uvc.md) in the dock's place, in the same room, on a Unix
+                            socket at PATH that programs run with
+                            LD_PRELOAD=$(docksim --preload-library) see as a V4L2 device; an
+                            unplug fault closes its connections (ENODEV) and removes PATH
+          --model NAME|FILE the webcam's model (Protocol/uvc/NAME.json: generic, the default,
+                            obsbot-tiny, insta360-link, logitech-c920; or a JSON file)
           --scenario FILE   run a scenario file (format in Simulator/README.md); without it, a
                             person stands 3 m in front of the dock for an hour
           --report FILE     when the run ends, write its report (framing error, faults survived)
@@ -100,7 +111,7 @@ struct Options: Equatable {
           --help            show this help
           --version         print docksim's version
 
-        An emulated UVC PTZ webcam (Protocol/uvc.md), a mode of its own with no scenario:
+        An emulated UVC PTZ webcam (Protocol/uvc.md) with no scenario (no room, no camera app):
           docksim --protocol uvc --v4l2 PATH [--model NAME|FILE] [--eio CONTROL]... [--quiet]
                             serve it on a Unix socket at PATH, answering from the model
                             (Protocol/uvc/NAME.json: generic, obsbot-tiny, insta360-link,
@@ -130,7 +141,7 @@ struct Options: Equatable {
             return address
         }
         func choose(_ chosen: Endpoint) throws(UsageError) {
-            guard endpoint == nil else { throw UsageError(message: "give one of --pty, --udp, --udp-raw and --tcp") }
+            guard endpoint == nil else { throw UsageError(message: "give one of --pty, --udp, --udp-raw, --tcp and --v4l2") }
             endpoint = chosen
         }
         var index = 0
@@ -152,10 +163,12 @@ struct Options: Equatable {
                 try choose(.udp(try address(argument, try value(argument))))
                 isRawUDP = true
             case "--tcp": try choose(.tcp(try address(argument, try value(argument))))
+            case "--v4l2": try choose(.v4l2(try value(argument)))
+            case "--model": options.uvcModel = try value(argument)
             case "--protocol":
                 protocolName = try value(argument)
-                guard ["dock-serial", "visca"].contains(protocolName) else {
-                    throw UsageError(message: "--protocol needs dock-serial or visca, got '\(protocolName)'")
+                guard ["dock-serial", "visca", "uvc"].contains(protocolName) else {
+                    throw UsageError(message: "--protocol needs dock-serial, visca or uvc, got '\(protocolName)'")
                 }
             case "--profile": profileName = try value(argument)
             case "--scenario": options.scenarioPath = try value(argument)
@@ -182,6 +195,15 @@ struct Options: Equatable {
         if case .pty(let path) = endpoint, path.isEmpty { throw UsageError(message: "--pty needs a path") }
         options.endpoint = endpoint
         options.isRawUDP = isRawUDP
+        if case .v4l2(let path) = endpoint, path.isEmpty { throw UsageError(message: "--v4l2 needs a path") }
+        if protocolName == "uvc" {
+            guard case .v4l2 = endpoint else { throw UsageError(message: "--protocol uvc serves the webcam on --v4l2 PATH") }
+            options.uvcModel = options.uvcModel ?? "generic"
+        } else if case .v4l2 = endpoint {
+            throw UsageError(message: "--v4l2 serves a UVC webcam: add --protocol uvc")
+        } else if options.uvcModel != nil {
+            throw UsageError(message: "--model names a UVC webcam's model: add --protocol uvc --v4l2 PATH")
+        }
         if protocolName == "visca" {
             guard let profile = VISCAProfile.named(profileName) else {
                 let names = VISCAProfile.builtIn.map(\.name).joined(separator: ", ")
@@ -189,6 +211,7 @@ struct Options: Equatable {
             }
             options.viscaProfile = profile
         } else if case .pty = endpoint {
+        } else if case .v4l2 = endpoint {
         } else {
             throw UsageError(message: "--udp, --udp-raw and --tcp serve a VISCA camera: add --protocol visca")
         }

@@ -4,7 +4,8 @@ import DockSystem
 import Glibc
 
 /// Runs a simulation against the wall clock, with the dock's serial port on a pseudo-terminal
-/// (or a VISCA camera's on a pseudo-terminal, a UDP socket or a TCP listener).
+/// (or a VISCA camera's on a pseudo-terminal, a UDP socket or a TCP listener, or a UVC webcam
+/// on a Unix socket that the preload library shows as a V4L2 device).
 struct RealTimeRun {
     var simulation: Simulation
     var report: RunReport
@@ -29,6 +30,8 @@ struct RealTimeRun {
     /// A TCP camera's connection.
     private var connection: FileDescriptor?
     private var isPluggedIn = true
+    /// A UVC webcam's device.
+    private var webcam: WebcamEndpoint?
 
     init(simulation: Simulation, endpoint: Options.Endpoint, log: @escaping (String) -> Void) throws(SystemError) {
         self.simulation = simulation
@@ -44,12 +47,15 @@ struct RealTimeRun {
         case .tcp(let address):
             server = try NetworkServer(.stream, at: address)
             log("VISCA camera on tcp:\(address)")
+        case .v4l2(let path):
+            webcam = try WebcamEndpoint(path: path, log: log)
         }
         try plugIn()
     }
 
     private mutating func plugIn() throws(SystemError) {
         isPluggedIn = true
+        try webcam?.plugIn()
         guard case .pty(let linkPath) = endpoint else { return }
         let terminal = try PseudoTerminal()
         do {
@@ -70,6 +76,7 @@ struct RealTimeRun {
         link = nil
         connection?.close()  // a TCP camera's connection drops with its power
         connection = nil
+        webcam?.unplug()
         log("unplugged at \(seconds(simulation.now)) s")
     }
 
@@ -85,6 +92,7 @@ struct RealTimeRun {
             if let terminal { watched.append(terminal.master) }
             if let server { watched.append(server.descriptor) }
             if let connection { watched.append(connection) }
+            if let webcam { watched += webcam.descriptors }
             let ready = try Poll.waitForReading(watched, timeout: .milliseconds(1))
             if ready.contains(signals.descriptor), let signal = signals.take() {
                 finish()
@@ -97,7 +105,9 @@ struct RealTimeRun {
                 traceHost(chunk)
                 output.append(simulation.receiveFromHost(chunk, at: now))
             }
+            if let webcam { output.append(webcam.serve(ready, simulation: &simulation, now: now)) }
             output.append(simulation.advance(to: now))
+            webcam?.flush(now: now)
             try carryOut(output, primary: primary)
         }
         finish()
@@ -204,7 +214,7 @@ struct RealTimeRun {
 
     private mutating func finish() {
         report.faults = simulation.faultLog
-        report.dockGoodFrames = simulation.visca?.packetsReceived ?? simulation.firmware.goodFrameCount
+        report.dockGoodFrames = simulation.visca?.packetsReceived ?? simulation.uvc?.requestsAnswered ?? simulation.firmware.goodFrameCount
         report.dockBadFrames = simulation.visca?.framingErrors ?? simulation.firmware.badFrameCount
         report.cameraApp = cameraApp?.stop()
         terminal?.close()
@@ -215,6 +225,8 @@ struct RealTimeRun {
         connection = nil
         server?.close()
         server = nil
+        webcam?.close()
+        webcam = nil
     }
 }
 

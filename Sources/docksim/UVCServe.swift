@@ -23,6 +23,8 @@ enum UVCServe {
         guard let index = arguments.firstIndex(of: "--protocol"), index + 1 < arguments.count, arguments[index + 1] == "uvc" else {
             return nil
         }
+        // With a scenario or a camera app, the webcam is in the room: the scenario run's.
+        guard !arguments.contains("--scenario"), !arguments.contains("--camera") else { return nil }
         var path: String?
         var modelName = "generic"
         var isQuiet = false
@@ -49,24 +51,26 @@ enum UVCServe {
             printError("docksim: --protocol uvc needs --v4l2 PATH\n\(usage)")
             return 64
         }
-        let model: UVCCameraModel
-        if let builtIn = UVCCameraModel.named(modelName) {
-            model = builtIn
-        } else if let data = FileManager.default.contents(atPath: modelName),
-            let parsed = try? UVCCameraModel.parse(json: String(decoding: data, as: UTF8.self))
-        {
-            model = parsed
-        } else {
-            let names = UVCCameraModel.builtIn.map(\.name).joined(separator: ", ")
-            printError("docksim: no UVC model '\(modelName)' (there are \(names), or a JSON file)")
-            return 64
-        }
+        guard let model = model(named: modelName) else { return 64 }
         do {
             return try serve(model: model, path: path, failing: failing, isQuiet: isQuiet)
         } catch {
             printError("docksim: \(error)")
             return 1
         }
+    }
+
+    /// A built-in model by name, or a model file; nil (with the reason printed) when neither.
+    static func model(named name: String) -> UVCCameraModel? {
+        if let builtIn = UVCCameraModel.named(name) { return builtIn }
+        if let data = FileManager.default.contents(atPath: name),
+            let parsed = try? UVCCameraModel.parse(json: String(decoding: data, as: UTF8.self))
+        {
+            return parsed
+        }
+        let names = UVCCameraModel.builtIn.map(\.name).joined(separator: ", ")
+        printError("docksim: no UVC model '\(name)' (there are \(names), or a JSON file)")
+        return nil
     }
 
     /// Where the preload library is: beside this executable, as the package builds them.
@@ -91,6 +95,7 @@ enum UVCServe {
         let now: @Sendable () -> Duration = { start.duration(to: .now) }
         log("UVC camera \(model.displayName) (\(model.name)) on \(path); LD_PRELOAD=\(preloadLibraryPath)")
         var reported = (pan: 0.0, tilt: 0.0)
+        var nextFileHandle = 0
         var previous = reported
         while true {
             let ready = try Poll.waitForReading([listener, signals.descriptor], timeout: .milliseconds(100))
@@ -99,7 +104,9 @@ enum UVCServe {
                 return 0
             }
             if ready.contains(listener), let connection = UnixSocket.accept(listener) {
-                let thread = Thread { answer(connection, camera: camera, model: model, now: now, log: log) }
+                nextFileHandle += 1
+                let fileHandle = nextFileHandle
+                let thread = Thread { answer(connection, fileHandle: fileHandle, camera: camera, model: model, now: now, log: log) }
                 thread.name = "docksim uvc client"
                 thread.start()
             }
@@ -120,9 +127,12 @@ enum UVCServe {
     }
 
     /// Answers one program's framed ioctls until it closes the device.
-    private static func answer(_ connection: FileDescriptor, camera: SharedCamera, model: UVCCameraModel,
+    private static func answer(_ connection: FileDescriptor, fileHandle: Int, camera: SharedCamera, model: UVCCameraModel,
                                now: @Sendable () -> Duration, log: @Sendable (String) -> Void) {
-        defer { connection.close() }
+        defer {
+            connection.close()
+            camera.state.withLock { $0.closed(fileHandle: fileHandle) }
+        }
         var decoder = V4L2Frame.Decoder.requests()
         let perQuery = model.enumerationDelay / max(model.controls.count, 1)
         while true {
@@ -142,7 +152,7 @@ enum UVCServe {
                 if perQuery > .zero, request.request == V4L2Request.queryExtendedControl || request.request == V4L2Request.queryControl {
                     Thread.sleep(forTimeInterval: perQuery.secondsValue)  // the model's slow enumeration
                 }
-                let reply = camera.state.withLock { $0.handle(request, now: now()) }
+                let reply = camera.state.withLock { $0.handle(request, now: now(), fileHandle: fileHandle) }
                 if request.request == V4L2Request.setExtendedControls, reply.errno == 0,
                     let controls = try? V4L2ExtendedControls.decode(request.bytes).controls
                 {

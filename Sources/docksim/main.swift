@@ -2,6 +2,7 @@ import DockSimulator
 import DockSystem
 import DockVersion
 import Foundation
+import V4L2Protocol
 
 if let status = UVCServe.runIfAsked(Array(CommandLine.arguments.dropFirst())) { exit(status) }
 
@@ -38,6 +39,11 @@ if let path = options.scenarioPath {
     scenario = Scenario.defaultScene
 }
 if let seed = options.seed { scenario.seed = seed }
+var webcam: UVCCameraModel?
+if let name = options.uvcModel {
+    guard let model = UVCServe.model(named: name) else { exit(64) }
+    webcam = model
+}
 
 let isQuiet = options.isQuiet
 let log: @Sendable (String) -> Void = { message in
@@ -50,7 +56,7 @@ if options.cameraSocketPath != nil {
 do {
     let signals = try TerminationSignals()
     let visca = options.viscaProfile.map { VISCACamera.Configuration(profile: $0, transport: options.viscaTransport) }
-    var run = try RealTimeRun(simulation: Simulation(scenario: scenario, visca: visca), endpoint: options.endpoint, log: log)
+    var run = try RealTimeRun(simulation: Simulation(scenario: scenario, visca: visca, uvc: webcam), endpoint: options.endpoint, log: log)
     if options.isTracing { run.trace = { printError("docksim: \($0)") } }
     log("scenario \(scenario.name), \(seconds(scenario.duration)) s, seed \(scenario.seed)")
     if let socketPath = options.cameraSocketPath {

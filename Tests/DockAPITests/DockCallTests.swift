@@ -38,6 +38,20 @@ import Testing
         #expect(throws: DockCall.Refusal.interfaceNotFound("com.example")) { try parse(#"{"method":"com.example.Ping"}"#) }
     }
 
+    @Test func setZoomTakesAFractionOfTheRange() throws {
+        #expect(try parse(#"{"method":"io.dockd.Dock.SetZoom","parameters":{"zoom":0.25}}"#).call == .host(.setZoom(0.25)))
+        #expect(throws: DockCall.Refusal.parameter(ParameterError(parameter: "zoom", reason: "must be within 0...1"))) {
+            try parse(#"{"method":"io.dockd.Dock.SetZoom","parameters":{"zoom":1.5}}"#)
+        }
+        #expect(throws: DockCall.Refusal.parameter(ParameterError(parameter: "zoom", reason: "required"))) {
+            try parse(#"{"method":"io.dockd.Dock.SetZoom","parameters":{}}"#)
+        }
+        #expect(DockEncoding.reply(.zoom(0.5)).parameters == ["zoom": .number(0.5)])
+        let refused = DockEncoding.reply(.failure(.notSupported("zoom")))
+        #expect(refused.error == "io.dockd.Dock.NotSupported" && refused.parameters == ["capability": .string("zoom")])
+        #expect(DockInterface.definition.contains("error NotSupported (capability: string)"))
+    }
+
     @Test func trackPassesTheDetectorsOwnIdentifierOn() throws {
         let track = try parse(#"{"method":"io.dockd.Dock.Track","parameters":{"observations":[{"kind":"face","box":{"x":0.1,"y":0.1,"width":0.2,"height":0.3},"identifier":42}],"camera":{"horizontal_fov":1.2,"aspect_ratio":1.7},"capture_time":3}}"#)
         guard case .host(.track(let batch)) = track.call else {

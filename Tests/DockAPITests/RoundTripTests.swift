@@ -44,7 +44,7 @@ import Testing
             .host(.setLimits(LimitRequest(pitchRadians: 0...0))), .host(.setLimits(LimitRequest())),
             .host(.setFramingMode(.left)), .host(.setRegionOfInterest(box)), .host(.setRegionOfInterest(.fullImage)),
             .host(.selectSubjects([3, 7])), .host(.selectSubjects([])),
-            .host(.selectSubject(at: NormalizedPoint(x: 0.5, y: 0.625))),
+            .host(.selectSubject(at: NormalizedPoint(x: 0.5, y: 0.625))), .host(.setZoom(0.25)), .host(.setZoom(1)),
             .host(.track(batch)),
             .host(.track(ObservationBatch(observations: [], camera: batch.camera, captureTime: .zero))),
         ]
@@ -135,7 +135,7 @@ import Testing
         let limits = MotionLimits(info: ExampleSession.info)
         var cases: [(DockMethod, HostReply, Dock.Reply)] = outcomes.map { (.setOrientation, .motion($0), .motion(Dock.MotionResult($0))) }
         cases += [(.setLimits, .limits(limits), .limits(Dock.Limits(limits))), (.selectSubjectAt, .subject(12), .subject(12)),
-                  (.stop, .done, .done), (.track, .done, .done)]
+                  (.setZoom, .zoom(0.5), .zoom(0.5)), (.stop, .done, .done), (.track, .done, .done)]
         for (method, hostReply, expected) in cases {
             let reply = try Self.reread(DockEncoding.reply(hostReply).bytes)
             #expect(try Dock.Reply(method, parameters: reply["parameters"]?.objectMembers ?? [:]) == expected, "\(hostReply)")
@@ -153,6 +153,7 @@ import Testing
         let cases: [(VarlinkReply, Dock.Failure)] = [
             (DockEncoding.reply(.notReady), .notReady), (DockEncoding.reply(.busy(holder: 3)), .busy(holder: 3)),
             (DockEncoding.reply(.noSubjectFound), .noSubjectFound),
+            (DockEncoding.reply(.notSupported("zoom")), .notSupported(capability: "zoom")),
             (DockEncoding.reply(.dockRefused(.outOfRange, detail: 2)), .dockRefused(reason: "out_of_range", detail: 2)),
             (DockEncoding.reply(.dockFault(fault)), .dockFault(Dock.Fault(code: "motor_stall", axis: .yaw, isActive: true))),
             (DockEncoding.reply(.invalid(.notFinite(field: "yaw"))),

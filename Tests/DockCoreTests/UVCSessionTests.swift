@@ -262,6 +262,51 @@ import V4L2Protocol
         #expect(pans.count == 9 || pans.count == 10, "a write per 3600″ step, not one per tick: \(pans.count)")
     }
 
+    /// A tracker sends a velocity every tick: the stepped target moves with the time that
+    /// passed, not a step per message — thirty messages a second at 3°/s turn it 3° a second,
+    /// not three times that (which made the closed loop run away from its subject).
+    @Test func aStreamOfVelocitiesStepsTheTargetByTheTimeThatPassed() {
+        var rig = Rig(model: "logitech-c920")
+        rig.start()
+        let mark = rig.camera.requests.count
+        for _ in 0..<30 {
+            rig.send(Self.velocity(yawDegrees: 3, pitchDegrees: 0, ttl: .seconds(1)))
+            rig.wait(.milliseconds(30))
+        }
+        let pans = rig.sets(from: mark).map { $0[0].value }
+        // The last at 0.87 s: 2.61° at 3°/s, one 100 ms step (0.3°) ahead: 2.91°, snapped to the
+        // 1° step: 3° (a step per message would be 30 × 0.3° = 9°).
+        #expect(pans.last == 10800, "\(pans)")
+        #expect(pans == pans.sorted(), "\(pans)")
+    }
+
+    /// Zoom is `ZOOM_ABSOLUTE` from its minimum to its maximum, snapped to its step, in one
+    /// `S_EXT_CTRLS` of its own; a camera without an absolute zoom cannot be zoomed.
+    @Test func zoomWritesTheAbsoluteZoomAsAFractionOfItsRange() throws {
+        var rig = Rig(model: "insta360-link")  // zoom_absolute 100…400
+        #expect(rig.session.setZoom(0.5, now: rig.now) == nil, "not in session yet")
+        rig.start()
+        let mark = rig.camera.requests.count
+        let half = rig.session.setZoom(0.5, now: rig.now)
+        let zoomed = try #require(half)
+        rig.perform(zoomed.actions)
+        #expect(zoomed.fraction == 0.5)
+        #expect(rig.sets(from: mark).last!.map(\.id) == [V4L2ControlID.zoomAbsolute])
+        #expect(rig.camera.values[V4L2ControlID.zoomAbsolute] == 250)
+        let below = rig.session.setZoom(-3, now: rig.now)
+        let widest = try #require(below)
+        rig.perform(widest.actions)
+        #expect(widest.fraction == 0 && rig.camera.values[V4L2ControlID.zoomAbsolute] == 100, "clamped to the range")
+
+        var bare = UVCSessionTests.model("generic")
+        bare.controls = bare.controls.filter { $0.id != V4L2ControlID.zoomAbsolute }
+        var plain = Rig()
+        plain.camera = UVCCamera(model: bare)
+        plain.start()
+        #expect(plain.session.state == .ready(isDocked: true))
+        #expect(plain.session.setZoom(0.5, now: plain.now) == nil, "no absolute zoom")
+    }
+
     /// A control that answers `EIO` is left out; the others drive the camera.
     @Test func eioOnOneControlIsTolerated() {
         var rig = Rig(camera: { $0.failingControls = [V4L2ControlID.tiltAbsolute] })

@@ -76,6 +76,42 @@ import V4L2Protocol
         var isStopped: Bool { speedWrites.last.map { $0.pan == 0 && $0.tilt == 0 } ?? false }
     }
 
+    /// `SetZoom` writes `ZOOM_ABSOLUTE` (OBSBOT Tiny: 0…100) and answers the fraction set; a dock
+    /// whose zoom the host cannot drive refuses it by name.
+    @Test func zoomGoesToTheZoomControlAndADockWithoutOneRefusesIt() {
+        var rig = Rig()
+        rig.perform(rig.host.start(now: rig.now))
+        rig.run(for: .milliseconds(300))
+        let token = rig.request(.setZoom(0.334), from: 1)
+        rig.run(for: .milliseconds(20))
+        #expect(rig.replies[token] == .zoom(0.33), "snapped to the control's step of 1 in 0…100")
+        #expect(rig.camera.values[V4L2ControlID.zoomAbsolute] == 33)
+
+        var dock = HostBench(settings: HostBench.quietSettings)  // a dock-serial dock: its zoom is a button
+        let early = dock.request(.setZoom(0.5), from: 1)
+        #expect(dock.replies[early] == .failure(.notReady), "nothing attached yet")
+        dock.attach()
+        let refused = dock.request(.setZoom(0.5), from: 1)
+        #expect(dock.replies[refused] == .failure(.notSupported("zoom")))
+    }
+
+    /// A streamed velocity the camera already has is acknowledged by the link at once (nothing
+    /// to write): the caller is answered at once too, not after the acknowledgement timeout.
+    @Test func aVelocityTheCameraAlreadyHasIsAnsweredAtOnce() {
+        var rig = Rig()
+        rig.perform(rig.host.start(now: rig.now))
+        rig.run(for: .milliseconds(300))
+        let velocity = MotionRequest.velocity(yawRadiansPerSecond: 0.3, pitchRadiansPerSecond: 0, duration: nil)
+        let first = rig.request(.motion(velocity, takeOver: false, waitsForEnd: false), from: 1)
+        rig.run(for: .milliseconds(5))
+        #expect(rig.replies[first] != nil)
+        let writes = rig.speedWrites.count
+        let again = rig.request(.motion(velocity, takeOver: false, waitsForEnd: false), from: 1)
+        #expect(rig.replies[again] == .motion(MotionOutcome(clampedFields: [], cancelledAnimation: nil, ending: nil)),
+                "answered in the same step")
+        #expect(rig.speedWrites.count == writes, "nothing written: the camera has that speed")
+    }
+
     @Test func aOneShotVelocityPansTheCameraAndStopsItAtItsEnd() {
         var rig = Rig()
         rig.perform(rig.host.start(now: rig.now))

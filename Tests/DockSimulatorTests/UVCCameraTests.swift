@@ -17,6 +17,51 @@ import V4L2Protocol
         return try V4L2ExtendedControls.decode(reply.bytes).controls.map(\.value)
     }
 
+    /// Control events as the control framework sends them: an initial event when asked, a
+    /// value-change event to every other file handle subscribed (not to the writer, unless it
+    /// asked for feedback), `ENOENT` when none waits, none after unsubscribing or closing; the
+    /// emulation's pending count says what waits. uvcvideo knows control events only.
+    @Test func controlEventsReachTheOtherSubscribers() throws {
+        var camera = UVCCamera(model: Self.tiny)
+        func request(_ number: UInt32, _ bytes: [UInt8], handle: Int) -> V4L2Frame.Reply {
+            camera.handle(V4L2Frame.Request(request: number, bytes: bytes), now: .milliseconds(10), fileHandle: handle)
+        }
+        func subscribe(_ handle: Int, flags: UInt32) -> Int32 {
+            request(V4L2Request.subscribeEvent,
+                    V4L2Event.subscriptionImage(type: V4L2Event.controlType, id: V4L2ControlID.panAbsolute, flags: flags), handle: handle).errno
+        }
+        func dequeue(_ handle: Int) -> V4L2Frame.Reply {
+            request(V4L2Request.dequeueEvent, [UInt8](repeating: 0, count: V4L2Event.size), handle: handle)
+        }
+        func pending(_ handle: Int) -> [UInt8] { request(V4L2Request.emulatedEventsPending, [0, 0, 0, 0], handle: handle).bytes }
+
+        #expect(subscribe(1, flags: V4L2Event.sendInitial) == 0)
+        #expect(subscribe(2, flags: 0) == 0)
+        #expect(request(V4L2Request.subscribeEvent, V4L2Event.subscriptionImage(type: 5, id: 0, flags: 0), handle: 2).errno
+                == LinuxErrno.invalid, "a source-change event: not uvcvideo's")
+        #expect(pending(1) == [1, 0, 0, 0] && pending(2) == [0, 0, 0, 0])
+        let initial = dequeue(1)
+        #expect(initial.errno == 0 && initial.bytes.count == V4L2Event.size)
+        #expect(Array(initial.bytes[0..<4]) == [3, 0, 0, 0] && Array(initial.bytes[8..<12]) == [3, 0, 0, 0], "ctrl, value and flags")
+        #expect(Array(initial.bytes[96..<100]) == [0x08, 0x09, 0x9a, 0x00], "pan_absolute")
+        #expect(dequeue(1).errno == LinuxErrno.noEntry)
+
+        #expect(Self.set(&camera, [(V4L2ControlID.panAbsolute, 36000), (V4L2ControlID.tiltAbsolute, 0)], at: .milliseconds(20)).errno == 0)
+        #expect(pending(1) == [1, 0, 0, 0], "the other handle hears the write")
+        #expect(pending(2) == [1, 0, 0, 0])
+        let change = dequeue(2)
+        #expect(Array(change.bytes[8..<12]) == [1, 0, 0, 0] && Array(change.bytes[16..<20]) == [0xa0, 0x8c, 0, 0], "value 36000")
+        // The writer (file handle 0 here) subscribed without feedback hears nothing of its own.
+        #expect(subscribe(0, flags: 0) == 0)
+        _ = Self.set(&camera, [(V4L2ControlID.panAbsolute, 0), (V4L2ControlID.tiltAbsolute, 0)], at: .milliseconds(30))
+        #expect(pending(0) == [0, 0, 0, 0] && pending(2) == [1, 0, 0, 0])
+        _ = request(V4L2Request.unsubscribeEvent, V4L2Event.subscriptionImage(type: V4L2Event.allTypes, id: 0, flags: 0), handle: 2)
+        camera.closed(fileHandle: 1)
+        _ = Self.set(&camera, [(V4L2ControlID.panAbsolute, 7200), (V4L2ControlID.tiltAbsolute, 0)], at: .milliseconds(40))
+        #expect(pending(1) == [0, 0, 0, 0], "closed: its subscriptions went with it")
+        #expect(pending(2) == [1, 0, 0, 0], "the event queued before unsubscribing stays; no new one")
+    }
+
     /// Enumeration with `NEXT_CTRL` walks the controls in id order and ends with `EINVAL`, as
     /// v4l2-ctl expects; the ranges are the model's, the −1 minimum included.
     @Test func enumerationWalksTheModelsControls() throws {

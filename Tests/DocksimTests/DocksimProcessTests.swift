@@ -149,13 +149,13 @@ import TestSupport
         #expect(unknownProfile.status == 64)
         #expect(unknownProfile.error.hasPrefix("docksim: --profile: no profile 'nope' (there are generic, "))
         let two = try ChildProcess.run("docksim", ["--protocol", "visca", "--pty", "/tmp/x", "--udp", "127.0.0.1:1"])
-        #expect(two.error.hasPrefix("docksim: give one of --pty, --udp, --udp-raw and --tcp"))
+        #expect(two.error.hasPrefix("docksim: give one of --pty, --udp, --udp-raw, --tcp and --v4l2"))
         #expect(access("/tmp/x", F_OK) != 0, "no pty is made on a usage error")
         let help = try ChildProcess.run("docksim", ["--help"])
         #expect(help.status == 0)
         #expect(help.output.hasPrefix("docksim: a simulated dock on a pseudo-terminal"))
         for option in ["--pty", "--protocol", "--profile", "--udp", "--udp-raw", "--tcp", "--scenario", "--report", "--plot",
-                       "--camera unix:SOCKET", "--seed", "--trace", "--quiet", "--help"] {
+                       "--camera unix:SOCKET", "--seed", "--trace", "--quiet", "--help", "--v4l2", "--model"] {
             #expect(help.output.contains(option), "--help documents \(option)")
         }
     }

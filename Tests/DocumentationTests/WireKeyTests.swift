@@ -26,7 +26,7 @@ import Testing
     /// Literals that are a field's name but mean something else where they are, and why.
     static let otherMeanings: [String: Set<String>] = [
         // dockctl's own command words and a usage message.
-        "Sources/dockctl/Command.swift": ["status", "limits", "framing", "animation", "x", "seconds"],
+        "Sources/dockctl/Command.swift": ["status", "limits", "framing", "zoom", "animation", "x", "seconds"],
         // A word printed for people.
         "Sources/dockctl/Presentation.swift": ["docked"],
         // A row label of the tracking-quality table.

@@ -16,6 +16,8 @@ import Testing
         #expect(V4L2Request.setExtendedControls == 0xC020_5648)
         #expect(V4L2Request.tryExtendedControls == 0xC020_5649)
         #expect(V4L2Request.subscribeEvent == 0x4020_565A)
+        #expect(V4L2Request.unsubscribeEvent == 0x4020_565B)
+        #expect(V4L2Request.dequeueEvent == 0x8088_5659, "_IOR('V', 89, struct v4l2_event), 136 bytes")
         #expect(V4L2Request.queryExtendedControl == 0xC0E8_5667)
         #expect(V4L2Request.carriesControlArray(V4L2Request.setExtendedControls))
         #expect(!V4L2Request.carriesControlArray(V4L2Request.setControl))
