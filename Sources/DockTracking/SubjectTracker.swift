@@ -130,6 +130,12 @@ public struct SubjectTracker: Sendable {
         /// boxes fall: a child who turned once turns again, and the boxes of a filter that has
         /// just caught up scatter before the next turn shows.
         public var maneuverHold: Duration = .milliseconds(500)
+        /// A box edge within this of the image's border (normalised units) that the track expects
+        /// at or beyond it is cut, and not measured: the box's uncut edges place the track and its
+        /// size stays the track's, so a person walking out of the picture is not dragged back in,
+        /// nor shrunk, by the part the picture still shows (see `ClippedEdges`). Negative: every
+        /// edge measured, as if each box were whole.
+        public var clippedEdgeMargin = 0.01
 
         public init() {}
 
@@ -149,6 +155,7 @@ public struct SubjectTracker: Sendable {
                 && accelerationPerHeight.isFinite && accelerationPerHeight >= 0
                 && coastingAccelerationPerHeight.isFinite && coastingAccelerationPerHeight >= 0
                 && maneuverMemory.isFinite && maneuverMemory >= 0 && maneuverBias.isFinite && (0..<1).contains(maneuverBias) && maneuverHold >= .zero
+                && clippedEdgeMargin.isFinite && clippedEdgeMargin < 0.5
         }
     }
 
@@ -519,7 +526,13 @@ public struct SubjectTracker: Sendable {
                                         if let mine = trackIdentifiers[track], let theirs = observations[observation].identifier {
                                             same = mine == theirs
                                         }
-                                        return Self.cost(distance: predictions[track].distance(to: box), expected: expectedBoxes[track],
+                                        // A box the border cut is compared with the expected box cut
+                                        // alike, on its measured part only.
+                                        let edges = ClippedEdges(observed: box, expected: expectedBoxes[track],
+                                                                 margin: configuration.clippedEdgeMargin)
+                                        let distance = edges.isEmpty ? predictions[track].distance(to: box)
+                                            : predictions[track].clipped(edges).distance(to: box)
+                                        return Self.cost(distance: distance, expected: edges.clip(expectedBoxes[track], like: box),
                                                          box, phase: phases[track], stage: stage, sameDetectorIdentifier: same,
                                                          configuration: configuration)
                                     }
@@ -541,13 +554,14 @@ public struct SubjectTracker: Sendable {
                 continue
             }
             let box = observations[observationIndex].box
-            guard self.tracks[trackIndex].filter.update(with: box, predictions[trackIndex]) else { continue }
+            let expected = expectedBoxes[trackIndex]
+            let edges = ClippedEdges(observed: box, expected: expected, margin: configuration.clippedEdgeMargin)
+            guard self.tracks[trackIndex].filter.update(with: box, edges.isEmpty ? predictions[trackIndex] : predictions[trackIndex].clipped(edges))
+            else { continue }
             // Boxes much later than the present tell of the past, through the lag's linear
             // approximation; only those about as fresh as a frame tell of a turn.
             if configuration.maneuverMemory > 0, time - captureTime <= configuration.coastAfter {
-                let expected = expectedBoxes[trackIndex]
-                let x = (box.x + box.width / 2 - expected.x - expected.width / 2) / expected.width
-                let y = (box.y + box.height / 2 - expected.y - expected.height / 2) / expected.height
+                let (x, y) = edges.offset(of: box, from: expected)
                 let weight = 1 / max(1, configuration.maneuverMemory)
                 self.tracks[trackIndex].innovationMean.x += weight * (x - self.tracks[trackIndex].innovationMean.x)
                 self.tracks[trackIndex].innovationMean.y += weight * (y - self.tracks[trackIndex].innovationMean.y)
