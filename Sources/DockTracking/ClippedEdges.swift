@@ -3,7 +3,8 @@
 /// touches the border tells where its uncut edges are, and of a cut edge only that the subject
 /// reaches at least that far.
 ///
-/// An edge counts as cut when the observed box touches the border there (within a margin) and the
+/// An edge counts as cut when the observed box ends at the border there (within a margin either
+/// side: a detector that reports boxes reaching past the picture measured that edge) and the
 /// box its track expects reaches at least as far (within the same margin): then the two agree,
 /// and the edge says nothing. One the border touches while the track expects it well inside is
 /// measured as usual — the subject reaches at least to the border, so the edge moved or grew that
@@ -32,10 +33,10 @@ struct ClippedEdges: OptionSet, Hashable, Sendable {
     init(observed box: NormalizedRect, expected: NormalizedRect, margin: Double) {
         var edges: ClippedEdges = []
         if margin >= 0 {
-            if box.x <= margin, expected.x <= box.x + margin { edges.insert(.left) }
-            if box.y <= margin, expected.y <= box.y + margin { edges.insert(.top) }
-            if box.maxX >= 1 - margin, expected.maxX >= box.maxX - margin { edges.insert(.right) }
-            if box.maxY >= 1 - margin, expected.maxY >= box.maxY - margin { edges.insert(.bottom) }
+            if abs(box.x) <= margin, expected.x <= box.x + margin { edges.insert(.left) }
+            if abs(box.y) <= margin, expected.y <= box.y + margin { edges.insert(.top) }
+            if abs(box.maxX - 1) <= margin, expected.maxX >= box.maxX - margin { edges.insert(.right) }
+            if abs(box.maxY - 1) <= margin, expected.maxY >= box.maxY - margin { edges.insert(.bottom) }
         }
         self = edges
     }

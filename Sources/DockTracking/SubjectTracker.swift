@@ -130,9 +130,9 @@ public struct SubjectTracker: Sendable {
         /// boxes fall: a child who turned once turns again, and the boxes of a filter that has
         /// just caught up scatter before the next turn shows.
         public var maneuverHold: Duration = .milliseconds(500)
-        /// A box edge within this of the image's border (normalised units) that the track expects
-        /// at or beyond it is cut, and not measured: the box's uncut edges place the track and its
-        /// size stays the track's, so a person walking out of the picture is not dragged back in,
+        /// A box edge within this of the image's border, either side (normalised units), that the
+        /// track expects at or beyond it is cut, and not measured: the box's uncut edges place the
+        /// track and its size stays the track's, so a person walking out of the picture is not dragged back in,
         /// nor shrunk, by the part the picture still shows (see `ClippedEdges`). Negative: every
         /// edge measured, as if each box were whole.
         public var clippedEdgeMargin = 0.01
