@@ -250,6 +250,13 @@ public struct SubjectTracker: Sendable {
         classes.reserveCapacity(solver.maximumColumns)
     }
 
+    /// Takes an identifier no track has or will have (for a subject split from another,
+    /// `SubjectFusion.fuse`'s `freshIdentifier`).
+    public mutating func reserveIdentifier() -> Int {
+        defer { nextIdentifier += 1 }
+        return nextIdentifier
+    }
+
     /// Drops every track; identifiers go on from where they were, so none is ever reused.
     public mutating func removeAll() {
         tracks.removeAll(keepingCapacity: true)

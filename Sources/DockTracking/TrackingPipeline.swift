@@ -106,7 +106,8 @@ public struct TrackingPipeline: Sendable {
         let seconds = lastStep.map { max(0, (now - $0).trackerSeconds) } ?? 1.0 / 30
         lastStep = now
         tracker.predict(to: now)
-        fusion.fuse(tracker.tracks, into: &subjects)
+        let tracks = tracker.tracks
+        fusion.fuse(tracks, into: &subjects) { tracker.reserveIdentifier() }
         primary = selector.choose(subjects, selection: selection, gimbalYawRadians: gimbalYawRadians,
                                   gimbalPitchRadians: gimbalPitchRadians, now: now, camera: camera)
         if let primary, let subject = subjects.first(where: { $0.identifier == primary }), let camera,
