@@ -82,7 +82,8 @@ public struct SubjectFusion: Sendable {
         faceUsed.reserveCapacity(64)
     }
 
-    /// The subjects the tracks make up (tentative tracks are left out).
+    /// The subjects the tracks make up (tentative tracks, and those out of the picture, are left
+    /// out; a track that comes back into the picture is its subject again, with its identifier).
     public mutating func fuse(_ tracks: [SubjectTracker.Track]) -> [FusedSubject] {
         var subjects: [FusedSubject] = []
         fuse(tracks, into: &subjects)
@@ -100,10 +101,12 @@ public struct SubjectFusion: Sendable {
         subjects.removeAll(keepingCapacity: true)
         faceUsed.removeAll(keepingCapacity: true)
         for _ in tracks.indices { faceUsed.append(false) }
-        for body in tracks where body.kind == .body && body.phase != .tentative {
+        for body in tracks where body.kind == .body && body.phase != .tentative && !body.isOutOfPicture {
             let box = body.filter.angularBox
             var face: Int?
-            for index in tracks.indices where tracks[index].kind == .face && tracks[index].phase != .tentative && !faceUsed[index] {
+            for index in tracks.indices where tracks[index].kind == .face && tracks[index].phase != .tentative && !faceUsed[index]
+                && !tracks[index].isOutOfPicture
+            {
                 let candidate = tracks[index].filter.angularBox
                 guard Self.belongs(candidate, to: box), Self.movesTogether(tracks[index].filter, body.filter) else { continue }
                 if let chosen = face,
@@ -127,7 +130,9 @@ public struct SubjectFusion: Sendable {
             }
             subjects.append(subject)
         }
-        for index in tracks.indices where tracks[index].kind != .body && tracks[index].phase != .tentative && !faceUsed[index] {
+        for index in tracks.indices where tracks[index].kind != .body && tracks[index].phase != .tentative && !faceUsed[index]
+            && !tracks[index].isOutOfPicture
+        {
             var subject = FusedSubject(track: tracks[index])
             subject.identifier = subjectIdentifier(tracks[index].identifier, nil)
             // A face split from the body that carries its subject's identifier: one of its own.

@@ -135,7 +135,22 @@ public struct SubjectTracker: Sendable {
         /// track and its size stays the track's, so a person walking out of the picture is not dragged back in,
         /// nor shrunk, by the part the picture still shows (see `ClippedEdges`). Negative: every
         /// edge measured, as if each box were whole.
-        public var clippedEdgeMargin = 0.01
+        public var clippedEdgeMargin = 0.002
+        /// How long a track whose subject walked out of the picture (`Track.outOfPicture`) is kept,
+        /// frozen as it was when it left, for someone coming back on that side; zero: such tracks
+        /// coast and die like any other.
+        public var outOfPictureTimeout: Duration = .seconds(20)
+        /// Only a track seen at least this long (first box to last) is kept when it walks out: a
+        /// passer-by crossing the picture is not waited for, and in a street of them every
+        /// newcomer would fit some passer-by's height.
+        public var outOfPictureAfterSeen: Duration = .seconds(3)
+        /// Someone comes back on a side when their box's centre is within this of that side's
+        /// border (normalised units), or their box overlaps where the track left.
+        public var reentryReach = 0.2
+        /// The most a box's angular height may differ from an out-of-picture track's, as a ratio
+        /// either way, for it to bring the track back (tighter than `sizeRatioGate`: nothing but
+        /// the height says it is the same person).
+        public var reentrySizeRatio = 1.25
 
         public init() {}
 
@@ -155,13 +170,19 @@ public struct SubjectTracker: Sendable {
                 && accelerationPerHeight.isFinite && accelerationPerHeight >= 0
                 && coastingAccelerationPerHeight.isFinite && coastingAccelerationPerHeight >= 0
                 && maneuverMemory.isFinite && maneuverMemory >= 0 && maneuverBias.isFinite && (0..<1).contains(maneuverBias) && maneuverHold >= .zero
-                && clippedEdgeMargin.isFinite && clippedEdgeMargin < 0.5
+                && clippedEdgeMargin.isFinite && clippedEdgeMargin < 0.5 && outOfPictureTimeout >= .zero && outOfPictureAfterSeen >= .zero
+                && reentryReach.isFinite && (0...1).contains(reentryReach) && reentrySizeRatio.isFinite && reentrySizeRatio > 1
         }
     }
 
     /// Where a track is in its life.
     public enum Phase: Hashable, Sendable {
         case tentative, confirmed, coasting
+    }
+
+    /// A side of the picture (of the delivered image) a subject walked out of.
+    public enum PictureSide: Hashable, Sendable {
+        case left, right
     }
 
     /// One tracked subject.
@@ -205,6 +226,17 @@ public struct SubjectTracker: Sendable {
         /// How far its acceleration noise is raised, 0 (steady) to 1 (`noise.accelerationNoise`):
         /// set by its boxes when fused, decayed by every prediction (see `Configuration.maneuverHold`).
         public var maneuverLevel = 0.0
+        /// The side of the picture its subject walked out of, while it is out (nil: in the
+        /// picture, seen or hidden). Such a track coasts no more: its filter is kept as it was
+        /// when it left — direction, size, height, rates — and it is not associated as usual,
+        /// only matched first, before any track is born, with a confident box of its kind that
+        /// comes in on that side (or where it left) with its height; it lives
+        /// `Configuration.outOfPictureTimeout` from `leftPictureAt`.
+        public var outOfPicture: PictureSide? = nil
+        /// The tracker's time when it went out of the picture.
+        public var leftPictureAt: Duration = .zero
+        /// Whether it walked out of the picture (see `outOfPicture`).
+        public var isOutOfPicture: Bool { outOfPicture != nil }
     }
 
     /// The settings.
@@ -232,6 +264,8 @@ public struct SubjectTracker: Sendable {
     private var expectedBoxes: [NormalizedRect] = []
     /// Each observation's class this frame: 0 ignored, 1 confident, 2 unconfident.
     private var classes: [UInt8] = []
+    /// Whether each track is out of the picture at the start of the frame's association.
+    private var isOut: [Bool] = []
 
     /// Creates an empty tracker.
     public init(configuration: Configuration = Configuration()) {
@@ -248,6 +282,7 @@ public struct SubjectTracker: Sendable {
         detectorIdentifiers.reserveCapacity(configuration.maximumTracks)
         expectedBoxes.reserveCapacity(configuration.maximumTracks)
         classes.reserveCapacity(solver.maximumColumns)
+        isOut.reserveCapacity(configuration.maximumTracks)
     }
 
     /// Takes an identifier no track has or will have (for a subject split from another,
@@ -272,7 +307,7 @@ public struct SubjectTracker: Sendable {
         let maneuverDecay = hold > 0 ? exp(-seconds / hold) : 0
         // Through a pointer: reading a field of an element in place, not a copy of the track.
         tracks.withUnsafeMutableBufferPointer { tracks in
-            for index in tracks.indices {
+            for index in tracks.indices where tracks[index].outOfPicture == nil {
                 let height = tracks[index].filter.state[5]
                 // Missed: frames captured `coastAfter` after its last box have come without it
                 // (not merely boxes arriving late, or the daemon predicting to the present).
@@ -307,6 +342,7 @@ public struct SubjectTracker: Sendable {
             guard box.yawRadians.isFinite, box.pitchRadians.isFinite, box.widthRadians.isFinite, box.heightRadians.isFinite,
                 box.widthRadians < 2.5, box.heightRadians < 2.5
             else { return true }
+            if track.outOfPicture != nil { return now - track.leftPictureAt > configuration.outOfPictureTimeout }
             return switch track.phase {
             case .tentative: now - track.lastFused > configuration.tentativeTimeout
             case .confirmed, .coasting:
@@ -446,6 +482,7 @@ public struct SubjectTracker: Sendable {
         phases.removeAll(keepingCapacity: true)
         kinds.removeAll(keepingCapacity: true)
         detectorIdentifiers.removeAll(keepingCapacity: true)
+        isOut.removeAll(keepingCapacity: true)
         predictions.removeAll(keepingCapacity: true)
         expectedBoxes.removeAll(keepingCapacity: true)
         for index in tracks.indices {
@@ -458,6 +495,7 @@ public struct SubjectTracker: Sendable {
             phases.append(tracks[index].phase)
             kinds.append(tracks[index].kind)
             detectorIdentifiers.append(tracks[index].detectorIdentifier)
+            isOut.append(tracks[index].outOfPicture != nil)
         }
         for kind in SubjectKind.allCases {
             let isObserved = switch kind {
@@ -471,6 +509,11 @@ public struct SubjectTracker: Sendable {
             associate(.unconfident, kind, observations, count: count, captureTime: captureTime)
             associate(.vouching, kind, observations, count: count, captureTime: captureTime)
             associate(.tentative, kind, observations, count: count, captureTime: captureTime)
+        }
+        if configuration.outOfPictureTimeout > .zero {
+            markTracksOutOfPicture()
+            bringBack(observations, count: count, camera: camera, captureTime: captureTime,
+                      gimbalYawRadians: gimbalYawRadians, gimbalPitchRadians: gimbalPitchRadians)
         }
         // Confident observations nobody took start tentative tracks, while there is room.
         for index in 0..<count where !assigned[index] && tracks.count < configuration.maximumTracks {
@@ -493,13 +536,91 @@ public struct SubjectTracker: Sendable {
         }
     }
 
+    /// A confirmed or coasting track seen for `outOfPictureAfterSeen`, not seen in this frame,
+    /// whose expected box's centre lies beyond the picture's left or right border has walked out
+    /// on that side: it is frozen there (see `Track.outOfPicture`).
+    private mutating func markTracksOutOfPicture() {
+        for index in predictions.indices where !matched[index] && !isOut[index] && phases[index] != .tentative && predictions[index].isValid
+            && tracks[index].lastSeen - tracks[index].born >= configuration.outOfPictureAfterSeen
+        {
+            let expected = expectedBoxes[index], centre = expected.x + expected.width / 2
+            let side: PictureSide? = centre < 0 ? .left : centre > 1 ? .right : nil
+            guard let side else { continue }
+            tracks[index].outOfPicture = side
+            tracks[index].leftPictureAt = time
+            tracks[index].phase = .coasting
+        }
+    }
+
+    /// Confident observations nobody took that come in on the side an out-of-picture track of
+    /// their kind left by (their centre within `reentryReach` of that border, or overlapping the
+    /// box it left with), with its height (within `reentrySizeRatio`, unless the border cuts the
+    /// box's top or bottom), bring that track back under its identifier, its filter started again
+    /// from the box (a box the border cuts grows to its person as they come in: `ClippedEdges`) —
+    /// but only when the pairing is unambiguous: the box is the only one that fits the track and
+    /// the track the only one that fits the box. Where people come and go in numbers (a street)
+    /// anyone of a height may be anyone else, and a stranger handed an old identifier costs more
+    /// than a returning subject given a new one; a person who leaves a room and comes back, or one
+    /// of a few who step out, is brought back.
+    private mutating func bringBack(_ observations: [Observation], count: Int, camera: CameraInformation, captureTime: Duration,
+                                    gimbalYawRadians: Double, gimbalPitchRadians: Double) {
+        guard isOut.contains(true) else { return }
+        func fits(_ track: Int, _ index: Int) -> Bool {
+            guard let side = tracks[track].outOfPicture, isOut.indices.contains(track), !assigned[index], classes[index] == 1,
+                observations[index].kind == tracks[track].kind, observations[index].confidence >= configuration.birthConfidence
+            else { return false }
+            let box = observations[index].box, centre = box.x + box.width / 2
+            let onSide = side == .left ? centre <= configuration.reentryReach : centre >= 1 - configuration.reentryReach
+            guard onSide || expectedBoxes[track].intersectionOverUnion(box) > 0,
+                let angular = AngularBox(box: box, camera: camera, gimbalYawRadians: gimbalYawRadians, gimbalPitchRadians: gimbalPitchRadians)
+            else { return false }
+            let margin = max(configuration.clippedEdgeMargin, 0)
+            if abs(box.y) <= margin || abs(box.maxY - 1) <= margin { return true }
+            let ratio = angular.heightRadians / tracks[track].filter.state[5], most = configuration.reentrySizeRatio
+            return ratio <= most && ratio * most >= 1
+        }
+        for track in tracks.indices where tracks[track].outOfPicture != nil {
+            var only: Int?, fitting = 0
+            for index in 0..<count where fits(track, index) {
+                fitting += 1
+                only = index
+            }
+            guard fitting == 1, let index = only else { continue }
+            var rivals = 0
+            for other in tracks.indices where tracks[other].outOfPicture != nil && fits(other, index) { rivals += 1 }
+            guard rivals == 1 else { continue }
+            let best = (track: track, observation: index)
+            let observation = observations[best.observation]
+            guard let angular = AngularBox(box: observation.box, camera: camera, gimbalYawRadians: gimbalYawRadians,
+                                           gimbalPitchRadians: gimbalPitchRadians)
+            else { continue }
+            var noise = configuration.noise
+            noise.accelerationNoise = Self.accelerationNoise(heightRadians: angular.heightRadians, observation.kind, configuration)
+            tracks[best.track].filter = SubjectFilter(first: angular, noise: noise)
+            tracks[best.track].outOfPicture = nil
+            tracks[best.track].phase = .confirmed
+            tracks[best.track].hits += 1
+            tracks[best.track].confidenceSum += observation.confidence
+            tracks[best.track].lastSeen = captureTime
+            tracks[best.track].lastFused = time
+            tracks[best.track].walksOnObservedRate = false
+            tracks[best.track].observedRate = ObservedRate(window: configuration.coastingRateWindow.trackerSeconds)
+            tracks[best.track].observedRate.add(yawRadians: angular.yawRadians, at: captureTime)
+            tracks[best.track].innovationMean = (0, 0)
+            tracks[best.track].innovationSquare = 0
+            tracks[best.track].maneuverLevel = 0
+            if let identifier = observation.identifier { tracks[best.track].detectorIdentifier = identifier }
+            assigned[best.observation] = true
+        }
+    }
+
     /// One association stage for one kind: pairs the stage's tracks and observations not yet
     /// paired by optimal assignment and fuses each pair.
     private mutating func associate(_ stage: Stage, _ kind: SubjectKind, _ observations: [Observation], count: Int,
                                     captureTime: Duration) {
         rows.removeAll(keepingCapacity: true)
         columns.removeAll(keepingCapacity: true)
-        for index in predictions.indices where kinds[index] == kind && !matched[index] && predictions[index].isValid {
+        for index in predictions.indices where kinds[index] == kind && !matched[index] && predictions[index].isValid && !isOut[index] {
             let phase = phases[index]
             let isRow = switch stage {
             case .confident, .distant: phase != .tentative
