@@ -79,10 +79,18 @@ public struct SubjectTracker: Sendable {
         /// hits add up to this (1.8: two boxes of 0.9): a clearly seen person is followed at once,
         /// a doubtful box waits for `confirmationHits`.
         public var quickConfirmationConfidence = 1.8
-        /// How long a tentative track may go unseen before it is dropped.
+        /// How long a tentative track may go unseen before it is dropped (at least as long as a
+        /// confirmed one goes before it coasts: see `coastAfterFrames`).
         public var tentativeTimeout: Duration = .milliseconds(300)
-        /// How long a confirmed track goes without an observation fused before it counts as coasting.
+        /// How long a confirmed track goes without an observation fused before it counts as coasting
+        /// — at least `coastAfterFrames` of the detector's frame intervals (`frameInterval`).
         public var coastAfter: Duration = .milliseconds(150)
+        /// A track coasts only once this many of the detector's frame intervals have passed
+        /// without a box for it (with `coastAfter` the least): at 5 or 10 frames a second,
+        /// 150 ms is shorter than the time between two frames, and every track coasted — and the
+        /// dock braked — between every two boxes. 2.5: one missed frame, or a frame that arrives
+        /// 50 ms later than the one before, is not a miss. 0: `coastAfter` alone.
+        public var coastAfterFrames = 2.5
         /// How long a confirmed track coasts unseen before it is deleted.
         public var coastTimeout: Duration = .milliseconds(1500)
         /// A track coasts at most this many times as long as it was seen, first box to last (up to
@@ -122,7 +130,7 @@ public struct SubjectTracker: Sendable {
         /// which the noise rises, reaching `noise.accelerationNoise` at 1. A walker at a steady
         /// pace keeps the low noise that holds its track on its path through a crowd; a child
         /// changing direction every half second gets the high one within a few frames,
-        /// however small its boxes' jitter. Only boxes at most `coastAfter` old count. 0: off.
+        /// however small its boxes' jitter. Only boxes at most `maneuverMaximumLag` old count. 0: off.
         public var maneuverMemory = 4.0
         /// See `maneuverMemory`.
         public var maneuverBias = 0.3
@@ -130,6 +138,11 @@ public struct SubjectTracker: Sendable {
         /// boxes fall: a child who turned once turns again, and the boxes of a filter that has
         /// just caught up scatter before the next turn shows.
         public var maneuverHold: Duration = .milliseconds(500)
+        /// The oldest a box may be (from capture to the tracker's time) for its offset to count
+        /// towards `maneuverMemory`'s bias: later ones speak of the past through the lag's linear
+        /// approximation. On the slow-detector grid (BENCHMARKS.md) 400 ms lifted the 10 fps /
+        /// 150 ms cell from 85 to 91 % but cost the 300 ms column 3 to 9 points, so it stays 150.
+        public var maneuverMaximumLag: Duration = .milliseconds(150)
         /// A box edge within this of the image's border, either side (normalised units), that the
         /// track expects at or beyond it is cut, and not measured: the box's uncut edges place the
         /// track and its size stays the track's, so a person walking out of the picture is not dragged back in,
@@ -166,10 +179,12 @@ public struct SubjectTracker: Sendable {
                 && quickConfirmationConfidence.isFinite && quickConfirmationConfidence >= 0
                 && tentativeTimeout > .zero && coastAfter > .zero && coastTimeout > .zero && vouchedCoastTimeout > .zero
                 && coastingRateWindow >= .zero && coastTimeoutPerSeen.isFinite && coastTimeoutPerSeen >= 0
+                && coastAfterFrames.isFinite && (0...100).contains(coastAfterFrames)
                 && [noise.accelerationNoise, noise.sizeNoise, noise.boxNoise, noise.boxNoiseFloor].allSatisfy { $0.isFinite && $0 > 0 }
                 && accelerationPerHeight.isFinite && accelerationPerHeight >= 0
                 && coastingAccelerationPerHeight.isFinite && coastingAccelerationPerHeight >= 0
                 && maneuverMemory.isFinite && maneuverMemory >= 0 && maneuverBias.isFinite && (0..<1).contains(maneuverBias) && maneuverHold >= .zero
+                && maneuverMaximumLag >= .zero
                 && clippedEdgeMargin.isFinite && clippedEdgeMargin < 0.5 && outOfPictureTimeout >= .zero && outOfPictureAfterSeen >= .zero
                 && reentryReach.isFinite && (0...1).contains(reentryReach) && reentrySizeRatio.isFinite && reentrySizeRatio > 1
         }
@@ -248,6 +263,15 @@ public struct SubjectTracker: Sendable {
     private var nextIdentifier = 1
     /// The newest capture time of any frame fused so far.
     private var latestCapture: Duration = .zero
+    /// The detector's frame interval, seconds: a running mean (weight 0.1) of the time between
+    /// the captures of successive frames, those within a second; 0 before the second frame.
+    public private(set) var frameInterval = 0.0
+    /// `coastAfter`, or `coastAfterFrames` frame intervals if that is longer.
+    var effectiveCoastAfter: Duration {
+        let frames = configuration.coastAfterFrames * frameInterval
+        guard frames.isFinite, frames > configuration.coastAfter.trackerSeconds else { return configuration.coastAfter }
+        return .nanoseconds(Int64((frames * 1e9).rounded()))
+    }
     private var solver: AssignmentSolver
     // Per-frame buffers, sized once.
     private var predictions: [SubjectFilter.Prediction] = []
@@ -303,6 +327,7 @@ public struct SubjectTracker: Sendable {
         guard now > time else { return }
         let seconds = (now - time).trackerSeconds
         let configuration = self.configuration
+        let coastAfter = effectiveCoastAfter
         let hold = configuration.maneuverHold.trackerSeconds
         let maneuverDecay = hold > 0 ? exp(-seconds / hold) : 0
         // Through a pointer: reading a field of an element in place, not a copy of the track.
@@ -311,7 +336,7 @@ public struct SubjectTracker: Sendable {
                 let height = tracks[index].filter.state[5]
                 // Missed: frames captured `coastAfter` after its last box have come without it
                 // (not merely boxes arriving late, or the daemon predicting to the present).
-                let missed = tracks[index].phase != .tentative && latestCapture - tracks[index].lastSeen > configuration.coastAfter
+                let missed = tracks[index].phase != .tentative && latestCapture - tracks[index].lastSeen > coastAfter
                 tracks[index].filter.noise.accelerationNoise = Self.accelerationNoise(heightRadians: height, tracks[index].kind,
                                                                                       coasting: missed, maneuver: tracks[index].maneuverLevel,
                                                                                       configuration)
@@ -320,7 +345,7 @@ public struct SubjectTracker: Sendable {
                 // its pitch rate: a vertical rate comes from the jitter of a few boxes or from the
                 // last half-hidden ones, people do not keep one up, and extrapolated for a second it
                 // carries the expected box off where its person was lost, below every gate.
-                if tracks[index].phase != .tentative && now - tracks[index].lastFused > configuration.coastAfter {
+                if tracks[index].phase != .tentative && now - tracks[index].lastFused > coastAfter {
                     tracks[index].filter.forgetPitchRate()
                 }
                 // Once missed, it walks on at the pace of its last boxes (`ObservedRate`), not at
@@ -336,7 +361,7 @@ public struct SubjectTracker: Sendable {
         }
         time = now
         // No confirmed track is deleted sooner than this after its last box (see `coastTimeout`).
-        let shortestCoast = min(configuration.coastTimeout, configuration.coastAfter * 2)
+        let shortestCoast = min(configuration.coastTimeout, coastAfter * 2)
         tracks.removeAll { track in
             let box = track.filter.angularBox
             guard box.yawRadians.isFinite, box.pitchRadians.isFinite, box.widthRadians.isFinite, box.heightRadians.isFinite,
@@ -344,14 +369,14 @@ public struct SubjectTracker: Sendable {
             else { return true }
             if track.outOfPicture != nil { return now - track.leftPictureAt > configuration.outOfPictureTimeout }
             return switch track.phase {
-            case .tentative: now - track.lastFused > configuration.tentativeTimeout
+            case .tentative: now - track.lastFused > max(configuration.tentativeTimeout, coastAfter)
             case .confirmed, .coasting:
                 now - track.lastFused > shortestCoast
                     && now - track.lastFused > Self.coastTimeout(seen: track.lastSeen - track.born, configuration)
                     && (now - track.lastVouched > configuration.coastTimeout || now - track.lastFused > configuration.vouchedCoastTimeout)
             }
         }
-        for index in tracks.indices where tracks[index].phase == .confirmed && now - tracks[index].lastFused > configuration.coastAfter {
+        for index in tracks.indices where tracks[index].phase == .confirmed && now - tracks[index].lastFused > coastAfter {
             tracks[index].phase = .coasting
         }
     }
@@ -456,6 +481,10 @@ public struct SubjectTracker: Sendable {
                                 gimbalYawRadians: Double, gimbalPitchRadians: Double) {
         guard let model = MeasurementModel(camera: camera, gimbalYawRadians: gimbalYawRadians, gimbalPitchRadians: gimbalPitchRadians)
         else { return }
+        if captureTime > latestCapture, latestCapture > .zero {
+            let interval = (captureTime - latestCapture).trackerSeconds
+            if interval < 1 { frameInterval = frameInterval == 0 ? interval : frameInterval + 0.1 * (interval - frameInterval) }
+        }
         latestCapture = max(latestCapture, captureTime)
         if captureTime > time { predict(to: captureTime) }
         let lag = captureTime < time ? (time - captureTime).trackerSeconds : 0
@@ -688,7 +717,7 @@ public struct SubjectTracker: Sendable {
             else { continue }
             // Boxes much later than the present tell of the past, through the lag's linear
             // approximation; only those about as fresh as a frame tell of a turn.
-            if configuration.maneuverMemory > 0, time - captureTime <= configuration.coastAfter {
+            if configuration.maneuverMemory > 0, time - captureTime <= configuration.maneuverMaximumLag {
                 let (x, y) = edges.offset(of: box, from: expected)
                 let weight = 1 / max(1, configuration.maneuverMemory)
                 self.tracks[trackIndex].innovationMean.x += weight * (x - self.tracks[trackIndex].innovationMean.x)
