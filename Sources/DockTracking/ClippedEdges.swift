@@ -93,6 +93,26 @@ struct ClippedEdges: OptionSet, Hashable, Sendable {
         return out
     }
 
+    /// M Tᵀ for a matrix M of `count` / 4 rows and 4 columns (row-major): `transform` applied to each row.
+    func transformingRows<let count: Int>(of matrix: InlineArray<count, Double>) -> InlineArray<count, Double> {
+        var out = matrix
+        for row in 0..<(count / 4) {
+            let t = transform([matrix[row * 4], matrix[row * 4 + 1], matrix[row * 4 + 2], matrix[row * 4 + 3]])
+            for column in 0..<4 { out[row * 4 + column] = t[column] }
+        }
+        return out
+    }
+
+    /// T M for a 4 × 4 matrix M (row-major): `transform` applied to each column.
+    func transformingColumns(of matrix: InlineArray<16, Double>) -> InlineArray<16, Double> {
+        var out = matrix
+        for column in 0..<4 {
+            let t = transform([matrix[column], matrix[4 + column], matrix[8 + column], matrix[12 + column]])
+            for row in 0..<4 { out[row * 4 + column] = t[row] }
+        }
+        return out
+    }
+
     /// The rows of `transform` that are zero: a measurement dropped.
     func isDropped(_ row: Int) -> Bool {
         switch row {

@@ -141,31 +141,12 @@ public struct SubjectFilter: Sendable {
         /// singular.
         func clipped(_ edges: ClippedEdges) -> Prediction {
             guard isValid, !edges.isEmpty else { return self }
-            // T S Tᵀ: T applied to each column of S, then to each row of the result (S symmetric).
-            var columnsDone = InlineArray<16, Double>(repeating: 0)
-            for column in 0..<4 {
-                var v = InlineArray<4, Double>(repeating: 0)
-                for row in 0..<4 { v[row] = innovationCovariance[row * 4 + column] }
-                let t = edges.transform(v)
-                for row in 0..<4 { columnsDone[row * 4 + column] = t[row] }
-            }
-            var s = InlineArray<16, Double>(repeating: 0)
-            for row in 0..<4 {
-                var v = InlineArray<4, Double>(repeating: 0)
-                for column in 0..<4 { v[column] = columnsDone[row * 4 + column] }
-                let t = edges.transform(v)
-                for column in 0..<4 { s[row * 4 + column] = t[column] }
-            }
+            // T S Tᵀ: T applied to each column of S, then to each row of the result.
+            var s = edges.transformingRows(of: edges.transformingColumns(of: innovationCovariance))
             for row in 0..<4 where edges.isDropped(row) { s[row * 5] = 1 }
             guard let inverse = invert4(s) else { return .invalid }
             // P Hᵀ Tᵀ: T applied to each of P Hᵀ's rows.
-            var pht = InlineArray<24, Double>(repeating: 0)
-            for row in 0..<6 {
-                var v = InlineArray<4, Double>(repeating: 0)
-                for column in 0..<4 { v[column] = covarianceTimesJacobian[row * 4 + column] }
-                let t = edges.transform(v)
-                for column in 0..<4 { pht[row * 4 + column] = t[column] }
-            }
+            let pht = edges.transformingRows(of: covarianceTimesJacobian)
             return Prediction(isValid: true, measurement: measurement, covarianceTimesJacobian: pht,
                               inverseInnovationCovariance: inverse, innovationCovariance: s, clippedEdges: edges)
         }

@@ -117,15 +117,21 @@ import TestSupport
         #expect(score.score.f1 >= 0.8, "\(name): \(score.score)")
     }
 
-    /// The recording replayed in this process (as `dockctl replay` does, `MOTReplay.run`) with the
-    /// given tracker settings, scored.
-    static func replayInProcess(_ recording: Recording, tracker: SubjectTracker.Configuration) -> IdentityScore {
+    /// The replay settings of the recording's camera, with the given tracker settings.
+    static func replaySettings(_ recording: Recording, tracker: SubjectTracker.Configuration) -> MOTReplay.Settings {
         let camera = recording.scenario.camera
         var settings = MOTReplay.Settings(imageWidthPixels: camera.widthPixels, imageHeightPixels: camera.heightPixels)
         settings.framesPerSecond = camera.framesPerSecond
         settings.horizontalFieldOfViewRadians = camera.information.horizontalFieldOfViewRadians
         settings.lastFrame = recording.frames
         settings.tracker = tracker
+        return settings
+    }
+
+    /// The recording replayed in this process (as `dockctl replay` does, `MOTReplay.run`) with the
+    /// given tracker settings, scored.
+    static func replayInProcess(_ recording: Recording, tracker: SubjectTracker.Configuration) -> IdentityScore {
+        let settings = replaySettings(recording, tracker: tracker)
         // Through the file format, as `dockctl replay` reads them (two decimals of a pixel).
         let detections = (try? MOTFormat.parse(MOTFormat.text(recording.detections))) ?? recording.detections
         return IdentityScore(truth: recording.truth, result: MOTReplay.run(detections, settings: settings))
@@ -164,12 +170,7 @@ import TestSupport
 
     /// The tracker identities that cover each true person in at least 10 frames (IoU ≥ 0.5).
     static func identities(_ recording: Recording, tracker: SubjectTracker.Configuration) -> [Int: Set<Int>] {
-        let camera = recording.scenario.camera
-        var settings = MOTReplay.Settings(imageWidthPixels: camera.widthPixels, imageHeightPixels: camera.heightPixels)
-        settings.framesPerSecond = camera.framesPerSecond
-        settings.horizontalFieldOfViewRadians = camera.information.horizontalFieldOfViewRadians
-        settings.lastFrame = recording.frames
-        settings.tracker = tracker
+        let settings = replaySettings(recording, tracker: tracker)
         let results = Dictionary(grouping: MOTReplay.run(recording.detections, settings: settings), by: \.frame)
         var frames: [Int: [Int: Int]] = [:]
         for truth in recording.truth {
