@@ -62,3 +62,50 @@ extension SubjectFusionTests {
         #expect(subjects.count == 1 && subjects.first?.faceTrack == 2)
     }
 }
+
+/// The same through the whole pipeline, frame by frame: boxes in, subjects out.
+extension TrackingPipelineTests {
+    @Test func aFacePassingAcrossABodyTheOtherWayIsNotFusedWithIt() throws {
+        var pipeline = TrackingPipeline()
+        let tick = Duration.nanoseconds(33_333_333)
+        var now = Duration.zero
+        func box(yaw: Double, pitch: Double, width: Double, height: Double) throws -> NormalizedRect {
+            try #require(AngularBox(yawRadians: yaw, pitchRadians: pitch, widthRadians: width, heightRadians: height)
+                .project(camera: Self.camera, gimbalYawRadians: 0, gimbalPitchRadians: 0))
+        }
+        var crossingFrames = 0, fusedFrames = 0, identifiersWhileCrossing: Set<Int> = []
+        for index in 0..<90 {
+            now += tick
+            let t = Double(index) / 30
+            // A body walking right at 0.2 rad/s (its face turned away); a face — someone behind,
+            // whose body is hidden — walking left at 0.25 rad/s, across the body's head at 1 s.
+            let bodyYaw = -0.2 + 0.2 * t, faceYaw = 0.25 - 0.25 * t
+            let observations = [
+                Observation(kind: .body, box: try box(yaw: bodyYaw, pitch: -0.05, width: 0.12, height: 0.5), confidence: 0.9),
+                Observation(kind: .face, box: try box(yaw: faceYaw, pitch: 0.15, width: 0.04, height: 0.05), confidence: 0.9),
+            ]
+            pipeline.observe(observations, camera: Self.camera, captureTime: now, gimbalYawRadians: 0, gimbalPitchRadians: 0)
+            _ = pipeline.step(now: now, gimbalYawRadians: 0, gimbalPitchRadians: 0)
+            if abs(faceYaw - bodyYaw) < 0.05 {
+                crossingFrames += 1
+                if pipeline.subjects.contains(where: { $0.bodyTrack != nil && $0.faceTrack != nil }) { fusedFrames += 1 }
+                identifiersWhileCrossing.formUnion(pipeline.subjects.map(\.identifier))
+            }
+        }
+        #expect(crossingFrames >= 6, "the face lies on the body's head for a while (\(crossingFrames) frames)")
+        #expect(fusedFrames == 0, "it is never fused with the body going the other way (\(fusedFrames) frames)")
+        #expect(identifiersWhileCrossing.count == 2, "two subjects while it does: \(identifiersWhileCrossing)")
+        // A face on the same body moving with it is fused at once, as before.
+        var together = TrackingPipeline()
+        now = .zero
+        for index in 0..<30 {
+            now += tick
+            let bodyYaw = -0.2 + 0.2 * Double(index) / 30
+            together.observe([Observation(kind: .body, box: try box(yaw: bodyYaw, pitch: -0.05, width: 0.12, height: 0.5), confidence: 0.9),
+                              Observation(kind: .face, box: try box(yaw: bodyYaw, pitch: 0.15, width: 0.04, height: 0.05), confidence: 0.9)],
+                             camera: Self.camera, captureTime: now, gimbalYawRadians: 0, gimbalPitchRadians: 0)
+            _ = together.step(now: now, gimbalYawRadians: 0, gimbalPitchRadians: 0)
+        }
+        #expect(together.subjects.count == 1 && together.subjects.first?.faceTrack != nil)
+    }
+}
