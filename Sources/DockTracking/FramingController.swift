@@ -154,6 +154,19 @@ public struct FramingController: Sendable {
         return (lastYawRate, lastPitchRate)
     }
 
+    /// The rates that turn the dock at `yawRadiansPerSecond` (pitch still), reached from the last
+    /// command within the acceleration limit and capped at the speed limit: turning after a
+    /// subject who walked out of the picture (`TrackingPipeline`).
+    public mutating func turn(yawRadiansPerSecond rate: Double, seconds: Double) -> (yawRadiansPerSecond: Double, pitchRadiansPerSecond: Double) {
+        let step = configuration.maximumAccelerationRadiansPerSecondSquared * (seconds.isFinite ? max(seconds, 0) : 0)
+        let most = configuration.maximumSpeedRadiansPerSecond
+        let wanted = rate.isFinite ? min(most, max(-most, rate)) : 0
+        lastYawRate = min(lastYawRate + step, max(lastYawRate - step, wanted))
+        lastPitchRate = lastPitchRate > 0 ? max(0, lastPitchRate - step) : min(0, lastPitchRate + step)
+        if lastYawRate != 0 { yawDirection = lastYawRate > 0 ? 1 : -1 }
+        return (lastYawRate, lastPitchRate)
+    }
+
     /// The rates that bring the dock to a standstill within the acceleration limit.
     public mutating func brake(seconds: Double) -> (yawRadiansPerSecond: Double, pitchRadiansPerSecond: Double) {
         let step = configuration.maximumAccelerationRadiansPerSecondSquared * (seconds.isFinite ? max(seconds, 0) : 0)

@@ -1,8 +1,9 @@
 /// The tracker run offline over recorded detections, so that it can be tuned and scored on real
 /// data with the MOTChallenge tools: each frame's boxes (pixels) become normalised observations
 /// of a still camera with the given field of view, the tracker predicts to the frame's capture
-/// time and fuses them, and every confirmed track (and, if asked, every coasting one) is reported
-/// with its filtered box projected back into the image, in pixels.
+/// time and fuses them, and every confirmed track (and, if asked, every coasting one, but none out
+/// of the picture) is reported with its filtered box projected back into the image and cut to it,
+/// in pixels.
 public enum MOTReplay {
     /// What the recording was and how to replay it.
     public struct Settings: Hashable, Sendable {
@@ -109,13 +110,16 @@ public enum MOTReplay {
             tracker.predict(to: time)
             tracker.update(observations, camera: camera, captureTime: time, gimbalYawRadians: 0, gimbalPitchRadians: 0)
             reported.removeAll(keepingCapacity: true)
-            for track in tracker.tracks {
+            for track in tracker.tracks where !track.isOutOfPicture {
                 switch track.phase {
                 case .tentative: continue
                 case .coasting where !settings.includesCoastingTracks: continue
                 case .confirmed, .coasting: break
                 }
-                guard let box = track.filter.angularBox.project(camera: camera, gimbalYawRadians: 0, gimbalPitchRadians: 0)
+                // As the camera shows it: a track whose subject reaches past the picture (its cut
+                // edges are not measured, `ClippedEdges`) is written as the part in the image.
+                guard let projected = track.filter.angularBox.project(camera: camera, gimbalYawRadians: 0, gimbalPitchRadians: 0),
+                    let box = projected.intersection(.fullImage)
                 else { continue }
                 let pixels = PixelRect(x: box.x * width, y: box.y * height, width: box.width * width, height: box.height * height)
                 guard Self.isShowable(pixels, imageWidthPixels: width, imageHeightPixels: height) else { continue }

@@ -88,7 +88,7 @@ public struct PrimarySelector: Sendable {
     /// Chooses among single tracks (each its own subject; tentative ones left out).
     public mutating func choose(_ tracks: [SubjectTracker.Track], selection: [Int], gimbalYawRadians: Double,
                                 gimbalPitchRadians: Double, now: Duration) -> Int? {
-        choose(tracks.filter { $0.phase != .tentative }.map { FusedSubject(track: $0) }, selection: selection,
+        choose(tracks.filter { $0.phase != .tentative && !$0.isOutOfPicture }.map { FusedSubject(track: $0) }, selection: selection,
                gimbalYawRadians: gimbalYawRadians, gimbalPitchRadians: gimbalPitchRadians, now: now)
     }
 

@@ -45,15 +45,24 @@ public struct FusedSubject: Hashable, Sendable {
 }
 
 /// Joins a face with the body it belongs to, so a person is one subject: a face belongs to a body
-/// when it lies across the body's width and in the top 40 % of its height. Identifiers are kept:
-/// a face and a body that join take the subject identifier known longest, and keep it.
+/// when it lies across the body's width and in the top 40 % of its height, and moves with it (see
+/// `movesTogether`). Identifiers are kept: a face and a body that join take the subject
+/// identifier known longest, and keep it.
+///
+/// **A face and a body that disagree are two subjects.** A face outside its body's box, or one
+/// moving against it (someone passing in front of or behind a person, whose face the face track
+/// was handed), is not fused: it is a subject of its own. When its track had been joined to a
+/// body that still carries the subject's identifier, the body keeps it (it is the person's box,
+/// the one the dock frames) and the face gets an identifier of its own — its track's, or, when
+/// the subject's identifier *is* its track's, a fresh one from `fuse`'s `freshIdentifier` —
+/// instead of two subjects reporting one identifier.
 ///
 /// An identifier follows the person, not a box: a face whose subject still has another live part
 /// — the body it was joined to, now coasting behind an occluder, say — does not carry that
 /// subject's identifier into a join with some other body: the join takes the body's. (Without
 /// it, a hidden subject's coasting face track that took an occluder's face handed the subject's
 /// identifier to the occluder's body.) Parts of one subject that no longer belong together are
-/// not split into two identifiers yet: doing it at once, or after half a second, made a group of
+/// not re-joined by force: doing it at once, or after half a second, made a group of
 /// four milling people trade identifiers; the primary selector's size check is what keeps the
 /// dock off a person who inherited one.
 /// Its buffers are sized once, so fusing a frame allocates nothing in the steady state.
@@ -73,7 +82,8 @@ public struct SubjectFusion: Sendable {
         faceUsed.reserveCapacity(64)
     }
 
-    /// The subjects the tracks make up (tentative tracks are left out).
+    /// The subjects the tracks make up (tentative tracks, and those out of the picture, are left
+    /// out; a track that comes back into the picture is its subject again, with its identifier).
     public mutating func fuse(_ tracks: [SubjectTracker.Track]) -> [FusedSubject] {
         var subjects: [FusedSubject] = []
         fuse(tracks, into: &subjects)
@@ -81,17 +91,24 @@ public struct SubjectFusion: Sendable {
     }
 
     /// The subjects the tracks make up, written over `subjects` (whose capacity is kept).
-    public mutating func fuse(_ tracks: [SubjectTracker.Track], into subjects: inout [FusedSubject]) {
+    ///
+    /// - Parameter freshIdentifier: a subject identifier never given before, for a face split from
+    ///   the body whose subject identifier is its own track's (`SubjectTracker.reserveIdentifier`);
+    ///   nil when there is none to give, and then the face shares the body's identifier.
+    public mutating func fuse(_ tracks: [SubjectTracker.Track], into subjects: inout [FusedSubject],
+                              freshIdentifier: () -> Int? = { nil }) {
         generation += 1
         subjects.removeAll(keepingCapacity: true)
         faceUsed.removeAll(keepingCapacity: true)
         for _ in tracks.indices { faceUsed.append(false) }
-        for body in tracks where body.kind == .body && body.phase != .tentative {
+        for body in tracks where body.kind == .body && body.phase != .tentative && !body.isOutOfPicture {
             let box = body.filter.angularBox
             var face: Int?
-            for index in tracks.indices where tracks[index].kind == .face && tracks[index].phase != .tentative && !faceUsed[index] {
+            for index in tracks.indices where tracks[index].kind == .face && tracks[index].phase != .tentative && !faceUsed[index]
+                && !tracks[index].isOutOfPicture
+            {
                 let candidate = tracks[index].filter.angularBox
-                guard Self.belongs(candidate, to: box) else { continue }
+                guard Self.belongs(candidate, to: box), Self.movesTogether(tracks[index].filter, body.filter) else { continue }
                 if let chosen = face,
                     abs(tracks[chosen].filter.angularBox.yawRadians - box.yawRadians) <= abs(candidate.yawRadians - box.yawRadians)
                 {
@@ -113,14 +130,45 @@ public struct SubjectFusion: Sendable {
             }
             subjects.append(subject)
         }
-        for index in tracks.indices where tracks[index].kind != .body && tracks[index].phase != .tentative && !faceUsed[index] {
+        for index in tracks.indices where tracks[index].kind != .body && tracks[index].phase != .tentative && !faceUsed[index]
+            && !tracks[index].isOutOfPicture
+        {
             var subject = FusedSubject(track: tracks[index])
             subject.identifier = subjectIdentifier(tracks[index].identifier, nil)
+            // A face split from the body that carries its subject's identifier: one of its own.
+            if tracks[index].kind == .face, subjects.contains(where: { $0.identifier == subject.identifier }) {
+                let own = tracks[index].identifier
+                let identifier = own != subject.identifier && !subjects.contains(where: { $0.identifier == own })
+                    && !subjectOfTrack.contains(where: { $0.subject == own && $0.track != own }) ? own : freshIdentifier()
+                if let identifier {
+                    assign(own, identifier)
+                    if !subjectSince.contains(where: { $0.subject == identifier }) { subjectSince.append((identifier, generation)) }
+                    subject.identifier = identifier
+                }
+            }
             subjects.append(subject)
         }
         subjectOfTrack.removeAll { entry in !tracks.contains { $0.identifier == entry.track && $0.phase != .tentative } }
         let mappings = subjectOfTrack
         subjectSince.removeAll { since in !mappings.contains { $0.subject == since.subject } }
+    }
+
+    /// The least difference of angular rate, rad/s, that counts as a face moving against its
+    /// body (a walker's rate at 3 m is about 0.3 rad/s; the jitter of a young face track's rate
+    /// is the other bound, `movesTogether`).
+    public static let disagreeingRateRadiansPerSecond = 0.25
+
+    /// Whether a face's and a body's estimated rates agree: on each axis they differ by less than
+    /// `disagreeingRateRadiansPerSecond` or by less than three standard deviations of the
+    /// difference (a track whose rate is still unknown agrees with anything).
+    static func movesTogether(_ face: SubjectFilter, _ body: SubjectFilter) -> Bool {
+        let (faceRates, bodyRates) = (face.rates, body.rates)
+        let yawVariance = face.covariance[14] + body.covariance[14], pitchVariance = face.covariance[21] + body.covariance[21]
+        func agrees(_ difference: Double, _ variance: Double) -> Bool {
+            abs(difference) <= max(disagreeingRateRadiansPerSecond, 3 * max(variance, 0).squareRoot())
+        }
+        return agrees(faceRates.yawRadiansPerSecond - bodyRates.yawRadiansPerSecond, yawVariance)
+            && agrees(faceRates.pitchRadiansPerSecond - bodyRates.pitchRadiansPerSecond, pitchVariance)
     }
 
     /// Whether a face's box lies across a body's width and in the top 40 % of its height.

@@ -79,10 +79,18 @@ public struct SubjectTracker: Sendable {
         /// hits add up to this (1.8: two boxes of 0.9): a clearly seen person is followed at once,
         /// a doubtful box waits for `confirmationHits`.
         public var quickConfirmationConfidence = 1.8
-        /// How long a tentative track may go unseen before it is dropped.
+        /// How long a tentative track may go unseen before it is dropped (at least as long as a
+        /// confirmed one goes before it coasts: see `coastAfterFrames`).
         public var tentativeTimeout: Duration = .milliseconds(300)
-        /// How long a confirmed track goes without an observation fused before it counts as coasting.
+        /// How long a confirmed track goes without an observation fused before it counts as coasting
+        /// — at least `coastAfterFrames` of the detector's frame intervals (`frameInterval`).
         public var coastAfter: Duration = .milliseconds(150)
+        /// A track coasts only once this many of the detector's frame intervals have passed
+        /// without a box for it (with `coastAfter` the least): at 5 or 10 frames a second,
+        /// 150 ms is shorter than the time between two frames, and every track coasted — and the
+        /// dock braked — between every two boxes. 2.5: one missed frame, or a frame that arrives
+        /// 50 ms later than the one before, is not a miss. 0: `coastAfter` alone.
+        public var coastAfterFrames = 2.5
         /// How long a confirmed track coasts unseen before it is deleted.
         public var coastTimeout: Duration = .milliseconds(1500)
         /// A track coasts at most this many times as long as it was seen, first box to last (up to
@@ -122,7 +130,7 @@ public struct SubjectTracker: Sendable {
         /// which the noise rises, reaching `noise.accelerationNoise` at 1. A walker at a steady
         /// pace keeps the low noise that holds its track on its path through a crowd; a child
         /// changing direction every half second gets the high one within a few frames,
-        /// however small its boxes' jitter. Only boxes at most `coastAfter` old count. 0: off.
+        /// however small its boxes' jitter. Only boxes at most `maneuverMaximumLag` old count. 0: off.
         public var maneuverMemory = 4.0
         /// See `maneuverMemory`.
         public var maneuverBias = 0.3
@@ -130,6 +138,32 @@ public struct SubjectTracker: Sendable {
         /// boxes fall: a child who turned once turns again, and the boxes of a filter that has
         /// just caught up scatter before the next turn shows.
         public var maneuverHold: Duration = .milliseconds(500)
+        /// The oldest a box may be (from capture to the tracker's time) for its offset to count
+        /// towards `maneuverMemory`'s bias: later ones speak of the past through the lag's linear
+        /// approximation. On the slow-detector grid (BENCHMARKS.md) 400 ms lifted the 10 fps /
+        /// 150 ms cell from 85 to 91 % but cost the 300 ms column 3 to 9 points, so it stays 150.
+        public var maneuverMaximumLag: Duration = .milliseconds(150)
+        /// A box edge within this of the image's border, either side (normalised units), that the
+        /// track expects at or beyond it is cut, and not measured: the box's uncut edges place the
+        /// track and its size stays the track's, so a person walking out of the picture is not dragged back in,
+        /// nor shrunk, by the part the picture still shows (see `ClippedEdges`). Negative: every
+        /// edge measured, as if each box were whole.
+        public var clippedEdgeMargin = 0.002
+        /// How long a track whose subject walked out of the picture (`Track.outOfPicture`) is kept,
+        /// frozen as it was when it left, for someone coming back on that side; zero: such tracks
+        /// coast and die like any other.
+        public var outOfPictureTimeout: Duration = .seconds(20)
+        /// Only a track seen at least this long (first box to last) is kept when it walks out: a
+        /// passer-by crossing the picture is not waited for, and in a street of them every
+        /// newcomer would fit some passer-by's height.
+        public var outOfPictureAfterSeen: Duration = .seconds(3)
+        /// Someone comes back on a side when their box's centre is within this of that side's
+        /// border (normalised units), or their box overlaps where the track left.
+        public var reentryReach = 0.2
+        /// The most a box's angular height may differ from an out-of-picture track's, as a ratio
+        /// either way, for it to bring the track back (tighter than `sizeRatioGate`: nothing but
+        /// the height says it is the same person).
+        public var reentrySizeRatio = 1.25
 
         public init() {}
 
@@ -145,16 +179,25 @@ public struct SubjectTracker: Sendable {
                 && quickConfirmationConfidence.isFinite && quickConfirmationConfidence >= 0
                 && tentativeTimeout > .zero && coastAfter > .zero && coastTimeout > .zero && vouchedCoastTimeout > .zero
                 && coastingRateWindow >= .zero && coastTimeoutPerSeen.isFinite && coastTimeoutPerSeen >= 0
+                && coastAfterFrames.isFinite && (0...100).contains(coastAfterFrames)
                 && [noise.accelerationNoise, noise.sizeNoise, noise.boxNoise, noise.boxNoiseFloor].allSatisfy { $0.isFinite && $0 > 0 }
                 && accelerationPerHeight.isFinite && accelerationPerHeight >= 0
                 && coastingAccelerationPerHeight.isFinite && coastingAccelerationPerHeight >= 0
                 && maneuverMemory.isFinite && maneuverMemory >= 0 && maneuverBias.isFinite && (0..<1).contains(maneuverBias) && maneuverHold >= .zero
+                && maneuverMaximumLag >= .zero
+                && clippedEdgeMargin.isFinite && clippedEdgeMargin < 0.5 && outOfPictureTimeout >= .zero && outOfPictureAfterSeen >= .zero
+                && reentryReach.isFinite && (0...1).contains(reentryReach) && reentrySizeRatio.isFinite && reentrySizeRatio > 1
         }
     }
 
     /// Where a track is in its life.
     public enum Phase: Hashable, Sendable {
         case tentative, confirmed, coasting
+    }
+
+    /// A side of the picture (of the delivered image) a subject walked out of.
+    public enum PictureSide: Hashable, Sendable {
+        case left, right
     }
 
     /// One tracked subject.
@@ -198,6 +241,17 @@ public struct SubjectTracker: Sendable {
         /// How far its acceleration noise is raised, 0 (steady) to 1 (`noise.accelerationNoise`):
         /// set by its boxes when fused, decayed by every prediction (see `Configuration.maneuverHold`).
         public var maneuverLevel = 0.0
+        /// The side of the picture its subject walked out of, while it is out (nil: in the
+        /// picture, seen or hidden). Such a track coasts no more: its filter is kept as it was
+        /// when it left — direction, size, height, rates — and it is not associated as usual,
+        /// only matched first, before any track is born, with a confident box of its kind that
+        /// comes in on that side (or where it left) with its height; it lives
+        /// `Configuration.outOfPictureTimeout` from `leftPictureAt`.
+        public var outOfPicture: PictureSide? = nil
+        /// The tracker's time when it went out of the picture.
+        public var leftPictureAt: Duration = .zero
+        /// Whether it walked out of the picture (see `outOfPicture`).
+        public var isOutOfPicture: Bool { outOfPicture != nil }
     }
 
     /// The settings.
@@ -209,6 +263,15 @@ public struct SubjectTracker: Sendable {
     private var nextIdentifier = 1
     /// The newest capture time of any frame fused so far.
     private var latestCapture: Duration = .zero
+    /// The detector's frame interval, seconds: a running mean (weight 0.1) of the time between
+    /// the captures of successive frames, those within a second; 0 before the second frame.
+    public private(set) var frameInterval = 0.0
+    /// `coastAfter`, or `coastAfterFrames` frame intervals if that is longer.
+    var effectiveCoastAfter: Duration {
+        let frames = configuration.coastAfterFrames * frameInterval
+        guard frames.isFinite, frames > configuration.coastAfter.trackerSeconds else { return configuration.coastAfter }
+        return .nanoseconds(Int64((frames * 1e9).rounded()))
+    }
     private var solver: AssignmentSolver
     // Per-frame buffers, sized once.
     private var predictions: [SubjectFilter.Prediction] = []
@@ -225,6 +288,8 @@ public struct SubjectTracker: Sendable {
     private var expectedBoxes: [NormalizedRect] = []
     /// Each observation's class this frame: 0 ignored, 1 confident, 2 unconfident.
     private var classes: [UInt8] = []
+    /// Whether each track is out of the picture at the start of the frame's association.
+    private var isOut: [Bool] = []
 
     /// Creates an empty tracker.
     public init(configuration: Configuration = Configuration()) {
@@ -241,6 +306,14 @@ public struct SubjectTracker: Sendable {
         detectorIdentifiers.reserveCapacity(configuration.maximumTracks)
         expectedBoxes.reserveCapacity(configuration.maximumTracks)
         classes.reserveCapacity(solver.maximumColumns)
+        isOut.reserveCapacity(configuration.maximumTracks)
+    }
+
+    /// Takes an identifier no track has or will have (for a subject split from another,
+    /// `SubjectFusion.fuse`'s `freshIdentifier`).
+    public mutating func reserveIdentifier() -> Int {
+        defer { nextIdentifier += 1 }
+        return nextIdentifier
     }
 
     /// Drops every track; identifiers go on from where they were, so none is ever reused.
@@ -254,15 +327,16 @@ public struct SubjectTracker: Sendable {
         guard now > time else { return }
         let seconds = (now - time).trackerSeconds
         let configuration = self.configuration
+        let coastAfter = effectiveCoastAfter
         let hold = configuration.maneuverHold.trackerSeconds
         let maneuverDecay = hold > 0 ? exp(-seconds / hold) : 0
         // Through a pointer: reading a field of an element in place, not a copy of the track.
         tracks.withUnsafeMutableBufferPointer { tracks in
-            for index in tracks.indices {
+            for index in tracks.indices where tracks[index].outOfPicture == nil {
                 let height = tracks[index].filter.state[5]
                 // Missed: frames captured `coastAfter` after its last box have come without it
                 // (not merely boxes arriving late, or the daemon predicting to the present).
-                let missed = tracks[index].phase != .tentative && latestCapture - tracks[index].lastSeen > configuration.coastAfter
+                let missed = tracks[index].phase != .tentative && latestCapture - tracks[index].lastSeen > coastAfter
                 tracks[index].filter.noise.accelerationNoise = Self.accelerationNoise(heightRadians: height, tracks[index].kind,
                                                                                       coasting: missed, maneuver: tracks[index].maneuverLevel,
                                                                                       configuration)
@@ -271,7 +345,7 @@ public struct SubjectTracker: Sendable {
                 // its pitch rate: a vertical rate comes from the jitter of a few boxes or from the
                 // last half-hidden ones, people do not keep one up, and extrapolated for a second it
                 // carries the expected box off where its person was lost, below every gate.
-                if tracks[index].phase != .tentative && now - tracks[index].lastFused > configuration.coastAfter {
+                if tracks[index].phase != .tentative && now - tracks[index].lastFused > coastAfter {
                     tracks[index].filter.forgetPitchRate()
                 }
                 // Once missed, it walks on at the pace of its last boxes (`ObservedRate`), not at
@@ -287,21 +361,22 @@ public struct SubjectTracker: Sendable {
         }
         time = now
         // No confirmed track is deleted sooner than this after its last box (see `coastTimeout`).
-        let shortestCoast = min(configuration.coastTimeout, configuration.coastAfter * 2)
+        let shortestCoast = min(configuration.coastTimeout, coastAfter * 2)
         tracks.removeAll { track in
             let box = track.filter.angularBox
             guard box.yawRadians.isFinite, box.pitchRadians.isFinite, box.widthRadians.isFinite, box.heightRadians.isFinite,
                 box.widthRadians < 2.5, box.heightRadians < 2.5
             else { return true }
+            if track.outOfPicture != nil { return now - track.leftPictureAt > configuration.outOfPictureTimeout }
             return switch track.phase {
-            case .tentative: now - track.lastFused > configuration.tentativeTimeout
+            case .tentative: now - track.lastFused > max(configuration.tentativeTimeout, coastAfter)
             case .confirmed, .coasting:
                 now - track.lastFused > shortestCoast
                     && now - track.lastFused > Self.coastTimeout(seen: track.lastSeen - track.born, configuration)
                     && (now - track.lastVouched > configuration.coastTimeout || now - track.lastFused > configuration.vouchedCoastTimeout)
             }
         }
-        for index in tracks.indices where tracks[index].phase == .confirmed && now - tracks[index].lastFused > configuration.coastAfter {
+        for index in tracks.indices where tracks[index].phase == .confirmed && now - tracks[index].lastFused > coastAfter {
             tracks[index].phase = .coasting
         }
     }
@@ -406,6 +481,10 @@ public struct SubjectTracker: Sendable {
                                 gimbalYawRadians: Double, gimbalPitchRadians: Double) {
         guard let model = MeasurementModel(camera: camera, gimbalYawRadians: gimbalYawRadians, gimbalPitchRadians: gimbalPitchRadians)
         else { return }
+        if captureTime > latestCapture, latestCapture > .zero {
+            let interval = (captureTime - latestCapture).trackerSeconds
+            if interval < 1 { frameInterval = frameInterval == 0 ? interval : frameInterval + 0.1 * (interval - frameInterval) }
+        }
         latestCapture = max(latestCapture, captureTime)
         if captureTime > time { predict(to: captureTime) }
         let lag = captureTime < time ? (time - captureTime).trackerSeconds : 0
@@ -432,6 +511,7 @@ public struct SubjectTracker: Sendable {
         phases.removeAll(keepingCapacity: true)
         kinds.removeAll(keepingCapacity: true)
         detectorIdentifiers.removeAll(keepingCapacity: true)
+        isOut.removeAll(keepingCapacity: true)
         predictions.removeAll(keepingCapacity: true)
         expectedBoxes.removeAll(keepingCapacity: true)
         for index in tracks.indices {
@@ -444,6 +524,7 @@ public struct SubjectTracker: Sendable {
             phases.append(tracks[index].phase)
             kinds.append(tracks[index].kind)
             detectorIdentifiers.append(tracks[index].detectorIdentifier)
+            isOut.append(tracks[index].outOfPicture != nil)
         }
         for kind in SubjectKind.allCases {
             let isObserved = switch kind {
@@ -457,6 +538,11 @@ public struct SubjectTracker: Sendable {
             associate(.unconfident, kind, observations, count: count, captureTime: captureTime)
             associate(.vouching, kind, observations, count: count, captureTime: captureTime)
             associate(.tentative, kind, observations, count: count, captureTime: captureTime)
+        }
+        if configuration.outOfPictureTimeout > .zero {
+            markTracksOutOfPicture()
+            bringBack(observations, count: count, camera: camera, captureTime: captureTime,
+                      gimbalYawRadians: gimbalYawRadians, gimbalPitchRadians: gimbalPitchRadians)
         }
         // Confident observations nobody took start tentative tracks, while there is room.
         for index in 0..<count where !assigned[index] && tracks.count < configuration.maximumTracks {
@@ -479,13 +565,91 @@ public struct SubjectTracker: Sendable {
         }
     }
 
+    /// A confirmed or coasting track seen for `outOfPictureAfterSeen`, not seen in this frame,
+    /// whose expected box's centre lies beyond the picture's left or right border has walked out
+    /// on that side: it is frozen there (see `Track.outOfPicture`).
+    private mutating func markTracksOutOfPicture() {
+        for index in predictions.indices where !matched[index] && !isOut[index] && phases[index] != .tentative && predictions[index].isValid
+            && tracks[index].lastSeen - tracks[index].born >= configuration.outOfPictureAfterSeen
+        {
+            let expected = expectedBoxes[index], centre = expected.x + expected.width / 2
+            let side: PictureSide? = centre < 0 ? .left : centre > 1 ? .right : nil
+            guard let side else { continue }
+            tracks[index].outOfPicture = side
+            tracks[index].leftPictureAt = time
+            tracks[index].phase = .coasting
+        }
+    }
+
+    /// Confident observations nobody took that come in on the side an out-of-picture track of
+    /// their kind left by (their centre within `reentryReach` of that border, or overlapping the
+    /// box it left with), with its height (within `reentrySizeRatio`, unless the border cuts the
+    /// box's top or bottom), bring that track back under its identifier, its filter started again
+    /// from the box (a box the border cuts grows to its person as they come in: `ClippedEdges`) —
+    /// but only when the pairing is unambiguous: the box is the only one that fits the track and
+    /// the track the only one that fits the box. Where people come and go in numbers (a street)
+    /// anyone of a height may be anyone else, and a stranger handed an old identifier costs more
+    /// than a returning subject given a new one; a person who leaves a room and comes back, or one
+    /// of a few who step out, is brought back.
+    private mutating func bringBack(_ observations: [Observation], count: Int, camera: CameraInformation, captureTime: Duration,
+                                    gimbalYawRadians: Double, gimbalPitchRadians: Double) {
+        guard isOut.contains(true) else { return }
+        func fits(_ track: Int, _ index: Int) -> Bool {
+            guard let side = tracks[track].outOfPicture, isOut.indices.contains(track), !assigned[index], classes[index] == 1,
+                observations[index].kind == tracks[track].kind, observations[index].confidence >= configuration.birthConfidence
+            else { return false }
+            let box = observations[index].box, centre = box.x + box.width / 2
+            let onSide = side == .left ? centre <= configuration.reentryReach : centre >= 1 - configuration.reentryReach
+            guard onSide || expectedBoxes[track].intersectionOverUnion(box) > 0,
+                let angular = AngularBox(box: box, camera: camera, gimbalYawRadians: gimbalYawRadians, gimbalPitchRadians: gimbalPitchRadians)
+            else { return false }
+            let margin = max(configuration.clippedEdgeMargin, 0)
+            if abs(box.y) <= margin || abs(box.maxY - 1) <= margin { return true }
+            let ratio = angular.heightRadians / tracks[track].filter.state[5], most = configuration.reentrySizeRatio
+            return ratio <= most && ratio * most >= 1
+        }
+        for track in tracks.indices where tracks[track].outOfPicture != nil {
+            var only: Int?, fitting = 0
+            for index in 0..<count where fits(track, index) {
+                fitting += 1
+                only = index
+            }
+            guard fitting == 1, let index = only else { continue }
+            var rivals = 0
+            for other in tracks.indices where tracks[other].outOfPicture != nil && fits(other, index) { rivals += 1 }
+            guard rivals == 1 else { continue }
+            let best = (track: track, observation: index)
+            let observation = observations[best.observation]
+            guard let angular = AngularBox(box: observation.box, camera: camera, gimbalYawRadians: gimbalYawRadians,
+                                           gimbalPitchRadians: gimbalPitchRadians)
+            else { continue }
+            var noise = configuration.noise
+            noise.accelerationNoise = Self.accelerationNoise(heightRadians: angular.heightRadians, observation.kind, configuration)
+            tracks[best.track].filter = SubjectFilter(first: angular, noise: noise)
+            tracks[best.track].outOfPicture = nil
+            tracks[best.track].phase = .confirmed
+            tracks[best.track].hits += 1
+            tracks[best.track].confidenceSum += observation.confidence
+            tracks[best.track].lastSeen = captureTime
+            tracks[best.track].lastFused = time
+            tracks[best.track].walksOnObservedRate = false
+            tracks[best.track].observedRate = ObservedRate(window: configuration.coastingRateWindow.trackerSeconds)
+            tracks[best.track].observedRate.add(yawRadians: angular.yawRadians, at: captureTime)
+            tracks[best.track].innovationMean = (0, 0)
+            tracks[best.track].innovationSquare = 0
+            tracks[best.track].maneuverLevel = 0
+            if let identifier = observation.identifier { tracks[best.track].detectorIdentifier = identifier }
+            assigned[best.observation] = true
+        }
+    }
+
     /// One association stage for one kind: pairs the stage's tracks and observations not yet
     /// paired by optimal assignment and fuses each pair.
     private mutating func associate(_ stage: Stage, _ kind: SubjectKind, _ observations: [Observation], count: Int,
                                     captureTime: Duration) {
         rows.removeAll(keepingCapacity: true)
         columns.removeAll(keepingCapacity: true)
-        for index in predictions.indices where kinds[index] == kind && !matched[index] && predictions[index].isValid {
+        for index in predictions.indices where kinds[index] == kind && !matched[index] && predictions[index].isValid && !isOut[index] {
             let phase = phases[index]
             let isRow = switch stage {
             case .confident, .distant: phase != .tentative
@@ -519,7 +683,13 @@ public struct SubjectTracker: Sendable {
                                         if let mine = trackIdentifiers[track], let theirs = observations[observation].identifier {
                                             same = mine == theirs
                                         }
-                                        return Self.cost(distance: predictions[track].distance(to: box), expected: expectedBoxes[track],
+                                        // A box the border cut is compared with the expected box cut
+                                        // alike, on its measured part only.
+                                        let edges = ClippedEdges(observed: box, expected: expectedBoxes[track],
+                                                                 margin: configuration.clippedEdgeMargin)
+                                        let distance = edges.isEmpty ? predictions[track].distance(to: box)
+                                            : predictions[track].clipped(edges).distance(to: box)
+                                        return Self.cost(distance: distance, expected: edges.clip(expectedBoxes[track], like: box),
                                                          box, phase: phases[track], stage: stage, sameDetectorIdentifier: same,
                                                          configuration: configuration)
                                     }
@@ -541,13 +711,14 @@ public struct SubjectTracker: Sendable {
                 continue
             }
             let box = observations[observationIndex].box
-            guard self.tracks[trackIndex].filter.update(with: box, predictions[trackIndex]) else { continue }
+            let expected = expectedBoxes[trackIndex]
+            let edges = ClippedEdges(observed: box, expected: expected, margin: configuration.clippedEdgeMargin)
+            guard self.tracks[trackIndex].filter.update(with: box, edges.isEmpty ? predictions[trackIndex] : predictions[trackIndex].clipped(edges))
+            else { continue }
             // Boxes much later than the present tell of the past, through the lag's linear
             // approximation; only those about as fresh as a frame tell of a turn.
-            if configuration.maneuverMemory > 0, time - captureTime <= configuration.coastAfter {
-                let expected = expectedBoxes[trackIndex]
-                let x = (box.x + box.width / 2 - expected.x - expected.width / 2) / expected.width
-                let y = (box.y + box.height / 2 - expected.y - expected.height / 2) / expected.height
+            if configuration.maneuverMemory > 0, time - captureTime <= configuration.maneuverMaximumLag {
+                let (x, y) = edges.offset(of: box, from: expected)
                 let weight = 1 / max(1, configuration.maneuverMemory)
                 self.tracks[trackIndex].innovationMean.x += weight * (x - self.tracks[trackIndex].innovationMean.x)
                 self.tracks[trackIndex].innovationMean.y += weight * (y - self.tracks[trackIndex].innovationMean.y)

@@ -11,6 +11,18 @@
 /// reappear there (3 s, longer while someone stands over the place: a hidden subject is not
 /// turned away from) and at least `restWhenInViewAfter` has passed; a subject seen again on the
 /// way is taken back as usual.
+///
+/// **Hidden, or walked out of the picture.** A primary whose tracks coast is hidden — behind
+/// someone or something in the picture, or missed — and the dock holds still for it (above): it
+/// will come back near where it went, and turning would lose that place. A primary whose track
+/// walked out of the picture (`SubjectTracker.Track.outOfPicture`: its centre went past the
+/// left or right border unseen) has outrun the framing, and is most likely just beyond the
+/// border, still walking: for its first `followOutOfPictureFor` the dock keeps turning after it
+/// at the rate it was walking when it left (through the controller's speed and acceleration
+/// limits; the host's position limits stop it at the end stops), then holds as for a hidden
+/// subject. If they come back into the picture — on that side, as the turn means they should —
+/// their track is brought back under its identifier (`SubjectTracker`), and the selector takes
+/// them again like any subject.
 public struct TrackingPipeline: Sendable {
     /// Tuning.
     public struct Configuration: Hashable, Sendable {
@@ -60,6 +72,12 @@ public struct TrackingPipeline: Sendable {
     /// (then it goes back once the selector no longer waits for the subject there; at most
     /// `restAfter`).
     public var restWhenInViewAfter: Duration = .seconds(1)
+    /// How long the dock keeps turning after a primary that walked out of the picture (see the
+    /// type's documentation); zero: it holds at once, as for a hidden subject.
+    public var followOutOfPictureFor: Duration = .seconds(1)
+    /// Whether the primary last lost walked out of the picture (and on which side) rather than
+    /// being hidden, as of the last step; nil while following, or when it was hidden.
+    public private(set) var lostPrimaryWalkedOut: SubjectTracker.PictureSide?
     /// How far inside the image's border (normalised units) the place the subject left must be,
     /// seen from the rest pose, to count as in view there.
     public static let restViewMargin = 0.15
@@ -82,6 +100,10 @@ public struct TrackingPipeline: Sendable {
     private var controller: FramingController
     private var lastStep: Duration?
     private var lostSince: Duration?
+    /// The tracks of the primary as last followed, body and face.
+    private var primaryTracks: (body: Int?, face: Int?) = (nil, nil)
+    /// The yaw rate the primary walked out at, rad/s, while the dock turns after it.
+    private var walkedOutYawRate = 0.0
 
     /// Creates an empty pipeline.
     public init(configuration: Configuration = Configuration()) {
@@ -106,7 +128,8 @@ public struct TrackingPipeline: Sendable {
         let seconds = lastStep.map { max(0, (now - $0).trackerSeconds) } ?? 1.0 / 30
         lastStep = now
         tracker.predict(to: now)
-        fusion.fuse(tracker.tracks, into: &subjects)
+        let tracks = tracker.tracks
+        fusion.fuse(tracks, into: &subjects) { tracker.reserveIdentifier() }
         primary = selector.choose(subjects, selection: selection, gimbalYawRadians: gimbalYawRadians,
                                   gimbalPitchRadians: gimbalPitchRadians, now: now, camera: camera)
         if let primary, let subject = subjects.first(where: { $0.identifier == primary }), let camera,
@@ -114,6 +137,8 @@ public struct TrackingPipeline: Sendable {
                                                  gimbalPitchRadians: gimbalPitchRadians)
         {
             lostSince = nil
+            lostPrimaryWalkedOut = nil
+            primaryTracks = (subject.bodyTrack, subject.faceTrack)
             activity = .following(subject: primary)
             let target = controller.target(for: box, mode: framingMode, regionOfInterest: regionOfInterest)
             // In doubt, hold still: a subject whose box is only predicted (its track coasts,
@@ -132,12 +157,27 @@ public struct TrackingPipeline: Sendable {
         case .following:
             lostSince = now
             activity = .holding
+            // Walked out, or hidden? The primary's track that left the picture, if one did.
+            let left = tracker.tracks.first { track in
+                track.isOutOfPicture && (track.identifier == primaryTracks.body || track.identifier == primaryTracks.face)
+            }
+            lostPrimaryWalkedOut = left?.outOfPicture
+            walkedOutYawRate = left?.filter.rates.yawRadiansPerSecond ?? 0
         case .holding, .returning:
             break
         }
         let isRestingEarly = isLostPlaceInViewFromRest && !selector.isWaitingForLostPrimary
         if let lostSince, now - lostSince >= (isRestingEarly ? min(restAfter, restWhenInViewAfter) : restAfter) {
             activity = .returning
+        }
+        if activity == .holding, lostPrimaryWalkedOut != nil, let lostSince, now - lostSince < followOutOfPictureFor,
+            walkedOutYawRate.isFinite
+        {
+            // Turning after a subject who walked out, at their walking rate, within the
+            // controller's limits.
+            let rates = controller.turn(yawRadiansPerSecond: walkedOutYawRate, seconds: seconds)
+            return Step(activity: .holding, yawRadiansPerSecond: rates.yawRadiansPerSecond,
+                        pitchRadiansPerSecond: rates.pitchRadiansPerSecond, isSubjectInFrame: false)
         }
         if activity == .holding {
             let rates = controller.brake(seconds: seconds)
@@ -180,6 +220,8 @@ public struct TrackingPipeline: Sendable {
         activity = .idle
         lastStep = nil
         lostSince = nil
+        lostPrimaryWalkedOut = nil
+        primaryTracks = (nil, nil)
     }
 
     /// The dock moved under someone else's command: the controller starts again from rest.

@@ -1,0 +1,86 @@
+import DockSimulator
+import DockTracking
+import Testing
+
+@testable import DockEvaluation
+
+/// Slow and late detectors: a grid of frame rates × delays (each ±50 ms), a subject who walks
+/// between two spots at 1.2 m/s, stops, and turns back, a detector that misses 10 % of the boxes
+/// and errs by 3 % in position, in closed loop and virtual time. Prints the share of frames with
+/// the subject within the framing tolerance (0.1) from 2 s on, as a Markdown table
+/// (`swift test --filter DetectorDelayGridTests`), and holds the cells to their floors.
+@Suite struct DetectorDelayGridTests {
+    static let framesPerSecond = [5, 10, 15, 30]
+    static let delaysMilliseconds = [0, 150, 300, 500]
+    static let seeds: [UInt64] = [51, 52, 53]
+
+    /// The scenario of one cell: the delay is uniform in delay ± 50 ms (0 to 50 ms for none).
+    static func scenario(framesPerSecond: Int, delayMilliseconds: Int, seed: UInt64) throws -> Scenario {
+        let latency = max(0, delayMilliseconds - 50), jitter = delayMilliseconds == 0 ? 50 : 100
+        return try Scenario.parse("""
+            {"name": "walk-stop-turn-\(framesPerSecond)fps-\(delayMilliseconds)ms", "duration_s": 20, "seed": \(seed),
+             "camera": {"fps": \(framesPerSecond)},
+             "detector": {"miss_rate": 0.1, "position_noise": 0.03, "latency_ms": \(latency), "latency_jitter_ms": \(jitter)},
+             "subjects": [{"id": 1, "kind": "person", "primary": true, "height_m": 1.75,
+               "path": {"waypoints": [
+                 {"t_s": 0, "x_m": -1.5, "y_m": 3.0}, {"t_s": 1, "x_m": -1.5, "y_m": 3.0},
+                 {"t_s": 3.5, "x_m": 1.5, "y_m": 3.0}, {"t_s": 5, "x_m": 1.5, "y_m": 3.0},
+                 {"t_s": 7.5, "x_m": -1.5, "y_m": 3.0}, {"t_s": 9, "x_m": -1.5, "y_m": 3.0},
+                 {"t_s": 10.2, "x_m": 0, "y_m": 3.0}, {"t_s": 11, "x_m": -0.8, "y_m": 3.0},
+                 {"t_s": 13.5, "x_m": 2.2, "y_m": 3.0}, {"t_s": 15, "x_m": 2.2, "y_m": 3.0},
+                 {"t_s": 18, "x_m": -1.4, "y_m": 3.0}, {"t_s": 20, "x_m": -1.4, "y_m": 3.0}]}}]}
+            """)
+    }
+
+    /// The share of frames within tolerance from 2 s on, over the seeds (frames pooled).
+    static func cell(framesPerSecond: Int, delayMilliseconds: Int, tracker: SubjectTracker.Configuration) throws -> Double {
+        var within = 0.0, frames = 0.0
+        for seed in seeds {
+            let scenario = try scenario(framesPerSecond: framesPerSecond, delayMilliseconds: delayMilliseconds, seed: seed)
+            var configuration = TrackingPipeline.Configuration()
+            configuration.tracker = tracker
+            var pipeline = TrackingPipeline(configuration: configuration)
+            pipeline.framingMode = .center
+            var loop = ClosedLoop(scenario: scenario, pointer: .tracker(pipeline))
+            let result = loop.run()
+            let count = Double(result.framingErrors.filter { $0.captureTime >= .seconds(2) }.count)
+            within += result.inToleranceShare(from: .seconds(2)) * count
+            frames += count
+        }
+        return frames == 0 ? 0 : within / frames
+    }
+
+    static func table(_ tracker: SubjectTracker.Configuration) throws -> [[Double]] {
+        try framesPerSecond.map { fps in try delaysMilliseconds.map { try cell(framesPerSecond: fps, delayMilliseconds: $0, tracker: tracker) } }
+    }
+
+    static func markdown(_ table: [[Double]]) -> String {
+        var text = "| fps \\ delay | " + delaysMilliseconds.map { "\($0) ± 50 ms" }.joined(separator: " | ") + " |\n"
+        text += "|---|" + delaysMilliseconds.map { _ in "---|" }.joined() + "\n"
+        for (row, fps) in framesPerSecond.enumerated() {
+            text += "| \(fps) | " + table[row].map { String(format1: $0 * 100) + " %" }.joined(separator: " | ") + " |\n"
+        }
+        return text
+    }
+
+    @Test func theGridOfSlowAndLateDetectors() throws {
+        let table = try Self.table(SubjectTracker.Configuration())
+        print("walk, stop, turn back; share of frames within tolerance from 2 s on, seeds \(Self.seeds):\n" + Self.markdown(table))
+        // Floors a little under this code's figures (BENCHMARKS.md), so that a change that loses
+        // the slow detectors shows. Not met: the issue's 90 % at 10 fps / 300 ms (58 % here).
+        let floors: [[Double]] = [[0.88, 0.75, 0.38, 0.05], [0.87, 0.82, 0.55, 0.17], [0.93, 0.88, 0.59, 0.2], [0.96, 0.91, 0.67, 0.26]]
+        for (row, fps) in Self.framesPerSecond.enumerated() {
+            for (column, delay) in Self.delaysMilliseconds.enumerated() {
+                #expect(table[row][column] >= floors[row][column], "\(fps) fps, \(delay) ms: \(table[row][column])")
+            }
+        }
+    }
+}
+
+extension String {
+    /// `value` with one decimal (the tests' tables; the standard library has no formatting).
+    init(format1 value: Double) {
+        let tenths = Int((value * 10).rounded())
+        self = "\(tenths / 10).\(abs(tenths % 10))"
+    }
+}
