@@ -82,7 +82,7 @@ import TestSupport
         let lastHostFrame = try #require(afterKill.last { $0.text.contains("<-") })
         let failsafe = try #require(afterKill.last)
         let silence = failsafe.seconds - lastHostFrame.seconds
-        #expect(silence >= 0.5 && silence <= 0.52, "failsafe \(silence) s after the last frame (timeout 0.5 s)")
+        #expect(silence >= 0.5 - 1e-9 && silence <= 0.52, "failsafe \(silence) s after the last frame (timeout 0.5 s)")
         var lines = afterKill
         if !lines.contains(where: { $0.text.contains("motors still") && $0.seconds >= lastHostFrame.seconds }) {
             lines += readTrace(docksim) { $0.text.contains("motors still") }
