@@ -25,6 +25,7 @@ public final class VarlinkServer {
     private var watchers: Set<ClientID> = []
     private var statusTimer: LoopTimer?
     private var isPaused = false
+    private var isShortOfDescriptors = false
     private var isStopped = false
 
     /// Creates a server on a listening socket (nil: only connections handed to ``serve(_:)``).
@@ -78,11 +79,16 @@ public final class VarlinkServer {
         while !isStopped {
             do {
                 guard let connection = try UnixSocket.acceptWaiting(listener) else { return }
+                if isShortOfDescriptors {
+                    isShortOfDescriptors = false
+                    log.notice("accepting connections again")
+                }
                 serve(connection)
             } catch {
                 // Out of descriptors (or another failure that would repeat at once): the listener
-                // stays readable, so stop watching it for a while instead of spinning.
-                log.warning("\(error); not accepting for \(Self.acceptBackoff)")
+                // stays readable, so stop watching it for a while instead of spinning; said once.
+                if !isShortOfDescriptors { log.warning("\(error); not accepting for \(Self.acceptBackoff) at a time") }
+                isShortOfDescriptors = true
                 isPaused = true
                 loop.unwatch(listener)
                 loop.schedule(at: loop.now + Self.acceptBackoff) { [weak self] in
