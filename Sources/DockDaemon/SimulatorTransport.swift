@@ -5,11 +5,12 @@ public import DockSystem
 
 /// The simulated dock inside the daemon (`dockd --simulator`): the same firmware model docksim
 /// serves on a pty, advanced on the daemon's loop every ``stepInterval`` while the link is open
-/// (and at each write), so it costs no thread and no wake-up of its own beyond that step.
+/// (and at each write), so it costs no thread, and its steps share the loop's wake-ups when they can.
 public final class SimulatorTransport: DockTransport {
-    /// How often the open link advances the simulation: its telemetry (50 Hz by default) and the
-    /// camera's frames (30 fps) reach the host at most this late.
-    public static let stepInterval = Duration.milliseconds(5)
+    /// How often the open link advances the simulation, at the least: its telemetry (50 Hz by
+    /// default) and the camera's frames (30 fps) reach the host at most twice this late, as each
+    /// step may wait as long again to share the loop's wake-up with a tick or a heartbeat.
+    public static let stepInterval = Duration.milliseconds(10)
 
     /// The simulation, for inspection.
     public private(set) var simulation: Simulation
@@ -54,7 +55,7 @@ public final class SimulatorTransport: DockTransport {
         private var isOpen: Bool { transport?.generation == generation }
 
         private func scheduleStep(after time: Duration) {
-            step = loop.schedule(at: time + SimulatorTransport.stepInterval) { [weak self] in
+            step = loop.schedule(at: time + SimulatorTransport.stepInterval, leeway: SimulatorTransport.stepInterval) { [weak self] in
                 guard let self, let transport, isOpen else { return }
                 deliver(transport.simulation.advance(to: loop.now - transport.origin))
                 if isOpen { scheduleStep(after: loop.now) }

@@ -67,8 +67,8 @@ public final class EpollLoop: EventLoop {
     }
 
     @discardableResult
-    public func schedule(at deadline: Duration, _ action: @escaping () -> Void) -> LoopTimer {
-        timers.add(at: deadline, action)
+    public func schedule(at deadline: Duration, leeway: Duration, _ action: @escaping () -> Void) -> LoopTimer {
+        timers.add(at: deadline, leeway: leeway, action)
     }
 
     public func cancel(_ timer: LoopTimer) { timers.cancel(timer) }
@@ -82,7 +82,7 @@ public final class EpollLoop: EventLoop {
         while !isStopped {
             runDueTimers()
             guard !isStopped else { break }
-            arm(timers.earliest)
+            arm(timers.wakeTime)
             let count = events.withUnsafeMutableBufferPointer { buffer in
                 epoll_wait(epoll, buffer.baseAddress, Int32(buffer.count), -1)
             }

@@ -18,10 +18,12 @@ public protocol EventLoop: AnyObject {
     /// Stops watching `descriptor` (before it is closed).
     func unwatch(_ descriptor: FileDescriptor)
 
-    /// Runs `action` on the loop at `deadline` (at the next turn when it has passed). Actions
-    /// due at the same time run in the order they were scheduled.
+    /// Runs `action` on the loop at `deadline`, or up to `leeway` later when the loop wakes
+    /// then anyway (dispatch's leeway: timers that may wait share a wake-up with those that
+    /// may not); at the next turn when it has passed. Actions due at the same time run in the
+    /// order they were scheduled.
     @discardableResult
-    func schedule(at deadline: Duration, _ action: @escaping () -> Void) -> LoopTimer
+    func schedule(at deadline: Duration, leeway: Duration, _ action: @escaping () -> Void) -> LoopTimer
 
     /// Cancels a scheduled action that has not run yet.
     func cancel(_ timer: LoopTimer)
@@ -31,6 +33,12 @@ public protocol EventLoop: AnyObject {
 }
 
 extension EventLoop {
+    /// Runs `action` on the loop at `deadline` (at the next turn when it has passed).
+    @discardableResult
+    public func schedule(at deadline: Duration, _ action: @escaping () -> Void) -> LoopTimer {
+        schedule(at: deadline, leeway: .zero, action)
+    }
+
     /// Runs `action` on the loop's next turn (never from inside the caller: no re-entrance).
     @discardableResult
     public func execute(_ action: @escaping () -> Void) -> LoopTimer { schedule(at: now, action) }
@@ -71,6 +79,7 @@ public struct LoopTimer: Hashable, Sendable {
 struct TimerQueue {
     private struct Entry {
         var deadline: Duration
+        var latest: Duration
         var id: UInt64
         var action: () -> Void
     }
@@ -80,9 +89,12 @@ struct TimerQueue {
 
     /// The earliest deadline, if any.
     var earliest: Duration? { entries.first?.deadline }
+    /// When the loop must wake: the earliest deadline plus its leeway, over every timer (at
+    /// that time every timer whose deadline has come runs, the ones with leeway among them).
+    var wakeTime: Duration? { entries.lazy.map(\.latest).min() }
     var isEmpty: Bool { entries.isEmpty }
 
-    mutating func add(at deadline: Duration, _ action: @escaping () -> Void) -> LoopTimer {
+    mutating func add(at deadline: Duration, leeway: Duration = .zero, _ action: @escaping () -> Void) -> LoopTimer {
         nextID += 1
         // After every entry due at or before `deadline` (binary search: ties keep their order).
         var low = 0, high = entries.count
@@ -90,7 +102,7 @@ struct TimerQueue {
             let middle = (low + high) / 2
             if entries[middle].deadline <= deadline { low = middle + 1 } else { high = middle }
         }
-        entries.insert(Entry(deadline: deadline, id: nextID, action: action), at: low)
+        entries.insert(Entry(deadline: deadline, latest: deadline + max(leeway, .zero), id: nextID, action: action), at: low)
         return LoopTimer(id: nextID)
     }
 

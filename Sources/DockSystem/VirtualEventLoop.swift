@@ -33,14 +33,16 @@ public final class VirtualEventLoop: EventLoop {
     public func unwatch(_ descriptor: FileDescriptor) { watches.removeAll { $0.descriptor == descriptor.rawValue } }
 
     @discardableResult
-    public func schedule(at deadline: Duration, _ action: @escaping () -> Void) -> LoopTimer { timers.add(at: deadline, action) }
+    public func schedule(at deadline: Duration, leeway: Duration, _ action: @escaping () -> Void) -> LoopTimer {
+        timers.add(at: deadline, leeway: leeway, action)
+    }
 
     public func cancel(_ timer: LoopTimer) { timers.cancel(timer) }
 
     public func stop() { isStopped = true }
 
-    /// The earliest timer's deadline, if any.
-    public var nextDeadline: Duration? { timers.earliest }
+    /// When the loop next wakes for a timer, if any.
+    public var nextDeadline: Duration? { timers.wakeTime }
 
     /// Serves ready descriptors and timers due now until there are none; returns how many
     /// handlers and actions ran. A loop that never settles (a handler that leaves a descriptor
@@ -82,7 +84,7 @@ public final class VirtualEventLoop: EventLoop {
     /// Moves time to `deadline`, firing each timer at its own time on the way.
     public func advance(to deadline: Duration) {
         runUntilIdle()
-        while let next = timers.earliest, next <= deadline {
+        while let next = timers.wakeTime, next <= deadline {
             now = max(now, next)
             runUntilIdle()
         }
