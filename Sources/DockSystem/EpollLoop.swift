@@ -107,6 +107,9 @@ public final class EpollLoop: EventLoop {
                 if event.events & EPOLLERR.rawValue != 0 { readiness.insert(.error) }
                 handler(readiness)
                 if isStopped { break }
+                // A crowd of clients must not hold up the tick: between two handlers, whatever
+                // timer has come due runs first.
+                if let due = timers.earliest, due <= now { runDueTimers() }
             }
         }
     }
