@@ -1,16 +1,23 @@
+import DockCore
 public import DockTracking
 public import DockSimulator
 import Glibc
 public import DockSystem
 
 /// The simulated dock inside the daemon (`dockd --simulator`): the same firmware model docksim
-/// serves on a pty, advanced on the daemon's loop every ``stepInterval`` while the link is open
-/// (and at each write), so it costs no thread, and its steps share the loop's wake-ups when they can.
+/// serves on a pty, advanced on the daemon's loop while the link is open — at each write, and in
+/// steps that ride the loop's other wake-ups (``stepInterval``, ``stepLeeway``) — so it costs no
+/// thread and no wake-up of its own.
 public final class SimulatorTransport: DockTransport {
-    /// How often the open link advances the simulation, at the least: its telemetry (50 Hz by
-    /// default) and the camera's frames (30 fps) reach the host at most twice this late, as each
-    /// step may wait as long again to share the loop's wake-up with a tick or a heartbeat.
+    /// How soon after one step the open link may advance the simulation again; it then waits,
+    /// up to ``stepLeeway``, for a wake-up the loop makes anyway (a tick, a heartbeat, a
+    /// client), so the simulated dock costs no wake-up of its own.
     public static let stepInterval = Duration.milliseconds(10)
+    /// How much later than ``stepInterval`` a step may come: a whole 30 Hz tick, so each window
+    /// holds a tick. Scheduled before the tick's own timer, the step runs first, so at each tick
+    /// the policy has the dock's telemetry (50 Hz) and the camera's frames up to that moment;
+    /// between ticks they arrive up to a tick late, which only the arrival times show.
+    public static let stepLeeway = MotionController.tickInterval
 
     /// The simulation, for inspection.
     public private(set) var simulation: Simulation
@@ -55,7 +62,7 @@ public final class SimulatorTransport: DockTransport {
         private var isOpen: Bool { transport?.generation == generation }
 
         private func scheduleStep(after time: Duration) {
-            step = loop.schedule(at: time + SimulatorTransport.stepInterval, leeway: SimulatorTransport.stepInterval) { [weak self] in
+            step = loop.schedule(at: time + SimulatorTransport.stepInterval, leeway: SimulatorTransport.stepLeeway) { [weak self] in
                 guard let self, let transport, isOpen else { return }
                 deliver(transport.simulation.advance(to: loop.now - transport.origin))
                 if isOpen { scheduleStep(after: loop.now) }
