@@ -5,8 +5,10 @@ import Foundation
 import Glibc
 public import DockSystem
 
-/// The running service: one session runner over the configured transport, systemd notifications
-/// (READY, STATUS, WATCHDOG from the loop's progress, STOPPING), and signals.
+/// The running service: one event loop (``EpollLoop``, on the calling thread) owning every
+/// descriptor — the control socket and its clients, the link to the dock, udev, the signals —
+/// and every timer: the session's tick and deadlines, the watchers' status, the watchdog.
+/// systemd hears READY, STATUS, WATCHDOG (from the loop's progress) and STOPPING.
 public enum Daemon {
     /// Runs until SIGTERM or SIGINT; returns the exit status.
     ///
@@ -17,10 +19,16 @@ public enum Daemon {
     public static func run(
         configuration: Configuration, configurationPath: String?, arguments: [String],
         environment: [String: String], signals: TerminationSignals
-    ) async -> Int32 {
+    ) -> Int32 {
         let log = Logger(threshold: level(configuration.logLevel), environment: environment)
         let notifier = SystemdNotifier(environment: environment)
-        let clock = SystemClock()
+        let loop: EpollLoop
+        do {
+            loop = try EpollLoop()
+        } catch {
+            log.error("\(error)")
+            return 1
+        }
 
         let transport: any DockTransport
         if configuration.simulator {
@@ -37,7 +45,7 @@ public enum Daemon {
                     return 78
                 }
             }
-            transport = SimulatorTransport(scenario: scenario, clock: clock)
+            transport = SimulatorTransport(scenario: scenario, start: loop.now)
         } else if configuration.accessoryProtocol == "uvc" {
             transport = configuration.device.isEmpty ? DiscoveredVideoTransport() : V4L2Transport(path: configuration.device)
         } else if let camera = ViscaAddress(configuration.visca) {
@@ -65,97 +73,96 @@ public enum Daemon {
             log.error("\(error)")
             return 78
         }
-        let runner = SessionRunner(transport: transport, clock: clock, settings: configuration.hostSettings, log: log, link: link)
-        // The control loop outranks API work on the shared thread pool: under a crowd of clients its
-        // ticks are still picked first.
-        let loop = Task(priority: .high) { await runner.run() }
+        let runner = SessionRunner(transport: transport, loop: loop, settings: configuration.hostSettings, log: log, link: link)
         // The in-process simulator's camera feeds the tracker as a camera app would.
-        let camera = Task {
-            guard let simulator = transport as? SimulatorTransport, configuration.simulatorCamera else { return }
-            for await batch in simulator.detections { await runner.cameraFrame(batch) }
+        if let simulator = transport as? SimulatorTransport, configuration.simulatorCamera {
+            simulator.detections = { runner.cameraFrame($0) }
         }
 
         // The control API: the socket systemd passed, or our own (opened above).
         let server = controlSocket.listener.map {
-            VarlinkServer(listener: $0, service: DockService(runner: runner), clock: clock, log: log)
+            VarlinkServer(listener: $0, service: DockService(runner: runner), loop: loop, log: log)
         }
         log.notice(controlSocket.description)
         server?.start()
-        let videoHotPlug = Task {
-            guard transport is DiscoveredVideoTransport else { return }
-            guard let monitor = DeviceMonitor(subsystem: "video4linux") else {
-                log.warning("cannot follow udev events; looking for the webcam at each retry instead")
-                return
-            }
-            for await change in monitor.changes {
-                guard case .added(let device) = change else { continue }
-                log.info("udev: \(device.path) appeared")
-                await runner.deviceAppeared()
-            }
-        }
-        let hotPlug = Task {
-            guard transport is DiscoveredPortTransport else { return }
-            guard let monitor = DeviceMonitor() else {
-                log.warning("cannot follow udev events; looking for the dock at each retry instead")
-                return
-            }
-            for await change in monitor.changes {
-                guard case .added(let device) = change,
-                    DeviceDiscovery.matches(device, vendorID: configuration.vendorID, productID: configuration.productID,
-                                            serialNumber: configuration.serialNumber)
-                else { continue }
-                log.info("udev: \(device.path) appeared")
-                await runner.deviceAppeared()
-            }
-        }
+        let monitor = hotPlugMonitor(for: transport, configuration: configuration, runner: runner, loop: loop, log: log)
+        runner.start()
         log.notice("dockd started on \(transport.name)" + (configurationPath.map { " with \($0)" } ?? "")
                    + "; version \(DockVersion.number)")
         notifier.notify("READY=1\nSTATUS=waiting for \(transport.name)")
 
         // STATUS and WATCHDOG: the loop must have made progress since the last look.
-        let keepAlive = Task {
-            var lastTicks = -1
-            let interval = min(notifier.watchdogInterval ?? .seconds(2), .seconds(2))
-            while !Task.isCancelled {
-                try? await Task.sleep(for: interval)
-                let ticks = await runner.tickCount
-                let summary = await runner.summary
-                if ticks > lastTicks {
-                    notifier.notify("WATCHDOG=1\nSTATUS=\(summary)")
+        let interval = min(notifier.watchdogInterval ?? .seconds(2), .seconds(2))
+        var lastTicks = -1
+        func keepAlive(at time: Duration) {
+            loop.schedule(at: time) {
+                if runner.tickCount > lastTicks {
+                    notifier.notify("WATCHDOG=1\nSTATUS=\(runner.summary)")
                 } else {
                     log.error("the control loop has stopped; not feeding the watchdog")
                 }
-                lastTicks = ticks
+                lastTicks = runner.tickCount
+                keepAlive(at: time + interval)
             }
         }
+        keepAlive(at: loop.now + interval)
 
         var loadedPath = configurationPath
-        for await signal in signalStream(signals) {
-            switch signal {
-            case SIGHUP:
-                notifier.notify("RELOADING=1\nMONOTONIC_USEC=\(MonotonicClock.now().components.seconds * 1_000_000)")
-                if let reloaded = reload(arguments, loadedFrom: loadedPath, environment: environment, log: log) {
-                    loadedPath = reloaded.path
-                    await runner.reconfigure(reloaded.configuration.hostSettings)
-                    log.notice("configuration reloaded" + (reloaded.path.map { " from \($0)" } ?? ""))
+        loop.watch(signals.descriptor, for: .readable) { _ in
+            while let signal = signals.take() {
+                switch signal {
+                case SIGHUP:
+                    notifier.notify("RELOADING=1\nMONOTONIC_USEC=\(MonotonicClock.now().components.seconds * 1_000_000)")
+                    if let reloaded = reload(arguments, loadedFrom: loadedPath, environment: environment, log: log) {
+                        loadedPath = reloaded.path
+                        runner.reconfigure(reloaded.configuration.hostSettings)
+                        log.notice("configuration reloaded" + (reloaded.path.map { " from \($0)" } ?? ""))
+                    }
+                    notifier.notify("READY=1")
+                default:
+                    // Everything at once: the motors stopped, callers answered, every socket closed.
+                    log.notice("signal \(signal): stopping")
+                    notifier.notify("STOPPING=1")
+                    runner.shutdown()
+                    server?.stop()
+                    controlSocket.removeSocketFile()
+                    if let monitor {
+                        loop.unwatch(monitor.descriptor)
+                        monitor.close()
+                    }
+                    loop.unwatch(signals.descriptor)
+                    loop.stop()
+                    return
                 }
-                notifier.notify("READY=1")
-            default:
-                log.notice("signal \(signal): stopping")
-                notifier.notify("STOPPING=1")
-                server?.stop()
-                controlSocket.removeSocketFile()
-                keepAlive.cancel()
-                hotPlug.cancel()
-                videoHotPlug.cancel()
-                camera.cancel()
-                loop.cancel()
-                await loop.value
-                log.notice("stopped")
-                return 0
             }
         }
+        loop.run()
+        log.notice("stopped")
         return 0
+    }
+
+    /// Follows udev for the transports that look a device up (a dock by its USB IDs, the first
+    /// webcam with pan/tilt): one that appears is tried at once. Nil when there is nothing to
+    /// follow, or udev cannot be followed (then each retry looks again).
+    private static func hotPlugMonitor(for transport: any DockTransport, configuration: Configuration, runner: SessionRunner,
+                                       loop: any EventLoop, log: Logger) -> DeviceMonitor? {
+        let isVideo = transport is DiscoveredVideoTransport
+        guard isVideo || transport is DiscoveredPortTransport else { return nil }
+        guard let monitor = DeviceMonitor(subsystem: isVideo ? "video4linux" : "tty") else {
+            log.warning("cannot follow udev events; looking for the \(isVideo ? "webcam" : "dock") at each retry instead")
+            return nil
+        }
+        loop.watch(monitor.descriptor, for: .readable) { _ in
+            for change in monitor.receive() {
+                guard case .added(let device) = change else { continue }
+                guard isVideo || DeviceDiscovery.matches(device, vendorID: configuration.vendorID, productID: configuration.productID,
+                                                         serialNumber: configuration.serialNumber)
+                else { continue }
+                log.info("udev: \(device.path) appeared")
+                runner.deviceAppeared()
+            }
+        }
+        return monitor
     }
 
     private static func level(_ name: String) -> Logger.Level {
@@ -166,20 +173,6 @@ public enum Daemon {
         case "debug": .debug
         default: .info
         }
-    }
-
-    /// The signals, read on a thread of their own.
-    private static func signalStream(_ signals: TerminationSignals) -> AsyncStream<Int32> {
-        let (stream, continuation) = AsyncStream<Int32>.makeStream()
-        let reader = Thread {
-            while true {
-                guard (try? Poll.waitForReading([signals.descriptor], timeout: .seconds(1))) != nil else { return }
-                while let signal = signals.take() { continuation.yield(signal) }
-            }
-        }
-        reader.name = "dockd signals"
-        reader.start()
-        return stream
     }
 
     /// Prints what udev sees, marking the devices that match the configured dock.

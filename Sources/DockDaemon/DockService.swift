@@ -4,8 +4,9 @@ public import DockHost
 import DockVersion
 
 /// The `io.dockd.Dock` methods over a session runner: the call parsed into a `DockCall` (every
-/// parameter checked), the dock it names checked, the runner asked, the answer encoded.
-public struct DockService: Sendable {
+/// parameter checked), the dock it names checked, the runner asked, the answer encoded. On the
+/// daemon's loop, like the runner.
+public struct DockService {
     /// The dock's runner.
     public let runner: SessionRunner
 
@@ -15,50 +16,29 @@ public struct DockService: Sendable {
     /// Creates the service.
     public init(runner: SessionRunner) { self.runner = runner }
 
-    /// The answer to a call: ready now, or the host's reply still to come.
-    public enum Answer: Sendable {
-        /// Answered.
-        case ready(VarlinkReply)
-        /// The host has the request; its reply comes on the stream.
-        case host(AsyncStream<HostReply>)
-
-        /// The reply, once there is one.
-        public func reply() async -> VarlinkReply {
-            switch self {
-            case .ready(let reply): return reply
-            case .host(let replies):
-                for await reply in replies { return DockEncoding.reply(reply) }
-                return DockEncoding.reply(.failure(.notReady))
-            }
-        }
-    }
-
-    /// Answers one call and waits for the answer (all but `Watch`, which the server streams).
-    public func reply(to call: VarlinkCall, from client: ClientID) async -> VarlinkReply {
-        await answer(call, from: client).reply()
-    }
-
-    /// Hands a call on: when this returns, the host has the request (so calls reach it in their
-    /// order); its reply may come later.
-    public func answer(_ call: VarlinkCall, from client: ClientID) async -> Answer {
+    /// Answers one call (all but `Watch`, which the server streams): the host has the request
+    /// when this returns, so calls reach it in their order; `reply` gets the answer now or, for a
+    /// request the dock must answer first, later.
+    public func answer(_ call: VarlinkCall, from client: ClientID, reply: @escaping (VarlinkReply) -> Void) {
         let parsed: DockCall.Parsed
         do {
             parsed = try DockCall.parse(call)
         } catch {
-            return .ready(error.reply)
+            return reply(error.reply)
         }
-        if let refusal = await accessoryRefusal(parsed.accessory) { return .ready(refusal) }
-        if case .host(let request) = parsed.call { return .host(await runner.submit(request, from: client)) }
-        return .ready(await immediateReply(parsed.call))
+        if let refusal = accessoryRefusal(parsed.accessory) { return reply(refusal) }
+        if case .host(let request) = parsed.call {
+            return runner.submit(request, from: client) { reply(DockEncoding.reply($0)) }
+        }
+        reply(immediateReply(parsed.call))
     }
 
-    private func immediateReply(_ call: DockCall) async -> VarlinkReply {
+    private func immediateReply(_ call: DockCall) -> VarlinkReply {
         switch call {
         case .getStatus:
-            return .success(["status": DockEncoding.json(await currentStatus())])
+            return .success(["status": DockEncoding.json(currentStatus())])
         case .listAccessories:
-            let status = await currentStatus()
-            return .success(["accessories": .array(DockEncoding.accessory(status).map { [$0] } ?? [])])
+            return .success(["accessories": .array(DockEncoding.accessory(currentStatus()).map { [$0] } ?? [])])
         case .watch:
             return .failure(VarlinkService.Error.expectedMore)
         case .host:
@@ -80,14 +60,11 @@ public struct DockService: Sendable {
 
     /// `NoSuchAccessory` for an `accessory` that is not this daemon's dock; nil when it is (or
     /// none was named).
-    public func accessoryRefusal(_ wanted: String?) async -> VarlinkReply? {
-        guard let wanted, wanted != (await runner.serialNumber) else { return nil }
+    public func accessoryRefusal(_ wanted: String?) -> VarlinkReply? {
+        guard let wanted, wanted != runner.serialNumber else { return nil }
         return DockEncoding.noSuchAccessory(wanted)
     }
 
-    /// The status for clients: the runner's snapshot, or (before its first tick) a fresh one.
-    public func currentStatus() async -> DockStatus {
-        if let status = runner.latestStatus { return status }
-        return await runner.status()
-    }
+    /// The status for clients: the runner's snapshot.
+    public func currentStatus() -> DockStatus { runner.latestStatus }
 }

@@ -1,78 +1,61 @@
 import Glibc
-import Synchronization
 public import DockSystem
 
-/// Two ends of an in-memory link, for tests: the session opens `MemoryTransport`, and the test
-/// plays the dock through the `MemoryPeer`, reading what the session wrote and answering, or
-/// hanging up as a pulled cable would.
+/// A link over a socket pair, for tests: the session opens `MemoryTransport`, and the test plays
+/// the dock on the other end, hearing what the session wrote (``written``, on the loop) and
+/// answering (``peerSend(_:)``), or hanging up as a pulled cable would.
 public final class MemoryTransport: DockTransport {
-    private struct Link {
-        var toSession: AsyncStream<[UInt8]>.Continuation?
-        var toPeer: AsyncStream<[UInt8]>.Continuation
-        var isPluggedIn = true
-        var openCount = 0
-    }
-
-    private let link: Mutex<Link>
-    /// What the session wrote, in order, across every connection.
-    public let written: AsyncStream<[UInt8]>
+    private var peer: FileDescriptor?
+    private var loop: (any EventLoop)?
+    /// Whether the cable is in: while it is out, opening fails.
+    public private(set) var isPluggedIn = true
+    /// How many times the session opened the link.
+    public private(set) var openCount = 0
+    /// What the session writes, as the dock reads it, on the loop.
+    public var written: ([UInt8]) -> Void = { _ in }
 
     public var name: String { "memory" }
 
-    /// Creates a connected pair.
-    public init() {
-        let (stream, continuation) = AsyncStream<[UInt8]>.makeStream()
-        written = stream
-        link = Mutex(Link(toPeer: continuation))
+    /// Creates an unopened link.
+    public init() {}
+
+    public func open(baudRate: Int?, on loop: any EventLoop, events: DockLinkEvents) throws(SystemError) -> any DockConnection {
+        guard isPluggedIn, peer == nil else { throw SystemError("open", name, code: ENODEV) }
+        let (session, dock) = try UnixSocket.pair()
+        peer = dock
+        self.loop = loop
+        openCount += 1
+        loop.watch(dock, for: .readable) { [weak self] _ in self?.peerReadable(dock) }
+        return DescriptorConnection(session, loop: loop, events: events)
     }
 
-    /// How many times the session opened the link.
-    public var openCount: Int { link.withLock { $0.openCount } }
-
-    public func open() throws(SystemError) -> DockConnection {
-        let (stream, continuation) = AsyncStream<[UInt8]>.makeStream()
-        let opened = link.withLock { link -> Bool in
-            guard link.isPluggedIn, link.toSession == nil else { return false }
-            link.toSession = continuation
-            link.openCount += 1
-            return true
+    private func peerReadable(_ dock: FileDescriptor) {
+        while peer == dock {
+            switch try? dock.read(maximumCount: 65_536) {
+            case .bytes(let bytes)?: written(bytes)
+            case .wouldBlock?: return
+            case .hangUp?, nil: hangUpPeer()  // the session closed the link
+            }
         }
-        guard opened else { throw SystemError("open", name, code: ENODEV) }
-        return DockConnection(
-            incoming: stream,
-            write: { [self] bytes in
-                link.withLock { link in
-                    guard link.toSession != nil else { return false }
-                    link.toPeer.yield(bytes)
-                    return true
-                }
-            },
-            close: { [self] in
-                link.withLock { link in
-                    link.toSession?.finish()
-                    link.toSession = nil
-                }
-            })
     }
 
-    /// The peer sends bytes to the session; false when no connection is open.
+    private func hangUpPeer() {
+        guard let peer else { return }
+        loop?.unwatch(peer)
+        peer.close()
+        self.peer = nil
+    }
+
+    /// The dock sends bytes to the session; false when no link is open.
     @discardableResult
     public func peerSend(_ bytes: [UInt8]) -> Bool {
-        link.withLock { link in
-            guard let toSession = link.toSession else { return false }
-            toSession.yield(bytes)
-            return true
-        }
+        guard let peer else { return false }
+        return (try? peer.write(bytes)) == bytes.count
     }
 
     /// The cable is pulled (the session sees a hang-up and cannot reopen) or put back.
     public func setPluggedIn(_ pluggedIn: Bool) {
-        link.withLock { link in
-            link.isPluggedIn = pluggedIn
-            if !pluggedIn {
-                link.toSession?.finish()
-                link.toSession = nil
-            }
-        }
+        isPluggedIn = pluggedIn
+        if !pluggedIn { hangUpPeer() }
     }
 }

@@ -1,114 +1,102 @@
 public import DockCore
 public import DockHost
-import Synchronization
 public import DockTracking
 public import DockSystem
 
-/// One accessory in the running daemon: the shell around the pure `HostPolicy`. It feeds the
-/// policy the time and what happens — bytes from the port (read on a task of their own), the
-/// 30 Hz tick and the heartbeat's deadlines on the injected clock, clients' requests — and
-/// carries out what the policy returns: open, write and close the port, answer callers, tell
-/// watchers, log. It holds no policy of its own.
-public actor SessionRunner {
+/// One accessory in the running daemon: the shell around the pure `HostPolicy`, on the daemon's
+/// event loop. It feeds the policy the loop's time and what happens — bytes from the link, the
+/// 30 Hz tick and the heartbeat's deadlines (one loop timer, set to whichever comes first),
+/// clients' requests — and carries out what the policy returns: open, write and close the link,
+/// answer callers, tell the watcher, log. It holds no policy of its own, and, like everything on
+/// the loop, is used from the loop's thread only.
+public final class SessionRunner {
     /// The link to the dock.
-    public nonisolated let transport: any DockTransport
-    private let clock: any DaemonClock
+    public let transport: any DockTransport
+    private let loop: any EventLoop
     private let log: Logger
     /// The host's policy.
     public private(set) var policy: HostPolicy
     /// How punctual the control loop is.
     public private(set) var loopStatistics = LoopStatistics()
-    /// The status as of the last tick or request: read without waiting for the actor, so a crowd
-    /// of clients asking for it never delays the loop.
-    private nonisolated let snapshot = Mutex<DockStatus?>(nil)
-    private var connection: DockConnection?
+    /// The status as of the last tick, request or event (at most one tick old), so a crowd of
+    /// clients asking for it costs one status a tick, not one each.
+    public var latestStatus: DockStatus {
+        if let snapshot { return snapshot }
+        let status = status()
+        snapshot = status
+        return status
+    }
+    private var snapshot: DockStatus?
+    private var connection: (any DockConnection)?
     private var generation = 0
-    private var callers: [RequestToken: AsyncStream<HostReply>.Continuation] = [:]
+    private var callers: [RequestToken: (HostReply) -> Void] = [:]
     private var nextToken: RequestToken = 0
-    /// Where `Watch` streams get the policy's events.
-    public nonisolated let watchers = WatcherList()
-    /// When the loop wakes next, and when the side timer does (`wakeEarlierIfDue`).
-    private var (loopWake, timerWake): (Duration, Duration?) = (.zero, nil)
+    /// Who hears the policy's events (the API server, while anybody watches); nil for nobody,
+    /// so that no status is made for an event nobody reads.
+    public var watcher: ((WatchItem) -> Void)?
+    private var nextTick = Duration.zero
+    /// The one timer the session keeps: the next tick or heartbeat deadline, whichever is first.
+    private var wake: (timer: LoopTimer, at: Duration)?
+    private var isRunning = false
 
-    /// Creates a runner over `link` (a dock-serial session when nil); `run()` starts it.
-    public init(transport: any DockTransport, clock: any DaemonClock, settings: HostSettings, log: Logger,
+    /// Creates a runner over `link` (a dock-serial session when nil); `start()` starts it.
+    public init(transport: any DockTransport, loop: any EventLoop, settings: HostSettings, log: Logger,
                 link: (any AccessoryLink)? = nil) {
         self.transport = transport
-        self.clock = clock
+        self.loop = loop
         self.log = log
         policy = HostPolicy(settings: settings, link: link)
     }
 
-    /// Runs the session: the 30 Hz loop, woken earlier when a heartbeat falls due between ticks,
-    /// until the task is cancelled; then stops the motors.
-    public func run() async {
-        perform(policy.start(now: clock.now()))
-        var nextTick = clock.now() + MotionController.tickInterval
-        while !Task.isCancelled {
-            loopWake = min(nextTick, policy.nextDeadline ?? nextTick)
-            guard (try? await clock.sleep(until: loopWake)) != nil else { break }
-            let now = clock.now()
-            guard now >= nextTick else {
-                perform(policy.deadlineReached(now: now))
-                continue
-            }
-            loopStatistics.record(late: now - nextTick, interval: MotionController.tickInterval)
-            if now - nextTick > .milliseconds(500) {
-                log.warning("control loop fell \(now - nextTick) behind; skipping missed ticks")
-                nextTick = now
-            }
-            nextTick += MotionController.tickInterval
-            perform(policy.tick(now: now))
-            refreshSnapshot()
-        }
-        shutdown()
+    /// Starts the session: the link is opened and the 30 Hz loop runs, woken earlier when a
+    /// heartbeat falls due between ticks, until ``shutdown()``.
+    public func start() {
+        isRunning = true
+        nextTick = loop.now + MotionController.tickInterval
+        perform(policy.start(now: loop.now))
     }
 
-    /// Stops the motors and closes the port (on SIGTERM, before exit).
+    /// Stops the motors and closes the link (on SIGTERM, before exit); callers still waiting
+    /// hear `NotReady`.
     public func shutdown() {
+        guard isRunning else { return }
+        isRunning = false
         log.notice(summary)
-        perform(policy.shuttingDown(now: clock.now()))
-        for caller in callers.values { caller.finish() }  // no reply: the callers hear NotReady
+        perform(policy.shuttingDown(now: loop.now))
+        if let wake { loop.cancel(wake.timer) }
+        wake = nil
+        let waiting = callers.sorted { $0.key < $1.key }
         callers.removeAll()
+        for (_, caller) in waiting { caller(.failure(.notReady)) }
         connection?.close()
         connection = nil
         generation += 1
     }
 
     /// A matching device appeared: try it now instead of at the next retry.
-    public func deviceAppeared() { perform(policy.deviceAppeared(now: clock.now())) }
+    public func deviceAppeared() { perform(policy.deviceAppeared(now: loop.now)) }
 
-    /// Applies new settings (SIGHUP); the port stays as it is.
-    public func reconfigure(_ settings: HostSettings) { perform(policy.reconfigured(settings, now: clock.now())) }
+    /// Applies new settings (SIGHUP); the link stays as it is.
+    public func reconfigure(_ settings: HostSettings) { perform(policy.reconfigured(settings, now: loop.now)) }
 
-    /// A client's request, handed to the policy now; the stream yields its reply when it comes
-    /// (for a motion, once the dock has answered, or once the motion has ended if the caller
-    /// waits) and then finishes — with no element if dockd shuts down first.
-    public func submit(_ request: ClientRequest, from client: ClientID) -> AsyncStream<HostReply> {
+    /// A client's request, handed to the policy now; `reply` gets its answer when it comes (for
+    /// a motion, once the dock has answered, or once the motion has ended if the caller waits),
+    /// perhaps before this returns — `NotReady` if dockd shuts down first.
+    public func submit(_ request: ClientRequest, from client: ClientID, reply: @escaping (HostReply) -> Void) {
         nextToken += 1
-        let (reply, caller) = AsyncStream<HostReply>.makeStream()
-        callers[nextToken] = caller
-        perform(policy.requested(request, token: nextToken, from: client, now: clock.now()))
+        callers[nextToken] = reply
+        perform(policy.requested(request, token: nextToken, from: client, now: loop.now))
         // A frame shows in the status at the next tick; its count at once (not a new snapshot per
         // frame: clients send 30 to 60 a second).
-        let count = policy.observationCount
-        if case .track = request { snapshot.withLock { $0?.observations = count } } else { refreshSnapshot() }
-        return reply
-    }
-
-    /// A client's request; returns the policy's reply when it comes.
-    public func request(_ request: ClientRequest, from client: ClientID) async -> HostReply {
-        await submit(request, from: client).first { _ in true } ?? .failure(.notReady)
+        if case .track = request { snapshot?.observations = policy.observationCount } else { snapshot = nil }
     }
 
     /// A client went away.
-    public func clientDisconnected(_ client: ClientID) { perform(policy.clientDisconnected(client, now: clock.now())) }
+    public func clientDisconnected(_ client: ClientID) { perform(policy.clientDisconnected(client, now: loop.now)) }
 
     /// A frame from the in-process simulator's camera.
     public func cameraFrame(_ batch: ObservationBatch) { policy.observationsArrived(batch, fromCamera: true) }
 
-    /// The status as of the last tick or change (at most one tick old); nil before the first.
-    public nonisolated var latestStatus: DockStatus? { snapshot.withLock { $0 } }
     /// The serial number of the dock this entry belongs to, once one has attached.
     public var serialNumber: String? { policy.serialNumber }
     /// The control ticks so far: the watchdog checks that they grow.
@@ -118,7 +106,7 @@ public actor SessionRunner {
 
     /// Everything a client may ask about the dock now, with the loop's figures.
     public func status() -> DockStatus {
-        var status = policy.status(now: clock.now(), device: transport.name)
+        var status = policy.status(now: loop.now, device: transport.name)
         let figures = loopStatistics.summary(refreshingEvery: 30)  // sorted once a second, not per snapshot
         status.loopTicks = loopStatistics.tickCount
         status.loopMissedTicks = loopStatistics.missedTicks
@@ -126,7 +114,36 @@ public actor SessionRunner {
         return status
     }
 
-    private func refreshSnapshot() { snapshot.withLock { [status = status()] in $0 = status } }
+    // MARK: The schedule
+
+    /// The tick when it is due, else the heartbeat deadline that woke the loop early.
+    private func woke() {
+        wake = nil
+        guard isRunning else { return }
+        let now = loop.now
+        guard now >= nextTick else {
+            perform(policy.deadlineReached(now: now))
+            return
+        }
+        loopStatistics.record(late: now - nextTick, interval: MotionController.tickInterval)
+        if now - nextTick > .milliseconds(500) {
+            log.warning("control loop fell \(now - nextTick) behind; skipping missed ticks")
+            nextTick = now
+        }
+        nextTick += MotionController.tickInterval
+        perform(policy.tick(now: now))
+        snapshot = nil
+    }
+
+    /// Sets the session's timer to the next tick, or to the policy's next deadline when that
+    /// comes first (a new session with a short failsafe: deadlines closer than the 30 Hz tick).
+    private func reschedule() {
+        guard isRunning else { return }
+        let due = min(nextTick, policy.nextDeadline ?? nextTick)
+        guard due != wake?.at else { return }
+        if let wake { loop.cancel(wake.timer) }
+        wake = (loop.schedule(at: due) { [weak self] in self?.woke() }, due)
+    }
 
     // MARK: Carrying out the policy's actions
 
@@ -141,61 +158,40 @@ public actor SessionRunner {
             case .write(let bytes):
                 if connection?.write(bytes) == false { log.debug("write to \(transport.name) failed") }
             case .reply(let token, let reply):
-                if let caller = callers.removeValue(forKey: token) {
-                    caller.yield(reply)
-                    caller.finish()
-                }
+                callers.removeValue(forKey: token)?(reply)
             case .publish(let event):
-                if !watchers.isEmpty { watchers.publish(WatchItem(time: clock.now(), event: event, status: status())) }
+                snapshot = nil  // what clients see changed now, not at the next tick
+                if let watcher { watcher(WatchItem(time: loop.now, event: event, status: status())) }
             case .log(let level, let text):
                 log.log(Logger.Level(level), text)
             }
         }
-        wakeEarlierIfDue()
+        reschedule()
     }
 
     private func open() {
         do {
             let speed = policy.session.baudRate
-            let opened = try speed.map { speed throws(SystemError) in try transport.open(baudRate: speed) } ?? transport.open()
-            connection = opened
             generation += 1
             let current = generation
-            Task { [weak self] in
-                for await chunk in opened.incoming { await self?.received(chunk, generation: current) }
-                await self?.hungUp(generation: current)
-            }
+            let events = DockLinkEvents(
+                received: { [weak self] bytes in self?.received(bytes, generation: current) },
+                hungUp: { [weak self] in self?.hungUp(generation: current) })
+            connection = try transport.open(baudRate: speed, on: loop, events: events)
             log.info("opened \(transport.name)" + (speed.map { " at \($0) baud" } ?? ""))
-            perform(policy.transportOpened(now: clock.now()))
+            perform(policy.transportOpened(now: loop.now))
         } catch {
-            perform(policy.transportFailed(reason: "\(error)", now: clock.now()))
+            perform(policy.transportFailed(reason: "\(error)", now: loop.now))
         }
     }
 
-    private func received(_ chunk: [UInt8], generation: Int) {
-        if generation == self.generation { perform(policy.bytesReceived(chunk, now: clock.now())) }
+    private func received(_ bytes: [UInt8], generation: Int) {
+        if generation == self.generation, isRunning { perform(policy.bytesReceived(bytes, now: loop.now)) }
     }
 
     private func hungUp(generation: Int) {
         guard generation == self.generation, connection != nil else { return }
         connection = nil
-        perform(policy.transportClosed(now: clock.now()))
-    }
-
-    /// The loop sleeps until its next tick or heartbeat; when a heartbeat falls due before the
-    /// loop wakes (a new session with a short failsafe: deadlines closer than the 30 Hz tick), a
-    /// timer of its own keeps it, and each such deadline sets the next.
-    private func wakeEarlierIfDue() {
-        guard let deadline = policy.nextDeadline, deadline < min(loopWake, timerWake ?? loopWake) else { return }
-        timerWake = deadline
-        Task { [weak self, clock] in
-            try? await clock.sleep(until: deadline)
-            await self?.deadlineReached()
-        }
-    }
-
-    private func deadlineReached() {
-        timerWake = nil
-        perform(policy.deadlineReached(now: clock.now()))
+        perform(policy.transportClosed(now: loop.now))
     }
 }

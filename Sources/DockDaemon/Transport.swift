@@ -1,49 +1,87 @@
-import Foundation
 import Glibc
-import Synchronization
 public import DockSystem
 
-/// Something a session can open to reach a dock: a serial device, a pseudo-terminal, or the
-/// in-process simulator.
-public protocol DockTransport: Sendable {
+/// Something a session can open to reach a dock: a serial device, a pseudo-terminal, a network
+/// camera, a webcam, or the in-process simulator. Opened links live on the daemon's event loop.
+public protocol DockTransport {
     /// A name for logs (a device path, or "simulator").
     var name: String { get }
-    /// Opens the link.
-    func open() throws(SystemError) -> DockConnection
-    /// Opens the link at a serial speed the session chose (probing a camera's baud); a link
-    /// that is no serial line opens as `open()` does.
-    func open(baudRate: Int) throws(SystemError) -> DockConnection
+    /// Opens the link on `loop`, at a serial speed the session chose (probing a camera's baud) or,
+    /// for nil, the transport's own; a link that is no serial line ignores the speed. What the
+    /// dock sends and its hang-up reach `events` on the loop, never from inside `open`, `write`
+    /// or `close`.
+    func open(baudRate: Int?, on loop: any EventLoop, events: DockLinkEvents) throws(SystemError) -> any DockConnection
 }
 
-extension DockTransport {
-    public func open(baudRate: Int) throws(SystemError) -> DockConnection { try open() }
-}
+/// What an open link tells the session, on the loop.
+public struct DockLinkEvents {
+    /// Bytes from the dock, in order.
+    public var received: ([UInt8]) -> Void
+    /// The link is gone (a pulled cable, a closed socket); nothing more arrives.
+    public var hungUp: () -> Void
 
-/// An open link: bytes arrive on `incoming` (which finishes at a hang-up); `write` sends.
-public final class DockConnection: Sendable {
-    /// Bytes from the dock, in order; finishes when the link is gone.
-    public let incoming: AsyncStream<[UInt8]>
-    private let writer: @Sendable ([UInt8]) -> Bool
-    private let closer: @Sendable () -> Void
-
-    /// Creates a connection from its parts.
-    public init(incoming: AsyncStream<[UInt8]>, write: @escaping @Sendable ([UInt8]) -> Bool,
-                close: @escaping @Sendable () -> Void) {
-        self.incoming = incoming
-        writer = write
-        closer = close
+    /// Creates the pair of handlers.
+    public init(received: @escaping ([UInt8]) -> Void, hungUp: @escaping () -> Void) {
+        self.received = received
+        self.hungUp = hungUp
     }
+}
 
+/// An open link.
+public protocol DockConnection: AnyObject {
     /// Writes bytes; returns false when they could not all be written.
     @discardableResult
-    public func write(_ bytes: [UInt8]) -> Bool { writer(bytes) }
-
-    /// Closes the link; `incoming` finishes.
-    public func close() { closer() }
+    func write(_ bytes: [UInt8]) -> Bool
+    /// Closes the link; no event follows.
+    func close()
 }
 
-/// A serial device or pseudo-terminal at a path, read by a thread of its own that waits in
-/// `poll(2)` and hands the bytes over in order.
+/// A link over an open descriptor, watched by the loop: each read is handed over in order (for a
+/// datagram socket, each datagram). A datagram socket's read errors (an ICMP "port unreachable"
+/// from a camera not yet up) are no hang-up.
+final class DescriptorConnection: DockConnection {
+    private let port: FileDescriptor
+    private let isDatagram: Bool
+    private let loop: any EventLoop
+    private let events: DockLinkEvents
+    private var isClosed = false
+
+    init(_ port: FileDescriptor, isDatagram: Bool = false, loop: any EventLoop, events: DockLinkEvents) {
+        self.port = port
+        self.isDatagram = isDatagram
+        self.loop = loop
+        self.events = events
+        loop.watch(port, for: .readable) { [weak self] _ in self?.readable() }
+    }
+
+    private func readable() {
+        while !isClosed {
+            switch try? port.read(maximumCount: 65_536) {
+            case .bytes(let bytes)?: events.received(bytes)
+            case .wouldBlock?: return
+            case nil where isDatagram: return
+            case .hangUp?, nil:
+                close()
+                events.hungUp()
+                return
+            }
+        }
+    }
+
+    func write(_ bytes: [UInt8]) -> Bool {
+        guard !isClosed else { return false }
+        return (try? port.write(bytes)) == bytes.count
+    }
+
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        loop.unwatch(port)
+        port.close()
+    }
+}
+
+/// A serial device or pseudo-terminal at a path.
 public struct DevicePortTransport: DockTransport {
     /// The device path.
     public let path: String
@@ -58,10 +96,8 @@ public struct DevicePortTransport: DockTransport {
 
     public var name: String { path }
 
-    public func open() throws(SystemError) -> DockConnection { try open(baudRate: baudRate) }
-
-    public func open(baudRate: Int) throws(SystemError) -> DockConnection {
-        try readingConnection(try SerialPort.open(path: path, baudRate: baudRate), name: path)
+    public func open(baudRate: Int?, on loop: any EventLoop, events: DockLinkEvents) throws(SystemError) -> any DockConnection {
+        DescriptorConnection(try SerialPort.open(path: path, baudRate: baudRate ?? self.baudRate), loop: loop, events: events)
     }
 }
 
@@ -81,72 +117,9 @@ public struct NetworkTransport: DockTransport {
 
     public var name: String { (kind == .datagram ? "udp:" : "tcp:") + address.description }
 
-    public func open() throws(SystemError) -> DockConnection {
-        try readingConnection(try NetworkSocket.connect(kind, to: address), name: name, isDatagram: kind == .datagram)
+    public func open(baudRate: Int?, on loop: any EventLoop, events: DockLinkEvents) throws(SystemError) -> any DockConnection {
+        DescriptorConnection(try NetworkSocket.connect(kind, to: address), isDatagram: kind == .datagram, loop: loop, events: events)
     }
-}
-
-/// A connection over an open descriptor, read by a thread of its own that waits in `poll(2)` and
-/// hands each read over in order (for a datagram socket, each datagram). The descriptor stays
-/// open until the reader thread has stopped, so its number cannot be reused under a late write;
-/// writes after close are refused under the lock. A datagram socket's read errors (an ICMP
-/// "port unreachable" from a camera not yet up) are no hang-up.
-private func readingConnection(_ port: FileDescriptor, name: String, isDatagram: Bool = false) throws(SystemError)
-    -> DockConnection
-{
-    var pipeEnds: [Int32] = [-1, -1]
-    guard pipe(&pipeEnds) == 0 else {
-        port.close()
-        throw SystemError("pipe")
-    }
-    let wake = (read: FileDescriptor(rawValue: pipeEnds[0]), write: FileDescriptor(rawValue: pipeEnds[1]))
-    let isClosed = Mutex(false)
-    let (stream, continuation) = AsyncStream<[UInt8]>.makeStream()
-    let reader = Thread {
-        while true {
-            guard let ready = try? Poll.waitForReading([port, wake.read], timeout: .seconds(1)) else { break }
-            if ready.contains(wake.read) { break }
-            guard ready.contains(port) else { continue }
-            switch try? port.read(maximumCount: 65_536) {
-            case .bytes(let bytes)?: continuation.yield(bytes)
-            case .wouldBlock?: continue
-            case nil where isDatagram: continue
-            case .hangUp?, nil:
-                continuation.finish()
-                isClosed.withLock { closed in
-                    if !closed { closed = true }
-                }
-                closeAll(port, wake)
-                return
-            }
-        }
-        continuation.finish()
-        isClosed.withLock { $0 = true }
-        closeAll(port, wake)
-    }
-    reader.name = "dockd reader \(name)"
-    reader.start()
-    return DockConnection(
-        incoming: stream,
-        write: { bytes in
-            isClosed.withLock { closed in
-                guard !closed else { return false }
-                return (try? port.write(bytes)) == bytes.count
-            }
-        },
-        close: {
-            let shouldWake = isClosed.withLock { closed in
-                defer { closed = true }
-                return !closed
-            }
-            if shouldWake { _ = try? wake.write.write([1]) }
-        })
-}
-
-private func closeAll(_ port: FileDescriptor, _ wake: (read: FileDescriptor, write: FileDescriptor)) {
-    port.close()
-    wake.read.close()
-    wake.write.close()
 }
 
 /// The dock found by its USB IDs: each time the session opens the link, udev is asked which
@@ -174,14 +147,12 @@ public struct DiscoveredPortTransport: DockTransport {
         "USB \(vendorID):\(productID)" + (serialNumber.isEmpty ? "" : " serial \(serialNumber)")
     }
 
-    public func open() throws(SystemError) -> DockConnection { try open(baudRate: baudRate) }
-
-    public func open(baudRate: Int) throws(SystemError) -> DockConnection {
+    public func open(baudRate: Int?, on loop: any EventLoop, events: DockLinkEvents) throws(SystemError) -> any DockConnection {
         guard let device = DeviceDiscovery.serialDevices().first(where: {
             DeviceDiscovery.matches($0, vendorID: vendorID, productID: productID, serialNumber: serialNumber)
         }) else {
             throw SystemError("find", name, code: ENODEV)
         }
-        return try DevicePortTransport(path: device.path, baudRate: baudRate).open()
+        return try DevicePortTransport(path: device.path, baudRate: self.baudRate).open(baudRate: baudRate, on: loop, events: events)
     }
 }

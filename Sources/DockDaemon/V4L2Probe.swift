@@ -45,10 +45,10 @@ public struct DiscoveredVideoTransport: DockTransport {
 
     public var name: String { "the first V4L2 device with pan/tilt" }
 
-    public func open() throws(SystemError) -> DockConnection {
+    public func open(baudRate: Int?, on loop: any EventLoop, events: DockLinkEvents) throws(SystemError) -> any DockConnection {
         guard let device = DeviceDiscovery.videoDevices().first(where: { V4L2Probe.controls(path: $0.path) != nil }) else {
             throw SystemError("find", "a V4L2 device with pan/tilt", code: ENODEV)
         }
-        return try V4L2Transport(path: device.path).open()
+        return try V4L2Transport(path: device.path).open(baudRate: baudRate, on: loop, events: events)
     }
 }

@@ -8,9 +8,9 @@ import V4L2Protocol
 /// A V4L2 video device (`/dev/videoN`) carrying the UVC session's framed ioctls
 /// (`V4L2Frame`, `Protocol/uvc.md` §3): each request written is performed on the device by a
 /// thread of its own — so a camera slow to answer never holds up the control loop — and its
-/// result framed back on `incoming`, in order. The thin seam: raw request numbers and struct
-/// images; all policy is in `UVCSession`. Another process may stream video from the same device
-/// meanwhile: controls and streaming are separate in V4L2.
+/// result framed back to the loop, in order (through a pipe the loop watches). The thin seam: raw
+/// request numbers and struct images; all policy is in `UVCSession`. Another process may stream
+/// video from the same device meanwhile: controls and streaming are separate in V4L2.
 public struct V4L2Transport: DockTransport {
     /// The device path.
     public let path: String
@@ -20,26 +20,70 @@ public struct V4L2Transport: DockTransport {
 
     public var name: String { path }
 
-    public func open() throws(SystemError) -> DockConnection {
+    public func open(baudRate: Int?, on loop: any EventLoop, events: DockLinkEvents) throws(SystemError) -> any DockConnection {
         let descriptor = Glibc.open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { throw SystemError("open", path) }
-        let worker = V4L2Worker(descriptor: descriptor, name: path)
-        return DockConnection(incoming: worker.replies, write: { worker.submit($0) }, close: { worker.close() })
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else {
+            let error = SystemError("pipe")
+            Glibc.close(descriptor)
+            throw error
+        }
+        for end in ends {
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+            try? FileDescriptor(rawValue: end).setNonBlocking()
+        }
+        let worker = V4L2Worker(descriptor: descriptor, name: path, wake: FileDescriptor(rawValue: ends[1]))
+        return V4L2Connection(worker: worker, wake: (FileDescriptor(rawValue: ends[0]), FileDescriptor(rawValue: ends[1])),
+                              loop: loop, events: events)
+    }
+}
+
+/// The loop's side of a device: takes the worker's replies when its pipe says there are some.
+final class V4L2Connection: DockConnection {
+    private let worker: V4L2Worker
+    private let wake: (read: FileDescriptor, write: FileDescriptor)
+    private let loop: any EventLoop
+    private let events: DockLinkEvents
+    private var isClosed = false
+
+    init(worker: V4L2Worker, wake: (read: FileDescriptor, write: FileDescriptor), loop: any EventLoop, events: DockLinkEvents) {
+        self.worker = worker
+        self.wake = wake
+        self.loop = loop
+        self.events = events
+        loop.watch(wake.read, for: .readable) { [weak self] _ in self?.repliesReady() }
+    }
+
+    private func repliesReady() {
+        while case .bytes? = try? wake.read.read(maximumCount: 256) {}
+        for reply in worker.takeReplies() where !isClosed { events.received(reply) }
+    }
+
+    func write(_ bytes: [UInt8]) -> Bool { !isClosed && worker.submit(bytes) }
+
+    /// How many requests the device has performed (for tests).
+    var performedCount: Int { worker.performedCount }
+
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        worker.close()
+        loop.unwatch(wake.read)
+        wake.read.close()
+        wake.write.close()
     }
 }
 
 /// The thread that performs one device's ioctls, one at a time, and closes the descriptor when
 /// it stops.
-private final class V4L2Worker: Sendable {
-    let replies: AsyncStream<[UInt8]>
-    private let continuation: AsyncStream<[UInt8]>.Continuation
-    private let state = Mutex<(pending: [V4L2Frame.Request], decoder: V4L2Frame.Decoder, isClosed: Bool)>(
-        ([], V4L2Frame.Decoder.requests(), false))
+final class V4L2Worker: Sendable {
+    private let state = Mutex<(pending: [V4L2Frame.Request], decoder: V4L2Frame.Decoder, isClosed: Bool, replies: [[UInt8]],
+                               performed: Int)>(([], V4L2Frame.Decoder.requests(), false, [], 0))
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
 
-    init(descriptor: Int32, name: String) {
-        (replies, continuation) = AsyncStream<[UInt8]>.makeStream()
+    init(descriptor: Int32, name: String, wake loopWake: FileDescriptor) {
         let thread = Thread { [self] in
             while true {
                 wake.wait()
@@ -49,14 +93,29 @@ private final class V4L2Worker: Sendable {
                 }
                 if next.isClosed { break }
                 guard let request = next.request else { continue }
-                continuation.yield(performFramedIoctl(request, on: descriptor).encode())
+                let reply = performFramedIoctl(request, on: descriptor).encode()
+                state.withLock { state in
+                    state.replies.append(reply)
+                    state.performed += 1
+                }
+                _ = try? loopWake.write([1])
             }
             Glibc.close(descriptor)
-            continuation.finish()
             finished.signal()
         }
         thread.name = "dockd v4l2 \(name)"
         thread.start()
+    }
+
+    /// How many requests were performed.
+    var performedCount: Int { state.withLock { $0.performed } }
+
+    /// The replies performed since the last look, in order.
+    func takeReplies() -> [[UInt8]] {
+        state.withLock { state in
+            defer { state.replies.removeAll() }
+            return state.replies
+        }
     }
 
     /// Takes framed requests; false once closed, or for bytes that are not frames.
@@ -82,7 +141,6 @@ private final class V4L2Worker: Sendable {
         wake.signal()
         finished.wait()
     }
-
 }
 
 /// One framed ioctl on a descriptor: the image padded to the size the request number encodes;

@@ -1,4 +1,3 @@
-import Synchronization
 public import DockHost
 
 /// What a watcher hears: an event and when it happened.
@@ -9,37 +8,4 @@ public struct WatchItem: Sendable {
     public var event: HostEvent
     /// The status at that moment (a fault may have cleared by the time the event is written).
     public var status: DockStatus
-}
-
-/// The watchers of one dock: each gets its own stream of events (the newest 256 kept when it
-/// falls behind; the server drops a watcher that stops reading).
-public final class WatcherList: Sendable {
-    private let streams = Mutex<(next: Int, continuations: [Int: AsyncStream<WatchItem>.Continuation])>((0, [:]))
-
-    /// Creates an empty list.
-    public init() {}
-
-    /// Starts a stream of events for a watcher.
-    public func subscribe() -> (id: Int, events: AsyncStream<WatchItem>) {
-        let (stream, continuation) = AsyncStream<WatchItem>.makeStream(bufferingPolicy: .bufferingNewest(256))
-        let id = streams.withLock { streams in
-            streams.next += 1
-            streams.continuations[streams.next] = continuation
-            return streams.next
-        }
-        return (id, stream)
-    }
-
-    /// Ends a watcher's stream.
-    public func unsubscribe(_ id: Int) {
-        streams.withLock { $0.continuations.removeValue(forKey: id) }?.finish()
-    }
-
-    /// Whether anybody watches.
-    public var isEmpty: Bool { streams.withLock { $0.continuations.isEmpty } }
-
-    /// Hands an event to every watcher.
-    public func publish(_ item: WatchItem) {
-        for continuation in streams.withLock({ Array($0.continuations.values) }) { continuation.yield(item) }
-    }
 }

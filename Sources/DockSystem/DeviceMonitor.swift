@@ -1,18 +1,21 @@
 import CUdev
-import Foundation
 import Glibc
 
-/// udev's add and remove events of one subsystem (`tty`, or `video4linux` for webcams), read on a thread of their own (`udev_monitor_*`), so a dock
-/// plugged in is noticed at once rather than at the next retry.
-public final class DeviceMonitor: Sendable {
+/// udev's add and remove events of one subsystem (`tty`, or `video4linux` for webcams)
+/// (`udev_monitor_*`), so a dock plugged in is noticed at once rather than at the next retry. The
+/// owner watches ``descriptor`` on its event loop and calls ``receive()`` when it is readable;
+/// the C handles live in this one object, used from the loop's thread only.
+public final class DeviceMonitor {
     /// A device came or went.
     public enum Change: Hashable, Sendable {
         case added(SerialDeviceDescription)
         case removed(path: String)
     }
 
-    /// The changes, in order.
-    public let changes: AsyncStream<Change>
+    private var udev: OpaquePointer?
+    private var monitor: OpaquePointer?
+    /// Readable when udev has events (non-blocking, as libudev opens it).
+    public let descriptor: FileDescriptor
 
     /// Starts listening to `subsystem`; nil when udev's netlink socket cannot be opened (in some
     /// containers).
@@ -28,34 +31,36 @@ public final class DeviceMonitor: Sendable {
             udev_unref(udev)
             return nil
         }
-        let descriptor = FileDescriptor(rawValue: udev_monitor_get_fd(monitor))
-        let (stream, continuation) = AsyncStream<Change>.makeStream()
-        changes = stream
-        // The C handles are owned by the thread from here on and never touched elsewhere.
-        nonisolated(unsafe) let handles = (udev: udev, monitor: monitor)
-        let reader = Thread {
-            while true {
-                guard (try? Poll.waitForReading([descriptor], timeout: .seconds(1))) != nil else { break }
-                while let device = udev_monitor_receive_device(handles.monitor) {
-                    defer { udev_device_unref(device) }
-                    guard let action = udev_device_get_action(device).map({ String(cString: $0) }),
-                        let description = DeviceDiscovery.describe(device)
-                    else { continue }
-                    switch action {
-                    case "add":
-                        continuation.yield(.added(description))
-                    case "remove":
-                        continuation.yield(.removed(path: description.path))
-                    default:
-                        continue
-                    }
-                }
-            }
-            continuation.finish()
-            udev_monitor_unref(handles.monitor)
-            udev_unref(handles.udev)
-        }
-        reader.name = "dockd udev"
-        reader.start()
+        self.udev = udev
+        self.monitor = monitor
+        descriptor = FileDescriptor(rawValue: udev_monitor_get_fd(monitor))
     }
+
+    /// The changes waiting, in order (none when there are none; never blocks).
+    public func receive() -> [Change] {
+        guard let monitor else { return [] }
+        var changes: [Change] = []
+        while let device = udev_monitor_receive_device(monitor) {
+            defer { udev_device_unref(device) }
+            guard let action = udev_device_get_action(device).map({ String(cString: $0) }),
+                let description = DeviceDiscovery.describe(device)
+            else { continue }
+            switch action {
+            case "add": changes.append(.added(description))
+            case "remove": changes.append(.removed(path: description.path))
+            default: continue
+            }
+        }
+        return changes
+    }
+
+    /// Closes the monitor (the owner unwatches ``descriptor`` first).
+    public func close() {
+        if let monitor { udev_monitor_unref(monitor) }
+        if let udev { udev_unref(udev) }
+        monitor = nil
+        udev = nil
+    }
+
+    deinit { close() }
 }

@@ -1,3 +1,4 @@
+import CLinux
 import Glibc
 
 /// Unix stream sockets for the control API: a listening socket bound to a path (or handed over by
@@ -55,6 +56,30 @@ public enum UnixSocket {
         guard descriptor >= 0 else { return nil }
         _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
         return FileDescriptor(rawValue: descriptor)
+    }
+
+    /// Accepts a waiting connection, non-blocking and close-on-exec (`accept4(2)`): nil when none
+    /// is waiting (or it was aborted before it could be taken); throws on anything else, so a
+    /// caller out of descriptors (`EMFILE`, `ENFILE`) can back off instead of trying again at once.
+    public static func acceptWaiting(_ listener: FileDescriptor) throws(SystemError) -> FileDescriptor? {
+        let descriptor = retryingOnInterrupt {
+            accept4(listener.rawValue, nil, nil, Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
+        }
+        if descriptor >= 0 { return FileDescriptor(rawValue: descriptor) }
+        switch errno {
+        case EAGAIN, ECONNABORTED: return nil
+        default: throw SystemError("accept")
+        }
+    }
+
+    /// Makes a connected pair of stream sockets (`socketpair(2)`), non-blocking and close-on-exec:
+    /// a client and its connection in one process, for tests.
+    public static func pair() throws(SystemError) -> (FileDescriptor, FileDescriptor) {
+        var ends: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue),
+                         0, &ends) == 0
+        else { throw SystemError("socketpair") }
+        return (FileDescriptor(rawValue: ends[0]), FileDescriptor(rawValue: ends[1]))
     }
 
     /// The credentials of the peer of a connected socket.

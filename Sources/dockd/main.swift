@@ -40,13 +40,8 @@ case .version:
 case .listDevices(let configuration):
     print(Daemon.listDevices(configuration))
 case .run(let configuration, let path):
-    // No top-level await: the concurrency runtime's threads must start after the signals are
-    // blocked above, so the service runs in a task and the main thread parks. (Not in
-    // dispatchMain(), which unblocks signals on the main thread.)
-    Task.detached {
-        let status = await Daemon.run(configuration: configuration, configurationPath: path, arguments: arguments,
-                                      environment: environment, signals: signals)
-        exit(status)
-    }
-    while true { sleep(3600) }
+    // The whole service runs on this thread, in one event loop: no thread is started, so the
+    // signals blocked above stay blocked everywhere.
+    exit(Daemon.run(configuration: configuration, configurationPath: path, arguments: arguments,
+                    environment: environment, signals: signals))
 }
