@@ -30,13 +30,17 @@ import TestSupport
         }
     }
 
-    /// Reads docksim's trace until `done` holds for a line; returns the lines read.
-    func readTrace(_ docksim: ChildProcess, until done: (TraceLine) -> Bool,
+    /// Reads docksim's trace until `done` holds for a line, for at most `seconds`; returns the
+    /// lines read. (Heartbeats keep the trace going, so without its own deadline a line that
+    /// never comes would hold the test for ever.)
+    func readTrace(_ docksim: ChildProcess, seconds: Double = 30, until done: (TraceLine) -> Bool,
                    sourceLocation: SourceLocation = #_sourceLocation) -> [TraceLine] {
         var lines: [TraceLine] = []
+        let deadline = Date().addingTimeInterval(seconds)
         while true {
-            guard let raw = docksim.waitForErrorLine(containing: "t=") else {
-                Issue.record("the trace ended without the line wanted; last lines: \(docksim.errorLines.suffix(8))",
+            let left = deadline.timeIntervalSinceNow
+            guard left > 0, let raw = docksim.waitForErrorLine(containing: "t=", timeoutSeconds: min(left, 20)) else {
+                Issue.record("the trace ended or \(seconds) s passed without the line wanted; last lines: \(docksim.errorLines.suffix(8))",
                              sourceLocation: sourceLocation)
                 return lines
             }
@@ -72,6 +76,12 @@ import TestSupport
         #expect(terminated.error.contains("motors stopped"))
         let afterTerm = readTrace(docksim) { $0.text.contains("<-") && $0.text.contains(" stop ") }
         #expect(afterTerm.last?.text.contains(" stop ") == true, "the last word from dockd was stop")
+        // Stopped mid-dip, the motors take a moment to come to rest: the next dockd's wake is
+        // seen as "motors moving" only once docksim has said "still" (a dockd that attached
+        // sooner played its whole wake with the trace saying nothing, and the test waited).
+        if !afterTerm.contains(where: { $0.text.contains("motors still") }) {
+            _ = readTrace(docksim, seconds: 5) { $0.text.contains("motors still") }
+        }
 
         // A new dockd re-attaches; kill -9 during wake leaves the dock to its failsafe.
         let second = try startDaemon(link: link)
