@@ -64,9 +64,21 @@ public final class SimulatorTransport: DockTransport {
         private func scheduleStep(after time: Duration) {
             step = loop.schedule(at: time + SimulatorTransport.stepInterval, leeway: SimulatorTransport.stepLeeway) { [weak self] in
                 guard let self, let transport, isOpen else { return }
-                deliver(transport.simulation.advance(to: loop.now - transport.origin))
+                undelivered.append(transport.simulation.advance(to: loop.now - transport.origin))
+                deliverInOrder()
                 if isOpen { scheduleStep(after: loop.now) }
             }
+        }
+
+        /// What the simulation has sent and the host has not yet been handed, oldest first. A
+        /// write's answer waits for the loop's next turn, and a step that is due may run before
+        /// it with the loop's clock moved on: handed out of order, the later telemetry made the
+        /// dock's clock seem to go back, and the host took it for a reset.
+        private var undelivered: [SimulationOutput] = []
+
+        private func deliverInOrder() {
+            while isOpen, !undelivered.isEmpty { deliver(undelivered.removeFirst()) }
+            if !isOpen { undelivered.removeAll() }
         }
 
         /// Hands the simulation's output to the host: the dock's bytes, the camera's detections,
@@ -88,12 +100,10 @@ public final class SimulatorTransport: DockTransport {
 
         func write(_ bytes: [UInt8]) -> Bool {
             guard let transport, isOpen else { return false }
-            let output = transport.simulation.receiveFromHost(bytes, at: loop.now - transport.origin)
-            // The dock's answer arrives on the loop's next turn, as from a port.
-            loop.execute { [weak self] in
-                guard let self, isOpen else { return }
-                deliver(output)
-            }
+            undelivered.append(transport.simulation.receiveFromHost(bytes, at: loop.now - transport.origin))
+            // The dock's answer arrives on the loop's next turn, as from a port, after what the
+            // dock sent before it.
+            loop.execute { [weak self] in self?.deliverInOrder() }
             return true
         }
 
