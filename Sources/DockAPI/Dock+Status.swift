@@ -110,20 +110,16 @@ extension Dock {
 
         /// What clients see of the host's `status`.
         public init(_ status: DockStatus) {
-            func named<Value: RawRepresentable<String>>(_ name: String, _ type: Value.Type) -> Value {
-                guard let value = Value(rawValue: name) else { preconditionFailure("the host reported \(Value.self) \"\(name)\"") }
-                return value
-            }
             let pose = status.pose.map {
                 Pose(yawRadians: $0.yawRadians, pitchRadians: $0.pitchRadians, yawRadiansPerSecond: $0.yawRadiansPerSecond,
                      pitchRadiansPerSecond: $0.pitchRadiansPerSecond, ageSeconds: status.poseAge?.secondsValue)
             }
             self.init(
-                state: named(status.state, State.self), isDocked: status.isDocked,
+                state: State(status.state), isDocked: status.isDocked,
                 accessory: status.info.map { Accessory($0, status: status) }, pose: pose, limits: status.limits.map(Limits.init),
                 isTrackingEnabled: status.isTrackingEnabled, framingMode: status.framingMode, regionOfInterest: status.regionOfInterest,
-                selectedSubjects: status.selectedSubjects, controller: status.controller, motion: named(status.motion, Motion.self),
-                faults: status.faults.map(Fault.init), tracker: named(status.tracker, Tracker.self),
+                selectedSubjects: status.selectedSubjects, controller: status.controller, motion: Motion(status.motion),
+                faults: status.faults.map(Fault.init), tracker: Tracker(status.tracker),
                 isSubjectInFrame: status.isSubjectInFrame, primary: status.primary, subjects: status.subjects,
                 loop: Loop(ticks: status.loopTicks, missed: status.loopMissedTicks,
                            latenessP50Seconds: status.loopLateness.p50.secondsValue,
@@ -167,6 +163,44 @@ extension Dock {
             if let pose { members["pose"] = pose.json }
             if let limits { members["limits"] = limits.json }
             return .object(members)
+        }
+    }
+}
+
+extension Dock.Status.State {
+    /// The host's session state as the API names it.
+    public init(_ state: DockStatus.State) {
+        switch state {
+        case .disconnected: self = .disconnected
+        case .connecting: self = .connecting
+        case .handshaking: self = .handshaking
+        case .ready: self = .ready
+        case .incompatible: self = .incompatible
+        }
+    }
+}
+
+extension Dock.Status.Motion {
+    /// The host's motion activity as the API names it.
+    public init(_ motion: DockStatus.Motion) {
+        switch motion {
+        case .idle: self = .idle
+        case .velocity: self = .velocity
+        case .moving: self = .moving
+        case .animating: self = .animating
+        case .settling: self = .settling
+        }
+    }
+}
+
+extension Dock.Status.Tracker {
+    /// The host's tracker activity as the API names it.
+    public init(_ tracker: DockStatus.Tracker) {
+        switch tracker {
+        case .idle: self = .idle
+        case .following: self = .following
+        case .holding: self = .holding
+        case .returning: self = .returning
         }
     }
 }

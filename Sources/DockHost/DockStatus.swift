@@ -4,8 +4,8 @@ public import DockTracking
 
 /// A snapshot of a dock for clients: what `GetStatus` and `Watch` report.
 public struct DockStatus: Hashable, Sendable {
-    /// Where the session is: disconnected, connecting, handshaking, ready or incompatible.
-    public var state: String
+    /// Where the session is.
+    public var state: State
     /// Whether a camera is mounted.
     public var isDocked: Bool
     /// What the dock said of itself.
@@ -32,8 +32,8 @@ public struct DockStatus: Hashable, Sendable {
     public var selectedSubjects: [Int]
     /// Who moves the dock.
     public var controller: ControlArbiter.Controller
-    /// What the motion controller does: idle, velocity, moving, animating or settling.
-    public var motion: String
+    /// What the motion controller does.
+    public var motion: Motion
     /// The dock's active faults.
     public var faults: [FaultReport]
     /// Runs received that were not good frames.
@@ -50,8 +50,8 @@ public struct DockStatus: Hashable, Sendable {
     public var subjects: [SubjectSummary]
     /// The subject the dock follows.
     public var primary: Int?
-    /// What the tracker is doing: idle, following, holding or returning.
-    public var tracker: String
+    /// What the tracker is doing.
+    public var tracker: Tracker
     /// Whether the primary subject is seen inside the region of interest.
     public var isSubjectInFrame: Bool
     /// Control-loop ticks since the start (the shell fills in the loop's figures).
@@ -60,6 +60,46 @@ public struct DockStatus: Hashable, Sendable {
     public var loopMissedTicks = 0
     /// How late the loop's ticks ran after their scheduled times.
     public var loopLateness: LoopLateness = LoopLateness()
+
+    /// Where the session is (the API names each case).
+    public enum State: CaseIterable, Hashable, Sendable {
+        /// No link to the dock.
+        case disconnected
+        /// Opening the port.
+        case connecting
+        /// Exchanging hello and info.
+        case handshaking
+        /// In session.
+        case ready
+        /// The dock speaks a protocol version dockd does not.
+        case incompatible
+    }
+
+    /// What the motion controller does (the API names each case).
+    public enum Motion: CaseIterable, Hashable, Sendable {
+        /// Nothing.
+        case idle
+        /// Turning at a velocity.
+        case velocity
+        /// Moving to an orientation.
+        case moving
+        /// Playing an animation.
+        case animating
+        /// Coming to rest after an animation.
+        case settling
+    }
+
+    /// What the tracker does (the API names each case).
+    public enum Tracker: CaseIterable, Hashable, Sendable {
+        /// Nothing to follow, or tracking is off.
+        case idle
+        /// Following the primary subject.
+        case following
+        /// Holding still after losing it.
+        case holding
+        /// Going back to the rest pose.
+        case returning
+    }
 }
 
 /// How late a loop's ticks ran: median, 99th percentile and maximum.

@@ -5,41 +5,41 @@ import DockTracking
 extension HostPolicy {
     /// Everything a client may ask about the dock at `now`; `device` names the port.
     public func status(now: Duration, device: String) -> DockStatus {
-        let state: String
+        let state: DockStatus.State
         var isDocked = false
         switch session.state {
-        case .disconnected: state = "disconnected"
-        case .connecting: state = "connecting"
-        case .handshaking: state = "handshaking"
-        case .incompatible: state = "incompatible"
+        case .disconnected: state = .disconnected
+        case .connecting: state = .connecting
+        case .handshaking: state = .handshaking
+        case .incompatible: state = .incompatible
         case .ready(let docked):
-            state = "ready"
+            state = .ready
             isDocked = docked
         }
-        let motionName: String
+        let motionState: DockStatus.Motion
         switch motion.activity {
-        case .idle: motionName = "idle"
-        case .velocity: motionName = "velocity"
-        case .moving: motionName = "moving"
-        case .animating: motionName = "animating"
-        case .settling: motionName = "settling"
+        case .idle: motionState = .idle
+        case .velocity: motionState = .velocity
+        case .moving: motionState = .moving
+        case .animating: motionState = .animating
+        case .settling: motionState = .settling
         }
         let pose = session.state == .disconnected ? nil : session.pose(at: now)
-        let trackerName: String
+        let trackerState: DockStatus.Tracker
         switch trackingStep?.activity ?? .idle {
-        case .idle: trackerName = "idle"
-        case .following: trackerName = "following"
-        case .holding: trackerName = "holding"
-        case .returning: trackerName = "returning"
+        case .idle: trackerState = .idle
+        case .following: trackerState = .following
+        case .holding: trackerState = .holding
+        case .returning: trackerState = .returning
         }
         var status = DockStatus(
             state: state, isDocked: isDocked, info: session.info, device: device, pose: pose, limits: limits,
             isTrackingEnabled: arbiter.isSystemTrackingEnabled, framingMode: framingMode, regionOfInterest: regionOfInterest,
-            selectedSubjects: selectedSubjects, controller: arbiter.controller, motion: motionName, faults: activeFaults,
+            selectedSubjects: selectedSubjects, controller: arbiter.controller, motion: motionState, faults: activeFaults,
             badFrames: session.badFrameCount, reconnects: session.disconnectCount, refusals: session.refusalCount,
             observations: observationCount, cameraFrames: cameraFrameCount,
             subjects: pose.map { pipeline.summaries(gimbalYawRadians: $0.yawRadians, gimbalPitchRadians: $0.pitchRadians, now: now) } ?? [],
-            primary: pipeline.primary, tracker: trackerName, isSubjectInFrame: trackingStep?.isSubjectInFrame ?? false)
+            primary: pipeline.primary, tracker: trackerState, isSubjectInFrame: trackingStep?.isSubjectInFrame ?? false)
         status.protocolName = session.protocolName
         status.capabilities = session.capabilities
         status.poseAge = pose == nil ? nil : session.poseAge(at: now)

@@ -86,7 +86,7 @@ import TestSupport
         }
         #expect(sawBlinking, "green and blinking while looking for the subject: \(transport.simulation.firmware.indicatorPatternsSet)")
         #expect(framed, "steady green with the subject in frame")
-        #expect(runner.status().tracker == "following")
+        #expect(runner.status().tracker == .following)
 
         var reply: HostReply?
         runner.submit(.setSystemTracking(false), from: 1) { reply = $0 }
@@ -94,7 +94,7 @@ import TestSupport
         #expect(reply == .done)
         #expect(transport.simulation.firmware.indicator.pattern == .off, "dark with tracking off")
         let motion = runner.status().motion
-        #expect(motion == "idle", "the tracker let go of the dock: \(motion)")
+        #expect(motion == .idle, "the tracker let go of the dock: \(motion)")
         runner.shutdown()
     }
 }

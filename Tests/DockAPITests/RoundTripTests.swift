@@ -80,7 +80,7 @@ import Testing
     /// A status with every optional field present.
     static func fullStatus() -> DockStatus {
         var status = HostPolicy().status(now: .zero, device: "/dev/dock0")
-        status.state = "ready"
+        status.state = .ready
         status.isDocked = true
         status.info = ExampleSession.info
         status.protocolName = "dock-serial"
@@ -93,7 +93,7 @@ import Testing
         status.regionOfInterest = box
         status.selectedSubjects = [2, 5]
         status.controller = .client(7, isExplicit: true)
-        status.motion = "velocity"
+        status.motion = .velocity
         status.faults = [FaultReport(accessoryTime: AccessoryTimestamp(microseconds: 5), code: .overTemperature, axis: .pitch, isActive: true),
                          FaultReport(accessoryTime: AccessoryTimestamp(microseconds: 5), code: .failsafeStop, axis: nil, isActive: true)]
         status.badFrames = 1
@@ -104,12 +104,30 @@ import Testing
         status.subjects = [SubjectSummary(identifier: 2, kind: .face, box: box, isPrimary: true, saliencyRank: 1, isCoasting: false),
                            SubjectSummary(identifier: 5, kind: .object, box: nil, isPrimary: false, saliencyRank: 2, isCoasting: true)]
         status.primary = 2
-        status.tracker = "following"
+        status.tracker = .following
         status.isSubjectInFrame = true
         status.loopTicks = 900
         status.loopMissedTicks = 1
         status.loopLateness = LoopLateness(p50: .microseconds(120), p99: .milliseconds(2), maximum: .milliseconds(4))
         return status
+    }
+
+    /// The host's status is in enums; the API alone names them, each case once, as the interface says,
+    /// and every host case has its API case.
+    @Test func everyStateMotionAndTrackerCaseHasItsOwnWireName() {
+        func names<Value: CaseIterable & RawRepresentable<String> & Equatable>(_ type: Value.Type) -> [String] {
+            let names = Value.allCases.map(\.rawValue)
+            #expect(Set(names).count == names.count, "\(Value.self): two cases share a name")
+            for value in Value.allCases { #expect(Value(rawValue: value.rawValue) == value) }
+            #expect(Value(rawValue: "nonsense") == nil)
+            return names
+        }
+        #expect(names(Dock.Status.State.self) == ["disconnected", "connecting", "handshaking", "ready", "incompatible"])
+        #expect(names(Dock.Status.Motion.self) == ["idle", "velocity", "moving", "animating", "settling"])
+        #expect(names(Dock.Status.Tracker.self) == ["idle", "following", "holding", "returning"])
+        #expect(DockStatus.State.allCases.map { Dock.Status.State($0).rawValue } == names(Dock.Status.State.self))
+        #expect(DockStatus.Motion.allCases.map { Dock.Status.Motion($0).rawValue } == names(Dock.Status.Motion.self))
+        #expect(DockStatus.Tracker.allCases.map { Dock.Status.Tracker($0).rawValue } == names(Dock.Status.Tracker.self))
     }
 
     @Test func statusesDecodeIntoTheValuesTheDaemonEncoded() throws {

@@ -116,7 +116,7 @@ import V4L2Protocol
         var rig = Rig()
         rig.perform(rig.host.start(now: rig.now))
         rig.run(for: .milliseconds(300))
-        #expect(rig.host.status(now: rig.now, device: "test").state == "ready")
+        #expect(rig.host.status(now: rig.now, device: "test").state == .ready)
         let start = rig.now
         let token = rig.request(.motion(.velocity(yawRadiansPerSecond: 0.3, pitchRadiansPerSecond: 0, duration: .seconds(1)),
                                         takeOver: false, waitsForEnd: true), from: 1)

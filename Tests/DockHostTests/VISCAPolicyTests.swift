@@ -94,7 +94,7 @@ import VISCAProtocol
         var rig = Rig()
         rig.perform(rig.host.start(now: rig.now))
         rig.run(for: .milliseconds(300))
-        #expect(rig.host.status(now: rig.now, device: "test").state == "ready")
+        #expect(rig.host.status(now: rig.now, device: "test").state == .ready)
         let start = rig.now
         let token = rig.request(.motion(.velocity(yawRadiansPerSecond: 0.4, pitchRadiansPerSecond: 0, duration: .milliseconds(1500)),
                                         takeOver: false, waitsForEnd: true), from: 1)
