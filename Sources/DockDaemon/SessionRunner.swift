@@ -17,7 +17,7 @@ public final class SessionRunner {
     /// The host's policy.
     public private(set) var policy: HostPolicy
     /// How punctual the control loop is.
-    public private(set) var loopStatistics = LoopStatistics()
+    public var loopStatistics: LoopStatistics { policy.loopStatistics }
     /// The status as of the last tick, request or event (at most one tick old), so a crowd of
     /// clients asking for it costs one status a tick, not one each.
     public var latestStatus: DockStatus {
@@ -34,8 +34,7 @@ public final class SessionRunner {
     /// Who hears the policy's events (the API server, while anybody watches); nil for nobody,
     /// so that no status is made for an event nobody reads.
     public var watcher: ((WatchItem) -> Void)?
-    private var nextTick = Duration.zero
-    /// The one timer the session keeps: the next tick or heartbeat deadline, whichever is first.
+    /// The one timer the session keeps, set to when the policy wants to be woken.
     private var wake: (timer: LoopTimer, at: Duration)?
     private var isRunning = false
 
@@ -52,7 +51,6 @@ public final class SessionRunner {
     /// heartbeat falls due between ticks, until ``shutdown()``.
     public func start() {
         isRunning = true
-        nextTick = loop.now + MotionController.tickInterval
         perform(policy.start(now: loop.now))
     }
 
@@ -107,39 +105,27 @@ public final class SessionRunner {
     /// Everything a client may ask about the dock now, with the loop's figures.
     public func status() -> DockStatus {
         var status = policy.status(now: loop.now, device: transport.name)
-        let figures = loopStatistics.summary(refreshingEvery: 30)  // sorted once a second, not per snapshot
-        status.loopTicks = loopStatistics.tickCount
-        status.loopMissedTicks = loopStatistics.missedTicks
-        status.loopLateness = LoopLateness(p50: figures.p50, p99: figures.p99, maximum: figures.maximum)
+        status.loopTicks = policy.loopStatistics.tickCount
+        status.loopMissedTicks = policy.loopStatistics.missedTicks
+        status.loopLateness = policy.loopLateness()
         return status
     }
 
     // MARK: The schedule
 
-    /// The tick when it is due, else the heartbeat deadline that woke the loop early.
+    /// The time the policy asked for has come.
     private func woke() {
         wake = nil
         guard isRunning else { return }
-        let now = loop.now
-        guard now >= nextTick else {
-            perform(policy.deadlineReached(now: now))
-            return
-        }
-        loopStatistics.record(late: now - nextTick, interval: MotionController.tickInterval)
-        if now - nextTick > .milliseconds(500) {
-            log.warning("control loop fell \(now - nextTick) behind; skipping missed ticks")
-            nextTick = now
-        }
-        nextTick += MotionController.tickInterval
-        perform(policy.tick(now: now))
-        snapshot = nil
+        let ticks = policy.tickCount
+        perform(policy.woke(now: loop.now))
+        if policy.tickCount != ticks { snapshot = nil }
     }
 
-    /// Sets the session's timer to the next tick, or to the policy's next deadline when that
-    /// comes first (a new session with a short failsafe: deadlines closer than the 30 Hz tick).
+    /// Sets the session's one timer to when the policy wants to be woken next.
     private func reschedule() {
         guard isRunning else { return }
-        let due = min(nextTick, policy.nextDeadline ?? nextTick)
+        let due = policy.nextWake
         guard due != wake?.at else { return }
         if let wake { loop.cancel(wake.timer) }
         wake = (loop.schedule(at: due) { [weak self] in self?.woke() }, due)

@@ -144,17 +144,11 @@ public struct ClosedLoop: Sendable {
     /// Runs the whole scenario and scores it.
     public mutating func run() -> Result {
         let step = Duration.milliseconds(2)
-        var nextTick = MotionController.tickInterval
         perform(host.start(now: now))
         while now < simulation.scenario.duration {
             now += step
             take(simulation.advance(to: now))
-            if now >= nextTick {
-                nextTick += MotionController.tickInterval
-                tick()
-            } else if let deadline = host.nextDeadline, now >= deadline {
-                perform(host.deadlineReached(now: now))
-            }
+            if now >= host.nextWake { woke() }
         }
         report.primaryIDSwitches = primaryIDSwitches
         report.faults = simulation.faultLog
@@ -174,9 +168,13 @@ public struct ClosedLoop: Sendable {
 
     // MARK: The host
 
-    /// A control tick: the host's own (the tracker commands the dock inside it); the baseline
-    /// streams its velocity as a client would, before the host's tick.
-    private mutating func tick() {
+    /// The host's wake-up: a heartbeat between ticks, or a control tick (the tracker commands the
+    /// dock inside it), before which the baseline streams its velocity as a client would.
+    private mutating func woke() {
+        guard now >= host.nextTickAt else {
+            perform(host.woke(now: now))
+            return
+        }
         if baseline != nil, case .ready = host.session.state {
             let command = baseline!.command(seconds: MotionController.tickInterval.secondsValue)
             nextToken += 1
@@ -184,7 +182,7 @@ public struct ClosedLoop: Sendable {
                                                      duration: nil), takeOver: false, waitsForEnd: false),
                                    token: nextToken, from: Self.baselineClient, now: now))
         }
-        perform(host.tick(now: now))
+        perform(host.woke(now: now))
         guard usesTracker, let pose = host.session.pose(at: now) else { return }
         let pipeline = host.pipeline
         let primary = pipeline.primary

@@ -40,20 +40,20 @@ public struct HostPolicy: Sendable {
     public internal(set) var serialNumber: String?
     /// The dock's active faults, one per fault and axis.
     public internal(set) var activeFaults: [FaultReport] = []
-    /// Where the subject goes in the frame.
-    public internal(set) var framingMode = FramingMode.automatic
-    /// The part of the image framing may use.
-    public internal(set) var regionOfInterest = NormalizedRect.fullImage
-    /// Subjects a client chose to follow; empty: automatic.
-    public internal(set) var selectedSubjects: [Int] = []
+    /// Where the subject goes in the frame (the pipeline's: it frames by it).
+    public var framingMode: FramingMode { pipeline.framingMode }
+    /// The part of the image framing may use (the pipeline's).
+    public var regionOfInterest: NormalizedRect { pipeline.regionOfInterest }
+    /// Subjects a client chose to follow; empty: automatic (the pipeline's).
+    public var selectedSubjects: [Int] { pipeline.selection }
     /// Frames waiting for the tracker's next tick (the newest 64).
     public internal(set) var pendingObservations: [ObservationBatch] = []
     /// Observations accepted from clients so far.
     public internal(set) var observationCount = 0
     /// Frames from the in-process camera so far.
     public internal(set) var cameraFrameCount = 0
-    /// Control ticks so far.
-    public internal(set) var tickCount = 0
+    /// Control ticks so far (the watchdog checks that they grow).
+    public var tickCount: Int { loopStatistics.tickCount }
 
     /// A client's motion in progress.
     struct ClientMotion: Sendable {
@@ -91,22 +91,27 @@ public struct HostPolicy: Sendable {
                 link: (any AccessoryLink)? = nil) {
         self.settings = settings
         self.pipeline = pipeline
-        framingMode = pipeline.framingMode
-        regionOfInterest = pipeline.regionOfInterest
-        selectedSubjects = pipeline.selection
         session = link ?? AccessorySession(configuration: settings.session)
         arbiter = ControlArbiter(isSystemTrackingEnabled: settings.isTrackingEnabled)
         applyRestSettings()
     }
 
-    /// When the shell must call `tick(now:)` at the latest, besides the 30 Hz loop: the link's
-    /// next deadline (a heartbeat, a poll, a reply's timeout).
-    public var nextDeadline: Duration? { session.nextDeadline }
+    /// When the next 30 Hz control tick is due.
+    public internal(set) var nextTickAt = Duration.zero
+    /// How punctual the control ticks were: each one's lateness after `nextTickAt`, and the
+    /// ticks missed outright.
+    public internal(set) var loopStatistics = LoopStatistics()
+
+    /// When the policy wants to be woken next (`woke(now:)`): the next control tick, or the
+    /// link's next deadline (a heartbeat, a poll, a reply's timeout) when that comes first. The
+    /// shell keeps no schedule of its own: after any input it sets its one timer to this.
+    public var nextWake: Duration { min(nextTickAt, session.nextDeadline ?? nextTickAt) }
 
     // MARK: Inputs
 
     /// Starts the session: the first attempt to open the port.
     public mutating func start(now: Duration) -> [HostAction] {
+        nextTickAt = now + MotionController.tickInterval
         perform(session.start(now: now), now: now)
         return takeOutput()
     }
@@ -141,16 +146,37 @@ public struct HostPolicy: Sendable {
         return takeOutput()
     }
 
-    /// The heartbeat's deadline came (between control ticks): keep the link alive.
-    public mutating func deadlineReached(now: Duration) -> [HostAction] {
-        perform(session.tick(now: now), now: now)
+    /// The time the policy asked for (`nextWake`) has come, or passed: the control tick when it
+    /// is due, else the link's deadline that fell between two ticks (a heartbeat). A loop more
+    /// than 500 ms behind skips the ticks it missed instead of running them back to back.
+    public mutating func woke(now: Duration) -> [HostAction] {
+        guard now >= nextTickAt else {
+            perform(session.tick(now: now), now: now)
+            return takeOutput()
+        }
+        loopStatistics.record(late: now - nextTickAt, interval: MotionController.tickInterval)
+        if now - nextTickAt > Self.skipsMissedTicksAfter {
+            log(.warning, "control loop fell \(now - nextTickAt) behind; skipping missed ticks")
+            nextTickAt = now
+        }
+        nextTickAt += MotionController.tickInterval
+        tick(now: now)
         return takeOutput()
     }
 
+    /// The control ticks' lateness over the last thousand or so, sorted again at most once a
+    /// second (30 ticks), not for every status a crowd of clients asks for.
+    public mutating func loopLateness() -> LoopLateness {
+        let figures = loopStatistics.summary(refreshingEvery: 30)
+        return LoopLateness(p50: figures.p50, p99: figures.p99, maximum: figures.maximum)
+    }
+
+    /// How far behind the control loop may fall before it skips the ticks it missed.
+    public static let skipsMissedTicksAfter = Duration.milliseconds(500)
+
     /// One pass of the 30 Hz control loop: the session's timers, the tracker, the motion
     /// controller, the indicator.
-    public mutating func tick(now: Duration) -> [HostAction] {
-        tickCount += 1
+    private mutating func tick(now: Duration) {
         perform(session.tick(now: now), now: now)
         if case .ready = session.state, let limits {
             track(now: now, limits: limits)
@@ -158,7 +184,6 @@ public struct HostPolicy: Sendable {
             answerUnacknowledged(now: now)
             updateIndicator(now: now)
         }
-        return takeOutput()
     }
 
     /// A detector's frame: queued for the next tick (the oldest goes when 64 wait).
@@ -248,23 +273,19 @@ public struct HostPolicy: Sendable {
             perform(zoomed.actions, now: now)
             output.append(.reply(token, .zoom(zoomed.fraction)))
         case .setFramingMode(let mode):
-            framingMode = mode
             pipeline.framingMode = mode
             output.append(.publish(.framing(mode)))
             output.append(.reply(token, .done))
         case .setRegionOfInterest(let region):
-            regionOfInterest = region
             pipeline.regionOfInterest = region
             output.append(.reply(token, .done))
         case .selectSubjects(let subjects):
-            selectedSubjects = subjects
             pipeline.selection = subjects
             output.append(.reply(token, .done))
         case .selectSubject(let point):
             guard let pose = session.pose(at: now),
                 let subject = pipeline.subject(at: point, gimbalYawRadians: pose.yawRadians, gimbalPitchRadians: pose.pitchRadians)
             else { return reply(token, .failure(.noSubjectFound)) }
-            selectedSubjects = [subject]
             pipeline.selection = [subject]
             output.append(.reply(token, .subject(subject)))
         case .track(let batch):

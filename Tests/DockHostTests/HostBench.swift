@@ -18,7 +18,6 @@ struct HostBench {
     var events: [(time: Duration, event: HostEvent)] = []
     var logs: [String] = []
     private var nextToken: RequestToken = 0
-    private var nextTick = MotionController.tickInterval
 
     init(settings: HostSettings = HostBench.quietSettings, configuration: AccessoryConfiguration = AccessoryConfiguration()) {
         host = HostPolicy(settings: settings)
@@ -46,12 +45,7 @@ struct HostBench {
             now += .milliseconds(1)
             let bytes = firmware.advanceBytes(to: now)
             if !bytes.isEmpty { perform(host.bytesReceived(bytes, now: now)) }
-            if now >= nextTick {
-                nextTick += MotionController.tickInterval
-                perform(host.tick(now: now))
-            } else if let deadline = host.nextDeadline, now >= deadline {
-                perform(host.deadlineReached(now: now))
-            }
+            if now >= host.nextWake { perform(host.woke(now: now)) }
         }
     }
 

@@ -18,7 +18,6 @@ import V4L2Protocol
         /// The speeds of each `S_EXT_CTRLS`, with when it was written.
         var speedWrites: [(time: Duration, pan: Int32, tilt: Int32)] = []
         private var token: RequestToken = 0
-        private var nextTick = MotionController.tickInterval
         private var decoder = V4L2Frame.Decoder.requests()
 
         init() {
@@ -37,12 +36,7 @@ import V4L2Protocol
             while now < end {
                 now += .milliseconds(1)
                 camera.advance(to: now)
-                if now >= nextTick {
-                    nextTick += MotionController.tickInterval
-                    perform(host.tick(now: now))
-                } else if let deadline = host.nextDeadline, now >= deadline {
-                    perform(host.deadlineReached(now: now))
-                }
+                if now >= host.nextWake { perform(host.woke(now: now)) }
             }
         }
 

@@ -16,7 +16,6 @@ import VISCAProtocol
         var panCounts = 0.0
         var panStepsPerSecond = 0.0
         private var token: RequestToken = 0
-        private var nextTick = MotionController.tickInterval
         private var pending: [(time: Duration, bytes: [UInt8])] = []
 
         init() {
@@ -36,12 +35,7 @@ import VISCAProtocol
                     pending.removeFirst()
                     perform(host.bytesReceived(next.bytes, now: now))
                 }
-                if now >= nextTick {
-                    nextTick += MotionController.tickInterval
-                    perform(host.tick(now: now))
-                } else if let deadline = host.nextDeadline, now >= deadline {
-                    perform(host.deadlineReached(now: now))
-                }
+                if now >= host.nextWake { perform(host.woke(now: now)) }
             }
         }
 
