@@ -7,9 +7,9 @@ import DockTracking
 extension HostPolicy {
 
     mutating func requestMotion(_ request: MotionRequest, takeOver: Bool, waitsForEnd: Bool,
-                                        token: RequestToken, client: ClientID, now: Duration) {
+                                        token: RequestToken, client: ClientID, now: Duration, into actions: inout [HostAction]) {
         guard case .ready = session.state, let limits else {
-            output.append(.reply(token, .failure(.notReady)))
+            actions.append(.reply(token, .failure(.notReady)))
             return
         }
         var arbitrated = arbiter
@@ -17,7 +17,7 @@ extension HostPolicy {
         do {
             change = try arbitrated.motionRequested(by: client, takeOver: takeOver)
         } catch {
-            output.append(.reply(token, .failure(.busy(holder: error.holder))))
+            actions.append(.reply(token, .failure(.busy(holder: error.holder))))
             return
         }
         let result: MotionResult
@@ -25,16 +25,16 @@ extension HostPolicy {
             result = try motion.handle(request, pose: session.pose(at: now), limits: limits, now: now)
         } catch {
             // Nothing changed hands and nothing was said: the request is refused whole.
-            output.append(.reply(token, .failure(.invalid(error))))
+            actions.append(.reply(token, .failure(.invalid(error))))
             return
         }
         arbiter = arbitrated
-        if let previous = current { end(previous, .replaced(byClient: client)) }
+        if let previous = current { end(previous, .replaced(byClient: client), into: &actions) }
         if isTrackerMoving {
             isTrackerMoving = false
             pipeline.controllerInterrupted()
         }
-        controlChanged(change)
+        controlChanged(change, into: &actions)
         let isBounded: Bool
         switch request {
         case .velocity(_, _, let duration): isBounded = duration != nil
@@ -47,37 +47,37 @@ extension HostPolicy {
         current = ClientMotion(owner: client, isBounded: isBounded, token: token, waitsForEnd: waitsForEnd && isBounded,
                                result: result, startedAt: now)
         for message in result.messages {
-            let actions = session.send(message, now: now)
+            let sent = session.send(message, now: now)
             current?.sequences.append(session.lastSentSequence ?? 0)
-            perform(actions, now: now)
+            perform(sent, now: now, into: &actions)
         }
         // Already there (a move to where the dock rests): it ended as it began, and no later tick
         // would say so.
         if let finish = result.finished, let started = current {
-            log(.debug, "motion finished at once: \(finish)")
-            end(started, .completed(finish))
-            controlChanged(arbiter.motionEnded(for: client))
+            log(.debug, "motion finished at once: \(finish)", into: &actions)
+            end(started, .completed(finish), into: &actions)
+            controlChanged(arbiter.motionEnded(for: client), into: &actions)
             return
         }
-        if current?.sequences.isEmpty == true { acknowledge(now: now) }
+        if current?.sequences.isEmpty == true { acknowledge(now: now, into: &actions) }
     }
 
     /// The dock accepted one of the current motion's frames: a caller that does not wait for the
     /// end has its answer.
-    mutating func acknowledge(now: Duration) {
+    mutating func acknowledge(now: Duration, into actions: inout [HostAction]) {
         guard var motion = current, let token = motion.token, !motion.waitsForEnd else { return }
         motion.token = nil
         current = motion
-        output.append(.reply(token, .motion(outcome(motion, ending: nil))))
+        actions.append(.reply(token, .motion(outcome(motion, ending: nil))))
     }
 
     /// A caller still waiting for the dock's answer after the timeout has its reply anyway: the
     /// dock did not refuse (a lost `ack` is no refusal).
-    mutating func answerUnacknowledged(now: Duration) {
+    mutating func answerUnacknowledged(now: Duration, into actions: inout [HostAction]) {
         guard let motion = current, motion.token != nil, !motion.waitsForEnd,
             now - motion.startedAt >= settings.acknowledgementTimeout
         else { return }
-        acknowledge(now: now)
+        acknowledge(now: now, into: &actions)
     }
 
     func outcome(_ motion: ClientMotion, ending: MotionEnding?) -> MotionOutcome {
@@ -87,49 +87,49 @@ extension HostPolicy {
 
     /// A client's motion is over: its caller (if still waiting) hears how, watchers too, and
     /// control it took by moving goes back.
-    mutating func end(_ motion: ClientMotion, _ ending: MotionEnding) {
+    mutating func end(_ motion: ClientMotion, _ ending: MotionEnding, into actions: inout [HostAction]) {
         current = nil
         // A caller that waits hears how it ended; one that only wanted it accepted, that it was.
         if let token = motion.token {
-            output.append(.reply(token, .motion(outcome(motion, ending: motion.waitsForEnd ? ending : nil))))
+            actions.append(.reply(token, .motion(outcome(motion, ending: motion.waitsForEnd ? ending : nil))))
         }
         // A client streaming velocities replaces its own motion thirty times a second: no news.
         guard ending != .replaced(byClient: motion.owner) else { return }
-        output.append(.publish(.motionEnded(owner: motion.owner, ending: ending)))
+        actions.append(.publish(.motionEnded(owner: motion.owner, ending: ending)))
     }
 
     /// A client's motion failed: the dock refused it or raised a fault.
-    mutating func fail(_ motion: ClientMotion, _ error: HostError) {
+    mutating func fail(_ motion: ClientMotion, _ error: HostError, into actions: inout [HostAction]) {
         current = nil
-        if let token = motion.token { output.append(.reply(token, .failure(error))) }
-        controlChanged(arbiter.motionEnded(for: motion.owner))
+        if let token = motion.token { actions.append(.reply(token, .failure(error))) }
+        controlChanged(arbiter.motionEnded(for: motion.owner), into: &actions)
     }
 
     /// Stops the motors now (the client's motion, the tracker's, an animation) and ends the
     /// client's motion with `ending`.
-    mutating func stopMotors(now: Duration, ending: MotionEnding) {
-        if let current { end(current, ending) }
+    mutating func stopMotors(now: Duration, ending: MotionEnding, into actions: inout [HostAction]) {
+        if let current { end(current, ending, into: &actions) }
         isTrackerMoving = false
         guard case .ready = session.state, let limits else {
             motion.reset()
             return
         }
         let result = try? motion.handle(.stop, pose: session.pose(at: now), limits: limits, now: now)
-        for message in result?.messages ?? [.stop] { _ = send(message, now: now) }
+        for message in result?.messages ?? [.stop] { _ = send(message, now: now, into: &actions) }
     }
 
-    mutating func advanceMotion(now: Duration, limits: MotionLimits) {
+    mutating func advanceMotion(now: Duration, limits: MotionLimits, into actions: inout [HostAction]) {
         let (messages, finish) = motion.tick(pose: session.pose(at: now), limits: limits, now: now)
         for message in messages {
-            let sequence = send(message, now: now)
+            let sequence = send(message, now: now, into: &actions)
             if current != nil { current!.sequences.append(sequence); current!.sequences.suffixInPlace(16) }
             else if isTrackerMoving { recordTrackerSequence(sequence) }
         }
         guard let finish else { return }
-        log(.debug, "motion finished: \(finish)")
+        log(.debug, "motion finished: \(finish)", into: &actions)
         if let finished = current {
-            end(finished, .completed(finish))
-            controlChanged(arbiter.motionEnded(for: finished.owner))
+            end(finished, .completed(finish), into: &actions)
+            controlChanged(arbiter.motionEnded(for: finished.owner), into: &actions)
         }
     }
 }

@@ -8,7 +8,7 @@ extension HostPolicy {
     /// The tracker's part of a tick: fuse the frames that arrived (oldest first, each with the
     /// pose at its capture time), predict to now, and — when the tracker holds control, no
     /// animation or move plays, and the dock has no fault — command the dock.
-    mutating func track(now: Duration, limits: MotionLimits) {
+    mutating func track(now: Duration, limits: MotionLimits, into actions: inout [HostAction]) {
         if !pendingObservations.isEmpty {
             pendingObservations.sort { $0.captureTime < $1.captureTime }
             for batch in pendingObservations {
@@ -26,7 +26,7 @@ extension HostPolicy {
                 // Tracking was turned off or a client took control: the tracker lets go.
                 isTrackerMoving = false
                 pipeline.controllerInterrupted()
-                if current == nil, case .velocity = motion.activity { stopMotors(now: now, ending: .stopped(byClient: nil)) }
+                if current == nil, case .velocity = motion.activity { stopMotors(now: now, ending: .stopped(byClient: nil), into: &actions) }
             }
             return
         }
@@ -39,7 +39,7 @@ extension HostPolicy {
         if case .refused(let until) = trackerHold {
             guard now >= until, !isFaulted else { return }
             trackerHold = nil
-            log(.notice, "tracking resumes")
+            log(.notice, "tracking resumes", into: &actions)
         }
         guard !isFaulted else { return }
         guard let yaw = step.yawRadiansPerSecond, let pitch = step.pitchRadiansPerSecond else {
@@ -50,9 +50,9 @@ extension HostPolicy {
             let result = try motion.handle(.velocity(yawRadiansPerSecond: yaw, pitchRadiansPerSecond: pitch, duration: nil),
                                            pose: pose, limits: limits, now: now)
             isTrackerMoving = true
-            for message in result.messages { recordTrackerSequence(send(message, now: now)) }
+            for message in result.messages { recordTrackerSequence(send(message, now: now, into: &actions)) }
         } catch {
-            log(.debug, "tracker velocity refused: \(error)")
+            log(.debug, "tracker velocity refused: \(error)", into: &actions)
         }
     }
 
@@ -67,7 +67,7 @@ extension HostPolicy {
     /// The indicator shows tracking off (dark), on and looking for a subject (green, blinking
     /// slowly), or on with the subject in frame (green, steady).
     /// An accessory without one is left alone.
-    mutating func updateIndicator(now: Duration) {
+    mutating func updateIndicator(now: Duration, into actions: inout [HostAction]) {
         guard session.capabilities.contains(.indicator) else { return }
         let inFrame = trackingStep?.isSubjectInFrame ?? false
         let wanted = !arbiter.isSystemTrackingEnabled ? IndicatorState(pattern: .off, red: 0, green: 0, blue: 0)
@@ -75,6 +75,6 @@ extension HostPolicy {
             : IndicatorState(pattern: .slowBlink, red: 0, green: 160, blue: 0)
         guard wanted != indicator else { return }
         indicator = wanted
-        _ = send(.setIndicator(wanted), now: now)
+        _ = send(.setIndicator(wanted), now: now, into: &actions)
     }
 }

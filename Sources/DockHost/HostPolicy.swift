@@ -82,7 +82,6 @@ public struct HostPolicy: Sendable {
     var indicator: IndicatorState?
     /// Stalls in a row (each within 5 s of the last), and when the last was.
     var stallStreak = (count: 0, at: Duration.zero)
-    var output: [HostAction] = []
 
     /// Creates the policy over `link` (a dock-serial session configured by `settings` when nil),
     /// with a tracker configured as `pipeline` (its rest settings come from `settings`);
@@ -111,57 +110,64 @@ public struct HostPolicy: Sendable {
 
     /// Starts the session: the first attempt to open the port.
     public mutating func start(now: Duration) -> [HostAction] {
+        var actions: [HostAction] = []
         nextTickAt = now + MotionController.tickInterval
-        perform(session.start(now: now), now: now)
-        return takeOutput()
+        perform(session.start(now: now), now: now, into: &actions)
+        return actions
     }
 
     /// The port opened.
     public mutating func transportOpened(now: Duration) -> [HostAction] {
-        perform(session.transportOpened(now: now), now: now)
-        return takeOutput()
+        var actions: [HostAction] = []
+        perform(session.transportOpened(now: now), now: now, into: &actions)
+        return actions
     }
 
     /// Opening the port failed.
     public mutating func transportFailed(reason: String, now: Duration) -> [HostAction] {
-        perform(session.transportFailed(reason: reason, now: now), now: now)
-        return takeOutput()
+        var actions: [HostAction] = []
+        perform(session.transportFailed(reason: reason, now: now), now: now, into: &actions)
+        return actions
     }
 
     /// The port hung up, reported end of file or an I/O error.
     public mutating func transportClosed(now: Duration) -> [HostAction] {
-        perform(session.transportClosed(now: now), now: now)
-        return takeOutput()
+        var actions: [HostAction] = []
+        perform(session.transportClosed(now: now), now: now, into: &actions)
+        return actions
     }
 
     /// A device that may be the dock appeared (udev `add`).
     public mutating func deviceAppeared(now: Duration) -> [HostAction] {
-        perform(session.deviceAppeared(now: now), now: now)
-        return takeOutput()
+        var actions: [HostAction] = []
+        perform(session.deviceAppeared(now: now), now: now, into: &actions)
+        return actions
     }
 
     /// Bytes arrived from the dock.
     public mutating func bytesReceived(_ bytes: [UInt8], now: Duration) -> [HostAction] {
-        perform(session.bytesReceived(bytes, now: now), now: now)
-        return takeOutput()
+        var actions: [HostAction] = []
+        perform(session.bytesReceived(bytes, now: now), now: now, into: &actions)
+        return actions
     }
 
     /// The time the policy asked for (`nextWake`) has come, or passed: the control tick when it
     /// is due, else the link's deadline that fell between two ticks (a heartbeat). A loop more
     /// than 500 ms behind skips the ticks it missed instead of running them back to back.
     public mutating func woke(now: Duration) -> [HostAction] {
+        var actions: [HostAction] = []
         guard now >= nextTickAt else {
-            perform(session.tick(now: now), now: now)
-            return takeOutput()
+            perform(session.tick(now: now), now: now, into: &actions)
+            return actions
         }
         loopStatistics.record(late: now - nextTickAt, interval: MotionController.tickInterval)
         if now - nextTickAt > Self.skipsMissedTicksAfter {
-            log(.warning, "control loop fell \(now - nextTickAt) behind; skipping missed ticks")
+            log(.warning, "control loop fell \(now - nextTickAt) behind; skipping missed ticks", into: &actions)
             nextTickAt = now
         }
         nextTickAt += MotionController.tickInterval
-        tick(now: now)
-        return takeOutput()
+        tick(now: now, into: &actions)
+        return actions
     }
 
     /// The control ticks' lateness over the last thousand or so, sorted again at most once a
@@ -176,13 +182,13 @@ public struct HostPolicy: Sendable {
 
     /// One pass of the 30 Hz control loop: the session's timers, the tracker, the motion
     /// controller, the indicator.
-    private mutating func tick(now: Duration) {
-        perform(session.tick(now: now), now: now)
+    private mutating func tick(now: Duration, into actions: inout [HostAction]) {
+        perform(session.tick(now: now), now: now, into: &actions)
         if case .ready = session.state, let limits {
-            track(now: now, limits: limits)
-            advanceMotion(now: now, limits: limits)
-            answerUnacknowledged(now: now)
-            updateIndicator(now: now)
+            track(now: now, limits: limits, into: &actions)
+            advanceMotion(now: now, limits: limits, into: &actions)
+            answerUnacknowledged(now: now, into: &actions)
+            updateIndicator(now: now, into: &actions)
         }
     }
 
@@ -196,114 +202,119 @@ public struct HostPolicy: Sendable {
 
     /// New settings (SIGHUP): limits, tracking and rest; the port stays as it is.
     public mutating func reconfigured(_ settings: HostSettings, now: Duration) -> [HostAction] {
+        var actions: [HostAction] = []
         self.settings = settings
         applyRestSettings()
-        if let info = session.info { limits = narrowedLimits(info) }
+        if let info = session.info { limits = narrowedLimits(info, into: &actions) }
         if arbiter.isSystemTrackingEnabled != settings.isTrackingEnabled {
-            controlChanged(arbiter.setSystemTracking(settings.isTrackingEnabled))
+            controlChanged(arbiter.setSystemTracking(settings.isTrackingEnabled), into: &actions)
         }
-        return takeOutput()
+        return actions
     }
 
     /// The daemon is stopping (SIGTERM): the motors stop and a waiting caller hears the dock is
     /// going away.
     public mutating func shuttingDown(now: Duration) -> [HostAction] {
+        var actions: [HostAction] = []
         if case .ready = session.state {
-            if let waiting = current { fail(waiting, .notReady) }
-            stopMotors(now: now, ending: .stopped(byClient: nil))
-            log(.notice, "motors stopped")
+            if let waiting = current { fail(waiting, .notReady, into: &actions) }
+            stopMotors(now: now, ending: .stopped(byClient: nil), into: &actions)
+            log(.notice, "motors stopped", into: &actions)
         }
         motion.reset()
-        return takeOutput()
+        return actions
     }
 
     /// A client went away: a bounded motion of its own plays on; control it held is released
     /// and the motors stop now.
     public mutating func clientDisconnected(_ client: ClientID, now: Duration) -> [HostAction] {
+        var actions: [HostAction] = []
         let hasBoundedMotion = current.map { $0.owner == client && $0.isBounded } ?? false
         let (change, mustStop) = arbiter.clientDisconnected(client, hasBoundedMotion: hasBoundedMotion)
         if mustStop {
-            log(.info, "client \(client) held control and went away: stopping")
-            stopMotors(now: now, ending: .stopped(byClient: nil))
+            log(.info, "client \(client) held control and went away: stopping", into: &actions)
+            stopMotors(now: now, ending: .stopped(byClient: nil), into: &actions)
         }
-        controlChanged(change)
-        return takeOutput()
+        controlChanged(change, into: &actions)
+        return actions
     }
 
     /// A client's request; its reply comes now or, for a motion, once the dock has answered (or
     /// the motion has ended, when the caller waits for that).
     public mutating func requested(_ request: ClientRequest, token: RequestToken, from client: ClientID,
                                    now: Duration) -> [HostAction] {
+        var actions: [HostAction] = []
         switch request {
         case .motion(let motionRequest, let takeOver, let waitsForEnd):
-            requestMotion(motionRequest, takeOver: takeOver, waitsForEnd: waitsForEnd, token: token, client: client, now: now)
+            requestMotion(motionRequest, takeOver: takeOver, waitsForEnd: waitsForEnd, token: token, client: client, now: now, into: &actions)
         case .stop(let takeOver):
             // Releases control even with no dock in session (there is nothing to stop then).
             do {
                 let change = try arbiter.stopRequested(by: client, takeOver: takeOver)
-                stopMotors(now: now, ending: .stopped(byClient: client))
-                controlChanged(change)
-                output.append(.reply(token, .done))
+                stopMotors(now: now, ending: .stopped(byClient: client), into: &actions)
+                controlChanged(change, into: &actions)
+                actions.append(.reply(token, .done))
             } catch {
-                output.append(.reply(token, .failure(.busy(holder: error.holder))))
+                actions.append(.reply(token, .failure(.busy(holder: error.holder))))
             }
         case .acquireControl(let takeOver):
             do {
                 let change = try arbiter.acquire(by: client, takeOver: takeOver)
-                if let current, current.owner != client { stopMotors(now: now, ending: .replaced(byClient: client)) }
-                controlChanged(change)
-                output.append(.reply(token, .done))
+                if let current, current.owner != client { stopMotors(now: now, ending: .replaced(byClient: client), into: &actions) }
+                controlChanged(change, into: &actions)
+                actions.append(.reply(token, .done))
             } catch {
-                output.append(.reply(token, .failure(.busy(holder: error.holder))))
+                actions.append(.reply(token, .failure(.busy(holder: error.holder))))
             }
         case .releaseControl:
             if let change = arbiter.release(by: client) {
-                if current?.owner == client { stopMotors(now: now, ending: .stopped(byClient: client)) }
-                controlChanged(change)
+                if current?.owner == client { stopMotors(now: now, ending: .stopped(byClient: client), into: &actions) }
+                controlChanged(change, into: &actions)
             }
-            output.append(.reply(token, .done))
+            actions.append(.reply(token, .done))
         case .setSystemTracking(let enabled):
-            controlChanged(arbiter.setSystemTracking(enabled))
-            output.append(.reply(token, .done))
+            controlChanged(arbiter.setSystemTracking(enabled), into: &actions)
+            actions.append(.reply(token, .done))
         case .setLimits(let request):
-            output.append(.reply(token, setLimits(request)))
+            let answer = setLimits(request, into: &actions)
+            actions.append(.reply(token, answer))
         case .setZoom(let fraction):
-            guard case .ready = session.state else { return reply(token, .failure(.notReady)) }
-            guard let zoomed = session.setZoom(fraction, now: now) else { return reply(token, .failure(.notSupported("zoom"))) }
-            perform(zoomed.actions, now: now)
-            output.append(.reply(token, .zoom(zoomed.fraction)))
+            guard case .ready = session.state else { actions.append(.reply(token, .failure(.notReady))); return actions }
+            guard let zoomed = session.setZoom(fraction, now: now) else { actions.append(.reply(token, .failure(.notSupported("zoom")))); return actions }
+            perform(zoomed.actions, now: now, into: &actions)
+            actions.append(.reply(token, .zoom(zoomed.fraction)))
         case .setFramingMode(let mode):
             pipeline.framingMode = mode
-            output.append(.publish(.framing(mode)))
-            output.append(.reply(token, .done))
+            actions.append(.publish(.framing(mode)))
+            actions.append(.reply(token, .done))
         case .setRegionOfInterest(let region):
             pipeline.regionOfInterest = region
-            output.append(.reply(token, .done))
+            actions.append(.reply(token, .done))
         case .selectSubjects(let subjects):
             pipeline.selection = subjects
-            output.append(.reply(token, .done))
+            actions.append(.reply(token, .done))
         case .selectSubject(let point):
             guard let pose = session.pose(at: now),
                 let subject = pipeline.subject(at: point, gimbalYawRadians: pose.yawRadians, gimbalPitchRadians: pose.pitchRadians)
-            else { return reply(token, .failure(.noSubjectFound)) }
+            else { actions.append(.reply(token, .failure(.noSubjectFound))); return actions }
             pipeline.selection = [subject]
-            output.append(.reply(token, .subject(subject)))
+            actions.append(.reply(token, .subject(subject)))
         case .track(let batch):
             observationsArrived(batch)
-            output.append(.reply(token, .done))
+            actions.append(.reply(token, .done))
         }
-        return takeOutput()
+        return actions
     }
 
     // MARK: Helpers
 
     /// Sends a message through the session; returns the frame's sequence number.
-    mutating func send(_ message: Message, now: Duration) -> UInt16 {
-        perform(session.send(message, now: now), now: now)
+    mutating func send(_ message: Message, now: Duration, into actions: inout [HostAction]) -> UInt16 {
+        perform(session.send(message, now: now), now: now, into: &actions)
         return session.lastSentSequence ?? 0
     }
 
-    mutating func setLimits(_ request: LimitRequest) -> HostReply {
+    mutating func setLimits(_ request: LimitRequest, into actions: inout [HostAction]) -> HostReply {
         guard let info = session.info, let current = limits else { return .failure(.notReady) }
         do {
             _ = try current.narrowed(by: request)
@@ -316,17 +327,17 @@ public struct HostPolicy: Sendable {
             pitchRadians: request.pitchRadians ?? clientLimits.pitchRadians,
             yawSpeedRadiansPerSecond: request.yawSpeedRadiansPerSecond ?? clientLimits.yawSpeedRadiansPerSecond,
             pitchSpeedRadiansPerSecond: request.pitchSpeedRadiansPerSecond ?? clientLimits.pitchSpeedRadiansPerSecond)
-        let narrowed = narrowedLimits(info)
+        let narrowed = narrowedLimits(info, into: &actions)
         limits = narrowed
         return .limits(narrowed)
     }
 
-    mutating func narrowedLimits(_ info: AccessoryInfo) -> MotionLimits {
+    mutating func narrowedLimits(_ info: AccessoryInfo, into actions: inout [HostAction]) -> MotionLimits {
         var limits = MotionLimits(info: info)
         do {
             limits = try limits.narrowed(by: settings.limits)
         } catch {
-            log(.warning, "configured limits do not fit the dock's (\(error)); using the dock's own")
+            log(.warning, "configured limits do not fit the dock's (\(error)); using the dock's own", into: &actions)
         }
         return (try? limits.narrowed(by: clientLimits)) ?? limits
     }
@@ -337,23 +348,14 @@ public struct HostPolicy: Sendable {
         pipeline.restPitchRadians = settings.restPitchRadians
     }
 
-    mutating func controlChanged(_ change: ControlArbiter.Change?) {
+    mutating func controlChanged(_ change: ControlArbiter.Change?, into actions: inout [HostAction]) {
         guard let change else { return }
-        log(.info, "control: \(change.from.description) -> \(change.to.description)")
-        output.append(.publish(.control(change)))
+        log(.info, "control: \(change.from.description) -> \(change.to.description)", into: &actions)
+        actions.append(.publish(.control(change)))
     }
 
-    mutating func log(_ level: HostLogLevel, _ text: String) {
-        output.append(.log(level, text))
+    mutating func log(_ level: HostLogLevel, _ text: String, into actions: inout [HostAction]) {
+        actions.append(.log(level, text))
     }
 
-    mutating func reply(_ token: RequestToken, _ reply: HostReply) -> [HostAction] {
-        output.append(.reply(token, reply))
-        return takeOutput()
-    }
-
-    mutating func takeOutput() -> [HostAction] {
-        defer { output.removeAll(keepingCapacity: true) }
-        return output
-    }
 }
