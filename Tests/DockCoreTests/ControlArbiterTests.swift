@@ -48,7 +48,7 @@ import Testing
     }
 
     @Test func theButtonOnTheDockReachesTheArbiter() {
-        var bench = Bench()
+        var bench = SessionBench()
         bench.start()
         bench.run(for: .milliseconds(100))
         var arbiter = ControlArbiter()

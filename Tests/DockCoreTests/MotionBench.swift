@@ -4,7 +4,7 @@ import DockSimulator
 
 /// The motion controller ticking at 30 Hz over a session and the simulated dock, in virtual time.
 struct MotionBench {
-    var bench = Bench()
+    var bench = SessionBench()
     var motion = MotionController()
     var limits: MotionLimits
     var isTicking = true

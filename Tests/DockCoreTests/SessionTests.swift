@@ -7,7 +7,7 @@ import Testing
 /// The accessory session against the simulated dock's firmware, in virtual time.
 @Suite struct SessionTests {
     @Test func theHandshakeAttachesTheDockAndHeartbeatsKeepItAlive() {
-        var bench = Bench()
+        var bench = SessionBench()
         bench.start()
         bench.run(for: .milliseconds(100))
         let expected = AccessoryConfiguration().info(version: 1)!
@@ -27,7 +27,7 @@ import Testing
     func heartbeatsKeepEveryFailsafeTheHostHonoursFed(milliseconds: Int) {
         var configuration = AccessoryConfiguration()
         configuration.failsafeTimeout = .milliseconds(milliseconds)
-        var bench = Bench(configuration: configuration)
+        var bench = SessionBench(configuration: configuration)
         bench.start()
         bench.run(for: .seconds(3), step: .milliseconds(1))
         #expect(bench.session.state == .ready(isDocked: true))
@@ -41,7 +41,7 @@ import Testing
     @Test func aFailsafeShorterThanTheHostCanKeepAliveIsRefused() {
         var configuration = AccessoryConfiguration()
         configuration.failsafeTimeout = .milliseconds(50)
-        var bench = Bench(configuration: configuration)
+        var bench = SessionBench(configuration: configuration)
         bench.start()
         bench.run(for: .milliseconds(500))
         #expect(bench.eventList == [.failsafeTooShort(advertised: .milliseconds(50), minimum: .milliseconds(100))])
@@ -50,7 +50,7 @@ import Testing
     }
 
     @Test func dockingAndUndockingAreReported() {
-        var bench = Bench()
+        var bench = SessionBench()
         bench.start()
         bench.run(for: .milliseconds(100))
         bench.deliver(bench.firmware.setDocked(false, now: bench.now))
@@ -64,7 +64,7 @@ import Testing
     }
 
     @Test func aVersionMismatchIsReportedOnceAndNotRetried() {
-        var bench = Bench(configuration: AccessoryConfiguration(supportedVersions: 2...3))
+        var bench = SessionBench(configuration: AccessoryConfiguration(supportedVersions: 2...3))
         bench.start()
         bench.run(for: .seconds(3))
         #expect(bench.eventList == [.versionMismatch(offered: 1...1, supported: 2...3)])
@@ -73,7 +73,7 @@ import Testing
     }
 
     @Test func unplugAndReplugDisconnectsThenReattachesTheSameDock() throws {
-        var bench = Bench()
+        var bench = SessionBench()
         bench.start()
         bench.run(for: .seconds(1))
         bench.unplug()
@@ -95,7 +95,7 @@ import Testing
     }
 
     @Test func anAccessoryResetLeadsToANewHandshake() {
-        var bench = Bench()
+        var bench = SessionBench()
         bench.start()
         bench.run(for: .seconds(1))
         bench.firmware.reboot(now: bench.now)
@@ -107,7 +107,7 @@ import Testing
     }
 
     @Test func telemetryWhoseClockWentBackIsAResetAndLeadsToANewHandshake() {
-        var bench = Bench()
+        var bench = SessionBench()
         bench.start()
         bench.run(for: .seconds(1))
         let restarted = Telemetry(accessoryTime: AccessoryTimestamp(microseconds: 2_000), yaw: Angle(microradians: 0),
@@ -120,7 +120,7 @@ import Testing
     }
 
     @Test func faultsAnnouncedRightAfterInfoAreReported() {
-        var bench = Bench()
+        var bench = SessionBench()
         _ = bench.firmware.setOverTemperature(true, now: bench.now)
         bench.start()
         bench.run(for: .milliseconds(200))
@@ -129,7 +129,7 @@ import Testing
     }
 
     @Test func aPeerThatIsNotADockIsGivenUpAndRetried() {
-        var bench = Bench()
+        var bench = SessionBench()
         bench.isMute = true
         bench.start()
         bench.run(for: .milliseconds(1600))
@@ -142,7 +142,7 @@ import Testing
     }
 
     @Test func buttonsAndFaultsAreReported() {
-        var bench = Bench()
+        var bench = SessionBench()
         bench.start()
         bench.run(for: .milliseconds(100))
         bench.deliver(bench.firmware.button(.tracking, isPressed: true, now: bench.now))
@@ -152,7 +152,7 @@ import Testing
     }
 
     @Test func theClockMappingAndPoseHistoryFollowTheDock() throws {
-        var bench = Bench()
+        var bench = SessionBench()
         bench.start()
         bench.run(for: .milliseconds(200))
         bench.send(.setVelocity(VelocityCommand(yawRate: AngularRate(radiansPerSecond: 1)!, pitchRate: .zero,
@@ -168,7 +168,7 @@ import Testing
     }
 
     @Test func telemetryStallsAreNoticedAndTheirEndToo() {
-        var bench = Bench()
+        var bench = SessionBench()
         bench.start()
         bench.run(for: .milliseconds(100))
         bench.firmware.isTelemetrySuppressed = true
@@ -181,7 +181,7 @@ import Testing
     }
 
     @Test func garbageOnTheLineIsCountedAndChangesNothing() {
-        var bench = Bench()
+        var bench = SessionBench()
         bench.start()
         bench.run(for: .milliseconds(100))
         var random = SimulationRandom(seed: 9)
@@ -196,7 +196,7 @@ import Testing
 
 extension SessionTests {
     @Test func aDeviceAppearingCutsTheBackoffShort() {
-        var bench = Bench()
+        var bench = SessionBench()
         bench.start()
         bench.run(for: .seconds(1))
         bench.unplug()

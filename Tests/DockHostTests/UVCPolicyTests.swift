@@ -10,76 +10,63 @@ import V4L2Protocol
 /// same rules as for a dock, carried out by a link with no failsafe, against the emulated
 /// OBSBOT Tiny of `Protocol/uvc/`.
 @Suite struct UVCPolicyTests {
-    struct Rig {
-        var host: HostPolicy
+    /// The policy over a UVC session, on the one policy bench.
+    typealias Rig = PolicyBench<Webcam>
+
+    /// The emulated webcam behind the framed-ioctl seam, noting each speed write.
+    struct Webcam: BenchPeer {
         var camera: UVCCamera
-        var now = Duration.zero
-        var replies: [RequestToken: HostReply] = [:]
         /// The speeds of each `S_EXT_CTRLS`, with when it was written.
         var speedWrites: [(time: Duration, pan: Int32, tilt: Int32)] = []
-        private var token: RequestToken = 0
         private var decoder = V4L2Frame.Decoder.requests()
 
-        init() {
-            let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().appendingPathComponent("Protocol/uvc")
-            let text = try! String(contentsOf: directory.appendingPathComponent("obsbot-tiny.json"), encoding: .utf8)
-            let model = try! UVCCameraModel.parse(json: text)
-            var settings = HostSettings()
-            settings.wakesOnAttach = false
-            host = HostPolicy(settings: settings, link: UVCSession(configuration: UVCSession.Configuration(model: model)))
-            camera = UVCCamera(model: model)
-        }
+        init(camera: UVCCamera) { self.camera = camera }
 
-        mutating func run(for duration: Duration) {
-            let end = now + duration
-            while now < end {
-                now += .milliseconds(1)
-                camera.advance(to: now)
-                if now >= host.nextWake { perform(host.woke(now: now)) }
-            }
-        }
+        mutating func opened() {}
 
-        @discardableResult
-        mutating func request(_ request: ClientRequest, from client: ClientID) -> RequestToken {
-            token += 1
-            perform(host.requested(request, token: token, from: client, now: now))
-            return token
-        }
-
-        mutating func perform(_ actions: [HostAction]) {
-            for action in actions {
-                switch action {
-                case .openTransport: perform(host.transportOpened(now: now))
-                case .write(let bytes):
-                    for request in try! decoder.requests(bytes) {
-                        if request.request == V4L2Request.setExtendedControls,
-                            let controls = try? V4L2ExtendedControls.decode(request.bytes).controls,
-                            let pan = controls.first(where: { $0.id == V4L2ControlID.panSpeed })
-                        {
-                            speedWrites.append((now, pan.value, controls.first { $0.id == V4L2ControlID.tiltSpeed }?.value ?? 0))
-                        }
-                        perform(host.bytesReceived(camera.handle(request, now: now).encode(), now: now))
-                    }
-                case .reply(let token, let reply): replies[token] = reply
-                case .closeTransport, .publish, .log: break
+        mutating func received(_ bytes: [UInt8], now: Duration) -> [UInt8] {
+            var answers: [UInt8] = []
+            for request in try! decoder.requests(bytes) {
+                if request.request == V4L2Request.setExtendedControls,
+                    let controls = try? V4L2ExtendedControls.decode(request.bytes).controls,
+                    let pan = controls.first(where: { $0.id == V4L2ControlID.panSpeed })
+                {
+                    speedWrites.append((now, pan.value, controls.first { $0.id == V4L2ControlID.tiltSpeed }?.value ?? 0))
                 }
+                answers += camera.handle(request, now: now).encode()
             }
+            return answers
+        }
+
+        mutating func advance(to now: Duration) -> [UInt8] {
+            camera.advance(to: now)
+            return []
         }
 
         var isStopped: Bool { speedWrites.last.map { $0.pan == 0 && $0.tilt == 0 } ?? false }
     }
 
+    static func rig() -> Rig {
+        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Protocol/uvc")
+        let text = try! String(contentsOf: directory.appendingPathComponent("obsbot-tiny.json"), encoding: .utf8)
+        let model = try! UVCCameraModel.parse(json: text)
+        var settings = HostSettings()
+        settings.wakesOnAttach = false
+        return Rig(host: HostPolicy(settings: settings, link: UVCSession(configuration: UVCSession.Configuration(model: model))),
+                   peer: Webcam(camera: UVCCamera(model: model)))
+    }
+
     /// `SetZoom` writes `ZOOM_ABSOLUTE` (OBSBOT Tiny: 0…100) and answers the fraction set; a dock
     /// whose zoom the host cannot drive refuses it by name.
     @Test func zoomGoesToTheZoomControlAndADockWithoutOneRefusesIt() {
-        var rig = Rig()
+        var rig = Self.rig()
         rig.perform(rig.host.start(now: rig.now))
         rig.run(for: .milliseconds(300))
         let token = rig.request(.setZoom(0.334), from: 1)
         rig.run(for: .milliseconds(20))
         #expect(rig.replies[token] == .zoom(0.33), "snapped to the control's step of 1 in 0…100")
-        #expect(rig.camera.values[V4L2ControlID.zoomAbsolute] == 33)
+        #expect(rig.peer.camera.values[V4L2ControlID.zoomAbsolute] == 33)
 
         var dock = HostBench(settings: HostBench.quietSettings)  // a dock-serial dock: its zoom is a button
         let early = dock.request(.setZoom(0.5), from: 1)
@@ -92,22 +79,22 @@ import V4L2Protocol
     /// A streamed velocity the camera already has is acknowledged by the link at once (nothing
     /// to write): the caller is answered at once too, not after the acknowledgement timeout.
     @Test func aVelocityTheCameraAlreadyHasIsAnsweredAtOnce() {
-        var rig = Rig()
+        var rig = Self.rig()
         rig.perform(rig.host.start(now: rig.now))
         rig.run(for: .milliseconds(300))
         let velocity = MotionRequest.velocity(yawRadiansPerSecond: 0.3, pitchRadiansPerSecond: 0, duration: nil)
         let first = rig.request(.motion(velocity, takeOver: false, waitsForEnd: false), from: 1)
         rig.run(for: .milliseconds(5))
         #expect(rig.replies[first] != nil)
-        let writes = rig.speedWrites.count
+        let writes = rig.peer.speedWrites.count
         let again = rig.request(.motion(velocity, takeOver: false, waitsForEnd: false), from: 1)
         #expect(rig.replies[again] == .motion(MotionOutcome(clampedFields: [], cancelledAnimation: nil, ending: nil)),
                 "answered in the same step")
-        #expect(rig.speedWrites.count == writes, "nothing written: the camera has that speed")
+        #expect(rig.peer.speedWrites.count == writes, "nothing written: the camera has that speed")
     }
 
     @Test func aOneShotVelocityPansTheCameraAndStopsItAtItsEnd() {
-        var rig = Rig()
+        var rig = Self.rig()
         rig.perform(rig.host.start(now: rig.now))
         rig.run(for: .milliseconds(300))
         #expect(rig.host.status(now: rig.now, device: "test").state == .ready)
@@ -115,9 +102,9 @@ import V4L2Protocol
         let token = rig.request(.motion(.velocity(yawRadiansPerSecond: 0.3, pitchRadiansPerSecond: 0, duration: .seconds(1)),
                                         takeOver: false, waitsForEnd: true), from: 1)
         rig.run(for: .milliseconds(1200))
-        #expect(rig.camera.panArcSeconds > 0.2 * 180 / .pi * 3600, "panned right: \(rig.camera.panArcSeconds)″")
-        #expect(rig.isStopped)
-        let stopAt = rig.speedWrites.last!.time - start
+        #expect(rig.peer.camera.panArcSeconds > 0.2 * 180 / .pi * 3600, "panned right: \(rig.peer.camera.panArcSeconds)″")
+        #expect(rig.peer.isStopped)
+        let stopAt = rig.peer.speedWrites.last!.time - start
         #expect(stopAt >= .milliseconds(1000) && stopAt <= .milliseconds(1040), "stopped at the motion's end: \(stopAt)")
         #expect(rig.replies[token] != nil)
     }
@@ -125,7 +112,7 @@ import V4L2Protocol
     /// `kill -9` of a client holding control: the host hears the socket close, and the speeds
     /// are 0 on the camera at once — within the 100 ms the issue asks.
     @Test func aClientHoldingControlThatVanishesStopsTheCameraAtOnce() {
-        var rig = Rig()
+        var rig = Self.rig()
         rig.perform(rig.host.start(now: rig.now))
         rig.run(for: .milliseconds(300))
         rig.request(.acquireControl(takeOver: false), from: 7)
@@ -134,27 +121,27 @@ import V4L2Protocol
                                 waitsForEnd: false), from: 7)
             rig.run(for: .milliseconds(33))
         }
-        #expect(!rig.isStopped)
+        #expect(!rig.peer.isStopped)
         let gone = rig.now
         rig.perform(rig.host.clientDisconnected(7, now: rig.now))
-        #expect(rig.isStopped)
-        #expect(rig.speedWrites.last!.time - gone < .milliseconds(100))
+        #expect(rig.peer.isStopped)
+        #expect(rig.peer.speedWrites.last!.time - gone < .milliseconds(100))
     }
 
     @Test func shuttingDownStopsAMovingCamera() {
-        var rig = Rig()
+        var rig = Self.rig()
         rig.perform(rig.host.start(now: rig.now))
         rig.run(for: .milliseconds(300))
         rig.request(.motion(.velocity(yawRadiansPerSecond: 0.5, pitchRadiansPerSecond: 0, duration: .seconds(10)), takeOver: false,
                             waitsForEnd: false), from: 2)
         rig.run(for: .milliseconds(200))
-        #expect(!rig.isStopped)
+        #expect(!rig.peer.isStopped)
         rig.perform(rig.host.shuttingDown(now: rig.now))
-        #expect(rig.isStopped, "SIGTERM: the camera is told to stop before dockd exits")
+        #expect(rig.peer.isStopped, "SIGTERM: the camera is told to stop before dockd exits")
     }
 
     @Test func statusShowsTheModelAndWhatItCanDo() {
-        var rig = Rig()
+        var rig = Self.rig()
         rig.perform(rig.host.start(now: rig.now))
         rig.run(for: .milliseconds(300))
         let status = rig.host.status(now: rig.now, device: "/dev/video0")

@@ -8,56 +8,37 @@ import VISCAProtocol
 /// out through a link that has no failsafe. The camera here answers every command with ACK and
 /// Completion and every pose inquiry with where its drive has taken it.
 @Suite struct VISCAPolicyTests {
-    struct Rig {
-        var host: HostPolicy
-        var now = Duration.zero
+    /// The policy over a VISCA session, on the one policy bench.
+    typealias Rig = PolicyBench<Camera>
+
+    /// A camera in a few lines: 5 ms to answer, 20 counts a second per speed step.
+    struct Camera: BenchPeer {
         var drives: [(time: Duration, bytes: [UInt8])] = []
-        var replies: [RequestToken: HostReply] = [:]
         var panCounts = 0.0
         var panStepsPerSecond = 0.0
-        private var token: RequestToken = 0
+        private var now = Duration.zero
         private var pending: [(time: Duration, bytes: [UInt8])] = []
 
-        init() {
-            var settings = HostSettings()
-            settings.wakesOnAttach = false
-            let profile = VISCAProfile.named("generic")!
-            host = HostPolicy(settings: settings,
-                              link: VISCASession(configuration: VISCASession.Configuration(profile: profile, framing: .serial)))
+        mutating func opened() {}
+
+        mutating func received(_ bytes: [UInt8], now: Duration) -> [UInt8] {
+            self.now = now
+            camera(bytes)
+            return []
         }
 
-        mutating func run(for duration: Duration) {
-            let end = now + duration
-            while now < end {
-                now += .milliseconds(1)
-                panCounts += panStepsPerSecond / 1000
-                while let next = pending.first, next.time <= now {
-                    pending.removeFirst()
-                    perform(host.bytesReceived(next.bytes, now: now))
-                }
-                if now >= host.nextWake { perform(host.woke(now: now)) }
+        /// The drive turns the camera; answers come 5 ms after their command.
+        mutating func advance(to time: Duration) -> [UInt8] {
+            panCounts += panStepsPerSecond * (time - now).secondsValue
+            now = time
+            var bytes: [UInt8] = []
+            while let next = pending.first, next.time <= now {
+                pending.removeFirst()
+                bytes += next.bytes
             }
+            return bytes
         }
 
-        @discardableResult
-        mutating func request(_ request: ClientRequest, from client: ClientID) -> RequestToken {
-            token += 1
-            perform(host.requested(request, token: token, from: client, now: now))
-            return token
-        }
-
-        mutating func perform(_ actions: [HostAction]) {
-            for action in actions {
-                switch action {
-                case .openTransport: perform(host.transportOpened(now: now))
-                case .write(let bytes): camera(bytes)
-                case .reply(let token, let reply): replies[token] = reply
-                case .closeTransport, .publish, .log: break
-                }
-            }
-        }
-
-        /// A camera in a few lines: 5 ms to answer, 20 counts a second per speed step.
         private mutating func camera(_ bytes: [UInt8]) {
             guard let (_, command) = try? VISCACommand.decode(bytes) else { return }
             let answers: [VISCAReply]
@@ -84,8 +65,17 @@ import VISCAProtocol
         var lastDriveIsStop: Bool { drives.last.map { $0.bytes[6] == 3 && $0.bytes[7] == 3 } ?? false }
     }
 
+    static func rig() -> Rig {
+        var settings = HostSettings()
+        settings.wakesOnAttach = false
+        let profile = VISCAProfile.named("generic")!
+        return Rig(host: HostPolicy(settings: settings,
+                                    link: VISCASession(configuration: VISCASession.Configuration(profile: profile, framing: .serial))),
+                   peer: Camera())
+    }
+
     @Test func aOneShotVelocityPansTheCameraAndStopsItAtItsEnd() {
-        var rig = Rig()
+        var rig = Self.rig()
         rig.perform(rig.host.start(now: rig.now))
         rig.run(for: .milliseconds(300))
         #expect(rig.host.status(now: rig.now, device: "test").state == .ready)
@@ -93,17 +83,17 @@ import VISCAProtocol
         let token = rig.request(.motion(.velocity(yawRadiansPerSecond: 0.4, pitchRadiansPerSecond: 0, duration: .milliseconds(1500)),
                                         takeOver: false, waitsForEnd: true), from: 1)
         rig.run(for: .milliseconds(1700))
-        #expect(rig.panCounts > 100, "the camera panned right: \(rig.panCounts) counts")
-        #expect(rig.lastDriveIsStop)
-        let stopAt = rig.drives.last.map { $0.time - start } ?? .zero
+        #expect(rig.peer.panCounts > 100, "the camera panned right: \(rig.peer.panCounts) counts")
+        #expect(rig.peer.lastDriveIsStop)
+        let stopAt = rig.peer.drives.last.map { $0.time - start } ?? .zero
         #expect(stopAt >= .milliseconds(1500) && stopAt <= .milliseconds(1540), "stopped at the motion's end: \(stopAt)")
         #expect(rig.replies[token] != nil, "the caller heard how it ended")
-        let sent = rig.drives.filter { $0.time >= start }.count
+        let sent = rig.peer.drives.filter { $0.time >= start }.count
         #expect(sent >= 2 && sent <= 3, "a drive, maybe a second step, a stop — not thirty a second: \(sent)")
     }
 
     @Test func aClientHoldingControlThatVanishesStopsTheCameraAtOnce() {
-        var rig = Rig()
+        var rig = Self.rig()
         rig.perform(rig.host.start(now: rig.now))
         rig.run(for: .milliseconds(300))
         rig.request(.acquireControl(takeOver: false), from: 7)
@@ -112,27 +102,27 @@ import VISCAProtocol
                                 waitsForEnd: false), from: 7)
             rig.run(for: .milliseconds(33))
         }
-        #expect(!rig.lastDriveIsStop)
+        #expect(!rig.peer.lastDriveIsStop)
         let gone = rig.now
         rig.perform(rig.host.clientDisconnected(7, now: rig.now))
-        #expect(rig.lastDriveIsStop, "the stop is on the line at once")
-        #expect(rig.drives.last!.time - gone < .milliseconds(100))
+        #expect(rig.peer.lastDriveIsStop, "the stop is on the line at once")
+        #expect(rig.peer.drives.last!.time - gone < .milliseconds(100))
     }
 
     @Test func shuttingDownStopsAMovingCamera() {
-        var rig = Rig()
+        var rig = Self.rig()
         rig.perform(rig.host.start(now: rig.now))
         rig.run(for: .milliseconds(300))
         rig.request(.motion(.velocity(yawRadiansPerSecond: 0.5, pitchRadiansPerSecond: 0, duration: .seconds(10)), takeOver: false,
                             waitsForEnd: false), from: 2)
         rig.run(for: .milliseconds(200))
-        #expect(!rig.lastDriveIsStop)
+        #expect(!rig.peer.lastDriveIsStop)
         rig.perform(rig.host.shuttingDown(now: rig.now))
-        #expect(rig.lastDriveIsStop, "SIGTERM: the camera is told to stop before dockd exits")
+        #expect(rig.peer.lastDriveIsStop, "SIGTERM: the camera is told to stop before dockd exits")
     }
 
     @Test func statusSaysWhatTheCameraCannotDo() {
-        var rig = Rig()
+        var rig = Self.rig()
         rig.perform(rig.host.start(now: rig.now))
         rig.run(for: .milliseconds(300))
         let status = rig.host.status(now: rig.now, device: "/dev/ttyUSB0")

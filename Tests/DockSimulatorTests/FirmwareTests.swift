@@ -6,7 +6,7 @@ import Testing
 /// The firmware model against `Protocol/dock-serial.md`, in virtual time.
 @Suite struct FirmwareTests {
     @Test func helloIsAnsweredWithInfoAndTelemetryFollowsAtTheAdvertisedRate() throws {
-        var host = TestHost()
+        var host = FirmwareHost()
         #expect(host.waitQuietly(.seconds(1)).isEmpty, "no telemetry before a session")
         let answer = try host.send(.hello(Hello(minimumVersion: 1, maximumVersion: 3)))
         let expected = AccessoryConfiguration().info(version: 1)!
@@ -21,7 +21,7 @@ import Testing
     }
 
     @Test func versionsAreNegotiated() throws {
-        var host = TestHost(configuration: AccessoryConfiguration(supportedVersions: 1...2))
+        var host = FirmwareHost(configuration: AccessoryConfiguration(supportedVersions: 1...2))
         let refused = try host.send(.hello(Hello(minimumVersion: 3, maximumVersion: 4)))
         #expect(refused.first?.refusal == Refusal(sequence: 0, refusedTypeCode: 0x01, reason: .unsupportedVersion,
                                                  detail: 0x0201))
@@ -31,7 +31,7 @@ import Testing
     }
 
     @Test func everythingButHelloIsRefusedBeforeASession() throws {
-        var host = TestHost()
+        var host = FirmwareHost()
         for message in [Message.heartbeat, .stop, velocity(yaw: 0.1, pitch: 0)] {
             let answer = try host.send(message)
             #expect(answer.first?.refusal?.reason == .notReady, "\(message)")
@@ -40,7 +40,7 @@ import Testing
     }
 
     @Test func aVelocityRunsForItsTimeToLiveThenStops() throws {
-        var host = TestHost()
+        var host = FirmwareHost()
         try host.handshake()
         let answer = try host.send(velocity(yaw: 0.5, pitch: -0.2, ttl: .milliseconds(500)))
         #expect(answer.first?.acknowledgement?.acknowledgedType == .setVelocity)
@@ -55,7 +55,7 @@ import Testing
     }
 
     @Test func aNewerVelocityReplacesTheOldAndRestartsItsTimeToLive() throws {
-        var host = TestHost()
+        var host = FirmwareHost()
         try host.handshake()
         for _ in 0..<10 {
             try host.send(velocity(yaw: 0.3, pitch: 0, ttl: .milliseconds(200)))
@@ -65,7 +65,7 @@ import Testing
     }
 
     @Test func ratesAboveTheAxisMaximumAreRefusedWithTheFieldNumber() throws {
-        var host = TestHost()
+        var host = FirmwareHost()
         try host.handshake()
         let tooFast = try host.send(velocity(yaw: 0, pitch: 1.6))
         #expect(tooFast.first?.refusal?.reason == .outOfRange)
@@ -74,7 +74,7 @@ import Testing
     }
 
     @Test func orientationMovesReachTheirTarget() throws {
-        var host = TestHost()
+        var host = FirmwareHost()
         try host.handshake()
         try host.send(move(yaw: 1.0, pitch: 0.3, pace: .duration(.seconds(2))))
         host.wait(.milliseconds(1000))
@@ -96,7 +96,7 @@ import Testing
     }
 
     @Test func stopDeceleratesWithinTheAccelerationLimit() throws {
-        var host = TestHost()
+        var host = FirmwareHost()
         try host.handshake()
         try host.send(velocity(yaw: 3, pitch: 0, ttl: .seconds(5)))
         host.wait(.milliseconds(500))
@@ -109,7 +109,7 @@ import Testing
     }
 
     @Test func theFailsafeStopsTheMotorsWhenTheHostGoesQuiet() throws {
-        var host = TestHost()
+        var host = FirmwareHost()
         try host.handshake()
         try host.send(velocity(yaw: 1, pitch: 0, ttl: .seconds(5)))
         let sentAt = host.now
@@ -137,7 +137,7 @@ import Testing
     }
 
     @Test func heartbeatsKeepTheSessionAlive() throws {
-        var host = TestHost()
+        var host = FirmwareHost()
         try host.handshake()
         for _ in 0..<50 {
             host.wait(.milliseconds(100))
@@ -147,7 +147,7 @@ import Testing
     }
 
     @Test func damagedAndForeignFramesAreRefusedByReason() throws {
-        var host = TestHost()
+        var host = FirmwareHost()
         try host.handshake()
         func raw(_ type: UInt8, _ sequence: UInt16, _ payload: [UInt8]) -> [UInt8] {
             var bytes: [UInt8] = []
@@ -171,7 +171,7 @@ import Testing
     }
 
     @Test func aStalledMotorRaisesALatchedFaultThatStopClears() throws {
-        var host = TestHost()
+        var host = FirmwareHost()
         try host.handshake()
         _ = host.firmware.setBlocked(.yaw, true, now: host.now)
         try host.send(velocity(yaw: 1, pitch: 0.2, ttl: .seconds(2)))
@@ -194,7 +194,7 @@ import Testing
     }
 
     @Test func overTemperatureBlocksMotionWhileActive() throws {
-        var host = TestHost()
+        var host = FirmwareHost()
         try host.handshake()
         let raised = host.firmware.setOverTemperature(true, now: host.now)
         #expect(raised.last?.fault?.code == .overTemperature)
@@ -204,7 +204,7 @@ import Testing
     }
 
     @Test func buttonsAndDockChangesBecomeEvents() throws {
-        var host = TestHost()
+        var host = FirmwareHost()
         #expect(host.firmware.button(.tracking, isPressed: true, now: host.now).isEmpty, "no events before a session")
         try host.handshake()
         let press = host.firmware.button(.tracking, isPressed: true, now: host.now)
@@ -219,7 +219,7 @@ import Testing
     }
 
     @Test func theIndicatorTakesItsState() throws {
-        var host = TestHost()
+        var host = FirmwareHost()
         try host.handshake()
         let state = IndicatorState(pattern: .pulse, red: 0, green: 255, blue: 0)
         #expect(try host.send(.setIndicator(state)).first?.acknowledgement != nil)
@@ -227,7 +227,7 @@ import Testing
     }
 
     @Test func aRebootEndsTheSessionAndRestartsTheClock() throws {
-        var host = TestHost()
+        var host = FirmwareHost()
         try host.handshake()
         try host.send(velocity(yaw: 1, pitch: 0, ttl: .seconds(5)))
         host.wait(.seconds(1))
@@ -243,7 +243,7 @@ import Testing
     }
 
     @Test func sequenceNumbersCountEveryFrameTheDockSends() throws {
-        var host = TestHost()
+        var host = FirmwareHost()
         try host.handshake()
         try host.send(.heartbeat)
         host.wait(.milliseconds(200))
@@ -261,8 +261,8 @@ import Testing
     }
 
     /// A host with a yaw stall latched.
-    private func hostWithLatchedStall() throws -> TestHost {
-        var host = TestHost()
+    private func hostWithLatchedStall() throws -> FirmwareHost {
+        var host = FirmwareHost()
         try host.handshake()
         _ = host.firmware.setBlocked(.yaw, true, now: host.now)
         try host.send(velocity(yaw: 1, pitch: 0, ttl: .seconds(2)))
@@ -315,7 +315,7 @@ import Testing
     }
 
     @Test func faultsActiveWhenASessionOpensAreAnnouncedAfterInfo() throws {
-        var host = TestHost()
+        var host = FirmwareHost()
         #expect(host.firmware.setOverTemperature(true, now: host.now).isEmpty, "nothing is sent before hello")
         let answer = try host.send(.hello(Hello(minimumVersion: 1, maximumVersion: 1)))
         #expect(answer.count == 2)
@@ -328,7 +328,7 @@ import Testing
     }
 
     @Test func aHelloWithoutASharedVersionEndsTheSession() throws {
-        var host = TestHost()
+        var host = FirmwareHost()
         try host.handshake()
         try host.send(.setIndicator(IndicatorState(pattern: .solid, red: 0, green: 255, blue: 0)))
         try host.send(velocity(yaw: 0.5, pitch: 0, ttl: .seconds(5)))
@@ -345,7 +345,7 @@ import Testing
     }
 
     @Test func aHelloRefusedForItsFieldsChangesNothing() throws {
-        var host = TestHost()
+        var host = FirmwareHost()
         try host.handshake()
         try host.send(velocity(yaw: 0.5, pitch: 0, ttl: .seconds(5)))
         let motion = host.firmware.motion
@@ -356,7 +356,7 @@ import Testing
     }
 
     @Test func anAcceptedHelloDoesNotRestartTheDocksSequenceNumbers() throws {
-        var host = TestHost()
+        var host = FirmwareHost()
         try host.handshake()
         host.wait(.milliseconds(100))
         let last = try #require(host.received.last).sequence
@@ -367,7 +367,7 @@ import Testing
     }
 
     @Test func onlyFramesOfHostTypesKeepTheFailsafeAwayRefusedOnesIncluded() throws {
-        var host = TestHost()
+        var host = FirmwareHost()
         try host.handshake()
         // Refused host frames every 100 ms for a second: the host is alive, no failsafe.
         for index in 0..<10 {
@@ -396,7 +396,7 @@ import Testing
     }
 
     @Test func refusalsFollowTheOrderOfTheSpecification() throws {
-        var host = TestHost()
+        var host = FirmwareHost()
         // Not ready: an accessory type is unknown whatever its length; a bad field comes before
         // not_ready; a good frame gets not_ready.
         #expect(host.sendBytes(raw(0x84, 1, [1, 2, 3])).map(\.refusal)
@@ -418,7 +418,7 @@ import Testing
     }
 
     @Test func movingFlagsAreSetExactlyAboveTheThresholdOfTheReportedRate() throws {
-        var host = TestHost()
+        var host = FirmwareHost()
         try host.handshake()
         var telemetry: [Telemetry] = []
         for microradiansPerSecond: Int32 in [999, 1_000, 1_001, 1_500, 0, -1_001, 300_000, 0] {
@@ -442,7 +442,7 @@ import Testing
         // 31 ASCII bytes and a two-byte "ö": 33 bytes, so the "ö" goes whole.
         let model = String(repeating: "M", count: 31) + "ö"
         let serial = "SIM-0001"
-        var host = TestHost(configuration: AccessoryConfiguration(model: model, serialNumber: serial))
+        var host = FirmwareHost(configuration: AccessoryConfiguration(model: model, serialNumber: serial))
         let answer = try host.send(.hello(Hello(minimumVersion: 1, maximumVersion: 1)))
         guard case .info(let info)? = answer.first?.message else {
             Issue.record("hello got \(answer)")

@@ -12,7 +12,7 @@ import Testing
 
     /// When both axes first stand at their targets (within 1 mrad, slower than 1 mrad/s), after the
     /// move was sent, stepping 1 ms at a time with a heartbeat every 100 ms; nil if not in 3 s.
-    private func arrival(_ host: inout TestHost, yaw: Double, pitch: Double) -> Duration? {
+    private func arrival(_ host: inout FirmwareHost, yaw: Double, pitch: Double) -> Duration? {
         let start = host.now
         for step in 1...3000 {
             host.waitQuietly(.milliseconds(1))
@@ -33,7 +33,7 @@ import Testing
         let yawShortest = try #require(MoveProfile.shortestSeconds(from: 0, rate: 0, to: yaw, parameters: .defaultYaw))
         let pitchShortest = try #require(MoveProfile.shortestSeconds(from: 0, rate: 0, to: pitch, parameters: .defaultPitch))
         #expect(max(yawShortest, pitchShortest) < Double(milliseconds) / 1000)
-        var host = TestHost()
+        var host = FirmwareHost()
         try host.handshake()
         let answer = try host.send(move(yaw: yaw, pitch: pitch, pace: .duration(.milliseconds(milliseconds))))
         #expect(answer.first?.acknowledgement != nil)
@@ -43,7 +43,7 @@ import Testing
     }
 
     @Test func theFirstTelemetryTwentyMillisecondsAfterTheDurationShowsTheTargetStill() throws {
-        var host = TestHost()
+        var host = FirmwareHost()
         try host.handshake()
         try host.send(move(yaw: 0.5, pitch: 0.1, pace: .duration(.milliseconds(1000))))
         let acknowledged = host.firmware.accessoryTime.microseconds
@@ -56,7 +56,7 @@ import Testing
     }
 
     @Test func aMoveTooShortForTheLimitsTakesTheShortestTimeBothAxesTogether() throws {
-        var host = TestHost()
+        var host = FirmwareHost()
         try host.handshake()
         // 2 rad of yaw cannot be done in 300 ms at π rad/s; the pitch's 0.1 rad could, and waits.
         let shortest = try #require(MoveProfile.shortestSeconds(from: 0, rate: 0, to: 2, parameters: .defaultYaw))
@@ -79,7 +79,7 @@ import Testing
     }
 
     @Test func aMoveWhileTurningAwayTurnsRoundAndStillArrivesOnTime() throws {
-        var host = TestHost()
+        var host = FirmwareHost()
         try host.handshake()
         try host.send(velocity(yaw: -1, pitch: 0.3, ttl: .seconds(1)))
         host.wait(.milliseconds(300))
@@ -89,7 +89,7 @@ import Testing
     }
 
     @Test func aVelocityIntoARangeEndBrakesWithinTheAccelerationAndStopsAtTheEnd() throws {
-        var host = TestHost()
+        var host = FirmwareHost()
         try host.handshake()
         try host.send(move(yaw: 2.4, pitch: 0.8, pace: .maximumSpeed(AngularRate(radiansPerSecond: 3)!)))
         host.wait(.seconds(2))
@@ -112,7 +112,7 @@ import Testing
     }
 
     @Test func aButtonHeldThroughHelloIsNotReleasedInTheSession() throws {
-        var host = TestHost()
+        var host = FirmwareHost()
         #expect(host.firmware.button(.tracking, isPressed: true, now: host.now).isEmpty)
         try host.handshake()
         host.wait(.milliseconds(10))

@@ -88,7 +88,7 @@ import Testing
             guard case .success(let frame)? = decoder.decode(bytes).first,
                 frame.message.type.direction == .hostToAccessory
             else { continue }
-            var host = TestHost()
+            var host = FirmwareHost()
             try host.handshake()
             let answer = host.sendBytes(bytes)
             let name = vector["name"] as? String ?? "?"
@@ -122,14 +122,14 @@ import Testing
             let typeName = expect[0]["type"] as? String
             if let typeName, MessageType(name: typeName)?.direction == .accessoryToHost {
                 // The dock refuses any accessory-to-host type as unknown to it.
-                var host = TestHost()
+                var host = FirmwareHost()
                 try host.handshake()
                 let answer = host.sendBytes(try Self.bytes(vector["input_hex"]))
                 #expect(answer.first?.refusal?.reason == .unknownMessage, "\(vector["name"] ?? "")")
                 checked += 1
                 continue
             }
-            var host = TestHost()
+            var host = FirmwareHost()
             try host.handshake()
             let answer = host.sendBytes(try Self.bytes(vector["input_hex"]))
             let refusal = try #require(answer.first?.refusal, "\(vector["name"] ?? "") gets a nack")

@@ -3,7 +3,7 @@ import DockSimulator
 
 /// A minimal host for driving the firmware model in virtual time: numbers its frames, keeps the
 /// clock, and records everything the dock sends.
-struct TestHost {
+struct FirmwareHost {
     var firmware: AccessoryFirmware
     var now = Duration.zero
     var sequence: UInt16 = 0

@@ -4,7 +4,7 @@ import DockSimulator
 
 /// A session wired to the simulated dock's firmware, in virtual time: the shell that the daemon's
 /// session actor will be, with a cable that can be pulled.
-struct Bench {
+struct SessionBench {
     var session: AccessorySession
     var firmware: AccessoryFirmware
     var now = Duration.zero
