@@ -1,21 +1,21 @@
 import DockAPI
 import DockProtocol
 
-/// A button or camera control on the dock, as DockKit names them.
-public enum AccessoryEvent: Hashable, Sendable {
-    /// The shutter button was pressed.
-    case cameraShutter
-    /// The camera-flip button was pressed.
-    case cameraFlip
-    /// The zoom rocker moved this many steps (positive: in).
-    case cameraZoom(steps: Int)
-    /// A vendor's button went down or up.
-    case button(id: Int, pressed: Bool)
-    /// The tracking button went down or up.
-    case trackingButton(pressed: Bool)
-}
-
 extension DockAccessory {
+    /// A button or camera control on the dock, as DockKit's `DockAccessory.AccessoryEvent` names them.
+    public enum AccessoryEvent: Hashable, Sendable {
+        /// The shutter button was pressed.
+        case cameraShutter
+        /// The camera-flip button was pressed.
+        case cameraFlip
+        /// The zoom rocker moved this many steps (positive: in).
+        case cameraZoom(steps: Int)
+        /// A vendor's button went down or up.
+        case button(id: Int, pressed: Bool)
+        /// The tracking button went down or up.
+        case trackingButton(pressed: Bool)
+    }
+
     /// Events of this dock's buttons and camera controls (on the manager's connection).
     public var accessoryEvents: AsyncThrowingStream<AccessoryEvent, any Error> {
         get throws(DockClientError) {

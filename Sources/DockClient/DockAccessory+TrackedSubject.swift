@@ -2,40 +2,44 @@ import DockAPI
 import DockHost
 import DockTracking
 
-/// One tracked subject, as DockKit's `TrackedPerson` / `TrackedObject`: identifier, what it is,
-/// **its rectangle with Vision's origin, the bottom left** (nil when it is behind the camera), its
-/// saliency rank (1 = most salient), and whether the dock follows it.
-public struct TrackedSubject: Hashable, Sendable {
-    /// What a subject is.
-    public enum SubjectType: String, Hashable, Sendable {
-        /// A person (dockd's body).
-        case person
-        /// A face.
-        case face
-        /// Anything else.
-        case object
-    }
-
-    /// dockd's identifier for it, stable while it is tracked.
-    public var identifier: Int
-    /// What it is.
-    public var type: SubjectType
-    /// Its rectangle, origin at the bottom left; nil when it is behind the camera.
-    public var rect: Rect?
-    /// 1 for the most salient subject, 2 for the next...
-    public var saliencyRank: Int
-    /// Whether the dock follows it.
-    public var isPrimary: Bool
-
-    init(_ summary: SubjectSummary) {
-        identifier = summary.identifier
-        type = switch summary.kind {
-        case .body: .person
-        case .face: .face
-        case .object: .object
+extension DockAccessory {
+    /// One subject dockd tracks, as DockKit's `DockAccessory.TrackedPerson` and `TrackedObject`:
+    /// identifier, what it is, its rectangle (a ``VisionRect``, origin at the bottom left; nil when
+    /// it is behind the camera), its saliency rank (1 = most salient), and whether the dock
+    /// follows it.
+    public struct TrackedSubject: Hashable, Sendable {
+        /// What a subject is.
+        public enum SubjectType: String, Hashable, Sendable {
+            /// A person (dockd's body).
+            case person
+            /// A face.
+            case face
+            /// Anything else.
+            case object
         }
-        rect = summary.box.map { Rect(x: $0.x, y: 1 - $0.y - $0.height, width: $0.width, height: $0.height) }
-        saliencyRank = summary.saliencyRank
-        isPrimary = summary.isPrimary
+
+        /// dockd's identifier for it, stable while it is tracked.
+        public var identifier: Int
+        /// What it is.
+        public var type: SubjectType
+        /// Its rectangle, origin at the bottom left; nil when it is behind the camera.
+        public var rect: VisionRect?
+        /// 1 for the most salient subject, 2 for the next...
+        public var saliencyRank: Int
+        /// Whether the dock follows it.
+        public var isPrimary: Bool
+
+        /// The subject as dockd's status reports it, its top-left box turned into a ``VisionRect``.
+        init(_ summary: SubjectSummary) {
+            identifier = summary.identifier
+            type = switch summary.kind {
+            case .body: .person
+            case .face: .face
+            case .object: .object
+            }
+            rect = summary.box.map(VisionRect.init(topLeft:))
+            saliencyRank = summary.saliencyRank
+            isPrimary = summary.isPrimary
+        }
     }
 }

@@ -1,20 +1,16 @@
 import DockAPI
 import DockHost
+import DockProtocol
 import DockTracking
 
 extension DockAccessory {
-    /// Chooses where the subject sits in the frame.
-    public func setFramingMode(_ mode: FramingMode) async throws(DockClientError) {
-        _ = try await call(.setFramingMode(mode.dockd))
-    }
-
-    /// Limits framing to a region of the image (top-left origin, as DockKit's region of interest).
-    public func setRegionOfInterest(_ region: Rect) async throws(DockClientError) {
-        _ = try await call(.setRegionOfInterest(region.normalized))
-    }
-
-    /// Hands the tracker one frame's observations (Vision's bottom-left rectangles).
+    /// Hands the tracker one frame's observations; with system tracking on, dockd follows the
+    /// subject it chooses among them (or the one selected).
     ///
+    /// - Parameters:
+    ///   - observations: The frame's detections (none: nothing was seen), rectangles with the
+    ///     origin at the bottom left.
+    ///   - cameraInformation: The camera, and when the frame was captured.
     /// - Throws: ``DockClientError/invalidArgument(_:)`` when the capture time is not a finite
     ///   number of seconds; dockd's own checks as ``DockClientError/remote(name:parameters:)``.
     public func track(_ observations: [Observation], cameraInformation: CameraInformation) async throws(DockClientError) {

@@ -3,22 +3,22 @@ import DockHost
 import DockTracking
 import Synchronization
 
-/// The state of tracking, as DockKit's `trackingStates` reports it: whether system tracking is on,
-/// the framing mode, the subjects selected, and the tracked subjects.
-public struct TrackingState: Hashable, Sendable {
-    /// Whether system tracking is on.
-    public var isSystemTrackingEnabled: Bool
-    /// Where the subject sits in the frame.
-    public var framingMode: FramingMode
-    /// The subjects a client chose (empty: dockd chooses).
-    public var selectedSubjectIdentifiers: [Int]
-    /// The subjects dockd tracks, as DockKit's `trackedSubjects`.
-    public var trackedSubjects: [TrackedSubject]
-    /// The host's monotonic clock, seconds.
-    public var timestamp: Double
-}
-
 extension DockAccessory {
+    /// The state of tracking, as DockKit's `trackingStates` reports it: whether system tracking is on,
+    /// the framing mode, the subjects selected, and the tracked subjects.
+    public struct TrackingState: Hashable, Sendable {
+        /// Whether system tracking is on.
+        public var isSystemTrackingEnabled: Bool
+        /// Where the subject sits in the frame.
+        public var framingMode: FramingMode
+        /// The subjects a client chose (empty: dockd chooses).
+        public var selectedSubjectIdentifiers: [Int]
+        /// The subjects dockd tracks, as DockKit's `trackedSubjects`.
+        public var trackedSubjects: [TrackedSubject]
+        /// The host's monotonic clock, seconds.
+        public var timestamp: Double
+    }
+
     /// Tracking state changes (sampled from the 10 Hz status; repeated states are left out).
     public var trackingStates: AsyncThrowingStream<TrackingState, any Error> {
         get throws(DockClientError) {

@@ -1,7 +1,8 @@
 import DockAPI
 import DockHost
 
-/// A dock as the manager lists it.
+/// A dock as the manager lists it, as DockKit's `DockAccessory`: what it is, and the calls and
+/// streams that move it, watch it and have it track (all over the manager's one connection).
 public struct DockAccessory: Sendable {
     /// The dock's serial number.
     public let identifier: String

@@ -3,6 +3,9 @@ import DockHost
 import Foundation
 
 /// The entry point, as in DockKit: connects to dockd and lists its docks.
+///
+/// A manager keeps one connection to dockd, which carries its calls and every stream of its
+/// docks; keep it as long as you use them. See <doc:GettingStarted>.
 public final class DockAccessoryManager: Sendable {
     /// dockd's socket.
     public let socketPath: String
@@ -13,7 +16,11 @@ public final class DockAccessoryManager: Sendable {
     /// ``DockdSocket/defaultPaths(environment:)``: `DOCKD_SOCKET`, else (for a normal user) the
     /// per-user socket and then `/run/dockd/dockd.sock`.
     ///
-    /// - Parameter environment: where `DOCKD_SOCKET` and `XDG_RUNTIME_DIR` are read; nil: the process's.
+    /// - Parameters:
+    ///   - socketPath: dockd's socket; nil: the default ones, in order.
+    ///   - environment: where `DOCKD_SOCKET` and `XDG_RUNTIME_DIR` are read; nil: the process's.
+    /// - Throws: ``DockClientError/cannotConnect(path:reason:)`` for one socket,
+    ///   ``DockClientError/cannotConnectToAny(_:)`` when none of the default ones answers.
     public init(socketPath: String? = nil, environment: [String: String]? = nil) throws(DockClientError) {
         let paths = socketPath.map { [$0] }
             ?? DockdSocket.defaultPaths(environment: environment ?? ProcessInfo.processInfo.environment)

@@ -1,6 +1,6 @@
-/// DockKit's vector: x is pitch, y is yaw, z is roll (radians, or rad/s). **DockKit's pitch is
-/// positive downwards; dockd's is positive upwards.** The conversions below flip pitch; yaw is
-/// positive to the right in both. Roll is not driven by a pan-tilt dock and is always zero here.
+/// An angle or an angular rate in DockKit's axes (radians, or rad/s): x is pitch, **positive
+/// downwards**, y is yaw, positive to the right, z is roll, which a pan-tilt dock does not drive.
+/// dockd's pitch is positive upwards; the client flips it both ways (see <doc:Coordinates>).
 public struct Vector3D: Hashable, Sendable {
     /// Pitch, positive downwards (DockKit's sign).
     public var x: Double
@@ -10,6 +10,11 @@ public struct Vector3D: Hashable, Sendable {
     public var z: Double
 
     /// Creates a vector in DockKit's axes.
+    ///
+    /// - Parameters:
+    ///   - x: Pitch, positive downwards.
+    ///   - y: Yaw, positive to the right.
+    ///   - z: Roll (ignored by a pan-tilt dock).
     public init(x: Double = 0, y: Double = 0, z: Double = 0) {
         self.x = x
         self.y = y
