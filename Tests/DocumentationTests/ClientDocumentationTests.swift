@@ -63,6 +63,14 @@ import Testing
         #expect(found.map(\.line) == [3, 11], "\(found)")
     }
 
+    /// The example app is written against DockClient alone (and Foundation for its output):
+    /// nothing of dockd's other modules, whose types the reference does not teach.
+    @Test func theExampleAppImportsDockClientOnly() throws {
+        let text = try Repository.text("examples/FollowMe/FollowMe.swift")
+        let imports = Set(text.split(separator: "\n").filter { $0.hasPrefix("import ") }.map { String($0.dropFirst("import ".count)) })
+        #expect(imports == ["DockClient", "Foundation"], "\(imports.sorted())")
+    }
+
     /// The getting-started article walks through what the issue asked for, and the landing page
     /// links it.
     @Test func theCatalogHasTheGettingStartedArticle() throws {
