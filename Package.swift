@@ -95,6 +95,9 @@ let package = Package(
 
         // I/O: the Swift client library, DockKit-shaped, over the Varlink socket.
         .target(name: "DockClient", dependencies: ["DockAPI", "DockSystem"], swiftSettings: strictSettings),
+        // The example app of DockClient's documentation (written against it alone; ClientTests runs it).
+        .executableTarget(name: "dockclient-example", dependencies: ["DockClient"], path: "examples/FollowMe",
+                          swiftSettings: strictSettings),
 
         // The command-line client (and the tracker's offline replay).
         .executableTarget(
@@ -211,7 +214,8 @@ let package = Package(
         ),
         .testTarget(
             name: "ClientTests",
-            dependencies: ["dockctl", "dockd", "dockbench", "DockClient", "DockAPI", "DockSimulator", "DockTracking", "TestSupport"],
+            dependencies: ["dockctl", "dockd", "dockbench", "dockclient-example", "DockClient", "DockAPI", "DockSimulator", "DockTracking",
+                           "TestSupport"],
             swiftSettings: strictSettings
         ),
         // The manual pages, the shell completions and the version against the programs' own word.

@@ -9,10 +9,32 @@ import TestSupport
 /// The DockKit-shaped Swift client, with DockKit's axes converted to dockd's.
 @Suite(.serialized) struct DockKitClientTests {
     @Test func visionRectanglesBecomeTopLeftBoxes() {
-        let observation = Observation(identifier: 9, type: .humanBody, rect: Rect(x: 0.25, y: 0.1, width: 0.5, height: 0.3))
+        let observation = DockAccessory.Observation(identifier: 9, type: .humanBody, rect: VisionRect(x: 0.25, y: 0.1, width: 0.5, height: 0.3))
         #expect(abs(observation.dockd.box.y - 0.6) < 1e-12, "1 - 0.1 - 0.3")
+        #expect(observation.dockd.box.x == 0.25 && observation.dockd.box.width == 0.5 && observation.dockd.box.height == 0.3)
         #expect(observation.dockd.kind == .body && observation.dockd.identifier == 9)
         #expect(Vector3D.fromDockd(yaw: 0.2, pitch: 0.3) == Vector3D(x: -0.3, y: 0.2, z: 0))
+    }
+
+    /// The one conversion between the two origins, both ways: a box in the top fifth of the
+    /// picture has its bottom edge high up (y near 1) with Vision's origin.
+    @Test func visionRectsConvertToAndFromTopLeftOnes() {
+        let topLeft = NormalizedRect(x: 0.1, y: 0.05, width: 0.3, height: 0.15)
+        let rect = VisionRect(topLeft: topLeft)
+        #expect(rect.x == 0.1 && rect.width == 0.3 && rect.height == 0.15)
+        #expect(abs(rect.y - 0.8) < 1e-12, "1 - 0.05 - 0.15: \(rect.y)")
+        let back = rect.topLeft
+        #expect(back.x == topLeft.x && back.width == topLeft.width && back.height == topLeft.height)
+        #expect(abs(back.y - topLeft.y) < 1e-12, "\(back.y)")
+        // Symmetric about the middle only when centred: the whole picture is itself either way.
+        #expect(VisionRect(topLeft: NormalizedRect(x: 0, y: 0, width: 1, height: 1)) == VisionRect(x: 0, y: 0, width: 1, height: 1))
+        for _ in 0..<100 {
+            let height = Double.random(in: 0...1)
+            let original = VisionRect(x: .random(in: 0...1), y: .random(in: 0...(1 - height)), width: .random(in: 0...1), height: height)
+            let there = original.topLeft
+            #expect(abs(there.y + there.height - (1 - original.y)) < 1e-12, "the bottom edge is 1 - y from the top: \(original)")
+            #expect(abs(VisionRect(topLeft: there).y - original.y) < 1e-12, "\(original)")
+        }
     }
 
     @Test(.timeLimit(.minutes(1)))
@@ -73,14 +95,18 @@ import TestSupport
         #expect(sawMotion)
 
         // Vision rectangles (origin bottom left) go to dockd as top-left boxes.
-        try await dock.track([Observation(identifier: 1, type: .humanFace, rect: Rect(x: 0.4, y: 0.6, width: 0.1, height: 0.2))],
-                             cameraInformation: CameraInformation(horizontalFieldOfViewRadians: 1.2, aspectRatio: 16.0 / 9,
-                                                                  captureTimeSeconds: 1))
+        try await dock.track([DockAccessory.Observation(identifier: 1, type: .humanFace, rect: VisionRect(x: 0.4, y: 0.6, width: 0.1, height: 0.2))],
+                             cameraInformation: DockAccessory.CameraInformation(horizontalFieldOfViewRadians: 1.2, aspectRatio: 16.0 / 9,
+                                                                                captureTimeSeconds: 1))
         #expect(try await manager.status().counters.observations == 1)
         try await dock.setFramingMode(.left)
-        try await dock.setRegionOfInterest(Rect(x: 0.2, y: 0.1, width: 0.6, height: 0.8))
+        // The region of interest has Vision's origin too: its bottom edge at 0.3, 0.5 high, is
+        // dockd's top edge at 1 - 0.3 - 0.5 = 0.2.
+        try await dock.setRegionOfInterest(VisionRect(x: 0.2, y: 0.3, width: 0.6, height: 0.5))
         #expect(try await manager.status().framingMode == .left)
-        #expect(try await manager.status().regionOfInterest == NormalizedRect(x: 0.2, y: 0.1, width: 0.6, height: 0.8))
+        let region = try await manager.status().regionOfInterest
+        #expect(region.x == 0.2 && region.width == 0.6 && region.height == 0.5, "\(region)")
+        #expect(abs(region.y - 0.2) < 1e-9, "dockd's top-left y: \(region)")
 
         try await dock.animate(motion: .yes)
         #expect(try await manager.status().motion == .idle, "animate returns when the nod has finished")
@@ -105,13 +131,13 @@ extension DockKitClientTests {
         let summary = JSONValue.object(["id": .integer(7), "kind": .string("body"), "primary": .bool(true), "saliency_rank": .integer(2),
                                         "coasting": .bool(false),
                                         "box": .object(["x": .number(0.2), "y": .number(0.1), "width": .number(0.25), "height": .number(0.6)])])
-        let subject = TrackedSubject(try SubjectSummary(json: summary, path: "subject"))
+        let subject = DockAccessory.TrackedSubject(try SubjectSummary(json: summary, path: "subject"))
         #expect(subject.identifier == 7 && subject.type == .person && subject.isPrimary && subject.saliencyRank == 2)
         let rect = try #require(subject.rect)
         #expect(abs(rect.y - 0.3) < 1e-12 && rect.x == 0.2 && rect.height == 0.6, "top 0.1, height 0.6 → bottom-left y 0.3")
         let behind = JSONValue.object(["id": .integer(8), "kind": .string("face"), "primary": .bool(false), "saliency_rank": .integer(1),
                                        "coasting": .bool(true)])
-        let unseen = TrackedSubject(try SubjectSummary(json: behind, path: "subject"))
+        let unseen = DockAccessory.TrackedSubject(try SubjectSummary(json: behind, path: "subject"))
         #expect(unseen.rect == nil && unseen.type == .face)
         #expect(throws: ReplyError(path: "subject", reason: "must be an object, got a string")) {
             try SubjectSummary(json: .string("nonsense"), path: "subject")
@@ -133,7 +159,7 @@ extension DockKitClientTests {
         }
         #expect(pressed)
         var sawFraming = false
-        var followed: TrackedSubject?
+        var followed: DockAccessory.TrackedSubject?
         for try await state in try dock.trackingStates {
             if state.framingMode == .automatic { try await dock.setFramingMode(.center) }
             if state.framingMode == .center {
@@ -168,7 +194,7 @@ extension DockKitClientTests {
         var trackingIterator = tracking.makeAsyncIterator()
         let first = try #require(try await trackingIterator.next())
         // A call beside the streams: answered, and the streams see what it did.
-        let mode: DockClient.FramingMode = first.framingMode == .left ? .right : .left
+        let mode: DockAccessory.FramingMode = first.framingMode == .left ? .right : .left
         try await dock.setFramingMode(mode)
         #expect(try await manager.status().framingMode.rawValue == mode.rawValue)
         var seen = false
