@@ -35,16 +35,17 @@ let package = Package(
 
         // Pure: the dock serial protocol (Protocol/dock-serial.md). Standard library only.
         .target(name: "DockProtocol", swiftSettings: strictSettings),
+        // dockd's one JSON reader, for the API and every file it reads; pure, imports nothing.
+        .target(name: "DockJSON", swiftSettings: strictSettings),
 
         // Pure: Sony VISCA (Protocol/visca.md) — commands, replies, the serial/TCP packet decoder,
-        // VISCA over IP's header, speed tables and camera profiles. Standard library, and
-        // Foundation only to parse the profiles' JSON.
-        .target(name: "VISCAProtocol", swiftSettings: strictSettings),
+        // VISCA over IP's header, speed tables and camera profiles (JSON, through DockJSON).
+        .target(name: "VISCAProtocol", dependencies: ["DockJSON"], swiftSettings: strictSettings),
 
         // Pure: V4L2 for UVC PTZ webcams (Protocol/uvc.md) — control ids, VIDIOC_* numbers from
-        // the struct sizes, struct images, the ioctl-over-bytes framing, camera models. Standard
-        // library, and Foundation only to parse the models' JSON.
-        .target(name: "V4L2Protocol", swiftSettings: strictSettings),
+        // the struct sizes, struct images, the ioctl-over-bytes framing, camera models (JSON,
+        // through DockJSON).
+        .target(name: "V4L2Protocol", dependencies: ["DockJSON"], swiftSettings: strictSettings),
 
         // Pure: observations, image geometry and camera models (the tracker grows here).
         .target(name: "DockTracking", swiftSettings: strictSettings),
@@ -58,14 +59,14 @@ let package = Package(
 
         // Pure: the Varlink API — framing, typed calls, replies and events, the io.dockd.Dock
         // interface.
-        .target(name: "DockAPI", dependencies: ["DockCore", "DockHost", "DockProtocol", "DockTracking"],
+        .target(name: "DockAPI", dependencies: ["DockCore", "DockHost", "DockJSON", "DockProtocol", "DockTracking"],
                 swiftSettings: strictSettings),
 
         // Pure: the simulated dock (firmware model and motor physics), a simulated VISCA camera
         // over the same physics, and their world.
         .target(
             name: "DockSimulator",
-            dependencies: ["DockProtocol", "DockTracking", "VISCAProtocol", "V4L2Protocol"],
+            dependencies: ["DockJSON", "DockProtocol", "DockTracking", "VISCAProtocol", "V4L2Protocol"],
             path: "Simulator",
             exclude: ["README.md", "Scenarios"],
             swiftSettings: strictSettings
@@ -159,6 +160,7 @@ let package = Package(
             dependencies: ["DockProtocol"],
             swiftSettings: strictSettings
         ),
+        .testTarget(name: "DockJSONTests", dependencies: ["DockJSON"], swiftSettings: strictSettings),
         .testTarget(
             name: "VISCAProtocolTests",
             dependencies: ["VISCAProtocol"],

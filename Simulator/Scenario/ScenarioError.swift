@@ -1,3 +1,5 @@
+import DockJSON
+
 /// Why a scenario file was refused: the field (as a path such as `subjects[1].path.waypoints[0].t_s`),
 /// its line, and what is wrong with it.
 public struct ScenarioError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -25,7 +27,7 @@ public struct ScenarioError: Error, Equatable, Sendable, CustomStringConvertible
 struct ObjectReader {
     let path: String
     let line: Int
-    private let members: [(key: String, node: JSONNode)]
+    private let members: [JSONNode.Member]
     private var used: Set<String> = []
 
     init(_ node: JSONNode, path: String) throws(ScenarioError) {
@@ -159,8 +161,8 @@ struct ObjectReader {
 
     /// Refuses keys that no reader asked for.
     func finish() throws(ScenarioError) {
-        for (key, node) in members where !used.contains(key) {
-            throw ScenarioError(field: fieldPath(key), line: node.line, message: "is not a known field")
+        for member in members where !used.contains(member.key) {
+            throw ScenarioError(field: fieldPath(member.key), line: member.node.line, message: "is not a known field")
         }
     }
 }

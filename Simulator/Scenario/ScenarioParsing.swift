@@ -1,3 +1,4 @@
+import DockJSON
 import DockProtocol
 import DockTracking
 
@@ -8,7 +9,7 @@ extension Scenario {
     public static func parse(_ text: String) throws(ScenarioError) -> Scenario {
         let root: JSONNode
         do {
-            root = try parseJSON(text)
+            root = try JSONReader.parse(text, options: .file)
         } catch {
             throw ScenarioError(field: "", line: error.line, message: error.message)
         }

@@ -1,4 +1,4 @@
-import Foundation
+import DockJSON
 
 /// A UVC PTZ camera as data (`Protocol/uvc/*.json`, documented in `Protocol/uvc.md`): the
 /// controls it shows, with their ranges as the driver reports them, and its quirks. The session
@@ -75,71 +75,69 @@ public struct UVCCameraModel: Hashable, Sendable {
         public var description: String { "\(field): \(reason)" }
     }
 
-    private struct Document: Decodable {
-        struct ControlDocument: Decodable {
-            var name: String
-            var minimum: Int64
-            var maximum: Int64
-            var step: UInt64
-            var `default`: Int64
-            var fails_with_eio: Bool?
-            var source: String
-        }
-        var name: String
-        var display_name: String
-        var source: String
-        var usb_id: String
-        var controls: [ControlDocument]
-        var speed_degrees_per_second_per_unit: Double
-        var absolute_degrees_per_second: Double
-        var digital_pan_tilt: Bool
-        var read_back_is_target: Bool
-        var motion_lag_ms: Int
-        var enumeration_delay_ms: Int
-    }
-
     /// Parses and checks a model.
     ///
     /// - Throws: `ParseError` for text that is not such JSON, an unknown control name, a range
     ///   upside down, a step of zero, a missing source.
     public static func parse(json: String) throws(ParseError) -> UVCCameraModel {
-        let document: Document
+        let root: JSONNode
         do {
-            document = try JSONDecoder().decode(Document.self, from: Data(json.utf8))
+            root = try JSONReader.parse(json, options: .file)
         } catch {
-            throw ParseError(field: "(document)", reason: "not a camera model: \(error)")
+            throw ParseError(field: "(document)", reason: "not JSON: \(error)")
         }
-        guard !document.name.isEmpty, document.name.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-") }) else {
-            throw ParseError(field: "name", reason: "must be lower-case letters, digits and '-', got '\(document.name)'")
+        var document = try ModelFields(root, path: "")
+        let name = try document.string("name")
+        guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-") }) else {
+            throw ParseError(field: "name", reason: "must be lower-case letters, digits and '-', got '\(name)'")
         }
-        guard !document.source.isEmpty else { throw ParseError(field: "source", reason: "must say where the numbers came from") }
+        let displayName = try document.string("display_name")
+        let source = try document.string("source")
+        guard !source.isEmpty else { throw ParseError(field: "source", reason: "must say where the numbers came from") }
+        let usbID = try document.string("usb_id")
         var controls: [Control] = []
-        for (index, entry) in document.controls.enumerated() {
+        for (index, node) in try document.array("controls").enumerated() {
             let field = "controls[\(index)]"
-            guard let id = V4L2ControlID.id(named: entry.name) else {
-                throw ParseError(field: "\(field).name", reason: "no PTZ control '\(entry.name)'")
+            var entry = try ModelFields(node, path: field)
+            let controlName = try entry.string("name")
+            guard let id = V4L2ControlID.id(named: controlName) else {
+                throw ParseError(field: "\(field).name", reason: "no PTZ control '\(controlName)'")
             }
-            guard entry.minimum <= entry.maximum else {
-                throw ParseError(field: "\(field).maximum", reason: "must not be below the minimum \(entry.minimum)")
+            let minimum = try entry.integer("minimum")
+            let maximum = try entry.integer("maximum")
+            guard minimum <= maximum else {
+                throw ParseError(field: "\(field).maximum", reason: "must not be below the minimum \(minimum)")
             }
-            guard entry.step > 0 else { throw ParseError(field: "\(field).step", reason: "must be positive") }
-            guard !entry.source.isEmpty else { throw ParseError(field: "\(field).source", reason: "must say where the numbers came from") }
+            let step = try entry.integer("step")
+            guard step > 0 else { throw ParseError(field: "\(field).step", reason: "must be positive") }
+            let defaultValue = try entry.integer("default")
+            let failsWithIO = try entry.optionalBool("fails_with_eio") ?? false
+            let controlSource = try entry.string("source")
+            guard !controlSource.isEmpty else { throw ParseError(field: "\(field).source", reason: "must say where the numbers came from") }
+            try entry.finish()
             guard !controls.contains(where: { $0.id == id }) else { throw ParseError(field: "\(field).name", reason: "listed twice") }
-            controls.append(Control(name: entry.name, id: id, minimum: entry.minimum, maximum: entry.maximum, step: entry.step,
-                                    defaultValue: entry.default, failsWithIO: entry.fails_with_eio ?? false, source: entry.source))
+            controls.append(Control(name: controlName, id: id, minimum: minimum, maximum: maximum, step: UInt64(step),
+                                    defaultValue: defaultValue, failsWithIO: failsWithIO, source: controlSource))
         }
-        guard document.speed_degrees_per_second_per_unit > 0, document.absolute_degrees_per_second > 0 else {
+        let speedPerUnit = try document.number("speed_degrees_per_second_per_unit")
+        let absoluteSpeed = try document.number("absolute_degrees_per_second")
+        guard speedPerUnit > 0, absoluteSpeed > 0 else {
             throw ParseError(field: "speed_degrees_per_second_per_unit", reason: "speeds must be positive")
         }
-        guard (0...10_000).contains(document.motion_lag_ms), (0...30_000).contains(document.enumeration_delay_ms) else {
+        let isDigital = try document.bool("digital_pan_tilt")
+        let readBackIsTarget = try document.bool("read_back_is_target")
+        let motionLag = try document.integer("motion_lag_ms")
+        let enumerationDelay = try document.integer("enumeration_delay_ms")
+        guard (0...10_000).contains(motionLag), (0...30_000).contains(enumerationDelay) else {
             throw ParseError(field: "motion_lag_ms", reason: "lags must be 0 to 10000 ms, enumeration 0 to 30000 ms")
         }
+        try document.finish()
         return UVCCameraModel(
-            name: document.name, displayName: document.display_name, source: document.source, usbID: document.usb_id,
-            controls: controls, degreesPerSecondPerSpeedUnit: document.speed_degrees_per_second_per_unit,
-            absoluteDegreesPerSecond: document.absolute_degrees_per_second, isDigital: document.digital_pan_tilt,
-            readBackIsTarget: document.read_back_is_target, motionLag: .milliseconds(document.motion_lag_ms),
-            enumerationDelay: .milliseconds(document.enumeration_delay_ms))
+            name: name, displayName: displayName, source: source, usbID: usbID,
+            controls: controls, degreesPerSecondPerSpeedUnit: speedPerUnit,
+            absoluteDegreesPerSecond: absoluteSpeed, isDigital: isDigital,
+            readBackIsTarget: readBackIsTarget, motionLag: .milliseconds(motionLag),
+            enumerationDelay: .milliseconds(enumerationDelay))
     }
 }
 

@@ -1,4 +1,4 @@
-import Foundation
+import DockJSON
 
 extension VISCAProfile {
     /// The serial speeds a profile may list.
@@ -13,7 +13,7 @@ extension VISCAProfile {
     public static func parse(json: String) throws(VISCAError) -> VISCAProfile {
         let document: ProfileJSON
         do {
-            document = try JSONDecoder().decode(ProfileJSON.self, from: Data(json.utf8))
+            document = ProfileJSON(try JSONReader.parse(json, options: .file))
         } catch {
             throw .invalidProfile(field: "(document)", reason: "not JSON: \(error)")
         }
@@ -108,7 +108,7 @@ extension VISCAProfile {
 }
 
 /// A JSON value, keeping integers apart from fractions and Booleans apart from numbers.
-enum ProfileJSON: Decodable, Hashable, CustomStringConvertible {
+enum ProfileJSON: Hashable, CustomStringConvertible {
     case bool(Bool)
     case integer(Int64)
     case number(Double)
@@ -117,22 +117,17 @@ enum ProfileJSON: Decodable, Hashable, CustomStringConvertible {
     case object([String: ProfileJSON])
     case null
 
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Int64.self) {
-            self = .integer(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([ProfileJSON].self) {
-            self = .array(value)
-        } else {
-            self = .object(try container.decode([String: ProfileJSON].self))
+    /// The value of a node: whole numbers that fit in 64 bits are integers, however written; a
+    /// key given twice was refused by the reader.
+    init(_ node: JSONNode) {
+        switch node.value {
+        case .null: self = .null
+        case .bool(let value): self = .bool(value)
+        case .number(let value, _): self = node.wholeNumber.map(ProfileJSON.integer) ?? .number(value)
+        case .string(let value): self = .string(value)
+        case .array(let elements): self = .array(elements.map(ProfileJSON.init))
+        case .object(let members):
+            self = .object(Dictionary(members.map { ($0.key, ProfileJSON($0.node)) }, uniquingKeysWith: { _, last in last }))
         }
     }
 
