@@ -108,7 +108,7 @@ extension Dock {
 
         /// What clients see of `outcome`.
         public init(_ outcome: MotionOutcome) {
-            self.init(clamped: outcome.clampedFields, cancelledAnimation: outcome.cancelledAnimation, ended: outcome.ending.map(MotionEnd.init))
+            self.init(clamped: outcome.clampedFields.map(\.wireName), cancelledAnimation: outcome.cancelledAnimation, ended: outcome.ending.map(MotionEnd.init))
         }
 
         /// Reads a `MotionResult`.

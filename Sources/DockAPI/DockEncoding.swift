@@ -30,9 +30,9 @@ public enum DockEncoding {
         case .dockFault(let fault): .failure(DockInterface.Error.dockFault, ["fault": Dock.Fault(fault).json])
         case .invalid(let error):
             switch error {
-            case .notFinite(let field): ParameterError(parameter: field, reason: "must be finite").reply
+            case .notFinite(let field): ParameterError(parameter: field.wireName, reason: "must be finite").reply
             case .outOfRange(let field, let allowed):
-                ParameterError(parameter: field, reason: "must be within \(allowed.lowerBound)...\(allowed.upperBound)").reply
+                ParameterError(parameter: field.wireName, reason: "must be within \(allowed.lowerBound)...\(allowed.upperBound)").reply
             case .notReady: .failure(DockInterface.Error.notReady)
             }
         }

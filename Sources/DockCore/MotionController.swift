@@ -27,7 +27,7 @@ public struct MotionResult: Hashable, Sendable {
     /// Messages to send to the accessory now.
     public var messages: [Message]
     /// The request's fields that were clamped to the limits (the API reports them).
-    public var clampedFields: [String]
+    public var clampedFields: [MotionParameter]
     /// The animation the request cancelled, if one was playing.
     public var cancelledAnimation: AnimationKind?
     /// How the activity ended at once, if it did: an orientation move to where the dock already
@@ -85,34 +85,34 @@ public struct MotionController: Sendable {
     public mutating func handle(
         _ request: MotionRequest, pose: Pose?, limits: MotionLimits, now: Duration
     ) throws(MotionError) -> MotionResult {
-        var clamped: [String] = []
+        var clamped: [MotionParameter] = []
         let next: Activity
         var messages: [Message] = []
         switch request {
         case .velocity(let yawRate, let pitchRate, let duration):
-            guard yawRate.isFinite else { throw .notFinite(field: "yaw") }
-            guard pitchRate.isFinite else { throw .notFinite(field: "pitch") }
+            guard yawRate.isFinite else { throw .notFinite(field: .yaw) }
+            guard pitchRate.isFinite else { throw .notFinite(field: .pitch) }
             let wireLimit = Double(WireLimits.rateMagnitudeMicroradiansPerSecond) / 1e6
-            guard abs(yawRate) <= wireLimit else { throw .outOfRange(field: "yaw", allowed: -wireLimit...wireLimit) }
-            guard abs(pitchRate) <= wireLimit else { throw .outOfRange(field: "pitch", allowed: -wireLimit...wireLimit) }
+            guard abs(yawRate) <= wireLimit else { throw .outOfRange(field: .yaw, allowed: -wireLimit...wireLimit) }
+            guard abs(pitchRate) <= wireLimit else { throw .outOfRange(field: .pitch, allowed: -wireLimit...wireLimit) }
             let lasting = duration ?? Self.defaultTimeToLive
             guard lasting > .zero, lasting <= .seconds(3600) else {
-                throw .outOfRange(field: "duration", allowed: 0...3600)
+                throw .outOfRange(field: .duration, allowed: 0...3600)
             }
-            let yaw = clamp(yawRate, limits.yawSpeedRadiansPerSecond, "yaw", &clamped)
-            let pitch = clamp(pitchRate, limits.pitchSpeedRadiansPerSecond, "pitch", &clamped)
+            let yaw = clamp(yawRate, limits.yawSpeedRadiansPerSecond, .yaw, &clamped)
+            let pitch = clamp(pitchRate, limits.pitchSpeedRadiansPerSecond, .pitch, &clamped)
             next = .velocity(yawRadiansPerSecond: yaw, pitchRadiansPerSecond: pitch, endsAt: now + lasting)
         case .orientation(let yaw, let pitch, let isRelative, let pace):
-            guard yaw.isFinite else { throw .notFinite(field: "yaw") }
-            guard pitch.isFinite else { throw .notFinite(field: "pitch") }
+            guard yaw.isFinite else { throw .notFinite(field: .yaw) }
+            guard pitch.isFinite else { throw .notFinite(field: .pitch) }
             let span = 4 * Double.pi
-            guard abs(yaw) <= span else { throw .outOfRange(field: "yaw", allowed: -span...span) }
-            guard abs(pitch) <= span else { throw .outOfRange(field: "pitch", allowed: -span...span) }
+            guard abs(yaw) <= span else { throw .outOfRange(field: .yaw, allowed: -span...span) }
+            guard abs(pitch) <= span else { throw .outOfRange(field: .pitch, allowed: -span...span) }
             if isRelative, pose == nil { throw .notReady }
             var targetYaw = isRelative ? pose!.yawRadians + yaw : yaw
             var targetPitch = isRelative ? pose!.pitchRadians + pitch : pitch
-            if !limits.yawRadians.contains(targetYaw) { clamped.append("yaw") }
-            if !limits.pitchRadians.contains(targetPitch) { clamped.append("pitch") }
+            if !limits.yawRadians.contains(targetYaw) { clamped.append(.yaw) }
+            if !limits.pitchRadians.contains(targetPitch) { clamped.append(.pitch) }
             targetYaw = min(max(targetYaw, limits.yawRadians.lowerBound), limits.yawRadians.upperBound)
             targetPitch = min(max(targetPitch, limits.pitchRadians.lowerBound), limits.pitchRadians.upperBound)
             let wirePace: OrientationMove.Pace
@@ -120,7 +120,7 @@ public struct MotionController: Sendable {
             switch pace {
             case .duration(let duration):
                 guard duration > .zero, duration <= .seconds(60) else {
-                    throw .outOfRange(field: "duration", allowed: 0...60)
+                    throw .outOfRange(field: .duration, allowed: 0...60)
                 }
                 wirePace = .duration(max(duration, .milliseconds(1)))
                 expected = duration
@@ -128,12 +128,12 @@ public struct MotionController: Sendable {
                 let fastest = max(limits.yawSpeedRadiansPerSecond, limits.pitchSpeedRadiansPerSecond)
                 var speed = fastest
                 if case .maximumSpeed(let requested) = pace {
-                    guard requested.isFinite else { throw .notFinite(field: "speed") }
-                    guard requested > 0 else { throw .outOfRange(field: "speed", allowed: 0...fastest) }
+                    guard requested.isFinite else { throw .notFinite(field: .speed) }
+                    guard requested > 0 else { throw .outOfRange(field: .speed, allowed: 0...fastest) }
                     speed = requested
                 }
                 let capped = min(speed, fastest)
-                if capped < speed { clamped.append("speed") }
+                if capped < speed { clamped.append(.speed) }
                 wirePace = .maximumSpeed(AngularRate(radiansPerSecond: capped) ?? AngularRate(microradiansPerSecond: 1))
                 let distance = max(abs(targetYaw - (pose?.yawRadians ?? 0)), abs(targetPitch - (pose?.pitchRadians ?? 0)))
                 expected = .fromSeconds(distance / capped) ?? .seconds(60)
@@ -247,7 +247,7 @@ private func brake(_ rate: Double, position: Double?, rate current: Double?, ran
     return rate > 0 ? min(rate, allowed) : max(rate, -allowed)
 }
 
-private func clamp(_ rate: Double, _ limit: Double, _ field: String, _ clamped: inout [String]) -> Double {
+private func clamp(_ rate: Double, _ limit: Double, _ field: MotionParameter, _ clamped: inout [MotionParameter]) -> Double {
     guard abs(rate) > limit else { return rate }
     clamped.append(field)
     return rate > 0 ? limit : -limit

@@ -33,7 +33,7 @@ public struct MotionLimits: Hashable, Sendable {
     ///   the current one, or a speed is not positive.
     public func narrowed(by request: LimitRequest) throws(MotionError) -> MotionLimits {
         var result = self
-        func narrow(_ current: ClosedRange<Double>, _ wanted: ClosedRange<Double>?, _ field: String) throws(MotionError)
+        func narrow(_ current: ClosedRange<Double>, _ wanted: ClosedRange<Double>?, _ field: MotionParameter) throws(MotionError)
             -> ClosedRange<Double>
         {
             guard let wanted else { return current }
@@ -42,17 +42,17 @@ public struct MotionLimits: Hashable, Sendable {
             guard low <= high else { throw .outOfRange(field: field, allowed: current) }
             return low...high
         }
-        func speed(_ current: Double, _ wanted: Double?, _ field: String) throws(MotionError) -> Double {
+        func speed(_ current: Double, _ wanted: Double?, _ field: MotionParameter) throws(MotionError) -> Double {
             guard let wanted else { return current }
             guard wanted.isFinite else { throw .notFinite(field: field) }
             guard wanted > 0 else { throw .outOfRange(field: field, allowed: 0...current) }
             return min(current, wanted)
         }
-        result.yawRadians = try narrow(yawRadians, request.yawRadians, "yaw_range")
-        result.pitchRadians = try narrow(pitchRadians, request.pitchRadians, "pitch_range")
-        result.yawSpeedRadiansPerSecond = try speed(yawSpeedRadiansPerSecond, request.yawSpeedRadiansPerSecond, "yaw_max_speed")
+        result.yawRadians = try narrow(yawRadians, request.yawRadians, .yawRange)
+        result.pitchRadians = try narrow(pitchRadians, request.pitchRadians, .pitchRange)
+        result.yawSpeedRadiansPerSecond = try speed(yawSpeedRadiansPerSecond, request.yawSpeedRadiansPerSecond, .yawMaximumSpeed)
         result.pitchSpeedRadiansPerSecond = try speed(pitchSpeedRadiansPerSecond, request.pitchSpeedRadiansPerSecond,
-                                                      "pitch_max_speed")
+                                                      .pitchMaximumSpeed)
         return result
     }
 }
@@ -78,12 +78,33 @@ public struct LimitRequest: Hashable, Sendable {
     }
 }
 
-/// Why a motion request was refused; `field` names the offending parameter as the API spells it.
+/// A parameter of a motion or limits request, named by the API when it refuses or clamps one
+/// (`DockAPI` spells each on the wire).
+public enum MotionParameter: Hashable, Sendable, CaseIterable {
+    /// A velocity's or an orientation's yaw.
+    case yaw
+    /// A velocity's or an orientation's pitch.
+    case pitch
+    /// How long a velocity holds, or how long an orientation move takes.
+    case duration
+    /// An orientation move's speed.
+    case speed
+    /// A limits request's yaw range.
+    case yawRange
+    /// A limits request's pitch range.
+    case pitchRange
+    /// A limits request's highest yaw speed.
+    case yawMaximumSpeed
+    /// A limits request's highest pitch speed.
+    case pitchMaximumSpeed
+}
+
+/// Why a motion request was refused; `field` names the offending parameter.
 public enum MotionError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A number is NaN or infinite.
-    case notFinite(field: String)
+    case notFinite(field: MotionParameter)
     /// A number is outside what the request allows.
-    case outOfRange(field: String, allowed: ClosedRange<Double>)
+    case outOfRange(field: MotionParameter, allowed: ClosedRange<Double>)
     /// No accessory is ready to move.
     case notReady
 

@@ -72,14 +72,14 @@ public enum HostError: Error, Hashable, Sendable {
 /// What became of an accepted motion request.
 public struct MotionOutcome: Hashable, Sendable {
     /// The request's fields that were clamped to the limits.
-    public var clampedFields: [String]
+    public var clampedFields: [MotionParameter]
     /// The animation the request cancelled, if one was playing.
     public var cancelledAnimation: AnimationKind?
     /// How the motion ended, when the caller waited for its end; nil when it was only accepted.
     public var ending: MotionEnding?
 
     /// Creates an outcome.
-    public init(clampedFields: [String], cancelledAnimation: AnimationKind?, ending: MotionEnding?) {
+    public init(clampedFields: [MotionParameter], cancelledAnimation: AnimationKind?, ending: MotionEnding?) {
         self.clampedFields = clampedFields
         self.cancelledAnimation = cancelledAnimation
         self.ending = ending

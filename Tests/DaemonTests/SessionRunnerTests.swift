@@ -35,7 +35,7 @@ import TestSupport
         let bad = MotionRequest.velocity(yawRadiansPerSecond: .nan, pitchRadiansPerSecond: 0, duration: nil)
         runner.submit(.motion(bad, takeOver: false, waitsForEnd: false), from: 1) { replies.append($0) }
         loop.advance(by: .milliseconds(50))
-        #expect(replies.dropFirst() == [.failure(.busy(holder: 1)), .failure(.invalid(.notFinite(field: "yaw")))])
+        #expect(replies.dropFirst() == [.failure(.busy(holder: 1)), .failure(.invalid(.notFinite(field: .yaw)))])
         #expect(runner.policy.arbiter.controller == .client(1, isExplicit: false))
         runner.clientDisconnected(1)
         #expect(runner.policy.arbiter.controller == .none, "control returns when a streaming client goes away")

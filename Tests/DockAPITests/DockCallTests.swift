@@ -77,7 +77,7 @@ import Testing
         let fault = FaultReport(accessoryTime: AccessoryTimestamp(microseconds: 0), code: .motorStall, axis: .yaw, isActive: true)
         #expect(DockEncoding.reply(.failure(.dockFault(fault))).parameters
                 == ["fault": .object(["code": .string("motor_stall"), "axis": .string("yaw"), "active": .bool(true)])])
-        let ended = DockEncoding.reply(.motion(MotionOutcome(clampedFields: ["yaw"], cancelledAnimation: nil,
+        let ended = DockEncoding.reply(.motion(MotionOutcome(clampedFields: [.yaw], cancelledAnimation: nil,
                                                              ending: .replaced(byClient: 4))))
         #expect(ended.parameters["result"] == .object(["clamped": .array([.string("yaw")]),
                                                         "ended": .object(["how": .string("replaced"), "by_client": .integer(4)])]))

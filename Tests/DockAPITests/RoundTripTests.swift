@@ -114,6 +114,31 @@ import Testing
 
     /// The host's status is in enums; the API alone names them, each case once, as the interface says,
     /// and every host case has its API case.
+    /// The core names a refused or clamped parameter by a `MotionParameter`; the API spells it as
+    /// the method that took it does (before, a limits request's range was refused as `yaw_range`,
+    /// a parameter no method has).
+    @Test func everyMotionParameterIsSpelledAsItsMethodTakesIt() {
+        func parameters(of method: String) -> Set<String> {
+            guard let line = DockInterface.definition.split(separator: "\n").first(where: { $0.hasPrefix("method \(method)(") }),
+                let open = line.firstIndex(of: "("), let close = line.firstIndex(of: ")")
+            else { return [] }
+            return Set(line[line.index(after: open)..<close].split(separator: ",").compactMap {
+                $0.split(separator: ":").first.map { String($0.filter { $0 != " " }) }
+            })
+        }
+        let motion = parameters(of: "SetVelocity").union(parameters(of: "SetOrientation"))
+        let limits = parameters(of: "SetLimits")
+        #expect(limits == ["yaw", "pitch", "max_speed", "accessory"])
+        for parameter in [MotionParameter.yaw, .pitch, .duration, .speed] {
+            #expect(motion.contains(parameter.wireName), "\(parameter) is \(parameter.wireName)")
+        }
+        for parameter in [MotionParameter.yawRange, .pitchRange, .yawMaximumSpeed, .pitchMaximumSpeed] {
+            #expect(limits.contains(parameter.wireName), "\(parameter) is \(parameter.wireName)")
+        }
+        #expect(DockEncoding.reply(.invalid(.outOfRange(field: .pitchRange, allowed: -1...1))).parameters["parameter"]
+                == .string("pitch"))
+    }
+
     @Test func everyStateMotionAndTrackerCaseHasItsOwnWireName() {
         func names<Value: CaseIterable & RawRepresentable<String> & Equatable>(_ type: Value.Type) -> [String] {
             let names = Value.allCases.map(\.rawValue)
@@ -143,7 +168,7 @@ import Testing
 
     @Test func everyReplyDecodesIntoWhatTheHostAnswered() throws {
         let outcomes = [MotionOutcome(clampedFields: [], cancelledAnimation: nil, ending: nil),
-                        MotionOutcome(clampedFields: ["yaw", "pitch"], cancelledAnimation: .wake, ending: .completed(.orientationReached)),
+                        MotionOutcome(clampedFields: [.yaw, .pitch], cancelledAnimation: .wake, ending: .completed(.orientationReached)),
                         MotionOutcome(clampedFields: [], cancelledAnimation: nil, ending: .completed(.animationFinished(.no))),
                         MotionOutcome(clampedFields: [], cancelledAnimation: nil, ending: .completed(.velocityExpired)),
                         MotionOutcome(clampedFields: [], cancelledAnimation: nil, ending: .completed(.timedOut)),
@@ -174,7 +199,7 @@ import Testing
             (DockEncoding.reply(.notSupported("zoom")), .notSupported(capability: "zoom")),
             (DockEncoding.reply(.dockRefused(.outOfRange, detail: 2)), .dockRefused(reason: "out_of_range", detail: 2)),
             (DockEncoding.reply(.dockFault(fault)), .dockFault(Dock.Fault(code: "motor_stall", axis: .yaw, isActive: true))),
-            (DockEncoding.reply(.invalid(.notFinite(field: "yaw"))),
+            (DockEncoding.reply(.invalid(.notFinite(field: .yaw))),
              .invalidParameter(ParameterError(parameter: "yaw", reason: "must be finite"))),
             (DockEncoding.noSuchAccessory("X-1"), .noSuchAccessory("X-1")),
             (DockCall.Refusal.methodNotFound("io.dockd.Dock.Fly").reply, .methodNotFound("io.dockd.Dock.Fly")),

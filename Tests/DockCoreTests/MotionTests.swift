@@ -45,7 +45,7 @@ import Testing
     @Test func targetsBeyondTheLimitsAreClampedAndSaidToBe() throws {
         var bench = try MotionBench(limits: LimitRequest(pitchRadians: -0.2...0.5))
         let result = try bench.request(.orientation(yawRadians: 4, pitchRadians: 0.9, isRelative: false, pace: .maximumSpeed(10)))
-        #expect(Set(result.clampedFields) == ["yaw", "pitch", "speed"])
+        #expect(Set(result.clampedFields) == [.yaw, .pitch, .speed])
         bench.runUntilIdle()
         #expect(abs(bench.yaw - 2.96706) < 0.004, "at the dock's yaw limit")
         #expect(abs(bench.pitch - 0.5) < 0.004, "at the narrowed pitch limit")
@@ -54,7 +54,7 @@ import Testing
     @Test func velocitiesSlowDownBeforeNarrowedLimits() throws {
         var bench = try MotionBench(limits: LimitRequest(yawRadians: -0.5...0.5))
         let result = try bench.request(.velocity(yawRadiansPerSecond: 5, pitchRadiansPerSecond: 0, duration: .seconds(3)))
-        #expect(result.clampedFields == ["yaw"], "faster than the dock turns")
+        #expect(result.clampedFields == [.yaw], "faster than the dock turns")
         bench.run(for: .seconds(3))
         let furthest = bench.trace.map(\.yawRadians).max() ?? 0
         #expect(furthest <= 0.51 && furthest > 0.45, "reached the limit without passing it: \(furthest)")
@@ -67,10 +67,10 @@ import Testing
         let narrower = try bench.limits.narrowed(by: LimitRequest(yawRadians: -1...3, pitchSpeedRadiansPerSecond: 0.5))
         #expect(narrower.yawRadians == -1...bench.limits.yawRadians.upperBound)
         #expect(narrower.pitchSpeedRadiansPerSecond == 0.5)
-        #expect(throws: MotionError.notFinite(field: "yaw_range")) {
+        #expect(throws: MotionError.notFinite(field: .yawRange)) {
             try bench.limits.narrowed(by: LimitRequest(yawRadians: -Double.infinity...0))
         }
-        #expect(throws: MotionError.outOfRange(field: "pitch_range", allowed: bench.limits.pitchRadians)) {
+        #expect(throws: MotionError.outOfRange(field: .pitchRange, allowed: bench.limits.pitchRadians)) {
             try bench.limits.narrowed(by: LimitRequest(pitchRadians: 2...3))
         }
     }
@@ -80,16 +80,16 @@ import Testing
         try bench.request(.velocity(yawRadiansPerSecond: 0.3, pitchRadiansPerSecond: 0, duration: .seconds(2)))
         let before = bench.motion.activity
         let written = bench.bench.framesWritten.count
-        #expect(throws: MotionError.notFinite(field: "yaw")) {
+        #expect(throws: MotionError.notFinite(field: .yaw)) {
             try bench.request(.velocity(yawRadiansPerSecond: .nan, pitchRadiansPerSecond: 0, duration: nil))
         }
-        #expect(throws: MotionError.notFinite(field: "pitch")) {
+        #expect(throws: MotionError.notFinite(field: .pitch)) {
             try bench.request(.orientation(yawRadians: 0, pitchRadians: .infinity, isRelative: false, pace: .maximumSpeed(1)))
         }
-        #expect(throws: MotionError.outOfRange(field: "duration", allowed: 0...3600)) {
+        #expect(throws: MotionError.outOfRange(field: .duration, allowed: 0...3600)) {
             try bench.request(.velocity(yawRadiansPerSecond: 0.1, pitchRadiansPerSecond: 0, duration: .seconds(-1)))
         }
-        #expect(throws: MotionError.outOfRange(field: "pitch", allowed: -20...20)) {
+        #expect(throws: MotionError.outOfRange(field: .pitch, allowed: -20...20)) {
             try bench.request(.velocity(yawRadiansPerSecond: 0, pitchRadiansPerSecond: 25, duration: nil))
         }
         #expect(bench.motion.activity == before)

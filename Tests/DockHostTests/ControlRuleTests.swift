@@ -130,7 +130,7 @@ import Testing
         let invalid = bench.request(.motion(.velocity(yawRadiansPerSecond: .infinity, pitchRadiansPerSecond: 0, duration: nil),
                                             takeOver: true, waitsForEnd: false), from: 2)
         #expect(bench.replies[busy] == .failure(.busy(holder: 1)))
-        #expect(bench.replies[invalid] == .failure(.invalid(.notFinite(field: "yaw"))))
+        #expect(bench.replies[invalid] == .failure(.invalid(.notFinite(field: .yaw))))
         #expect(bench.events.count == before, "no control change was broadcast: \(bench.events.suffix(2))")
         #expect(bench.host.arbiter.controller == .client(1, isExplicit: true))
     }
