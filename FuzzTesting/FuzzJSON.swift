@@ -5,11 +5,20 @@
 // - the reader accepts or refuses by name (`JSONParser.Malformed`), never traps;
 // - what it accepts serialises to JSON it reads back as the same value, and serialising that
 //   gives the same text (decode → encode → decode is stable);
-// - differentially, against Foundation's `JSONSerialization` (fragments allowed): what ours
-//   accepts Foundation accepts with the same values (numbers equal as doubles or as 64-bit
-//   integers; within 10⁻¹⁴ where Foundation keeps a long number as NSDecimalNumber). The other
-//   way is not checked: Foundation is the more lenient (it takes a trailing comma, `[1,]`, UTF-16
-//   and UTF-32 text, nesting deeper than 128).
+// - differentially, both ways, against Foundation's `JSONSerialization` (fragments allowed):
+//   what ours accepts Foundation accepts with the same values (numbers equal as doubles or as
+//   64-bit integers; within 10⁻¹⁴ where Foundation keeps a long number as NSDecimalNumber), and
+//   what Foundation accepts ours accepts too, unless the input is one of these deliberate
+//   deviations (`Deviation`, each recognised from the input and our error, never assumed), where
+//   ours refuses what Foundation takes:
+//   - `trailingComma`: `[1,]`, `{"a":1,}` — RFC 8259 has no trailing comma;
+//   - `notUTF8`: a byte-order mark, or UTF-16 or UTF-32 text — a Varlink message is UTF-8;
+//   - `nestedTooDeeply`: 129 to 512 levels (Foundation refuses more) — a bound on the reader's
+//     recursion.
+//   Both refuse the rest, as RFC 8259 does, and agree on a few things it leaves open: a number
+//   past a double's range (1e999) and a lone surrogate (`"\ud800"`) are refused by both, a
+//   duplicate key keeps the last value in both (checked by hand against this toolchain's
+//   Foundation). Each deviation is named again in BENCHMARKS.md.
 import Foundation
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -35,8 +44,41 @@ public func fuzzJSON(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
         precondition(same(value, foundation), "ours reads \(value), Foundation \(foundation)")
     case .failure(let error):
         precondition(error.offset >= 0 && error.offset <= count, "error offset \(error.offset) outside \(count) bytes")
+        if let foundation {
+            precondition(Deviation(bytes, error) != nil,
+                         "Foundation reads \(foundation) where ours refuses \(String(decoding: bytes, as: UTF8.self)): \(error)")
+        }
     }
     return 0
+}
+
+/// Where ours refuses, on purpose, what Foundation accepts (the header says why for each).
+enum Deviation {
+    case trailingComma, notUTF8, nestedTooDeeply
+
+    /// The deviation that explains our refusal of `bytes`, or nil when none does.
+    init?(_ bytes: [UInt8], _ error: JSONParser.Malformed) {
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) || bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE])
+            || (bytes.count >= 2 && (bytes[0] == 0 || bytes[1] == 0))
+        {
+            self = .notUTF8
+            return
+        }
+        if error.reason.hasPrefix("nested more than ") {
+            self = .nestedTooDeeply
+            return
+        }
+        switch error.reason {
+        case "expected a quoted key", "unexpected character ']'", "unexpected character '}'":
+            // At a closing bracket whose last non-blank byte before it is a comma.
+            guard error.offset < bytes.count, bytes[error.offset] == UInt8(ascii: "]") || bytes[error.offset] == UInt8(ascii: "}"),
+                bytes[..<error.offset].last(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }) == UInt8(ascii: ",")
+            else { return nil }
+            self = .trailingComma
+        default:
+            return nil
+        }
+    }
 }
 
 /// Whether Foundation's reading holds the same value as ours.

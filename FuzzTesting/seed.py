@@ -85,6 +85,39 @@ if target == "visca-profile":
     for path in sorted(pathlib.Path("Protocol/visca").glob("*.json")):
         seeds.append(path.read_bytes())
     seeds += quoted(sorted(pathlib.Path("Tests/VISCAProtocolTests").glob("*.swift")), r'^\s*\{')
+if target == "host-session":
+    # Scripts (FuzzTesting/FuzzHostSession.swift): 2 = the example dock's info answering the
+    # hello, 3 N = N x 4 ms pass, 4 KIND ... = a request, 0 LEN BYTES = the dock's bytes.
+    opening = bytes([2, 0, 3, 50])
+    # Tracking on, then ten frames of five boxes (each request ends with its client byte).
+    tracking = bytes([4, 7 | 0x40, 0]) + b"".join(bytes([4, 11]) + bytes(range(16 + 5 * i, 37 + 5 * i)) + bytes([0, 3, 8])
+                                                   for i in range(10))
+    moves = bytes([4, 0, 0x10, 0xF0, 30, 1, 3, 20,  # a velocity of 1, -1 rad/s for 500 ms
+                   4, 1, 0x08, 0x04, 1, 0x20, 1, 3, 100,  # a move to 0.5, 0.25 at 2 rad/s
+                   4, 1 | 0x20, 0x10, 0x10, 1, 0xF8, 0, 0, 0, 0, 0, 0, 0, 1, 1, 3, 50,  # relative, at 5e-324 rad/s
+                   4, 5, 2, 4, 0, 0x20, 0, 0, 2, 5, 1, 3, 10,  # client 3 holds, turns, vanishes
+                   4, 2, 3, 1, 3, 250, 6, 3, 250, 7, 3, 250])  # kapow, the port closes, a device appears
+    seeds += [opening, opening + tracking, opening + moves, opening + tracking + moves]
+    for path in ["Protocol/vectors/example-session.json", "Protocol/vectors/transcripts.json", "Protocol/vectors/streams.json"]:
+        for chunk in hexes(json.loads(pathlib.Path(path).read_text())):
+            for start in range(0, len(chunk), 255):
+                piece = chunk[start:start + 255]
+                seeds.append(opening + bytes([0, len(piece)]) + piece + bytes([3, 10]))
+if target == "uvc":
+    import struct
+    for path in sorted(pathlib.Path("Protocol/uvc").glob("*.json")):
+        seeds.append(path.read_bytes())
+    capability = b"uvcvideo".ljust(16, b"\0") + b"OBSBOT Tiny".ljust(32, b"\0") + b"usb-0000:00:14.0-1".ljust(32, b"\0") \
+        + struct.pack("<III", 0x060100, 0x84200001, 0x04200001) + bytes(12)
+    query = struct.pack("<II", 0x009a0908, 1) + b"Pan, Absolute".ljust(32, b"\0") \
+        + struct.pack("<qqqqIII", -522000, 522000, 3600, 0, 0x10, 4, 1) + bytes(232 - 84)
+    controls = struct.pack("<IIIIQ", 0x009a0000, 2, 0, 0, 0) + bytes(8) \
+        + struct.pack("<IIIi", 0x009a0908, 0, 0, 0) + bytes(4) + struct.pack("<IIIi", 0x009a0909, 0, 0, -3600) + bytes(4)
+    for request, image in [(0x80685600, capability), (0xc0e85667, query), (0xc0205647, controls), (0xc008561b, struct.pack("<Ii", 0x009a0908, 7200))]:
+        for errno in [0, 5, 22]:
+            seeds.append(struct.pack("<IiI", request, errno, len(image)) + image)
+        seeds.append(struct.pack("<II", request, len(image)) + image)
+    seeds.append(struct.pack("<IiI", 0x80685600, 0, 0x10001) + capability)
 
 for seed in seeds:
     (corpus / ("seed-" + hashlib.sha1(seed).hexdigest()[:16])).write_bytes(seed)

@@ -266,7 +266,8 @@ method ListAccessories() -> (accessories: []Accessory)
 method SetVelocity(yaw: float, pitch: float, duration: ?float, take_over: ?bool, wait: ?bool, accessory: ?string) -> (result: MotionResult)
 
 # Moves the dock to an orientation, absolute or relative to where it is, in duration seconds or
-# at up to speed rad/s (one of the two; default speed: the dock's maximum). Targets outside the
+# at up to speed rad/s (one of the two; default speed: the dock's maximum; the slowest is
+# 0.000001, the wire's 1 µrad/s, and a slower one is InvalidParameter speed). Targets outside the
 # limits are clamped (result.clamped names the fields).
 method SetOrientation(yaw: float, pitch: float, relative: ?bool, duration: ?float, speed: ?float, take_over: ?bool, wait: ?bool, accessory: ?string) -> (result: MotionResult)
 

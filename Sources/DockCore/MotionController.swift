@@ -67,6 +67,8 @@ public struct MotionController: Sendable {
     public static let tickInterval = Duration.nanoseconds(33_333_333)
     /// How long a velocity lasts when the request gives no duration.
     public static let defaultTimeToLive = Duration.milliseconds(500)
+    /// The slowest orientation move the wire carries: 1 µrad/s, rad/s.
+    public static let slowestSpeedRadiansPerSecond = 1e-6
     /// The time-to-live sent with each velocity command.
     public static let commandTimeToLive = Duration.milliseconds(200)
     /// How close an orientation counts as reached, radians.
@@ -134,7 +136,13 @@ public struct MotionController: Sendable {
                 }
                 let capped = min(speed, fastest)
                 if capped < speed { clamped.append(.speed) }
-                wirePace = .maximumSpeed(AngularRate(radiansPerSecond: capped) ?? AngularRate(microradiansPerSecond: 1))
+                // The wire carries whole µrad/s and refuses 0: a speed that rounds to 0 (5e-324,
+                // 4e-7 rad/s) is refused here, by name, rather than built into a frame the
+                // session's encoder would trap on.
+                guard let rate = AngularRate(radiansPerSecond: capped), rate.microradiansPerSecond >= 1 else {
+                    throw .outOfRange(field: .speed, allowed: Self.slowestSpeedRadiansPerSecond...max(fastest, Self.slowestSpeedRadiansPerSecond))
+                }
+                wirePace = .maximumSpeed(rate)
                 let distance = max(abs(targetYaw - (pose?.yawRadians ?? 0)), abs(targetPitch - (pose?.pitchRadians ?? 0)))
                 expected = .fromSeconds(distance / capped) ?? .seconds(60)
             }

@@ -168,7 +168,7 @@ public enum V4L2QueryControl {
         image.put(text: control.name, at: 8, count: 32)
         image.put(Int32(clamping: control.minimum), at: 40)
         image.put(Int32(clamping: control.maximum), at: 44)
-        image.put(Int32(clamping: control.step), at: 48)
+        image.put(UInt32(clamping: control.step), at: 48)  // read back as unsigned, as decode reads it
         image.put(Int32(clamping: control.defaultValue), at: 52)
         image.put(control.flags.rawValue, at: 56)
         return image

@@ -72,6 +72,14 @@ final class DaemonProcess {
         return kilobytes / 1024
     }
 
+    /// Threads (Threads in /proc/PID/status).
+    static func threads(of identifier: Int32) -> Int? {
+        guard let text = try? String(contentsOfFile: "/proc/\(identifier)/status", encoding: .utf8),
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("Threads:") })
+        else { return nil }
+        return Int(line.dropFirst("Threads:".count).trimmingCharacters(in: .whitespaces))
+    }
+
     /// Open file descriptors (entries of /proc/PID/fd).
     static func openDescriptors(of identifier: Int32) -> Int? {
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(identifier)/fd"))?.count

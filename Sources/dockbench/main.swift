@@ -12,6 +12,7 @@ import Glibc
 //   swift run -c release dockbench [--json] [--calls N]
 //   swift run -c release dockbench --tracker
 //   swift run -c release dockbench --load [--seconds S] [--json]
+//   swift run -c release dockbench --soak MINUTES [--soak-output PREFIX] [--soak-sample SECONDS]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.contains("--version") {
@@ -23,6 +24,8 @@ if arguments.contains("--help") || arguments.contains("-h") {
         usage: dockbench [--json] [--calls N]
                dockbench --tracker
                dockbench --load [--seconds S] [--json]
+               dockbench --soak MINUTES [--soak-output PREFIX] [--soak-sample SECONDS]
+               dockbench --soak-plot PREFIX
                dockbench --version
 
         Measures, in one run: the tracker's cost per frame with 1, 5 and 16 subjects (each seen as
@@ -43,6 +46,15 @@ if arguments.contains("--help") || arguments.contains("-h") {
         100 GetStatus calls a second and 8 Watch streams, for S seconds (default 60), and reports
         errors, round trips, missed control ticks, loop lateness, CPU and memory, beside the same
         figures without the clients.
+
+        --soak runs dockd for MINUTES (a decimal: 0.2 is 12 s) tracking five people at 30 fps
+        from a dock on a pseudo-terminal that is unplugged for 2 s every 6 s, while clients
+        connect, call and vanish (some mid-Watch, some before reading the answer), a child
+        process holding control is killed with SIGKILL every 4 s, and garbage arrives on the
+        socket every second. Every SECONDS (default 10) it samples dockd's RSS, descriptors and
+        threads, the loop's lateness and missed ticks, and the errors the clients met that none
+        of this explains; it writes PREFIX.json and PREFIX.svg (default PREFIX: soak) and prints
+        a summary. --soak-plot draws PREFIX.svg again from PREFIX.json.
         """)
     exit(0)
 }
@@ -54,6 +66,24 @@ func option(_ name: String, default value: Int) -> Int {
         exit(64)
     }
     return number
+}
+/// The value after `name` as a positive decimal, or nil when `name` is absent.
+func decimalOption(_ name: String) -> Double? {
+    guard let index = arguments.firstIndex(of: name) else { return nil }
+    guard index + 1 < arguments.count, let number = Double(arguments[index + 1]), number > 0, number.isFinite else {
+        FileHandle.standardError.write(Data("dockbench: \(name) needs a positive number\n".utf8))
+        exit(64)
+    }
+    return number
+}
+/// The value after `name`, or nil when `name` is absent.
+func textOption(_ name: String) -> String? {
+    guard let index = arguments.firstIndex(of: name) else { return nil }
+    guard index + 1 < arguments.count, !arguments[index + 1].isEmpty else {
+        FileHandle.standardError.write(Data("dockbench: \(name) needs a value\n".utf8))
+        exit(64)
+    }
+    return arguments[index + 1]
 }
 let calls = option("--calls", default: 5000)
 let loadSeconds = option("--seconds", default: 60)
@@ -129,6 +159,18 @@ func loadRows(_ label: String, _ figures: TrackingLoadBenchmark.Figures) -> [Row
 }
 
 Task.detached {
+    if let socket = textOption("--soak-holder") {
+        await SoakHolder.run(socket: socket)
+    }
+    if let prefix = textOption("--soak-plot") {
+        exit(Soak.replot(prefix))
+    }
+    if let minutes = decimalOption("--soak") {
+        var options = Soak.Options(minutes: minutes)
+        options.output = textOption("--soak-output") ?? options.output
+        options.sampleSeconds = decimalOption("--soak-sample") ?? options.sampleSeconds
+        exit(await Soak.run(options))
+    }
     if arguments.contains("--load") {
         guard let quiet = await TrackingLoadBenchmark.run(seconds: Double(loadSeconds) / 4),
             let loaded = await TrackingLoadBenchmark.run(seconds: Double(loadSeconds), clients: 64, requestsPerSecond: 100, watchers: 8)

@@ -40,4 +40,40 @@ import TestSupport
         let usage = try ChildProcess.run("dockbench", ["--calls", "zero"])
         #expect(usage.status == 64)
     }
+
+    /// The soak's whole machinery for 15 s through the real path: dockd tracking, the dock
+    /// unplugged and re-plugged, a holder killed with SIGKILL, vanishing clients and garbage; the
+    /// JSON it writes has a sample every 3 s with dockd's figures and no error it cannot explain.
+    @Test func aShortSoakWritesItsSamplesAndPlot() throws {
+        let prefix = FileManager.default.temporaryDirectory.appendingPathComponent("soak-test-\(ProcessInfo.processInfo.processIdentifier)").path
+        defer {
+            try? FileManager.default.removeItem(atPath: prefix + ".json")
+            try? FileManager.default.removeItem(atPath: prefix + ".svg")
+        }
+        let run = try ChildProcess.run("dockbench", ["--soak", "0.25", "--soak-sample", "3", "--soak-output", prefix])
+        #expect(run.status == 0, "\(run.error)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: prefix + ".json"))) as? [String: Any])
+        let samples = try #require(json["samples"] as? [[String: Any]])
+        #expect(samples.count == 5, "a sample every 3 s for 15 s: \(samples.count)")
+        for sample in samples {
+            #expect((sample["rss_mib"] as? Double ?? 0) > 1, "dockd's RSS read: \(sample)")
+            #expect((sample["descriptors"] as? Int ?? 0) >= 3 && (sample["threads"] as? Int ?? 0) >= 1, "\(sample)")
+            #expect((sample["late_p99_us"] as? Double ?? -1) >= 0, "the loop's lateness from GetStatus: \(sample)")
+            #expect((sample["calls"] as? Int ?? 0) > 60, "Track at 30 fps and the churning clients answered: \(sample)")
+        }
+        let last = try #require(samples.last)
+        #expect((last["unplugs"] as? Int ?? 0) >= 1 && (last["dock_reconnects"] as? Int ?? 0) >= 1, "dockd saw the dock go: \(last)")
+        #expect((last["holders_killed"] as? Int ?? 0) >= 2 && (json["holders_held"] as? Int ?? 0) >= 1,
+                "holders took control and were killed: \(last), \(json["holders_held"] ?? "?")")
+        #expect((last["vanished"] as? Int ?? 0) >= 20 && (last["garbage"] as? Int ?? 0) >= 5, "\(last)")
+        let summary = try #require(json["summary"] as? [String: Any])
+        #expect(summary["errors"] as? Int == 0, "no error the soak cannot explain: \(json["unexplained"] ?? "?")")
+        #expect((json["unexplained"] as? [String])?.isEmpty == true)
+        let plot = try String(contentsOfFile: prefix + ".svg", encoding: .utf8)
+        #expect(plot.hasPrefix("<svg") && plot.components(separatedBy: "<polyline").count == 6, "four panels, five series")
+        try FileManager.default.removeItem(atPath: prefix + ".svg")
+        #expect(try ChildProcess.run("dockbench", ["--soak-plot", prefix]).status == 0)
+        #expect(try String(contentsOfFile: prefix + ".svg", encoding: .utf8) == plot, "drawn again from the JSON alone, the same")
+        #expect(try ChildProcess.run("dockbench", ["--soak", "-1"]).status == 64)
+    }
 }

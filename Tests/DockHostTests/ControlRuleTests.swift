@@ -135,6 +135,26 @@ import Testing
         #expect(bench.host.arbiter.controller == .client(1, isExplicit: true))
     }
 
+    /// Issue 25: an orientation move whose speed rounds to 0 µrad/s (the wire's unit) built a frame
+    /// the session's encoder refused, and dockd trapped (FuzzTesting/regressions/host-session/).
+    @Test(arguments: [Double.leastNonzeroMagnitude, 1e-9, 4.9e-7])
+    func aMoveTooSlowForTheWireIsRefusedByNameAndChangesNothing(speed: Double) {
+        var bench = HostBench()
+        bench.attach()
+        let before = (events: bench.events.count, frames: bench.peer.written.count, motion: bench.host.motion.activity)
+        let token = bench.request(.motion(.orientation(yawRadians: 0.5, pitchRadians: 0, isRelative: false, pace: .maximumSpeed(speed)),
+                                          takeOver: false, waitsForEnd: false), from: 1)
+        let fastest = max(bench.host.limits!.yawSpeedRadiansPerSecond, bench.host.limits!.pitchSpeedRadiansPerSecond)
+        #expect(bench.replies[token] == .failure(.invalid(.outOfRange(field: "speed", allowed: 1e-6...fastest))))
+        #expect(bench.events.count == before.events && bench.peer.written.count == before.frames, "nothing announced, nothing sent")
+        #expect(bench.host.motion.activity == before.motion && bench.host.arbiter.controller == .none)
+        let slowest = bench.request(.motion(.orientation(yawRadians: 0.5, pitchRadians: 0, isRelative: false, pace: .maximumSpeed(1e-6)),
+                                            takeOver: false, waitsForEnd: false), from: 1)
+        bench.run(for: .milliseconds(100))
+        #expect(bench.replies[slowest] == .motion(MotionOutcome(clampedFields: [], cancelledAnimation: nil, ending: nil)),
+                "1 µrad/s, the slowest the wire carries, goes out")
+    }
+
     @Test func aCommandTheDockRefusesAnswersItsCallerAndIsNotSentAgain() {
         var bench = HostBench()
         bench.attach()

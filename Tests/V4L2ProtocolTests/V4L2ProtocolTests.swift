@@ -46,6 +46,20 @@ import Testing
         #expect(throws: V4L2DecodingError.self) { try V4L2QueryExtendedControl.decode([0, 1]) }
     }
 
+    /// The old query's step is read as unsigned; it was written back clamped to Int32, so a step
+    /// above 2³¹ (a driver's −522 000 as read) came back as 2147483647 (fuzz target uvc,
+    /// FuzzTesting/regressions/uvc/queryctrl-step-above-int32). A step past 32 bits is clamped.
+    @Test func queryControlStepReadsBackAsItWasRead() throws {
+        var image = V4L2QueryControl.request(id: V4L2ControlID.panAbsolute)
+        image.replaceSubrange(48..<52, with: [0xF0, 0x08, 0xF8, 0xFF])  // 4294445296 as read
+        let control = try V4L2QueryControl.decode(image)
+        #expect(control.step == 4_294_445_296)
+        #expect(try V4L2QueryControl.decode(V4L2QueryControl.encode(control)) == control)
+        var wide = control
+        wide.step = 1 << 40
+        #expect(try V4L2QueryControl.decode(V4L2QueryControl.encode(wide)).step == UInt64(UInt32.max))
+    }
+
     @Test func capabilityRoundTrips() throws {
         let capability = V4L2Capability(driver: "uvcvideo", card: "OBSBOT Tiny", busInfo: "usb-0000:00:14.0-1",
                                         version: 0x06_01_00, capabilities: 0x8420_0001, deviceCapabilities: 0x0420_0001)
