@@ -145,7 +145,7 @@ import Testing
         let token = bench.request(.motion(.orientation(yawRadians: 0.5, pitchRadians: 0, isRelative: false, pace: .maximumSpeed(speed)),
                                           takeOver: false, waitsForEnd: false), from: 1)
         let fastest = max(bench.host.limits!.yawSpeedRadiansPerSecond, bench.host.limits!.pitchSpeedRadiansPerSecond)
-        #expect(bench.replies[token] == .failure(.invalid(.outOfRange(field: "speed", allowed: 1e-6...fastest))))
+        #expect(bench.replies[token] == .failure(.invalid(.outOfRange(field: .speed, allowed: 1e-6...fastest))))
         #expect(bench.events.count == before.events && bench.peer.written.count == before.frames, "nothing announced, nothing sent")
         #expect(bench.host.motion.activity == before.motion && bench.host.arbiter.controller == .none)
         let slowest = bench.request(.motion(.orientation(yawRadians: 0.5, pitchRadians: 0, isRelative: false, pace: .maximumSpeed(1e-6)),
