@@ -116,7 +116,8 @@ public struct UVCCamera: Sendable {
         var axis = axis
         if let units = values[speed], units != 0 {
             axis.step(commandedRadiansPerSecond: Double(units) * model.degreesPerSecondPerSpeedUnit * .pi / 180, seconds: seconds)
-            if values[target] != nil { values[target] = Int32((axis.outputRadians * arcSecondsPerRadian).rounded()) }  // read back where it went
+            // Read back where it went.
+            if values[target] != nil { values[target] = Int32((axis.outputRadians * arcSecondsPerRadian).rounded()) }
             return axis
         }
         let rate = values[target].map { axis.rate(toward: Double($0) / arcSecondsPerRadian, atMost: model.absoluteDegreesPerSecond * .pi / 180) } ?? 0
