@@ -33,6 +33,9 @@ let package = Package(
         // Pure: the version every program and the package show (one constant).
         .target(name: "DockVersion", swiftSettings: strictSettings),
 
+        // Pure: the log levels (syslog's), one type for the host's policy and the daemon's logger.
+        .target(name: "DockLogLevel", swiftSettings: strictSettings),
+
         // Pure: the dock serial protocol (Protocol/dock-serial.md). Standard library only.
         .target(name: "DockProtocol", swiftSettings: strictSettings),
 
@@ -54,7 +57,7 @@ let package = Package(
 
         // Pure: the host's policy — session, motion, control, tracking, indicator and what
         // clients hear — as one value type that the daemon, the evaluation and the tests drive.
-        .target(name: "DockHost", dependencies: ["DockCore", "DockProtocol", "DockTracking"], swiftSettings: strictSettings),
+        .target(name: "DockHost", dependencies: ["DockCore", "DockLogLevel", "DockProtocol", "DockTracking"], swiftSettings: strictSettings),
 
         // Pure: the Varlink API — framing, typed calls, replies and events, the io.dockd.Dock
         // interface.
@@ -72,7 +75,7 @@ let package = Package(
         ),
 
         // I/O: file descriptors, pseudo-terminals, polling, clocks and signals.
-        .target(name: "DockSystem", dependencies: ["CLinux", "CSerialPort", "CUdev"], swiftSettings: strictSettings),
+        .target(name: "DockSystem", dependencies: ["CLinux", "CSerialPort", "CUdev", "DockLogLevel"], swiftSettings: strictSettings),
         // Linux headers the Glibc module lacks (signalfd); no library to link.
         .systemLibrary(name: "CLinux"),
 
@@ -88,7 +91,7 @@ let package = Package(
         // I/O: the running service — sessions over transports, the control loop, signals, systemd.
         .target(
             name: "DockDaemon",
-            dependencies: ["DockAPI", "DockCore", "DockHost", "DockProtocol", "DockSimulator", "DockSystem", "DockTracking",
+            dependencies: ["DockAPI", "DockCore", "DockHost", "DockLogLevel", "DockProtocol", "DockSimulator", "DockSystem", "DockTracking",
                            "VISCAProtocol", "V4L2Protocol", "DockVersion"],
             swiftSettings: strictSettings
         ),
@@ -176,7 +179,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DockHostTests",
-            dependencies: ["DockHost", "DockCore", "DockProtocol", "DockSimulator", "DockTracking", "VISCAProtocol", "V4L2Protocol"],
+            dependencies: ["DockHost", "DockCore", "DockLogLevel", "DockProtocol", "DockSimulator", "DockTracking", "VISCAProtocol", "V4L2Protocol"],
             swiftSettings: strictSettings
         ),
         .testTarget(

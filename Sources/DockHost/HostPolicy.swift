@@ -1,4 +1,5 @@
 public import DockCore
+import DockLogLevel
 public import DockProtocol
 public import DockTracking
 
@@ -354,7 +355,7 @@ public struct HostPolicy: Sendable {
         actions.append(.publish(.control(change)))
     }
 
-    mutating func log(_ level: HostLogLevel, _ text: String, into actions: inout [HostAction]) {
+    mutating func log(_ level: LogLevel, _ text: String, into actions: inout [HostAction]) {
         actions.append(.log(level, text))
     }
 
