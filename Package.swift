@@ -33,6 +33,10 @@ let package = Package(
         // Pure: the version every program and the package show (one constant).
         .target(name: "DockVersion", swiftSettings: strictSettings),
 
+        // Pure: options declared once (name, value, range, help), and from them the parser, the
+        // help and the shell completions of every program.
+        .target(name: "DockOptions", swiftSettings: strictSettings),
+
         // Pure: the log levels (syslog's), one type for the host's policy and the daemon's logger.
         .target(name: "DockLogLevel", swiftSettings: strictSettings),
 
@@ -225,6 +229,11 @@ let package = Package(
         .testTarget(
             name: "DocumentationTests",
             dependencies: ["dockd", "dockctl", "docksim", "dockwire", "dockbench", "DockDaemon", "DockVersion", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "DockOptionsTests",
+            dependencies: ["DockOptions"],
             swiftSettings: strictSettings
         ),
         .testTarget(
