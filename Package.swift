@@ -54,7 +54,7 @@ let package = Package(
         .target(name: "V4L2Protocol", swiftSettings: strictSettings),
 
         // Pure: observations, image geometry and camera models (the tracker grows here).
-        .target(name: "DockTracking", swiftSettings: strictSettings),
+        .target(name: "DockTracking", dependencies: ["DockOptions"], swiftSettings: strictSettings),
 
         // Pure: the accessory session, motion, control arbitration and animations.
         .target(name: "DockCore", dependencies: ["DockProtocol", "VISCAProtocol", "V4L2Protocol"], swiftSettings: strictSettings),
