@@ -109,7 +109,7 @@ let package = Package(
         // The command-line client (and the tracker's offline replay).
         .executableTarget(
             name: "dockctl",
-            dependencies: ["DockClient", "DockAPI", "DockTracking", "DockVersion"],
+            dependencies: ["DockClient", "DockAPI", "DockOptions", "DockTracking", "DockVersion"],
             swiftSettings: strictSettings
         ),
 
@@ -221,8 +221,8 @@ let package = Package(
         ),
         .testTarget(
             name: "ClientTests",
-            dependencies: ["dockctl", "dockd", "dockbench", "dockclient-example", "DockClient", "DockAPI", "DockSimulator", "DockTracking",
-                           "TestSupport"],
+            dependencies: ["dockctl", "dockd", "dockbench", "dockclient-example", "DockClient", "DockAPI", "DockOptions", "DockSimulator",
+                           "DockTracking", "TestSupport"],
             swiftSettings: strictSettings
         ),
         // The manual pages, the shell completions and the version against the programs' own word.

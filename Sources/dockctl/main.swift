@@ -2,6 +2,7 @@ import DockAPI
 import DockClient
 import DockCore
 import DockHost
+import DockOptions
 import DockProtocol
 import DockTracking
 import DockVersion
@@ -29,6 +30,10 @@ if case .help(let text) = invocation.action {
     print(text)
     exit(0)
 }
+if case .completions(let shell) = invocation.action {
+    print(Completions.script(for: CommandTable.program, shell: shell), terminator: "")
+    exit(0)
+}
 if case .version = invocation.action {
     print(DockVersion.line(program: "dockctl"))
     exit(0)
@@ -52,7 +57,7 @@ func run() async -> Int32 {
         let connection = try VarlinkConnection.connect(toFirstOf: socketPaths).connection
         let call: DockCall
         switch invocation.action {
-        case .help, .version, .replay:
+        case .help, .version, .completions, .replay:
             return 0   // all handled before any connection
         case .status:
             call = .getStatus
