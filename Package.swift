@@ -145,7 +145,7 @@ let package = Package(
         // Command-line decoder and encoder of dock frames, for firmware authors and for captures.
         .executableTarget(
             name: "dockwire",
-            dependencies: ["DockProtocol", "DockVersion"],
+            dependencies: ["DockOptions", "DockProtocol", "DockVersion"],
             swiftSettings: strictSettings
         ),
 

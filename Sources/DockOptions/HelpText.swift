@@ -38,13 +38,15 @@ public enum HelpText {
         return lines.joined(separator: "\n")
     }
 
-    /// Two columns, the second aligned: `  name   text`.
+    /// Two columns, the second aligned and wrapped to fit 100 columns: `  name   text`.
     public static func rows(_ rows: [(String, String)], column: Int = 24) -> String {
         let width = min(rows.map(\.0.count).max() ?? 0, column - 4)
+        let indent = String(repeating: " ", count: width + 4)
         return rows.map { left, right in
+            let text = wrap(right, width: max(40, 100 - indent.count)).replacing("\n", with: "\n" + indent)
             let head = "  " + left
-            if left.count > width { return head + "\n" + String(repeating: " ", count: width + 4) + right }
-            return head + String(repeating: " ", count: width + 2 - left.count) + right
+            if left.count > width { return head + "\n" + indent + text }
+            return head + String(repeating: " ", count: width + 2 - left.count) + text
         }.joined(separator: "\n")
     }
 

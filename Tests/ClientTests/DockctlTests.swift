@@ -114,10 +114,12 @@ import TestSupport
                                 ("--min-iou-coasting X", "default: 0.4)"), ("--distant-reach R", "default: 1)"), ("--unpaired-cost U", "default: 1.3)"),
                                 ("--coasting-rate-window S", "default: 0.5)"), ("--coasting-acceleration-per-height K", "default: 1)"),
                                 ("--coast-timeout-per-seen R", "default: 4)"), ("--maneuver-memory N", "default: 4)"), ("--maneuver-bias B", "default: 0.3)"), ("--maneuver-hold S", "default: 0.5)")] {
-            // The option's line, and the next when its help was put there (a long option).
+            // The option's line, and the lines its help runs on to (indented past the names).
             let lines = (Invocation.commandHelp("replay") ?? "").split(separator: "\n")
             let line = lines.firstIndex { $0.hasPrefix("  \(option) ") || $0 == "  \(option)" }
-                .map { lines[$0] + ($0 + 1 < lines.count && lines[$0 + 1].hasPrefix("      ") ? lines[$0 + 1] : "") }
+                .map { start in
+                    ([lines[start]] + lines[(start + 1)...].prefix { $0.hasPrefix("      ") }.map { $0.drop { $0 == " " } }).joined(separator: " ")
+                }
             #expect(line?.contains(value) == true, "\(option): \(String(describing: line))")
         }
         #expect(defaults.confidentThreshold == 0.55 && defaults.birthConfidence == 0.6 && defaults.minimumConfidence == 0.1

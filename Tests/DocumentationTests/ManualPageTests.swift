@@ -103,6 +103,12 @@ import Testing
         let page = try ManualPage("dockwire.1")
         #expect(page.definedOptions == options(in: help))
         #expect(page.subsections(of: "COMMANDS") == ["example", "decode"])
+        // Each command's synopsis on the page is its usage line as the parser's table writes it.
+        let synopsis = page.section("SYNOPSIS").map { String($0).replacing("*", with: "").replacing("_", with: "") }
+        for command in ["decode", "example"] {
+            let usage = try Repository.output(of: "dockwire", [command, "--help"]).split(separator: "\n").first ?? ""
+            #expect(synopsis.contains(String(usage.dropFirst("usage: ".count))), "dockwire(1)'s synopsis of \(command): \(usage)")
+        }
     }
 
     @Test func theAPIPageHasEveryMethodAndError() throws {
