@@ -87,8 +87,8 @@ let package = Package(
         // with --camera it also plays the camera app over dockd's API.
         .executableTarget(
             name: "docksim",
-            dependencies: ["DockSimulator", "DockSystem", "DockProtocol", "DockTracking", "DockClient", "DockAPI", "VISCAProtocol",
-                           "V4L2Protocol", "DockVersion"],
+            dependencies: ["DockSimulator", "DockSystem", "DockProtocol", "DockTracking", "DockClient", "DockAPI", "DockOptions",
+                           "VISCAProtocol", "V4L2Protocol", "DockVersion"],
             swiftSettings: strictSettings
         ),
 
@@ -123,8 +123,8 @@ let package = Package(
         // Benchmarks, run in release builds (BENCHMARKS.md).
         .executableTarget(
             name: "dockbench",
-            dependencies: ["DockClient", "DockAPI", "DockSystem", "DockTracking", "DockEvaluation", "DockSimulator", "SimulatedSerialDock",
-                           "CAllocationCounter", "DockVersion"],
+            dependencies: ["DockClient", "DockAPI", "DockOptions", "DockSystem", "DockTracking", "DockEvaluation", "DockSimulator",
+                           "SimulatedSerialDock", "CAllocationCounter", "DockVersion"],
             swiftSettings: strictSettings
         ),
         // The tracker and the baseline in closed loop with the simulator, in virtual time (pure).

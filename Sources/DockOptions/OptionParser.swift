@@ -1,5 +1,6 @@
 /// Reads a command line against declared options: `--name value`, `--name=value`, flags, and
-/// plain words; `--` ends the options. Every value is checked against its declaration here, so
+/// plain words; `--` ends the options. A declared option's name is never taken as another's value
+/// (`--pty --quiet` is `--pty` without its path). Every value is checked against its declaration here, so
 /// what `ParsedOptions` hands out is valid.
 public enum OptionParser {
     /// Parses `arguments` (after the command's name) against `options`.
@@ -28,7 +29,11 @@ public enum OptionParser {
                 parsed.record(option, "")
                 continue
             }
-            guard let text = inline ?? rest.popFirst() else { throw OptionError("\(option.name) needs \(describe(option.value))") }
+            // The next argument is the value, unless it is one of the declared options (a value forgotten).
+            guard let text = inline ?? rest.first.flatMap({ byName[$0] == nil ? $0 : nil }) else {
+                throw OptionError("\(option.name) needs \(describe(option.value))")
+            }
+            if inline == nil { rest = rest.dropFirst() }
             try check(text, for: option)
             parsed.record(option, text)
         }

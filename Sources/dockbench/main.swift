@@ -1,5 +1,6 @@
 import DockAPI
 import DockClient
+import DockOptions
 import DockSystem
 import DockVersion
 import Foundation
@@ -13,12 +14,18 @@ import Glibc
 //   swift run -c release dockbench --tracker
 //   swift run -c release dockbench --load [--seconds S] [--json]
 
-let arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.contains("--version") {
+let arguments: ParsedOptions
+do {
+    arguments = try BenchOptions.parse(Array(CommandLine.arguments.dropFirst()))
+} catch {
+    FileHandle.standardError.write(Data("dockbench: \(error.message)\nusage: dockbench [--json] [--calls N] | --tracker | --load [--seconds S] [--json]\n".utf8))
+    exit(64)
+}
+if arguments.flag(BenchOptions.version) {
     print(DockVersion.line(program: "dockbench"))
     exit(0)
 }
-if arguments.contains("--help") || arguments.contains("-h") {
+if arguments.flag(BenchOptions.help) {
     print("""
         usage: dockbench [--json] [--calls N]
                dockbench --tracker
@@ -43,20 +50,15 @@ if arguments.contains("--help") || arguments.contains("-h") {
         100 GetStatus calls a second and 8 Watch streams, for S seconds (default 60), and reports
         errors, round trips, missed control ticks, loop lateness, CPU and memory, beside the same
         figures without the clients.
+
+        options:
+        \(HelpText.optionList(BenchOptions.all))
         """)
     exit(0)
 }
-let isJSON = arguments.contains("--json")
-func option(_ name: String, default value: Int) -> Int {
-    guard let index = arguments.firstIndex(of: name) else { return value }
-    guard index + 1 < arguments.count, let number = Int(arguments[index + 1]), number > 0 else {
-        FileHandle.standardError.write(Data("dockbench: \(name) needs a positive whole number\n".utf8))
-        exit(64)
-    }
-    return number
-}
-let calls = option("--calls", default: 5000)
-let loadSeconds = option("--seconds", default: 60)
+let isJSON = arguments.flag(BenchOptions.json)
+let calls = arguments.wholeNumber(BenchOptions.calls) ?? 5000
+let loadSeconds = arguments.wholeNumber(BenchOptions.seconds) ?? 60
 
 func format(_ value: Double) -> String { value.isFinite ? String((value * 10).rounded() / 10) : "–" }
 /// A number for JSON: one decimal, or null when there is none.
@@ -129,7 +131,7 @@ func loadRows(_ label: String, _ figures: TrackingLoadBenchmark.Figures) -> [Row
 }
 
 Task.detached {
-    if arguments.contains("--load") {
+    if arguments.flag(BenchOptions.load) {
         guard let quiet = await TrackingLoadBenchmark.run(seconds: Double(loadSeconds) / 4),
             let loaded = await TrackingLoadBenchmark.run(seconds: Double(loadSeconds), clients: 64, requestsPerSecond: 100, watchers: 8)
         else {
@@ -167,7 +169,7 @@ Task.detached {
     trackerRows.append(Row("whole pipeline, 5 subjects (µs per frame)", samples: frames, p50: pipelineFigures.p50, p99: pipelineFigures.p99,
                            maximum: pipelineFigures.maximum))
     trackerRows.append(Row("whole pipeline heap allocations in those frames", value: "\(pipelineFigures.allocations)", target: "0"))
-    if arguments.contains("--tracker") && !isJSON {
+    if arguments.flag(BenchOptions.tracker) && !isJSON {
         print(table(trackerRows), terminator: "")
         exit(0)
     }

@@ -40,6 +40,7 @@ import Testing
             (["--kind", "car"], "--kind needs one of face, body, got 'car'"),
             (["--kind"], "--kind needs one of face, body"),
             (["--quiet=yes"], "--quiet takes no value"),
+            (["--out", "--quiet"], "--out needs a path"),
         ]
         for (arguments, message) in cases {
             #expect(throws: OptionError(message), "\(arguments)") { try OptionParser.parse(arguments, options: Self.all) }
