@@ -307,6 +307,9 @@ import TestSupport
         let json = try dockctl(["--json", "status"])
         #expect(json.output.hasPrefix("{\"status\":{"))
         #expect(try dockctl(["velocity", "--yaw", "0.3", "--pitch", "0", "--duration", "1"]).output == "done\n")
+        // As a new user types it: the axis not named is 0, and the default half second runs out.
+        let yawOnly = try dockctl(["velocity", "--yaw", "0.1"])
+        #expect(yawOnly.status == 0 && yawOnly.output == "done\n", "\(yawOnly.error)")
         #expect(try dockctl(["orient", "--yaw", "9", "--pitch", "0"]).output == "reached; clamped to the limits: yaw\n")
         #expect(try dockctl(["animate", "no"]).output == "done\n")
         #expect(try dockctl(["orient", "--yaw", "0", "--pitch", "0"]).output == "reached\n", "back to face the room")
