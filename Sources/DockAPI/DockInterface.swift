@@ -292,8 +292,9 @@ method SetFramingMode(mode: FramingMode, accessory: ?string) -> ()
 method SetRegionOfInterest(region: ?Rect, accessory: ?string) -> ()
 
 # Follows these subjects (IDs from Watch's tracking summaries); an empty list goes back to
-# choosing automatically.
-method SelectSubjects(subjects: []int, accessory: ?string) -> ()
+# choosing automatically. An ID no subject tracked now has is kept (a subject of that ID may yet
+# appear); untracked lists those IDs, so a caller can say so.
+method SelectSubjects(subjects: []int, accessory: ?string) -> (untracked: []int)
 
 # Follows the subject at a point of the image (NoSubjectFound when there is none there).
 method SelectSubjectAt(point: Point, accessory: ?string) -> (subject: int)

@@ -293,7 +293,8 @@ public struct HostPolicy: Sendable {
             actions.append(.reply(token, .done))
         case .selectSubjects(let subjects):
             pipeline.selection = subjects
-            actions.append(.reply(token, .done))
+            let tracked = Set(pipeline.subjects.map(\.identifier))
+            actions.append(.reply(token, .selection(untracked: subjects.filter { !tracked.contains($0) })))
         case .selectSubject(let point):
             guard let pose = session.pose(at: now),
                 let subject = pipeline.subject(at: point, gimbalYawRadians: pose.yawRadians, gimbalPitchRadians: pose.pitchRadians)

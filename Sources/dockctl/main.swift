@@ -132,8 +132,9 @@ func run() async -> Int32 {
             print(JSONValue.object(parameters).serialized)
         } else {
             switch invocation.action {
-            case .select(let subjects) where !subjects.isEmpty:
-                print(Presentation.selection(subjects, tracked: try await connection.status().subjects))
+            case .select(let subjects):
+                guard case .selection(let untracked) = reply else { preconditionFailure("SelectSubjects answers with its selection") }
+                print(Presentation.selection(subjects, untracked: untracked))
             case .regionOfInterest(let x, let y, let width, let height):
                 guard case .host(.setRegionOfInterest(let kept)) = call else { preconditionFailure("roi sends a region") }
                 print(Presentation.region(asked: NormalizedRect(x: x, y: y, width: width, height: height), kept: kept))

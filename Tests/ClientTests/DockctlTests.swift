@@ -332,7 +332,10 @@ import TestSupport
         // A subject that is not tracked: dockd keeps the choice, and dockctl says nobody has that ID.
         let unknown = try dockctl(["select", "999"])
         #expect(unknown.status == 0)
-        #expect(unknown.output.hasPrefix("ok, but there is no subject 999 ("), "\(unknown.output)")
+        #expect(unknown.output == "ok, but no subject tracked now has ID 999; dockd keeps the choice and follows none of them until one appears\n",
+                "\(unknown.output)")
+        let unknownJSON = try dockctl(["--json", "select", "999"])
+        #expect(unknownJSON.output == "{\"untracked\":[999]}\n", "dockd's own answer says so")
         #expect(try dockctl(["select"]).output == "ok\n", "back to choosing automatically")
         let nobody = try dockctl(["select", "--at", "0.02", "0.02"])
         #expect(nobody.status == 1)
