@@ -288,8 +288,9 @@ method Track(observations: []Observation, camera: CameraInformation, capture_tim
 # Chooses where the subject sits in the frame.
 method SetFramingMode(mode: FramingMode, accessory: ?string) -> ()
 
-# Limits framing to a region of the image; without a region, the whole image.
-method SetRegionOfInterest(region: ?Rect, accessory: ?string) -> ()
+# Limits framing to a region of the image; without a region, the whole image. A region that
+# reaches past the picture's edge is cut to the picture; region is the one in force.
+method SetRegionOfInterest(region: ?Rect, accessory: ?string) -> (region: Rect)
 
 # Follows these subjects (IDs from Watch's tracking summaries); an empty list goes back to
 # choosing automatically. An ID no subject tracked now has is kept (a subject of that ID may yet

@@ -289,8 +289,12 @@ public struct HostPolicy: Sendable {
             actions.append(.publish(.framing(mode)))
             actions.append(.reply(token, .done))
         case .setRegionOfInterest(let region):
-            pipeline.regionOfInterest = region
-            actions.append(.reply(token, .done))
+            // The part past the picture's edge is cut off (the API takes any region that overlaps
+            // the picture), and the answer says what is in force; a region inside is kept exactly.
+            let isInside = region.x >= 0 && region.y >= 0 && region.maxX <= 1 && region.maxY <= 1
+            let kept = isInside ? region : region.intersection(.fullImage) ?? .fullImage
+            pipeline.regionOfInterest = kept
+            actions.append(.reply(token, .region(kept)))
         case .selectSubjects(let subjects):
             pipeline.selection = subjects
             let tracked = Set(pipeline.subjects.map(\.identifier))

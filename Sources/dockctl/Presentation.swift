@@ -21,6 +21,8 @@ enum Presentation {
             return limitsText(limits)
         case .subject(let subject):
             return "following subject \(subject)"
+        case .region(let region):
+            return "region in force: x \(round3(region.x)) y \(round3(region.y)) width \(round3(region.width)) height \(round3(region.height))"
         case .selection(let untracked):
             return untracked.isEmpty ? "ok" : "ok, but no subject tracked now has ID " + untracked.map(String.init).joined(separator: ", ")
         case .zoom(let zoom):

@@ -88,10 +88,8 @@ func run() async -> Int32 {
         case .framing(let mode):
             call = .host(.setFramingMode(FramingMode(rawValue: mode)!))
         case .regionOfInterest(let x, let y, let width, let height):
-            // What lies past the picture's edge is cut off here, and the answer says what was kept.
-            let asked = NormalizedRect(x: x, y: y, width: width, height: height)
-            let kept = width > 0 && height > 0 ? asked.intersection(.fullImage) ?? asked : asked
-            call = .host(.setRegionOfInterest(kept))
+            // dockd cuts what lies past the picture's edge, and answers the region in force.
+            call = .host(.setRegionOfInterest(NormalizedRect(x: x, y: y, width: width, height: height)))
         case .wholeImage:
             call = .host(.setRegionOfInterest(.fullImage))
         case .select(let subjects):
@@ -136,7 +134,7 @@ func run() async -> Int32 {
                 guard case .selection(let untracked) = reply else { preconditionFailure("SelectSubjects answers with its selection") }
                 print(Presentation.selection(subjects, untracked: untracked))
             case .regionOfInterest(let x, let y, let width, let height):
-                guard case .host(.setRegionOfInterest(let kept)) = call else { preconditionFailure("roi sends a region") }
+                guard case .region(let kept) = reply else { preconditionFailure("SetRegionOfInterest answers with its region") }
                 print(Presentation.region(asked: NormalizedRect(x: x, y: y, width: width, height: height), kept: kept))
             default:
                 print(Presentation.describe(reply))

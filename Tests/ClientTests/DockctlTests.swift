@@ -328,6 +328,10 @@ import TestSupport
         let roiStatus = try JSONSerialization.jsonObject(with: Data(try dockctl(["--json", "status"]).output.utf8)) as? [String: Any]
         let region = (roiStatus?["status"] as? [String: Any])?["region_of_interest"] as? [String: Any]
         #expect(region?["width"] as? Double == 0.5 && region?["height"] as? Double == 0.5, "\(region ?? [:])")
+        // dockd's own answer is the region in force, cut to the picture.
+        let cut = try JSONSerialization.jsonObject(with: Data(try dockctl(["--json", "roi", "0.75", "-0.25", "0.5", "0.5"]).output.utf8))
+        let answered = (cut as? [String: Any])?["region"] as? [String: Double]
+        #expect(answered == ["x": 0.75, "y": 0, "width": 0.25, "height": 0.25], "\(String(describing: cut))")
         #expect(try dockctl(["roi", "0.1", "0.1", "0.8", "0.8"]).output == "ok\n")
         // A subject that is not tracked: dockd keeps the choice, and dockctl says nobody has that ID.
         let unknown = try dockctl(["select", "999"])

@@ -155,6 +155,8 @@ import Testing
         cases += [(.setLimits, .limits(limits), .limits(Dock.Limits(limits))), (.selectSubjectAt, .subject(12), .subject(12)),
                   (.selectSubjects, .selection(untracked: [999, 4]), .selection(untracked: [999, 4])),
                   (.selectSubjects, .selection(untracked: []), .selection(untracked: [])),
+                  (.setRegionOfInterest, .region(NormalizedRect(x: 0.5, y: 0.25, width: 0.5, height: 0.75)),
+                   .region(NormalizedRect(x: 0.5, y: 0.25, width: 0.5, height: 0.75))),
                   (.setZoom, .zoom(0.5), .zoom(0.5)), (.stop, .done, .done), (.track, .done, .done)]
         for (method, hostReply, expected) in cases {
             let reply = try Self.reread(DockEncoding.reply(hostReply).bytes)
