@@ -2,12 +2,20 @@
 public struct ParsedOptions: Hashable, Sendable {
     /// The options given, by name, with their text (empty for a flag); a repeated option keeps its last.
     public private(set) var given: [String: String] = [:]
+    /// Every value each option was given, in order (an option that may be repeated: `--eio A --eio B`).
+    public private(set) var repeated: [String: [String]] = [:]
     /// The words that are not options or their values, in order.
     public var words: [String] = []
 
     public init() {}
 
-    mutating func record(_ option: Option, _ text: String) { given[option.name] = text }
+    mutating func record(_ option: Option, _ text: String) {
+        given[option.name] = text
+        repeated[option.name, default: []].append(text)
+    }
+
+    /// Every value of an option given more than once, in order; empty when not given.
+    public func texts(_ option: Option) -> [String] { repeated[option.name] ?? [] }
 
     /// Whether the option was given.
     public func has(_ option: Option) -> Bool { given[option.name] != nil }

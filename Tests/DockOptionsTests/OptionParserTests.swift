@@ -16,6 +16,8 @@ import Testing
         #expect(parsed.text(Self.kind) == "body")
         #expect(parsed.flag(Self.quiet))
         #expect(parsed.text(Self.output) == "a=b", "only the first = splits")
+        let twice = try OptionParser.parse(["--kind", "face", "--kind=body"], options: Self.all)
+        #expect(twice.text(Self.kind) == "body" && twice.texts(Self.kind) == ["face", "body"], "the last wins; all are kept")
         #expect(parsed.words.isEmpty)
         let none = try OptionParser.parse([], options: Self.all)
         #expect(none.number(Self.yaw) == nil && !none.flag(Self.quiet))
