@@ -149,6 +149,7 @@ struct Invocation: Equatable {
         case "orient":
             guard let yaw = parsed.number(T.yaw) else { throw usage("--yaw is required") }
             guard let pitch = parsed.number(T.pitch) else { throw usage("--pitch is required") }
+            guard !(parsed.has(T.moveDuration) && parsed.has(T.speed)) else { throw usage("give --duration or --speed, not both") }
             action = .orient(yaw: yaw, pitch: pitch, relative: parsed.flag(T.relative), duration: parsed.number(T.moveDuration),
                              speed: parsed.number(T.speed), takeOver: parsed.flag(T.takeOver), waits: !parsed.flag(T.noWait))
         case "stop": action = .stop(takeOver: parsed.flag(T.takeOver))

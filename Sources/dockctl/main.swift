@@ -77,7 +77,7 @@ func run() async -> Int32 {
             case (let seconds?, nil): pace = .duration(.seconds(min(max(seconds, -1e9), 1e9)))
             case (nil, let speed?): pace = .maximumSpeed(speed)
             case (nil, nil): pace = .fastest
-            case (_?, _?): throw Refused(description: "invalid speed: give duration or speed, not both")
+            case (_?, _?): preconditionFailure("the parser refuses --duration with --speed")
             }
             call = .host(.motion(.orientation(yawRadians: yaw, pitchRadians: pitch, isRelative: relative, pace: pace),
                                  takeOver: takeOver, waitsForEnd: waits))

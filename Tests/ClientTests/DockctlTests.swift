@@ -202,6 +202,9 @@ import TestSupport
         #expect(throws: Invocation.UsageError(message: "--yaw needs a finite number, got 'nan'", command: "velocity")) {
             try Invocation.parse(["velocity", "--yaw", "nan", "--pitch", "0"], environment: [:])
         }
+        #expect(throws: Invocation.UsageError(message: "give --duration or --speed, not both", command: "orient")) {
+            try Invocation.parse(["orient", "--yaw", "1", "--pitch", "0", "--duration", "2", "--speed", "0.5"], environment: [:])
+        }
         #expect(throws: Invocation.UsageError(message: "'maybe' is not one of on, off", command: "track")) {
             try Invocation.parse(["track", "maybe"], environment: [:])
         }
