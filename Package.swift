@@ -33,6 +33,13 @@ let package = Package(
         // Pure: the version every program and the package show (one constant).
         .target(name: "DockVersion", swiftSettings: strictSettings),
 
+        // Pure: options declared once (name, value, range, help), and from them the parser, the
+        // help and the shell completions of every program.
+        .target(name: "DockOptions", swiftSettings: strictSettings),
+
+        // Pure: the log levels (syslog's), one type for the host's policy and the daemon's logger.
+        .target(name: "DockLogLevel", swiftSettings: strictSettings),
+
         // Pure: the dock serial protocol (Protocol/dock-serial.md). Standard library only.
         .target(name: "DockProtocol", swiftSettings: strictSettings),
         // dockd's one JSON reader, for the API and every file it reads; pure, imports nothing.
@@ -48,14 +55,14 @@ let package = Package(
         .target(name: "V4L2Protocol", dependencies: ["DockJSON"], swiftSettings: strictSettings),
 
         // Pure: observations, image geometry and camera models (the tracker grows here).
-        .target(name: "DockTracking", swiftSettings: strictSettings),
+        .target(name: "DockTracking", dependencies: ["DockOptions"], swiftSettings: strictSettings),
 
         // Pure: the accessory session, motion, control arbitration and animations.
         .target(name: "DockCore", dependencies: ["DockProtocol", "VISCAProtocol", "V4L2Protocol"], swiftSettings: strictSettings),
 
         // Pure: the host's policy — session, motion, control, tracking, indicator and what
         // clients hear — as one value type that the daemon, the evaluation and the tests drive.
-        .target(name: "DockHost", dependencies: ["DockCore", "DockProtocol", "DockTracking"], swiftSettings: strictSettings),
+        .target(name: "DockHost", dependencies: ["DockCore", "DockLogLevel", "DockProtocol", "DockTracking"], swiftSettings: strictSettings),
 
         // Pure: the Varlink API — framing, typed calls, replies and events, the io.dockd.Dock
         // interface.
@@ -73,7 +80,7 @@ let package = Package(
         ),
 
         // I/O: file descriptors, pseudo-terminals, polling, clocks and signals.
-        .target(name: "DockSystem", dependencies: ["CLinux", "CSerialPort", "CUdev"], swiftSettings: strictSettings),
+        .target(name: "DockSystem", dependencies: ["CLinux", "CSerialPort", "CUdev", "DockLogLevel"], swiftSettings: strictSettings),
         // Linux headers the Glibc module lacks (signalfd); no library to link.
         .systemLibrary(name: "CLinux"),
 
@@ -81,15 +88,15 @@ let package = Package(
         // with --camera it also plays the camera app over dockd's API.
         .executableTarget(
             name: "docksim",
-            dependencies: ["DockSimulator", "DockSystem", "DockProtocol", "DockTracking", "DockClient", "DockAPI", "VISCAProtocol",
-                           "V4L2Protocol", "DockVersion"],
+            dependencies: ["DockSimulator", "DockSystem", "DockProtocol", "DockTracking", "DockClient", "DockAPI", "DockOptions",
+                           "VISCAProtocol", "V4L2Protocol", "DockVersion"],
             swiftSettings: strictSettings
         ),
 
         // I/O: the running service — sessions over transports, the control loop, signals, systemd.
         .target(
             name: "DockDaemon",
-            dependencies: ["DockAPI", "DockCore", "DockHost", "DockProtocol", "DockSimulator", "DockSystem", "DockTracking",
+            dependencies: ["DockAPI", "DockCore", "DockHost", "DockLogLevel", "DockProtocol", "DockSimulator", "DockSystem", "DockTracking",
                            "VISCAProtocol", "V4L2Protocol", "DockVersion"],
             swiftSettings: strictSettings
         ),
@@ -103,7 +110,7 @@ let package = Package(
         // The command-line client (and the tracker's offline replay).
         .executableTarget(
             name: "dockctl",
-            dependencies: ["DockClient", "DockAPI", "DockTracking", "DockVersion"],
+            dependencies: ["DockClient", "DockAPI", "DockOptions", "DockTracking", "DockVersion"],
             swiftSettings: strictSettings
         ),
 
@@ -117,8 +124,8 @@ let package = Package(
         // Benchmarks, run in release builds (BENCHMARKS.md).
         .executableTarget(
             name: "dockbench",
-            dependencies: ["DockClient", "DockAPI", "DockSystem", "DockTracking", "DockEvaluation", "DockSimulator", "SimulatedSerialDock",
-                           "CAllocationCounter", "DockVersion"],
+            dependencies: ["DockClient", "DockAPI", "DockOptions", "DockSystem", "DockTracking", "DockEvaluation", "DockSimulator",
+                           "SimulatedSerialDock", "CAllocationCounter", "DockVersion"],
             swiftSettings: strictSettings
         ),
         // The tracker and the baseline in closed loop with the simulator, in virtual time (pure).
@@ -139,7 +146,7 @@ let package = Package(
         // Command-line decoder and encoder of dock frames, for firmware authors and for captures.
         .executableTarget(
             name: "dockwire",
-            dependencies: ["DockProtocol", "DockVersion"],
+            dependencies: ["DockOptions", "DockProtocol", "DockVersion"],
             swiftSettings: strictSettings
         ),
 
@@ -178,7 +185,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DockHostTests",
-            dependencies: ["DockHost", "DockCore", "DockProtocol", "DockSimulator", "DockTracking", "VISCAProtocol", "V4L2Protocol"],
+            dependencies: ["DockHost", "DockCore", "DockLogLevel", "DockProtocol", "DockSimulator", "DockTracking", "VISCAProtocol", "V4L2Protocol"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -216,14 +223,19 @@ let package = Package(
         ),
         .testTarget(
             name: "ClientTests",
-            dependencies: ["dockctl", "dockd", "dockbench", "dockclient-example", "DockClient", "DockAPI", "DockSimulator", "DockTracking",
-                           "TestSupport"],
+            dependencies: ["dockctl", "dockd", "dockbench", "dockclient-example", "DockClient", "DockAPI", "DockOptions", "DockSimulator",
+                           "DockTracking", "TestSupport"],
             swiftSettings: strictSettings
         ),
         // The manual pages, the shell completions and the version against the programs' own word.
         .testTarget(
             name: "DocumentationTests",
             dependencies: ["dockd", "dockctl", "docksim", "dockwire", "dockbench", "DockDaemon", "DockVersion", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "DockOptionsTests",
+            dependencies: ["DockOptions"],
             swiftSettings: strictSettings
         ),
         .testTarget(

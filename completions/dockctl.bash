@@ -1,4 +1,4 @@
-# dockctl(1) completion for bash, written by scripts/make-completions (edit its table, not this file).
+# dockctl(1) completion for bash, written by `dockctl --completions bash` from its option table.
 # Plain bash: it needs none of the bash-completion package's helpers.
 _dockctl() {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=
@@ -6,7 +6,7 @@ _dockctl() {
     local command= i
     for ((i = 1; i < COMP_CWORD; i++)); do
         case ${COMP_WORDS[i]} in
-            --socket) ((i++)) ;;
+            --socket|--completions) ((i++)) ;;
             -*) ;;
             *) command=${COMP_WORDS[i]}; break ;;
         esac
@@ -14,8 +14,11 @@ _dockctl() {
     local options= words= files=false
     case $command in
         '')
-            case $prev in --socket) files=true ;; esac
-            options='--socket --json --help --version'
+            case $prev in
+                --socket) files=true ;;
+                --completions) COMPREPLY=($(compgen -W 'bash zsh fish' -- "$cur")); return ;;
+            esac
+            options='--socket --json --help --version --completions'
             words='status watch velocity orient stop animate track limits devices framing roi select zoom replay'
             ;;
         status)

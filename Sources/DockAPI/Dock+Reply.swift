@@ -1,4 +1,5 @@
 public import DockCore
+public import DockTracking
 import DockProtocol
 
 extension Dock {
@@ -16,6 +17,10 @@ extension Dock {
         case limits(Limits)
         /// `SelectSubjectAt`'s `subject`.
         case subject(Int)
+        /// `SetRegionOfInterest`'s `region`: the region in force, cut to the picture.
+        case region(NormalizedRect)
+        /// `SelectSubjects`' `untracked`: the IDs chosen that no subject tracked now has.
+        case selection(untracked: [Int])
         /// `SetZoom`'s `zoom`: the zoom set, a fraction of the camera's range.
         case zoom(Double)
         /// One of `Watch`'s `event`s.
@@ -31,9 +36,16 @@ extension Dock {
             case .setVelocity, .setOrientation, .animate: self = .motion(try r.decoded("result", MotionResult.init(json:path:)))
             case .setLimits: self = .limits(try r.decoded("limits", Limits.init(json:path:)))
             case .selectSubjectAt: self = .subject(try r.integer("subject"))
+            case .setRegionOfInterest: self = .region(try r.decoded("region", NormalizedRect.init(json:path:)))
+            case .selectSubjects:
+                self = .selection(untracked: try r.decodedArray("untracked") { value, path throws(ReplyError) in
+                    guard case .integer(let id) = value, let identifier = Int(exactly: id) else {
+                        throw ReplyError(path: path, reason: "must be a subject ID, got \(value.typeName)")
+                    }
+                    return identifier
+                })
             case .setZoom: self = .zoom(try r.double("zoom"))
-            case .stop, .setSystemTracking, .track, .setFramingMode, .setRegionOfInterest, .selectSubjects, .acquireControl,
-                 .releaseControl:
+            case .stop, .setSystemTracking, .track, .setFramingMode, .acquireControl, .releaseControl:
                 self = .done
             }
         }
@@ -47,6 +59,8 @@ extension Dock {
             case .motion(let result): ["result": result.json]
             case .limits(let limits): ["limits": limits.json]
             case .subject(let subject): ["subject": .integer(Int64(subject))]
+            case .region(let region): ["region": region.json]
+            case .selection(let untracked): ["untracked": .array(untracked.map { .integer(Int64($0)) })]
             case .zoom(let zoom): ["zoom": .number(zoom)]
             case .event(let event): ["event": event.json]
             }
@@ -136,8 +150,10 @@ extension DockMethod {
         case .setVelocity, .setOrientation, .animate: "result"
         case .setLimits: "limits"
         case .selectSubjectAt: "subject"
+        case .setRegionOfInterest: "region"
+        case .selectSubjects: "untracked"
         case .setZoom: "zoom"
-        case .stop, .setSystemTracking, .track, .setFramingMode, .setRegionOfInterest, .selectSubjects, .acquireControl, .releaseControl: nil
+        case .stop, .setSystemTracking, .track, .setFramingMode, .acquireControl, .releaseControl: nil
         }
     }
 }

@@ -13,6 +13,8 @@ public enum DockEncoding {
         case .motion(let outcome): .success(["result": json(outcome)])
         case .limits(let limits): .success(["limits": Dock.Limits(limits).json])
         case .subject(let subject): .success(["subject": .integer(Int64(subject))])
+        case .region(let region): .success(["region": region.json])
+        case .selection(let untracked): .success(["untracked": .array(untracked.map { .integer(Int64($0)) })])
         case .zoom(let fraction): .success(["zoom": .number(fraction)])
         case .failure(let error): self.reply(error)
         }

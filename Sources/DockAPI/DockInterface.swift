@@ -289,12 +289,14 @@ method Track(observations: []Observation, camera: CameraInformation, capture_tim
 # Chooses where the subject sits in the frame.
 method SetFramingMode(mode: FramingMode, accessory: ?string) -> ()
 
-# Limits framing to a region of the image; without a region, the whole image.
-method SetRegionOfInterest(region: ?Rect, accessory: ?string) -> ()
+# Limits framing to a region of the image; without a region, the whole image. A region that
+# reaches past the picture's edge is cut to the picture; region is the one in force.
+method SetRegionOfInterest(region: ?Rect, accessory: ?string) -> (region: Rect)
 
 # Follows these subjects (IDs from Watch's tracking summaries); an empty list goes back to
-# choosing automatically.
-method SelectSubjects(subjects: []int, accessory: ?string) -> ()
+# choosing automatically. An ID no subject tracked now has is kept (a subject of that ID may yet
+# appear); untracked lists those IDs, so a caller can say so.
+method SelectSubjects(subjects: []int, accessory: ?string) -> (untracked: []int)
 
 # Follows the subject at a point of the image (NoSubjectFound when there is none there).
 method SelectSubjectAt(point: Point, accessory: ?string) -> (subject: int)

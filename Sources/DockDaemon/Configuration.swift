@@ -1,3 +1,5 @@
+import DockLogLevel
+
 /// The daemon's settings, from `/etc/dockd/dockd.conf` (`key = value` lines, `#` comments) and
 /// from flags: every key is also a flag (`--key value`, `--key=value`, or `--key` alone for a
 /// Boolean), and flags win over the file.
@@ -87,7 +89,7 @@ public struct Configuration: Hashable, Sendable {
         number("pitch-min-deg", "narrow the pitch range (degrees)", \.pitchMinimumDegrees, -720...720),
         number("pitch-max-deg", "narrow the pitch range (degrees)", \.pitchMaximumDegrees, -720...720),
         number("max-speed-deg-s", "highest speed on either axis (degrees per second)", \.maximumSpeedDegreesPerSecond, 0.1...2000),
-        choice("log-level", "error, warning, notice, info or debug", \.logLevel, ["error", "warning", "notice", "info", "debug"]),
+        choice("log-level", "error, warning, notice, info or debug", \.logLevel, LogLevel.allCases.map(\.name)),
         choice("protocol", "what the accessory speaks: dock-serial, visca (a Sony VISCA PTZ camera) or uvc (a PTZ webcam "
                + "on /dev/videoN)", \.accessoryProtocol, ["dock-serial", "visca", "uvc"]),
         text("profile", "the VISCA camera's profile: generic, a name in Protocol/visca, or a JSON file", \.profile),

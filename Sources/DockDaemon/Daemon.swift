@@ -1,4 +1,5 @@
 import DockCore
+import DockLogLevel
 import DockSimulator
 import DockVersion
 import Foundation
@@ -165,14 +166,8 @@ public enum Daemon {
         return monitor
     }
 
-    private static func level(_ name: String) -> Logger.Level {
-        switch name {
-        case "error": .error
-        case "warning": .warning
-        case "notice": .notice
-        case "debug": .debug
-        default: .info
-        }
+    private static func level(_ name: String) -> LogLevel {
+        LogLevel(name: name) ?? .info   // Configuration accepts only the levels' names
     }
 
     /// Prints what udev sees, marking the devices that match the configured dock.

@@ -149,7 +149,7 @@ public final class SessionRunner {
                 snapshot = nil  // what clients see changed now, not at the next tick
                 if let watcher { watcher(WatchItem(time: loop.now, event: event, status: status())) }
             case .log(let level, let text):
-                log.log(Logger.Level(level), text)
+                log.log(level, text)
             }
         }
         reschedule()

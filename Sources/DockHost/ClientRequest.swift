@@ -45,6 +45,11 @@ public enum HostReply: Hashable, Sendable {
     case limits(MotionLimits)
     /// The subject now followed.
     case subject(Int)
+    /// The region of interest now in force (what was asked, cut to the picture).
+    case region(NormalizedRect)
+    /// The subjects chosen (`selectSubjects`), and those of them no subject tracked now has (the
+    /// choice is kept: a subject of that ID may yet appear).
+    case selection(untracked: [Int])
     /// The zoom now set, a fraction of the camera's range.
     case zoom(Double)
     /// Refused.

@@ -1,4 +1,5 @@
 public import DockCore
+public import DockLogLevel
 public import DockProtocol
 public import DockTracking
 
@@ -15,12 +16,7 @@ public enum HostAction: Hashable, Sendable {
     /// Tell watchers.
     case publish(HostEvent)
     /// Write a line to the log.
-    case log(HostLogLevel, String)
-}
-
-/// How much a log line matters (syslog's levels, as the daemon's logger has them).
-public enum HostLogLevel: Hashable, Sendable {
-    case error, warning, notice, info, debug
+    case log(LogLevel, String)
 }
 
 /// Something watchers hear of.

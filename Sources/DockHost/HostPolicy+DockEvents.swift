@@ -1,4 +1,5 @@
 import DockCore
+import DockLogLevel
 import DockProtocol
 import DockTracking
 

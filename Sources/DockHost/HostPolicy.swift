@@ -1,4 +1,5 @@
 public import DockCore
+import DockLogLevel
 public import DockProtocol
 public import DockTracking
 
@@ -288,11 +289,16 @@ public struct HostPolicy: Sendable {
             actions.append(.publish(.framing(mode)))
             actions.append(.reply(token, .done))
         case .setRegionOfInterest(let region):
-            pipeline.regionOfInterest = region
-            actions.append(.reply(token, .done))
+            // The part past the picture's edge is cut off (the API takes any region that overlaps
+            // the picture), and the answer says what is in force; a region inside is kept exactly.
+            let isInside = region.x >= 0 && region.y >= 0 && region.maxX <= 1 && region.maxY <= 1
+            let kept = isInside ? region : region.intersection(.fullImage) ?? .fullImage
+            pipeline.regionOfInterest = kept
+            actions.append(.reply(token, .region(kept)))
         case .selectSubjects(let subjects):
             pipeline.selection = subjects
-            actions.append(.reply(token, .done))
+            let tracked = Set(pipeline.subjects.map(\.identifier))
+            actions.append(.reply(token, .selection(untracked: subjects.filter { !tracked.contains($0) })))
         case .selectSubject(let point):
             guard let pose = session.pose(at: now),
                 let subject = pipeline.subject(at: point, gimbalYawRadians: pose.yawRadians, gimbalPitchRadians: pose.pitchRadians)
@@ -354,7 +360,7 @@ public struct HostPolicy: Sendable {
         actions.append(.publish(.control(change)))
     }
 
-    mutating func log(_ level: HostLogLevel, _ text: String, into actions: inout [HostAction]) {
+    mutating func log(_ level: LogLevel, _ text: String, into actions: inout [HostAction]) {
         actions.append(.log(level, text))
     }
 

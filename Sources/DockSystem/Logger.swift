@@ -1,24 +1,11 @@
+public import DockLogLevel
 import Glibc
 
 /// The daemon's log: one line per message on standard error, with a `<N>` syslog priority prefix
 /// when journald is reading (`JOURNAL_STREAM` is set), so `journalctl -p` can filter it.
 public struct Logger: Sendable {
-    /// Message priorities, as syslog numbers them.
-    public enum Level: Int, Comparable, Sendable {
-        case error = 3, warning = 4, notice = 5, info = 6, debug = 7
-
-        public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue > rhs.rawValue }
-
-        var name: String {
-            switch self {
-            case .error: "error"
-            case .warning: "warning"
-            case .notice: "notice"
-            case .info: "info"
-            case .debug: "debug"
-            }
-        }
-    }
+    /// Message priorities: the one `LogLevel` the host's policy uses too.
+    public typealias Level = LogLevel
 
     /// The least important level written.
     public var threshold: Level

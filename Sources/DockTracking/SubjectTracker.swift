@@ -167,24 +167,12 @@ public struct SubjectTracker: Sendable {
 
         public init() {}
 
-        /// Whether every setting is usable: counts from 1 (at most 64 tracks), thresholds within
-        /// 0...1 with the confident one not below the least, a gate and a size ratio above 1 (and
-        /// finite), positive durations, and finite, positive noise.
+        /// Whether every setting is usable: each tunable one within its range of `Ranges` (counts
+        /// from 1, at most 64 tracks, thresholds within 0...1, positive lifetimes and noise...),
+        /// the confident threshold not below the least confidence, and the fixed ones sane.
         public var isValid: Bool {
-            (1...64).contains(maximumTracks) && gate.isFinite && gate > 0
-                && (0...1).contains(confidentThreshold) && (0...1).contains(minimumConfidence)
-                && minimumConfidence <= confidentThreshold && (0...1).contains(birthConfidence)
-                && coastingGate.isFinite && coastingGate >= 0 && coastingReach.isFinite && coastingReach >= 0 && distantReach >= 0 && unpairedCost > 0 && overlapWeight.isFinite && overlapWeight >= 0 && (0...1).contains(minimumOverlap) && (0...1).contains(minimumOverlapCoasting) && (0...1).contains(minimumOverlapUnconfident)
-                && sizeRatioGate.isFinite && sizeRatioGate > 1 && (1...1000).contains(confirmationHits)
-                && quickConfirmationConfidence.isFinite && quickConfirmationConfidence >= 0
-                && tentativeTimeout > .zero && coastAfter > .zero && coastTimeout > .zero && vouchedCoastTimeout > .zero
-                && coastingRateWindow >= .zero && coastTimeoutPerSeen.isFinite && coastTimeoutPerSeen >= 0
-                && coastAfterFrames.isFinite && (0...100).contains(coastAfterFrames)
-                && [noise.accelerationNoise, noise.sizeNoise, noise.boxNoise, noise.boxNoiseFloor].allSatisfy { $0.isFinite && $0 > 0 }
-                && accelerationPerHeight.isFinite && accelerationPerHeight >= 0
-                && coastingAccelerationPerHeight.isFinite && coastingAccelerationPerHeight >= 0
-                && maneuverMemory.isFinite && maneuverMemory >= 0 && maneuverBias.isFinite && (0..<1).contains(maneuverBias) && maneuverHold >= .zero
-                && maneuverMaximumLag >= .zero
+            isWithinRanges && minimumConfidence <= confidentThreshold
+                && coastAfterFrames.isFinite && (0...100).contains(coastAfterFrames) && maneuverMaximumLag >= .zero
                 && clippedEdgeMargin.isFinite && clippedEdgeMargin < 0.5 && outOfPictureTimeout >= .zero && outOfPictureAfterSeen >= .zero
                 && reentryReach.isFinite && (0...1).contains(reentryReach) && reentrySizeRatio.isFinite && reentrySizeRatio > 1
         }

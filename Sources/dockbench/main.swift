@@ -1,5 +1,6 @@
 import DockAPI
 import DockClient
+import DockOptions
 import DockSystem
 import DockVersion
 import Foundation
@@ -14,12 +15,18 @@ import Glibc
 //   swift run -c release dockbench --load [--seconds S] [--json]
 //   swift run -c release dockbench --soak MINUTES [--soak-output PREFIX] [--soak-sample SECONDS]
 
-let arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.contains("--version") {
+let arguments: ParsedOptions
+do {
+    arguments = try BenchOptions.parse(Array(CommandLine.arguments.dropFirst()))
+} catch {
+    FileHandle.standardError.write(Data("dockbench: \(error.message)\nusage: dockbench [--json] [--calls N] | --tracker | --load [--seconds S] [--json] | --soak MINUTES [--soak-output PREFIX] [--soak-sample SECONDS]\n".utf8))
+    exit(64)
+}
+if arguments.flag(BenchOptions.version) {
     print(DockVersion.line(program: "dockbench"))
     exit(0)
 }
-if arguments.contains("--help") || arguments.contains("-h") {
+if arguments.flag(BenchOptions.help) {
     print("""
         usage: dockbench [--json] [--calls N]
                dockbench --tracker
@@ -55,38 +62,15 @@ if arguments.contains("--help") || arguments.contains("-h") {
         threads, the loop's lateness and missed ticks, and the errors the clients met that none
         of this explains; it writes PREFIX.json and PREFIX.svg (default PREFIX: soak) and prints
         a summary. --soak-plot draws PREFIX.svg again from PREFIX.json.
+
+        options:
+        \(HelpText.optionList(BenchOptions.all))
         """)
     exit(0)
 }
-let isJSON = arguments.contains("--json")
-func option(_ name: String, default value: Int) -> Int {
-    guard let index = arguments.firstIndex(of: name) else { return value }
-    guard index + 1 < arguments.count, let number = Int(arguments[index + 1]), number > 0 else {
-        FileHandle.standardError.write(Data("dockbench: \(name) needs a positive whole number\n".utf8))
-        exit(64)
-    }
-    return number
-}
-/// The value after `name` as a positive decimal, or nil when `name` is absent.
-func decimalOption(_ name: String) -> Double? {
-    guard let index = arguments.firstIndex(of: name) else { return nil }
-    guard index + 1 < arguments.count, let number = Double(arguments[index + 1]), number > 0, number.isFinite else {
-        FileHandle.standardError.write(Data("dockbench: \(name) needs a positive number\n".utf8))
-        exit(64)
-    }
-    return number
-}
-/// The value after `name`, or nil when `name` is absent.
-func textOption(_ name: String) -> String? {
-    guard let index = arguments.firstIndex(of: name) else { return nil }
-    guard index + 1 < arguments.count, !arguments[index + 1].isEmpty else {
-        FileHandle.standardError.write(Data("dockbench: \(name) needs a value\n".utf8))
-        exit(64)
-    }
-    return arguments[index + 1]
-}
-let calls = option("--calls", default: 5000)
-let loadSeconds = option("--seconds", default: 60)
+let isJSON = arguments.flag(BenchOptions.json)
+let calls = arguments.wholeNumber(BenchOptions.calls) ?? 5000
+let loadSeconds = arguments.wholeNumber(BenchOptions.seconds) ?? 60
 
 func format(_ value: Double) -> String { value.isFinite ? String((value * 10).rounded() / 10) : "–" }
 /// A number for JSON: one decimal, or null when there is none.
@@ -159,19 +143,19 @@ func loadRows(_ label: String, _ figures: TrackingLoadBenchmark.Figures) -> [Row
 }
 
 Task.detached {
-    if let socket = textOption("--soak-holder") {
+    if let socket = arguments.text(BenchOptions.soakHolder) {
         await SoakHolder.run(socket: socket)
     }
-    if let prefix = textOption("--soak-plot") {
+    if let prefix = arguments.text(BenchOptions.soakPlot) {
         exit(Soak.replot(prefix))
     }
-    if let minutes = decimalOption("--soak") {
+    if let minutes = arguments.number(BenchOptions.soak) {
         var options = Soak.Options(minutes: minutes)
-        options.output = textOption("--soak-output") ?? options.output
-        options.sampleSeconds = decimalOption("--soak-sample") ?? options.sampleSeconds
+        options.output = arguments.text(BenchOptions.soakOutput) ?? options.output
+        options.sampleSeconds = arguments.number(BenchOptions.soakSample) ?? options.sampleSeconds
         exit(await Soak.run(options))
     }
-    if arguments.contains("--load") {
+    if arguments.flag(BenchOptions.load) {
         guard let quiet = await TrackingLoadBenchmark.run(seconds: Double(loadSeconds) / 4),
             let loaded = await TrackingLoadBenchmark.run(seconds: Double(loadSeconds), clients: 64, requestsPerSecond: 100, watchers: 8)
         else {
@@ -209,7 +193,7 @@ Task.detached {
     trackerRows.append(Row("whole pipeline, 5 subjects (µs per frame)", samples: frames, p50: pipelineFigures.p50, p99: pipelineFigures.p99,
                            maximum: pipelineFigures.maximum))
     trackerRows.append(Row("whole pipeline heap allocations in those frames", value: "\(pipelineFigures.allocations)", target: "0"))
-    if arguments.contains("--tracker") && !isJSON {
+    if arguments.flag(BenchOptions.tracker) && !isJSON {
         print(table(trackerRows), terminator: "")
         exit(0)
     }

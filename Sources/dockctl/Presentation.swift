@@ -21,6 +21,10 @@ enum Presentation {
             return limitsText(limits)
         case .subject(let subject):
             return "following subject \(subject)"
+        case .region(let region):
+            return "region in force: x \(round3(region.x)) y \(round3(region.y)) width \(round3(region.width)) height \(round3(region.height))"
+        case .selection(let untracked):
+            return untracked.isEmpty ? "ok" : "ok, but no subject tracked now has ID " + untracked.map(String.init).joined(separator: ", ")
         case .zoom(let zoom):
             return "zoom \(round3(zoom))"
         case .motion(let result):
@@ -99,13 +103,12 @@ enum Presentation {
 
     /// What `select` did when some of the subjects asked for are not tracked: dockd keeps the
     /// selection (a subject of that ID may yet appear) but follows none of them now.
-    static func selection(_ asked: [Int], tracked: [SubjectSummary]) -> String {
-        let known = Set(tracked.map(\.identifier))
-        let missing = asked.filter { !known.contains($0) }
-        guard !missing.isEmpty else { return "ok" }
-        let list = tracked.isEmpty ? "none is tracked" : "tracked: " + tracked.map { String($0.identifier) }.joined(separator: ", ")
-        let subjects = missing.map(String.init).joined(separator: ", ")
-        return "ok, but there is no subject \(subjects) (\(list)); dockd follows \(missing.count == asked.count ? "none of them" : "the others") until one appears"
+    /// What `select` did, from dockd's answer: the IDs it keeps that no subject tracked now has.
+    static func selection(_ asked: [Int], untracked: [Int]) -> String {
+        guard !untracked.isEmpty else { return "ok" }
+        let subjects = untracked.map(String.init).joined(separator: ", ")
+        let followed = untracked.count == asked.count ? "none of them" : "the others"
+        return "ok, but no subject tracked now has ID \(subjects); dockd keeps the choice and follows \(followed) until one appears"
     }
 
     /// What `roi` kept of a region that reaches past the picture's edge.

@@ -2,6 +2,7 @@ import DockAPI
 import DockClient
 import DockCore
 import DockHost
+import DockOptions
 import DockProtocol
 import DockTracking
 import DockVersion
@@ -29,6 +30,10 @@ if case .help(let text) = invocation.action {
     print(text)
     exit(0)
 }
+if case .completions(let shell) = invocation.action {
+    print(Completions.script(for: CommandTable.program, shell: shell), terminator: "")
+    exit(0)
+}
 if case .version = invocation.action {
     print(DockVersion.line(program: "dockctl"))
     exit(0)
@@ -52,7 +57,7 @@ func run() async -> Int32 {
         let connection = try VarlinkConnection.connect(toFirstOf: socketPaths).connection
         let call: DockCall
         switch invocation.action {
-        case .help, .version, .replay:
+        case .help, .version, .completions, .replay:
             return 0   // all handled before any connection
         case .status:
             call = .getStatus
@@ -72,7 +77,7 @@ func run() async -> Int32 {
             case (let seconds?, nil): pace = .duration(.seconds(min(max(seconds, -1e9), 1e9)))
             case (nil, let speed?): pace = .maximumSpeed(speed)
             case (nil, nil): pace = .fastest
-            case (_?, _?): throw Refused(description: "invalid speed: give duration or speed, not both")
+            case (_?, _?): preconditionFailure("the parser refuses --duration with --speed")
             }
             call = .host(.motion(.orientation(yawRadians: yaw, pitchRadians: pitch, isRelative: relative, pace: pace),
                                  takeOver: takeOver, waitsForEnd: waits))
@@ -83,10 +88,8 @@ func run() async -> Int32 {
         case .framing(let mode):
             call = .host(.setFramingMode(FramingMode(rawValue: mode)!))
         case .regionOfInterest(let x, let y, let width, let height):
-            // What lies past the picture's edge is cut off here, and the answer says what was kept.
-            let asked = NormalizedRect(x: x, y: y, width: width, height: height)
-            let kept = width > 0 && height > 0 ? asked.intersection(.fullImage) ?? asked : asked
-            call = .host(.setRegionOfInterest(kept))
+            // dockd cuts what lies past the picture's edge, and answers the region in force.
+            call = .host(.setRegionOfInterest(NormalizedRect(x: x, y: y, width: width, height: height)))
         case .wholeImage:
             call = .host(.setRegionOfInterest(.fullImage))
         case .select(let subjects):
@@ -127,10 +130,11 @@ func run() async -> Int32 {
             print(JSONValue.object(parameters).serialized)
         } else {
             switch invocation.action {
-            case .select(let subjects) where !subjects.isEmpty:
-                print(Presentation.selection(subjects, tracked: try await connection.status().subjects))
+            case .select(let subjects):
+                guard case .selection(let untracked) = reply else { preconditionFailure("SelectSubjects answers with its selection") }
+                print(Presentation.selection(subjects, untracked: untracked))
             case .regionOfInterest(let x, let y, let width, let height):
-                guard case .host(.setRegionOfInterest(let kept)) = call else { preconditionFailure("roi sends a region") }
+                guard case .region(let kept) = reply else { preconditionFailure("SetRegionOfInterest answers with its region") }
                 print(Presentation.region(asked: NormalizedRect(x: x, y: y, width: width, height: height), kept: kept))
             default:
                 print(Presentation.describe(reply))

@@ -1,3 +1,4 @@
+import DockOptions
 import DockSimulator
 import DockSystem
 import Foundation
@@ -14,6 +15,9 @@ enum UVCServe {
     static let usage =
         "usage: docksim --protocol uvc --v4l2 PATH [--model NAME|FILE] [--eio CONTROL]... [--quiet] | docksim --preload-library"
 
+    /// `--eio CONTROL`, which may be given more than once: the control's writes fail with EIO.
+    static let eio = Option("--eio", .text, placeholder: "CONTROL", help: "make writes of this control fail with EIO (repeatable)")
+
     /// Runs the UVC camera when the arguments ask for it; nil when they are another mode's.
     static func runIfAsked(_ arguments: [String]) -> Int32? {
         if arguments == ["--preload-library"] {
@@ -25,27 +29,29 @@ enum UVCServe {
         }
         // With a scenario or a camera app, the webcam is in the room: the scenario run's.
         guard !arguments.contains("--scenario"), !arguments.contains("--camera") else { return nil }
-        var path: String?
-        var modelName = "generic"
-        var isQuiet = false
+        // The webcam alone takes docksim's --protocol, --v4l2, --model and --quiet, and --eio.
+        let parsed: ParsedOptions
+        do throws(OptionError) {
+            parsed = try OptionParser.parse(arguments, options: [OptionTable.protocolName, OptionTable.v4l2, OptionTable.model,
+                                                                 OptionTable.quiet, eio])
+        } catch {
+            printError("docksim: \(error.message) (for --protocol uvc without a scenario)\n\(usage)")
+            return 64
+        }
+        if let word = parsed.words.first {
+            printError("docksim: unknown argument '\(word)' for --protocol uvc\n\(usage)")
+            return 64
+        }
+        let path = parsed.text(OptionTable.v4l2)
+        let modelName = parsed.text(OptionTable.model) ?? "generic"
+        let isQuiet = parsed.flag(OptionTable.quiet)
         var failing: Set<UInt32> = []
-        var rest = arguments[...]
-        while let argument = rest.popFirst() {
-            switch argument {
-            case "--protocol": _ = rest.popFirst()
-            case "--v4l2": path = rest.popFirst()
-            case "--model": modelName = rest.popFirst() ?? ""
-            case "--quiet": isQuiet = true
-            case "--eio":
-                guard let name = rest.popFirst(), let id = V4L2ControlID.id(named: name) else {
-                    printError("docksim: --eio needs a control name (pan_absolute, tilt_speed, ...)\n\(usage)")
-                    return 64
-                }
-                failing.insert(id)
-            default:
-                printError("docksim: unknown argument '\(argument)' for --protocol uvc\n\(usage)")
+        for name in parsed.texts(eio) {
+            guard let id = V4L2ControlID.id(named: name) else {
+                printError("docksim: --eio needs a control name (pan_absolute, tilt_speed, ...), got '\(name)'\n\(usage)")
                 return 64
             }
+            failing.insert(id)
         }
         guard let path, !path.isEmpty else {
             printError("docksim: --protocol uvc needs --v4l2 PATH\n\(usage)")

@@ -1,3 +1,5 @@
+import DockOptions
+
 /// What `dockwire` was asked to do, parsed from its arguments without side effects.
 enum Command: Equatable {
     /// Print the help text of `topic` (nil: the general help).
@@ -26,80 +28,51 @@ enum Command: Equatable {
         \(usage)
 
         commands:
-          example   print the specification's example session: each frame in hex and decoded
-          decode    decode frames from hex text or raw bytes, one line per frame or error
+        \(HelpText.rows(CommandTable.program.commands.map { ($0.name, $0.summary) }, column: 14))
 
         Exit status: 0 on success, 1 when the input cannot be read, 64 on a usage error.
-        """
-
-    static let decodeHelp = """
-        usage: dockwire decode [--raw] [FILE]
-
-        Decodes dock frames from FILE, or from standard input when FILE is absent or "-", and
-        prints one line per frame ("#SEQ message fields") or per damaged frame ("error: ...").
-
-        options:
-          --raw     the input is raw bytes as captured from the line (default: hex text, where
-                    whitespace, ':' and '-' between digit pairs are ignored and '#' starts a comment)
-          --help    show this help
-        """
-
-    static let exampleHelp = """
-        usage: dockwire example
-
-        Prints the example session of Protocol/dock-serial.md (hello, info, velocity, ack,
-        telemetry, event): for each frame its direction, its bytes in hex and its decoded fields.
         """
 
     /// Parses the arguments that follow the program name.
     static func parse(_ arguments: [String]) throws(UsageError) -> Command {
         guard let verb = arguments.first else { throw UsageError(message: "no command given") }
         let rest = Array(arguments.dropFirst())
-        switch verb {
-        case "-h", "--help", "help":
-            guard rest.count <= 1 else { throw UsageError(message: "help takes at most one command") }
-            return .help(topic: rest.first)
-        case "--version":
-            guard rest.isEmpty else { throw UsageError(message: "--version takes no arguments") }
+        if verb == "help" || OptionParser.isOption(verb) {
+            let parsed: ParsedOptions
+            do throws(OptionError) {
+                parsed = try OptionParser.parse(verb == "help" ? ["--help"] + rest : arguments, options: CommandTable.program.globalOptions)
+            } catch {
+                throw UsageError(message: error.message)
+            }
+            if parsed.flag(CommandTable.help) {
+                guard parsed.words.count <= 1 else { throw UsageError(message: "help takes at most one command") }
+                return .help(topic: parsed.words.first)
+            }
+            guard parsed.words.isEmpty else { throw UsageError(message: "--version takes no arguments") }
             return .version
+        }
+        guard let spec = CommandTable.program.command(verb) else { throw UsageError(message: "unknown command '\(verb)'") }
+        let parsed: ParsedOptions
+        do throws(OptionError) {
+            parsed = try OptionParser.parse(rest, options: spec.options + CommandTable.program.commonOptions)
+        } catch {
+            throw UsageError(message: "\(error.message) for \(verb)")
+        }
+        if parsed.flag(CommandTable.help) { return .help(topic: verb) }
+        switch verb {
         case "example":
-            if rest.contains("--help") || rest.contains("-h") { return .help(topic: "example") }
-            guard rest.isEmpty else {
-                throw UsageError(message: "example takes no arguments, got '\(rest[0])'")
-            }
+            guard parsed.words.isEmpty else { throw UsageError(message: "example takes no arguments, got '\(parsed.words[0])'") }
             return .example
-        case "decode":
-            var isRaw = false
-            var path: String?
-            for argument in rest {
-                switch argument {
-                case "-h", "--help":
-                    return .help(topic: "decode")
-                case "--raw":
-                    isRaw = true
-                case "-":
-                    guard path == nil else { throw UsageError(message: "decode takes one file") }
-                    path = "-"
-                case _ where argument.hasPrefix("-"):
-                    throw UsageError(message: "unknown option '\(argument)' for decode")
-                default:
-                    guard path == nil else { throw UsageError(message: "decode takes one file") }
-                    path = argument
-                }
-            }
-            return .decode(path: path == "-" ? nil : path, isRaw: isRaw)
         default:
-            throw UsageError(message: "unknown command '\(verb)'")
+            guard parsed.words.count <= 1 else { throw UsageError(message: "decode takes one file") }
+            let path = parsed.words.first
+            return .decode(path: path == "-" ? nil : path, isRaw: parsed.flag(CommandTable.raw))
         }
     }
 
     /// The help text for a topic, or nil when there is no such command.
     static func helpText(topic: String?) -> String? {
-        switch topic {
-        case nil: generalHelp
-        case "decode": decodeHelp
-        case "example": exampleHelp
-        default: nil
-        }
+        guard let topic else { return generalHelp }
+        return CommandTable.program.command(topic).map { HelpText.command($0, program: "dockwire") }
     }
 }

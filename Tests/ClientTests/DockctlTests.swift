@@ -102,18 +102,24 @@ import TestSupport
         #expect(try Invocation.parse(arguments, environment: [:]).action
                 == .replay(detectionsPath: "d", resultPath: "r", settings: settings, timesTracker: true))
         #expect(settings.isValid)
-        // Every option is in the help, with the daemon's default.
+        // Every option is in the help, with the daemon's default (read from the configuration, so
+        // this holds the defaults below to the help).
         let defaults = SubjectTracker.Configuration()
-        for (option, value) in [("--confident C", "[0.55]"), ("--birth-confidence C", "[0.6]"), ("--min-confidence C", "[0.1]"),
-                                ("--min-iou X", "[0.1]"), ("--min-iou-weak X", "[0.4]"), ("--size-ratio X", "[1.8]"),
-                                ("--gate X", "[30]"), ("--iou-weight W", "[1]"), ("--coasting-gate X", "[5]"), ("--coasting-reach R", "[1.5]"), ("--confirm-hits N", "[3]"), ("--quick-confirm C", "[1.8]"),
-                                ("--tentative-timeout S", "[0.3]"), ("--coast-after S", "[0.15]"), ("--coast-timeout S", "[1.5]"), ("--vouched-coast-timeout S", "[2]"),
-                                ("--max-tracks N", "[16]"), ("--acceleration-noise A", "[3]"), ("--acceleration-per-height K", "[2.5]"), ("--size-noise S", "[0.05]"),
-                                ("--box-noise F", "[0.08]"), ("--box-noise-floor F", "[0.003]"), ("--time", "tracker_seconds"), ("--detector-ids", "identifiers"),
-                                ("--min-iou-coasting X", "[0.4]"), ("--distant-reach R", "[1]"), ("--unpaired-cost U", "[1.3]"),
-                                ("--coasting-rate-window S", "[0.5]"), ("--coasting-acceleration-per-height K", "[1]"),
-                                ("--coast-timeout-per-seen R", "[4]"), ("--maneuver-memory N", "[4]"), ("--maneuver-bias B", "[0.3]"), ("--maneuver-hold S", "[0.5]")] {
-            let line = Invocation.replayHelp.split(separator: "\n").first { $0.contains("  \(option) ") }
+        for (option, value) in [("--confident C", "default: 0.55)"), ("--birth-confidence C", "default: 0.6)"), ("--min-confidence C", "default: 0.1)"),
+                                ("--min-iou X", "default: 0.1)"), ("--min-iou-weak X", "default: 0.4)"), ("--size-ratio X", "default: 1.8)"),
+                                ("--gate X", "default: 30)"), ("--iou-weight W", "default: 1)"), ("--coasting-gate X", "default: 5)"), ("--coasting-reach R", "default: 1.5)"), ("--confirm-hits N", "default: 3)"), ("--quick-confirm C", "default: 1.8)"),
+                                ("--tentative-timeout S", "default: 0.3)"), ("--coast-after S", "default: 0.15)"), ("--coast-timeout S", "default: 1.5)"), ("--vouched-coast-timeout S", "default: 2)"),
+                                ("--max-tracks N", "default: 16)"), ("--acceleration-noise A", "default: 3)"), ("--acceleration-per-height K", "default: 2.5)"), ("--size-noise S", "default: 0.05)"),
+                                ("--box-noise F", "default: 0.08)"), ("--box-noise-floor F", "default: 0.003)"), ("--time", "tracker_seconds"), ("--detector-ids", "identifiers"),
+                                ("--min-iou-coasting X", "default: 0.4)"), ("--distant-reach R", "default: 1)"), ("--unpaired-cost U", "default: 1.3)"),
+                                ("--coasting-rate-window S", "default: 0.5)"), ("--coasting-acceleration-per-height K", "default: 1)"),
+                                ("--coast-timeout-per-seen R", "default: 4)"), ("--maneuver-memory N", "default: 4)"), ("--maneuver-bias B", "default: 0.3)"), ("--maneuver-hold S", "default: 0.5)")] {
+            // The option's line, and the lines its help runs on to (indented past the names).
+            let lines = (Invocation.commandHelp("replay") ?? "").split(separator: "\n")
+            let line = lines.firstIndex { $0.hasPrefix("  \(option) ") || $0 == "  \(option)" }
+                .map { start in
+                    ([lines[start]] + lines[(start + 1)...].prefix { $0.hasPrefix("      ") }.map { $0.drop { $0 == " " } }).joined(separator: " ")
+                }
             #expect(line?.contains(value) == true, "\(option): \(String(describing: line))")
         }
         #expect(defaults.confidentThreshold == 0.55 && defaults.birthConfidence == 0.6 && defaults.minimumConfidence == 0.1
@@ -130,16 +136,16 @@ import TestSupport
         let base = ["replay", "--mot", "d", "--out", "r", "--size", "2x2"]
         for (extra, message) in [
             (["--confident", "1.5"], "--confident needs a number from 0 to 1, got '1.5'"),
-            (["--size-ratio", "1"], "--size-ratio needs a number above 1.0 (at most 1e6), got '1.0'"),
-            (["--gate", "-3"], "--gate needs a number above 0.0 (at most 1e6), got '-3.0'"),
+            (["--size-ratio", "1"], "--size-ratio needs a number above 1, at most 1e6, got '1'"),
+            (["--gate", "-3"], "--gate needs a number above 0, at most 1e6, got '-3'"),
             (["--confirm-hits", "0"], "--confirm-hits needs a whole number from 1 to 1000, got '0'"),
-            (["--coast-timeout", "0"], "--coast-timeout needs seconds above 0 (at most 3600), got '0.0'"),
+            (["--coast-timeout", "0"], "--coast-timeout needs a number above 0, at most 3600, got '0'"),
             (["--max-tracks", "65"], "--max-tracks needs a whole number from 1 to 64, got '65'"),
             (["--box-noise", "nan"], "--box-noise needs a finite number, got 'nan'"),
-            (["--quick-confirm", "-1"], "--quick-confirm needs a number from 0 to 1000, got '-1.0'"),
+            (["--quick-confirm", "-1"], "--quick-confirm needs a number from 0 to 1000, got '-1'"),
             (["--min-confidence", "0.6", "--confident", "0.4"], "--min-confidence (0.6) must not be above --confident (0.4)"),
-            (["--maneuver-bias", "1"], "--maneuver-bias needs a number from 0 to 0.99, got '1.0'"),
-            (["--coasting-rate-window", "61"], "--coasting-rate-window needs seconds from 0 to 60, got '61.0'"),
+            (["--maneuver-bias", "1"], "--maneuver-bias needs a number from 0, below 1, got '1'"),
+            (["--coasting-rate-window", "61"], "--coasting-rate-window needs a number from 0 to 60, got '61'"),
         ] {
             #expect(throws: Invocation.UsageError(message: message, command: "replay"), "\(extra)") {
                 try Invocation.parse(base + extra, environment: [:])
@@ -156,13 +162,13 @@ import TestSupport
             (base + ["--size", "1920"], "--size needs WxH in pixels (1 to 100000 each), e.g. 1920x1080, got '1920'"),
             (base + ["--size", "0x10"], "--size needs WxH in pixels (1 to 100000 each), e.g. 1920x1080, got '0x10'"),
             (base + ["--size", "10x10x10"], "--size needs WxH in pixels (1 to 100000 each), e.g. 1920x1080, got '10x10x10'"),
-            (base + ["--size", "2x2", "--fps", "0"], "--fps needs frames per second from 0.01 to 1000.0, got '0.0'"),
+            (base + ["--size", "2x2", "--fps", "0"], "--fps needs a number from 0.01 to 1000, got '0'"),
             (base + ["--size", "2x2", "--fps", "inf"], "--fps needs a finite number, got 'inf'"),
             (base + ["--size", "2x2", "--frames", "0"], "--frames needs a whole number from 1 to 10000000, got '0'"),
             (base + ["--size", "2x2", "--frames", "1.5"], "--frames needs a whole number from 1 to 10000000, got '1.5'"),
-            (base + ["--size", "2x2", "--fov", "180"], "--fov needs degrees above 0 and below 180, got '180.0'"),
+            (base + ["--size", "2x2", "--fov", "180"], "--fov needs a number above 0, below 180, got '180'"),
             (base + ["--size", "2x2", "--kind", "car"], "--kind needs one of face, body, object, got 'car'"),
-            (base + ["--size", "2x2", "--fast"], "unexpected '--fast' for replay"),
+            (base + ["--size", "2x2", "--fast"], "unknown option '--fast'"),
             (base + ["--size"], "--size needs a value"),
         ]
         for (arguments, message) in cases {
@@ -196,10 +202,13 @@ import TestSupport
         #expect(throws: Invocation.UsageError(message: "--yaw needs a finite number, got 'nan'", command: "velocity")) {
             try Invocation.parse(["velocity", "--yaw", "nan", "--pitch", "0"], environment: [:])
         }
+        #expect(throws: Invocation.UsageError(message: "give --duration or --speed, not both", command: "orient")) {
+            try Invocation.parse(["orient", "--yaw", "1", "--pitch", "0", "--duration", "2", "--speed", "0.5"], environment: [:])
+        }
         #expect(throws: Invocation.UsageError(message: "'maybe' is not one of on, off", command: "track")) {
             try Invocation.parse(["track", "maybe"], environment: [:])
         }
-        #expect(throws: Invocation.UsageError(message: "unexpected '--fast' for stop", command: "stop")) {
+        #expect(throws: Invocation.UsageError(message: "unknown option '--fast'", command: "stop")) {
             try Invocation.parse(["stop", "--fast"], environment: [:])
         }
     }
@@ -301,6 +310,9 @@ import TestSupport
         let json = try dockctl(["--json", "status"])
         #expect(json.output.hasPrefix("{\"status\":{"))
         #expect(try dockctl(["velocity", "--yaw", "0.3", "--pitch", "0", "--duration", "1"]).output == "done\n")
+        // As a new user types it: the axis not named is 0, and the default half second runs out.
+        let yawOnly = try dockctl(["velocity", "--yaw", "0.1"])
+        #expect(yawOnly.status == 0 && yawOnly.output == "done\n", "\(yawOnly.error)")
         #expect(try dockctl(["orient", "--yaw", "9", "--pitch", "0"]).output == "reached; clamped to the limits: yaw\n")
         #expect(try dockctl(["animate", "no"]).output == "done\n")
         #expect(try dockctl(["orient", "--yaw", "0", "--pitch", "0"]).output == "reached\n", "back to face the room")
@@ -319,11 +331,18 @@ import TestSupport
         let roiStatus = try JSONSerialization.jsonObject(with: Data(try dockctl(["--json", "status"]).output.utf8)) as? [String: Any]
         let region = (roiStatus?["status"] as? [String: Any])?["region_of_interest"] as? [String: Any]
         #expect(region?["width"] as? Double == 0.5 && region?["height"] as? Double == 0.5, "\(region ?? [:])")
+        // dockd's own answer is the region in force, cut to the picture.
+        let cut = try JSONSerialization.jsonObject(with: Data(try dockctl(["--json", "roi", "0.75", "-0.25", "0.5", "0.5"]).output.utf8))
+        let answered = (cut as? [String: Any])?["region"] as? [String: Double]
+        #expect(answered == ["x": 0.75, "y": 0, "width": 0.25, "height": 0.25], "\(String(describing: cut))")
         #expect(try dockctl(["roi", "0.1", "0.1", "0.8", "0.8"]).output == "ok\n")
         // A subject that is not tracked: dockd keeps the choice, and dockctl says nobody has that ID.
         let unknown = try dockctl(["select", "999"])
         #expect(unknown.status == 0)
-        #expect(unknown.output.hasPrefix("ok, but there is no subject 999 ("), "\(unknown.output)")
+        #expect(unknown.output == "ok, but no subject tracked now has ID 999; dockd keeps the choice and follows none of them until one appears\n",
+                "\(unknown.output)")
+        let unknownJSON = try dockctl(["--json", "select", "999"])
+        #expect(unknownJSON.output == "{\"untracked\":[999]}\n", "dockd's own answer says so")
         #expect(try dockctl(["select"]).output == "ok\n", "back to choosing automatically")
         let nobody = try dockctl(["select", "--at", "0.02", "0.02"])
         #expect(nobody.status == 1)

@@ -178,6 +178,10 @@ import Testing
         let limits = MotionLimits(info: ExampleSession.info)
         var cases: [(DockMethod, HostReply, Dock.Reply)] = outcomes.map { (.setOrientation, .motion($0), .motion(Dock.MotionResult($0))) }
         cases += [(.setLimits, .limits(limits), .limits(Dock.Limits(limits))), (.selectSubjectAt, .subject(12), .subject(12)),
+                  (.selectSubjects, .selection(untracked: [999, 4]), .selection(untracked: [999, 4])),
+                  (.selectSubjects, .selection(untracked: []), .selection(untracked: [])),
+                  (.setRegionOfInterest, .region(NormalizedRect(x: 0.5, y: 0.25, width: 0.5, height: 0.75)),
+                   .region(NormalizedRect(x: 0.5, y: 0.25, width: 0.5, height: 0.75))),
                   (.setZoom, .zoom(0.5), .zoom(0.5)), (.stop, .done, .done), (.track, .done, .done)]
         for (method, hostReply, expected) in cases {
             let reply = try Self.reread(DockEncoding.reply(hostReply).bytes)

@@ -1,5 +1,6 @@
 import DockCore
 import DockHost
+import DockLogLevel
 import Testing
 
 /// The policy is the only scheduler: it says when it wants to be woken (`nextWake`), and what a

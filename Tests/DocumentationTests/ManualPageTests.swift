@@ -8,7 +8,7 @@ import Testing
 /// every method and error of the interface is in dockd-api(7); and every page builds.
 @Suite struct ManualPageTests {
     /// dockctl's options that every command takes, listed once on the page under OPTIONS.
-    static let dockctlGlobalOptions: Set<String> = ["--socket", "--json", "--help", "--version"]
+    static let dockctlGlobalOptions: Set<String> = ["--socket", "--json", "--help", "--version", "--completions"]
 
     /// dockd's settings as `dockd --help` lists them, with the defaults it shows (root's socket:
     /// the page and the file show the system's default, whoever runs the tests).
@@ -103,6 +103,12 @@ import Testing
         let page = try ManualPage("dockwire.1")
         #expect(page.definedOptions == options(in: help))
         #expect(page.subsections(of: "COMMANDS") == ["example", "decode"])
+        // Each command's synopsis on the page is its usage line as the parser's table writes it.
+        let synopsis = page.section("SYNOPSIS").map { String($0).replacing("*", with: "").replacing("_", with: "") }
+        for command in ["decode", "example"] {
+            let usage = try Repository.output(of: "dockwire", [command, "--help"]).split(separator: "\n").first ?? ""
+            #expect(synopsis.contains(String(usage.dropFirst("usage: ".count))), "dockwire(1)'s synopsis of \(command): \(usage)")
+        }
     }
 
     @Test func theAPIPageHasEveryMethodAndError() throws {

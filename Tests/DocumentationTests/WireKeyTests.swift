@@ -27,6 +27,8 @@ import Testing
     static let otherMeanings: [String: Set<String>] = [
         // dockctl's own command words and a usage message.
         "Sources/dockctl/Command.swift": ["status", "limits", "framing", "zoom", "animation", "x", "seconds"],
+        // The same command words, declared in dockctl's command table.
+        "Sources/dockctl/CommandTable.swift": ["status", "limits", "framing", "zoom"],
         // A word printed for people.
         "Sources/dockctl/Presentation.swift": ["docked"],
         // A row label of the tracking-quality table.
