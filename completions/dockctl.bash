@@ -108,6 +108,7 @@ _dockctl() {
                 --coast-timeout-per-seen) COMPREPLY=(); return ;;
                 --vouched-coast-timeout) COMPREPLY=(); return ;;
                 --coasting-rate-window) COMPREPLY=(); return ;;
+                --reidentification-window) COMPREPLY=(); return ;;
                 --max-tracks) COMPREPLY=(); return ;;
                 --acceleration-noise) COMPREPLY=(); return ;;
                 --acceleration-per-height) COMPREPLY=(); return ;;
@@ -119,7 +120,7 @@ _dockctl() {
                 --box-noise) COMPREPLY=(); return ;;
                 --box-noise-floor) COMPREPLY=(); return ;;
             esac
-            options='--mot --out --size --fps --frames --fov --kind --include-coasting --time --detector-ids --confident --birth-confidence --min-confidence --min-iou --min-iou-coasting --min-iou-weak --size-ratio --gate --coasting-gate --coasting-reach --distant-reach --iou-weight --unpaired-cost --confirm-hits --quick-confirm --tentative-timeout --coast-after --coast-timeout --coast-timeout-per-seen --vouched-coast-timeout --coasting-rate-window --max-tracks --acceleration-noise --acceleration-per-height --coasting-acceleration-per-height --maneuver-memory --maneuver-bias --maneuver-hold --size-noise --box-noise --box-noise-floor --help --json'
+            options='--mot --out --size --fps --frames --fov --kind --include-coasting --time --detector-ids --confident --birth-confidence --min-confidence --min-iou --min-iou-coasting --min-iou-weak --size-ratio --gate --coasting-gate --coasting-reach --distant-reach --iou-weight --unpaired-cost --confirm-hits --quick-confirm --tentative-timeout --coast-after --coast-timeout --coast-timeout-per-seen --vouched-coast-timeout --coasting-rate-window --reidentification-window --max-tracks --acceleration-noise --acceleration-per-height --coasting-acceleration-per-height --maneuver-memory --maneuver-bias --maneuver-hold --size-noise --box-noise --box-noise-floor --help --json'
             ;;
         *) return ;;
     esac

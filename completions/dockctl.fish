@@ -100,6 +100,7 @@ complete -c dockctl -n '__fish_seen_subcommand_from replay' -l coast-timeout -x 
 complete -c dockctl -n '__fish_seen_subcommand_from replay' -l coast-timeout-per-seen -x -d 'coasting at most R times as long as seen'
 complete -c dockctl -n '__fish_seen_subcommand_from replay' -l vouched-coast-timeout -x -d 'coasting while weak boxes vouch for it'
 complete -c dockctl -n '__fish_seen_subcommand_from replay' -l coasting-rate-window -x -d 'seconds of boxes a missed track walks on at'
+complete -c dockctl -n '__fish_seen_subcommand_from replay' -l reidentification-window -x -d 'seconds a lost track may come back by its appearance'
 complete -c dockctl -n '__fish_seen_subcommand_from replay' -l max-tracks -x -d 'most tracks at once'
 complete -c dockctl -n '__fish_seen_subcommand_from replay' -l acceleration-noise -x -d 'most angular acceleration noise, rad/s²'
 complete -c dockctl -n '__fish_seen_subcommand_from replay' -l acceleration-per-height -x -d 'acceleration noise per radian of height'

@@ -116,6 +116,8 @@ struct Invocation: Equatable {
           --coast-timeout-per-seen R  ... at most R times as long as it was seen (0: no such limit) [4]
           --vouched-coast-timeout S  ... or, while weak boxes it overlaps vouch for it, up to S [2]
           --coasting-rate-window S  a missed track walks on at the pace of about its last S of boxes (0: its filter's rate) [0.5]
+          --reidentification-window S  seconds a lost track may come back under its id by its appearance [30]
+                               (the descriptor after DET's tenth field; 0: never)
           --max-tracks N       the most tracks at once, 1 to 64 [16]
           --acceleration-noise A  the most angular acceleration noise of a track, rad/s² [3]
           --acceleration-per-height K  a track's acceleration noise per radian of its height [2.5]
@@ -413,6 +415,7 @@ struct OptionParser {
         if let value = try ranged("--coast-timeout-per-seen", 0...1000) { tracker.coastTimeoutPerSeen = value }
         if let value = try seconds("--vouched-coast-timeout") { tracker.vouchedCoastTimeout = value }
         if let value = try seconds("--coasting-rate-window", 0...60) { tracker.coastingRateWindow = value }
+        if let value = try seconds("--reidentification-window", 0...3600) { tracker.reidentificationWindow = value }
         if let value = try wholeNumber("--max-tracks", in: 1...64) { tracker.maximumTracks = value }
         if let value = try positive("--acceleration-noise") { tracker.noise.accelerationNoise = value }
         if let value = try ranged("--acceleration-per-height", 0...1000) { tracker.accelerationPerHeight = value }
