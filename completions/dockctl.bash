@@ -118,11 +118,12 @@ _dockctl() {
                 --maneuver-memory) COMPREPLY=(); return ;;
                 --maneuver-bias) COMPREPLY=(); return ;;
                 --maneuver-hold) COMPREPLY=(); return ;;
+                --reidentification-window) COMPREPLY=(); return ;;
                 --size-noise) COMPREPLY=(); return ;;
                 --box-noise) COMPREPLY=(); return ;;
                 --box-noise-floor) COMPREPLY=(); return ;;
             esac
-            options='--mot --out --size --fps --frames --fov --kind --include-coasting --time --detector-ids --confident --birth-confidence --min-confidence --min-iou --min-iou-coasting --min-iou-weak --size-ratio --gate --coasting-gate --coasting-reach --distant-reach --iou-weight --unpaired-cost --confirm-hits --quick-confirm --tentative-timeout --coast-after --coast-timeout --coast-timeout-per-seen --vouched-coast-timeout --coasting-rate-window --max-tracks --acceleration-noise --acceleration-per-height --coasting-acceleration-per-height --maneuver-memory --maneuver-bias --maneuver-hold --size-noise --box-noise --box-noise-floor --help --json'
+            options='--mot --out --size --fps --frames --fov --kind --include-coasting --time --detector-ids --confident --birth-confidence --min-confidence --min-iou --min-iou-coasting --min-iou-weak --size-ratio --gate --coasting-gate --coasting-reach --distant-reach --iou-weight --unpaired-cost --confirm-hits --quick-confirm --tentative-timeout --coast-after --coast-timeout --coast-timeout-per-seen --vouched-coast-timeout --coasting-rate-window --max-tracks --acceleration-noise --acceleration-per-height --coasting-acceleration-per-height --maneuver-memory --maneuver-bias --maneuver-hold --reidentification-window --size-noise --box-noise --box-noise-floor --help --json'
             ;;
         *) return ;;
     esac

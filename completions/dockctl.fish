@@ -108,6 +108,7 @@ complete -c dockctl -n '__fish_seen_subcommand_from replay' -l coasting-accelera
 complete -c dockctl -n '__fish_seen_subcommand_from replay' -l maneuver-memory -x -d '... rising towards --acceleration-noise while its last N or so boxes fall on one side (0: never)'
 complete -c dockctl -n '__fish_seen_subcommand_from replay' -l maneuver-bias -x -d '... from when their mean makes up this share of their mean square'
 complete -c dockctl -n '__fish_seen_subcommand_from replay' -l maneuver-hold -x -d '... and, once raised, comes down over about S seconds (0: at once)'
+complete -c dockctl -n '__fish_seen_subcommand_from replay' -l reidentification-window -x -d 'seconds a lost track may come back under its id by its appearance (0: never)'
 complete -c dockctl -n '__fish_seen_subcommand_from replay' -l size-noise -x -d 'the random walk of its angular size, rad/√s'
 complete -c dockctl -n '__fish_seen_subcommand_from replay' -l box-noise -x -d 'a box\'s error as a fraction of its size'
 complete -c dockctl -n '__fish_seen_subcommand_from replay' -l box-noise-floor -x -d 'the least error of a box coordinate, image units'

@@ -65,6 +65,9 @@ public struct DetectorParameters: Hashable, Sendable {
     public var reportsBodies: Bool
     /// The share of a subject that must be visible (in frame and not hidden) for it to be reported.
     public var minimumVisibleFraction: Double
+    /// The length of the appearance descriptor it sends with each body and face
+    /// (`Observation.appearance`, see `AppearanceModel`); 0: none.
+    public var appearanceLength = 0
 }
 
 /// One person or object and how it moves.
@@ -79,6 +82,8 @@ public struct SubjectScript: Hashable, Sendable {
     public var path: Path
     /// Spans of time, in seconds from the start, when it is not in the room at all.
     public var absences: [ClosedRange<Double>]
+    /// The subject whose clothes this one's are like (a look-alike: see `AppearanceModel`), if any.
+    public var looksLike: Int? = nil
 
     /// What a subject is.
     public enum Kind: Hashable, Sendable {

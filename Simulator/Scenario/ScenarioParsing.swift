@@ -38,6 +38,12 @@ extension Scenario {
             }
             scenario.subjects.append(subject)
         }
+        for (subject, (node, path)) in zip(scenario.subjects, try top.array("subjects")) {
+            guard let model = subject.looksLike else { continue }
+            guard model != subject.identifier, scenario.subjects.contains(where: { $0.identifier == model }) else {
+                throw ScenarioError(field: "\(path).looks_like", line: node.line, message: "must be another subject's id, got \(model)")
+            }
+        }
         for (node, path) in try top.array("faults") {
             scenario.faults.append(try parseFault(node, path: path, durationSeconds: duration))
         }
@@ -116,6 +122,9 @@ extension Scenario {
         detector.reportsFaces = try reader.bool("faces", default: true)
         detector.reportsBodies = try reader.bool("bodies", default: true)
         detector.minimumVisibleFraction = try reader.number("min_visible", in: 0...1, default: 0.5)
+        if reader.node("appearance_length") != nil {
+            detector.appearanceLength = try reader.integer("appearance_length", in: 4...512)
+        }
         try reader.finish()
         return detector
     }
@@ -198,6 +207,7 @@ extension Scenario {
         }
         try pathReader.finish()
 
+        let looksLike = reader.node("looks_like") != nil ? try reader.integer("looks_like", in: 1...1000) : nil
         var absences: [ClosedRange<Double>] = []
         for (node, path) in try reader.array("absent") {
             var span = try ObjectReader(node, path: path)
@@ -206,7 +216,9 @@ extension Scenario {
             try span.finish()
         }
         try reader.finish()
-        return SubjectScript(identifier: identifier, kind: kind, isPrimary: isPrimary, path: subjectPath, absences: absences)
+        var subject = SubjectScript(identifier: identifier, kind: kind, isPrimary: isPrimary, path: subjectPath, absences: absences)
+        subject.looksLike = looksLike
+        return subject
     }
 
     private static func parseFault(_ node: JSONNode, path: String, durationSeconds: Double) throws(ScenarioError) -> FaultScript {

@@ -73,6 +73,9 @@ public struct DetectorModel: Sendable {
     /// How it errs.
     public let parameters: DetectorParameters
     private var random: SimulationRandom
+    /// What people look like to it, when it sends appearance descriptors (its own random
+    /// numbers: the boxes are the same with descriptors or without).
+    public var appearance: AppearanceModel?
 
     /// Creates a detector.
     public init(parameters: DetectorParameters, random: SimulationRandom) {
@@ -108,7 +111,8 @@ public struct DetectorModel: Sendable {
                 let box = noisy(projection.box)
             {
                 let confidence = min(0.99, max(0.3, 0.55 + 0.4 * visible + random.gaussian(standardDeviation: 0.03)))
-                observations.append(Observation(kind: projection.part.kind, box: box, confidence: confidence))
+                let descriptor = appearance?.descriptor(of: projection.part.subjectIdentifier, xMeters: projection.part.xMeters)
+                observations.append(Observation(kind: projection.part.kind, box: box, confidence: confidence, appearance: descriptor))
                 reported = true
             }
             truth.append(GroundTruthPart(

@@ -53,6 +53,10 @@ public struct Simulation: Sendable {
         var subjectRandom = random.split()
         subjects = scenario.subjects.map { ResolvedSubject($0, durationSeconds: durationSeconds, random: &subjectRandom) }
         detector = DetectorModel(parameters: scenario.detector, random: random.split())
+        if scenario.detector.appearanceLength > 0 {
+            detector.appearance = AppearanceModel(subjects: scenario.subjects, length: scenario.detector.appearanceLength,
+                                                  seed: scenario.seed &+ 0x4150_5045)
+        }
         linkRandom = random.split()
         actions = TimedAction.timeline(scenario)
         // Its own seed, so that the rest of the run draws the same numbers as a dock's run.

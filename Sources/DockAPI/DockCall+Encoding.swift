@@ -96,6 +96,7 @@ extension DockCall {
             var members: [String: JSONValue] = ["kind": .string(observation.kind.rawValue), "box": observation.box.json,
                                                 "confidence": .number(observation.confidence)]
             if let identifier = observation.identifier { members["identifier"] = .integer(Int64(identifier)) }
+            if let appearance = observation.appearance { members["appearance"] = .array(appearance.map { .number(Double($0)) }) }
             return .object(members)
         }
         let camera = batch.camera

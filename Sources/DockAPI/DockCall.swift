@@ -261,6 +261,36 @@ public enum DockCall: Hashable, Sendable {
         return rect
     }
 
+    /// The lengths an observation's `appearance` may have.
+    public static let appearanceLengths = 4...512
+
+    /// An observation's optional `appearance`: `appearanceLengths` numbers, each finite as a
+    /// 32-bit float (`1e999`, or `1e300`, is refused by its index).
+    static func appearance(_ value: JSONValue?, _ path: String) throws(ParameterError) -> [Float]? {
+        switch value {
+        case nil, .null?: return nil
+        case .array(let items)?:
+            guard appearanceLengths.contains(items.count) else {
+                throw ParameterError(parameter: path, reason: "must have \(appearanceLengths.lowerBound) to \(appearanceLengths.upperBound) values, got \(items.count)")
+            }
+            var values: [Float] = []
+            values.reserveCapacity(items.count)
+            for (index, item) in items.enumerated() {
+                let number: Double
+                switch item {
+                case .integer(let integer): number = Double(integer)
+                case .number(let double): number = double
+                default: throw ParameterError(parameter: "\(path)[\(index)]", reason: "must be a number, got \(item.typeName)")
+                }
+                let single = Float(number)
+                guard number.isFinite, single.isFinite else { throw ParameterError(parameter: "\(path)[\(index)]", reason: "must be finite") }
+                values.append(single)
+            }
+            return values
+        case let other?: throw ParameterError(parameter: path, reason: "must be an array of numbers, got \(other.typeName)")
+        }
+    }
+
     /// A `Track` call's observations, camera information and capture time, every field checked.
     static func observationBatch(_ parameters: [String: JSONValue], reader: ParameterReader) throws(ParameterError) -> ObservationBatch {
         guard case .array(let list)? = parameters["observations"] else {
@@ -271,7 +301,7 @@ public enum DockCall: Hashable, Sendable {
         for (index, value) in list.enumerated() {
             let path = "observations[\(index)]"
             guard case .object(let members) = value else { throw ParameterError(parameter: path, reason: "must be an object") }
-            let item = try ParameterReader(members, allowed: ["kind", "box", "confidence", "identifier"])
+            let item = try ParameterReader(members, allowed: ["kind", "box", "confidence", "identifier", "appearance"])
             let kindName: String
             do {
                 kindName = try item.choice("kind", SubjectKind.allCases.map(\.rawValue))
@@ -294,8 +324,9 @@ public enum DockCall: Hashable, Sendable {
             case .integer(let value)? where value >= Int64(Int32.min) && value <= Int64(Int32.max): identifier = Int(value)
             default: throw ParameterError(parameter: "\(path).identifier", reason: "must be a whole number")
             }
+            let appearance = try Self.appearance(members["appearance"], "\(path).appearance")
             observations.append(Observation(kind: SubjectKind(rawValue: kindName)!, box: try rect(box, "\(path).box"),
-                                            confidence: confidence, identifier: identifier))
+                                            confidence: confidence, identifier: identifier, appearance: appearance))
         }
         guard case .object(let cameraMembers)? = parameters["camera"] else {
             throw ParameterError(parameter: "camera", reason: "required: an object with horizontal_fov and aspect_ratio")

@@ -30,6 +30,7 @@ public enum DockEncoding {
         case .dockRefused(let reason, let detail):
             .failure(DockInterface.Error.dockRefused, ["reason": .string(reason.name), "detail": .integer(Int64(detail))])
         case .dockFault(let fault): .failure(DockInterface.Error.dockFault, ["fault": Dock.Fault(fault).json])
+        case .invalidParameter(let parameter, let reason): ParameterError(parameter: parameter, reason: reason).reply
         case .invalid(let error):
             switch error {
             case .notFinite(let field): ParameterError(parameter: field.wireName, reason: "must be finite").reply

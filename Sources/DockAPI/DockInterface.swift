@@ -111,13 +111,18 @@ type CameraInformation (
   mirrored: ?bool
 )
 
-# One detection in one frame: what, where (in the delivered image), how sure (0...1), and the
-# detector's own identifier for it if it has one.
+# One detection in one frame: what, where (in the delivered image), how sure (0...1), the
+# detector's own identifier for it if it has one, and what it looks like if the client computes
+# that: a descriptor of 4 to 512 finite numbers, the client's choice of feature (a colour
+# histogram, an embedding), of the same length in every observation the connection sends. The
+# tracker compares descriptors by cosine distance, to keep people apart and to bring one who was
+# lost or walked out of the picture back under their old id (for up to 30 s by default).
 type Observation (
   kind: (face, body, object),
   box: Rect,
   confidence: ?float,
-  identifier: ?int
+  identifier: ?int,
+  appearance: ?[]float
 )
 
 # The 30 Hz control loop's punctuality: ticks since dockd started, ticks missed (the loop fell a
@@ -283,7 +288,9 @@ method SetSystemTracking(enabled: bool, accessory: ?string) -> ()
 
 # Hands the tracker one frame's observations, with the camera information and the capture time
 # (the host's monotonic clock, seconds). Boxes must be finite, of positive size and overlap the
-# image; at most 64 observations a call.
+# image; at most 64 observations a call. An appearance of another length than the connection's
+# earlier ones, or outside 4 to 512, or with a value that is not finite, is InvalidParameter
+# naming it, and nothing of the call is kept.
 method Track(observations: []Observation, camera: CameraInformation, capture_time: float, accessory: ?string) -> ()
 
 # Chooses where the subject sits in the frame.

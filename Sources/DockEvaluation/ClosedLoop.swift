@@ -49,6 +49,14 @@ public struct ClosedLoop: Sendable {
         /// The scenario's primary subject's true box (its body, else its face) in each frame it
         /// is in view, delivered-image coordinates, with the frame's capture time.
         public var primaryBoxes: [(captureTime: Duration, box: NormalizedRect)]
+        /// For each true subject, the frames in which each tracker subject identifier covered its
+        /// body (IoU at least 0.5 in the delivered image, the body at least half visible).
+        public var identityFrames: [Int: [Int: Int]] = [:]
+
+        /// The tracker identifiers that covered each true subject in at least `minimumFrames` frames.
+        public func identities(minimumFrames: Int = 10) -> [Int: Set<Int>] {
+            identityFrames.mapValues { Set($0.filter { $0.value >= minimumFrames }.keys) }
+        }
 
         /// The share of frames with the primary subject within the scenario's framing tolerance,
         /// counting frames captured from `start` on.
@@ -91,6 +99,7 @@ public struct ClosedLoop: Sendable {
     private var lastPrimary: Int?
     private var followsPrimary = 0
     private var primaryFrames = 0
+    private var identityFrames: [Int: [Int: Int]] = [:]
 
     /// The client identifier the baseline PID uses: it drives the dock as a client app would,
     /// streaming velocities through the host's API.
@@ -163,7 +172,8 @@ public struct ClosedLoop: Sendable {
         return Result(report: report, primaryIDSwitches: primaryIDSwitches, followedPersonSwitches: switches,
                       followsPrimaryShare: primaryFrames == 0 ? 0 : Double(followsPrimary) / Double(primaryFrames),
                       finallyFollowed: lastSecond.count == 1 ? lastSecond.first! : nil, primaryTrace: primaryTrace,
-                      framingErrors: framingErrors, toleranceFraction: report.toleranceFraction, primaryBoxes: primaryBoxes)
+                      framingErrors: framingErrors, toleranceFraction: report.toleranceFraction, primaryBoxes: primaryBoxes,
+                      identityFrames: identityFrames)
     }
 
     // MARK: The host
@@ -244,6 +254,19 @@ public struct ClosedLoop: Sendable {
             }
         }
         followed.append(person)
+        if usesTracker, let camera = host.pipeline.camera, let pose = host.session.pose(at: truth.captureTime) ?? host.session.pose(at: now) {
+            for part in truth.parts where part.kind == .body && part.visibleFraction >= 0.5 {
+                var best = 0.5, identifier: Int?
+                for subject in host.pipeline.subjects {
+                    guard let box = subject.angularBox.project(camera: camera, gimbalYawRadians: pose.yawRadians,
+                                                               gimbalPitchRadians: pose.pitchRadians)
+                    else { continue }
+                    let overlap = box.intersectionOverUnion(part.box)
+                    if overlap >= best { (best, identifier) = (overlap, subject.identifier) }
+                }
+                if let identifier { identityFrames[part.subjectIdentifier, default: [:]][identifier, default: 0] += 1 }
+            }
+        }
         if let primary, truth.presentSubjects.contains(primary) {
             primaryFrames += 1
             if person == primary { followsPrimary += 1 }

@@ -64,6 +64,8 @@ public enum HostError: Error, Hashable, Sendable {
     case busy(holder: ClientID)
     /// A parameter is invalid.
     case invalid(MotionError)
+    /// A parameter is invalid: its path (`observations[2].appearance`) and why.
+    case invalidParameter(String, reason: String)
     /// The dock refused the command.
     case dockRefused(Refusal.Reason, detail: UInt16)
     /// The dock raised a fault that ended the motion.

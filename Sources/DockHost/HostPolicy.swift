@@ -83,6 +83,8 @@ public struct HostPolicy: Sendable {
     var indicator: IndicatorState?
     /// Stalls in a row (each within 5 s of the last), and when the last was.
     var stallStreak = (count: 0, at: Duration.zero)
+    /// The length of the appearance descriptors each client has sent (see `acceptsAppearance`).
+    var appearanceLengths: [ClientID: Int] = [:]
 
     /// Creates the policy over `link` (a dock-serial session configured by `settings` when nil),
     /// with a tracker configured as `pipeline` (its rest settings come from `settings`);
@@ -230,6 +232,7 @@ public struct HostPolicy: Sendable {
     /// and the motors stop now.
     public mutating func clientDisconnected(_ client: ClientID, now: Duration) -> [HostAction] {
         var actions: [HostAction] = []
+        appearanceLengths[client] = nil
         let hasBoundedMotion = current.map { $0.owner == client && $0.isBounded } ?? false
         let (change, mustStop) = arbiter.clientDisconnected(client, hasBoundedMotion: hasBoundedMotion)
         if mustStop {
@@ -306,6 +309,7 @@ public struct HostPolicy: Sendable {
             pipeline.selection = [subject]
             actions.append(.reply(token, .subject(subject)))
         case .track(let batch):
+            guard acceptsAppearance(batch, token: token, from: client, into: &actions) else { return actions }
             observationsArrived(batch)
             actions.append(.reply(token, .done))
         }

@@ -2,7 +2,10 @@
 /// the format of recorded detections and of tracking results: one box per line,
 /// `frame,id,x,y,w,h,conf,...`, fields separated by commas, the box's top-left corner and size in
 /// pixels, frames counted from 1. Detection files give -1 as the id; result files are
-/// `frame,id,x,y,w,h,conf,-1,-1,-1`. Reading and writing only: no file is touched here.
+/// `frame,id,x,y,w,h,conf,-1,-1,-1`. Our one extension: a detection line may go on after its ten
+/// fields with an appearance descriptor (`Observation.appearance`: 4 to 512 finite numbers), as
+/// `examples/detect_video.py --appearance` writes them. Reading and writing only: no file is
+/// touched here.
 
 /// A box in an image, in pixels: its top-left corner and its size.
 public struct PixelRect: Hashable, Sendable {
@@ -45,13 +48,16 @@ public struct MOTRecord: Hashable, Sendable {
     /// The detector's score or the tracker's confidence: any finite number (some detectors' scores
     /// are not within 0...1).
     public var confidence: Double
+    /// The appearance descriptor written after the line's tenth field, if any.
+    public var appearance: [Float]?
 
     /// Creates a record.
-    public init(frame: Int, identifier: Int, box: PixelRect, confidence: Double) {
+    public init(frame: Int, identifier: Int, box: PixelRect, confidence: Double, appearance: [Float]? = nil) {
         self.frame = frame
         self.identifier = identifier
         self.box = box
         self.confidence = confidence
+        self.appearance = appearance
     }
 }
 
@@ -98,12 +104,15 @@ public enum MOTFormatError: Error, Hashable, Sendable, CustomStringConvertible {
     case notFinite(line: Int, field: MOTField, text: String)
     /// A width or height is not a positive number.
     case notPositive(line: Int, field: MOTField, text: String)
+    /// The fields after the tenth, four or more of them (an appearance descriptor), are not up to
+    /// 512 finite numbers: how many there are, and the first that is not a finite number, if one is not.
+    case badAppearance(line: Int, count: Int, text: String?)
 
     /// The line the error is on, counted from 1.
     public var line: Int {
         switch self {
         case .tooFewFields(let line, _), .badFrame(let line, _), .badIdentifier(let line, _),
-            .notFinite(let line, _, _), .notPositive(let line, _, _):
+            .notFinite(let line, _, _), .notPositive(let line, _, _), .badAppearance(let line, _, _):
             line
         }
     }
@@ -111,7 +120,7 @@ public enum MOTFormatError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The field the error is in, if it is about one field.
     public var field: MOTField? {
         switch self {
-        case .tooFewFields: nil
+        case .tooFewFields, .badAppearance: nil
         case .badFrame: .frame
         case .badIdentifier: .identifier
         case .notFinite(_, let field, _), .notPositive(_, let field, _): field
@@ -134,6 +143,11 @@ public enum MOTFormatError: Error, Hashable, Sendable, CustomStringConvertible {
             return about(field, "not a finite number", text)
         case .notPositive(_, let field, let text):
             return about(field, "not a positive number", text)
+        case .badAppearance(let line, let count, let text?):
+            let shown = text.count > 24 ? String(text.prefix(24)) + "…" : text
+            return "line \(line): the appearance after field 10 (\(count) values): not a finite number, got '\(shown)'"
+        case .badAppearance(let line, let count, nil):
+            return "line \(line): the appearance after field 10 has \(count) values; it needs 4 to 512"
         }
     }
 }
@@ -144,8 +158,9 @@ public enum MOTFormat {
     /// the work a replay of a hostile file can cause.
     public static let maximumFrame = 10_000_000
 
-    /// Parses a whole file. Blank lines are skipped; fields may have spaces around them; fields after
-    /// the seventh are not read; lines may come in any order (ground-truth files are sorted by id),
+    /// Parses a whole file. Blank lines are skipped; fields may have spaces around them; the eighth
+    /// to tenth fields are not read, and four or more after the tenth are an appearance descriptor; lines
+    /// may come in any order (ground-truth files are sorted by id),
     /// and are returned in file order.
     ///
     /// - Throws: `MOTFormatError` for the first line that is malformed.
@@ -167,7 +182,7 @@ public enum MOTFormat {
     /// - Throws: `MOTFormatError` naming the line and the field.
     public static func record(fromLine line: Substring, lineNumber: Int) throws(MOTFormatError) -> MOTRecord? {
         guard !trimmed(line).isEmpty else { return nil }
-        let fields = line.split(separator: ",", maxSplits: 7, omittingEmptySubsequences: false).map(trimmed)
+        let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(trimmed)
         guard fields.count >= 7 else { throw .tooFewFields(line: lineNumber, count: fields.count) }
         guard let frame = wholeNumber(fields[0]), (1...maximumFrame).contains(frame) else {
             throw .badFrame(line: lineNumber, text: String(fields[0]))
@@ -188,7 +203,22 @@ public enum MOTFormat {
             return value
         }
         let box = PixelRect(x: try finite(.x), y: try finite(.y), width: try positive(.width), height: try positive(.height))
-        return MOTRecord(frame: frame, identifier: identifier, box: box, confidence: try finite(.confidence))
+        var appearance: [Float]?
+        // Fewer than four fields after the tenth are not read (some tools write one or two more).
+        if fields.count >= 14 {
+            let count = fields.count - 10
+            guard count <= 512 else { throw .badAppearance(line: lineNumber, count: count, text: nil) }
+            var values: [Float] = []
+            values.reserveCapacity(count)
+            for text in fields[10...] {
+                guard let value = number(text).map(Float.init), value.isFinite else {
+                    throw .badAppearance(line: lineNumber, count: count, text: String(text))
+                }
+                values.append(value)
+            }
+            appearance = values
+        }
+        return MOTRecord(frame: frame, identifier: identifier, box: box, confidence: try finite(.confidence), appearance: appearance)
     }
 
     /// One result line, `frame,id,x,y,w,h,conf,-1,-1,-1`, without a line break: pixels and

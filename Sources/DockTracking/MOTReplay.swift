@@ -103,7 +103,8 @@ public enum MOTReplay {
                     box: NormalizedRect(x: box.x / width, y: box.y / height, width: box.width / width,
                                         height: box.height / height),
                     confidence: min(1, max(0, ordered[next].confidence)),
-                    identifier: settings.usesDetectorIdentifiers && ordered[next].identifier >= 0 ? ordered[next].identifier : nil))
+                    identifier: settings.usesDetectorIdentifiers && ordered[next].identifier >= 0 ? ordered[next].identifier : nil,
+                    appearance: ordered[next].appearance))
                 next += 1
             }
             let time = settings.captureTime(ofFrame: frame)

@@ -21,12 +21,18 @@ public struct Observation: Hashable, Sendable {
     /// The detector's own identifier for what it saw, when it tracks too (nil when it sends none):
     /// a track keeps preferring boxes with the identifier it was last given.
     public var identifier: Int?
+    /// What the subject looks like, as the client's own feature (a colour histogram, an embedding:
+    /// 4 to 512 finite values, the same length in every observation of one client), or nil. The
+    /// tracker compares two by their cosine distance (`AppearanceGallery`), so its scale does not
+    /// matter.
+    public var appearance: [Float]?
 
     /// Creates an observation.
-    public init(kind: SubjectKind, box: NormalizedRect, confidence: Double, identifier: Int? = nil) {
+    public init(kind: SubjectKind, box: NormalizedRect, confidence: Double, identifier: Int? = nil, appearance: [Float]? = nil) {
         self.kind = kind
         self.box = box
         self.confidence = confidence
         self.identifier = identifier
+        self.appearance = appearance
     }
 }

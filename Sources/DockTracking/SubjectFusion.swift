@@ -92,10 +92,16 @@ public struct SubjectFusion: Sendable {
 
     /// The subjects the tracks make up, written over `subjects` (whose capacity is kept).
     ///
-    /// - Parameter freshIdentifier: a subject identifier never given before, for a face split from
-    ///   the body whose subject identifier is its own track's (`SubjectTracker.reserveIdentifier`);
-    ///   nil when there is none to give, and then the face shares the body's identifier.
+    /// - Parameters:
+    ///   - lost: tracks the tracker may still bring back under their identifiers
+    ///     (`SubjectTracker.lostTracks`): which subject each belonged to is remembered, so a
+    ///     person whose face comes back before their body is their old subject again, not the
+    ///     face track's own.
+    ///   - freshIdentifier: a subject identifier never given before, for a face split from
+    ///     the body whose subject identifier is its own track's (`SubjectTracker.reserveIdentifier`);
+    ///     nil when there is none to give, and then the face shares the body's identifier.
     public mutating func fuse(_ tracks: [SubjectTracker.Track], into subjects: inout [FusedSubject],
+                              keepingSubjectsOf lost: [SubjectTracker.LostTrack] = [],
                               freshIdentifier: () -> Int? = { nil }) {
         generation += 1
         subjects.removeAll(keepingCapacity: true)
@@ -148,7 +154,9 @@ public struct SubjectFusion: Sendable {
             }
             subjects.append(subject)
         }
-        subjectOfTrack.removeAll { entry in !tracks.contains { $0.identifier == entry.track && $0.phase != .tentative } }
+        subjectOfTrack.removeAll { entry in
+            !tracks.contains { $0.identifier == entry.track && $0.phase != .tentative } && !lost.contains { $0.identifier == entry.track }
+        }
         let mappings = subjectOfTrack
         subjectSince.removeAll { since in !mappings.contains { $0.subject == since.subject } }
     }

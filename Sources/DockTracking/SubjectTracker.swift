@@ -164,6 +164,26 @@ public struct SubjectTracker: Sendable {
         /// either way, for it to bring the track back (tighter than `sizeRatioGate`: nothing but
         /// the height says it is the same person).
         public var reentrySizeRatio = 1.25
+        /// How long a track may be brought back under its identifier by its appearance
+        /// (`Observation.appearance`, see `AppearanceGallery`) once it was lost — deleted after
+        /// coasting, or out of the picture — counted from when it was last fused: a new track
+        /// whose descriptors are within `reidentificationDistance` of such a track's, and of no
+        /// other's, takes its identifier when it is confirmed. Zero: never.
+        public var reidentificationWindow: Duration = .seconds(30)
+        /// The most cosine distance between a new track's descriptors and a lost one's for it to
+        /// be the same person (see `reidentificationWindow`); a look-alike in similar clothes is
+        /// usually farther, the same person under other light nearer.
+        public var reidentificationDistance = 0.06
+        /// Only a track seen at least this long (first box to last) is kept for re-identification
+        /// when it is lost: a false positive's few boxes are nobody to come back.
+        public var reidentificationAfterSeen: Duration = .seconds(1)
+        /// In association, a track and an observation whose descriptors are farther apart than
+        /// this (cosine distance) are not paired: clearly somebody else.
+        public var appearanceVetoDistance = 0.4
+        /// A pair whose descriptors are within this costs `appearanceBonus` less: clearly the same.
+        public var appearanceMatchDistance = 0.06
+        /// See `appearanceMatchDistance`; 0: appearance only vetoes.
+        public var appearanceBonus = 0.5
 
         public init() {}
 
@@ -175,6 +195,9 @@ public struct SubjectTracker: Sendable {
                 && coastAfterFrames.isFinite && (0...100).contains(coastAfterFrames) && maneuverMaximumLag >= .zero
                 && clippedEdgeMargin.isFinite && clippedEdgeMargin < 0.5 && outOfPictureTimeout >= .zero && outOfPictureAfterSeen >= .zero
                 && reentryReach.isFinite && (0...1).contains(reentryReach) && reentrySizeRatio.isFinite && reentrySizeRatio > 1
+                && (0...2).contains(reidentificationDistance) && reidentificationAfterSeen >= .zero
+                && (0...2).contains(appearanceVetoDistance) && (0...2).contains(appearanceMatchDistance)
+                && appearanceBonus.isFinite && appearanceBonus >= 0
         }
     }
 
@@ -190,8 +213,9 @@ public struct SubjectTracker: Sendable {
 
     /// One tracked subject.
     public struct Track: Sendable {
-        /// Its identifier: stable for its life, never reused.
-        public let identifier: Int
+        /// Its identifier: stable for its life, never reused — except that a new track recognised
+        /// by its appearance as a lost one takes the lost one's (`Configuration.reidentificationWindow`).
+        public internal(set) var identifier: Int
         /// What it is.
         public let kind: SubjectKind
         /// Its filter.
@@ -240,12 +264,32 @@ public struct SubjectTracker: Sendable {
         public var leftPictureAt: Duration = .zero
         /// Whether it walked out of the picture (see `outOfPicture`).
         public var isOutOfPicture: Bool { outOfPicture != nil }
+        /// What it looks like, from the descriptors of the observations fused into it.
+        public var appearance = AppearanceGallery()
+        /// Whether a new track took its identifier this frame (it is removed at the frame's end).
+        var isSuperseded = false
+    }
+
+    /// A track that was lost (deleted after coasting unseen, or out of the picture too long),
+    /// kept for `Configuration.reidentificationWindow` so that its person can come back under
+    /// its identifier.
+    public struct LostTrack: Sendable {
+        /// Its identifier.
+        public let identifier: Int
+        /// What it was.
+        public let kind: SubjectKind
+        /// What it looked like.
+        public let appearance: AppearanceGallery
+        /// The tracker's time when it was last fused.
+        public let lastFused: Duration
     }
 
     /// The settings.
     public let configuration: Configuration
     /// The live tracks.
     public private(set) var tracks: [Track] = []
+    /// The lost tracks that may still be recognised by their appearance, oldest first.
+    public private(set) var lostTracks: [LostTrack] = []
     /// The time the filters have been predicted to.
     public private(set) var time: Duration = .zero
     private var nextIdentifier = 1
@@ -278,6 +322,9 @@ public struct SubjectTracker: Sendable {
     private var classes: [UInt8] = []
     /// Whether each track is out of the picture at the start of the frame's association.
     private var isOut: [Bool] = []
+    /// The appearance distance of each track (row) from each observation (column, `count` a
+    /// row) this frame; NaN where either has no descriptor.
+    private var appearanceDistances: [Double] = []
 
     /// Creates an empty tracker.
     public init(configuration: Configuration = Configuration()) {
@@ -295,6 +342,8 @@ public struct SubjectTracker: Sendable {
         expectedBoxes.reserveCapacity(configuration.maximumTracks)
         classes.reserveCapacity(solver.maximumColumns)
         isOut.reserveCapacity(configuration.maximumTracks)
+        appearanceDistances.reserveCapacity(configuration.maximumTracks * solver.maximumColumns)
+        lostTracks.reserveCapacity(configuration.maximumTracks)
     }
 
     /// Takes an identifier no track has or will have (for a subject split from another,
@@ -307,6 +356,7 @@ public struct SubjectTracker: Sendable {
     /// Drops every track; identifiers go on from where they were, so none is ever reused.
     public mutating func removeAll() {
         tracks.removeAll(keepingCapacity: true)
+        lostTracks.removeAll(keepingCapacity: true)
     }
 
     /// Predicts every track to `now` and retires those unseen for too long, and any whose estimate
@@ -350,7 +400,7 @@ public struct SubjectTracker: Sendable {
         time = now
         // No confirmed track is deleted sooner than this after its last box (see `coastTimeout`).
         let shortestCoast = min(configuration.coastTimeout, coastAfter * 2)
-        tracks.removeAll { track in
+        func isOver(_ track: borrowing Track) -> Bool {
             let box = track.filter.angularBox
             guard box.yawRadians.isFinite, box.pitchRadians.isFinite, box.widthRadians.isFinite, box.heightRadians.isFinite,
                 box.widthRadians < 2.5, box.heightRadians < 2.5
@@ -364,6 +414,19 @@ public struct SubjectTracker: Sendable {
                     && (now - track.lastVouched > configuration.coastTimeout || now - track.lastFused > configuration.vouchedCoastTimeout)
             }
         }
+        let window = configuration.reidentificationWindow
+        if window > .zero {
+            lostTracks.removeAll { now - $0.lastFused > window }
+            for index in tracks.indices where !tracks[index].appearance.isEmpty && tracks[index].phase != .tentative
+                && tracks[index].lastSeen - tracks[index].born >= configuration.reidentificationAfterSeen
+                && now - tracks[index].lastFused <= window && isOver(tracks[index])
+            {
+                if lostTracks.count >= configuration.maximumTracks { lostTracks.removeFirst() }
+                lostTracks.append(LostTrack(identifier: tracks[index].identifier, kind: tracks[index].kind,
+                                            appearance: tracks[index].appearance, lastFused: tracks[index].lastFused))
+            }
+        }
+        tracks.removeAll { isOver($0) }
         for index in tracks.indices where tracks[index].phase == .confirmed && now - tracks[index].lastFused > coastAfter {
             tracks[index].phase = .coasting
         }
@@ -427,9 +490,18 @@ public struct SubjectTracker: Sendable {
     /// identifier makes the pair 1 cheaper and lifts the overlap floor (the detector vouches for
     /// it), a different one makes it 1 dearer (a detector that lost and found a person again
     /// gives a new identifier, so it is not forbidden).
+    ///
+    /// When both have appearance descriptors, a pair farther apart than `appearanceVetoDistance`
+    /// is not allowed, and one within `appearanceMatchDistance` costs `appearanceBonus` less.
     static func cost(distance: Double?, expected expectedBox: NormalizedRect, _ box: NormalizedRect, phase: Phase, stage: Stage,
-                     sameDetectorIdentifier: Bool? = nil, configuration: borrowing Configuration) -> Double {
+                     sameDetectorIdentifier: Bool? = nil, appearanceDistance: Double? = nil,
+                     configuration: borrowing Configuration) -> Double {
         guard let distance, distance <= configuration.gate else { return .infinity }
+        var appearanceCost = 0.0
+        if let appearanceDistance {
+            guard appearanceDistance <= configuration.appearanceVetoDistance else { return .infinity }
+            if appearanceDistance <= configuration.appearanceMatchDistance { appearanceCost = -configuration.appearanceBonus }
+        }
         let expectedWidth = expectedBox.width, expectedHeight = expectedBox.height
         guard expectedWidth > 0, expectedHeight > 0 else { return .infinity }
         let ratio = configuration.sizeRatioGate
@@ -457,7 +529,7 @@ public struct SubjectTracker: Sendable {
                 guard reach <= configuration.distantReach else { return .infinity }
             }
         }
-        return configuration.overlapWeight * (1 - overlap) + distance / configuration.gate + identityCost
+        return configuration.overlapWeight * (1 - overlap) + distance / configuration.gate + identityCost + appearanceCost
     }
 
     /// Fuses one frame's observations, captured at `captureTime` with the gimbal at the given pose.
@@ -514,6 +586,13 @@ public struct SubjectTracker: Sendable {
             detectorIdentifiers.append(tracks[index].detectorIdentifier)
             isOut.append(tracks[index].outOfPicture != nil)
         }
+        appearanceDistances.removeAll(keepingCapacity: true)
+        for track in tracks.indices {
+            for index in 0..<count {
+                let distance = observations[index].appearance.flatMap { tracks[track].appearance.distance(to: $0) }
+                appearanceDistances.append(distance ?? .nan)
+            }
+        }
         for kind in SubjectKind.allCases {
             let isObserved = switch kind {
             case .face: observedKinds.face
@@ -544,13 +623,59 @@ public struct SubjectTracker: Sendable {
             noise.accelerationNoise = Self.accelerationNoise(heightRadians: angular.heightRadians, observation.kind, configuration)
             var observedRate = ObservedRate(window: configuration.coastingRateWindow.trackerSeconds)
             observedRate.add(yawRadians: angular.yawRadians, at: captureTime)
-            tracks.append(Track(identifier: nextIdentifier, kind: observation.kind,
-                                filter: SubjectFilter(first: angular, noise: noise),
-                                phase: .tentative, hits: 1, confidenceSum: observation.confidence,
-                                detectorIdentifier: observation.identifier, lastSeen: captureTime, lastFused: time, born: captureTime,
-                                observedRate: observedRate))
+            var track = Track(identifier: nextIdentifier, kind: observation.kind,
+                              filter: SubjectFilter(first: angular, noise: noise),
+                              phase: .tentative, hits: 1, confidenceSum: observation.confidence,
+                              detectorIdentifier: observation.identifier, lastSeen: captureTime, lastFused: time, born: captureTime,
+                              observedRate: observedRate)
+            if let appearance = observation.appearance { track.appearance.add(appearance, at: captureTime) }
+            tracks.append(track)
             nextIdentifier += 1
         }
+        if configuration.reidentificationWindow > .zero { reidentifyConfirmedTracks() }
+    }
+
+    /// Tracks confirmed in this frame whose appearance is within `reidentificationDistance` of
+    /// one lost track's (or out-of-picture track's) of their kind, lost within
+    /// `reidentificationWindow`, and of no other lost or live track's, take its identifier: the
+    /// person came back. A look-alike near two lost people, or near someone still in the picture,
+    /// is left a stranger (a stranger handed an old identifier costs more than a returning
+    /// subject given a new one).
+    private mutating func reidentifyConfirmedTracks() {
+        var isAnySuperseded = false
+        let limit = configuration.reidentificationDistance, window = configuration.reidentificationWindow
+        for index in tracks.indices where index < phases.count ? phases[index] == .tentative : true {
+            guard tracks[index].phase == .confirmed, !tracks[index].appearance.isEmpty else { continue }
+            let kind = tracks[index].kind
+            var found: (lost: Int?, out: Int?, distance: Double)?
+            var rivals = 0
+            for lost in lostTracks.indices where lostTracks[lost].kind == kind && time - lostTracks[lost].lastFused <= window {
+                guard let distance = lostTracks[lost].appearance.distance(to: tracks[index].appearance), distance <= limit else { continue }
+                rivals += 1
+                if found.map({ distance < $0.distance }) ?? true { found = (lost, nil, distance) }
+            }
+            for other in tracks.indices where other != index && tracks[other].kind == kind && !tracks[other].isSuperseded
+                && tracks[other].phase != .tentative
+            {
+                guard let distance = tracks[other].appearance.distance(to: tracks[index].appearance), distance <= limit else { continue }
+                rivals += 1
+                if tracks[other].isOutOfPicture, time - tracks[other].lastFused <= window,
+                    found.map({ distance < $0.distance }) ?? true
+                {
+                    found = (nil, other, distance)
+                }
+            }
+            guard rivals == 1, let found else { continue }
+            if let lost = found.lost {
+                tracks[index].identifier = lostTracks[lost].identifier
+                lostTracks.remove(at: lost)
+            } else if let out = found.out {
+                tracks[index].identifier = tracks[out].identifier
+                tracks[out].isSuperseded = true
+                isAnySuperseded = true
+            }
+        }
+        if isAnySuperseded { tracks.removeAll { $0.isSuperseded } }
     }
 
     /// A confirmed or coasting track seen for `outOfPictureAfterSeen`, not seen in this frame,
@@ -591,6 +716,9 @@ public struct SubjectTracker: Sendable {
             guard onSide || expectedBoxes[track].intersectionOverUnion(box) > 0,
                 let angular = AngularBox(box: box, camera: camera, gimbalYawRadians: gimbalYawRadians, gimbalPitchRadians: gimbalPitchRadians)
             else { return false }
+            // Someone who clearly looks otherwise is somebody else, whatever their height.
+            let appearance = appearanceDistances[track * count + index]
+            if !appearance.isNaN, appearance > configuration.reidentificationDistance { return false }
             let margin = max(configuration.clippedEdgeMargin, 0)
             if abs(box.y) <= margin || abs(box.maxY - 1) <= margin { return true }
             let ratio = angular.heightRadians / tracks[track].filter.state[5], most = configuration.reentrySizeRatio
@@ -627,6 +755,7 @@ public struct SubjectTracker: Sendable {
             tracks[best.track].innovationSquare = 0
             tracks[best.track].maneuverLevel = 0
             if let identifier = observation.identifier { tracks[best.track].detectorIdentifier = identifier }
+            if let appearance = observation.appearance { tracks[best.track].appearance.add(appearance, at: captureTime) }
             assigned[best.observation] = true
         }
     }
@@ -663,6 +792,7 @@ public struct SubjectTracker: Sendable {
                     expectedBoxes.withUnsafeBufferPointer { expectedBoxes in
                         phases.withUnsafeBufferPointer { phases in
                             detectorIdentifiers.withUnsafeBufferPointer { trackIdentifiers in
+                                appearanceDistances.withUnsafeBufferPointer { appearanceDistances in
                                 observations.withUnsafeBufferPointer { observations in
                                     solver.solve(rows: rows.count, columns: columns.count, gate: .greatestFiniteMagnitude, unpairedCost: unpaired) { row, column in
                                         let track = rows[row], observation = columns[column]
@@ -677,10 +807,13 @@ public struct SubjectTracker: Sendable {
                                                                  margin: configuration.clippedEdgeMargin)
                                         let distance = edges.isEmpty ? predictions[track].distance(to: box)
                                             : predictions[track].clipped(edges).distance(to: box)
+                                        let appearance = appearanceDistances[track * count + observation]
                                         return Self.cost(distance: distance, expected: edges.clip(expectedBoxes[track], like: box),
                                                          box, phase: phases[track], stage: stage, sameDetectorIdentifier: same,
+                                                         appearanceDistance: appearance.isNaN ? nil : appearance,
                                                          configuration: configuration)
                                     }
+                                }
                                 }
                             }
                         }
@@ -719,6 +852,7 @@ public struct SubjectTracker: Sendable {
             self.tracks[trackIndex].hits += 1
             self.tracks[trackIndex].confidenceSum += observations[observationIndex].confidence
             if let identifier = observations[observationIndex].identifier { self.tracks[trackIndex].detectorIdentifier = identifier }
+            if let appearance = observations[observationIndex].appearance { self.tracks[trackIndex].appearance.add(appearance, at: captureTime) }
             self.tracks[trackIndex].lastSeen = max(self.tracks[trackIndex].lastSeen, captureTime)
             self.tracks[trackIndex].lastFused = time
             if configuration.coastingRateWindow > .zero {

@@ -32,6 +32,8 @@ extension SubjectTracker.Configuration {
         /// A share of the mean square, below 1.
         public static let maneuverBias = NumberRange.from(0, below: 1)
         public static let maneuverHoldSeconds = NumberRange(0...60)
+        /// How long a lost track may come back by its appearance, seconds (0: never).
+        public static let reidentificationWindowSeconds = NumberRange(0...3600)
     }
 
     /// Whether every setting the table covers is in its range (the confident threshold not below
@@ -55,5 +57,6 @@ extension SubjectTracker.Configuration {
             && R.accelerationPerHeight.contains(accelerationPerHeight) && R.accelerationPerHeight.contains(coastingAccelerationPerHeight)
             && R.maneuverMemory.contains(maneuverMemory) && R.maneuverBias.contains(maneuverBias)
             && R.maneuverHoldSeconds.contains(seconds(maneuverHold))
+            && R.reidentificationWindowSeconds.contains(seconds(reidentificationWindow))
     }
 }

@@ -129,7 +129,8 @@ public struct TrackingPipeline: Sendable {
         lastStep = now
         tracker.predict(to: now)
         let tracks = tracker.tracks
-        fusion.fuse(tracks, into: &subjects) { tracker.reserveIdentifier() }
+        let lost = tracker.lostTracks
+        fusion.fuse(tracks, into: &subjects, keepingSubjectsOf: lost) { tracker.reserveIdentifier() }
         primary = selector.choose(subjects, selection: selection, gimbalYawRadians: gimbalYawRadians,
                                   gimbalPitchRadians: gimbalPitchRadians, now: now, camera: camera)
         if let primary, let subject = subjects.first(where: { $0.identifier == primary }), let camera,

@@ -20,7 +20,10 @@ enum TrackerBenchmark {
     /// the heap allocations those frames made (counted by the interposed allocator).
     /// `wholePipeline` times `TrackingPipeline` (observe and a control step: the tracker plus
     /// face/body fusion, the primary's choice and the framing controller) instead of the tracker.
-    static func measure(subjects: Int, frames: Int, wholePipeline: Bool = false) -> (p50: Double, p99: Double, maximum: Double, allocations: UInt64) {
+    /// With `appearance`, each body carries a 32-value descriptor of its own (made once, before
+    /// the timed frames, as a client's arrive with its observations).
+    static func measure(subjects: Int, frames: Int, wholePipeline: Bool = false,
+                        appearance: Bool = false) -> (p50: Double, p99: Double, maximum: Double, allocations: UInt64) {
         var tracker = SubjectTracker()
         var pipeline = TrackingPipeline()
         var samples: [Double] = []
@@ -28,6 +31,9 @@ enum TrackerBenchmark {
         samples.reserveCapacity(frames)
         var observations: [Observation] = []
         observations.reserveCapacity(subjects * 2)
+        let descriptors: [[Float]] = (0..<subjects).map { subject in
+            (0..<32).map { bin in Float(0.1 + abs(sin(Double(bin * (subject + 3))))) }
+        }
         for index in 0..<(frames + 60) {
             let t = Double(index) / 30
             observations.removeAll(keepingCapacity: true)
@@ -36,7 +42,8 @@ enum TrackerBenchmark {
                 let body = AngularBox(yawRadians: yaw, pitchRadians: -0.05, widthRadians: 0.05, heightRadians: 0.25)
                 let face = AngularBox(yawRadians: yaw, pitchRadians: 0.05, widthRadians: 0.02, heightRadians: 0.03)
                 if let box = body.project(camera: camera, gimbalYawRadians: 0, gimbalPitchRadians: 0) {
-                    observations.append(Observation(kind: .body, box: box, confidence: 0.9))
+                    observations.append(Observation(kind: .body, box: box, confidence: 0.9,
+                                                    appearance: appearance ? descriptors[subject] : nil))
                 }
                 if let box = face.project(camera: camera, gimbalYawRadians: 0, gimbalPitchRadians: 0) {
                     observations.append(Observation(kind: .face, box: box, confidence: 0.9))

@@ -184,12 +184,17 @@ Task.detached {
     let frames = calls >= 1000 ? 3000 : 300
     let trackerFigures = [1, 5, 16].map { subjects in (subjects, TrackerBenchmark.measure(subjects: subjects, frames: frames)) }
     let pipelineFigures = TrackerBenchmark.measure(subjects: 5, frames: frames, wholePipeline: true)
+    let appearanceFigures = TrackerBenchmark.measure(subjects: 5, frames: frames, appearance: true)
     var trackerRows = trackerFigures.map { subjects, figures in
         Row("tracker, \(subjects) subject\(subjects == 1 ? "" : "s") / \(2 * subjects) observations (µs per frame)", samples: frames,
             p50: figures.p50, p99: figures.p99, maximum: figures.maximum, target: subjects == 5 ? "p50 ≤ 10" : "")
     }
     trackerRows.append(Row("tracker heap allocations in those frames (1 / 5 / 16 subjects)",
                            value: trackerFigures.map { "\($0.1.allocations)" }.joined(separator: " / "), target: "0"))
+    trackerRows.append(Row("tracker, 5 subjects, bodies with 32-value appearance descriptors (µs per frame)", samples: frames,
+                           p50: appearanceFigures.p50, p99: appearanceFigures.p99, maximum: appearanceFigures.maximum))
+    trackerRows.append(Row("tracker heap allocations in those frames, with descriptors", value: "\(appearanceFigures.allocations)",
+                           target: "0"))
     trackerRows.append(Row("whole pipeline, 5 subjects (µs per frame)", samples: frames, p50: pipelineFigures.p50, p99: pipelineFigures.p99,
                            maximum: pipelineFigures.maximum))
     trackerRows.append(Row("whole pipeline heap allocations in those frames", value: "\(pipelineFigures.allocations)", target: "0"))

@@ -85,6 +85,8 @@ struct TrackerOption: Sendable {
                       \.maneuverBias),
         TrackerOption("--maneuver-hold", R.maneuverHoldSeconds, "... and, once raised, comes down over about S seconds (0: at once)",
                       \.maneuverHold),
+        TrackerOption("--reidentification-window", R.reidentificationWindowSeconds,
+                      "seconds a lost track may come back under its id by its appearance (0: never)", \.reidentificationWindow),
         TrackerOption("--size-noise", "S", R.noise, "the random walk of its angular size, rad/√s", \.noise.sizeNoise),
         TrackerOption("--box-noise", "F", R.noise, "a box's error as a fraction of its size", \.noise.boxNoise),
         TrackerOption("--box-noise-floor", "F", R.noise, "the least error of a box coordinate, image units", \.noise.boxNoiseFloor),

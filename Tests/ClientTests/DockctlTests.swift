@@ -65,7 +65,7 @@ import TestSupport
                          "--acceleration-noise", "2", "--acceleration-per-height", "4", "--size-noise", "0.1", "--box-noise", "0.08", "--box-noise-floor", "0.002",
                          "--min-iou-coasting", "0.3", "--distant-reach", "0.8", "--unpaired-cost", "1.1", "--coasting-rate-window", "0.7",
                          "--coasting-acceleration-per-height", "0.5", "--coast-timeout-per-seen", "3",
-                         "--maneuver-memory", "6", "--maneuver-bias", "0.4", "--maneuver-hold", "0.8"]
+                         "--maneuver-memory", "6", "--maneuver-bias", "0.4", "--maneuver-hold", "0.8", "--reidentification-window", "12"]
         var settings = MOTReplay.Settings(imageWidthPixels: 640, imageHeightPixels: 480)
         settings.usesDetectorIdentifiers = true
         settings.tracker.confidentThreshold = 0.45
@@ -99,6 +99,7 @@ import TestSupport
         settings.tracker.maneuverMemory = 6
         settings.tracker.maneuverBias = 0.4
         settings.tracker.maneuverHold = .milliseconds(800)
+        settings.tracker.reidentificationWindow = .seconds(12)
         #expect(try Invocation.parse(arguments, environment: [:]).action
                 == .replay(detectionsPath: "d", resultPath: "r", settings: settings, timesTracker: true))
         #expect(settings.isValid)
@@ -113,7 +114,8 @@ import TestSupport
                                 ("--box-noise F", "default: 0.08)"), ("--box-noise-floor F", "default: 0.003)"), ("--time", "tracker_seconds"), ("--detector-ids", "identifiers"),
                                 ("--min-iou-coasting X", "default: 0.4)"), ("--distant-reach R", "default: 1)"), ("--unpaired-cost U", "default: 1.3)"),
                                 ("--coasting-rate-window S", "default: 0.5)"), ("--coasting-acceleration-per-height K", "default: 1)"),
-                                ("--coast-timeout-per-seen R", "default: 4)"), ("--maneuver-memory N", "default: 4)"), ("--maneuver-bias B", "default: 0.3)"), ("--maneuver-hold S", "default: 0.5)")] {
+                                ("--coast-timeout-per-seen R", "default: 4)"), ("--maneuver-memory N", "default: 4)"), ("--maneuver-bias B", "default: 0.3)"), ("--maneuver-hold S", "default: 0.5)"),
+                                ("--reidentification-window S", "default: 30)")] {
             // The option's line, and the lines its help runs on to (indented past the names).
             let lines = (Invocation.commandHelp("replay") ?? "").split(separator: "\n")
             let line = lines.firstIndex { $0.hasPrefix("  \(option) ") || $0 == "  \(option)" }

@@ -65,6 +65,48 @@ import TestSupport
         #expect(try process.finish().status == 0)
     }
 
+    @Test func anAppearanceOfAnotherLengthThanTheClientsEarlierOnesIsRefusedByPathAndNothingIsKept() throws {
+        let daemon = try APITests.Daemon()
+        let first = try daemon.client(), second = try daemon.client()
+        let camera: [String: Any] = ["horizontal_fov": 1.2, "aspect_ratio": 16.0 / 9]
+        func body(_ length: Int) -> [String: Any] {
+            ["kind": "body", "box": ["x": 0.6, "y": 0.2, "width": 0.1, "height": 0.6], "confidence": 0.9,
+             "appearance": (0..<length).map { Double($0 % 3) + 0.5 }]
+        }
+        func track(_ client: VarlinkTestClient, _ observations: [[String: Any]]) throws -> [String: Any]? {
+            try client.call("io.dockd.Dock.Track", ["observations": observations, "camera": camera, "capture_time": Self.monotonicSeconds()])
+        }
+        // The first descriptor sets the client's length (8)...
+        #expect(APITests.errorName(try track(first, [body(8)])) == nil)
+        // ...and a frame with another one, even beside one of 8, is refused whole by its path.
+        let face: [String: Any] = ["kind": "face", "box": ["x": 0.1, "y": 0.1, "width": 0.1, "height": 0.1]]
+        let frames: [[[String: Any]]] = [[body(16)], [body(8), body(9)], [body(8), face, body(4)]]
+        for observations in frames {
+            let refused = try track(first, observations)
+            #expect(APITests.errorName(refused) == "io.dockd.Dock.InvalidParameter")
+            #expect(APITests.parameters(refused)["parameter"] as? String == "observations[\(observations.count - 1)].appearance")
+        }
+        // Another connection has a length of its own; the first keeps 8 after its refusals.
+        #expect(APITests.errorName(try track(second, [body(16)])) == nil)
+        #expect(APITests.errorName(try track(first, [body(8), body(8)])) == nil)
+        // Outside 4...512, or a value that is no finite float, is refused by path too.
+        let outOfRange: [([String: Any], String)] = [(body(3), "observations[0].appearance"), (body(513), "observations[0].appearance")]
+        for (observation, path) in outOfRange {
+            let refused = try track(second, [observation])
+            #expect(APITests.parameters(refused)["parameter"] as? String == path)
+        }
+        let text = "{\"method\":\"io.dockd.Dock.Track\",\"parameters\":{\"observations\":[{\"kind\":\"body\",\"box\":"
+            + "{\"x\":0.2,\"y\":0.2,\"width\":0.1,\"height\":0.3},\"appearance\":[1,1e999,0,0]}],"
+            + "\"camera\":{\"horizontal_fov\":1.2,\"aspect_ratio\":1.5},\"capture_time\":\(Self.monotonicSeconds())}}"
+        first.sendRaw(Array(text.utf8) + [0])
+        let overflowed = first.receive(timeoutSeconds: 5)
+        #expect(APITests.errorName(overflowed) == "io.dockd.Dock.InvalidParameter")
+        #expect(APITests.parameters(overflowed)["parameter"] as? String == "observations[0].appearance[1]")
+        // Only the accepted frames' observations were kept: 1 + 1 + 2.
+        let status = try Self.status(first)
+        #expect((status["counters"] as? [String: Any])?["observations"] as? Int == 4)
+    }
+
     @Test func boxesSentWithTrackBecomeSubjectsThatCanBePickedAndWatched() throws {
         let daemon = try APITests.Daemon()
         let client = try daemon.client()

@@ -64,6 +64,42 @@ import Testing
         }
     }
 
+    @Test func trackTakesAnAppearanceOf4To512FiniteValuesAndRefusesOthersByPath() throws {
+        func call(_ appearance: String) -> String {
+            #"{"method":"io.dockd.Dock.Track","parameters":{"observations":[{"kind":"body","box":{"x":0.1,"y":0.1,"width":0.2,"height":0.3}},{"kind":"body","box":{"x":0.5,"y":0.1,"width":0.2,"height":0.3},"appearance":"#
+                + appearance + #"}],"camera":{"horizontal_fov":1.2,"aspect_ratio":1.7},"capture_time":3}}"#
+        }
+        let track = try parse(call("[0.5,1,0,-2]"))
+        guard case .host(.track(let batch)) = track.call else {
+            Issue.record("not a Track: \(track)")
+            return
+        }
+        #expect(batch.observations.map(\.appearance) == [nil, [0.5, 1, 0, -2]])
+        let longest = "[" + Array(repeating: "0.25", count: 512).joined(separator: ",") + "]"
+        if case .host(.track(let batch)) = try parse(call(longest)).call {
+            #expect(batch.observations[1].appearance == Array(repeating: 0.25, count: 512))
+        } else {
+            Issue.record("512 values refused")
+        }
+        let refusals: [(String, ParameterError)] = [
+            ("[1,2,3]", ParameterError(parameter: "observations[1].appearance", reason: "must have 4 to 512 values, got 3")),
+            ("[" + Array(repeating: "1", count: 513).joined(separator: ",") + "]",
+             ParameterError(parameter: "observations[1].appearance", reason: "must have 4 to 512 values, got 513")),
+            ("[]", ParameterError(parameter: "observations[1].appearance", reason: "must have 4 to 512 values, got 0")),
+            // 1e999 overflows a double, 1e300 a float: neither is a descriptor's value.
+            ("[1,2,1e999,4]", ParameterError(parameter: "observations[1].appearance[2]", reason: "must be finite")),
+            ("[1,2,3,-1e300]", ParameterError(parameter: "observations[1].appearance[3]", reason: "must be finite")),
+            (#"[1,2,"3",4]"#, ParameterError(parameter: "observations[1].appearance[2]", reason: "must be a number, got a string")),
+            (#""red""#, ParameterError(parameter: "observations[1].appearance", reason: "must be an array of numbers, got a string")),
+        ]
+        for (appearance, error) in refusals {
+            #expect(throws: DockCall.Refusal.parameter(error), "\(appearance.prefix(20))") { try parse(call(appearance)) }
+        }
+        if case .host(.track(let batch)) = try parse(call("null")).call {
+            #expect(batch.observations[1].appearance == nil, "null is no appearance")
+        }
+    }
+
     @Test func everyMethodOfTheInterfaceIsKnownByName() {
         for method in DockMethod.allCases {
             #expect(DockInterface.definition.contains("method \(method.rawValue)("), "\(method.rawValue) is in the interface")

@@ -20,7 +20,10 @@ import Testing
     static let calls: [DockCall.Parsed] = {
         let batch = ObservationBatch(
             observations: [Observation(kind: .face, box: box, confidence: 0.75, identifier: 42),
-                           Observation(kind: .body, box: NormalizedRect(x: 0, y: 0, width: 1, height: 1), confidence: 1)],
+                           Observation(kind: .body, box: NormalizedRect(x: 0, y: 0, width: 1, height: 1), confidence: 1),
+                           // A descriptor's floats travel as doubles and come back bit for bit,
+                           // whole ones too (the parser makes 3 an integer).
+                           Observation(kind: .body, box: box, confidence: 0.5, appearance: [0.1, -1, 3, 0, 1e-7, .greatestFiniteMagnitude])],
             camera: CameraInformation(horizontalFieldOfViewRadians: 1.2, aspectRatio: 16.0 / 9, orientation: .rotatedClockwise,
                                       isMirrored: true),
             captureTime: .nanoseconds(12_345_678_901))

@@ -28,7 +28,7 @@ import Testing
     /// hardware-in-the-loop suite, `scripts/hil`, checks the same criteria in real time).
     static let checkedScenarios = ["crossing", "dock-faults", "dropout-latency", "erratic", "group-of-four", "host-silence",
                                    "late-still", "late-still-10fps", "late-walk", "late-walk-10fps", "leave-and-return",
-                                   "line-noise", "occluder-beside", "occluder-in-front", "still-noisy", "unplug-replug",
+                                   "look-alike-return", "line-noise", "occluder-beside", "occluder-in-front", "still-noisy", "unplug-replug",
                                    "walk-across", "unplug-100"]
 
     @Test func everyExampleScenarioIsChecked() throws {
@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test(arguments: ["crossing", "dock-faults", "dropout-latency", "erratic", "group-of-four", "host-silence", "late-still",
-                      "late-still-10fps", "late-walk", "late-walk-10fps", "leave-and-return", "line-noise", "occluder-beside",
+                      "late-still-10fps", "late-walk", "late-walk-10fps", "leave-and-return", "look-alike-return", "line-noise", "occluder-beside",
                       "occluder-in-front", "still-noisy", "unplug-replug", "walk-across"])
     func everyScenarioMeetsItsCriteriaInVirtualTime(name: String) throws {
         let scenario = try loadScenario(name)

@@ -94,6 +94,27 @@ import Testing
                 == ScenarioError(field: "", line: 3, message: "expected 'NaN'"))
     }
 
+    @Test func lookAlikesAndDescriptorsAreChecked() throws {
+        #expect(error(replacing("\"primary\": true,", with: "\"primary\": true, \"looks_like\": 1,"))
+                == ScenarioError(field: "subjects[0].looks_like", line: 5, message: "must be another subject's id, got 1"))
+        #expect(error(replacing("\"primary\": true,", with: "\"primary\": true, \"looks_like\": 7,"))
+                == ScenarioError(field: "subjects[0].looks_like", line: 5, message: "must be another subject's id, got 7"))
+        #expect(error(replacing("\"duration_s\": 10,", with: "\"duration_s\": 10, \"detector\": {\"appearance_length\": 3},"))?.field
+                == "detector.appearance_length")
+        let scenario = try Scenario.parse(replacing("\"duration_s\": 10,", with: "\"duration_s\": 10, \"detector\": {\"appearance_length\": 16},"))
+        #expect(scenario.detector.appearanceLength == 16 && scenario.subjects[0].looksLike == nil)
+        // Every person's descriptor is drawn from the seed: the same seed, the same clothes.
+        var lookAlike = SubjectScript(identifier: 2, kind: .person(heightMeters: 1.7), isPrimary: false,
+                                      path: .waypoints([]), absences: [])
+        lookAlike.looksLike = 1
+        let people = [scenario.subjects[0], lookAlike]
+        let model = AppearanceModel(subjects: people, length: 16, seed: 9)
+        #expect(model.histograms == AppearanceModel(subjects: people, length: 16, seed: 9).histograms)
+        let (a, b) = (try #require(model.histograms[1]), try #require(model.histograms[2]))
+        let cosine = zip(a, b).map { $0 * $1 }.reduce(0, +) / (AppearanceModel.norm(a) * AppearanceModel.norm(b))
+        #expect(abs(1 - cosine - AppearanceModel.lookAlikeDistance) < 1e-6, "the look-alike at its distance: \(1 - cosine)")
+    }
+
     @Test func structuralMistakesAreFound() {
         #expect(error(replacing("\"y_m\": 3}]", with: "\"y_m\": 3}, {\"t_s\": 0, \"x_m\": 1, \"y_m\": 3}]"))
                 == ScenarioError(field: "subjects[0].path.waypoints[1].t_s", line: 6,

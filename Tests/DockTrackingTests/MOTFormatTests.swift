@@ -84,6 +84,10 @@ import Testing
              "line 3: field 7 (conf): not a finite number, got 'inf'"),
             ("1;-1;10;20;30;40;0.9", .tooFewFields(line: 3, count: 1),
              "line 3: 1 field; a MOTChallenge line has at least 7: frame,id,x,y,w,h,conf"),
+            ("1,-1,10,20,30,40,0.9,-1,-1,-1,0.5,0.5,1e999,0.5", .badAppearance(line: 3, count: 4, text: "1e999"),
+             "line 3: the appearance after field 10 (4 values): not a finite number, got '1e999'"),
+            ("1,-1,10,20,30,40,0.9,-1,-1,-1,0.5,0.5,1e300,0.5", .badAppearance(line: 3, count: 4, text: "1e300"),
+             "line 3: the appearance after field 10 (4 values): not a finite number, got '1e300'"),
         ]
         for (line, expected, message) in cases {
             let found = error(line)
@@ -93,6 +97,18 @@ import Testing
         }
         #expect(MOTFormatError.notPositive(line: 12, field: .width, text: "-3").field == .width)
         #expect(MOTFormatError.tooFewFields(line: 12, count: 3).field == nil)
+    }
+
+    @Test func anAppearanceDescriptorAfterTheTenthFieldIsRead() throws {
+        let records = try MOTFormat.parse("1,-1,10,20,30,40,0.9,-1,-1,-1, 0.5,0,0.25,1\n1,-1,10,20,30,40,0.9,-1,-1,-1\n2,-1,1,2,3,4,0.5\n")
+        #expect(records.map(\.appearance) == [[0.5, 0, 0.25, 1], nil, nil])
+        #expect(records[0].box == PixelRect(x: 10, y: 20, width: 30, height: 40) && records[0].confidence == 0.9)
+        // Fewer than four after the tenth are not read, as before; more than 512 are refused.
+        #expect(try MOTFormat.parse("1,-1,10,20,30,40,0.9,-1,-1,-1,0.5,x,0.5").first?.appearance == nil)
+        let long = "1,-1,10,20,30,40,0.9,-1,-1,-1" + String(repeating: ",0.5", count: 513)
+        #expect(throws: MOTFormatError.badAppearance(line: 1, count: 513, text: nil)) { try MOTFormat.parse(long) }
+        #expect(MOTFormatError.badAppearance(line: 1, count: 513, text: nil).description
+                == "line 1: the appearance after field 10 has 513 values; it needs 4 to 512")
     }
 
     @Test func lineNumbersCountBlankLines() {
