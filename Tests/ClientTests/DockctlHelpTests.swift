@@ -143,7 +143,7 @@ import Testing
     }
 
     @Test func eachBoundIsAcceptedAndJustOutsideRefusedByTheOptionAndByIsValid() throws {
-        #expect(TrackerOption.all.count == 31)
+        #expect(TrackerOption.all.count == 32)
         for tracker in TrackerOption.all {
             for probe in Self.probes(tracker.option) {
                 // The least confidence may not be above the confident threshold: move the other out of the way.

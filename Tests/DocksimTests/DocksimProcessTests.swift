@@ -132,25 +132,28 @@ import TestSupport
     }
 
     @Test func usageErrorsAndHelp() throws {
+        // A path of this run's own: a usage error must not make the link (a fixed /tmp/x failed
+        // wherever something else had made one).
+        let pty = FileManager.default.temporaryDirectory.appendingPathComponent("docksim-usage-\(getpid())").path
         let noPty = try ChildProcess.run("docksim", ["--scenario", "x.json"])
         #expect(noPty.status == 64)
         #expect(noPty.error.hasPrefix("docksim: --pty PATH (or, for a VISCA camera, --udp or --tcp) is required\nusage: docksim (--pty PATH"))
-        let badSeed = try ChildProcess.run("docksim", ["--pty", "/tmp/x", "--seed", "minus one"])
+        let badSeed = try ChildProcess.run("docksim", ["--pty", pty, "--seed", "minus one"])
         #expect(badSeed.status == 64)
         #expect(badSeed.error.hasPrefix("docksim: --seed needs a whole number, got 'minus one'"))
-        let badCamera = try ChildProcess.run("docksim", ["--pty", "/tmp/x", "--camera", "bogus"])
+        let badCamera = try ChildProcess.run("docksim", ["--pty", pty, "--camera", "bogus"])
         #expect(badCamera.status == 64)
         #expect(badCamera.error.hasPrefix("docksim: --camera needs unix:SOCKET, the path of dockd's control socket "
                                           + "(e.g. unix:/run/dockd/dockd.sock), got 'bogus'\nusage: docksim (--pty PATH"))
         let network = try ChildProcess.run("docksim", ["--udp", "127.0.0.1:52381"])
         #expect(network.status == 64)
         #expect(network.error.hasPrefix("docksim: --udp, --udp-raw and --tcp serve a VISCA camera: add --protocol visca"))
-        let unknownProfile = try ChildProcess.run("docksim", ["--protocol", "visca", "--profile", "nope", "--pty", "/tmp/x"])
+        let unknownProfile = try ChildProcess.run("docksim", ["--protocol", "visca", "--profile", "nope", "--pty", pty])
         #expect(unknownProfile.status == 64)
         #expect(unknownProfile.error.hasPrefix("docksim: --profile: no profile 'nope' (there are generic, "))
-        let two = try ChildProcess.run("docksim", ["--protocol", "visca", "--pty", "/tmp/x", "--udp", "127.0.0.1:1"])
+        let two = try ChildProcess.run("docksim", ["--protocol", "visca", "--pty", pty, "--udp", "127.0.0.1:1"])
         #expect(two.error.hasPrefix("docksim: give one of --pty, --udp, --udp-raw, --tcp and --v4l2"))
-        #expect(access("/tmp/x", F_OK) != 0, "no pty is made on a usage error")
+        #expect(access(pty, F_OK) != 0, "no pty is made on a usage error")
         let help = try ChildProcess.run("docksim", ["--help"])
         #expect(help.status == 0)
         #expect(help.output.hasPrefix("docksim: a simulated dock on a pseudo-terminal"))
