@@ -149,8 +149,8 @@ enum Soak {
     /// The plot's title and subtitle.
     static func titles(minutes: Double, errors: Int, last: SoakSample) -> (String, String) {
         ("dockd soak: \(decimal(minutes)) min, \(errors) unexplained errors",
-         "5 people tracked at 30 fps; dock unplugged \(last.unplugs)×, \(last.holdersKilled) holders SIGKILLed, "
-            + "\(last.vanished) clients vanished, \(last.garbage) garbage connections")
+         "5 people at 30 fps; \(last.unplugs) unplugs, \(last.holdersKilled) holders SIGKILLed, \(last.vanished) clients vanished, "
+            + "\(last.garbage) garbage")
     }
 
     /// `--soak-plot PREFIX`: draws PREFIX.svg again from PREFIX.json (a run's figures with a newer

@@ -20,9 +20,9 @@ enum SoakPlot {
             Panel(title: "dockd RSS (MiB)", series: [("VmRSS", "#1f77b4", samples.map(\.residentMebibytes))]),
             Panel(title: "open file descriptors", series: [("fds", "#2ca02c", samples.map { Double($0.descriptors) })]),
             Panel(title: "threads", series: [("threads", "#9467bd", samples.map { Double($0.threads) })]),
-            Panel(title: "30 Hz loop lateness (µs, dockd's last 1024 ticks)",
-                  series: [("p99", "#ff7f0e", samples.map(\.latenessP99Microseconds)),
-                           ("maximum", "#d62728", samples.map(\.latenessMaximumMicroseconds))]),
+            Panel(title: "30 Hz loop lateness (ms, over dockd's last 1024 ticks)",
+                  series: [("p99", "#ff7f0e", samples.map { $0.latenessP99Microseconds / 1000 }),
+                           ("maximum", "#d62728", samples.map { $0.latenessMaximumMicroseconds / 1000 })]),
         ]
         let height = top + Double(panels.count) * (panelHeight + gap) + 10
         let times = samples.map { $0.seconds / 60 }

@@ -37,6 +37,23 @@ import Testing
         #expect(throws: (any Error).self) { try JSONValue.parse(bytes: [0x22, 0xC3, 0x28, 0x22]) }
     }
 
+    /// A number past a double's range is refused wherever it stands, also as the value of a key
+    /// that a later duplicate replaces: Foundation accepts that one (it keeps the last value and
+    /// never reads the first), the deviation `numberOutOfRange` of FuzzTesting/FuzzJSON.swift,
+    /// found by the two-way check (FuzzTesting/regressions/json/foundation-overflow-under-duplicate-key).
+    @Test func aNumberOutOfRangeIsRefusedEvenUnderADuplicateKey() throws {
+        let text = #"{"big":8415e09551614,"big":33720}"#
+        #expect(throws: JSONParser.Malformed.self) { try JSONParser.parse(Array(text.utf8)) }
+        do {
+            _ = try JSONParser.parse(Array(text.utf8))
+        } catch {
+            #expect(error.reason == "8415e09551614 is beyond the range of a double" && error.offset == 7, "\(error)")
+        }
+        #expect(try JSONParser.parse(Array(#"{"big":1e308,"big":33720}"#.utf8)) == .object(["big": .integer(33720)]))
+        let kept = try JSONParser.parse(Array(text.utf8), keepsOverflow: true)
+        #expect(kept == .object(["big": .integer(33720)]), "a Varlink call's reader keeps the overflow, and the last value wins")
+    }
+
     @Test func seededRandomDocumentsRoundTripThroughTheSerialiser() throws {
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         func next() -> UInt64 {
