@@ -146,11 +146,13 @@ struct Shell {
                 break
             case .setVelocity(let command):
                 let wire = WireLimits.rateMagnitudeMicroradiansPerSecond
-                precondition(command.yawRate.microradiansPerSecond.magnitude <= wire
-                    && command.pitchRate.microradiansPerSecond.magnitude <= wire, "velocity past the wire's limit: \(command)")
+                precondition(
+                    command.yawRate.microradiansPerSecond.magnitude <= wire
+                        && command.pitchRate.microradiansPerSecond.magnitude <= wire, "velocity past the wire's limit: \(command)")
                 if let info {
-                    precondition(command.yawRate.microradiansPerSecond.magnitude <= info.yaw.maximumSpeed.microradiansPerSecond.magnitude
-                        && command.pitchRate.microradiansPerSecond.magnitude <= info.pitch.maximumSpeed.microradiansPerSecond.magnitude,
+                    precondition(
+                        command.yawRate.microradiansPerSecond.magnitude <= info.yaw.maximumSpeed.microradiansPerSecond.magnitude
+                            && command.pitchRate.microradiansPerSecond.magnitude <= info.pitch.maximumSpeed.microradiansPerSecond.magnitude,
                         "velocity \(command) past the dock's maximum speeds")
                 }
             case .moveTo(let move):
@@ -158,8 +160,10 @@ struct Shell {
                     precondition(speed.microradiansPerSecond > 0, "a move at \(speed.microradiansPerSecond) µrad/s")
                 }
                 if let info {
-                    precondition(move.yaw >= info.yaw.minimum && move.yaw <= info.yaw.maximum
-                        && move.pitch >= info.pitch.minimum && move.pitch <= info.pitch.maximum, "a move past the dock's range: \(move)")
+                    precondition(
+                        move.yaw >= info.yaw.minimum && move.yaw <= info.yaw.maximum
+                            && move.pitch >= info.pitch.minimum && move.pitch <= info.pitch.maximum, "a move past the dock's range: \(move)"
+                    )
                 }
             case .info, .ack, .nack, .telemetry, .event, .fault:
                 preconditionFailure("the host wrote an accessory's message: \(message)")
@@ -212,8 +216,9 @@ struct Script {
         let takeOver = kind & 0x80 != 0
         switch (kind & 0x0F) % 12 {
         case 0:
-            return .motion(.velocity(yawRadiansPerSecond: double(), pitchRadiansPerSecond: double(), duration: duration()),
-                           takeOver: takeOver, waitsForEnd: kind & 0x40 != 0)
+            return .motion(
+                .velocity(yawRadiansPerSecond: double(), pitchRadiansPerSecond: double(), duration: duration()),
+                takeOver: takeOver, waitsForEnd: kind & 0x40 != 0)
         case 1:
             let yaw = double(), pitch = double(), isRelative = kind & 0x20 != 0
             let pace: OrientationPace
@@ -222,11 +227,13 @@ struct Script {
             case 1: pace = .maximumSpeed(double())
             default: pace = .fastest
             }
-            return .motion(.orientation(yawRadians: yaw, pitchRadians: pitch, isRelative: isRelative, pace: pace),
-                           takeOver: takeOver, waitsForEnd: kind & 0x40 != 0)
+            return .motion(
+                .orientation(yawRadians: yaw, pitchRadians: pitch, isRelative: isRelative, pace: pace),
+                takeOver: takeOver, waitsForEnd: kind & 0x40 != 0)
         case 2:
-            return .motion(.animate(AnimationKind.allCases[Int(byte() ?? 0) % AnimationKind.allCases.count]),
-                           takeOver: takeOver, waitsForEnd: kind & 0x40 != 0)
+            return .motion(
+                .animate(AnimationKind.allCases[Int(byte() ?? 0) % AnimationKind.allCases.count]),
+                takeOver: takeOver, waitsForEnd: kind & 0x40 != 0)
         case 3: return .motion(.stop, takeOver: takeOver, waitsForEnd: false)
         case 4: return .stop(takeOver: takeOver)
         case 5: return .acquireControl(takeOver: takeOver)
@@ -239,12 +246,17 @@ struct Script {
             // Five boxes, as the API's checks let them through: inside the image, positive size.
             let boxes = (0..<5).map { _ in
                 let x = fraction() * 0.9, y = fraction() * 0.9
-                return Observation(kind: .body, box: NormalizedRect(x: x, y: y, width: 0.05 + fraction() * (0.95 - x),
-                                                                    height: 0.05 + fraction() * (0.95 - y)),
-                                   confidence: 0.5 + fraction() / 2)
+                return Observation(
+                    kind: .body,
+                    box: NormalizedRect(
+                        x: x, y: y, width: 0.05 + fraction() * (0.95 - x),
+                        height: 0.05 + fraction() * (0.95 - y)),
+                    confidence: 0.5 + fraction() / 2)
             }
-            return .track(ObservationBatch(observations: boxes, camera: CameraInformation(horizontalFieldOfViewRadians: 1.2, aspectRatio: 16.0 / 9),
-                                           captureTime: max(.zero, now - .milliseconds(Int(byte() ?? 0)))))
+            return .track(
+                ObservationBatch(
+                    observations: boxes, camera: CameraInformation(horizontalFieldOfViewRadians: 1.2, aspectRatio: 16.0 / 9),
+                    captureTime: max(.zero, now - .milliseconds(Int(byte() ?? 0)))))
         }
     }
 }

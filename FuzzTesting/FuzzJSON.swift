@@ -49,8 +49,9 @@ public func fuzzJSON(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     case .failure(let error):
         precondition(error.offset >= 0 && error.offset <= count, "error offset \(error.offset) outside \(count) bytes")
         if let foundation {
-            precondition(Deviation(bytes, error) != nil,
-                         "Foundation reads \(foundation) where ours refuses \(String(decoding: bytes, as: UTF8.self)): \(error)")
+            precondition(
+                Deviation(bytes, error) != nil,
+                "Foundation reads \(foundation) where ours refuses \(String(decoding: bytes, as: UTF8.self)): \(error)")
         }
     }
     return 0

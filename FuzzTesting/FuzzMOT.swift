@@ -44,8 +44,10 @@ public func fuzzMOT(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     precondition(again.count == records.count, "\(records.count) records written, \(again.count) read")
     for (record, read) in zip(records, again) {
         precondition(record.frame == read.frame && record.identifier == read.identifier, "\(record) read as \(read)")
-        for (a, b) in [(record.box.x, read.box.x), (record.box.y, read.box.y), (record.box.width, read.box.width),
-                       (record.box.height, read.box.height), (record.confidence, read.confidence)] {
+        for (a, b) in [
+            (record.box.x, read.box.x), (record.box.y, read.box.y), (record.box.width, read.box.width),
+            (record.box.height, read.box.height), (record.confidence, read.confidence),
+        ] {
             precondition(abs(a - b) <= 0.005 + abs(a) * 1e-12, "\(record) read back as \(read)")
         }
     }

@@ -29,7 +29,8 @@ public func fuzzScenario(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     }
     precondition(scenario.duration > .zero && scenario.duration <= .seconds(3600), "duration \(scenario.duration)")
     guard let again = try? Scenario.parse(text) else { preconditionFailure("accepted once, refused the second time") }
-    precondition(again.subjects == scenario.subjects && again.faults == scenario.faults
-        && again.events == scenario.events && again.duration == scenario.duration, "parsing is not deterministic")
+    precondition(
+        again.subjects == scenario.subjects && again.faults == scenario.faults
+            && again.events == scenario.events && again.duration == scenario.duration, "parsing is not deterministic")
     return 0
 }

@@ -28,15 +28,17 @@ public func fuzzUVC(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
         // A refused length drops the frames completed in the same call (the session closes the
         // port then): the whole input's frames are the parts' up to the refusal, and both refuse.
         if let refusal = wholeFrames.last?.oversize {
-            precondition(partFrames.last?.oversize == refusal && partFrames.starts(with: wholeFrames.dropLast()),
-                         "chunking changed the refusal (header \(headerSize))")
+            precondition(
+                partFrames.last?.oversize == refusal && partFrames.starts(with: wholeFrames.dropLast()),
+                "chunking changed the refusal (header \(headerSize))")
         } else {
             precondition(wholeFrames == partFrames, "chunking changed the frames (header \(headerSize))")
         }
         for frame in wholeFrames.compactMap(\.framed) {
             precondition(frame.header.count == headerSize, "a header of \(frame.header.count) bytes")
             precondition(frame.body.count <= V4L2Frame.maximumLength, "an image of \(frame.body.count) bytes")
-            let encoded = headerSize == 12
+            let encoded =
+                headerSize == 12
                 ? V4L2Frame.Reply(request: frame.header.uint32(at: 0), errno: frame.header.int32(at: 4), bytes: frame.body).encode()
                 : V4L2Frame.Request(request: frame.header.uint32(at: 0), bytes: frame.body).encode()
             precondition(encoded == frame.header + frame.body, "a frame re-encodes differently")
@@ -80,8 +82,9 @@ private func checkImages(_ image: [UInt8]) {
         // as U+FFFD, and written cut to leave a NUL, so a field without one (which the kernel
         // never sends) or with invalid UTF-8 reads back changed once — and then stays.
         let again = try! V4L2Capability(bytes: capability.bytes)
-        precondition(again.version == capability.version && again.capabilities == capability.capabilities
-            && again.deviceCapabilities == capability.deviceCapabilities, "capability \(capability) reads back as \(again)")
+        precondition(
+            again.version == capability.version && again.capabilities == capability.capabilities
+                && again.deviceCapabilities == capability.deviceCapabilities, "capability \(capability) reads back as \(again)")
         let third = try! V4L2Capability(bytes: again.bytes)
         precondition(third == again, "capability \(again) reads back as \(third)")
         _ = capability.versionText
@@ -107,17 +110,21 @@ private func checkImages(_ image: [UInt8]) {
     }
     do {
         let list = try V4L2ExtendedControls.decode(image)
-        let again = try! V4L2ExtendedControls.decode(V4L2ExtendedControls.encode(which: list.which, list.controls, errorIndex: list.errorIndex))
-        precondition(again.which == list.which && again.errorIndex == list.errorIndex
-            && again.controls.map(\.id) == list.controls.map(\.id) && again.controls.map(\.value) == list.controls.map(\.value),
+        let again = try! V4L2ExtendedControls.decode(
+            V4L2ExtendedControls.encode(which: list.which, list.controls, errorIndex: list.errorIndex))
+        precondition(
+            again.which == list.which && again.errorIndex == list.errorIndex
+                && again.controls.map(\.id) == list.controls.map(\.id) && again.controls.map(\.value) == list.controls.map(\.value),
             "extended controls read back differently")
     } catch {
         precondition(error.structName.hasPrefix("v4l2_ext_control"), "refused as \(error.structName)")
-        precondition(image.count < error.needed || error.needed > 1024 * V4L2ExtendedControls.controlSize,
-                     "refused \(image.count) bytes needing \(error.needed)")
+        precondition(
+            image.count < error.needed || error.needed > 1024 * V4L2ExtendedControls.controlSize,
+            "refused \(image.count) bytes needing \(error.needed)")
     }
     if let subscription = V4L2Event.subscription(image) {
-        let again = V4L2Event.subscription(V4L2Event.subscriptionImage(type: subscription.type, id: subscription.id, flags: subscription.flags))
+        let again = V4L2Event.subscription(
+            V4L2Event.subscriptionImage(type: subscription.type, id: subscription.id, flags: subscription.flags))
         precondition(again! == subscription, "subscription reads back differently")
     } else {
         precondition(image.count < 12, "a subscription of \(image.count) bytes refused")
@@ -136,8 +143,9 @@ private func refusedByName(_ image: [UInt8], _ size: Int, _ decode: () throws(V4
         try decode()
         precondition(image.count >= size, "read \(image.count) bytes as a struct of \(size)")
     } catch {
-        precondition(image.count < size && error.count == image.count && error.needed == size && !error.structName.isEmpty,
-                     "refused \(image.count) bytes: \(error)")
+        precondition(
+            image.count < size && error.count == image.count && error.needed == size && !error.structName.isEmpty,
+            "refused \(image.count) bytes: \(error)")
     }
 }
 
@@ -147,8 +155,9 @@ private func checkModel(_ bytes: [UInt8]) {
     do {
         let model = try UVCCameraModel.parse(json: text)
         precondition(!model.name.isEmpty && !model.source.isEmpty, "a model without a name or source")
-        precondition(model.degreesPerSecondPerSpeedUnit.isFinite && model.degreesPerSecondPerSpeedUnit > 0
-            && model.absoluteDegreesPerSecond.isFinite && model.absoluteDegreesPerSecond > 0,
+        precondition(
+            model.degreesPerSecondPerSpeedUnit.isFinite && model.degreesPerSecondPerSpeedUnit > 0
+                && model.absoluteDegreesPerSecond.isFinite && model.absoluteDegreesPerSecond > 0,
             "speeds \(model.degreesPerSecondPerSpeedUnit), \(model.absoluteDegreesPerSecond)")
         precondition(Set(model.controls.map(\.id)).count == model.controls.count, "a control listed twice")
         for control in model.controls {

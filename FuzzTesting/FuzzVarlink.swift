@@ -84,7 +84,6 @@ private func outcome(_ call: VarlinkCall) -> Result<DockCall.Parsed, DockCall.Re
     }
 }
 
-
 /// A refusal goes out as a JSON object ended by NUL, naming a known error.
 private func checkReply(_ reply: VarlinkReply) {
     let bytes = reply.bytes

@@ -26,8 +26,10 @@ public struct AccessoryConfiguration: Hashable, Sendable {
     /// Creates a configuration.
     public init(
         model: String = "DK-1 Demo", firmwareVersion: String = "1.0.0", serialNumber: String = "SIM-0001",
-        features: AccessoryFeatures = [.trackingButton, .shutterButton, .flipButton, .zoomControl,
-                                       .colorIndicator, .dockSensor],
+        features: AccessoryFeatures = [
+            .trackingButton, .shutterButton, .flipButton, .zoomControl,
+            .colorIndicator, .dockSensor,
+        ],
         telemetryRateHertz: Int = 50, failsafeTimeout: Duration = .milliseconds(500),
         supportedVersions: ClosedRange<UInt8> = 1...1,
         yaw: AxisParameters = .defaultYaw, pitch: AxisParameters = .defaultPitch, isDocked: Bool = true
@@ -54,8 +56,9 @@ public struct AccessoryConfiguration: Hashable, Sendable {
                 let speed = AngularRate(radiansPerSecond: axis.maximumSpeedRadiansPerSecond),
                 let acceleration = UInt32(exactly: (axis.maximumAccelerationRadiansPerSecondSquared * 1e6).rounded())
             else { return nil }
-            return AxisLimits(minimum: minimum, maximum: maximum, maximumSpeed: speed,
-                              maximumAcceleration: AngularAcceleration(microradiansPerSecondSquared: acceleration))
+            return AxisLimits(
+                minimum: minimum, maximum: maximum, maximumSpeed: speed,
+                maximumAcceleration: AngularAcceleration(microradiansPerSecondSquared: acceleration))
         }
         guard let yawLimits = limits(yaw), let pitchLimits = limits(pitch),
             let rate = UInt8(exactly: telemetryRateHertz)

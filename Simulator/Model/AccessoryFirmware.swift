@@ -23,8 +23,9 @@ public struct AccessoryFirmware: Sendable {
         case velocity(yawRadiansPerSecond: Double, pitchRadiansPerSecond: Double, expiry: Duration)
         /// Heading for a target at up to the given speeds (pace `max_speed`, or a move by duration
         /// that cannot be planned, being already too fast to stop before its target).
-        case move(yawRadians: Double, pitchRadians: Double, yawSpeedRadiansPerSecond: Double,
-                  pitchSpeedRadiansPerSecond: Double)
+        case move(
+            yawRadians: Double, pitchRadians: Double, yawSpeedRadiansPerSecond: Double,
+            pitchSpeedRadiansPerSecond: Double)
         /// Following a move by duration planned to end at its targets on time (§5.4).
         case plannedMove(MovePlan)
     }
@@ -227,11 +228,13 @@ public struct AccessoryFirmware: Sendable {
             if command.pitchRate.microradiansPerSecond.magnitude > info.pitch.maximumSpeed.microradiansPerSecond.magnitude {
                 return [nack(frame.sequence, type.rawValue, .outOfRange, detail: 2)]
             }
-            motion = .velocity(yawRadiansPerSecond: command.yawRate.radiansPerSecond,
-                               pitchRadiansPerSecond: command.pitchRate.radiansPerSecond,
-                               expiry: clock + command.timeToLive)
-            velocityCommands.count(yawMicroradiansPerSecond: command.yawRate.microradiansPerSecond,
-                                   pitchMicroradiansPerSecond: command.pitchRate.microradiansPerSecond)
+            motion = .velocity(
+                yawRadiansPerSecond: command.yawRate.radiansPerSecond,
+                pitchRadiansPerSecond: command.pitchRate.radiansPerSecond,
+                expiry: clock + command.timeToLive)
+            velocityCommands.count(
+                yawMicroradiansPerSecond: command.yawRate.microradiansPerSecond,
+                pitchMicroradiansPerSecond: command.pitchRate.microradiansPerSecond)
         case .moveTo(let move):
             if let blocked = blockingFault() { return [nack(frame.sequence, type.rawValue, .faulted, detail: blocked)] }
             guard info.yaw.contains(move.yaw) else { return [nack(frame.sequence, type.rawValue, .outOfRange, detail: 1)] }
@@ -241,9 +244,10 @@ public struct AccessoryFirmware: Sendable {
                 let seconds = Double(duration.wholeMilliseconds ?? 1) / 1000
                 motion = plannedMove(to: move, seconds: seconds)
             case .maximumSpeed(let speed):
-                motion = .move(yawRadians: move.yaw.radians, pitchRadians: move.pitch.radians,
-                               yawSpeedRadiansPerSecond: min(speed.radiansPerSecond, configuration.yaw.maximumSpeedRadiansPerSecond),
-                               pitchSpeedRadiansPerSecond: min(speed.radiansPerSecond, configuration.pitch.maximumSpeedRadiansPerSecond))
+                motion = .move(
+                    yawRadians: move.yaw.radians, pitchRadians: move.pitch.radians,
+                    yawSpeedRadiansPerSecond: min(speed.radiansPerSecond, configuration.yaw.maximumSpeedRadiansPerSecond),
+                    pitchSpeedRadiansPerSecond: min(speed.radiansPerSecond, configuration.pitch.maximumSpeedRadiansPerSecond))
             }
         case .stop:
             motion = .idle
@@ -255,8 +259,13 @@ public struct AccessoryFirmware: Sendable {
         case .hello, .info, .ack, .nack, .telemetry, .event, .fault:
             preconditionFailure("\(type) is handled above")
         }
-        var frames = [frameWithSequence(.ack(Acknowledgement(sequence: frame.sequence, acknowledgedType: type,
-                                                           accessoryTime: accessoryTime)))]
+        var frames = [
+            frameWithSequence(
+                .ack(
+                    Acknowledgement(
+                        sequence: frame.sequence, acknowledgedType: type,
+                        accessoryTime: accessoryTime)))
+        ]
         if let axis = clearedStall { frames.append(fault(.motorStall, axis: axis, isActive: false)) }
         return frames
     }
@@ -265,23 +274,31 @@ public struct AccessoryFirmware: Sendable {
     /// as the slower can. An axis already heading for its target too fast to stop before it cannot
     /// be planned; the move then goes as fast as it can, overshooting and coming back.
     private func plannedMove(to move: OrientationMove, seconds: Double) -> Motion {
-        let fastest = Motion.move(yawRadians: move.yaw.radians, pitchRadians: move.pitch.radians,
-                                  yawSpeedRadiansPerSecond: configuration.yaw.maximumSpeedRadiansPerSecond,
-                                  pitchSpeedRadiansPerSecond: configuration.pitch.maximumSpeedRadiansPerSecond)
-        guard let yawShortest = MoveProfile.shortestSeconds(from: yaw.motorRadians, rate: yaw.motorRadiansPerSecond,
-                                                            to: move.yaw.radians, parameters: configuration.yaw),
-            let pitchShortest = MoveProfile.shortestSeconds(from: pitch.motorRadians, rate: pitch.motorRadiansPerSecond,
-                                                            to: move.pitch.radians, parameters: configuration.pitch)
+        let fastest = Motion.move(
+            yawRadians: move.yaw.radians, pitchRadians: move.pitch.radians,
+            yawSpeedRadiansPerSecond: configuration.yaw.maximumSpeedRadiansPerSecond,
+            pitchSpeedRadiansPerSecond: configuration.pitch.maximumSpeedRadiansPerSecond)
+        guard
+            let yawShortest = MoveProfile.shortestSeconds(
+                from: yaw.motorRadians, rate: yaw.motorRadiansPerSecond,
+                to: move.yaw.radians, parameters: configuration.yaw),
+            let pitchShortest = MoveProfile.shortestSeconds(
+                from: pitch.motorRadians, rate: pitch.motorRadiansPerSecond,
+                to: move.pitch.radians, parameters: configuration.pitch)
         else { return fastest }
         let duration = max(seconds, yawShortest, pitchShortest)
-        guard let yawProfile = MoveProfile.plan(from: yaw.motorRadians, rate: yaw.motorRadiansPerSecond, to: move.yaw.radians,
-                                                seconds: duration, parameters: configuration.yaw),
-            let pitchProfile = MoveProfile.plan(from: pitch.motorRadians, rate: pitch.motorRadiansPerSecond,
-                                                to: move.pitch.radians, seconds: duration, parameters: configuration.pitch)
+        guard
+            let yawProfile = MoveProfile.plan(
+                from: yaw.motorRadians, rate: yaw.motorRadiansPerSecond, to: move.yaw.radians,
+                seconds: duration, parameters: configuration.yaw),
+            let pitchProfile = MoveProfile.plan(
+                from: pitch.motorRadians, rate: pitch.motorRadiansPerSecond,
+                to: move.pitch.radians, seconds: duration, parameters: configuration.pitch)
         else { return fastest }
-        return .plannedMove(MovePlan(
-            yaw: MovePlan.Leg(origin: yaw.motorRadians, target: move.yaw.radians, profile: yawProfile),
-            pitch: MovePlan.Leg(origin: pitch.motorRadians, target: move.pitch.radians, profile: pitchProfile)))
+        return .plannedMove(
+            MovePlan(
+                yaw: MovePlan.Leg(origin: yaw.motorRadians, target: move.yaw.radians, profile: yawProfile),
+                pitch: MovePlan.Leg(origin: pitch.motorRadians, target: move.pitch.radians, profile: pitchProfile)))
     }
 
     /// Answers a `hello` that decoded well. Either way the current session ends: the axes stop
@@ -295,8 +312,11 @@ public struct AccessoryFirmware: Sendable {
         let highest = min(hello.maximumVersion, supported.upperBound)
         guard highest >= max(hello.minimumVersion, supported.lowerBound) else {
             session = .notReady
-            return [nack(sequence, MessageType.hello.rawValue, .unsupportedVersion,
-                         detail: UInt16(supported.lowerBound) | UInt16(supported.upperBound) << 8)]
+            return [
+                nack(
+                    sequence, MessageType.hello.rawValue, .unsupportedVersion,
+                    detail: UInt16(supported.lowerBound) | UInt16(supported.upperBound) << 8)
+            ]
         }
         session = .ready(version: highest)
         nextTelemetry = clock + telemetryPeriod
@@ -395,7 +415,9 @@ public struct AccessoryFirmware: Sendable {
     /// point just past the end, never turning the axis round.
     private func rangeEndRate(_ axis: AxisPhysics, _ rate: Double) -> Double {
         guard rate != 0 else { return 0 }
-        let end = rate > 0 ? axis.parameters.maximumRadians + Self.rangeEndOverrunRadians
+        let end =
+            rate > 0
+            ? axis.parameters.maximumRadians + Self.rangeEndOverrunRadians
             : axis.parameters.minimumRadians - Self.rangeEndOverrunRadians
         let braking = axis.rate(toward: end, atMost: abs(rate))
         return rate > 0 ? min(rate, max(braking, 0)) : max(rate, min(braking, 0))
@@ -408,7 +430,8 @@ public struct AccessoryFirmware: Sendable {
         let direction = leg.profile.direction
         let (rate, acceleration) = leg.profile.smoothed(at: seconds)
         let along = direction * (axis.motorRadians - leg.origin), alongRate = direction * axis.motorRadiansPerSecond
-        let command = rate + axis.parameters.responseTimeSeconds * acceleration
+        let command =
+            rate + axis.parameters.responseTimeSeconds * acceleration
             + Self.plannedPositionGain * (leg.reference - along) + Self.plannedRateGain * (rate - alongRate)
         return direction * command
     }
@@ -449,10 +472,12 @@ public struct AccessoryFirmware: Sendable {
         if latchedStall != nil || isOverTemperature { flags.insert(.faulted) }
         if isFailsafeStopped { flags.insert(.failsafeStopped) }
         if isDocked || !configuration.features.contains(.dockSensor) { flags.insert(.docked) }
-        return frameWithSequence(.telemetry(Telemetry(
-            accessoryTime: accessoryTime,
-            yaw: angle(yaw.encoderReading(using: &random)), pitch: angle(pitch.encoderReading(using: &random)),
-            yawRate: yawRate, pitchRate: pitchRate, flags: flags)))
+        return frameWithSequence(
+            .telemetry(
+                Telemetry(
+                    accessoryTime: accessoryTime,
+                    yaw: angle(yaw.encoderReading(using: &random)), pitch: angle(pitch.encoderReading(using: &random)),
+                    yawRate: yawRate, pitchRate: pitchRate, flags: flags)))
     }
 
     // MARK: The world acting on the dock
@@ -482,8 +507,12 @@ public struct AccessoryFirmware: Sendable {
         defer { stampTime = nil }
         isDocked = docked
         if case .ready = session, configuration.features.contains(.dockSensor) {
-            output.append(frameWithSequence(.event(AccessoryEvent(accessoryTime: accessoryTime,
-                                                                  kind: .dockChanged(isDocked: docked)))))
+            output.append(
+                frameWithSequence(
+                    .event(
+                        AccessoryEvent(
+                            accessoryTime: accessoryTime,
+                            kind: .dockChanged(isDocked: docked)))))
         }
         return output
     }

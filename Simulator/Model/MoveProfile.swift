@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One axis of a move by duration as the simulated firmware plans it (`Protocol/dock-serial.md`
@@ -38,8 +38,10 @@ public struct MoveProfile: Hashable, Sendable {
 
     /// The acceleration and top speed a planned move of this axis uses.
     static func limits(of parameters: AxisParameters) -> (acceleration: Double, speed: Double) {
-        (parameters.maximumAccelerationRadiansPerSecondSquared * accelerationShare,
-         parameters.maximumSpeedRadiansPerSecond * speedShare)
+        (
+            parameters.maximumAccelerationRadiansPerSecondSquared * accelerationShare,
+            parameters.maximumSpeedRadiansPerSecond * speedShare
+        )
     }
 
     /// The smoothing width for an axis: three of its motor's time constants.
@@ -81,8 +83,9 @@ public struct MoveProfile: Hashable, Sendable {
             if cruise < u { cruise = a * t - u > 0 ? max(0, (a * d - u * u / 2) / (a * t - u)) : v }
             cruise = min(cruise, v)
         }
-        return MoveProfile(direction: target >= position ? 1 : -1, distance: d, initialRate: u, cruiseRate: cruise,
-                           acceleration: a, smoothingSeconds: width, durationSeconds: t + width)
+        return MoveProfile(
+            direction: target >= position ? 1 : -1, distance: d, initialRate: u, cruiseRate: cruise,
+            acceleration: a, smoothingSeconds: width, durationSeconds: t + width)
     }
 
     /// The trapezoid's distance and initial rate towards the target (see `distance`).
@@ -160,7 +163,8 @@ public struct MovePlan: Hashable, Sendable {
         elapsedSeconds += seconds
         for keyPath in [\MovePlan.yaw, \MovePlan.pitch] {
             let profile = self[keyPath: keyPath].profile
-            self[keyPath: keyPath].reference += (profile.smoothed(at: before).rate + profile.smoothed(at: elapsedSeconds).rate) / 2 * seconds
+            self[keyPath: keyPath].reference +=
+                (profile.smoothed(at: before).rate + profile.smoothed(at: elapsedSeconds).rate) / 2 * seconds
         }
     }
 }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The simulator's only source of randomness: SplitMix64, seeded from the scenario, so that a run

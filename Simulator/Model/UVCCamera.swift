@@ -1,5 +1,5 @@
-public import V4L2Protocol
 import DockProtocol
+public import V4L2Protocol
 
 /// A UVC PTZ webcam as uvcvideo presents it, answering framed ioctls (`V4L2Frame`) from its
 /// model (`Protocol/uvc/*.json`): the controls and their ranges as the driver reports them (the
@@ -59,10 +59,11 @@ public struct UVCCamera: Sendable {
             let range = model.control(id).map { (Double($0.minimum), Double($0.maximum)) } ?? (-648_000, 648_000)
             let speedRange = model.control(speed).map { Double(min(max($0.maximum, -$0.minimum), 255)) } ?? 0
             let fastest = max(speedRange * model.degreesPerSecondPerSpeedUnit, model.absoluteDegreesPerSecond) * .pi / 180
-            return AxisPhysics(parameters: AxisParameters(
-                minimumRadians: range.0 / 3600 * .pi / 180, maximumRadians: range.1 / 3600 * .pi / 180,
-                maximumSpeedRadiansPerSecond: fastest,
-                maximumAccelerationRadiansPerSecondSquared: Self.accelerationRadiansPerSecondSquared))
+            return AxisPhysics(
+                parameters: AxisParameters(
+                    minimumRadians: range.0 / 3600 * .pi / 180, maximumRadians: range.1 / 3600 * .pi / 180,
+                    maximumSpeedRadiansPerSecond: fastest,
+                    maximumAccelerationRadiansPerSecondSquared: Self.accelerationRadiansPerSecondSquared))
         }
         pan = axis(V4L2ControlID.panAbsolute, speed: V4L2ControlID.panSpeed)
         tilt = axis(V4L2ControlID.tiltAbsolute, speed: V4L2ControlID.tiltSpeed)
@@ -120,7 +121,9 @@ public struct UVCCamera: Sendable {
             if values[target] != nil { values[target] = Int32((axis.outputRadians * arcSecondsPerRadian).rounded()) }
             return axis
         }
-        let rate = values[target].map { axis.rate(toward: Double($0) / arcSecondsPerRadian, atMost: model.absoluteDegreesPerSecond * .pi / 180) } ?? 0
+        let rate =
+            values[target].map { axis.rate(toward: Double($0) / arcSecondsPerRadian, atMost: model.absoluteDegreesPerSecond * .pi / 180) }
+            ?? 0
         axis.step(commandedRadiansPerSecond: rate, seconds: seconds)
         return axis
     }
@@ -154,8 +157,11 @@ public struct UVCCamera: Sendable {
             else { return reply(LinuxErrno.invalid) }
             subscriptions[fileHandle, default: [:]][control.id] = asked.flags
             if asked.flags & V4L2Event.sendInitial != 0 {
-                events[fileHandle, default: []].append((control.id, V4L2Event.valueChanged | V4L2Event.flagsChanged,
-                                                        Int64(values[control.id] ?? 0), time))
+                events[fileHandle, default: []].append(
+                    (
+                        control.id, V4L2Event.valueChanged | V4L2Event.flagsChanged,
+                        Int64(values[control.id] ?? 0), time
+                    ))
             }
             return reply(0)
         case V4L2Request.unsubscribeEvent:
@@ -175,8 +181,11 @@ public struct UVCCamera: Sendable {
             let sequence = eventCounts[fileHandle, default: 0]
             eventCounts[fileHandle] = sequence &+ 1
             let nanoseconds = event.time.components.seconds * 1_000_000_000 + event.time.components.attoseconds / 1_000_000_000
-            return reply(0, V4L2Event.control(changes: event.changes, control: control.description, value: event.value,
-                                              pending: UInt32(queue.count), sequence: sequence, nanoseconds: nanoseconds))
+            return reply(
+                0,
+                V4L2Event.control(
+                    changes: event.changes, control: control.description, value: event.value,
+                    pending: UInt32(queue.count), sequence: sequence, nanoseconds: nanoseconds))
         default:  // the emulation's own: how many are waiting
             return reply(0, V4L2Event.pendingImage(events[fileHandle]?.count ?? 0))
         }
@@ -194,8 +203,9 @@ public struct UVCCamera: Sendable {
         requestsAnswered += 1
         switch request.request {
         case V4L2Request.queryCapability:
-            let capability = V4L2Capability(driver: "uvcvideo", card: model.displayName, busInfo: "usb-emulated-1",
-                                            version: 0x06_01_00, capabilities: 0x8420_0001, deviceCapabilities: 0x0420_0001)
+            let capability = V4L2Capability(
+                driver: "uvcvideo", card: model.displayName, busInfo: "usb-emulated-1",
+                version: 0x06_01_00, capabilities: 0x8420_0001, deviceCapabilities: 0x0420_0001)
             return reply(0, capability.bytes)
         case V4L2Request.queryExtendedControl, V4L2Request.queryControl:
             let isLegacy = request.request == V4L2Request.queryControl

@@ -37,8 +37,9 @@ public struct VISCACamera: Sendable {
         /// Turning at fixed rates until told otherwise (signed: > 0 right and up).
         case drive(panRadiansPerSecond: Double, tiltRadiansPerSecond: Double)
         /// Heading for a pose at up to the given speeds.
-        case move(panRadians: Double, tiltRadians: Double, panSpeedRadiansPerSecond: Double,
-                  tiltSpeedRadiansPerSecond: Double)
+        case move(
+            panRadians: Double, tiltRadians: Double, panSpeedRadiansPerSecond: Double,
+            tiltSpeedRadiansPerSecond: Double)
     }
 
     /// What the zoom is doing.
@@ -122,11 +123,12 @@ public struct VISCACamera: Sendable {
         precondition((1...7).contains(profile.address), "VISCA camera address \(profile.address) is outside 1...7")
         self.configuration = configuration
         func axis(_ axis: VISCAProfile.Axis, acceleration: Double) -> AxisPhysics {
-            AxisPhysics(parameters: AxisParameters(
-                minimumRadians: axis.minimumRadians, maximumRadians: axis.maximumRadians,
-                maximumSpeedRadiansPerSecond: axis.speeds.maximumRadiansPerSecond,
-                maximumAccelerationRadiansPerSecondSquared: acceleration,
-                encoderNoiseRadians: configuration.encoderNoiseRadians))
+            AxisPhysics(
+                parameters: AxisParameters(
+                    minimumRadians: axis.minimumRadians, maximumRadians: axis.maximumRadians,
+                    maximumSpeedRadiansPerSecond: axis.speeds.maximumRadiansPerSecond,
+                    maximumAccelerationRadiansPerSecondSquared: acceleration,
+                    encoderNoiseRadians: configuration.encoderNoiseRadians))
         }
         pan = axis(profile.pan, acceleration: configuration.panAccelerationRadiansPerSecondSquared)
         tilt = axis(profile.tilt, acceleration: configuration.tiltAccelerationRadiansPerSecondSquared)
@@ -200,9 +202,10 @@ public struct VISCACamera: Sendable {
         } else {
             address = configuration.transport == .serial ? profile.address : 1
             lastExecutedSequence = nil
-            panTiltMotion = .move(panRadians: 0, tiltRadians: 0,
-                                  panSpeedRadiansPerSecond: profile.pan.speeds.maximumRadiansPerSecond,
-                                  tiltSpeedRadiansPerSecond: profile.tilt.speeds.maximumRadiansPerSecond)
+            panTiltMotion = .move(
+                panRadians: 0, tiltRadians: 0,
+                panSpeedRadiansPerSecond: profile.pan.speeds.maximumRadiansPerSecond,
+                tiltSpeedRadiansPerSecond: profile.tilt.speeds.maximumRadiansPerSecond)
             if configuration.transport == .serial { send(.networkChange, sequence: nil, at: now) }
             output += takeDue(upTo: now)
         }
@@ -358,8 +361,10 @@ public struct VISCACamera: Sendable {
         func moveSpeeds(_ panSpeed: UInt8, _ tiltSpeed: UInt8) -> (Double, Double)? {
             if profile.quirks.oneSpeedByteInPositionMoves {
                 guard tiltSpeed == 0, valid(panSpeed, panSteps) else { return nil }
-                return (panSteps.radiansPerSecond(step: panSpeed),
-                        tiltSteps.radiansPerSecond(step: min(panSpeed, tiltSteps.maximumStep)))
+                return (
+                    panSteps.radiansPerSecond(step: panSpeed),
+                    tiltSteps.radiansPerSecond(step: min(panSpeed, tiltSteps.maximumStep))
+                )
             }
             guard valid(panSpeed, panSteps), valid(tiltSpeed, tiltSteps) else { return nil }
             return (panSteps.radiansPerSecond(step: panSpeed), tiltSteps.radiansPerSecond(step: tiltSpeed))
@@ -373,23 +378,38 @@ public struct VISCACamera: Sendable {
             let panSign: Double = panDirection == .right ? 1 : panDirection == .left ? -1 : 0
             let tiltSign: Double = tiltDirection == .up ? 1 : tiltDirection == .down ? -1 : 0
             let rates = (panSign * panSteps.radiansPerSecond(step: panSpeed), tiltSign * tiltSteps.radiansPerSecond(step: tiltSpeed))
-            return (.panTilt, false,
-                    .panTilt(rates == (0, 0) ? .idle : .drive(panRadiansPerSecond: rates.0, tiltRadiansPerSecond: rates.1)))
+            return (
+                .panTilt, false,
+                .panTilt(rates == (0, 0) ? .idle : .drive(panRadiansPerSecond: rates.0, tiltRadiansPerSecond: rates.1))
+            )
         case .absolutePosition(let panSpeed, let tiltSpeed, let panCount, let tiltCount):
             guard let speeds = moveSpeeds(panSpeed, tiltSpeed) else { return nil }
-            return (.panTilt, true, .panTilt(.move(
-                panRadians: clamp(Int(panCount), profile.pan), tiltRadians: clamp(Int(tiltCount), profile.tilt),
-                panSpeedRadiansPerSecond: speeds.0, tiltSpeedRadiansPerSecond: speeds.1)))
+            return (
+                .panTilt, true,
+                .panTilt(
+                    .move(
+                        panRadians: clamp(Int(panCount), profile.pan), tiltRadians: clamp(Int(tiltCount), profile.tilt),
+                        panSpeedRadiansPerSecond: speeds.0, tiltSpeedRadiansPerSecond: speeds.1))
+            )
         case .relativePosition(let panSpeed, let tiltSpeed, let panOffset, let tiltOffset):
             guard let speeds = moveSpeeds(panSpeed, tiltSpeed) else { return nil }
             let panNow = Int(profile.pan.count(radians: pan.motorRadians)), tiltNow = Int(profile.tilt.count(radians: tilt.motorRadians))
-            return (.panTilt, true, .panTilt(.move(
-                panRadians: clamp(panNow + Int(panOffset), profile.pan), tiltRadians: clamp(tiltNow + Int(tiltOffset), profile.tilt),
-                panSpeedRadiansPerSecond: speeds.0, tiltSpeedRadiansPerSecond: speeds.1)))
+            return (
+                .panTilt, true,
+                .panTilt(
+                    .move(
+                        panRadians: clamp(panNow + Int(panOffset), profile.pan),
+                        tiltRadians: clamp(tiltNow + Int(tiltOffset), profile.tilt),
+                        panSpeedRadiansPerSecond: speeds.0, tiltSpeedRadiansPerSecond: speeds.1))
+            )
         case .home, .reset:
-            return (.panTilt, true, .panTilt(.move(
-                panRadians: 0, tiltRadians: 0, panSpeedRadiansPerSecond: panSteps.maximumRadiansPerSecond,
-                tiltSpeedRadiansPerSecond: tiltSteps.maximumRadiansPerSecond)))
+            return (
+                .panTilt, true,
+                .panTilt(
+                    .move(
+                        panRadians: 0, tiltRadians: 0, panSpeedRadiansPerSecond: panSteps.maximumRadiansPerSecond,
+                        tiltSpeedRadiansPerSecond: tiltSteps.maximumRadiansPerSecond))
+            )
         case .zoomStop:
             guard profile.zoom != nil else { return nil }
             return (.zoom, false, .zoom(.idle))
@@ -439,8 +459,9 @@ public struct VISCACamera: Sendable {
     /// fastest speed, and in proportion to p + 1 below it.
     private func zoomRate(speed: UInt8) -> Double {
         guard let range = profile.zoom else { return 0 }
-        let seconds = max(Double(configuration.zoomFullTravel.components.seconds)
-                          + Double(configuration.zoomFullTravel.components.attoseconds) * 1e-18, 0.001)
+        let seconds = max(
+            Double(configuration.zoomFullTravel.components.seconds)
+                + Double(configuration.zoomFullTravel.components.attoseconds) * 1e-18, 0.001)
         let span = Double(range.upperBound - range.lowerBound)
         return span / seconds * Double(Int(speed) + 1) / Double(Int(profile.zoomMaximumSpeed) + 1)
     }

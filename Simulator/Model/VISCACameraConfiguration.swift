@@ -44,7 +44,8 @@ extension VISCACamera {
         ) {
             self.profile = profile
             self.transport = transport
-            self.version = version
+            self.version =
+                version
                 ?? VISCAVersion(vendor: 0, model: 0, romVersion: 0x0100, maximumSocket: UInt8(clamping: profile.sockets))
             self.panAccelerationRadiansPerSecondSquared = panAccelerationRadiansPerSecondSquared
             self.tiltAccelerationRadiansPerSecondSquared = tiltAccelerationRadiansPerSecondSquared

@@ -29,12 +29,14 @@ extension Scenario {
         for (node, path) in try top.array("subjects") {
             let subject = try parseSubject(node, path: path, durationSeconds: duration)
             if scenario.subjects.contains(where: { $0.identifier == subject.identifier }) {
-                throw ScenarioError(field: "\(path).id", line: node.line,
-                                    message: "identifier \(subject.identifier) is used by an earlier subject")
+                throw ScenarioError(
+                    field: "\(path).id", line: node.line,
+                    message: "identifier \(subject.identifier) is used by an earlier subject")
             }
             if subject.isPrimary, scenario.primarySubject != nil {
-                throw ScenarioError(field: "\(path).primary", line: node.line,
-                                    message: "only one subject may be primary")
+                throw ScenarioError(
+                    field: "\(path).primary", line: node.line,
+                    message: "only one subject may be primary")
             }
             scenario.subjects.append(subject)
         }
@@ -75,12 +77,14 @@ extension Scenario {
         var result = axis
         result.minimumRadians = try reader.number("min_deg", in: -720...0, default: axis.minimumRadians / degree) * degree
         result.maximumRadians = try reader.number("max_deg", in: 0...720, default: axis.maximumRadians / degree) * degree
-        result.maximumSpeedRadiansPerSecond = try reader.number(
-            "max_speed_deg_s", in: 0...1145, default: axis.maximumSpeedRadiansPerSecond / degree,
-            excludingLowerBound: true) * degree
-        result.maximumAccelerationRadiansPerSecondSquared = try reader.number(
-            "max_accel_deg_s2", in: 0...11_459, default: axis.maximumAccelerationRadiansPerSecondSquared / degree,
-            excludingLowerBound: true) * degree
+        result.maximumSpeedRadiansPerSecond =
+            try reader.number(
+                "max_speed_deg_s", in: 0...1145, default: axis.maximumSpeedRadiansPerSecond / degree,
+                excludingLowerBound: true) * degree
+        result.maximumAccelerationRadiansPerSecondSquared =
+            try reader.number(
+                "max_accel_deg_s2", in: 0...11_459, default: axis.maximumAccelerationRadiansPerSecondSquared / degree,
+                excludingLowerBound: true) * degree
         result.responseTimeSeconds = try reader.number("response_time_s", in: 0...1, default: axis.responseTimeSeconds)
         result.backlashRadians = try reader.number("backlash_deg", in: 0...10, default: 0) * degree
         result.encoderNoiseRadians = try reader.number("encoder_noise_deg", in: 0...5, default: 0) * degree
@@ -147,8 +151,9 @@ extension Scenario {
         if reader.node("still_jitter_deg_max") != nil {
             criteria.maximumStillJitterDegrees = try reader.number("still_jitter_deg_max", in: 0...180)
         }
-        criteria.framingToleranceFraction = try reader.number("framing_tolerance", in: 0...1, default: 0.1,
-                                                              excludingLowerBound: true)
+        criteria.framingToleranceFraction = try reader.number(
+            "framing_tolerance", in: 0...1, default: 0.1,
+            excludingLowerBound: true)
         if reader.node("reconnect_max_s") != nil {
             criteria.maximumReconnectSeconds = try reader.number("reconnect_max_s", in: 0...600, excludingLowerBound: true)
         }
@@ -167,9 +172,10 @@ extension Scenario {
         case "person":
             kind = .person(heightMeters: try reader.number("height_m", in: 0.3...2.5, default: 1.75))
         default:
-            kind = .object(widthMeters: try reader.number("width_m", in: 0.01...5),
-                           heightMeters: try reader.number("height_m", in: 0.01...5),
-                           elevationMeters: try reader.number("elevation_m", in: 0...5, default: 0))
+            kind = .object(
+                widthMeters: try reader.number("width_m", in: 0.01...5),
+                heightMeters: try reader.number("height_m", in: 0.01...5),
+                elevationMeters: try reader.number("elevation_m", in: 0...5, default: 0))
         }
         let isPrimary = try reader.bool("primary", default: false)
         guard var pathReader = try reader.object("path") else { throw reader.error("path", "is required") }
@@ -185,8 +191,10 @@ extension Scenario {
                 if let previous = waypoints.last, time <= previous.timeSeconds {
                     throw point.error("t_s", "must be later than the previous waypoint's (\(previous.timeSeconds) s)")
                 }
-                waypoints.append(Waypoint(timeSeconds: time, xMeters: try point.number("x_m", in: -100...100),
-                                          yMeters: try point.number("y_m", in: -100...100)))
+                waypoints.append(
+                    Waypoint(
+                        timeSeconds: time, xMeters: try point.number("x_m", in: -100...100),
+                        yMeters: try point.number("y_m", in: -100...100)))
                 try point.finish()
             }
             subjectPath = .waypoints(waypoints)
@@ -195,12 +203,13 @@ extension Scenario {
             let xMaximum = try walk.number("x_max_m", in: xMinimum...100)
             let yMinimum = try walk.number("y_min_m", in: -100...100)
             let yMaximum = try walk.number("y_max_m", in: yMinimum...100)
-            subjectPath = .randomWalk(RandomWalk(
-                startXMeters: try walk.number("start_x_m", in: xMinimum...xMaximum),
-                startYMeters: try walk.number("start_y_m", in: yMinimum...yMaximum),
-                speedMetersPerSecond: try walk.number("speed_m_s", in: 0...10),
-                xRangeMeters: xMinimum...xMaximum, yRangeMeters: yMinimum...yMaximum,
-                turnIntervalSeconds: try walk.number("turn_s", in: 0...3600, default: 2, excludingLowerBound: true)))
+            subjectPath = .randomWalk(
+                RandomWalk(
+                    startXMeters: try walk.number("start_x_m", in: xMinimum...xMaximum),
+                    startYMeters: try walk.number("start_y_m", in: yMinimum...yMaximum),
+                    speedMetersPerSecond: try walk.number("speed_m_s", in: 0...10),
+                    xRangeMeters: xMinimum...xMaximum, yRangeMeters: yMinimum...yMaximum,
+                    turnIntervalSeconds: try walk.number("turn_s", in: 0...3600, default: 2, excludingLowerBound: true)))
             try walk.finish()
         default:
             throw pathReader.error("", "needs either \"waypoints\" (a non-empty array) or \"random_walk\", not both")
@@ -224,8 +233,10 @@ extension Scenario {
     private static func parseFault(_ node: JSONNode, path: String, durationSeconds: Double) throws(ScenarioError) -> FaultScript {
         var reader = try ObjectReader(node, path: path)
         let at = try reader.number("at_s", in: 0...durationSeconds)
-        let names = ["unplug", "line_noise", "telemetry_stall", "reboot", "motor_stall", "host_silence", "over_temperature",
-                     "reply_delay", "reply_loss"]
+        let names = [
+            "unplug", "line_noise", "telemetry_stall", "reboot", "motor_stall", "host_silence", "over_temperature",
+            "reply_delay", "reply_loss",
+        ]
         let name = try reader.choice("kind", names.map { ($0, $0) })
         func length() throws(ScenarioError) -> Double {
             try reader.number("duration_s", in: 0...3600, excludingLowerBound: true)
@@ -234,13 +245,15 @@ extension Scenario {
         switch name {
         case "unplug": kind = .unplug(durationSeconds: try length())
         case "line_noise":
-            kind = .lineNoise(durationSeconds: try length(),
-                              bitErrorRate: try reader.number("bit_error_rate", in: 0...0.5, excludingLowerBound: true))
+            kind = .lineNoise(
+                durationSeconds: try length(),
+                bitErrorRate: try reader.number("bit_error_rate", in: 0...0.5, excludingLowerBound: true))
         case "telemetry_stall": kind = .telemetryStall(durationSeconds: try length())
         case "reboot": kind = .reboot
         case "motor_stall":
-            kind = .motorStall(axis: try reader.choice("axis", [("yaw", Axis.yaw), ("pitch", Axis.pitch)]),
-                               durationSeconds: try length())
+            kind = .motorStall(
+                axis: try reader.choice("axis", [("yaw", Axis.yaw), ("pitch", Axis.pitch)]),
+                durationSeconds: try length())
         case "host_silence": kind = .hostSilence(durationSeconds: try length())
         case "reply_delay":
             kind = .replyDelay(durationSeconds: try length(), delay: .milliseconds(try reader.integer("delay_ms", in: 1...5000)))

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 public import DockTracking
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The observations of one video frame, as a camera app would send them.
 public struct DetectionBatch: Hashable, Sendable {
@@ -39,8 +40,10 @@ public struct GroundTruthFrame: Hashable, Sendable {
     public static let stillWindowSeconds = 0.5
 
     /// Creates a frame's ground truth.
-    public init(captureTime: Duration, yawRadians: Double, pitchRadians: Double, parts: [GroundTruthPart],
-                presentSubjects: [Int], stillSubjects: [Int] = [], velocityCommands: VelocityCommandCounts = VelocityCommandCounts()) {
+    public init(
+        captureTime: Duration, yawRadians: Double, pitchRadians: Double, parts: [GroundTruthPart],
+        presentSubjects: [Int], stillSubjects: [Int] = [], velocityCommands: VelocityCommandCounts = VelocityCommandCounts()
+    ) {
         self.captureTime = captureTime
         self.yawRadians = yawRadians
         self.pitchRadians = pitchRadians
@@ -115,22 +118,26 @@ public struct DetectorModel: Sendable {
                 observations.append(Observation(kind: projection.part.kind, box: box, confidence: confidence, appearance: descriptor))
                 reported = true
             }
-            truth.append(GroundTruthPart(
-                subjectIdentifier: projection.part.subjectIdentifier, kind: projection.part.kind, box: projection.box,
-                inFrameFraction: projection.inFrameFraction, visibleFraction: visible, wasReported: reported))
+            truth.append(
+                GroundTruthPart(
+                    subjectIdentifier: projection.part.subjectIdentifier, kind: projection.part.kind, box: projection.box,
+                    inFrameFraction: projection.inFrameFraction, visibleFraction: visible, wasReported: reported))
         }
         for _ in 0..<poisson(parameters.falsePositivesPerFrame) {
             let width = 0.03 + random.unit() * 0.15, height = 0.05 + random.unit() * 0.2
-            let box = NormalizedRect(x: random.unit() * (1 - width), y: random.unit() * (1 - height),
-                                     width: width, height: height)
+            let box = NormalizedRect(
+                x: random.unit() * (1 - width), y: random.unit() * (1 - height),
+                width: width, height: height)
             let kind: SubjectKind = random.chance(0.5) ? .face : .body
             observations.append(Observation(kind: kind, box: box, confidence: 0.3 + random.unit() * 0.3))
         }
-        let jitterNanoseconds = Double(parameters.latencyJitter.components.seconds) * 1e9
+        let jitterNanoseconds =
+            Double(parameters.latencyJitter.components.seconds) * 1e9
             + Double(parameters.latencyJitter.components.attoseconds) / 1e9
         let delay = parameters.latency + .nanoseconds(Int64(random.unit() * jitterNanoseconds))
-        let batch = DetectionBatch(captureTime: captureTime, deliveryTime: captureTime + delay, camera: camera,
-                                   observations: observations)
+        let batch = DetectionBatch(
+            captureTime: captureTime, deliveryTime: captureTime + delay, camera: camera,
+            observations: observations)
         return (batch, truth)
     }
 

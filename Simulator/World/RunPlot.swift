@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A picture of a run as an SVG document, drawn from its report: the framing error over time with
@@ -49,9 +49,10 @@ public struct RunPlot: Sendable {
         let errorAxis = Self.axis(upTo: max(errorCeiling, 1e-9), ticks: 5)
         var out: [String] = []
         out.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>")
-        out.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Self.number(width, 0))\" "
-                   + "height=\"\(Self.number(height, 0))\" viewBox=\"0 0 \(Self.number(width, 0)) \(Self.number(height, 0))\" "
-                   + "font-family=\"sans-serif\" font-size=\"12\">")
+        out.append(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Self.number(width, 0))\" "
+                + "height=\"\(Self.number(height, 0))\" viewBox=\"0 0 \(Self.number(width, 0)) \(Self.number(height, 0))\" "
+                + "font-family=\"sans-serif\" font-size=\"12\">")
         out.append("<title>\(Self.escaped(titleText))</title>")
         out.append("<rect x=\"0\" y=\"0\" width=\"\(Self.number(width, 0))\" height=\"\(Self.number(height, 0))\" fill=\"#ffffff\"/>")
         out.append(text(titleText, x: left, y: 24, size: 16, weight: "bold"))
@@ -62,14 +63,16 @@ public struct RunPlot: Sendable {
         }
         out += errorPanel(timeAxis: timeAxis, errorAxis: errorAxis)
         if hasTrackerPanel {
-            out += bandPanel(timeAxis: timeAxis, top: primaryTop, bottom: primaryBottom, label: "primary ID",
-                             values: report.frames.map(\.trackerPrimary), className: "primary",
-                             empty: "the tracker had no primary subject")
+            out += bandPanel(
+                timeAxis: timeAxis, top: primaryTop, bottom: primaryBottom, label: "primary ID",
+                values: report.frames.map(\.trackerPrimary), className: "primary",
+                empty: "the tracker had no primary subject")
         }
         if hasPersonPanel {
-            out += bandPanel(timeAxis: timeAxis, top: personTop, bottom: personBottom, label: "true person",
-                             values: report.frames.map(\.truePerson), className: "person",
-                             empty: "the primary never showed a person clearly")
+            out += bandPanel(
+                timeAxis: timeAxis, top: personTop, bottom: personBottom, label: "true person",
+                values: report.frames.map(\.truePerson), className: "person",
+                empty: "the primary never showed a person clearly")
         }
         out += timeTicks(timeAxis)
         out.append("</svg>")
@@ -81,16 +84,18 @@ public struct RunPlot: Sendable {
     private var summaryText: String {
         var parts: [String] = []
         if let share = report.inToleranceShare, let statistics = report.framingStatistics {
-            parts.append("in tolerance \(Self.number(share * 100, 1)) % of \(report.framingErrors.count) frames, "
-                         + "RMS framing error \(Self.number(statistics.rms, 3))")
+            parts.append(
+                "in tolerance \(Self.number(share * 100, 1)) % of \(report.framingErrors.count) frames, "
+                    + "RMS framing error \(Self.number(statistics.rms, 3))")
         } else {
             parts.append("no frame with the primary subject in the room")
         }
         parts.append(report.primaryIDSwitches.map { "primary ID switches \($0)" } ?? "no tracker followed")
         if let switches = report.primaryPersonSwitches { parts.append("person switches \(switches)") }
         if let still = report.stillness {
-            parts.append("still: \(Self.number(still.commandReversalsPerSecond, 2)) reversals/s, "
-                         + "jitter \(Self.number(still.jitterRMSDegrees, 2))° RMS")
+            parts.append(
+                "still: \(Self.number(still.commandReversalsPerSecond, 2)) reversals/s, "
+                    + "jitter \(Self.number(still.jitterRMSDegrees, 2))° RMS")
         }
         parts.append("\(report.faults.count) fault\(report.faults.count == 1 ? "" : "s")")
         return parts.joined(separator: " · ")
@@ -113,9 +118,10 @@ public struct RunPlot: Sendable {
         for (index, fault) in report.faults.enumerated() {
             let start = x(fault.startSeconds, timeAxis), end = x(fault.endSeconds, timeAxis)
             let spanWidth = max(2, end - start)
-            out.append("<rect class=\"fault\" x=\"\(Self.number(start, 1))\" y=\"\(Self.number(errorTop, 1))\" "
-                       + "width=\"\(Self.number(spanWidth, 1))\" height=\"\(Self.number(plotBottom - errorTop, 1))\" "
-                       + "fill=\"#d62728\" fill-opacity=\"0.15\"/>")
+            out.append(
+                "<rect class=\"fault\" x=\"\(Self.number(start, 1))\" y=\"\(Self.number(errorTop, 1))\" "
+                    + "width=\"\(Self.number(spanWidth, 1))\" height=\"\(Self.number(plotBottom - errorTop, 1))\" "
+                    + "fill=\"#d62728\" fill-opacity=\"0.15\"/>")
             // Staggered in three rows, so that neighbouring faults keep readable labels.
             let labelY = errorTop + 14 + Double(index % 3) * 14
             out.append(text(fault.kind, x: start + 3, y: labelY, size: 11, fill: "#a01010", className: "fault-label"))
@@ -132,14 +138,16 @@ public struct RunPlot: Sendable {
             out.append(text(Self.number(tick, errorAxis.decimals), x: left - 8, y: tickY + 4, anchor: "end"))
         }
         let middle = (errorTop + errorBottom) / 2
-        out.append("<text x=\"18\" y=\"\(Self.number(middle, 1))\" text-anchor=\"middle\" "
-                   + "transform=\"rotate(-90 18 \(Self.number(middle, 1)))\">framing error (image units)</text>")
+        out.append(
+            "<text x=\"18\" y=\"\(Self.number(middle, 1))\" text-anchor=\"middle\" "
+                + "transform=\"rotate(-90 18 \(Self.number(middle, 1)))\">framing error (image units)</text>")
         // The error, one polyline per run of frames with the primary subject in the room.
         var run: [String] = []
         func flush() {
             if run.count > 1 {
-                out.append("<polyline class=\"framing-error\" fill=\"none\" stroke=\"#1f4e9c\" stroke-width=\"1.2\" "
-                           + "points=\"\(run.joined(separator: " "))\"/>")
+                out.append(
+                    "<polyline class=\"framing-error\" fill=\"none\" stroke=\"#1f4e9c\" stroke-width=\"1.2\" "
+                        + "points=\"\(run.joined(separator: " "))\"/>")
             } else if let point = run.first {
                 let coordinates = point.split(separator: ",")
                 out.append("<circle class=\"framing-error\" cx=\"\(coordinates[0])\" cy=\"\(coordinates[1])\" r=\"1.2\" fill=\"#1f4e9c\"/>")
@@ -155,18 +163,23 @@ public struct RunPlot: Sendable {
         }
         flush()
         let toleranceY = y(report.toleranceFraction, errorAxis)
-        out.append("<line class=\"tolerance\" x1=\"\(Self.number(left, 1))\" y1=\"\(Self.number(toleranceY, 1))\" "
-                   + "x2=\"\(Self.number(left + plotWidth, 1))\" y2=\"\(Self.number(toleranceY, 1))\" "
-                   + "stroke=\"#2a9d2a\" stroke-width=\"1.2\" stroke-dasharray=\"6 4\"/>")
-        out.append(text("tolerance \(Self.number(report.toleranceFraction, 3))", x: left + plotWidth - 4, y: toleranceY - 5,
-                        size: 11, fill: "#2a7d2a", anchor: "end"))
+        out.append(
+            "<line class=\"tolerance\" x1=\"\(Self.number(left, 1))\" y1=\"\(Self.number(toleranceY, 1))\" "
+                + "x2=\"\(Self.number(left + plotWidth, 1))\" y2=\"\(Self.number(toleranceY, 1))\" "
+                + "stroke=\"#2a9d2a\" stroke-width=\"1.2\" stroke-dasharray=\"6 4\"/>")
+        out.append(
+            text(
+                "tolerance \(Self.number(report.toleranceFraction, 3))", x: left + plotWidth - 4, y: toleranceY - 5,
+                size: 11, fill: "#2a7d2a", anchor: "end"))
         return out
     }
 
     /// A panel of coloured bands, one per run of frames with the same value (a primary ID, or the
     /// scenario subject behind it), coloured by value.
-    private func bandPanel(timeAxis: Axis, top: Double, bottom: Double, label: String, values: [Int?], className: String,
-                           empty: String) -> [String] {
+    private func bandPanel(
+        timeAxis: Axis, top: Double, bottom: Double, label: String, values: [Int?], className: String,
+        empty: String
+    ) -> [String] {
         var out = frame(top: top, bottom: bottom)
         let middle = (top + bottom) / 2
         out.append(text(label, x: left - 8, y: middle + 4, anchor: "end"))
@@ -184,12 +197,15 @@ public struct RunPlot: Sendable {
         for run in runs {
             let start = x(run.start, timeAxis), end = x(run.end, timeAxis)
             let colour = Self.palette[run.identifier % Self.palette.count]
-            out.append("<rect class=\"\(className)\" x=\"\(Self.number(start, 1))\" y=\"\(Self.number(top + 6, 1))\" "
-                       + "width=\"\(Self.number(max(1, end - start), 1))\" height=\"\(Self.number(primaryPanelHeight - 12, 1))\" "
-                       + "fill=\"\(colour)\" fill-opacity=\"0.8\"/>")
+            out.append(
+                "<rect class=\"\(className)\" x=\"\(Self.number(start, 1))\" y=\"\(Self.number(top + 6, 1))\" "
+                    + "width=\"\(Self.number(max(1, end - start), 1))\" height=\"\(Self.number(primaryPanelHeight - 12, 1))\" "
+                    + "fill=\"\(colour)\" fill-opacity=\"0.8\"/>")
             if end - start >= 28 {
-                out.append(text("\(run.identifier)", x: (start + end) / 2, y: middle + 4, fill: "#ffffff", anchor: "middle",
-                                className: "\(className)-label"))
+                out.append(
+                    text(
+                        "\(run.identifier)", x: (start + end) / 2, y: middle + 4, fill: "#ffffff", anchor: "middle",
+                        className: "\(className)-label"))
             }
         }
         if runs.isEmpty {
@@ -211,8 +227,10 @@ public struct RunPlot: Sendable {
 
     /// A panel's box.
     private func frame(top: Double, bottom: Double) -> [String] {
-        ["<rect x=\"\(Self.number(left, 1))\" y=\"\(Self.number(top, 1))\" width=\"\(Self.number(plotWidth, 1))\" "
-            + "height=\"\(Self.number(bottom - top, 1))\" fill=\"none\" stroke=\"#000000\"/>"]
+        [
+            "<rect x=\"\(Self.number(left, 1))\" y=\"\(Self.number(top, 1))\" width=\"\(Self.number(plotWidth, 1))\" "
+                + "height=\"\(Self.number(bottom - top, 1))\" fill=\"none\" stroke=\"#000000\"/>"
+        ]
     }
 
     // MARK: Scales and elements

@@ -52,8 +52,10 @@ public struct RunReport: Sendable {
     ///   - tracker: what the tracker said its primary subject was when the frame was captured.
     ///   - trackerBox: the tracker's primary subject's box in the delivered image at about the
     ///     frame's capture time, when known; it tells which true person the primary is.
-    public mutating func record(_ truth: GroundTruthFrame, primary: Int?, tracker: TrackerPrimary = .unknown,
-                                trackerBox: NormalizedRect? = nil) {
+    public mutating func record(
+        _ truth: GroundTruthFrame, primary: Int?, tracker: TrackerPrimary = .unknown,
+        trackerBox: NormalizedRect? = nil
+    ) {
         frameCount += 1
         let error = framingError(truth, primary: primary)
         if let error { framingErrors.append(error) }
@@ -80,11 +82,15 @@ public struct RunReport: Sendable {
         } else if case .none = tracker {
             primaryPersonSwitches = primaryPersonSwitches ?? 0
         }
-        frames.append(FrameRecord(captureSeconds: truth.captureTime.secondsValue, framingError: error,
-                                  trackerPrimary: trackerPrimary, truePerson: person))
+        frames.append(
+            FrameRecord(
+                captureSeconds: truth.captureTime.secondsValue, framingError: error,
+                trackerPrimary: trackerPrimary, truePerson: person))
         let isStill = primary.map { truth.presentSubjects.contains($0) && truth.stillSubjects.contains($0) } ?? false
-        poses.append(PoseRecord(yawRadians: truth.yawRadians, pitchRadians: truth.pitchRadians, isPrimaryStill: isStill,
-                                commands: truth.velocityCommands))
+        poses.append(
+            PoseRecord(
+                yawRadians: truth.yawRadians, pitchRadians: truth.pitchRadians, isPrimaryStill: isStill,
+                commands: truth.velocityCommands))
     }
 
     /// The true subject a tracker's box shows: the scenario subject whose part (body, face or
@@ -181,9 +187,10 @@ public struct RunReport: Sendable {
             index = end + 1
         }
         guard seconds > 0, count > 0 else { return nil }
-        return Stillness(seconds: seconds, commandReversalsPerSecond: Double(max(0, reversals)) / seconds,
-                         jitterRMSDegrees: (squares / Double(count)).squareRoot() * 180 / .pi,
-                         movingCommandShare: commands > 0 ? Double(moving) / Double(commands) : nil)
+        return Stillness(
+            seconds: seconds, commandReversalsPerSecond: Double(max(0, reversals)) / seconds,
+            jitterRMSDegrees: (squares / Double(count)).squareRoot() * 180 / .pi,
+            movingCommandShare: commands > 0 ? Double(moving) / Double(commands) : nil)
     }
 
     /// The last primary ID the tracker reported, for counting switches.
@@ -202,7 +209,8 @@ public struct RunReport: Sendable {
 
     /// The share of primary-present frames framed within the tolerance; nil without such frames.
     public var inToleranceShare: Double? {
-        framingErrors.isEmpty ? nil
+        framingErrors.isEmpty
+            ? nil
             : Double(framingErrors.filter { $0 <= toleranceFraction }.count) / Double(framingErrors.count)
     }
 
@@ -225,36 +233,54 @@ public struct RunReport: Sendable {
         }
         if let maximum = criteria.maximumPrimaryIDSwitches {
             let switches = primaryIDSwitches
-            verdicts.append(("primary_id_switches_max", switches.map { $0 <= maximum } ?? false,
-                             "\(switches.map(String.init) ?? "unknown") ≤ \(maximum)"))
+            verdicts.append(
+                (
+                    "primary_id_switches_max", switches.map { $0 <= maximum } ?? false,
+                    "\(switches.map(String.init) ?? "unknown") ≤ \(maximum)"
+                ))
         }
         if let maximum = criteria.maximumPrimaryPersonSwitches {
             let switches = primaryPersonSwitches
-            verdicts.append(("primary_person_switches_max", switches.map { $0 <= maximum } ?? false,
-                             "\(switches.map(String.init) ?? "unknown") ≤ \(maximum)"))
+            verdicts.append(
+                (
+                    "primary_person_switches_max", switches.map { $0 <= maximum } ?? false,
+                    "\(switches.map(String.init) ?? "unknown") ≤ \(maximum)"
+                ))
         }
         if let maximum = criteria.maximumStillReversalsPerSecond {
             let value = stillness?.commandReversalsPerSecond
-            verdicts.append(("still_reversals_per_s_max", value.map { $0 <= maximum } ?? false,
-                             "\(value.map(fixed) ?? "never still") ≤ \(fixed(maximum))"))
+            verdicts.append(
+                (
+                    "still_reversals_per_s_max", value.map { $0 <= maximum } ?? false,
+                    "\(value.map(fixed) ?? "never still") ≤ \(fixed(maximum))"
+                ))
         }
         if let maximum = criteria.maximumStillJitterDegrees {
             let value = stillness?.jitterRMSDegrees
-            verdicts.append(("still_jitter_deg_max", value.map { $0 <= maximum } ?? false,
-                             "\(value.map(fixed) ?? "never still") ≤ \(fixed(maximum))"))
+            verdicts.append(
+                (
+                    "still_jitter_deg_max", value.map { $0 <= maximum } ?? false,
+                    "\(value.map(fixed) ?? "never still") ≤ \(fixed(maximum))"
+                ))
         }
         if let maximum = criteria.maximumReconnectSeconds {
             for fault in faults where fault.kind != "host_silence" {
                 let after = fault.recoveredAfterSeconds
-                verdicts.append(("reconnect_max_s", after.map { $0 <= maximum } ?? false,
-                                 "\(fault.kind) at \(fixed(fault.startSeconds)) s: \(after.map(fixed) ?? "never") ≤ \(fixed(maximum))"))
+                verdicts.append(
+                    (
+                        "reconnect_max_s", after.map { $0 <= maximum } ?? false,
+                        "\(fault.kind) at \(fixed(fault.startSeconds)) s: \(after.map(fixed) ?? "never") ≤ \(fixed(maximum))"
+                    ))
             }
         }
         if let maximum = criteria.maximumSilenceStopSeconds {
             for fault in faults where fault.kind == "host_silence" {
                 let after = fault.stoppedAfterSeconds
-                verdicts.append(("silence_stop_max_s", after.map { $0 <= maximum } ?? false,
-                                 "stopped \(after.map(fixed) ?? "never") s after silence began ≤ \(fixed(maximum))"))
+                verdicts.append(
+                    (
+                        "silence_stop_max_s", after.map { $0 <= maximum } ?? false,
+                        "stopped \(after.map(fixed) ?? "never") s after silence began ≤ \(fixed(maximum))"
+                    ))
             }
         }
         return verdicts
@@ -268,8 +294,9 @@ public struct RunReport: Sendable {
         lines.append("  \"frames\": \(frameCount),")
         lines.append("  \"primary_frames\": \(framingErrors.count),")
         if let statistics = framingStatistics {
-            lines.append("  \"framing_error\": {\"mean\": \(fixed(statistics.mean)), \"p95\": \(fixed(statistics.p95)), "
-                         + "\"max\": \(fixed(statistics.maximum)), \"rms\": \(fixed(statistics.rms))},")
+            lines.append(
+                "  \"framing_error\": {\"mean\": \(fixed(statistics.mean)), \"p95\": \(fixed(statistics.p95)), "
+                    + "\"max\": \(fixed(statistics.maximum)), \"rms\": \(fixed(statistics.rms))},")
         } else {
             lines.append("  \"framing_error\": null,")
         }
@@ -278,10 +305,11 @@ public struct RunReport: Sendable {
         lines.append("  \"primary_id_switches\": \(primaryIDSwitches.map(String.init) ?? "null"),")
         lines.append("  \"primary_person_switches\": \(primaryPersonSwitches.map(String.init) ?? "null"),")
         if let stillness {
-            lines.append("  \"still\": {\"seconds\": \(fixed(stillness.seconds)), "
-                         + "\"command_reversals_per_s\": \(fixed(stillness.commandReversalsPerSecond)), "
-                         + "\"jitter_rms_deg\": \(fixed(stillness.jitterRMSDegrees)), "
-                         + "\"moving_command_share\": \(stillness.movingCommandShare.map(fixed) ?? "null")},")
+            lines.append(
+                "  \"still\": {\"seconds\": \(fixed(stillness.seconds)), "
+                    + "\"command_reversals_per_s\": \(fixed(stillness.commandReversalsPerSecond)), "
+                    + "\"jitter_rms_deg\": \(fixed(stillness.jitterRMSDegrees)), "
+                    + "\"moving_command_share\": \(stillness.movingCommandShare.map(fixed) ?? "null")},")
         } else {
             lines.append("  \"still\": null,")
         }
@@ -300,9 +328,10 @@ public struct RunReport: Sendable {
         lines.append("  \"criteria\": [" + (verdictEntries.isEmpty ? "]," : "\n" + verdictEntries.joined(separator: ",\n") + "\n  ],"))
         lines.append("  \"passed\": \(verdicts(criteria).allSatisfy(\.isMet)),")
         if let cameraApp {
-            lines.append("  \"camera_app\": {\"batches\": \(cameraApp.batches), \"sent\": \(cameraApp.sent), "
-                         + "\"refused\": \(cameraApp.refused), \"dropped\": \(cameraApp.dropped), "
-                         + "\"status_samples\": \(cameraApp.statusSamples)},")
+            lines.append(
+                "  \"camera_app\": {\"batches\": \(cameraApp.batches), \"sent\": \(cameraApp.sent), "
+                    + "\"refused\": \(cameraApp.refused), \"dropped\": \(cameraApp.dropped), "
+                    + "\"status_samples\": \(cameraApp.statusSamples)},")
         } else {
             lines.append("  \"camera_app\": null,")
         }
@@ -384,7 +413,8 @@ private func quoted(_ text: String) -> String {
         case "\\": result += "\\\\"
         case "\n": result += "\\n"
         case "\t": result += "\\t"
-        case _ where scalar.value < 0x20: result += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
+        case _ where scalar.value < 0x20:
+            result += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
         default: result.unicodeScalars.append(scalar)
         }
     }

@@ -54,8 +54,9 @@ public struct Simulation: Sendable {
         subjects = scenario.subjects.map { ResolvedSubject($0, durationSeconds: durationSeconds, random: &subjectRandom) }
         detector = DetectorModel(parameters: scenario.detector, random: random.split())
         if scenario.detector.appearanceLength > 0 {
-            detector.appearance = AppearanceModel(subjects: scenario.subjects, length: scenario.detector.appearanceLength,
-                                                  seed: scenario.seed &+ 0x4150_5045)
+            detector.appearance = AppearanceModel(
+                subjects: scenario.subjects, length: scenario.detector.appearanceLength,
+                seed: scenario.seed &+ 0x4150_5045)
         }
         linkRandom = random.split()
         actions = TimedAction.timeline(scenario)
@@ -191,9 +192,11 @@ public struct Simulation: Sendable {
         }
         let (batch, truth) = detector.detect(projections, captureTime: now, camera: scenario.camera.information)
         pendingBatches.append(batch)
-        output.truths.append(GroundTruthFrame(captureTime: now, yawRadians: yaw, pitchRadians: pitch, parts: truth,
-                                              presentSubjects: present, stillSubjects: still,
-                                              velocityCommands: firmware.velocityCommands))
+        output.truths.append(
+            GroundTruthFrame(
+                captureTime: now, yawRadians: yaw, pitchRadians: pitch, parts: truth,
+                presentSubjects: present, stillSubjects: still,
+                velocityCommands: firmware.velocityCommands))
     }
 
     private mutating func deliverBatches(into output: inout SimulationOutput) {
@@ -250,8 +253,10 @@ public struct Simulation: Sendable {
         switch action.change {
         case .faultStarts(let index):
             let fault = scenario.faults[index]
-            faultLog.append(FaultRecord(kind: fault.kind.name, startSeconds: now.secondsValue,
-                                        endSeconds: now.secondsValue + fault.kind.durationSeconds, faultIndex: index))
+            faultLog.append(
+                FaultRecord(
+                    kind: fault.kind.name, startSeconds: now.secondsValue,
+                    endSeconds: now.secondsValue + fault.kind.durationSeconds, faultIndex: index))
             if visca != nil {
                 applyToCamera(fault.kind, starts: true, index: index, into: &output)
                 return
@@ -318,8 +323,10 @@ public struct Simulation: Sendable {
     /// A fault as a VISCA camera has it: unplugged, hung (a telemetry stall: it stops answering),
     /// rebooted (a moment unplugged), a noisy line; the dock's own faults (a stalled motor,
     /// over-temperature) it does not report, and host silence it cannot notice.
-    private mutating func applyToCamera(_ kind: FaultScript.Kind, starts: Bool, index: Int,
-                                        into output: inout SimulationOutput) {
+    private mutating func applyToCamera(
+        _ kind: FaultScript.Kind, starts: Bool, index: Int,
+        into output: inout SimulationOutput
+    ) {
         switch kind {
         case .unplug:
             isPluggedIn = !starts
@@ -342,8 +349,10 @@ public struct Simulation: Sendable {
     /// device gone), hung (a telemetry stall: its pose reads fail with `EIO`), rebooted (a
     /// moment unplugged). A webcam's ioctls cross no noisy line, it reports no stalled motor or
     /// heat, and host silence it cannot notice.
-    private mutating func applyToWebcam(_ kind: FaultScript.Kind, starts: Bool, index: Int,
-                                        into output: inout SimulationOutput) {
+    private mutating func applyToWebcam(
+        _ kind: FaultScript.Kind, starts: Bool, index: Int,
+        into output: inout SimulationOutput
+    ) {
         switch kind {
         case .unplug:
             isPluggedIn = !starts

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A subject's path turned into timed waypoints (a random walk is drawn once, from the seed), so
@@ -55,8 +55,14 @@ public struct ResolvedSubject: Hashable, Sendable {
             }
             var dx = cos(heading) * walk.speedMetersPerSecond * step
             var dy = sin(heading) * walk.speedMetersPerSecond * step
-            if !walk.xRangeMeters.contains(x + dx) { dx = -dx; heading = .pi - heading }
-            if !walk.yRangeMeters.contains(y + dy) { dy = -dy; heading = -heading }
+            if !walk.xRangeMeters.contains(x + dx) {
+                dx = -dx
+                heading = .pi - heading
+            }
+            if !walk.yRangeMeters.contains(y + dy) {
+                dy = -dy
+                heading = -heading
+            }
             x = min(max(x + dx, walk.xRangeMeters.lowerBound), walk.xRangeMeters.upperBound)
             y = min(max(y + dy, walk.yRangeMeters.lowerBound), walk.yRangeMeters.upperBound)
             points.append(Waypoint(timeSeconds: time, xMeters: x, yMeters: y))

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 public import DockTracking
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A flat, upright part of a subject that a detector can report: a face, a body or an object. It
 /// is modelled as a rectangle standing on the floor plan and turned to face the camera.
@@ -28,14 +29,19 @@ public struct SubjectPart: Hashable, Sendable {
         case .person(let height):
             let headHeight = height * 0.13
             return [
-                SubjectPart(subjectIdentifier: subject.identifier, kind: .body, xMeters: xMeters, yMeters: yMeters,
-                            widthMeters: height * 0.26, bottomMeters: 0, topMeters: height),
-                SubjectPart(subjectIdentifier: subject.identifier, kind: .face, xMeters: xMeters, yMeters: yMeters,
-                            widthMeters: height * 0.09, bottomMeters: height - headHeight, topMeters: height - headHeight * 0.05),
+                SubjectPart(
+                    subjectIdentifier: subject.identifier, kind: .body, xMeters: xMeters, yMeters: yMeters,
+                    widthMeters: height * 0.26, bottomMeters: 0, topMeters: height),
+                SubjectPart(
+                    subjectIdentifier: subject.identifier, kind: .face, xMeters: xMeters, yMeters: yMeters,
+                    widthMeters: height * 0.09, bottomMeters: height - headHeight, topMeters: height - headHeight * 0.05),
             ]
         case .object(let width, let height, let elevation):
-            return [SubjectPart(subjectIdentifier: subject.identifier, kind: .object, xMeters: xMeters, yMeters: yMeters,
-                                widthMeters: width, bottomMeters: elevation, topMeters: elevation + height)]
+            return [
+                SubjectPart(
+                    subjectIdentifier: subject.identifier, kind: .object, xMeters: xMeters, yMeters: yMeters,
+                    widthMeters: width, bottomMeters: elevation, topMeters: elevation + height)
+            ]
         }
     }
 }

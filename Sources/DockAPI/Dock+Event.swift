@@ -108,22 +108,24 @@ extension Dock {
 
         /// What `Watch` says of the host's `event` (nil: the periodic status) at `time`.
         public init(_ event: HostEvent?, time: Duration, status: DockStatus) {
-            let payload: Payload = switch event {
-            case nil: .status
-            case .attached(let info, _)?: .attached(Accessory(info, status: status))
-            case .docked?: .docked
-            case .undocked?: .undocked
-            case .disconnected?: .disconnected
-            case .button(let button)?: .button(button)
-            case .fault(let fault)?: .fault(Fault(fault))
-            case .refused(let refusal, let command)?:
-                .refused(CommandRefusal(reason: refusal.reason.name, detail: Int(refusal.detail), command: command?.name))
-            case .control(let change)?: .control(from: change.from, to: change.to)
-            case .framing(let mode)?: .framing(mode)
-            case .motionEnded(let owner, let ending)?: .motionEnded(client: owner, ending: MotionEnd(ending))
-            }
-            self.init(timeSeconds: time.secondsValue, payload: payload, detail: DockEncoding.describe(event, device: status.device).detail,
-                      status: Status(status))
+            let payload: Payload =
+                switch event {
+                case nil: .status
+                case .attached(let info, _)?: .attached(Accessory(info, status: status))
+                case .docked?: .docked
+                case .undocked?: .undocked
+                case .disconnected?: .disconnected
+                case .button(let button)?: .button(button)
+                case .fault(let fault)?: .fault(Fault(fault))
+                case .refused(let refusal, let command)?:
+                    .refused(CommandRefusal(reason: refusal.reason.name, detail: Int(refusal.detail), command: command?.name))
+                case .control(let change)?: .control(from: change.from, to: change.to)
+                case .framing(let mode)?: .framing(mode)
+                case .motionEnded(let owner, let ending)?: .motionEnded(client: owner, ending: MotionEnd(ending))
+                }
+            self.init(
+                timeSeconds: time.secondsValue, payload: payload, detail: DockEncoding.describe(event, device: status.device).detail,
+                status: Status(status))
         }
 
         /// The event's kind.
@@ -157,23 +159,28 @@ extension Dock {
             case .fault: payload = .fault(try r.decoded("fault", Fault.init(json:path:)))
             case .control:
                 let control = try r.object("control")
-                payload = .control(from: try control.decoded("from", ControlArbiter.Controller.init(json:path:)),
-                                   to: try control.decoded("to", ControlArbiter.Controller.init(json:path:)))
+                payload = .control(
+                    from: try control.decoded("from", ControlArbiter.Controller.init(json:path:)),
+                    to: try control.decoded("to", ControlArbiter.Controller.init(json:path:)))
             case .refused: payload = .refused(try r.decoded("refusal", CommandRefusal.init(json:path:)))
             case .framing: payload = .framing(try r.choice("framing", as: FramingMode.self))
             case .motionEnded:
                 let motion = try r.object("motion")
-                payload = .motionEnded(client: try motion.integer("client", as: ClientID.self),
-                                       ending: try r.decoded("motion", MotionEnd.init(json:path:)))
+                payload = .motionEnded(
+                    client: try motion.integer("client", as: ClientID.self),
+                    ending: try r.decoded("motion", MotionEnd.init(json:path:)))
             }
-            self.init(timeSeconds: try r.double("time"), payload: payload, detail: try r.string("detail"),
-                      status: try r.decoded("status", Status.init(json:path:)))
+            self.init(
+                timeSeconds: try r.double("time"), payload: payload, detail: try r.string("detail"),
+                status: try r.decoded("status", Status.init(json:path:)))
         }
 
         /// The JSON form.
         public var json: JSONValue {
-            var members: [String: JSONValue] = ["time": .number(timeSeconds), "status": status.json, "kind": .string(kind.rawValue),
-                                                "detail": .string(detail)]
+            var members: [String: JSONValue] = [
+                "time": .number(timeSeconds), "status": status.json, "kind": .string(kind.rawValue),
+                "detail": .string(detail),
+            ]
             switch payload {
             case .status, .docked, .undocked, .disconnected: break
             case .attached(let accessory): members["accessory"] = accessory.json

@@ -37,12 +37,13 @@ extension Dock {
         public init(_ ending: MotionEnding) {
             switch ending {
             case .completed(let finish):
-                let name: Finish = switch finish {
-                case .velocityExpired: .expired
-                case .orientationReached: .reached
-                case .animationFinished: .finished
-                case .timedOut: .timedOut
-                }
+                let name: Finish =
+                    switch finish {
+                    case .velocityExpired: .expired
+                    case .orientationReached: .reached
+                    case .animationFinished: .finished
+                    case .timedOut: .timedOut
+                    }
                 self = .completed(name)
             case .replaced(let client): self = .replaced(byClient: client)
             case .stopped(let client): self = .stopped(byClient: client)
@@ -108,14 +109,17 @@ extension Dock {
 
         /// What clients see of `outcome`.
         public init(_ outcome: MotionOutcome) {
-            self.init(clamped: outcome.clampedFields.map(\.wireName), cancelledAnimation: outcome.cancelledAnimation, ended: outcome.ending.map(MotionEnd.init))
+            self.init(
+                clamped: outcome.clampedFields.map(\.wireName), cancelledAnimation: outcome.cancelledAnimation,
+                ended: outcome.ending.map(MotionEnd.init))
         }
 
         /// Reads a `MotionResult`.
         public init(json: JSONValue, path: String) throws(ReplyError) {
             let r = try ReplyReader(json, path: path)
-            self.init(clamped: try r.strings("clamped"), cancelledAnimation: try r.optionalChoice("cancelled_animation", as: AnimationKind.self),
-                      ended: try r.optionalDecoded("ended", MotionEnd.init(json:path:)))
+            self.init(
+                clamped: try r.strings("clamped"), cancelledAnimation: try r.optionalChoice("cancelled_animation", as: AnimationKind.self),
+                ended: try r.optionalDecoded("ended", MotionEnd.init(json:path:)))
         }
 
         /// The JSON form.

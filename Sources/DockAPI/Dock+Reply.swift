@@ -1,6 +1,6 @@
 public import DockCore
-public import DockTracking
 import DockProtocol
+public import DockTracking
 
 extension Dock {
     /// A successful reply, read as its method's reply type says.
@@ -38,12 +38,13 @@ extension Dock {
             case .selectSubjectAt: self = .subject(try r.integer("subject"))
             case .setRegionOfInterest: self = .region(try r.decoded("region", NormalizedRect.init(json:path:)))
             case .selectSubjects:
-                self = .selection(untracked: try r.decodedArray("untracked") { value, path throws(ReplyError) in
-                    guard case .integer(let id) = value, let identifier = Int(exactly: id) else {
-                        throw ReplyError(path: path, reason: "must be a subject ID, got \(value.typeName)")
-                    }
-                    return identifier
-                })
+                self = .selection(
+                    untracked: try r.decodedArray("untracked") { value, path throws(ReplyError) in
+                        guard case .integer(let id) = value, let identifier = Int(exactly: id) else {
+                            throw ReplyError(path: path, reason: "must be a subject ID, got \(value.typeName)")
+                        }
+                        return identifier
+                    })
             case .setZoom: self = .zoom(try r.double("zoom"))
             case .stop, .setSystemTracking, .track, .setFramingMode, .acquireControl, .releaseControl:
                 self = .done

@@ -84,10 +84,12 @@ extension Dock {
         public var counters: Counters
 
         /// Creates a status.
-        public init(state: State, isDocked: Bool, accessory: Accessory?, pose: Pose?, limits: Limits?, isTrackingEnabled: Bool,
-                    framingMode: FramingMode, regionOfInterest: NormalizedRect, selectedSubjects: [Int],
-                    controller: ControlArbiter.Controller, motion: Motion, faults: [Fault], tracker: Tracker, isSubjectInFrame: Bool,
-                    primary: Int?, subjects: [SubjectSummary], loop: Loop, counters: Counters) {
+        public init(
+            state: State, isDocked: Bool, accessory: Accessory?, pose: Pose?, limits: Limits?, isTrackingEnabled: Bool,
+            framingMode: FramingMode, regionOfInterest: NormalizedRect, selectedSubjects: [Int],
+            controller: ControlArbiter.Controller, motion: Motion, faults: [Fault], tracker: Tracker, isSubjectInFrame: Bool,
+            primary: Int?, subjects: [SubjectSummary], loop: Loop, counters: Counters
+        ) {
             self.state = state
             self.isDocked = isDocked
             self.accessory = accessory
@@ -111,8 +113,9 @@ extension Dock {
         /// What clients see of the host's `status`.
         public init(_ status: DockStatus) {
             let pose = status.pose.map {
-                Pose(yawRadians: $0.yawRadians, pitchRadians: $0.pitchRadians, yawRadiansPerSecond: $0.yawRadiansPerSecond,
-                     pitchRadiansPerSecond: $0.pitchRadiansPerSecond, ageSeconds: status.poseAge?.secondsValue)
+                Pose(
+                    yawRadians: $0.yawRadians, pitchRadians: $0.pitchRadians, yawRadiansPerSecond: $0.yawRadiansPerSecond,
+                    pitchRadiansPerSecond: $0.pitchRadiansPerSecond, ageSeconds: status.poseAge?.secondsValue)
             }
             self.init(
                 state: State(status.state), isDocked: status.isDocked,
@@ -121,12 +124,14 @@ extension Dock {
                 selectedSubjects: status.selectedSubjects, controller: status.controller, motion: Motion(status.motion),
                 faults: status.faults.map(Fault.init), tracker: Tracker(status.tracker),
                 isSubjectInFrame: status.isSubjectInFrame, primary: status.primary, subjects: status.subjects,
-                loop: Loop(ticks: status.loopTicks, missed: status.loopMissedTicks,
-                           latenessP50Seconds: status.loopLateness.p50.secondsValue,
-                           latenessP99Seconds: status.loopLateness.p99.secondsValue,
-                           latenessMaximumSeconds: status.loopLateness.maximum.secondsValue),
-                counters: Counters(badFrames: status.badFrames, reconnects: status.reconnects, refusals: status.refusals,
-                                   observations: status.observations, cameraFrames: status.cameraFrames))
+                loop: Loop(
+                    ticks: status.loopTicks, missed: status.loopMissedTicks,
+                    latenessP50Seconds: status.loopLateness.p50.secondsValue,
+                    latenessP99Seconds: status.loopLateness.p99.secondsValue,
+                    latenessMaximumSeconds: status.loopLateness.maximum.secondsValue),
+                counters: Counters(
+                    badFrames: status.badFrames, reconnects: status.reconnects, refusals: status.refusals,
+                    observations: status.observations, cameraFrames: status.cameraFrames))
         }
 
         /// Reads a `Status`.

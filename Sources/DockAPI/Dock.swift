@@ -29,8 +29,10 @@ public enum Dock {
         public var lacks: [String]
 
         /// Creates an accessory.
-        public init(identifier: String, device: String, model: String, firmwareVersion: String, protocolName: String,
-                    protocolVersion: Int, capabilities: [String], lacks: [String]) {
+        public init(
+            identifier: String, device: String, model: String, firmwareVersion: String, protocolName: String,
+            protocolVersion: Int, capabilities: [String], lacks: [String]
+        ) {
             self.identifier = identifier
             self.device = device
             self.model = model
@@ -43,19 +45,21 @@ public enum Dock {
 
         /// The accessory `info` describes, with the device, protocol and capabilities of `status`.
         public init(_ info: AccessoryInfo, status: DockStatus) {
-            self.init(identifier: info.serialNumber, device: status.device, model: info.model, firmwareVersion: info.firmwareVersion,
-                      protocolName: status.protocolName, protocolVersion: Int(info.protocolVersion),
-                      capabilities: status.capabilities.names,
-                      lacks: AccessoryCapabilities.named.filter { !status.capabilities.contains($0.capability) }.map(\.name))
+            self.init(
+                identifier: info.serialNumber, device: status.device, model: info.model, firmwareVersion: info.firmwareVersion,
+                protocolName: status.protocolName, protocolVersion: Int(info.protocolVersion),
+                capabilities: status.capabilities.names,
+                lacks: AccessoryCapabilities.named.filter { !status.capabilities.contains($0.capability) }.map(\.name))
         }
 
         /// Reads an `Accessory`.
         public init(json: JSONValue, path: String) throws(ReplyError) {
             let r = try ReplyReader(json, path: path)
-            self.init(identifier: try r.string("id"), device: try r.string("device"), model: try r.string("model"),
-                      firmwareVersion: try r.string("firmware"), protocolName: try r.string("protocol"),
-                      protocolVersion: try r.integer("protocol_version"), capabilities: try r.strings("capabilities"),
-                      lacks: try r.strings("lacks"))
+            self.init(
+                identifier: try r.string("id"), device: try r.string("device"), model: try r.string("model"),
+                firmwareVersion: try r.string("firmware"), protocolName: try r.string("protocol"),
+                protocolVersion: try r.integer("protocol_version"), capabilities: try r.strings("capabilities"),
+                lacks: try r.strings("lacks"))
         }
 
         /// The JSON form.
@@ -83,8 +87,10 @@ public enum Dock {
         public var ageSeconds: Double?
 
         /// Creates a pose.
-        public init(yawRadians: Double, pitchRadians: Double, yawRadiansPerSecond: Double, pitchRadiansPerSecond: Double,
-                    ageSeconds: Double? = nil) {
+        public init(
+            yawRadians: Double, pitchRadians: Double, yawRadiansPerSecond: Double, pitchRadiansPerSecond: Double,
+            ageSeconds: Double? = nil
+        ) {
             self.yawRadians = yawRadians
             self.pitchRadians = pitchRadians
             self.yawRadiansPerSecond = yawRadiansPerSecond
@@ -95,15 +101,18 @@ public enum Dock {
         /// Reads a `Pose`.
         public init(json: JSONValue, path: String) throws(ReplyError) {
             let r = try ReplyReader(json, path: path)
-            self.init(yawRadians: try r.double("yaw"), pitchRadians: try r.double("pitch"),
-                      yawRadiansPerSecond: try r.double("yaw_rate"), pitchRadiansPerSecond: try r.double("pitch_rate"),
-                      ageSeconds: try r.optionalDouble("age"))
+            self.init(
+                yawRadians: try r.double("yaw"), pitchRadians: try r.double("pitch"),
+                yawRadiansPerSecond: try r.double("yaw_rate"), pitchRadiansPerSecond: try r.double("pitch_rate"),
+                ageSeconds: try r.optionalDouble("age"))
         }
 
         /// The JSON form.
         public var json: JSONValue {
-            var members: [String: JSONValue] = ["yaw": .number(yawRadians), "pitch": .number(pitchRadians),
-                                                "yaw_rate": .number(yawRadiansPerSecond), "pitch_rate": .number(pitchRadiansPerSecond)]
+            var members: [String: JSONValue] = [
+                "yaw": .number(yawRadians), "pitch": .number(pitchRadians),
+                "yaw_rate": .number(yawRadiansPerSecond), "pitch_rate": .number(pitchRadiansPerSecond),
+            ]
             if let ageSeconds { members["age"] = .number(ageSeconds) }
             return .object(members)
         }
@@ -121,8 +130,10 @@ public enum Dock {
         public var pitchSpeedRadiansPerSecond: Double
 
         /// Creates limits.
-        public init(yawRadians: ClosedRange<Double>, pitchRadians: ClosedRange<Double>, yawSpeedRadiansPerSecond: Double,
-                    pitchSpeedRadiansPerSecond: Double) {
+        public init(
+            yawRadians: ClosedRange<Double>, pitchRadians: ClosedRange<Double>, yawSpeedRadiansPerSecond: Double,
+            pitchSpeedRadiansPerSecond: Double
+        ) {
             self.yawRadians = yawRadians
             self.pitchRadians = pitchRadians
             self.yawSpeedRadiansPerSecond = yawSpeedRadiansPerSecond
@@ -131,15 +142,17 @@ public enum Dock {
 
         /// The part of `limits` clients see.
         public init(_ limits: MotionLimits) {
-            self.init(yawRadians: limits.yawRadians, pitchRadians: limits.pitchRadians,
-                      yawSpeedRadiansPerSecond: limits.yawSpeedRadiansPerSecond, pitchSpeedRadiansPerSecond: limits.pitchSpeedRadiansPerSecond)
+            self.init(
+                yawRadians: limits.yawRadians, pitchRadians: limits.pitchRadians,
+                yawSpeedRadiansPerSecond: limits.yawSpeedRadiansPerSecond, pitchSpeedRadiansPerSecond: limits.pitchSpeedRadiansPerSecond)
         }
 
         /// Reads a `Limits`.
         public init(json: JSONValue, path: String) throws(ReplyError) {
             let r = try ReplyReader(json, path: path)
-            self.init(yawRadians: try Self.range(r.object("yaw")), pitchRadians: try Self.range(r.object("pitch")),
-                      yawSpeedRadiansPerSecond: try r.double("yaw_max_speed"), pitchSpeedRadiansPerSecond: try r.double("pitch_max_speed"))
+            self.init(
+                yawRadians: try Self.range(r.object("yaw")), pitchRadians: try Self.range(r.object("pitch")),
+                yawSpeedRadiansPerSecond: try r.double("yaw_max_speed"), pitchSpeedRadiansPerSecond: try r.double("pitch_max_speed"))
         }
 
         /// Reads a `Range` (`min` at most `max`).
@@ -156,8 +169,10 @@ public enum Dock {
 
         /// The JSON form.
         public var json: JSONValue {
-            .object(["yaw": Self.json(yawRadians), "pitch": Self.json(pitchRadians),
-                     "yaw_max_speed": .number(yawSpeedRadiansPerSecond), "pitch_max_speed": .number(pitchSpeedRadiansPerSecond)])
+            .object([
+                "yaw": Self.json(yawRadians), "pitch": Self.json(pitchRadians),
+                "yaw_max_speed": .number(yawSpeedRadiansPerSecond), "pitch_max_speed": .number(pitchSpeedRadiansPerSecond),
+            ])
         }
     }
 
@@ -186,15 +201,18 @@ public enum Dock {
         /// Reads a `Counters`.
         public init(json: JSONValue, path: String) throws(ReplyError) {
             let r = try ReplyReader(json, path: path)
-            self.init(badFrames: try r.integer("bad_frames"), reconnects: try r.integer("reconnects"), refusals: try r.integer("refusals"),
-                      observations: try r.integer("observations"), cameraFrames: try r.integer("camera_frames"))
+            self.init(
+                badFrames: try r.integer("bad_frames"), reconnects: try r.integer("reconnects"), refusals: try r.integer("refusals"),
+                observations: try r.integer("observations"), cameraFrames: try r.integer("camera_frames"))
         }
 
         /// The JSON form.
         public var json: JSONValue {
-            .object(["bad_frames": .integer(Int64(badFrames)), "reconnects": .integer(Int64(reconnects)),
-                     "refusals": .integer(Int64(refusals)), "observations": .integer(Int64(observations)),
-                     "camera_frames": .integer(Int64(cameraFrames))])
+            .object([
+                "bad_frames": .integer(Int64(badFrames)), "reconnects": .integer(Int64(reconnects)),
+                "refusals": .integer(Int64(refusals)), "observations": .integer(Int64(observations)),
+                "camera_frames": .integer(Int64(cameraFrames)),
+            ])
         }
     }
 
@@ -223,14 +241,17 @@ public enum Dock {
         /// Reads a `Loop`.
         public init(json: JSONValue, path: String) throws(ReplyError) {
             let r = try ReplyReader(json, path: path)
-            self.init(ticks: try r.integer("ticks"), missed: try r.integer("missed"), latenessP50Seconds: try r.double("late_p50"),
-                      latenessP99Seconds: try r.double("late_p99"), latenessMaximumSeconds: try r.double("late_max"))
+            self.init(
+                ticks: try r.integer("ticks"), missed: try r.integer("missed"), latenessP50Seconds: try r.double("late_p50"),
+                latenessP99Seconds: try r.double("late_p99"), latenessMaximumSeconds: try r.double("late_max"))
         }
 
         /// The JSON form.
         public var json: JSONValue {
-            .object(["ticks": .integer(Int64(ticks)), "missed": .integer(Int64(missed)), "late_p50": .number(latenessP50Seconds),
-                     "late_p99": .number(latenessP99Seconds), "late_max": .number(latenessMaximumSeconds)])
+            .object([
+                "ticks": .integer(Int64(ticks)), "missed": .integer(Int64(missed)), "late_p50": .number(latenessP50Seconds),
+                "late_p99": .number(latenessP99Seconds), "late_max": .number(latenessMaximumSeconds),
+            ])
         }
     }
 
@@ -348,8 +369,9 @@ extension SubjectSummary {
     public init(json: JSONValue, path: String) throws(ReplyError) {
         let r = try ReplyReader(json, path: path)
         let box = try r.optionalDecoded("box", NormalizedRect.init(json:path:))
-        self.init(identifier: try r.integer("id"), kind: try r.choice("kind", as: SubjectKind.self), box: box,
-                  isPrimary: try r.bool("primary"), saliencyRank: try r.integer("saliency_rank"), isCoasting: try r.bool("coasting"))
+        self.init(
+            identifier: try r.integer("id"), kind: try r.choice("kind", as: SubjectKind.self), box: box,
+            isPrimary: try r.bool("primary"), saliencyRank: try r.integer("saliency_rank"), isCoasting: try r.bool("coasting"))
     }
 
     /// The JSON form of a `Subject` (a box that is not finite is left out: behind the camera).

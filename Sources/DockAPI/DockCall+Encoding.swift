@@ -93,8 +93,10 @@ extension DockCall {
     /// A `Track` call's parameters.
     static func trackParameters(_ batch: ObservationBatch) -> [String: JSONValue] {
         let observations: [JSONValue] = batch.observations.map { observation in
-            var members: [String: JSONValue] = ["kind": .string(observation.kind.rawValue), "box": observation.box.json,
-                                                "confidence": .number(observation.confidence)]
+            var members: [String: JSONValue] = [
+                "kind": .string(observation.kind.rawValue), "box": observation.box.json,
+                "confidence": .number(observation.confidence),
+            ]
             if let identifier = observation.identifier { members["identifier"] = .integer(Int64(identifier)) }
             if let appearance = observation.appearance { members["appearance"] = .array(appearance.map { .number(Double($0)) }) }
             return .object(members)
@@ -102,8 +104,10 @@ extension DockCall {
         let camera = batch.camera
         return [
             "observations": .array(observations),
-            "camera": .object(["horizontal_fov": .number(camera.horizontalFieldOfViewRadians), "aspect_ratio": .number(camera.aspectRatio),
-                               "orientation": .string(camera.orientation.rawValue), "mirrored": .bool(camera.isMirrored)]),
+            "camera": .object([
+                "horizontal_fov": .number(camera.horizontalFieldOfViewRadians), "aspect_ratio": .number(camera.aspectRatio),
+                "orientation": .string(camera.orientation.rawValue), "mirrored": .bool(camera.isMirrored),
+            ]),
             "capture_time": .number(batch.captureTime.secondsValue),
         ]
     }

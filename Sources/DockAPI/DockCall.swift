@@ -145,10 +145,14 @@ public enum DockCall: Hashable, Sendable {
                 }
                 return duration
             }
-            let request = MotionRequest.velocity(yawRadiansPerSecond: try r.number("yaw"), pitchRadiansPerSecond: try r.number("pitch"),
-                                                 duration: duration)
-            return parsed(.host(.motion(request, takeOver: try r.optionalBool("take_over") ?? false,
-                                        waitsForEnd: try r.optionalBool("wait") ?? false)))
+            let request = MotionRequest.velocity(
+                yawRadiansPerSecond: try r.number("yaw"), pitchRadiansPerSecond: try r.number("pitch"),
+                duration: duration)
+            return parsed(
+                .host(
+                    .motion(
+                        request, takeOver: try r.optionalBool("take_over") ?? false,
+                        waitsForEnd: try r.optionalBool("wait") ?? false)))
         case .setOrientation:
             let r = try reader(["yaw", "pitch", "relative", "duration", "speed", "take_over", "wait"])
             let pace: OrientationPace
@@ -166,18 +170,25 @@ public enum DockCall: Hashable, Sendable {
             case (_?, _?):
                 throw ParameterError(parameter: "speed", reason: "give duration or speed, not both")
             }
-            let request = MotionRequest.orientation(yawRadians: try r.number("yaw"), pitchRadians: try r.number("pitch"),
-                                                    isRelative: try r.optionalBool("relative") ?? false, pace: pace)
-            return parsed(.host(.motion(request, takeOver: try r.optionalBool("take_over") ?? false,
-                                        waitsForEnd: try r.optionalBool("wait") ?? false)))
+            let request = MotionRequest.orientation(
+                yawRadians: try r.number("yaw"), pitchRadians: try r.number("pitch"),
+                isRelative: try r.optionalBool("relative") ?? false, pace: pace)
+            return parsed(
+                .host(
+                    .motion(
+                        request, takeOver: try r.optionalBool("take_over") ?? false,
+                        waitsForEnd: try r.optionalBool("wait") ?? false)))
         case .stop:
             let r = try reader(["take_over"])
             return parsed(.host(.stop(takeOver: try r.optionalBool("take_over") ?? false)))
         case .animate:
             let r = try reader(["animation", "take_over", "wait"])
             let kind = AnimationKind(rawValue: try r.choice("animation", AnimationKind.allCases.map(\.rawValue)))!
-            return parsed(.host(.motion(.animate(kind), takeOver: try r.optionalBool("take_over") ?? false,
-                                        waitsForEnd: try r.optionalBool("wait") ?? false)))
+            return parsed(
+                .host(
+                    .motion(
+                        .animate(kind), takeOver: try r.optionalBool("take_over") ?? false,
+                        waitsForEnd: try r.optionalBool("wait") ?? false)))
         case .setSystemTracking:
             let r = try reader(["enabled"])
             return parsed(.host(.setSystemTracking(try r.bool("enabled"))))
@@ -185,9 +196,12 @@ public enum DockCall: Hashable, Sendable {
             let r = try reader(["yaw", "pitch", "max_speed"])
             let speed = try r.optionalNumber("max_speed")
             if let speed, speed <= 0 { throw ParameterError(parameter: "max_speed", reason: "must be more than 0") }
-            return parsed(.host(.setLimits(LimitRequest(
-                yawRadians: try r.optionalRange("yaw"), pitchRadians: try r.optionalRange("pitch"),
-                yawSpeedRadiansPerSecond: speed, pitchSpeedRadiansPerSecond: speed))))
+            return parsed(
+                .host(
+                    .setLimits(
+                        LimitRequest(
+                            yawRadians: try r.optionalRange("yaw"), pitchRadians: try r.optionalRange("pitch"),
+                            yawSpeedRadiansPerSecond: speed, pitchSpeedRadiansPerSecond: speed))))
         case .setZoom:
             let r = try reader(["zoom"])
             let zoom = try r.number("zoom")
@@ -233,7 +247,8 @@ public enum DockCall: Hashable, Sendable {
                 let value = try nested(point, axis, "point")
                 guard (0...1).contains(value) else { throw ParameterError(parameter: "point.\(axis)", reason: "must be within 0...1") }
             }
-            return parsed(.host(.selectSubject(at: NormalizedPoint(x: try nested(point, "x", "point"), y: try nested(point, "y", "point")))))
+            return parsed(
+                .host(.selectSubject(at: NormalizedPoint(x: try nested(point, "x", "point"), y: try nested(point, "y", "point")))))
         }
     }
 
@@ -252,9 +267,12 @@ public enum DockCall: Hashable, Sendable {
             throw ParameterError(parameter: path, reason: "must be an object with x, y, width and height")
         }
         let reader = try ParameterReader(members, allowed: ["x", "y", "width", "height"])
-        let rect = NormalizedRect(x: try nested(reader, "x", path), y: try nested(reader, "y", path),
-                                  width: try nested(reader, "width", path), height: try nested(reader, "height", path))
-        guard rect.width > 0, rect.height > 0 else { throw ParameterError(parameter: path, reason: "must have a positive width and height") }
+        let rect = NormalizedRect(
+            x: try nested(reader, "x", path), y: try nested(reader, "y", path),
+            width: try nested(reader, "width", path), height: try nested(reader, "height", path))
+        guard rect.width > 0, rect.height > 0 else {
+            throw ParameterError(parameter: path, reason: "must have a positive width and height")
+        }
         guard rect.isUsable, rect.width <= 1, rect.height <= 1 else {
             throw ParameterError(parameter: path, reason: "must lie in the image (0...1 from the top left)")
         }
@@ -271,7 +289,9 @@ public enum DockCall: Hashable, Sendable {
         case nil, .null?: return nil
         case .array(let items)?:
             guard appearanceLengths.contains(items.count) else {
-                throw ParameterError(parameter: path, reason: "must have \(appearanceLengths.lowerBound) to \(appearanceLengths.upperBound) values, got \(items.count)")
+                throw ParameterError(
+                    parameter: path,
+                    reason: "must have \(appearanceLengths.lowerBound) to \(appearanceLengths.upperBound) values, got \(items.count)")
             }
             var values: [Float] = []
             values.reserveCapacity(items.count)
@@ -283,7 +303,9 @@ public enum DockCall: Hashable, Sendable {
                 default: throw ParameterError(parameter: "\(path)[\(index)]", reason: "must be a number, got \(item.typeName)")
                 }
                 let single = Float(number)
-                guard number.isFinite, single.isFinite else { throw ParameterError(parameter: "\(path)[\(index)]", reason: "must be finite") }
+                guard number.isFinite, single.isFinite else {
+                    throw ParameterError(parameter: "\(path)[\(index)]", reason: "must be finite")
+                }
                 values.append(single)
             }
             return values
@@ -325,8 +347,10 @@ public enum DockCall: Hashable, Sendable {
             default: throw ParameterError(parameter: "\(path).identifier", reason: "must be a whole number")
             }
             let appearance = try Self.appearance(members["appearance"], "\(path).appearance")
-            observations.append(Observation(kind: SubjectKind(rawValue: kindName)!, box: try rect(box, "\(path).box"),
-                                            confidence: confidence, identifier: identifier, appearance: appearance))
+            observations.append(
+                Observation(
+                    kind: SubjectKind(rawValue: kindName)!, box: try rect(box, "\(path).box"),
+                    confidence: confidence, identifier: identifier, appearance: appearance))
         }
         guard case .object(let cameraMembers)? = parameters["camera"] else {
             throw ParameterError(parameter: "camera", reason: "required: an object with horizontal_fov and aspect_ratio")
@@ -334,17 +358,24 @@ public enum DockCall: Hashable, Sendable {
         let camera = try ParameterReader(cameraMembers, allowed: ["horizontal_fov", "aspect_ratio", "orientation", "mirrored"])
         let fieldOfView = try nested(camera, "horizontal_fov", "camera")
         let aspect = try nested(camera, "aspect_ratio", "camera")
-        guard fieldOfView > 0, fieldOfView < .pi else { throw ParameterError(parameter: "camera.horizontal_fov", reason: "must be between 0 and pi radians") }
-        guard aspect > 0, aspect <= 10 else { throw ParameterError(parameter: "camera.aspect_ratio", reason: "must be more than 0 and at most 10") }
+        guard fieldOfView > 0, fieldOfView < .pi else {
+            throw ParameterError(parameter: "camera.horizontal_fov", reason: "must be between 0 and pi radians")
+        }
+        guard aspect > 0, aspect <= 10 else {
+            throw ParameterError(parameter: "camera.aspect_ratio", reason: "must be more than 0 and at most 10")
+        }
         let orientation: ImageOrientation
         let mirrored: Bool
         do {
-            orientation = try camera.optionalString("orientation").map { name throws(ParameterError) in
-                guard let value = ImageOrientation(rawValue: name) else {
-                    throw ParameterError(parameter: "orientation", reason: "must be one of \(ImageOrientation.allCases.map(\.rawValue).joined(separator: ", "))")
-                }
-                return value
-            } ?? .up
+            orientation =
+                try camera.optionalString("orientation").map { name throws(ParameterError) in
+                    guard let value = ImageOrientation(rawValue: name) else {
+                        throw ParameterError(
+                            parameter: "orientation",
+                            reason: "must be one of \(ImageOrientation.allCases.map(\.rawValue).joined(separator: ", "))")
+                    }
+                    return value
+                } ?? .up
             mirrored = try camera.optionalBool("mirrored") ?? false
         } catch {
             throw ParameterError(parameter: "camera.\(error.parameter)", reason: error.reason)
@@ -353,9 +384,11 @@ public enum DockCall: Hashable, Sendable {
         guard captureSeconds >= 0, let captureTime = Duration.fromSeconds(captureSeconds) else {
             throw ParameterError(parameter: "capture_time", reason: "must be a time on the host's monotonic clock, in seconds")
         }
-        return ObservationBatch(observations: observations,
-                                camera: CameraInformation(horizontalFieldOfViewRadians: fieldOfView, aspectRatio: aspect,
-                                                          orientation: orientation, isMirrored: mirrored),
-                                captureTime: captureTime)
+        return ObservationBatch(
+            observations: observations,
+            camera: CameraInformation(
+                horizontalFieldOfViewRadians: fieldOfView, aspectRatio: aspect,
+                orientation: orientation, isMirrored: mirrored),
+            captureTime: captureTime)
     }
 }

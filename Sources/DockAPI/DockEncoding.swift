@@ -73,14 +73,15 @@ public enum DockEncoding {
         case .undocked?: return ("undocked", "camera removed")
         case .disconnected?: return ("disconnected", device)
         case .button(let kind)?:
-            let text: String = switch kind {
-            case .trackingButton(let pressed): "tracking \(pressed ? "pressed" : "released")"
-            case .shutterButton(let pressed): "shutter \(pressed ? "pressed" : "released")"
-            case .flipButton(let pressed): "flip \(pressed ? "pressed" : "released")"
-            case .zoom(let steps): "zoom \(steps)"
-            case .customButton(let identifier, let pressed): "button \(identifier) \(pressed ? "pressed" : "released")"
-            case .dockChanged(let isDocked): isDocked ? "docked" : "undocked"
-            }
+            let text: String =
+                switch kind {
+                case .trackingButton(let pressed): "tracking \(pressed ? "pressed" : "released")"
+                case .shutterButton(let pressed): "shutter \(pressed ? "pressed" : "released")"
+                case .flipButton(let pressed): "flip \(pressed ? "pressed" : "released")"
+                case .zoom(let steps): "zoom \(steps)"
+                case .customButton(let identifier, let pressed): "button \(identifier) \(pressed ? "pressed" : "released")"
+                case .dockChanged(let isDocked): isDocked ? "docked" : "undocked"
+                }
             return ("button", text)
         case .fault(let fault)?:
             return ("fault", "\(fault.code.name)\(fault.axis.map { " on \($0.name)" } ?? "") " + (fault.isActive ? "raised" : "cleared"))
@@ -91,12 +92,13 @@ public enum DockEncoding {
         case .framing(let mode)?:
             return ("framing", mode.rawValue)
         case .motionEnded(let owner, let ending)?:
-            let how: String = switch ending {
-            case .completed(let finish): "completed (\(finish))"
-            case .replaced(let client): "replaced by client \(client)"
-            case .stopped(let client?): "stopped by client \(client)"
-            case .stopped(nil): "stopped"
-            }
+            let how: String =
+                switch ending {
+                case .completed(let finish): "completed (\(finish))"
+                case .replaced(let client): "replaced by client \(client)"
+                case .stopped(let client?): "stopped by client \(client)"
+                case .stopped(nil): "stopped"
+                }
             return ("motion_ended", "client \(owner)'s motion \(how)")
         }
     }

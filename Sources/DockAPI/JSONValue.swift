@@ -54,7 +54,10 @@ public enum JSONValue: Hashable, Sendable, Decodable {
         case .integer(let value): output += String(value)
         case .number(let value):
             // JSON has no NaN or infinity; the API never produces them, but never emit invalid JSON.
-            guard value.isFinite else { output += "null"; return }
+            guard value.isFinite else {
+                output += "null"
+                return
+            }
             if value == value.rounded(), abs(value) < 1e15 {
                 output += String(Int64(value)) + ".0"
             } else {

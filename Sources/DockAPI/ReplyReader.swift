@@ -126,8 +126,9 @@ public struct ReplyReader: Sendable {
     where Value.RawValue == String {
         let name = try string(key)
         guard let value = Value(rawValue: name) else {
-            throw ReplyError(path: fieldPath(key),
-                             reason: "must be one of \(Value.allCases.map(\.rawValue).joined(separator: ", ")), got \"\(name)\"")
+            throw ReplyError(
+                path: fieldPath(key),
+                reason: "must be one of \(Value.allCases.map(\.rawValue).joined(separator: ", ")), got \"\(name)\"")
         }
         return value
     }

@@ -93,8 +93,9 @@ public struct VarlinkCall: Hashable, Sendable {
             case let other?: throw Malformed(reason: "\"\(key)\" must be a Boolean, got \(other.typeName)")
             }
         }
-        return VarlinkCall(method: method, parameters: parameters, isOneway: try flag("oneway"),
-                           wantsMore: try flag("more"))
+        return VarlinkCall(
+            method: method, parameters: parameters, isOneway: try flag("oneway"),
+            wantsMore: try flag("more"))
     }
 }
 

@@ -12,8 +12,11 @@ extension DockAccessory {
     ///   holds control: ``DockClientError/failure`` is `.busy`; a non-finite rate:
     ///   `.invalidParameter`), ``DockClientError/disconnected`` when dockd went away.
     public func setAngularVelocity(_ angularVelocity: Vector3D) async throws(DockClientError) {
-        _ = try await call(.motion(.velocity(yawRadiansPerSecond: angularVelocity.dockdYaw, pitchRadiansPerSecond: angularVelocity.dockdPitch,
-                                             duration: nil), takeOver: false, waitsForEnd: false))
+        _ = try await call(
+            .motion(
+                .velocity(
+                    yawRadiansPerSecond: angularVelocity.dockdYaw, pitchRadiansPerSecond: angularVelocity.dockdPitch,
+                    duration: nil), takeOver: false, waitsForEnd: false))
     }
 
     /// Turns the dock to an orientation over a duration, and returns once it is there (like
@@ -31,7 +34,10 @@ extension DockAccessory {
         async throws(DockClientError)
     {
         // Like DockKit's Progress, this returns when the move has ended (or throws how it failed).
-        _ = try await call(.motion(.orientation(yawRadians: rotation.dockdYaw, pitchRadians: rotation.dockdPitch, isRelative: relative,
-                                                pace: .duration(duration)), takeOver: false, waitsForEnd: true))
+        _ = try await call(
+            .motion(
+                .orientation(
+                    yawRadians: rotation.dockdYaw, pitchRadians: rotation.dockdPitch, isRelative: relative,
+                    pace: .duration(duration)), takeOver: false, waitsForEnd: true))
     }
 }

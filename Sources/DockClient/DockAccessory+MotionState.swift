@@ -23,9 +23,10 @@ extension DockAccessory {
         get throws(DockClientError) {
             try watchEvents { event in
                 guard event.kind == .status, let pose = event.status.pose else { return nil }
-                return MotionState(angularPositions: .fromDockd(yaw: pose.yawRadians, pitch: pose.pitchRadians),
-                                   angularVelocities: .fromDockd(yaw: pose.yawRadiansPerSecond, pitch: pose.pitchRadiansPerSecond),
-                                   timestamp: event.timeSeconds)
+                return MotionState(
+                    angularPositions: .fromDockd(yaw: pose.yawRadians, pitch: pose.pitchRadians),
+                    angularVelocities: .fromDockd(yaw: pose.yawRadiansPerSecond, pitch: pose.pitchRadiansPerSecond),
+                    timestamp: event.timeSeconds)
             }
         }
     }

@@ -38,11 +38,12 @@ extension DockAccessory {
 
         /// The observation as dockd takes it: a top-left box.
         var dockd: DockTracking.Observation {
-            let kind: SubjectKind = switch type {
-            case .humanFace: .face
-            case .humanBody: .body
-            case .object: .object
-            }
+            let kind: SubjectKind =
+                switch type {
+                case .humanFace: .face
+                case .humanBody: .body
+                case .object: .object
+                }
             return DockTracking.Observation(kind: kind, box: rect.topLeft, confidence: 1, identifier: identifier)
         }
     }

@@ -32,11 +32,12 @@ extension DockAccessory {
         /// The subject as dockd's status reports it, its top-left box turned into a ``VisionRect``.
         init(_ summary: SubjectSummary) {
             identifier = summary.identifier
-            type = switch summary.kind {
-            case .body: .person
-            case .face: .face
-            case .object: .object
-            }
+            type =
+                switch summary.kind {
+                case .body: .person
+                case .face: .face
+                case .object: .object
+                }
             rect = summary.box.map(VisionRect.init(topLeft:))
             saliencyRank = summary.saliencyRank
             isPrimary = summary.isPrimary

@@ -17,9 +17,10 @@ extension DockAccessory {
         guard let captureTime = Duration.fromSeconds(cameraInformation.captureTimeSeconds) else {
             throw .invalidArgument(ParameterError(parameter: "cameraInformation.captureTimeSeconds", reason: "must be finite"))
         }
-        let camera = DockTracking.CameraInformation(horizontalFieldOfViewRadians: cameraInformation.horizontalFieldOfViewRadians,
-                                                    aspectRatio: cameraInformation.aspectRatio, orientation: .up,
-                                                    isMirrored: cameraInformation.isMirrored)
+        let camera = DockTracking.CameraInformation(
+            horizontalFieldOfViewRadians: cameraInformation.horizontalFieldOfViewRadians,
+            aspectRatio: cameraInformation.aspectRatio, orientation: .up,
+            isMirrored: cameraInformation.isMirrored)
         _ = try await call(.track(ObservationBatch(observations: observations.map(\.dockd), camera: camera, captureTime: captureTime)))
     }
 }

@@ -32,10 +32,12 @@ extension DockAccessory {
                     timestamp: event.timeSeconds)
                 let changed = last.state.withLock { previous in
                     defer { previous = state }
-                    return previous.map { $0.isSystemTrackingEnabled != state.isSystemTrackingEnabled
-                        || $0.framingMode != state.framingMode
-                        || $0.selectedSubjectIdentifiers != state.selectedSubjectIdentifiers
-                        || $0.trackedSubjects != state.trackedSubjects } ?? true
+                    return previous.map {
+                        $0.isSystemTrackingEnabled != state.isSystemTrackingEnabled
+                            || $0.framingMode != state.framingMode
+                            || $0.selectedSubjectIdentifiers != state.selectedSubjectIdentifiers
+                            || $0.trackedSubjects != state.trackedSubjects
+                    } ?? true
                 }
                 return changed ? state : nil
             }

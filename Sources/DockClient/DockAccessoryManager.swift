@@ -22,7 +22,8 @@ public final class DockAccessoryManager: Sendable {
     /// - Throws: ``DockClientError/cannotConnect(path:reason:)`` for one socket,
     ///   ``DockClientError/cannotConnectToAny(_:)`` when none of the default ones answers.
     public init(socketPath: String? = nil, environment: [String: String]? = nil) throws(DockClientError) {
-        let paths = socketPath.map { [$0] }
+        let paths =
+            socketPath.map { [$0] }
             ?? DockdSocket.defaultPaths(environment: environment ?? ProcessInfo.processInfo.environment)
         (connection, self.socketPath) = try VarlinkConnection.connect(toFirstOf: paths)
         hub = EventHub(connection: connection)
@@ -66,12 +67,16 @@ public final class DockAccessoryManager: Sendable {
                             switch event.kind {
                             case .attached, .docked:
                                 if status.isDocked {
-                                    continuation.yield(StateChange(state: .docked, accessoryIdentifier: identifier,
-                                                                   isTrackingEnabled: status.isTrackingEnabled))
+                                    continuation.yield(
+                                        StateChange(
+                                            state: .docked, accessoryIdentifier: identifier,
+                                            isTrackingEnabled: status.isTrackingEnabled))
                                 }
                             case .undocked, .disconnected:
-                                continuation.yield(StateChange(state: .undocked, accessoryIdentifier: identifier,
-                                                               isTrackingEnabled: status.isTrackingEnabled))
+                                continuation.yield(
+                                    StateChange(
+                                        state: .undocked, accessoryIdentifier: identifier,
+                                        isTrackingEnabled: status.isTrackingEnabled))
                             case .status, .button, .fault, .control, .refused, .framing, .motionEnded:
                                 continue
                             }

@@ -38,7 +38,8 @@ final class EventHub: Sendable {
     /// The daemon's dock's events from now on; the stream fails as the shared stream does (dockd
     /// gone: ``DockClientError/disconnected``).
     func subscribe() -> AsyncThrowingStream<Dock.Event, any Error> {
-        let (events, continuation) = AsyncThrowingStream<Dock.Event, any Error>.makeStream(bufferingPolicy: .bufferingNewest(Self.bufferedEvents))
+        let (events, continuation) = AsyncThrowingStream<Dock.Event, any Error>.makeStream(
+            bufferingPolicy: .bufferingNewest(Self.bufferedEvents))
         let identifier = shared.state.withLock { state -> Int? in
             if state.ending != nil { return nil }
             defer { state.nextIdentifier += 1 }

@@ -298,4 +298,3 @@ public final class VarlinkConnection: Sendable {
         return reply.parameters
     }
 }
-

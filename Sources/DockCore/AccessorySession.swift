@@ -88,8 +88,10 @@ public struct AccessorySession: AccessoryLink {
     /// rate, continuous speeds and orientation moves always (the protocol has them); buttons,
     /// a dock sensor, an indicator and zoom as its `info` says.
     public var capabilities: AccessoryCapabilities {
-        var capabilities: AccessoryCapabilities = [.failsafe, .velocityTimeToLive, .telemetryStream, .continuousSpeeds,
-                                                   .orientationMoves, .faultReports]
+        var capabilities: AccessoryCapabilities = [
+            .failsafe, .velocityTimeToLive, .telemetryStream, .continuousSpeeds,
+            .orientationMoves, .faultReports,
+        ]
         let features = info?.features ?? []
         if !features.isDisjoint(with: [.trackingButton, .shutterButton, .flipButton]) { capabilities.insert(.buttons) }
         if features.contains(.dockSensor) { capabilities.insert(.dockSensor) }
@@ -265,13 +267,21 @@ public struct AccessorySession: AccessoryLink {
             guard state == .handshaking else { return [] }
             guard configuration.offeredVersions.contains(info.protocolVersion) else {
                 state = .incompatible
-                return [.emit(.versionMismatch(offered: configuration.offeredVersions,
-                                               supported: info.protocolVersion...info.protocolVersion))]
+                return [
+                    .emit(
+                        .versionMismatch(
+                            offered: configuration.offeredVersions,
+                            supported: info.protocolVersion...info.protocolVersion))
+                ]
             }
             guard info.failsafeTimeout >= configuration.minimumFailsafeTimeout else {
                 state = .incompatible
-                return [.emit(.failsafeTooShort(advertised: info.failsafeTimeout,
-                                                minimum: configuration.minimumFailsafeTimeout))]
+                return [
+                    .emit(
+                        .failsafeTooShort(
+                            advertised: info.failsafeTimeout,
+                            minimum: configuration.minimumFailsafeTimeout))
+                ]
             }
             self.info = info
             handshakeAttempt = configuration.handshakeAttempts  // no more hellos; wait for telemetry
@@ -337,9 +347,11 @@ public struct AccessorySession: AccessoryLink {
         }
         clock.observeArrival(accessoryTime: telemetry.accessoryTime, receivedAt: now)
         let sampledAt = clock.hostTime(of: telemetry.accessoryTime) ?? now
-        poses.record(Pose(yawRadians: telemetry.yaw.radians, pitchRadians: telemetry.pitch.radians,
-                          yawRadiansPerSecond: telemetry.yawRate.radiansPerSecond,
-                          pitchRadiansPerSecond: telemetry.pitchRate.radiansPerSecond), at: min(sampledAt, now))
+        poses.record(
+            Pose(
+                yawRadians: telemetry.yaw.radians, pitchRadians: telemetry.pitch.radians,
+                yawRadiansPerSecond: telemetry.yawRate.radiansPerSecond,
+                pitchRadiansPerSecond: telemetry.pitchRate.radiansPerSecond), at: min(sampledAt, now))
         latestTelemetry = telemetry
         lastTelemetryAt = now
         let isDocked = telemetry.flags.contains(.docked)
@@ -372,8 +384,9 @@ public struct AccessorySession: AccessoryLink {
         handshakeAttempt += 1
         handshakeSentAt = now
         info = nil
-        let hello = Hello(minimumVersion: configuration.offeredVersions.lowerBound,
-                          maximumVersion: configuration.offeredVersions.upperBound)
+        let hello = Hello(
+            minimumVersion: configuration.offeredVersions.lowerBound,
+            maximumVersion: configuration.offeredVersions.upperBound)
         return [.write(frame(.hello(hello), now: now))]
     }
 

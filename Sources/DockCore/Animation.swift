@@ -1,7 +1,7 @@
 import DockProtocol
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The built-in animations, as trajectories relative to the pose where they start. Each is a list
@@ -68,10 +68,11 @@ public struct AnimationTrajectory: Hashable, Sendable {
 
     /// Fits `kind` to the given limits.
     public init(_ kind: AnimationKind, limits: MotionLimits) {
-        self.init(kind, yawSpeedRadiansPerSecond: limits.yawSpeedRadiansPerSecond,
-                  pitchSpeedRadiansPerSecond: limits.pitchSpeedRadiansPerSecond,
-                  yawAccelerationRadiansPerSecondSquared: limits.yawAccelerationRadiansPerSecondSquared,
-                  pitchAccelerationRadiansPerSecondSquared: limits.pitchAccelerationRadiansPerSecondSquared)
+        self.init(
+            kind, yawSpeedRadiansPerSecond: limits.yawSpeedRadiansPerSecond,
+            pitchSpeedRadiansPerSecond: limits.pitchSpeedRadiansPerSecond,
+            yawAccelerationRadiansPerSecondSquared: limits.yawAccelerationRadiansPerSecondSquared,
+            pitchAccelerationRadiansPerSecondSquared: limits.pitchAccelerationRadiansPerSecondSquared)
     }
 
     /// How long it plays.
@@ -87,10 +88,11 @@ public struct AnimationTrajectory: Hashable, Sendable {
             let phase = (t - a.seconds) / span
             let ease = (1 - cos(.pi * phase)) / 2
             let easeRate = .pi / 2 * sin(.pi * phase) / (span * timeScale)
-            return Pose(yawRadians: a.yawRadians + (b.yawRadians - a.yawRadians) * ease,
-                        pitchRadians: a.pitchRadians + (b.pitchRadians - a.pitchRadians) * ease,
-                        yawRadiansPerSecond: (b.yawRadians - a.yawRadians) * easeRate,
-                        pitchRadiansPerSecond: (b.pitchRadians - a.pitchRadians) * easeRate)
+            return Pose(
+                yawRadians: a.yawRadians + (b.yawRadians - a.yawRadians) * ease,
+                pitchRadians: a.pitchRadians + (b.pitchRadians - a.pitchRadians) * ease,
+                yawRadiansPerSecond: (b.yawRadians - a.yawRadians) * easeRate,
+                pitchRadiansPerSecond: (b.pitchRadians - a.pitchRadians) * easeRate)
         }
         return .home
     }

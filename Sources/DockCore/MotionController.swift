@@ -140,7 +140,8 @@ public struct MotionController: Sendable {
                 // 4e-7 rad/s) is refused here, by name, rather than built into a frame the
                 // session's encoder would trap on.
                 guard let rate = AngularRate(radiansPerSecond: capped), rate.microradiansPerSecond >= 1 else {
-                    throw .outOfRange(field: .speed, allowed: Self.slowestSpeedRadiansPerSecond...max(fastest, Self.slowestSpeedRadiansPerSecond))
+                    throw .outOfRange(
+                        field: .speed, allowed: Self.slowestSpeedRadiansPerSecond...max(fastest, Self.slowestSpeedRadiansPerSecond))
                 }
                 wirePace = .maximumSpeed(rate)
                 let distance = max(abs(targetYaw - (pose?.yawRadians ?? 0)), abs(targetPitch - (pose?.pitchRadians ?? 0)))
@@ -154,8 +155,9 @@ public struct MotionController: Sendable {
         case .animate(let kind):
             guard let pose else { throw .notReady }
             let trajectory = AnimationTrajectory(kind, limits: limits)
-            next = .animating(trajectory, origin: Pose(yawRadians: pose.yawRadians, pitchRadians: pose.pitchRadians),
-                              startedAt: now)
+            next = .animating(
+                trajectory, origin: Pose(yawRadians: pose.yawRadians, pitchRadians: pose.pitchRadians),
+                startedAt: now)
         }
         var cancelled: AnimationKind?
         switch activity {
@@ -166,8 +168,9 @@ public struct MotionController: Sendable {
         activity = next
         let first = tick(pose: pose, limits: limits, now: now)
         messages += first.messages
-        return MotionResult(messages: messages, clampedFields: clamped, cancelledAnimation: cancelled,
-                            finished: first.finished)
+        return MotionResult(
+            messages: messages, clampedFields: clamped, cancelledAnimation: cancelled,
+            finished: first.finished)
     }
 
     /// Advances the control loop: the commands for this tick, and how an activity ended if it did.
@@ -180,10 +183,12 @@ public struct MotionController: Sendable {
                 activity = .idle
                 return ([.stop], .velocityExpired)
             }
-            let yaw = brake(yawRate, position: pose?.yawRadians, rate: pose?.yawRadiansPerSecond, range: limits.yawRadians,
-                            acceleration: limits.yawAccelerationRadiansPerSecondSquared)
-            let pitch = brake(pitchRate, position: pose?.pitchRadians, rate: pose?.pitchRadiansPerSecond,
-                              range: limits.pitchRadians, acceleration: limits.pitchAccelerationRadiansPerSecondSquared)
+            let yaw = brake(
+                yawRate, position: pose?.yawRadians, rate: pose?.yawRadiansPerSecond, range: limits.yawRadians,
+                acceleration: limits.yawAccelerationRadiansPerSecondSquared)
+            let pitch = brake(
+                pitchRate, position: pose?.pitchRadians, rate: pose?.pitchRadiansPerSecond,
+                range: limits.pitchRadians, acceleration: limits.pitchAccelerationRadiansPerSecondSquared)
             return ([velocityCommand(yaw, pitch, timeToLive: min(endsAt - now, Self.commandTimeToLive))], nil)
         case .moving(let yaw, let pitch, let deadline):
             if let pose, isAt(pose, yaw, pitch) {
@@ -213,12 +218,14 @@ public struct MotionController: Sendable {
             let wantPitch = clampInto(origin.pitchRadians + here.pitchRadians, limits.pitchRadians)
             var yawRate = ahead.yawRadiansPerSecond + gain * (wantYaw - pose.yawRadians)
             var pitchRate = ahead.pitchRadiansPerSecond + gain * (wantPitch - pose.pitchRadians)
-            yawRate = brake(min(max(yawRate, -limits.yawSpeedRadiansPerSecond), limits.yawSpeedRadiansPerSecond),
-                            position: pose.yawRadians, rate: pose.yawRadiansPerSecond, range: limits.yawRadians,
-                            acceleration: limits.yawAccelerationRadiansPerSecondSquared)
-            pitchRate = brake(min(max(pitchRate, -limits.pitchSpeedRadiansPerSecond), limits.pitchSpeedRadiansPerSecond),
-                              position: pose.pitchRadians, rate: pose.pitchRadiansPerSecond, range: limits.pitchRadians,
-                              acceleration: limits.pitchAccelerationRadiansPerSecondSquared)
+            yawRate = brake(
+                min(max(yawRate, -limits.yawSpeedRadiansPerSecond), limits.yawSpeedRadiansPerSecond),
+                position: pose.yawRadians, rate: pose.yawRadiansPerSecond, range: limits.yawRadians,
+                acceleration: limits.yawAccelerationRadiansPerSecondSquared)
+            pitchRate = brake(
+                min(max(pitchRate, -limits.pitchSpeedRadiansPerSecond), limits.pitchSpeedRadiansPerSecond),
+                position: pose.pitchRadians, rate: pose.pitchRadiansPerSecond, range: limits.pitchRadians,
+                acceleration: limits.pitchAccelerationRadiansPerSecondSquared)
             return ([velocityCommand(yawRate, pitchRate, timeToLive: Self.commandTimeToLive)], nil)
         case .settling(let kind, let yaw, let pitch, let deadline):
             if let pose, isAt(pose, yaw, pitch) {
@@ -245,8 +252,10 @@ public struct MotionController: Sendable {
 /// The highest rate towards a position limit that can still stop before it, allowing for the
 /// time the command takes to act (a tick, the telemetry's age and the motor's lag): the distance
 /// is measured from where the dock will be by then at its current rate.
-private func brake(_ rate: Double, position: Double?, rate current: Double?, range: ClosedRange<Double>,
-                   acceleration: Double) -> Double {
+private func brake(
+    _ rate: Double, position: Double?, rate current: Double?, range: ClosedRange<Double>,
+    acceleration: Double
+) -> Double {
     guard let position else { return rate }
     let reaction = 0.08
     let predicted = position + (current ?? 0) * reaction
@@ -270,7 +279,8 @@ private func angle(_ radians: Double) -> Angle {
 }
 
 private func velocityCommand(_ yaw: Double, _ pitch: Double, timeToLive: Duration) -> Message {
-    .setVelocity(VelocityCommand(
-        yawRate: AngularRate(radiansPerSecond: yaw) ?? .zero, pitchRate: AngularRate(radiansPerSecond: pitch) ?? .zero,
-        timeToLive: max(.milliseconds(1), min(timeToLive, .seconds(5)))))
+    .setVelocity(
+        VelocityCommand(
+            yawRate: AngularRate(radiansPerSecond: yaw) ?? .zero, pitchRate: AngularRate(radiansPerSecond: pitch) ?? .zero,
+            timeToLive: max(.milliseconds(1), min(timeToLive, .seconds(5)))))
 }

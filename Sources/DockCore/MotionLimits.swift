@@ -51,8 +51,9 @@ public struct MotionLimits: Hashable, Sendable {
         result.yawRadians = try narrow(yawRadians, request.yawRadians, .yawRange)
         result.pitchRadians = try narrow(pitchRadians, request.pitchRadians, .pitchRange)
         result.yawSpeedRadiansPerSecond = try speed(yawSpeedRadiansPerSecond, request.yawSpeedRadiansPerSecond, .yawMaximumSpeed)
-        result.pitchSpeedRadiansPerSecond = try speed(pitchSpeedRadiansPerSecond, request.pitchSpeedRadiansPerSecond,
-                                                      .pitchMaximumSpeed)
+        result.pitchSpeedRadiansPerSecond = try speed(
+            pitchSpeedRadiansPerSecond, request.pitchSpeedRadiansPerSecond,
+            .pitchMaximumSpeed)
         return result
     }
 }
@@ -69,8 +70,10 @@ public struct LimitRequest: Hashable, Sendable {
     public var pitchSpeedRadiansPerSecond: Double?
 
     /// Creates a request.
-    public init(yawRadians: ClosedRange<Double>? = nil, pitchRadians: ClosedRange<Double>? = nil,
-                yawSpeedRadiansPerSecond: Double? = nil, pitchSpeedRadiansPerSecond: Double? = nil) {
+    public init(
+        yawRadians: ClosedRange<Double>? = nil, pitchRadians: ClosedRange<Double>? = nil,
+        yawSpeedRadiansPerSecond: Double? = nil, pitchSpeedRadiansPerSecond: Double? = nil
+    ) {
         self.yawRadians = yawRadians
         self.pitchRadians = pitchRadians
         self.yawSpeedRadiansPerSecond = yawSpeedRadiansPerSecond

@@ -81,10 +81,11 @@ public struct PoseHistory: Sendable {
                 let span = (times[later] - times[earlier]).secondsValue
                 let fraction = span > 0 ? (time - times[earlier]).secondsValue / span : 0
                 let a = poses[earlier], b = poses[later]
-                return Pose(yawRadians: a.yawRadians + (b.yawRadians - a.yawRadians) * fraction,
-                            pitchRadians: a.pitchRadians + (b.pitchRadians - a.pitchRadians) * fraction,
-                            yawRadiansPerSecond: a.yawRadiansPerSecond + (b.yawRadiansPerSecond - a.yawRadiansPerSecond) * fraction,
-                            pitchRadiansPerSecond: a.pitchRadiansPerSecond + (b.pitchRadiansPerSecond - a.pitchRadiansPerSecond) * fraction)
+                return Pose(
+                    yawRadians: a.yawRadians + (b.yawRadians - a.yawRadians) * fraction,
+                    pitchRadians: a.pitchRadians + (b.pitchRadians - a.pitchRadians) * fraction,
+                    yawRadiansPerSecond: a.yawRadiansPerSecond + (b.yawRadiansPerSecond - a.yawRadiansPerSecond) * fraction,
+                    pitchRadiansPerSecond: a.pitchRadiansPerSecond + (b.pitchRadiansPerSecond - a.pitchRadiansPerSecond) * fraction)
             }
             later = earlier
         }

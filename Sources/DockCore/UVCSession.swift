@@ -230,8 +230,11 @@ public struct UVCSession: AccessoryLink {
             info = nil
             useLegacyQuery = false
             state = .handshaking
-            return transmit(.capability, V4L2Frame.Request(request: V4L2Request.queryCapability,
-                                                           bytes: [UInt8](repeating: 0, count: V4L2Capability.size)), now: now)
+            return transmit(
+                .capability,
+                V4L2Frame.Request(
+                    request: V4L2Request.queryCapability,
+                    bytes: [UInt8](repeating: 0, count: V4L2Capability.size)), now: now)
         case .handshaking, .ready, .incompatible:
             preconditionFailure("transportOpened in state \(state)")
         }
@@ -425,8 +428,10 @@ public struct UVCSession: AccessoryLink {
 
     private func speedValues(yaw: Double, pitch: Double) -> (pan: Int32, tilt: Int32) {
         let unit = configuration.degreesPerSecondPerSpeedUnit
-        return (controls.panSpeed.map { UVCControls.speedValue(degreesPerSecond: yaw, unitDegreesPerSecond: unit, control: $0) } ?? 0,
-                controls.tiltSpeed.map { UVCControls.speedValue(degreesPerSecond: pitch, unitDegreesPerSecond: unit, control: $0) } ?? 0)
+        return (
+            controls.panSpeed.map { UVCControls.speedValue(degreesPerSecond: yaw, unitDegreesPerSecond: unit, control: $0) } ?? 0,
+            controls.tiltSpeed.map { UVCControls.speedValue(degreesPerSecond: pitch, unitDegreesPerSecond: unit, control: $0) } ?? 0
+        )
     }
 
     private mutating func queueSpeeds(_ wanted: (pan: Int32, tilt: Int32), sequence: UInt16?, type: MessageType) {
@@ -434,8 +439,10 @@ public struct UVCSession: AccessoryLink {
         var list: [(id: UInt32, value: Int32)] = []
         if controls.panSpeed != nil { list.append((V4L2ControlID.panSpeed, wanted.pan)) }
         if controls.tiltSpeed != nil { list.append((V4L2ControlID.tiltSpeed, wanted.tilt)) }
-        queuedMotion = (.speeds(sequence: sequence, type: type),
-                        V4L2Frame.Request(request: V4L2Request.setExtendedControls, bytes: V4L2ExtendedControls.encode(list)))
+        queuedMotion = (
+            .speeds(sequence: sequence, type: type),
+            V4L2Frame.Request(request: V4L2Request.setExtendedControls, bytes: V4L2ExtendedControls.encode(list))
+        )
     }
 
     /// Pan and tilt absolute in one `S_EXT_CTRLS`, each within its range (narrowed by the
@@ -613,8 +620,9 @@ public struct UVCSession: AccessoryLink {
         guard isReady, let zoom = controls.zoomAbsolute, fraction.isFinite else { return nil }
         let low = Double(zoom.minimum), span = Double(zoom.maximum) - Double(zoom.minimum)
         let value = UVCControls.absoluteValue(arcSeconds: low + min(max(fraction, 0), 1) * span, control: zoom)
-        queuedZoom = V4L2Frame.Request(request: V4L2Request.setExtendedControls,
-                                       bytes: V4L2ExtendedControls.encode([(zoom.id, value)]))
+        queuedZoom = V4L2Frame.Request(
+            request: V4L2Request.setExtendedControls,
+            bytes: V4L2ExtendedControls.encode([(zoom.id, value)]))
         return (sendNext(now: now), span > 0 ? (Double(value) - low) / span : 0)
     }
 
@@ -622,11 +630,17 @@ public struct UVCSession: AccessoryLink {
         guard !queries.isEmpty else { return afterEnumeration(now: now) }
         let id = queries.removeFirst()
         if useLegacyQuery {
-            return transmit(.query(id, legacy: true), V4L2Frame.Request(request: V4L2Request.queryControl,
-                                                                        bytes: V4L2QueryControl.request(id: id)), now: now)
+            return transmit(
+                .query(id, legacy: true),
+                V4L2Frame.Request(
+                    request: V4L2Request.queryControl,
+                    bytes: V4L2QueryControl.request(id: id)), now: now)
         }
-        return transmit(.query(id, legacy: false), V4L2Frame.Request(request: V4L2Request.queryExtendedControl,
-                                                                     bytes: V4L2QueryExtendedControl.request(id: id)), now: now)
+        return transmit(
+            .query(id, legacy: false),
+            V4L2Frame.Request(
+                request: V4L2Request.queryExtendedControl,
+                bytes: V4L2QueryExtendedControl.request(id: id)), now: now)
     }
 
     /// The controls are known: a camera with no pan or tilt is not ours; one with speed
@@ -638,8 +652,11 @@ public struct UVCSession: AccessoryLink {
         var list: [(id: UInt32, value: Int32)] = []
         if controls.panSpeed != nil { list.append((V4L2ControlID.panSpeed, 0)) }
         if controls.tiltSpeed != nil { list.append((V4L2ControlID.tiltSpeed, 0)) }
-        return transmit(.handshakeStop, V4L2Frame.Request(request: V4L2Request.setExtendedControls,
-                                                          bytes: V4L2ExtendedControls.encode(list)), now: now)
+        return transmit(
+            .handshakeStop,
+            V4L2Frame.Request(
+                request: V4L2Request.setExtendedControls,
+                bytes: V4L2ExtendedControls.encode(list)), now: now)
     }
 
     private mutating func readFirstPose(now: Duration) -> [SessionAction] {
@@ -686,8 +703,9 @@ public struct UVCSession: AccessoryLink {
             pitchRate = (pitch - previous.pitch) / span
         }
         previousSample = (time, yaw, pitch)
-        poses.record(Pose(yawRadians: yaw, pitchRadians: pitch, yawRadiansPerSecond: yawRate, pitchRadiansPerSecond: pitchRate),
-                     at: min(time, now))
+        poses.record(
+            Pose(yawRadians: yaw, pitchRadians: pitch, yawRadiansPerSecond: yawRate, pitchRadiansPerSecond: pitchRate),
+            at: min(time, now))
     }
 
     /// A camera with speed controls only: the pose is the speeds told, added up.
@@ -698,8 +716,9 @@ public struct UVCSession: AccessoryLink {
         let span = (now - state.time).secondsValue
         state = (now, state.yaw + yawRate * span, state.pitch + pitchRate * span)
         deadReckoned = state
-        poses.record(Pose(yawRadians: state.yaw, pitchRadians: state.pitch, yawRadiansPerSecond: yawRate, pitchRadiansPerSecond: pitchRate),
-                     at: now)
+        poses.record(
+            Pose(yawRadians: state.yaw, pitchRadians: state.pitch, yawRadiansPerSecond: yawRate, pitchRadiansPerSecond: pitchRate),
+            at: now)
     }
 
     private mutating func handshakeFailed(now: Duration) -> [SessionAction] {
@@ -719,17 +738,19 @@ public struct UVCSession: AccessoryLink {
         let speed: Double
         switch controls.velocity {
         case .speedControls:
-            let limit = [controls.panSpeed, controls.tiltSpeed].compactMap(\.self).map { Double(UVCControls.speedMagnitudeLimit($0)) }.max() ?? 1
+            let limit =
+                [controls.panSpeed, controls.tiltSpeed].compactMap(\.self).map { Double(UVCControls.speedMagnitudeLimit($0)) }.max() ?? 1
             speed = limit * configuration.degreesPerSecondPerSpeedUnit
         case .steppedAbsolute, .none:
             speed = configuration.absoluteDegreesPerSecond
         }
         func limits(_ bounds: (Double, Double)) -> AxisLimits {
-            AxisLimits(minimum: Angle(radians: bounds.0 * degree) ?? Angle(microradians: 0),
-                       maximum: Angle(radians: bounds.1 * degree) ?? Angle(microradians: 0),
-                       maximumSpeed: AngularRate(radiansPerSecond: max(speed, 0.1) * degree) ?? AngularRate(microradiansPerSecond: 1),
-                       maximumAcceleration: AngularAcceleration(
-                           microradiansPerSecondSquared: UInt32(configuration.accelerationRadiansPerSecondSquared * 1e6)))
+            AxisLimits(
+                minimum: Angle(radians: bounds.0 * degree) ?? Angle(microradians: 0),
+                maximum: Angle(radians: bounds.1 * degree) ?? Angle(microradians: 0),
+                maximumSpeed: AngularRate(radiansPerSecond: max(speed, 0.1) * degree) ?? AngularRate(microradiansPerSecond: 1),
+                maximumAcceleration: AngularAcceleration(
+                    microradiansPerSecondSquared: UInt32(configuration.accelerationRadiansPerSecondSquared * 1e6)))
         }
         let card = capability?.card ?? "UVC camera"
         let attached = AccessoryInfo(

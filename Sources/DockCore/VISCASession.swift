@@ -242,8 +242,10 @@ public struct VISCASession: AccessoryLink {
             case .sonyIP, .rawIP: handshakeSteps = [.interfaceClear, stop, .versionInquiry, .panTiltPositionInquiry]
             }
             if configuration.framing == .sonyIP {
-                return transmit(InFlight(request: .resetSequence, payload: [0x01], ipSequence: 0, sentAt: now,
-                                         firstSentAt: now, attempt: 1))
+                return transmit(
+                    InFlight(
+                        request: .resetSequence, payload: [0x01], ipSequence: 0, sentAt: now,
+                        firstSentAt: now, attempt: 1))
             }
             return nextHandshakeStep(now: now)
         case .handshaking, .ready, .incompatible:
@@ -472,15 +474,20 @@ public struct VISCASession: AccessoryLink {
         let command: VISCACommand
         switch request {
         case .command(let c, _, _), .inquiry(let c), .handshake(let c): command = c
-        case .resetSequence: return transmit(InFlight(request: request, payload: [0x01], ipSequence: 0, sentAt: now,
-                                                       firstSentAt: now, attempt: 1))
+        case .resetSequence:
+            return transmit(
+                InFlight(
+                    request: request, payload: [0x01], ipSequence: 0, sentAt: now,
+                    firstSentAt: now, attempt: 1))
         }
         // Numbered from 0 after RESET, one more each message (Protocol/visca.md §7).
         let sequence = nextIPSequence
         nextIPSequence &+= 1
         let payload = command.encode(address: configuration.framing == .serial ? 1 : configuration.profile.address)
-        return transmit(InFlight(request: request, payload: payload, ipSequence: sequence, sentAt: now, firstSentAt: now,
-                                 attempt: 1))
+        return transmit(
+            InFlight(
+                request: request, payload: payload, ipSequence: sequence, sentAt: now, firstSentAt: now,
+                attempt: 1))
     }
 
     private mutating func transmit(_ flight: InFlight) -> [SessionAction] {
@@ -548,8 +555,10 @@ public struct VISCASession: AccessoryLink {
         if flight.attempt > 1 { return completed(flight, socket: nil, now: now) }
         inFlight = nil
         queued = queued ?? flight.request
-        return transmit(InFlight(request: .resetSequence, payload: [0x01], ipSequence: 0, sentAt: now, firstSentAt: now,
-                                 attempt: 1))
+        return transmit(
+            InFlight(
+                request: .resetSequence, payload: [0x01], ipSequence: 0, sentAt: now, firstSentAt: now,
+                attempt: 1))
     }
 
     private mutating func packetsReceived(_ bytes: [UInt8], ipSequence: UInt32?, now: Duration) -> [SessionAction] {
@@ -673,8 +682,13 @@ public struct VISCASession: AccessoryLink {
         refusalCount += 1
         lastRefusedType = type
         if type == .setVelocity || type == .stop { drive = .stopped }
-        return [.emit(.refused(Refusal(sequence: sequence, refusedTypeCode: type.rawValue, reason: reason,
-                                       detail: UInt16(code.rawValue))))]
+        return [
+            .emit(
+                .refused(
+                    Refusal(
+                        sequence: sequence, refusedTypeCode: type.rawValue, reason: reason,
+                        detail: UInt16(code.rawValue))))
+        ]
     }
 
     private mutating func inquiryAnswered(_ flight: InFlight, data: [UInt8], now: Duration) -> [SessionAction] {
@@ -706,8 +720,10 @@ public struct VISCASession: AccessoryLink {
         }
     }
 
-    private mutating func poseReceived(_ position: VISCAPanTiltPosition, sampledAt: Duration, pollStartedAt: Duration,
-                                       now: Duration) -> [SessionAction] {
+    private mutating func poseReceived(
+        _ position: VISCAPanTiltPosition, sampledAt: Duration, pollStartedAt: Duration,
+        now: Duration
+    ) -> [SessionAction] {
         let profile = configuration.profile
         let yaw = radians(position.pan, profile.pan), pitch = radians(position.tilt, profile.tilt)
         var yawRate = 0.0, pitchRate = 0.0
@@ -717,8 +733,9 @@ public struct VISCASession: AccessoryLink {
             pitchRate = (pitch - previous.pitch) / span
         }
         previousSample = (sampledAt, yaw, pitch)
-        poses.record(Pose(yawRadians: yaw, pitchRadians: pitch, yawRadiansPerSecond: yawRate, pitchRadiansPerSecond: pitchRate),
-                     at: min(sampledAt, now))
+        poses.record(
+            Pose(yawRadians: yaw, pitchRadians: pitch, yawRadiansPerSecond: yawRate, pitchRadiansPerSecond: pitchRate),
+            at: min(sampledAt, now))
         pollCount += 1
         lastPoseAt = now
         nextPollAt = max(nextPollAt, pollStartedAt + configuration.pollInterval)
@@ -774,12 +791,13 @@ public struct VISCASession: AccessoryLink {
         let profile = configuration.profile
         let version = self.version ?? VISCAVersion(vendor: 0, model: 0, romVersion: 0, maximumSocket: 2)
         func limits(_ axis: VISCAProfile.Axis) -> AxisLimits {
-            AxisLimits(minimum: Angle(radians: axis.minimumDegrees * .pi / 180) ?? Angle(microradians: 0),
-                       maximum: Angle(radians: axis.maximumDegrees * .pi / 180) ?? Angle(microradians: 0),
-                       maximumSpeed: AngularRate(radiansPerSecond: axis.speeds.radiansPerSecond(step: axis.speeds.maximumStep))
-                           ?? AngularRate(microradiansPerSecond: 1),
-                       maximumAcceleration: AngularAcceleration(
-                           microradiansPerSecondSquared: UInt32(configuration.accelerationRadiansPerSecondSquared * 1e6)))
+            AxisLimits(
+                minimum: Angle(radians: axis.minimumDegrees * .pi / 180) ?? Angle(microradians: 0),
+                maximum: Angle(radians: axis.maximumDegrees * .pi / 180) ?? Angle(microradians: 0),
+                maximumSpeed: AngularRate(radiansPerSecond: axis.speeds.radiansPerSecond(step: axis.speeds.maximumStep))
+                    ?? AngularRate(microradiansPerSecond: 1),
+                maximumAcceleration: AngularAcceleration(
+                    microradiansPerSecondSquared: UInt32(configuration.accelerationRadiansPerSecondSquared * 1e6)))
         }
         let code = "\(hex(version.vendor))-\(hex(version.model))"
         let identifier = configuration.identifier.isEmpty ? "VISCA-\(code)" : configuration.identifier

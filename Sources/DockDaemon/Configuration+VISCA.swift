@@ -1,6 +1,6 @@
 public import DockCore
-import Foundation
 public import DockSystem
+import Foundation
 public import VISCAProtocol
 
 /// Where a network VISCA camera is and how it is spoken to: `udp:HOST:PORT` (Sony's VISCA over

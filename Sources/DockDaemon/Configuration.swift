@@ -79,8 +79,9 @@ public struct Configuration: Hashable, Sendable {
         text("serial-number", "accept only the dock with this USB serial number; empty: any", \.serialNumber),
         flag("tracking", "system tracking on at start", \.tracking),
         flag("wake-on-attach", "play the wake animation when a dock attaches", \.wakeOnAttach),
-        number("rest-after-s", "seconds the dock holds still after losing its subject before it turns back to rest",
-               \.restAfterSeconds, 0...3600),
+        number(
+            "rest-after-s", "seconds the dock holds still after losing its subject before it turns back to rest",
+            \.restAfterSeconds, 0...3600),
         number("rest-yaw-deg", "the rest pose's yaw (degrees)", \.restYawDegrees, -720...720),
         number("rest-pitch-deg", "the rest pose's pitch (degrees)", \.restPitchDegrees, -720...720),
         flag("simulator-camera", "with --simulator, feed the simulated camera's detections to the tracker", \.simulatorCamera),
@@ -90,16 +91,23 @@ public struct Configuration: Hashable, Sendable {
         number("pitch-max-deg", "narrow the pitch range (degrees)", \.pitchMaximumDegrees, -720...720),
         number("max-speed-deg-s", "highest speed on either axis (degrees per second)", \.maximumSpeedDegreesPerSecond, 0.1...2000),
         choice("log-level", "error, warning, notice, info or debug", \.logLevel, LogLevel.allCases.map(\.name)),
-        choice("protocol", "what the accessory speaks: dock-serial, visca (a Sony VISCA PTZ camera) or uvc (a PTZ webcam "
-               + "on /dev/videoN)", \.accessoryProtocol, ["dock-serial", "visca", "uvc"]),
+        choice(
+            "protocol",
+            "what the accessory speaks: dock-serial, visca (a Sony VISCA PTZ camera) or uvc (a PTZ webcam "
+                + "on /dev/videoN)", \.accessoryProtocol, ["dock-serial", "visca", "uvc"]),
         text("profile", "the VISCA camera's profile: generic, a name in Protocol/visca, or a JSON file", \.profile),
-        text("visca", "a network VISCA camera: udp:HOST:PORT (Sony's VISCA over IP, port 52381), udp-raw:HOST:PORT "
-             + "(no header; PTZOptics 1259) or tcp:HOST:PORT (PTZOptics 5678); implies --protocol visca; empty: --device",
-             \.visca),
-        integer("visca-baud", "a VISCA camera's serial speed; 0: try the profile's speeds in turn (9600, 115200, 38400)",
-                \.viscaBaud, 0...4_000_000),
-        text("uvc-model", "the UVC webcam's model: generic, a name in Protocol/uvc (obsbot-tiny, insta360-link, "
-             + "logitech-c920), or a JSON file", \.uvcModel),
+        text(
+            "visca",
+            "a network VISCA camera: udp:HOST:PORT (Sony's VISCA over IP, port 52381), udp-raw:HOST:PORT "
+                + "(no header; PTZOptics 1259) or tcp:HOST:PORT (PTZOptics 5678); implies --protocol visca; empty: --device",
+            \.visca),
+        integer(
+            "visca-baud", "a VISCA camera's serial speed; 0: try the profile's speeds in turn (9600, 115200, 38400)",
+            \.viscaBaud, 0...4_000_000),
+        text(
+            "uvc-model",
+            "the UVC webcam's model: generic, a name in Protocol/uvc (obsbot-tiny, insta360-link, "
+                + "logitech-c920), or a JSON file", \.uvcModel),
         text("socket", "the control API's Unix socket (mode 0660) unless systemd passes one; empty: no API", \.socket),
     ]
 
@@ -199,8 +207,10 @@ public struct Configuration: Hashable, Sendable {
         }
         if checked.accessoryProtocol == "uvc" {
             guard !simulator else {
-                throw Error(location: "protocol", message: "the in-process simulator is a dock-serial dock; run docksim "
-                            + "--protocol uvc for an emulated webcam")
+                throw Error(
+                    location: "protocol",
+                    message: "the in-process simulator is a dock-serial dock; run docksim "
+                        + "--protocol uvc for an emulated webcam")
             }
             do {
                 _ = try checked.uvcCameraModel()
@@ -210,8 +220,10 @@ public struct Configuration: Hashable, Sendable {
         }
         if checked.accessoryProtocol == "visca" {
             guard !simulator else {
-                throw Error(location: "protocol", message: "the in-process simulator is a dock-serial dock; run docksim "
-                            + "--protocol visca for a simulated VISCA camera")
+                throw Error(
+                    location: "protocol",
+                    message: "the in-process simulator is a dock-serial dock; run docksim "
+                        + "--protocol visca for a simulated VISCA camera")
             }
             do {
                 _ = try checked.viscaProfile()
@@ -233,56 +245,77 @@ public struct Configuration: Hashable, Sendable {
 }
 
 private func text(_ name: String, _ help: String, _ path: any WritableKeyPath<Configuration, String> & Sendable) -> Configuration.Key {
-    Configuration.Key(name: name, help: help, isBoolean: false, read: { $0[keyPath: path] = $1; return nil },
-                      show: { $0[keyPath: path] })
+    Configuration.Key(
+        name: name, help: help, isBoolean: false,
+        read: {
+            $0[keyPath: path] = $1
+            return nil
+        },
+        show: { $0[keyPath: path] })
 }
 
 private func flag(_ name: String, _ help: String, _ path: any WritableKeyPath<Configuration, Bool> & Sendable) -> Configuration.Key {
-    Configuration.Key(name: name, help: help, isBoolean: true, read: { configuration, value in
-        switch value {
-        case "true", "yes", "on", "1": configuration[keyPath: path] = true
-        case "false", "no", "off", "0": configuration[keyPath: path] = false
-        default: return "must be true or false, got '\(value)'"
-        }
-        return nil
-    }, show: { String($0[keyPath: path]) })
+    Configuration.Key(
+        name: name, help: help, isBoolean: true,
+        read: { configuration, value in
+            switch value {
+            case "true", "yes", "on", "1": configuration[keyPath: path] = true
+            case "false", "no", "off", "0": configuration[keyPath: path] = false
+            default: return "must be true or false, got '\(value)'"
+            }
+            return nil
+        }, show: { String($0[keyPath: path]) })
 }
 
-private func integer(_ name: String, _ help: String, _ path: any WritableKeyPath<Configuration, Int> & Sendable,
-                     _ range: ClosedRange<Int>) -> Configuration.Key {
-    Configuration.Key(name: name, help: help, isBoolean: false, read: { configuration, value in
-        guard let number = Int(value) else { return "must be a whole number, got '\(value)'" }
-        guard range.contains(number) else { return "must be from \(range.lowerBound) to \(range.upperBound), got \(number)" }
-        configuration[keyPath: path] = number
-        return nil
-    }, show: { String($0[keyPath: path]) })
+private func integer(
+    _ name: String, _ help: String, _ path: any WritableKeyPath<Configuration, Int> & Sendable,
+    _ range: ClosedRange<Int>
+) -> Configuration.Key {
+    Configuration.Key(
+        name: name, help: help, isBoolean: false,
+        read: { configuration, value in
+            guard let number = Int(value) else { return "must be a whole number, got '\(value)'" }
+            guard range.contains(number) else { return "must be from \(range.lowerBound) to \(range.upperBound), got \(number)" }
+            configuration[keyPath: path] = number
+            return nil
+        }, show: { String($0[keyPath: path]) })
 }
 
-private func number(_ name: String, _ help: String, _ path: any WritableKeyPath<Configuration, Double> & Sendable,
-                    _ range: ClosedRange<Double>) -> Configuration.Key {
-    Configuration.Key(name: name, help: help, isBoolean: false, read: { configuration, value in
-        guard let number = Double(value), number.isFinite else { return "must be a finite number, got '\(value)'" }
-        guard range.contains(number) else { return "must be from \(range.lowerBound) to \(range.upperBound), got \(value)" }
-        configuration[keyPath: path] = number
-        return nil
-    }, show: { String($0[keyPath: path]) })
+private func number(
+    _ name: String, _ help: String, _ path: any WritableKeyPath<Configuration, Double> & Sendable,
+    _ range: ClosedRange<Double>
+) -> Configuration.Key {
+    Configuration.Key(
+        name: name, help: help, isBoolean: false,
+        read: { configuration, value in
+            guard let number = Double(value), number.isFinite else { return "must be a finite number, got '\(value)'" }
+            guard range.contains(number) else { return "must be from \(range.lowerBound) to \(range.upperBound), got \(value)" }
+            configuration[keyPath: path] = number
+            return nil
+        }, show: { String($0[keyPath: path]) })
 }
 
 private func hex(_ name: String, _ help: String, _ path: any WritableKeyPath<Configuration, String> & Sendable) -> Configuration.Key {
-    Configuration.Key(name: name, help: help, isBoolean: false, read: { configuration, value in
-        guard value.count == 4, UInt16(value, radix: 16) != nil else { return "must be 4 hex digits, got '\(value)'" }
-        configuration[keyPath: path] = value.lowercased()
-        return nil
-    }, show: { $0[keyPath: path] })
+    Configuration.Key(
+        name: name, help: help, isBoolean: false,
+        read: { configuration, value in
+            guard value.count == 4, UInt16(value, radix: 16) != nil else { return "must be 4 hex digits, got '\(value)'" }
+            configuration[keyPath: path] = value.lowercased()
+            return nil
+        }, show: { $0[keyPath: path] })
 }
 
-private func choice(_ name: String, _ help: String, _ path: any WritableKeyPath<Configuration, String> & Sendable,
-                    _ choices: [String]) -> Configuration.Key {
-    Configuration.Key(name: name, help: help, isBoolean: false, read: { configuration, value in
-        guard choices.contains(value) else { return "must be one of \(choices.joined(separator: ", ")), got '\(value)'" }
-        configuration[keyPath: path] = value
-        return nil
-    }, show: { $0[keyPath: path] })
+private func choice(
+    _ name: String, _ help: String, _ path: any WritableKeyPath<Configuration, String> & Sendable,
+    _ choices: [String]
+) -> Configuration.Key {
+    Configuration.Key(
+        name: name, help: help, isBoolean: false,
+        read: { configuration, value in
+            guard choices.contains(value) else { return "must be one of \(choices.joined(separator: ", ")), got '\(value)'" }
+            configuration[keyPath: path] = value
+            return nil
+        }, show: { $0[keyPath: path] })
 }
 
 extension StringProtocol {

@@ -26,8 +26,9 @@ extension DaemonCommand {
         switch try parse(arguments, defaults: defaults, readFile: readFile) {
         case .run(let configuration, let path):
             if let previousPath, path == nil {
-                throw .configuration(Configuration.Error(
-                    location: previousPath, message: "cannot read the configuration file any more (removed?)"))
+                throw .configuration(
+                    Configuration.Error(
+                        location: previousPath, message: "cannot read the configuration file any more (removed?)"))
             }
             return (configuration, path)
         case .help, .version, .listDevices:

@@ -93,8 +93,10 @@ struct ControlSocket {
         }
         // The fallback lives in a world-writable directory: anyone could have made it first.
         if isPrivate, status.st_mode & S_IFMT != S_IFDIR || status.st_uid != userID || status.st_mode & 0o077 != 0 {
-            throw Failure(path: path, reason: "\(directory) is not a private directory of user \(userID) "
-                          + "(owner \(status.st_uid), mode \(String(status.st_mode & 0o7777, radix: 8))); remove it")
+            throw Failure(
+                path: path,
+                reason: "\(directory) is not a private directory of user \(userID) "
+                    + "(owner \(status.st_uid), mode \(String(status.st_mode & 0o7777, radix: 8))); remove it")
         }
     }
 

@@ -1,10 +1,10 @@
 import DockCore
 import DockLogLevel
 import DockSimulator
+public import DockSystem
 import DockVersion
 import Foundation
 import Glibc
-public import DockSystem
 
 /// The running service: one event loop (``EpollLoop``, on the calling thread) owning every
 /// descriptor — the control socket and its clients, the link to the dock, udev, the signals —
@@ -54,8 +54,9 @@ public enum Daemon {
         } else if !configuration.device.isEmpty {
             transport = DevicePortTransport(path: configuration.device, baudRate: configuration.baud)
         } else {
-            transport = DiscoveredPortTransport(vendorID: configuration.vendorID, productID: configuration.productID,
-                                                serialNumber: configuration.serialNumber, baudRate: configuration.baud)
+            transport = DiscoveredPortTransport(
+                vendorID: configuration.vendorID, productID: configuration.productID,
+                serialNumber: configuration.serialNumber, baudRate: configuration.baud)
         }
 
         // The control API's socket before anything runs: one that cannot be served ends dockd.
@@ -88,8 +89,9 @@ public enum Daemon {
         server?.start()
         let monitor = hotPlugMonitor(for: transport, configuration: configuration, runner: runner, loop: loop, log: log)
         runner.start()
-        log.notice("dockd started on \(transport.name)" + (configurationPath.map { " with \($0)" } ?? "")
-                   + "; version \(DockVersion.number)")
+        log.notice(
+            "dockd started on \(transport.name)" + (configurationPath.map { " with \($0)" } ?? "")
+                + "; version \(DockVersion.number)")
         notifier.notify("READY=1\nSTATUS=waiting for \(transport.name)")
 
         // STATUS and WATCHDOG: the loop must have made progress since the last look.
@@ -145,8 +147,10 @@ public enum Daemon {
     /// Follows udev for the transports that look a device up (a dock by its USB IDs, the first
     /// webcam with pan/tilt): one that appears is tried at once. Nil when there is nothing to
     /// follow, or udev cannot be followed (then each retry looks again).
-    private static func hotPlugMonitor(for transport: any DockTransport, configuration: Configuration, runner: SessionRunner,
-                                       loop: any EventLoop, log: Logger) -> DeviceMonitor? {
+    private static func hotPlugMonitor(
+        for transport: any DockTransport, configuration: Configuration, runner: SessionRunner,
+        loop: any EventLoop, log: Logger
+    ) -> DeviceMonitor? {
         let isVideo = transport is DiscoveredVideoTransport
         guard isVideo || transport is DiscoveredPortTransport else { return nil }
         guard let monitor = DeviceMonitor(subsystem: isVideo ? "video4linux" : "tty") else {
@@ -156,8 +160,11 @@ public enum Daemon {
         loop.watch(monitor.descriptor, for: .readable) { _ in
             for change in monitor.receive() {
                 guard case .added(let device) = change else { continue }
-                guard isVideo || DeviceDiscovery.matches(device, vendorID: configuration.vendorID, productID: configuration.productID,
-                                                         serialNumber: configuration.serialNumber)
+                guard
+                    isVideo
+                        || DeviceDiscovery.matches(
+                            device, vendorID: configuration.vendorID, productID: configuration.productID,
+                            serialNumber: configuration.serialNumber)
                 else { continue }
                 log.info("udev: \(device.path) appeared")
                 runner.deviceAppeared()
@@ -167,36 +174,45 @@ public enum Daemon {
     }
 
     private static func level(_ name: String) -> LogLevel {
-        LogLevel(name: name) ?? .info   // Configuration accepts only the levels' names
+        LogLevel(name: name) ?? .info  // Configuration accepts only the levels' names
     }
 
     /// Prints what udev sees, marking the devices that match the configured dock.
     public static func listDevices(_ configuration: Configuration) -> String {
         let devices = DeviceDiscovery.serialDevices()
-        var lines = ["looking for USB \(configuration.vendorID):\(configuration.productID)"
-                     + (configuration.serialNumber.isEmpty ? "" : " serial \(configuration.serialNumber)")]
+        var lines = [
+            "looking for USB \(configuration.vendorID):\(configuration.productID)"
+                + (configuration.serialNumber.isEmpty ? "" : " serial \(configuration.serialNumber)")
+        ]
         if devices.isEmpty { lines.append("udev knows no serial devices") }
         for device in devices {
-            let isMatch = DeviceDiscovery.matches(device, vendorID: configuration.vendorID,
-                                                  productID: configuration.productID,
-                                                  serialNumber: configuration.serialNumber)
-            let usb = device.vendorID.map { vendor in
-                "USB \(vendor):\(device.productID ?? "????")"
-                    + (device.serialNumber.map { " serial \($0)" } ?? "")
-                    + ([device.manufacturer, device.product].compactMap { $0 }.joined(separator: " ").isEmpty ? ""
-                        : " (" + [device.manufacturer, device.product].compactMap { $0 }.joined(separator: " ") + ")")
-            } ?? "not USB"
+            let isMatch = DeviceDiscovery.matches(
+                device, vendorID: configuration.vendorID,
+                productID: configuration.productID,
+                serialNumber: configuration.serialNumber)
+            let usb =
+                device.vendorID.map { vendor in
+                    "USB \(vendor):\(device.productID ?? "????")"
+                        + (device.serialNumber.map { " serial \($0)" } ?? "")
+                        + ([device.manufacturer, device.product].compactMap { $0 }.joined(separator: " ").isEmpty
+                            ? ""
+                            : " (" + [device.manufacturer, device.product].compactMap { $0 }.joined(separator: " ") + ")")
+                } ?? "not USB"
             lines.append("\(isMatch ? "*" : " ") \(device.path)  \(usb)")
         }
         var videos = DeviceDiscovery.videoDevices()
-        if configuration.accessoryProtocol == "uvc", !configuration.device.isEmpty, !videos.contains(where: { $0.path == configuration.device }) {
+        if configuration.accessoryProtocol == "uvc", !configuration.device.isEmpty,
+            !videos.contains(where: { $0.path == configuration.device })
+        {
             videos.append(SerialDeviceDescription(path: configuration.device))  // named, if udev does not know it (an emulated camera)
         }
         lines.append(videos.isEmpty ? "udev knows no video4linux devices" : "video4linux devices (--protocol uvc):")
         for device in videos {
-            let usb = device.vendorID.map { "USB \($0):\(device.productID ?? "????")" + (device.product.map { " (\($0))" } ?? "") } ?? "not USB"
+            let usb =
+                device.vendorID.map { "USB \($0):\(device.productID ?? "????")" + (device.product.map { " (\($0))" } ?? "") } ?? "not USB"
             let controls = V4L2Probe.controls(path: device.path)
-            lines.append("\(controls == nil ? " " : "*") \(device.path)  \(usb)  " + (controls.map { $0.summary } ?? "no pan/tilt, or not readable"))
+            lines.append(
+                "\(controls == nil ? " " : "*") \(device.path)  \(usb)  " + (controls.map { $0.summary } ?? "no pan/tilt, or not readable"))
         }
         return lines.joined(separator: "\n")
     }

@@ -1,5 +1,5 @@
-public import DockHost
 import DockCore
+public import DockHost
 
 extension Configuration {
     /// The settings the host's policy takes from the daemon's configuration.

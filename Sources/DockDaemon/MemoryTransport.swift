@@ -1,5 +1,5 @@
-import Glibc
 public import DockSystem
+import Glibc
 
 /// A link over a socket pair, for tests: the session opens `MemoryTransport`, and the test plays
 /// the dock on the other end, hearing what the session wrote (``written``, on the loop) and

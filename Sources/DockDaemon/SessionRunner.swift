@@ -1,7 +1,7 @@
 public import DockCore
 public import DockHost
-public import DockTracking
 public import DockSystem
+public import DockTracking
 
 /// One accessory in the running daemon: the shell around the pure `HostPolicy`, on the daemon's
 /// event loop. It feeds the policy the loop's time and what happens — bytes from the link, the
@@ -39,8 +39,10 @@ public final class SessionRunner {
     private var isRunning = false
 
     /// Creates a runner over `link` (a dock-serial session when nil); `start()` starts it.
-    public init(transport: any DockTransport, loop: any EventLoop, settings: HostSettings, log: Logger,
-                link: (any AccessoryLink)? = nil) {
+    public init(
+        transport: any DockTransport, loop: any EventLoop, settings: HostSettings, log: Logger,
+        link: (any AccessoryLink)? = nil
+    ) {
         self.transport = transport
         self.loop = loop
         self.log = log

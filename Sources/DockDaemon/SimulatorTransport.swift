@@ -1,8 +1,8 @@
 import DockCore
-public import DockTracking
 public import DockSimulator
-import Glibc
 public import DockSystem
+public import DockTracking
+import Glibc
 
 /// The simulated dock inside the daemon (`dockd --simulator`): the same firmware model docksim
 /// serves on a pty, advanced on the daemon's loop while the link is open — at each write, and in
@@ -88,8 +88,10 @@ public final class SimulatorTransport: DockTransport {
             if !output.bytesToHost.isEmpty { events.received(output.bytesToHost) }
             if let detections = transport.detections {
                 for batch in output.batches {
-                    detections(ObservationBatch(observations: batch.observations, camera: batch.camera,
-                                                captureTime: transport.origin + batch.captureTime))
+                    detections(
+                        ObservationBatch(
+                            observations: batch.observations, camera: batch.camera,
+                            captureTime: transport.origin + batch.captureTime))
                 }
             }
             if output.linkChanges.contains(.unplugged), isOpen {

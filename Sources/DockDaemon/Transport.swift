@@ -1,5 +1,5 @@
-import Glibc
 public import DockSystem
+import Glibc
 
 /// Something a session can open to reach a dock: a serial device, a pseudo-terminal, a network
 /// camera, a webcam, or the in-process simulator. Opened links live on the daemon's event loop.
@@ -148,9 +148,11 @@ public struct DiscoveredPortTransport: DockTransport {
     }
 
     public func open(baudRate: Int?, on loop: any EventLoop, events: DockLinkEvents) throws(SystemError) -> any DockConnection {
-        guard let device = DeviceDiscovery.serialDevices().first(where: {
-            DeviceDiscovery.matches($0, vendorID: vendorID, productID: productID, serialNumber: serialNumber)
-        }) else {
+        guard
+            let device = DeviceDiscovery.serialDevices().first(where: {
+                DeviceDiscovery.matches($0, vendorID: vendorID, productID: productID, serialNumber: serialNumber)
+            })
+        else {
             throw SystemError("find", name, code: ENODEV)
         }
         return try DevicePortTransport(path: device.path, baudRate: self.baudRate).open(baudRate: baudRate, on: loop, events: events)

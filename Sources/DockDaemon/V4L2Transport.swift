@@ -1,8 +1,8 @@
 import Dispatch
+public import DockSystem
 import Foundation
 import Glibc
 import Synchronization
-public import DockSystem
 import V4L2Protocol
 
 /// A V4L2 video device (`/dev/videoN`) carrying the UVC session's framed ioctls
@@ -34,8 +34,9 @@ public struct V4L2Transport: DockTransport {
             try? FileDescriptor(rawValue: end).setNonBlocking()
         }
         let worker = V4L2Worker(descriptor: descriptor, name: path, wake: FileDescriptor(rawValue: ends[1]))
-        return V4L2Connection(worker: worker, wake: (FileDescriptor(rawValue: ends[0]), FileDescriptor(rawValue: ends[1])),
-                              loop: loop, events: events)
+        return V4L2Connection(
+            worker: worker, wake: (FileDescriptor(rawValue: ends[0]), FileDescriptor(rawValue: ends[1])),
+            loop: loop, events: events)
     }
 }
 
@@ -78,8 +79,12 @@ final class V4L2Connection: DockConnection {
 /// The thread that performs one device's ioctls, one at a time, and closes the descriptor when
 /// it stops.
 final class V4L2Worker: Sendable {
-    private let state = Mutex<(pending: [V4L2Frame.Request], decoder: V4L2Frame.Decoder, isClosed: Bool, replies: [[UInt8]],
-                               performed: Int)>(([], V4L2Frame.Decoder.requests(), false, [], 0))
+    private let state = Mutex<
+        (
+            pending: [V4L2Frame.Request], decoder: V4L2Frame.Decoder, isClosed: Bool, replies: [[UInt8]],
+            performed: Int
+        )
+    >(([], V4L2Frame.Decoder.requests(), false, [], 0))
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
 

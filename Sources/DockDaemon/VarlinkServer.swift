@@ -1,7 +1,7 @@
 import DockAPI
 import DockCore
-import Glibc
 public import DockSystem
+import Glibc
 
 /// The control API's server on the daemon's event loop: the listening Unix socket and every
 /// client are descriptors the loop watches, each client a ``ClientConnection`` with its own read
@@ -29,8 +29,10 @@ public final class VarlinkServer {
     private var isStopped = false
 
     /// Creates a server on a listening socket (nil: only connections handed to ``serve(_:)``).
-    public init(listener: FileDescriptor?, service: DockService, loop: any EventLoop, log: Logger,
-                maximumConnections: Int = 128) {
+    public init(
+        listener: FileDescriptor?, service: DockService, loop: any EventLoop, log: Logger,
+        maximumConnections: Int = 128
+    ) {
         self.listener = listener
         self.service = service
         self.loop = loop
@@ -342,8 +344,7 @@ final class ClientConnection {
     }
 
     private func closeIfDone() {
-        if state == .draining, owed.isEmpty, outputStart == output.count { close() }
-        else if state == .draining { updateInterest() }
+        if state == .draining, owed.isEmpty, outputStart == output.count { close() } else if state == .draining { updateInterest() }
     }
 
     private func drop(_ reason: String) {

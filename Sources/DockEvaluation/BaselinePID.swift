@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 public import DockTracking
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// What most hobby pan-tilt trackers do, as the yardstick for dockd's tracker: each frame, take
 /// the newest raw detection (a body if there is one, the one nearest the image's centre — the
@@ -67,9 +68,10 @@ public struct BaselinePID: Sendable {
         errorSum = (min(max(errorSum.yaw + error.yaw * dt, -0.5), 0.5), min(max(errorSum.pitch + error.pitch * dt, -0.5), 0.5))
         let rate = lastError.map { ((error.yaw - $0.yaw) / dt, (error.pitch - $0.pitch) / dt) } ?? (0, 0)
         lastError = error
-        lastCommand = (limited(proportional * error.yaw + integral * errorSum.yaw + derivative * rate.0, lastCommand.yaw),
-                       limited(proportional * error.pitch + integral * errorSum.pitch + derivative * rate.1, lastCommand.pitch))
+        lastCommand = (
+            limited(proportional * error.yaw + integral * errorSum.yaw + derivative * rate.0, lastCommand.yaw),
+            limited(proportional * error.pitch + integral * errorSum.pitch + derivative * rate.1, lastCommand.pitch)
+        )
         return lastCommand
     }
 }
-

@@ -1,10 +1,10 @@
 import DockCore
-public import V4L2Protocol
-import VISCAProtocol
 public import DockHost
 import DockProtocol
 public import DockSimulator
 public import DockTracking
+public import V4L2Protocol
+import VISCAProtocol
 
 /// A host, a dock and a camera in virtual time: the simulated firmware and world of a scenario,
 /// driven over the real protocol by dockd's own host policy (`HostPolicy`, the type the daemon
@@ -116,15 +116,17 @@ public struct ClosedLoop: Sendable {
         isDatagramLink = visca.map { $0.transport != .serial } ?? false
         isIoctlLink = uvc != nil
         let webcam = uvc.map { model -> any AccessoryLink in UVCSession(configuration: UVCSession.Configuration(model: model)) }
-        let link = webcam ?? visca.map { camera -> any AccessoryLink in
-            let framing: VISCASession.Framing
-            switch camera.transport {
-            case .serial: framing = .serial
-            case .sonyIP: framing = .sonyIP
-            case .rawIP: framing = .rawIP
+        let link =
+            webcam
+            ?? visca.map { camera -> any AccessoryLink in
+                let framing: VISCASession.Framing
+                switch camera.transport {
+                case .serial: framing = .serial
+                case .sonyIP: framing = .sonyIP
+                case .rawIP: framing = .rawIP
+                }
+                return VISCASession(configuration: VISCASession.Configuration(profile: camera.profile, framing: framing))
             }
-            return VISCASession(configuration: VISCASession.Configuration(profile: camera.profile, framing: framing))
-        }
         var settings = HostSettings()
         settings.wakesOnAttach = false
         switch pointer {
@@ -146,8 +148,9 @@ public struct ClosedLoop: Sendable {
             usesTracker = false
             poseAtCapture = true
         }
-        report = RunReport(scenarioName: scenario.name, seed: scenario.seed,
-                           toleranceFraction: scenario.criteria.framingToleranceFraction)
+        report = RunReport(
+            scenarioName: scenario.name, seed: scenario.seed,
+            toleranceFraction: scenario.criteria.framingToleranceFraction)
     }
 
     /// Runs the whole scenario and scores it.
@@ -169,11 +172,12 @@ public struct ClosedLoop: Sendable {
             if let last, last != person { switches += 1 }
             last = person
         }
-        return Result(report: report, primaryIDSwitches: primaryIDSwitches, followedPersonSwitches: switches,
-                      followsPrimaryShare: primaryFrames == 0 ? 0 : Double(followsPrimary) / Double(primaryFrames),
-                      finallyFollowed: lastSecond.count == 1 ? lastSecond.first! : nil, primaryTrace: primaryTrace,
-                      framingErrors: framingErrors, toleranceFraction: report.toleranceFraction, primaryBoxes: primaryBoxes,
-                      identityFrames: identityFrames)
+        return Result(
+            report: report, primaryIDSwitches: primaryIDSwitches, followedPersonSwitches: switches,
+            followsPrimaryShare: primaryFrames == 0 ? 0 : Double(followsPrimary) / Double(primaryFrames),
+            finallyFollowed: lastSecond.count == 1 ? lastSecond.first! : nil, primaryTrace: primaryTrace,
+            framingErrors: framingErrors, toleranceFraction: report.toleranceFraction, primaryBoxes: primaryBoxes,
+            identityFrames: identityFrames)
     }
 
     // MARK: The host
@@ -188,9 +192,13 @@ public struct ClosedLoop: Sendable {
         if baseline != nil, case .ready = host.session.state {
             let command = baseline!.command(seconds: MotionController.tickInterval.secondsValue)
             nextToken += 1
-            perform(host.requested(.motion(.velocity(yawRadiansPerSecond: command.yaw, pitchRadiansPerSecond: command.pitch,
-                                                     duration: nil), takeOver: false, waitsForEnd: false),
-                                   token: nextToken, from: Self.baselineClient, now: now))
+            perform(
+                host.requested(
+                    .motion(
+                        .velocity(
+                            yawRadiansPerSecond: command.yaw, pitchRadiansPerSecond: command.pitch,
+                            duration: nil), takeOver: false, waitsForEnd: false),
+                    token: nextToken, from: Self.baselineClient, now: now))
         }
         perform(host.woke(now: now))
         guard usesTracker, let pose = host.session.pose(at: now) else { return }
@@ -204,8 +212,9 @@ public struct ClosedLoop: Sendable {
         }
         followedBox = nil
         if let primary, let subject = pipeline.subjects.first(where: { $0.identifier == primary }), let camera = pipeline.camera {
-            followedBox = subject.angularBox.project(camera: camera, gimbalYawRadians: pose.yawRadians,
-                                                     gimbalPitchRadians: pose.pitchRadians)
+            followedBox = subject.angularBox.project(
+                camera: camera, gimbalYawRadians: pose.yawRadians,
+                gimbalPitchRadians: pose.pitchRadians)
         }
     }
 
@@ -214,8 +223,10 @@ public struct ClosedLoop: Sendable {
     /// its capture time, as a host that ignores capture times would take it.
     private mutating func deliver(_ batch: DetectionBatch) {
         if usesTracker {
-            host.observationsArrived(ObservationBatch(observations: batch.observations, camera: batch.camera,
-                                                      captureTime: poseAtCapture ? batch.captureTime : now))
+            host.observationsArrived(
+                ObservationBatch(
+                    observations: batch.observations, camera: batch.camera,
+                    captureTime: poseAtCapture ? batch.captureTime : now))
         } else if baseline != nil {
             baseline!.observe(batch.observations, camera: batch.camera)
             if let chosen = BaselinePID.chosen(batch.observations) { followedBox = chosen.box }
@@ -254,12 +265,15 @@ public struct ClosedLoop: Sendable {
             }
         }
         followed.append(person)
-        if usesTracker, let camera = host.pipeline.camera, let pose = host.session.pose(at: truth.captureTime) ?? host.session.pose(at: now) {
+        if usesTracker, let camera = host.pipeline.camera, let pose = host.session.pose(at: truth.captureTime) ?? host.session.pose(at: now)
+        {
             for part in truth.parts where part.kind == .body && part.visibleFraction >= 0.5 {
                 var best = 0.5, identifier: Int?
                 for subject in host.pipeline.subjects {
-                    guard let box = subject.angularBox.project(camera: camera, gimbalYawRadians: pose.yawRadians,
-                                                               gimbalPitchRadians: pose.pitchRadians)
+                    guard
+                        let box = subject.angularBox.project(
+                            camera: camera, gimbalYawRadians: pose.yawRadians,
+                            gimbalPitchRadians: pose.pitchRadians)
                     else { continue }
                     let overlap = box.intersectionOverUnion(part.box)
                     if overlap >= best { (best, identifier) = (overlap, subject.identifier) }
@@ -278,7 +292,9 @@ public struct ClosedLoop: Sendable {
         for action in actions {
             switch action {
             case .openTransport:
-                perform(simulation.isPluggedIn ? host.transportOpened(now: now)
+                perform(
+                    simulation.isPluggedIn
+                        ? host.transportOpened(now: now)
                         : host.transportFailed(reason: "unplugged", now: now))
             case .write(let bytes):
                 take(simulation.receiveFromHost(bytes, at: now))

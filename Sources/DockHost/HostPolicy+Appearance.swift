@@ -9,8 +9,10 @@ extension HostPolicy {
     /// lengths are different features, and no distance between them means anything. When one
     /// differs, the whole batch is refused, naming the first such observation's path, nothing of
     /// it reaches the tracker, and the client's length stays as it was.
-    mutating func acceptsAppearance(_ batch: ObservationBatch, token: RequestToken, from client: ClientID,
-                                    into actions: inout [HostAction]) -> Bool {
+    mutating func acceptsAppearance(
+        _ batch: ObservationBatch, token: RequestToken, from client: ClientID,
+        into actions: inout [HostAction]
+    ) -> Bool {
         var length = appearanceLengths[client]
         for (index, observation) in batch.observations.enumerated() {
             guard let appearance = observation.appearance else { continue }
@@ -21,8 +23,12 @@ extension HostPolicy {
             guard appearance.count == expected else {
                 let path = "observations[\(index)].appearance"
                 log(.debug, "client \(client): \(path) has \(appearance.count) values, its earlier ones \(expected)", into: &actions)
-                actions.append(.reply(token, .failure(.invalidParameter(
-                    path, reason: "must have \(expected) values, as this client's earlier ones had, got \(appearance.count)"))))
+                actions.append(
+                    .reply(
+                        token,
+                        .failure(
+                            .invalidParameter(
+                                path, reason: "must have \(expected) values, as this client's earlier ones had, got \(appearance.count)"))))
                 return false
             }
         }

@@ -31,12 +31,17 @@ extension HostPolicy {
         case .connectFailed(let reason, let retryAfter):
             log(.info, "cannot open the port: \(reason); retrying in \(retryAfter)", into: &actions)
         case .versionMismatch(let offered, let supported):
-            log(.error, "the dock speaks protocol versions \(supported.lowerBound)...\(supported.upperBound); dockd speaks "
-                + "\(offered.lowerBound)...\(offered.upperBound). Update the firmware or dockd.", into: &actions)
+            log(
+                .error,
+                "the dock speaks protocol versions \(supported.lowerBound)...\(supported.upperBound); dockd speaks "
+                    + "\(offered.lowerBound)...\(offered.upperBound). Update the firmware or dockd.", into: &actions)
         case .failsafeTooShort(let advertised, let minimum):
             let (dock, least) = (advertised.wholeMilliseconds ?? 0, minimum.wholeMilliseconds ?? 0)
-            log(.error, "the dock's failsafe timeout is \(dock) ms, shorter than the \(least) ms dockd can keep alive; refusing "
-                + "the dock: give its firmware a failsafe timeout of at least \(least) ms (200 ms or more is recommended)", into: &actions)
+            log(
+                .error,
+                "the dock's failsafe timeout is \(dock) ms, shorter than the \(least) ms dockd can keep alive; refusing "
+                    + "the dock: give its firmware a failsafe timeout of at least \(least) ms (200 ms or more is recommended)",
+                into: &actions)
         case .handshakeFailed:
             log(.warning, "the port does not answer as a dock; closing it and retrying", into: &actions)
         case .accessoryReset:
@@ -60,8 +65,10 @@ extension HostPolicy {
     }
 
     mutating func attached(_ info: AccessoryInfo, isDocked: Bool, now: Duration, into actions: inout [HostAction]) {
-        log(.notice, "attached \(info.model) (serial \(info.serialNumber), firmware \(info.firmwareVersion)), "
-            + (isDocked ? "docked" : "undocked"), into: &actions)
+        log(
+            .notice,
+            "attached \(info.model) (serial \(info.serialNumber), firmware \(info.firmwareVersion)), "
+                + (isDocked ? "docked" : "undocked"), into: &actions)
         actions.append(.publish(.attached(info, isDocked: isDocked)))
         if let previous = serialNumber, previous != info.serialNumber {
             // Another dock on this port: it gets the configured settings, not the last dock's,
@@ -139,8 +146,10 @@ extension HostPolicy {
             motion.reset()
             isTrackerMoving = false
             if trackerHold == nil {
-                log(.warning, "the dock refused the tracker's command: \(text); tracking holds back "
-                    + (refusal.reason == .faulted ? "until the fault clears" : "for \(settings.trackerRefusalHold)"), into: &actions)
+                log(
+                    .warning,
+                    "the dock refused the tracker's command: \(text); tracking holds back "
+                        + (refusal.reason == .faulted ? "until the fault clears" : "for \(settings.trackerRefusalHold)"), into: &actions)
             }
             trackerHold = .refused(until: now + settings.trackerRefusalHold)
         } else {

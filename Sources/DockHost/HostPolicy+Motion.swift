@@ -7,8 +7,10 @@ import DockTracking
 /// or failed (refused, faulted), with control following.
 extension HostPolicy {
 
-    mutating func requestMotion(_ request: MotionRequest, takeOver: Bool, waitsForEnd: Bool,
-                                        token: RequestToken, client: ClientID, now: Duration, into actions: inout [HostAction]) {
+    mutating func requestMotion(
+        _ request: MotionRequest, takeOver: Bool, waitsForEnd: Bool,
+        token: RequestToken, client: ClientID, now: Duration, into actions: inout [HostAction]
+    ) {
         guard case .ready = session.state, let limits else {
             actions.append(.reply(token, .failure(.notReady)))
             return
@@ -45,8 +47,9 @@ extension HostPolicy {
         // carried out: a link may answer at once (a UVC webcam already at the speed asked, a
         // stepped target), and an acknowledgement of a motion not yet current was lost — its
         // caller waited for the acknowledgement timeout.
-        current = ClientMotion(owner: client, isBounded: isBounded, token: token, waitsForEnd: waitsForEnd && isBounded,
-                               result: result, startedAt: now)
+        current = ClientMotion(
+            owner: client, isBounded: isBounded, token: token, waitsForEnd: waitsForEnd && isBounded,
+            result: result, startedAt: now)
         for message in result.messages {
             let sent = session.send(message, now: now)
             current?.sequences.append(session.lastSentSequence ?? 0)
@@ -82,8 +85,9 @@ extension HostPolicy {
     }
 
     func outcome(_ motion: ClientMotion, ending: MotionEnding?) -> MotionOutcome {
-        MotionOutcome(clampedFields: motion.result.clampedFields, cancelledAnimation: motion.result.cancelledAnimation,
-                      ending: ending)
+        MotionOutcome(
+            clampedFields: motion.result.clampedFields, cancelledAnimation: motion.result.cancelledAnimation,
+            ending: ending)
     }
 
     /// A client's motion is over: its caller (if still waiting) hears how, watchers too, and
@@ -123,8 +127,12 @@ extension HostPolicy {
         let (messages, finish) = motion.tick(pose: session.pose(at: now), limits: limits, now: now)
         for message in messages {
             let sequence = send(message, now: now, into: &actions)
-            if current != nil { current!.sequences.append(sequence); current!.sequences.suffixInPlace(16) }
-            else if isTrackerMoving { recordTrackerSequence(sequence) }
+            if current != nil {
+                current!.sequences.append(sequence)
+                current!.sequences.suffixInPlace(16)
+            } else if isTrackerMoving {
+                recordTrackerSequence(sequence)
+            }
         }
         guard let finish else { return }
         log(.debug, "motion finished: \(finish)", into: &actions)

@@ -14,8 +14,9 @@ extension HostPolicy {
             pendingObservations.sort { $0.captureTime < $1.captureTime }
             for batch in pendingObservations {
                 guard let captured = session.pose(at: batch.captureTime) else { continue }
-                pipeline.observe(batch.observations, camera: batch.camera, captureTime: batch.captureTime,
-                                 gimbalYawRadians: captured.yawRadians, gimbalPitchRadians: captured.pitchRadians)
+                pipeline.observe(
+                    batch.observations, camera: batch.camera, captureTime: batch.captureTime,
+                    gimbalYawRadians: captured.yawRadians, gimbalPitchRadians: captured.pitchRadians)
             }
             pendingObservations.removeAll(keepingCapacity: true)
         }
@@ -27,7 +28,9 @@ extension HostPolicy {
                 // Tracking was turned off or a client took control: the tracker lets go.
                 isTrackerMoving = false
                 pipeline.controllerInterrupted()
-                if current == nil, case .velocity = motion.activity { stopMotors(now: now, ending: .stopped(byClient: nil), into: &actions) }
+                if current == nil, case .velocity = motion.activity {
+                    stopMotors(now: now, ending: .stopped(byClient: nil), into: &actions)
+                }
             }
             return
         }
@@ -48,8 +51,9 @@ extension HostPolicy {
             return
         }
         do {
-            let result = try motion.handle(.velocity(yawRadiansPerSecond: yaw, pitchRadiansPerSecond: pitch, duration: nil),
-                                           pose: pose, limits: limits, now: now)
+            let result = try motion.handle(
+                .velocity(yawRadiansPerSecond: yaw, pitchRadiansPerSecond: pitch, duration: nil),
+                pose: pose, limits: limits, now: now)
             isTrackerMoving = true
             for message in result.messages { recordTrackerSequence(send(message, now: now, into: &actions)) }
         } catch {
@@ -71,9 +75,12 @@ extension HostPolicy {
     mutating func updateIndicator(now: Duration, into actions: inout [HostAction]) {
         guard session.capabilities.contains(.indicator) else { return }
         let inFrame = trackingStep?.isSubjectInFrame ?? false
-        let wanted = !arbiter.isSystemTrackingEnabled ? IndicatorState(pattern: .off, red: 0, green: 0, blue: 0)
-            : inFrame ? IndicatorState(pattern: .solid, red: 0, green: 160, blue: 0)
-            : IndicatorState(pattern: .slowBlink, red: 0, green: 160, blue: 0)
+        let wanted =
+            !arbiter.isSystemTrackingEnabled
+            ? IndicatorState(pattern: .off, red: 0, green: 0, blue: 0)
+            : inFrame
+                ? IndicatorState(pattern: .solid, red: 0, green: 160, blue: 0)
+                : IndicatorState(pattern: .slowBlink, red: 0, green: 160, blue: 0)
         guard wanted != indicator else { return }
         indicator = wanted
         _ = send(.setIndicator(wanted), now: now, into: &actions)

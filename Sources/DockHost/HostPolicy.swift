@@ -89,8 +89,10 @@ public struct HostPolicy: Sendable {
     /// Creates the policy over `link` (a dock-serial session configured by `settings` when nil),
     /// with a tracker configured as `pipeline` (its rest settings come from `settings`);
     /// `start(now:)` begins the session.
-    public init(settings: HostSettings = HostSettings(), pipeline: TrackingPipeline = TrackingPipeline(),
-                link: (any AccessoryLink)? = nil) {
+    public init(
+        settings: HostSettings = HostSettings(), pipeline: TrackingPipeline = TrackingPipeline(),
+        link: (any AccessoryLink)? = nil
+    ) {
         self.settings = settings
         self.pipeline = pipeline
         session = link ?? AccessorySession(configuration: settings.session)
@@ -245,12 +247,15 @@ public struct HostPolicy: Sendable {
 
     /// A client's request; its reply comes now or, for a motion, once the dock has answered (or
     /// the motion has ended, when the caller waits for that).
-    public mutating func requested(_ request: ClientRequest, token: RequestToken, from client: ClientID,
-                                   now: Duration) -> [HostAction] {
+    public mutating func requested(
+        _ request: ClientRequest, token: RequestToken, from client: ClientID,
+        now: Duration
+    ) -> [HostAction] {
         var actions: [HostAction] = []
         switch request {
         case .motion(let motionRequest, let takeOver, let waitsForEnd):
-            requestMotion(motionRequest, takeOver: takeOver, waitsForEnd: waitsForEnd, token: token, client: client, now: now, into: &actions)
+            requestMotion(
+                motionRequest, takeOver: takeOver, waitsForEnd: waitsForEnd, token: token, client: client, now: now, into: &actions)
         case .stop(let takeOver):
             // Releases control even with no dock in session (there is nothing to stop then).
             do {
@@ -283,8 +288,14 @@ public struct HostPolicy: Sendable {
             let answer = setLimits(request, into: &actions)
             actions.append(.reply(token, answer))
         case .setZoom(let fraction):
-            guard case .ready = session.state else { actions.append(.reply(token, .failure(.notReady))); return actions }
-            guard let zoomed = session.setZoom(fraction, now: now) else { actions.append(.reply(token, .failure(.notSupported("zoom")))); return actions }
+            guard case .ready = session.state else {
+                actions.append(.reply(token, .failure(.notReady)))
+                return actions
+            }
+            guard let zoomed = session.setZoom(fraction, now: now) else {
+                actions.append(.reply(token, .failure(.notSupported("zoom"))))
+                return actions
+            }
             perform(zoomed.actions, now: now, into: &actions)
             actions.append(.reply(token, .zoom(zoomed.fraction)))
         case .setFramingMode(let mode):
@@ -305,7 +316,10 @@ public struct HostPolicy: Sendable {
         case .selectSubject(let point):
             guard let pose = session.pose(at: now),
                 let subject = pipeline.subject(at: point, gimbalYawRadians: pose.yawRadians, gimbalPitchRadians: pose.pitchRadians)
-            else { actions.append(.reply(token, .failure(.noSubjectFound))); return actions }
+            else {
+                actions.append(.reply(token, .failure(.noSubjectFound)))
+                return actions
+            }
             pipeline.selection = [subject]
             actions.append(.reply(token, .subject(subject)))
         case .track(let batch):

@@ -114,9 +114,15 @@ private struct Scanner {
         case UInt8(ascii: "{"): value = try object()
         case UInt8(ascii: "["): value = try array()
         case UInt8(ascii: "\""): value = .string(try string())
-        case UInt8(ascii: "t"): try expect("true"); value = .bool(true)
-        case UInt8(ascii: "f"): try expect("false"); value = .bool(false)
-        case UInt8(ascii: "n"): try expect("null"); value = .null
+        case UInt8(ascii: "t"):
+            try expect("true")
+            value = .bool(true)
+        case UInt8(ascii: "f"):
+            try expect("false")
+            value = .bool(false)
+        case UInt8(ascii: "n"):
+            try expect("null")
+            value = .null
         case UInt8(ascii: "N") where options.readsNonFiniteLiterals:
             try expect("NaN")
             value = .number(.nan, text: "NaN")
@@ -205,7 +211,9 @@ private struct Scanner {
             index += 1
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
-            guard let text = String(validating: bytes[start..<index], as: UTF8.self) else { throw error("invalid UTF-8 in a string", at: start) }
+            guard let text = String(validating: bytes[start..<index], as: UTF8.self) else {
+                throw error("invalid UTF-8 in a string", at: start)
+            }
             index += 1
             return text
         }

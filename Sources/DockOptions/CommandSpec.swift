@@ -35,8 +35,10 @@ public struct CommandSpec: Hashable, Sendable {
     /// The paragraph its own help shows under the usage line.
     public var description: String
 
-    public init(_ name: String, summary: String, arguments: String = "", words: [String] = [], options: [Option] = [],
-                usage: String? = nil, description: String) {
+    public init(
+        _ name: String, summary: String, arguments: String = "", words: [String] = [], options: [Option] = [],
+        usage: String? = nil, description: String
+    ) {
         self.name = name
         self.summary = summary
         self.arguments = arguments

@@ -22,26 +22,32 @@ public enum Completions {
     static func bash(_ program: ProgramSpec) -> String {
         let name = program.name, function = "_" + name.replacing("-", with: "_")
         let globalValued = program.globalOptions.filter(\.takesValue).flatMap { [$0.name] + $0.aliases }
-        var lines = [header(program, .bash),
-                     "# Plain bash: it needs none of the bash-completion package's helpers.",
-                     "\(function)() {",
-                     "    local cur=${COMP_WORDS[COMP_CWORD]} prev=",
-                     "    ((COMP_CWORD > 0)) && prev=${COMP_WORDS[COMP_CWORD-1]}",
-                     "    local command= i",
-                     "    for ((i = 1; i < COMP_CWORD; i++)); do",
-                     "        case ${COMP_WORDS[i]} in"]
+        var lines = [
+            header(program, .bash),
+            "# Plain bash: it needs none of the bash-completion package's helpers.",
+            "\(function)() {",
+            "    local cur=${COMP_WORDS[COMP_CWORD]} prev=",
+            "    ((COMP_CWORD > 0)) && prev=${COMP_WORDS[COMP_CWORD-1]}",
+            "    local command= i",
+            "    for ((i = 1; i < COMP_CWORD; i++)); do",
+            "        case ${COMP_WORDS[i]} in",
+        ]
         if !globalValued.isEmpty { lines.append("            \(globalValued.joined(separator: "|"))) ((i++)) ;;") }
-        lines += ["            -*) ;;",
-                  "            *) command=${COMP_WORDS[i]}; break ;;",
-                  "        esac",
-                  "    done",
-                  "    local options= words= files=false",
-                  "    case $command in",
-                  "        '')"]
+        lines += [
+            "            -*) ;;",
+            "            *) command=${COMP_WORDS[i]}; break ;;",
+            "        esac",
+            "    done",
+            "    local options= words= files=false",
+            "    case $command in",
+            "        '')",
+        ]
         lines += bashValueCases(program.globalOptions, indent: "            ")
-        lines += ["            options='\(program.globalOptions.map(\.name).joined(separator: " "))'",
-                  "            words='\(program.commands.map(\.name).joined(separator: " "))'",
-                  "            ;;"]
+        lines += [
+            "            options='\(program.globalOptions.map(\.name).joined(separator: " "))'",
+            "            words='\(program.commands.map(\.name).joined(separator: " "))'",
+            "            ;;",
+        ]
         for command in program.commands {
             lines.append("        \(command.name))")
             lines += bashValueCases(command.options, indent: "            ")
@@ -49,19 +55,21 @@ public enum Completions {
             if !command.words.isEmpty { lines.append("            words='\(command.words.joined(separator: " "))'") }
             lines.append("            ;;")
         }
-        lines += ["        *) return ;;",
-                  "    esac",
-                  "    if $files; then",
-                  "        compopt -o filenames 2>/dev/null",
-                  "        COMPREPLY=($(compgen -f -- \"$cur\"))",
-                  "    elif [[ $cur == -* ]]; then",
-                  "        COMPREPLY=($(compgen -W \"$options\" -- \"$cur\"))",
-                  "    else",
-                  "        COMPREPLY=($(compgen -W \"$words\" -- \"$cur\"))",
-                  "    fi",
-                  "}",
-                  "complete -F \(function) \(name)",
-                  ""]
+        lines += [
+            "        *) return ;;",
+            "    esac",
+            "    if $files; then",
+            "        compopt -o filenames 2>/dev/null",
+            "        COMPREPLY=($(compgen -f -- \"$cur\"))",
+            "    elif [[ $cur == -* ]]; then",
+            "        COMPREPLY=($(compgen -W \"$options\" -- \"$cur\"))",
+            "    else",
+            "        COMPREPLY=($(compgen -W \"$words\" -- \"$cur\"))",
+            "    fi",
+            "}",
+            "complete -F \(function) \(name)",
+            "",
+        ]
         return lines.joined(separator: "\n")
     }
 
@@ -99,24 +107,30 @@ public enum Completions {
 
     static func zsh(_ program: ProgramSpec) -> String {
         let name = program.name, function = "_" + name.replacing("-", with: "_")
-        var lines = ["#compdef \(name)", header(program, .zsh), "",
-                     "\(function)() {",
-                     "    local curcontext=$curcontext state line",
-                     "    typeset -A opt_args",
-                     "    _arguments -C \\"]
+        var lines = [
+            "#compdef \(name)", header(program, .zsh), "",
+            "\(function)() {",
+            "    local curcontext=$curcontext state line",
+            "    typeset -A opt_args",
+            "    _arguments -C \\",
+        ]
         lines += program.globalOptions.map { "        \(zshSpec($0)) \\" }
-        lines += ["        '1:command:->command' \\",
-                  "        '*::argument:->argument'",
-                  "    case $state in",
-                  "        command)",
-                  "            local -a commands",
-                  "            commands=("]
+        lines += [
+            "        '1:command:->command' \\",
+            "        '*::argument:->argument'",
+            "    case $state in",
+            "        command)",
+            "            local -a commands",
+            "            commands=(",
+        ]
         lines += program.commands.map { "                '\($0.name):\(zshQuote($0.summary))'" }
-        lines += ["            )",
-                  "            _describe -t commands '\(name) command' commands",
-                  "            ;;",
-                  "        argument)",
-                  "            case $line[1] in"]
+        lines += [
+            "            )",
+            "            _describe -t commands '\(name) command' commands",
+            "            ;;",
+            "        argument)",
+            "            case $line[1] in",
+        ]
         for command in program.commands {
             var specs = (command.options + program.commonOptions).map(zshSpec)
             if !command.words.isEmpty { specs.append("'1:\(command.name):(\(command.words.joined(separator: " ")))'") }
@@ -126,13 +140,15 @@ public enum Completions {
             lines.append("                        \(specs.last ?? "")")
             lines.append("                    ;;")
         }
-        lines += ["            esac",
-                  "            ;;",
-                  "    esac",
-                  "}",
-                  "",
-                  "\(function) \"$@\"",
-                  ""]
+        lines += [
+            "            esac",
+            "            ;;",
+            "    esac",
+            "}",
+            "",
+            "\(function) \"$@\"",
+            "",
+        ]
         return lines.joined(separator: "\n")
     }
 
@@ -153,7 +169,9 @@ public enum Completions {
         let name = program.name
         var lines = [header(program, .fish), "complete -c \(name) -f"]
         for option in program.globalOptions {
-            lines.append("complete -c \(name) -n '__fish_use_subcommand' -l \(option.name.dropFirst(2))\(fishArguments(option)) -d \(fishQuote(option.help))")
+            lines.append(
+                "complete -c \(name) -n '__fish_use_subcommand' -l \(option.name.dropFirst(2))\(fishArguments(option)) -d \(fishQuote(option.help))"
+            )
         }
         for command in program.commands {
             lines.append("complete -c \(name) -n '__fish_use_subcommand' -a \(command.name) -d \(fishQuote(command.summary))")
@@ -161,7 +179,9 @@ public enum Completions {
         for command in program.commands {
             let condition = "'__fish_seen_subcommand_from \(command.name)'"
             for option in command.options + program.commonOptions {
-                lines.append("complete -c \(name) -n \(condition) -l \(option.name.dropFirst(2))\(fishArguments(option)) -d \(fishQuote(option.help))")
+                lines.append(
+                    "complete -c \(name) -n \(condition) -l \(option.name.dropFirst(2))\(fishArguments(option)) -d \(fishQuote(option.help))"
+                )
             }
             if !command.words.isEmpty {
                 lines.append("complete -c \(name) -n \(condition) -a \(fishQuote(command.words.joined(separator: " ")))")

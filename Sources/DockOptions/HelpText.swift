@@ -4,9 +4,10 @@ public enum HelpText {
     /// other spellings after it), the help aligned at
     /// the widest option (at most `column`; a wider one puts its help on the next line).
     public static func optionList(_ options: [Option], column: Int = 24) -> String {
-        rows(options.map { option in
-            (([option.usage] + option.aliases).joined(separator: ", "), option.help + notes(option))
-        }, column: column)
+        rows(
+            options.map { option in
+                (([option.usage] + option.aliases).joined(separator: ", "), option.help + notes(option))
+            }, column: column)
     }
 
     /// What help adds after an option's own words: the values it takes when they are few or

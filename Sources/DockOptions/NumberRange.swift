@@ -67,7 +67,10 @@ public struct NumberRange: Hashable, Sendable, CustomStringConvertible {
 
     private static func powerOfTen(_ value: Double) -> Int? {
         var power = 0, scaled = value
-        while scaled >= 10, scaled.truncatingRemainder(dividingBy: 10) == 0 { scaled /= 10; power += 1 }
+        while scaled >= 10, scaled.truncatingRemainder(dividingBy: 10) == 0 {
+            scaled /= 10
+            power += 1
+        }
         return scaled == 1 ? power : nil
     }
 }

@@ -37,8 +37,10 @@ public struct Option: Hashable, Sendable {
     ///   - help: one line on what it does.
     ///   - defaultText: the default as help shows it.
     ///   - aliases: other spellings.
-    public init(_ name: String, _ value: Value = .flag, placeholder: String? = nil, help: String, defaultText: String? = nil,
-                aliases: [String] = []) {
+    public init(
+        _ name: String, _ value: Value = .flag, placeholder: String? = nil, help: String, defaultText: String? = nil,
+        aliases: [String] = []
+    ) {
         precondition(name.hasPrefix("--") && name.count > 2, "an option's name starts with --: \(name)")
         self.name = name
         self.value = value

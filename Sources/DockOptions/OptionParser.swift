@@ -61,7 +61,9 @@ public enum OptionParser {
                 throw OptionError("\(option.name) needs a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
             }
         case .choice(let words):
-            guard words.contains(text) else { throw OptionError("\(option.name) needs one of \(words.joined(separator: ", ")), got '\(text)'") }
+            guard words.contains(text) else {
+                throw OptionError("\(option.name) needs one of \(words.joined(separator: ", ")), got '\(text)'")
+            }
         }
     }
 

@@ -28,28 +28,45 @@ public enum ExampleSession {
 
     /// The steps, in order.
     public static let steps: [Step] = [
-        Step(direction: .hostToAccessory,
-             frame: Frame(sequence: 0, message: .hello(Hello(minimumVersion: 1, maximumVersion: 1)))),
+        Step(
+            direction: .hostToAccessory,
+            frame: Frame(sequence: 0, message: .hello(Hello(minimumVersion: 1, maximumVersion: 1)))),
         Step(direction: .accessoryToHost, frame: Frame(sequence: 0, message: .info(info))),
-        Step(direction: .hostToAccessory,
-             frame: Frame(sequence: 1, message: .setVelocity(VelocityCommand(
-                 yawRate: AngularRate(microradiansPerSecond: 500_000),
-                 pitchRate: AngularRate(microradiansPerSecond: -100_000),
-                 timeToLive: .milliseconds(500))))),
-        Step(direction: .accessoryToHost,
-             frame: Frame(sequence: 1, message: .ack(Acknowledgement(
-                 sequence: 1, acknowledgedType: .setVelocity,
-                 accessoryTime: AccessoryTimestamp(microseconds: 1_250_000))))),
-        Step(direction: .accessoryToHost,
-             frame: Frame(sequence: 2, message: .telemetry(Telemetry(
-                 accessoryTime: AccessoryTimestamp(microseconds: 1_260_000),
-                 yaw: Angle(microradians: 600), pitch: Angle(microradians: -400),
-                 yawRate: AngularRate(microradiansPerSecond: 120_000),
-                 pitchRate: AngularRate(microradiansPerSecond: -80_000),
-                 flags: [.yawMoving, .pitchMoving, .docked])))),
-        Step(direction: .accessoryToHost,
-             frame: Frame(sequence: 3, message: .event(AccessoryEvent(
-                 accessoryTime: AccessoryTimestamp(microseconds: 1_270_000),
-                 kind: .trackingButton(isPressed: true))))),
+        Step(
+            direction: .hostToAccessory,
+            frame: Frame(
+                sequence: 1,
+                message: .setVelocity(
+                    VelocityCommand(
+                        yawRate: AngularRate(microradiansPerSecond: 500_000),
+                        pitchRate: AngularRate(microradiansPerSecond: -100_000),
+                        timeToLive: .milliseconds(500))))),
+        Step(
+            direction: .accessoryToHost,
+            frame: Frame(
+                sequence: 1,
+                message: .ack(
+                    Acknowledgement(
+                        sequence: 1, acknowledgedType: .setVelocity,
+                        accessoryTime: AccessoryTimestamp(microseconds: 1_250_000))))),
+        Step(
+            direction: .accessoryToHost,
+            frame: Frame(
+                sequence: 2,
+                message: .telemetry(
+                    Telemetry(
+                        accessoryTime: AccessoryTimestamp(microseconds: 1_260_000),
+                        yaw: Angle(microradians: 600), pitch: Angle(microradians: -400),
+                        yawRate: AngularRate(microradiansPerSecond: 120_000),
+                        pitchRate: AngularRate(microradiansPerSecond: -80_000),
+                        flags: [.yawMoving, .pitchMoving, .docked])))),
+        Step(
+            direction: .accessoryToHost,
+            frame: Frame(
+                sequence: 3,
+                message: .event(
+                    AccessoryEvent(
+                        accessoryTime: AccessoryTimestamp(microseconds: 1_270_000),
+                        kind: .trackingButton(isPressed: true))))),
     ]
 }

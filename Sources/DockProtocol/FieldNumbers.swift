@@ -10,10 +10,12 @@ extension MessageType {
         case .moveTo: ["yaw_urad", "pitch_urad", "pace", "duration_ms|max_speed_urad_s"]
         case .setIndicator: ["pattern", "red", "green", "blue"]
         case .info:
-            ["protocol_version", "features", "telemetry_rate_hz", "failsafe_timeout_ms",
-             "yaw.min_urad", "yaw.max_urad", "yaw.max_speed_urad_s", "yaw.max_accel_urad_s2",
-             "pitch.min_urad", "pitch.max_urad", "pitch.max_speed_urad_s", "pitch.max_accel_urad_s2",
-             "model", "firmware", "serial"]
+            [
+                "protocol_version", "features", "telemetry_rate_hz", "failsafe_timeout_ms",
+                "yaw.min_urad", "yaw.max_urad", "yaw.max_speed_urad_s", "yaw.max_accel_urad_s2",
+                "pitch.min_urad", "pitch.max_urad", "pitch.max_speed_urad_s", "pitch.max_accel_urad_s2",
+                "model", "firmware", "serial",
+            ]
         case .ack: ["acked_seq", "acked_type", "time_us"]
         case .nack: ["refused_seq", "refused_type", "reason", "detail"]
         case .telemetry: ["time_us", "yaw_urad", "pitch_urad", "yaw_rate_urad_s", "pitch_rate_urad_s", "flags"]

@@ -37,7 +37,8 @@ extension Message: CustomStringConvertible {
         case .ack(let ack):
             return "ack #\(ack.sequence) \(ack.acknowledgedType) at \(ack.accessoryTime)"
         case .nack(let refusal):
-            let type = MessageType(rawValue: refusal.refusedTypeCode)?.name
+            let type =
+                MessageType(rawValue: refusal.refusedTypeCode)?.name
                 ?? "type 0x\(hex8(refusal.refusedTypeCode))"
             return "nack #\(refusal.sequence) \(type) \(refusal.reason.name) detail=\(refusal.detail)"
         case .telemetry(let telemetry):

@@ -17,8 +17,10 @@ public struct SerialDeviceDescription: Hashable, Sendable {
     public var product: String?
 
     /// Creates a description.
-    public init(path: String, vendorID: String? = nil, productID: String? = nil, serialNumber: String? = nil,
-                manufacturer: String? = nil, product: String? = nil) {
+    public init(
+        path: String, vendorID: String? = nil, productID: String? = nil, serialNumber: String? = nil,
+        manufacturer: String? = nil, product: String? = nil
+    ) {
         self.path = path
         self.vendorID = vendorID
         self.productID = productID
@@ -78,8 +80,10 @@ public enum DeviceDiscovery {
 
     /// Whether a device is the configured dock: its USB vendor and product IDs, and its serial
     /// number when one is configured.
-    public static func matches(_ device: SerialDeviceDescription, vendorID: String, productID: String,
-                               serialNumber: String) -> Bool {
+    public static func matches(
+        _ device: SerialDeviceDescription, vendorID: String, productID: String,
+        serialNumber: String
+    ) -> Bool {
         device.vendorID?.lowercased() == vendorID.lowercased() && device.productID?.lowercased() == productID.lowercased()
             && (serialNumber.isEmpty || device.serialNumber == serialNumber)
     }

@@ -58,12 +58,14 @@ public final class EpollLoop: EventLoop {
 
     private func control(_ operation: Int32, _ descriptor: FileDescriptor, _ interest: LoopInterest) {
         var event = epoll_event()
-        event.events = (interest.contains(.readable) ? EPOLLIN.rawValue | EPOLLRDHUP.rawValue : 0)
+        event.events =
+            (interest.contains(.readable) ? EPOLLIN.rawValue | EPOLLRDHUP.rawValue : 0)
             | (interest.contains(.writable) ? EPOLLOUT.rawValue : 0)
         event.data.fd = descriptor.rawValue
         // A descriptor epoll cannot watch (a regular file) is a programming error of the caller's.
-        precondition(epoll_ctl(epoll, operation, descriptor.rawValue, &event) == 0,
-                     "epoll_ctl \(operation) on descriptor \(descriptor.rawValue): \(SystemError("epoll_ctl"))")
+        precondition(
+            epoll_ctl(epoll, operation, descriptor.rawValue, &event) == 0,
+            "epoll_ctl \(operation) on descriptor \(descriptor.rawValue): \(SystemError("epoll_ctl"))")
     }
 
     @discardableResult

@@ -56,8 +56,9 @@ public enum NetworkSocket {
         var entry: UnsafeMutablePointer<addrinfo>? = first
         while let candidate = entry {
             entry = candidate.pointee.ai_next
-            let raw = socket(candidate.pointee.ai_family, candidate.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue),
-                             candidate.pointee.ai_protocol)
+            let raw = socket(
+                candidate.pointee.ai_family, candidate.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue),
+                candidate.pointee.ai_protocol)
             guard raw >= 0 else {
                 lastError = SystemError("socket", address.description)
                 continue
@@ -160,8 +161,9 @@ public struct NetworkServer: Sendable {
     public func send(_ bytes: [UInt8], to sender: [UInt8]) -> Bool {
         sender.withUnsafeBytes { address in
             bytes.withUnsafeBytes { raw in
-                sendto(descriptor.rawValue, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL),
-                       address.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(sender.count))
+                sendto(
+                    descriptor.rawValue, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL),
+                    address.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(sender.count))
             }
         } == bytes.count
     }

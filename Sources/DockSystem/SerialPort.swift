@@ -15,7 +15,8 @@ public enum SerialPort {
 
     /// Opens the port at `path` at `baudRate`.
     public static func open(path: String, baudRate: Int) throws(SystemError) -> FileDescriptor {
-        isPseudoTerminal(path) ? try openWithTermios(path: path, baudRate: baudRate)
+        isPseudoTerminal(path)
+            ? try openWithTermios(path: path, baudRate: baudRate)
             : try openWithLibserialport(path: path, baudRate: baudRate)
     }
 

@@ -76,8 +76,10 @@ public enum UnixSocket {
     /// a client and its connection in one process, for tests.
     public static func pair() throws(SystemError) -> (FileDescriptor, FileDescriptor) {
         var ends: [Int32] = [-1, -1]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue),
-                         0, &ends) == 0
+        guard
+            socketpair(
+                AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue),
+                0, &ends) == 0
         else { throw SystemError("socketpair") }
         return (FileDescriptor(rawValue: ends[0]), FileDescriptor(rawValue: ends[1]))
     }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Where a box in the image points, in the dock's fixed frame: the tracker's measurement model.
@@ -43,8 +43,9 @@ public struct AngularBox: Hashable, Sendable {
         let right = atan(camera.cameraRay(throughDockAligned: NormalizedPoint(x: aligned.maxX, y: 0.5)).right)
         let top = atan(camera.cameraRay(throughDockAligned: NormalizedPoint(x: 0.5, y: aligned.y)).up)
         let bottom = atan(camera.cameraRay(throughDockAligned: NormalizedPoint(x: 0.5, y: aligned.maxY)).up)
-        let (yaw, pitch) = Self.dockDirection(right: tan((left + right) / 2), up: tan((top + bottom) / 2), forward: 1,
-                                              gimbalYawRadians: gimbalYawRadians, gimbalPitchRadians: gimbalPitchRadians)
+        let (yaw, pitch) = Self.dockDirection(
+            right: tan((left + right) / 2), up: tan((top + bottom) / 2), forward: 1,
+            gimbalYawRadians: gimbalYawRadians, gimbalPitchRadians: gimbalPitchRadians)
         self.init(yawRadians: yaw, pitchRadians: pitch, widthRadians: right - left, heightRadians: top - bottom)
     }
 
@@ -71,8 +72,10 @@ public struct AngularBox: Hashable, Sendable {
     }
 
     /// Turns a camera-frame ray into yaw and pitch in the dock's frame.
-    static func dockDirection(right: Double, up: Double, forward: Double,
-                              gimbalYawRadians: Double, gimbalPitchRadians: Double) -> (yaw: Double, pitch: Double) {
+    static func dockDirection(
+        right: Double, up: Double, forward: Double,
+        gimbalYawRadians: Double, gimbalPitchRadians: Double
+    ) -> (yaw: Double, pitch: Double) {
         let (sinYaw, cosYaw) = (sin(gimbalYawRadians), cos(gimbalYawRadians))
         let (sinPitch, cosPitch) = (sin(gimbalPitchRadians), cos(gimbalPitchRadians))
         // The camera's axes in the dock's frame (the transpose of the projection's rotation).

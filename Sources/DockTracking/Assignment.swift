@@ -45,8 +45,10 @@ public struct AssignmentSolver: Sendable {
     /// With a finite `unpairedCost` U, leaving a row and a column unpaired costs U: a pair is
     /// made only where it costs less than U, and two pairs costing more together than one pair
     /// and U are not made to pair everything (without it, the most pairs allowed are made first).
-    public mutating func solve(rows: Int, columns: Int, gate: Double, unpairedCost: Double = .infinity,
-                               cost costOf: (Int, Int) -> Double) {
+    public mutating func solve(
+        rows: Int, columns: Int, gate: Double, unpairedCost: Double = .infinity,
+        cost costOf: (Int, Int) -> Double
+    ) {
         precondition(rows <= maximumRows && columns <= maximumColumns, "assignment problem larger than its buffers")
         for row in 0..<maximumRows { rowAssignment[row] = -1 }
         guard rows > 0, columns > 0 else { return }

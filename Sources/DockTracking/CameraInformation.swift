@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// How an image relates to the dock: the camera's field of view, and how the delivered image is
@@ -75,8 +75,9 @@ public struct CameraInformation: Hashable, Sendable {
         guard forward > 1e-9 else { return nil }
         let halfWidth = tan(horizontalFieldOfViewRadians / 2)
         let halfHeight = halfWidth / aspectRatio
-        return NormalizedPoint(x: 0.5 + right / forward / (2 * halfWidth),
-                               y: 0.5 - up / forward / (2 * halfHeight))
+        return NormalizedPoint(
+            x: 0.5 + right / forward / (2 * halfWidth),
+            y: 0.5 - up / forward / (2 * halfHeight))
     }
 
     /// The direction (right, up, forward with forward = 1) that the pinhole maps to a

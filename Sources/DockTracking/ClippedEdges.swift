@@ -57,8 +57,10 @@ struct ClippedEdges: OptionSet, Hashable, Sendable {
     /// heights, from what is measured: the centres' difference on an axis with no cut edge, the
     /// uncut edges' on one with one (as far as a box that moves whole), none on one with both.
     func offset(of observed: NormalizedRect, from expected: NormalizedRect) -> (x: Double, y: Double) {
-        func axis(_ low: ClippedEdges, _ high: ClippedEdges, observedLow: Double, observedHigh: Double,
-                  expectedLow: Double, expectedHigh: Double) -> Double {
+        func axis(
+            _ low: ClippedEdges, _ high: ClippedEdges, observedLow: Double, observedHigh: Double,
+            expectedLow: Double, expectedHigh: Double
+        ) -> Double {
             let size = expectedHigh - expectedLow
             guard size > 0 else { return 0 }
             switch (contains(low), contains(high)) {
@@ -68,8 +70,10 @@ struct ClippedEdges: OptionSet, Hashable, Sendable {
             case (true, true): return 0
             }
         }
-        return (axis(.left, .right, observedLow: observed.x, observedHigh: observed.maxX, expectedLow: expected.x, expectedHigh: expected.maxX),
-                axis(.top, .bottom, observedLow: observed.y, observedHigh: observed.maxY, expectedLow: expected.y, expectedHigh: expected.maxY))
+        return (
+            axis(.left, .right, observedLow: observed.x, observedHigh: observed.maxX, expectedLow: expected.x, expectedHigh: expected.maxX),
+            axis(.top, .bottom, observedLow: observed.y, observedHigh: observed.maxY, expectedLow: expected.y, expectedHigh: expected.maxY)
+        )
     }
 
     /// T v: the measured part of a vector of [centre x, centre y, width, height] (see the type).

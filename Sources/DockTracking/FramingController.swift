@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Turns where the primary subject is into how the dock should turn: the framing mode and the
@@ -123,12 +123,14 @@ public struct FramingController: Sendable {
     ) -> (yawRadiansPerSecond: Double, pitchRadiansPerSecond: Double) {
         let wanted = gimbalAngles(placing: subject, at: target, camera: camera)
         guard seconds.isFinite, subject.yawRadians.isFinite, subject.pitchRadians.isFinite else { return (0, 0) }
-        lastYawRate = axis(wanted.yawRadians, gimbalYawRadians, subjectRates.yaw, lastYawRate, seconds, &isCorrectingYaw,
-                           &yawDirection, &yawAverage, deviation: uncertainty.yawRadians,
-                           rateDeviation: uncertainty.yawRadiansPerSecond)
-        lastPitchRate = axis(wanted.pitchRadians, gimbalPitchRadians, subjectRates.pitch, lastPitchRate, seconds,
-                             &isCorrectingPitch, &pitchDirection, &pitchAverage, deviation: uncertainty.pitchRadians,
-                             rateDeviation: uncertainty.pitchRadiansPerSecond)
+        lastYawRate = axis(
+            wanted.yawRadians, gimbalYawRadians, subjectRates.yaw, lastYawRate, seconds, &isCorrectingYaw,
+            &yawDirection, &yawAverage, deviation: uncertainty.yawRadians,
+            rateDeviation: uncertainty.yawRadiansPerSecond)
+        lastPitchRate = axis(
+            wanted.pitchRadians, gimbalPitchRadians, subjectRates.pitch, lastPitchRate, seconds,
+            &isCorrectingPitch, &pitchDirection, &pitchAverage, deviation: uncertainty.pitchRadians,
+            rateDeviation: uncertainty.pitchRadiansPerSecond)
         return (lastYawRate, lastPitchRate)
     }
 
@@ -136,8 +138,9 @@ public struct FramingController: Sendable {
     /// standard deviations of the estimate's average, within the least and widest band.
     public func deadBand(deviation: Double) -> Double {
         let averaged = configuration.averagedDeviationFactor * max(deviation, 0)
-        return min(max(configuration.deadBandRadians, configuration.deadBandDeviations * averaged),
-                   configuration.maximumDeadBandRadians)
+        return min(
+            max(configuration.deadBandRadians, configuration.deadBandDeviations * averaged),
+            configuration.maximumDeadBandRadians)
     }
 
     /// The rates that close an angular error (radians, where the dock should turn), with the same
@@ -147,17 +150,21 @@ public struct FramingController: Sendable {
     {
         guard seconds.isFinite, yawError.isFinite, pitchError.isFinite else { return (0, 0) }
         var unsmoothed: (angle: Double, count: Int)?
-        lastYawRate = axis(yawError, 0, 0, lastYawRate, seconds, &isCorrectingYaw, &yawDirection, &unsmoothed, deviation: 0,
-                           rateDeviation: 0)
-        lastPitchRate = axis(pitchError, 0, 0, lastPitchRate, seconds, &isCorrectingPitch, &pitchDirection, &unsmoothed,
-                             deviation: 0, rateDeviation: 0)
+        lastYawRate = axis(
+            yawError, 0, 0, lastYawRate, seconds, &isCorrectingYaw, &yawDirection, &unsmoothed, deviation: 0,
+            rateDeviation: 0)
+        lastPitchRate = axis(
+            pitchError, 0, 0, lastPitchRate, seconds, &isCorrectingPitch, &pitchDirection, &unsmoothed,
+            deviation: 0, rateDeviation: 0)
         return (lastYawRate, lastPitchRate)
     }
 
     /// The rates that turn the dock at `yawRadiansPerSecond` (pitch still), reached from the last
     /// command within the acceleration limit and capped at the speed limit: turning after a
     /// subject who walked out of the picture (`TrackingPipeline`).
-    public mutating func turn(yawRadiansPerSecond rate: Double, seconds: Double) -> (yawRadiansPerSecond: Double, pitchRadiansPerSecond: Double) {
+    public mutating func turn(yawRadiansPerSecond rate: Double, seconds: Double) -> (
+        yawRadiansPerSecond: Double, pitchRadiansPerSecond: Double
+    ) {
         let step = configuration.maximumAccelerationRadiansPerSecondSquared * (seconds.isFinite ? max(seconds, 0) : 0)
         let most = configuration.maximumSpeedRadiansPerSecond
         let wanted = rate.isFinite ? min(most, max(-most, rate)) : 0
@@ -179,10 +186,12 @@ public struct FramingController: Sendable {
     /// it again, plus the part of the feed-forward the rate's estimate supports, within the speed
     /// limit, held at zero rather than reversed for a small rate, changed from the last command
     /// by at most the acceleration limit (see the type's documentation).
-    private func axis(_ rawWanted: Double, _ gimbal: Double, _ feedForward: Double, _ last: Double, _ seconds: Double,
-                      _ isCorrecting: inout Bool, _ direction: inout Double, _ smoothed: inout (angle: Double, count: Int)?,
-                      deviation: Double,
-                      rateDeviation: Double) -> Double {
+    private func axis(
+        _ rawWanted: Double, _ gimbal: Double, _ feedForward: Double, _ last: Double, _ seconds: Double,
+        _ isCorrecting: inout Bool, _ direction: inout Double, _ smoothed: inout (angle: Double, count: Int)?,
+        deviation: Double,
+        rateDeviation: Double
+    ) -> Double {
         // The angle the dock should turn to, averaged over `stillSmoothingSeconds` (in the dock's
         // frame, not as an error: the dock's own motion is no noise): what is left of the
         // detector's noise in the estimate averages out, a subject who really moved stays off.
@@ -272,7 +281,8 @@ public struct SubjectUncertainty: Hashable, Sendable {
     /// The uncertainty of a filter's estimate.
     public init(_ filter: SubjectFilter) {
         let p = filter.covariance
-        self.init(yawRadians: max(p[0], 0).squareRoot(), pitchRadians: max(p[7], 0).squareRoot(),
-                  yawRadiansPerSecond: max(p[14], 0).squareRoot(), pitchRadiansPerSecond: max(p[21], 0).squareRoot())
+        self.init(
+            yawRadians: max(p[0], 0).squareRoot(), pitchRadians: max(p[7], 0).squareRoot(),
+            yawRadiansPerSecond: max(p[14], 0).squareRoot(), pitchRadiansPerSecond: max(p[21], 0).squareRoot())
     }
 }

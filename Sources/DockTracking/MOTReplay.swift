@@ -52,8 +52,9 @@ public enum MOTReplay {
 
         /// The camera the boxes are taken to come from: upright, not mirrored.
         public var camera: CameraInformation {
-            CameraInformation(horizontalFieldOfViewRadians: horizontalFieldOfViewRadians,
-                              aspectRatio: Double(imageWidthPixels) / Double(imageHeightPixels))
+            CameraInformation(
+                horizontalFieldOfViewRadians: horizontalFieldOfViewRadians,
+                aspectRatio: Double(imageWidthPixels) / Double(imageHeightPixels))
         }
 
         /// When frame `frame` (counted from 1) was captured.
@@ -98,13 +99,15 @@ public enum MOTReplay {
             observations.removeAll(keepingCapacity: true)
             while next < ordered.endIndex, ordered[next].frame == frame {
                 let box = ordered[next].box
-                observations.append(Observation(
-                    kind: settings.kind,
-                    box: NormalizedRect(x: box.x / width, y: box.y / height, width: box.width / width,
-                                        height: box.height / height),
-                    confidence: min(1, max(0, ordered[next].confidence)),
-                    identifier: settings.usesDetectorIdentifiers && ordered[next].identifier >= 0 ? ordered[next].identifier : nil,
-                    appearance: ordered[next].appearance))
+                observations.append(
+                    Observation(
+                        kind: settings.kind,
+                        box: NormalizedRect(
+                            x: box.x / width, y: box.y / height, width: box.width / width,
+                            height: box.height / height),
+                        confidence: min(1, max(0, ordered[next].confidence)),
+                        identifier: settings.usesDetectorIdentifiers && ordered[next].identifier >= 0 ? ordered[next].identifier : nil,
+                        appearance: ordered[next].appearance))
                 next += 1
             }
             let time = settings.captureTime(ofFrame: frame)

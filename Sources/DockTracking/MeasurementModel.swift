@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The EKF's measurement function h and its Jacobian for one camera and one gimbal pose, with
@@ -70,9 +70,11 @@ struct MeasurementModel: Sendable {
         let byPitch = (-sp * sy, -sp * cy, cp)
         // Into the camera's frame: (forward, right, up).
         func camera(_ v: (Double, Double, Double)) -> (forward: Double, right: Double, up: Double) {
-            (v.0 * sinYaw * cosPitch + v.1 * cosYaw * cosPitch + v.2 * sinPitch,
-             v.0 * cosYaw - v.1 * sinYaw,
-             -v.0 * sinYaw * sinPitch - v.1 * cosYaw * sinPitch + v.2 * cosPitch)
+            (
+                v.0 * sinYaw * cosPitch + v.1 * cosYaw * cosPitch + v.2 * sinPitch,
+                v.0 * cosYaw - v.1 * sinYaw,
+                -v.0 * sinYaw * sinPitch - v.1 * cosYaw * sinPitch + v.2 * cosPitch
+            )
         }
         let d = camera(direction), dYaw = camera(byYaw), dPitch = camera(byPitch)
         guard d.forward > 1e-9 else { return nil }
@@ -124,8 +126,10 @@ struct MeasurementModel: Sendable {
 
     /// Fills in the rate columns (−lag × the direction columns) and turns the dock-aligned box and
     /// Jacobian into the delivered image's.
-    private func deliver(_ aligned: InlineArray<4, Double>, _ alignedJacobian: inout InlineArray<24, Double>, lag: Double,
-                         into measurement: inout InlineArray<4, Double>, _ jacobian: inout InlineArray<24, Double>) {
+    private func deliver(
+        _ aligned: InlineArray<4, Double>, _ alignedJacobian: inout InlineArray<24, Double>, lag: Double,
+        into measurement: inout InlineArray<4, Double>, _ jacobian: inout InlineArray<24, Double>
+    ) {
         var from = alignedJacobian.mutableSpan
         for row in 0..<4 {
             from[row * 6 + 2] = -lag * from[row * 6]

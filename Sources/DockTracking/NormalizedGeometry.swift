@@ -65,8 +65,10 @@ public struct NormalizedRect: Hashable, Sendable {
     public var area: Double { width * height }
     /// The four corners, clockwise from the top left.
     public var corners: [NormalizedPoint] {
-        [NormalizedPoint(x: x, y: y), NormalizedPoint(x: maxX, y: y),
-         NormalizedPoint(x: maxX, y: maxY), NormalizedPoint(x: x, y: maxY)]
+        [
+            NormalizedPoint(x: x, y: y), NormalizedPoint(x: maxX, y: y),
+            NormalizedPoint(x: maxX, y: maxY), NormalizedPoint(x: x, y: maxY),
+        ]
     }
 
     /// Whether every coordinate is finite, the size is positive, and the box overlaps the image.

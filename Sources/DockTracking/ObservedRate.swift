@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A track's yaw rate as a second of its boxes shows it: the slope of a straight line fitted by
@@ -62,8 +62,10 @@ public struct ObservedRate: Sendable, Hashable {
     /// weighted standard deviation of their times under `minimumSpread` seconds) to say it. The
     /// variance is the residuals' over the spread of the times and the weight, the residuals'
     /// variance at least `minimumResidual`² (rad²: a few boxes on a line say little of the noise).
-    public func estimate(minimumSamples: Int = 5, minimumSpread: Double = 0.15,
-                         minimumResidual: Double = 0) -> (rate: Double, variance: Double)? {
+    public func estimate(
+        minimumSamples: Int = 5, minimumSpread: Double = 0.15,
+        minimumResidual: Double = 0
+    ) -> (rate: Double, variance: Double)? {
         guard samples >= minimumSamples, weight >= 3 else { return nil }
         let meanT = sumT / weight, meanY = sumY / weight
         let varianceT = sumTT / weight - meanT * meanT

@@ -86,16 +86,21 @@ public struct PrimarySelector: Sendable {
     private var hasPlace = false
 
     /// Chooses among single tracks (each its own subject; tentative ones left out).
-    public mutating func choose(_ tracks: [SubjectTracker.Track], selection: [Int], gimbalYawRadians: Double,
-                                gimbalPitchRadians: Double, now: Duration) -> Int? {
-        choose(tracks.filter { $0.phase != .tentative && !$0.isOutOfPicture }.map { FusedSubject(track: $0) }, selection: selection,
-               gimbalYawRadians: gimbalYawRadians, gimbalPitchRadians: gimbalPitchRadians, now: now)
+    public mutating func choose(
+        _ tracks: [SubjectTracker.Track], selection: [Int], gimbalYawRadians: Double,
+        gimbalPitchRadians: Double, now: Duration
+    ) -> Int? {
+        choose(
+            tracks.filter { $0.phase != .tentative && !$0.isOutOfPicture }.map { FusedSubject(track: $0) }, selection: selection,
+            gimbalYawRadians: gimbalYawRadians, gimbalPitchRadians: gimbalPitchRadians, now: now)
     }
 
     /// Chooses among `subjects` at `now`, the gimbal pointing at `gimbalYawRadians`, the images
     /// coming from `camera` (without it sizes are compared whatever the border does to them).
-    public mutating func choose(_ subjects: [FusedSubject], selection: [Int], gimbalYawRadians: Double,
-                                gimbalPitchRadians: Double, now: Duration, camera: CameraInformation? = nil) -> Int? {
+    public mutating func choose(
+        _ subjects: [FusedSubject], selection: [Int], gimbalYawRadians: Double,
+        gimbalPitchRadians: Double, now: Duration, camera: CameraInformation? = nil
+    ) -> Int? {
         view = camera.map { ($0, gimbalYawRadians, gimbalPitchRadians) }
         if let selected = selection.first(where: { id in subjects.contains { $0.identifier == id } }) {
             return hold(selected, subjects)
@@ -131,8 +136,10 @@ public struct PrimarySelector: Sendable {
             // Hold still for the lost subject, taking it back when a subject of its size appears
             // where it was.
             var nearest: FusedSubject?
-            for subject in subjects where !subject.isCoasting && !barred.contains(subject.identifier) && looksLikePrimary(subject)
-                && (nearest.map { distanceFromLast(subject) < distanceFromLast($0) } ?? true) {
+            for subject in subjects
+            where !subject.isCoasting && !barred.contains(subject.identifier) && looksLikePrimary(subject)
+                && (nearest.map { distanceFromLast(subject) < distanceFromLast($0) } ?? true)
+            {
                 nearest = subject
             }
             guard let nearest, distanceFromLast(nearest) <= Self.reacquisitionRadius else { return nil }
@@ -175,9 +182,11 @@ public struct PrimarySelector: Sendable {
         func matches(_ box: AngularBox?, _ size: Appearance?) -> Bool {
             guard let box, let size else { return true }
             let tolerance = Self.sizeTolerance, inView = isInView(box)
-            let width = size.widthCount < Self.sizeMaturity || !inView.width
+            let width =
+                size.widthCount < Self.sizeMaturity || !inView.width
                 || (box.widthRadians <= size.width * tolerance && box.widthRadians * tolerance >= size.width)
-            let height = size.heightCount < Self.sizeMaturity || !inView.height
+            let height =
+                size.heightCount < Self.sizeMaturity || !inView.height
                 || (box.heightRadians <= size.height * tolerance && box.heightRadians * tolerance >= size.height)
             return width && height
         }
@@ -242,9 +251,11 @@ public struct PrimarySelector: Sendable {
 
     /// The share of `box`'s angular area that `other` covers.
     static func overlap(_ other: AngularBox, _ box: AngularBox) -> Double {
-        let width = min(other.yawRadians + other.widthRadians / 2, box.yawRadians + box.widthRadians / 2)
+        let width =
+            min(other.yawRadians + other.widthRadians / 2, box.yawRadians + box.widthRadians / 2)
             - max(other.yawRadians - other.widthRadians / 2, box.yawRadians - box.widthRadians / 2)
-        let height = min(other.pitchRadians + other.heightRadians / 2, box.pitchRadians + box.heightRadians / 2)
+        let height =
+            min(other.pitchRadians + other.heightRadians / 2, box.pitchRadians + box.heightRadians / 2)
             - max(other.pitchRadians - other.heightRadians / 2, box.pitchRadians - box.heightRadians / 2)
         let area = box.widthRadians * box.heightRadians
         return width > 0 && height > 0 && area > 0 ? width * height / area : 0
@@ -257,8 +268,10 @@ public struct PrimarySelector: Sendable {
 
     /// How much a subject stands out: its angular area, its nearness to where the camera looks,
     /// its age up to a second, and whether it is a person.
-    public func saliency(_ subject: FusedSubject, _ gimbalYawRadians: Double, _ gimbalPitchRadians: Double,
-                         _ now: Duration) -> Double {
+    public func saliency(
+        _ subject: FusedSubject, _ gimbalYawRadians: Double, _ gimbalPitchRadians: Double,
+        _ now: Duration
+    ) -> Double {
         let box = subject.angularBox
         let area = max(box.widthRadians, 0) * max(box.heightRadians, 0)
         let offCentre = abs(box.yawRadians - gimbalYawRadians) + abs(box.pitchRadians - gimbalPitchRadians)

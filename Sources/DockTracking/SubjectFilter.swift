@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// An extended Kalman filter for one subject, in the dock's fixed angular frame.
@@ -130,10 +130,11 @@ public struct SubjectFilter: Sendable {
         var clippedEdges: ClippedEdges = []
 
         /// A prediction that matches nothing.
-        static let invalid = Prediction(isValid: false, measurement: InlineArray(repeating: 0),
-                                        covarianceTimesJacobian: InlineArray(repeating: 0),
-                                        inverseInnovationCovariance: InlineArray(repeating: 0),
-                                        innovationCovariance: InlineArray(repeating: 0))
+        static let invalid = Prediction(
+            isValid: false, measurement: InlineArray(repeating: 0),
+            covarianceTimesJacobian: InlineArray(repeating: 0),
+            inverseInnovationCovariance: InlineArray(repeating: 0),
+            innovationCovariance: InlineArray(repeating: 0))
 
         /// The prediction for a box whose `edges` the image's border cut: of the measured part
         /// T z only (`ClippedEdges.transform`), with P Hᵀ Tᵀ and (T S Tᵀ)⁻¹, a dropped row's
@@ -147,8 +148,9 @@ public struct SubjectFilter: Sendable {
             guard let inverse = invert4(s) else { return .invalid }
             // P Hᵀ Tᵀ: T applied to each of P Hᵀ's rows.
             let pht = edges.transformingRows(of: covarianceTimesJacobian)
-            return Prediction(isValid: true, measurement: measurement, covarianceTimesJacobian: pht,
-                              inverseInnovationCovariance: inverse, innovationCovariance: s, clippedEdges: edges)
+            return Prediction(
+                isValid: true, measurement: measurement, covarianceTimesJacobian: pht,
+                inverseInnovationCovariance: inverse, innovationCovariance: s, clippedEdges: edges)
         }
 
         /// The squared Mahalanobis distance of `box` from the expected one; nil for an invalid
@@ -169,8 +171,10 @@ public struct SubjectFilter: Sendable {
         func innovation(_ box: NormalizedRect) -> InlineArray<4, Double>? {
             guard box.x.isFinite, box.y.isFinite, box.width.isFinite, box.height.isFinite, box.width > 0, box.height > 0
             else { return nil }
-            let whole: InlineArray<4, Double> = [box.x + box.width / 2 - measurement[0], box.y + box.height / 2 - measurement[1],
-                                                 box.width - measurement[2], box.height - measurement[3]]
+            let whole: InlineArray<4, Double> = [
+                box.x + box.width / 2 - measurement[0], box.y + box.height / 2 - measurement[1],
+                box.width - measurement[2], box.height - measurement[3],
+            ]
             return clippedEdges.isEmpty ? whole : clippedEdges.transform(whole)
         }
     }
@@ -242,8 +246,9 @@ public struct SubjectFilter: Sendable {
             }
         }
         guard let inverse = invert4(s) else { return .invalid }
-        return Prediction(isValid: true, measurement: measurement, covarianceTimesJacobian: pht, inverseInnovationCovariance: inverse,
-                          innovationCovariance: s)
+        return Prediction(
+            isValid: true, measurement: measurement, covarianceTimesJacobian: pht, inverseInnovationCovariance: inverse,
+            innovationCovariance: s)
     }
 
     /// Fuses `box` against a prediction made from the current state; false (and nothing changed)
@@ -292,8 +297,10 @@ public struct SubjectFilter: Sendable {
 
     /// The squared Mahalanobis distance of a box from the prediction, for gating; nil when the
     /// box is not usable or the subject projects behind the camera.
-    public func distance(to box: NormalizedRect, camera: CameraInformation, gimbalYawRadians: Double,
-                         gimbalPitchRadians: Double, lagSeconds: Double = 0) -> Double? {
+    public func distance(
+        to box: NormalizedRect, camera: CameraInformation, gimbalYawRadians: Double,
+        gimbalPitchRadians: Double, lagSeconds: Double = 0
+    ) -> Double? {
         guard let model = MeasurementModel(camera: camera, gimbalYawRadians: gimbalYawRadians, gimbalPitchRadians: gimbalPitchRadians)
         else { return nil }
         return prediction(model, lagSeconds: lagSeconds).distance(to: box)
@@ -306,8 +313,10 @@ public struct SubjectFilter: Sendable {
     /// one-step treatment of an out-of-sequence measurement — with its noise grown by what the
     /// subject may have done during the lag (see `prediction`): it weighs what it is worth.
     @discardableResult
-    public mutating func update(with box: NormalizedRect, camera: CameraInformation, gimbalYawRadians: Double,
-                                gimbalPitchRadians: Double, lagSeconds: Double = 0) -> Bool {
+    public mutating func update(
+        with box: NormalizedRect, camera: CameraInformation, gimbalYawRadians: Double,
+        gimbalPitchRadians: Double, lagSeconds: Double = 0
+    ) -> Bool {
         guard let model = MeasurementModel(camera: camera, gimbalYawRadians: gimbalYawRadians, gimbalPitchRadians: gimbalPitchRadians)
         else { return false }
         return update(with: box, prediction(model, lagSeconds: lagSeconds))

@@ -74,7 +74,6 @@ public struct SubjectFusion: Sendable {
     private var generation = 0
     private var faceUsed: [Bool] = []
 
-
     /// Creates an empty fusion.
     public init() {
         subjectOfTrack.reserveCapacity(64)
@@ -100,9 +99,11 @@ public struct SubjectFusion: Sendable {
     ///   - freshIdentifier: a subject identifier never given before, for a face split from
     ///     the body whose subject identifier is its own track's (`SubjectTracker.reserveIdentifier`);
     ///     nil when there is none to give, and then the face shares the body's identifier.
-    public mutating func fuse(_ tracks: [SubjectTracker.Track], into subjects: inout [FusedSubject],
-                              keepingSubjectsOf lost: [SubjectTracker.LostTrack] = [],
-                              freshIdentifier: () -> Int? = { nil }) {
+    public mutating func fuse(
+        _ tracks: [SubjectTracker.Track], into subjects: inout [FusedSubject],
+        keepingSubjectsOf lost: [SubjectTracker.LostTrack] = [],
+        freshIdentifier: () -> Int? = { nil }
+    ) {
         generation += 1
         subjects.removeAll(keepingCapacity: true)
         faceUsed.removeAll(keepingCapacity: true)
@@ -110,7 +111,8 @@ public struct SubjectFusion: Sendable {
         for body in tracks where body.kind == .body && body.phase != .tentative && !body.isOutOfPicture {
             let box = body.filter.angularBox
             var face: Int?
-            for index in tracks.indices where tracks[index].kind == .face && tracks[index].phase != .tentative && !faceUsed[index]
+            for index in tracks.indices
+            where tracks[index].kind == .face && tracks[index].phase != .tentative && !faceUsed[index]
                 && !tracks[index].isOutOfPicture
             {
                 let candidate = tracks[index].filter.angularBox
@@ -136,7 +138,8 @@ public struct SubjectFusion: Sendable {
             }
             subjects.append(subject)
         }
-        for index in tracks.indices where tracks[index].kind != .body && tracks[index].phase != .tentative && !faceUsed[index]
+        for index in tracks.indices
+        where tracks[index].kind != .body && tracks[index].phase != .tentative && !faceUsed[index]
             && !tracks[index].isOutOfPicture
         {
             var subject = FusedSubject(track: tracks[index])
@@ -144,8 +147,9 @@ public struct SubjectFusion: Sendable {
             // A face split from the body that carries its subject's identifier: one of its own.
             if tracks[index].kind == .face, subjects.contains(where: { $0.identifier == subject.identifier }) {
                 let own = tracks[index].identifier
-                let identifier = own != subject.identifier && !subjects.contains(where: { $0.identifier == own })
-                    && !subjectOfTrack.contains(where: { $0.subject == own && $0.track != own }) ? own : freshIdentifier()
+                let identifier =
+                    own != subject.identifier && !subjects.contains(where: { $0.identifier == own })
+                        && !subjectOfTrack.contains(where: { $0.subject == own && $0.track != own }) ? own : freshIdentifier()
                 if let identifier {
                     assign(own, identifier)
                     if !subjectSince.contains(where: { $0.subject == identifier }) { subjectSince.append((identifier, generation)) }

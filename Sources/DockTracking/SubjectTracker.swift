@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 /// Many subjects at once: each frame's observations are associated with the tracks by optimal
 /// assignment (faces with faces, bodies with bodies, objects with objects), each track runs its own
@@ -248,7 +248,8 @@ public struct SubjectTracker: Sendable {
         public var innovationSquare = 0.0
         /// The share of `innovationSquare` the mean makes up: 0 to 1.
         public var maneuver: Double {
-            innovationSquare > 0 ? min(1, (innovationMean.x * innovationMean.x + innovationMean.y * innovationMean.y) / innovationSquare) : 0
+            innovationSquare > 0
+                ? min(1, (innovationMean.x * innovationMean.x + innovationMean.y * innovationMean.y) / innovationSquare) : 0
         }
         /// How far its acceleration noise is raised, 0 (steady) to 1 (`noise.accelerationNoise`):
         /// set by its boxes when fused, decayed by every prediction (see `Configuration.maneuverHold`).
@@ -375,9 +376,10 @@ public struct SubjectTracker: Sendable {
                 // Missed: frames captured `coastAfter` after its last box have come without it
                 // (not merely boxes arriving late, or the daemon predicting to the present).
                 let missed = tracks[index].phase != .tentative && latestCapture - tracks[index].lastSeen > coastAfter
-                tracks[index].filter.noise.accelerationNoise = Self.accelerationNoise(heightRadians: height, tracks[index].kind,
-                                                                                      coasting: missed, maneuver: tracks[index].maneuverLevel,
-                                                                                      configuration)
+                tracks[index].filter.noise.accelerationNoise = Self.accelerationNoise(
+                    heightRadians: height, tracks[index].kind,
+                    coasting: missed, maneuver: tracks[index].maneuverLevel,
+                    configuration)
                 tracks[index].maneuverLevel *= maneuverDecay
                 // A lost track keeps its yaw rate (a walker hidden behind someone walks on) but not
                 // its pitch rate: a vertical rate comes from the jitter of a few boxes or from the
@@ -389,7 +391,8 @@ public struct SubjectTracker: Sendable {
                 // Once missed, it walks on at the pace of its last boxes (`ObservedRate`), not at
                 // the rate the last few of them left in its filter.
                 if missed, !tracks[index].walksOnObservedRate,
-                    let fit = tracks[index].observedRate.estimate(minimumResidual: configuration.noise.boxNoise * tracks[index].filter.state[4])
+                    let fit = tracks[index].observedRate.estimate(
+                        minimumResidual: configuration.noise.boxNoise * tracks[index].filter.state[4])
                 {
                     tracks[index].filter.setYawRate(fit.rate, variance: fit.variance)
                     tracks[index].walksOnObservedRate = true
@@ -417,13 +420,16 @@ public struct SubjectTracker: Sendable {
         let window = configuration.reidentificationWindow
         if window > .zero {
             lostTracks.removeAll { now - $0.lastFused > window }
-            for index in tracks.indices where !tracks[index].appearance.isEmpty && tracks[index].phase != .tentative
+            for index in tracks.indices
+            where !tracks[index].appearance.isEmpty && tracks[index].phase != .tentative
                 && tracks[index].lastSeen - tracks[index].born >= configuration.reidentificationAfterSeen
                 && now - tracks[index].lastFused <= window && isOver(tracks[index])
             {
                 if lostTracks.count >= configuration.maximumTracks { lostTracks.removeFirst() }
-                lostTracks.append(LostTrack(identifier: tracks[index].identifier, kind: tracks[index].kind,
-                                            appearance: tracks[index].appearance, lastFused: tracks[index].lastFused))
+                lostTracks.append(
+                    LostTrack(
+                        identifier: tracks[index].identifier, kind: tracks[index].kind,
+                        appearance: tracks[index].appearance, lastFused: tracks[index].lastFused))
             }
         }
         tracks.removeAll { isOver($0) }
@@ -450,8 +456,10 @@ public struct SubjectTracker: Sendable {
 
     /// The angular acceleration noise of a track of `kind` with the given angular height (see
     /// `Configuration.accelerationPerHeight`), raised by a maneuver `level` (see `maneuverLevel`).
-    static func accelerationNoise(heightRadians: Double, _ kind: SubjectKind, coasting: Bool = false, maneuver level: Double = 0,
-                                  _ configuration: borrowing Configuration) -> Double {
+    static func accelerationNoise(
+        heightRadians: Double, _ kind: SubjectKind, coasting: Bool = false, maneuver level: Double = 0,
+        _ configuration: borrowing Configuration
+    ) -> Double {
         let most = configuration.noise.accelerationNoise, perHeight = configuration.accelerationPerHeight
         guard perHeight > 0, heightRadians.isFinite else { return most }
         let height = heightRadians * (kind == .face ? 7 : 1)
@@ -493,9 +501,11 @@ public struct SubjectTracker: Sendable {
     ///
     /// When both have appearance descriptors, a pair farther apart than `appearanceVetoDistance`
     /// is not allowed, and one within `appearanceMatchDistance` costs `appearanceBonus` less.
-    static func cost(distance: Double?, expected expectedBox: NormalizedRect, _ box: NormalizedRect, phase: Phase, stage: Stage,
-                     sameDetectorIdentifier: Bool? = nil, appearanceDistance: Double? = nil,
-                     configuration: borrowing Configuration) -> Double {
+    static func cost(
+        distance: Double?, expected expectedBox: NormalizedRect, _ box: NormalizedRect, phase: Phase, stage: Stage,
+        sameDetectorIdentifier: Bool? = nil, appearanceDistance: Double? = nil,
+        configuration: borrowing Configuration
+    ) -> Double {
         guard let distance, distance <= configuration.gate else { return .infinity }
         var appearanceCost = 0.0
         if let appearanceDistance {
@@ -537,8 +547,10 @@ public struct SubjectTracker: Sendable {
     /// moved back by the lag. Observations without a usable box, or less confident than
     /// `minimumConfidence`, are ignored. In the steady state (no track born) this allocates
     /// nothing: the per-frame buffers are the tracker's own.
-    public mutating func update(_ observations: [Observation], camera: CameraInformation, captureTime: Duration,
-                                gimbalYawRadians: Double, gimbalPitchRadians: Double) {
+    public mutating func update(
+        _ observations: [Observation], camera: CameraInformation, captureTime: Duration,
+        gimbalYawRadians: Double, gimbalPitchRadians: Double
+    ) {
         guard let model = MeasurementModel(camera: camera, gimbalYawRadians: gimbalYawRadians, gimbalPitchRadians: gimbalPitchRadians)
         else { return }
         if captureTime > latestCapture, latestCapture > .zero {
@@ -577,8 +589,10 @@ public struct SubjectTracker: Sendable {
         for index in tracks.indices {
             let prediction = tracks[index].filter.prediction(model, lagSeconds: lag)
             let expected = prediction.measurement
-            expectedBoxes.append(NormalizedRect(x: expected[0] - expected[2] / 2, y: expected[1] - expected[3] / 2,
-                                                width: expected[2], height: expected[3]))
+            expectedBoxes.append(
+                NormalizedRect(
+                    x: expected[0] - expected[2] / 2, y: expected[1] - expected[3] / 2,
+                    width: expected[2], height: expected[3]))
             predictions.append(prediction)
             matched.append(false)
             phases.append(tracks[index].phase)
@@ -594,11 +608,12 @@ public struct SubjectTracker: Sendable {
             }
         }
         for kind in SubjectKind.allCases {
-            let isObserved = switch kind {
-            case .face: observedKinds.face
-            case .body: observedKinds.body
-            case .object: observedKinds.object
-            }
+            let isObserved =
+                switch kind {
+                case .face: observedKinds.face
+                case .body: observedKinds.body
+                case .object: observedKinds.object
+                }
             guard isObserved else { continue }
             associate(.confident, kind, observations, count: count, captureTime: captureTime)
             associate(.distant, kind, observations, count: count, captureTime: captureTime)
@@ -608,26 +623,29 @@ public struct SubjectTracker: Sendable {
         }
         if configuration.outOfPictureTimeout > .zero {
             markTracksOutOfPicture()
-            bringBack(observations, count: count, camera: camera, captureTime: captureTime,
-                      gimbalYawRadians: gimbalYawRadians, gimbalPitchRadians: gimbalPitchRadians)
+            bringBack(
+                observations, count: count, camera: camera, captureTime: captureTime,
+                gimbalYawRadians: gimbalYawRadians, gimbalPitchRadians: gimbalPitchRadians)
         }
         // Confident observations nobody took start tentative tracks, while there is room.
         for index in 0..<count where !assigned[index] && tracks.count < configuration.maximumTracks {
             let observation = observations[index]
             guard observation.box.isUsable, observation.confidence >= configuration.birthConfidence,
                 observation.confidence >= configuration.confidentThreshold,
-                let angular = AngularBox(box: observation.box, camera: camera, gimbalYawRadians: gimbalYawRadians,
-                                         gimbalPitchRadians: gimbalPitchRadians)
+                let angular = AngularBox(
+                    box: observation.box, camera: camera, gimbalYawRadians: gimbalYawRadians,
+                    gimbalPitchRadians: gimbalPitchRadians)
             else { continue }
             var noise = configuration.noise
             noise.accelerationNoise = Self.accelerationNoise(heightRadians: angular.heightRadians, observation.kind, configuration)
             var observedRate = ObservedRate(window: configuration.coastingRateWindow.trackerSeconds)
             observedRate.add(yawRadians: angular.yawRadians, at: captureTime)
-            var track = Track(identifier: nextIdentifier, kind: observation.kind,
-                              filter: SubjectFilter(first: angular, noise: noise),
-                              phase: .tentative, hits: 1, confidenceSum: observation.confidence,
-                              detectorIdentifier: observation.identifier, lastSeen: captureTime, lastFused: time, born: captureTime,
-                              observedRate: observedRate)
+            var track = Track(
+                identifier: nextIdentifier, kind: observation.kind,
+                filter: SubjectFilter(first: angular, noise: noise),
+                phase: .tentative, hits: 1, confidenceSum: observation.confidence,
+                detectorIdentifier: observation.identifier, lastSeen: captureTime, lastFused: time, born: captureTime,
+                observedRate: observedRate)
             if let appearance = observation.appearance { track.appearance.add(appearance, at: captureTime) }
             tracks.append(track)
             nextIdentifier += 1
@@ -654,7 +672,8 @@ public struct SubjectTracker: Sendable {
                 rivals += 1
                 if found.map({ distance < $0.distance }) ?? true { found = (lost, nil, distance) }
             }
-            for other in tracks.indices where other != index && tracks[other].kind == kind && !tracks[other].isSuperseded
+            for other in tracks.indices
+            where other != index && tracks[other].kind == kind && !tracks[other].isSuperseded
                 && tracks[other].phase != .tentative
             {
                 guard let distance = tracks[other].appearance.distance(to: tracks[index].appearance), distance <= limit else { continue }
@@ -682,7 +701,8 @@ public struct SubjectTracker: Sendable {
     /// whose expected box's centre lies beyond the picture's left or right border has walked out
     /// on that side: it is frozen there (see `Track.outOfPicture`).
     private mutating func markTracksOutOfPicture() {
-        for index in predictions.indices where !matched[index] && !isOut[index] && phases[index] != .tentative && predictions[index].isValid
+        for index in predictions.indices
+        where !matched[index] && !isOut[index] && phases[index] != .tentative && predictions[index].isValid
             && tracks[index].lastSeen - tracks[index].born >= configuration.outOfPictureAfterSeen
         {
             let expected = expectedBoxes[index], centre = expected.x + expected.width / 2
@@ -704,8 +724,10 @@ public struct SubjectTracker: Sendable {
     /// anyone of a height may be anyone else, and a stranger handed an old identifier costs more
     /// than a returning subject given a new one; a person who leaves a room and comes back, or one
     /// of a few who step out, is brought back.
-    private mutating func bringBack(_ observations: [Observation], count: Int, camera: CameraInformation, captureTime: Duration,
-                                    gimbalYawRadians: Double, gimbalPitchRadians: Double) {
+    private mutating func bringBack(
+        _ observations: [Observation], count: Int, camera: CameraInformation, captureTime: Duration,
+        gimbalYawRadians: Double, gimbalPitchRadians: Double
+    ) {
         guard isOut.contains(true) else { return }
         func fits(_ track: Int, _ index: Int) -> Bool {
             guard let side = tracks[track].outOfPicture, isOut.indices.contains(track), !assigned[index], classes[index] == 1,
@@ -714,7 +736,8 @@ public struct SubjectTracker: Sendable {
             let box = observations[index].box, centre = box.x + box.width / 2
             let onSide = side == .left ? centre <= configuration.reentryReach : centre >= 1 - configuration.reentryReach
             guard onSide || expectedBoxes[track].intersectionOverUnion(box) > 0,
-                let angular = AngularBox(box: box, camera: camera, gimbalYawRadians: gimbalYawRadians, gimbalPitchRadians: gimbalPitchRadians)
+                let angular = AngularBox(
+                    box: box, camera: camera, gimbalYawRadians: gimbalYawRadians, gimbalPitchRadians: gimbalPitchRadians)
             else { return false }
             // Someone who clearly looks otherwise is somebody else, whatever their height.
             let appearance = appearanceDistances[track * count + index]
@@ -736,8 +759,10 @@ public struct SubjectTracker: Sendable {
             guard rivals == 1 else { continue }
             let best = (track: track, observation: index)
             let observation = observations[best.observation]
-            guard let angular = AngularBox(box: observation.box, camera: camera, gimbalYawRadians: gimbalYawRadians,
-                                           gimbalPitchRadians: gimbalPitchRadians)
+            guard
+                let angular = AngularBox(
+                    box: observation.box, camera: camera, gimbalYawRadians: gimbalYawRadians,
+                    gimbalPitchRadians: gimbalPitchRadians)
             else { continue }
             var noise = configuration.noise
             noise.accelerationNoise = Self.accelerationNoise(heightRadians: angular.heightRadians, observation.kind, configuration)
@@ -762,18 +787,21 @@ public struct SubjectTracker: Sendable {
 
     /// One association stage for one kind: pairs the stage's tracks and observations not yet
     /// paired by optimal assignment and fuses each pair.
-    private mutating func associate(_ stage: Stage, _ kind: SubjectKind, _ observations: [Observation], count: Int,
-                                    captureTime: Duration) {
+    private mutating func associate(
+        _ stage: Stage, _ kind: SubjectKind, _ observations: [Observation], count: Int,
+        captureTime: Duration
+    ) {
         rows.removeAll(keepingCapacity: true)
         columns.removeAll(keepingCapacity: true)
         for index in predictions.indices where kinds[index] == kind && !matched[index] && predictions[index].isValid && !isOut[index] {
             let phase = phases[index]
-            let isRow = switch stage {
-            case .confident, .distant: phase != .tentative
-            case .unconfident: phase == .confirmed
-            case .vouching: phase == .coasting
-            case .tentative: phase == .tentative
-            }
+            let isRow =
+                switch stage {
+                case .confident, .distant: phase != .tentative
+                case .unconfident: phase == .confirmed
+                case .vouching: phase == .coasting
+                case .tentative: phase == .tentative
+                }
             if isRow { rows.append(index) }
         }
         guard !rows.isEmpty else { return }
@@ -793,27 +821,33 @@ public struct SubjectTracker: Sendable {
                         phases.withUnsafeBufferPointer { phases in
                             detectorIdentifiers.withUnsafeBufferPointer { trackIdentifiers in
                                 appearanceDistances.withUnsafeBufferPointer { appearanceDistances in
-                                observations.withUnsafeBufferPointer { observations in
-                                    solver.solve(rows: rows.count, columns: columns.count, gate: .greatestFiniteMagnitude, unpairedCost: unpaired) { row, column in
-                                        let track = rows[row], observation = columns[column]
-                                        let box = observations[observation].box
-                                        var same: Bool?
-                                        if let mine = trackIdentifiers[track], let theirs = observations[observation].identifier {
-                                            same = mine == theirs
+                                    observations.withUnsafeBufferPointer { observations in
+                                        solver.solve(
+                                            rows: rows.count, columns: columns.count, gate: .greatestFiniteMagnitude, unpairedCost: unpaired
+                                        ) { row, column in
+                                            let track = rows[row], observation = columns[column]
+                                            let box = observations[observation].box
+                                            var same: Bool?
+                                            if let mine = trackIdentifiers[track], let theirs = observations[observation].identifier {
+                                                same = mine == theirs
+                                            }
+                                            // A box the border cut is compared with the expected box cut
+                                            // alike, on its measured part only.
+                                            let edges = ClippedEdges(
+                                                observed: box, expected: expectedBoxes[track],
+                                                margin: configuration.clippedEdgeMargin)
+                                            let distance =
+                                                edges.isEmpty
+                                                ? predictions[track].distance(to: box)
+                                                : predictions[track].clipped(edges).distance(to: box)
+                                            let appearance = appearanceDistances[track * count + observation]
+                                            return Self.cost(
+                                                distance: distance, expected: edges.clip(expectedBoxes[track], like: box),
+                                                box, phase: phases[track], stage: stage, sameDetectorIdentifier: same,
+                                                appearanceDistance: appearance.isNaN ? nil : appearance,
+                                                configuration: configuration)
                                         }
-                                        // A box the border cut is compared with the expected box cut
-                                        // alike, on its measured part only.
-                                        let edges = ClippedEdges(observed: box, expected: expectedBoxes[track],
-                                                                 margin: configuration.clippedEdgeMargin)
-                                        let distance = edges.isEmpty ? predictions[track].distance(to: box)
-                                            : predictions[track].clipped(edges).distance(to: box)
-                                        let appearance = appearanceDistances[track * count + observation]
-                                        return Self.cost(distance: distance, expected: edges.clip(expectedBoxes[track], like: box),
-                                                         box, phase: phases[track], stage: stage, sameDetectorIdentifier: same,
-                                                         appearanceDistance: appearance.isNaN ? nil : appearance,
-                                                         configuration: configuration)
                                     }
-                                }
                                 }
                             }
                         }
@@ -834,7 +868,9 @@ public struct SubjectTracker: Sendable {
             let box = observations[observationIndex].box
             let expected = expectedBoxes[trackIndex]
             let edges = ClippedEdges(observed: box, expected: expected, margin: configuration.clippedEdgeMargin)
-            guard self.tracks[trackIndex].filter.update(with: box, edges.isEmpty ? predictions[trackIndex] : predictions[trackIndex].clipped(edges))
+            guard
+                self.tracks[trackIndex].filter.update(
+                    with: box, edges.isEmpty ? predictions[trackIndex] : predictions[trackIndex].clipped(edges))
             else { continue }
             // Boxes much later than the present tell of the past, through the lag's linear
             // approximation; only those about as fresh as a frame tell of a turn.
@@ -852,7 +888,9 @@ public struct SubjectTracker: Sendable {
             self.tracks[trackIndex].hits += 1
             self.tracks[trackIndex].confidenceSum += observations[observationIndex].confidence
             if let identifier = observations[observationIndex].identifier { self.tracks[trackIndex].detectorIdentifier = identifier }
-            if let appearance = observations[observationIndex].appearance { self.tracks[trackIndex].appearance.add(appearance, at: captureTime) }
+            if let appearance = observations[observationIndex].appearance {
+                self.tracks[trackIndex].appearance.add(appearance, at: captureTime)
+            }
             self.tracks[trackIndex].lastSeen = max(self.tracks[trackIndex].lastSeen, captureTime)
             self.tracks[trackIndex].lastFused = time
             if configuration.coastingRateWindow > .zero {

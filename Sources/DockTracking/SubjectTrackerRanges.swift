@@ -43,8 +43,10 @@ extension SubjectTracker.Configuration {
         func seconds(_ duration: Duration) -> Double {
             Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
         }
-        let fractions = [confidentThreshold, minimumConfidence, birthConfidence, minimumOverlap, minimumOverlapCoasting,
-                         minimumOverlapUnconfident]
+        let fractions = [
+            confidentThreshold, minimumConfidence, birthConfidence, minimumOverlap, minimumOverlapCoasting,
+            minimumOverlapUnconfident,
+        ]
         let lifetimes = [tentativeTimeout, coastAfter, coastTimeout, vouchedCoastTimeout].map(seconds)
         let noises = [noise.accelerationNoise, noise.sizeNoise, noise.boxNoise, noise.boxNoiseFloor]
         return R.maximumTracks.contains(maximumTracks) && R.gate.contains(gate) && R.coastingGate.contains(coastingGate)

@@ -115,12 +115,15 @@ public struct TrackingPipeline: Sendable {
 
     /// Fuses one frame's observations, captured at `captureTime` with the gimbal at the given
     /// pose (the pose at capture time, not now: the dock may have moved since).
-    public mutating func observe(_ observations: [Observation], camera: CameraInformation, captureTime: Duration,
-                                 gimbalYawRadians: Double, gimbalPitchRadians: Double) {
+    public mutating func observe(
+        _ observations: [Observation], camera: CameraInformation, captureTime: Duration,
+        gimbalYawRadians: Double, gimbalPitchRadians: Double
+    ) {
         guard camera.isValid else { return }
         self.camera = camera
-        tracker.update(observations, camera: camera, captureTime: captureTime, gimbalYawRadians: gimbalYawRadians,
-                       gimbalPitchRadians: gimbalPitchRadians)
+        tracker.update(
+            observations, camera: camera, captureTime: captureTime, gimbalYawRadians: gimbalYawRadians,
+            gimbalPitchRadians: gimbalPitchRadians)
     }
 
     /// One control tick at `now`, the gimbal at the given pose.
@@ -131,11 +134,13 @@ public struct TrackingPipeline: Sendable {
         let tracks = tracker.tracks
         let lost = tracker.lostTracks
         fusion.fuse(tracks, into: &subjects, keepingSubjectsOf: lost) { tracker.reserveIdentifier() }
-        primary = selector.choose(subjects, selection: selection, gimbalYawRadians: gimbalYawRadians,
-                                  gimbalPitchRadians: gimbalPitchRadians, now: now, camera: camera)
+        primary = selector.choose(
+            subjects, selection: selection, gimbalYawRadians: gimbalYawRadians,
+            gimbalPitchRadians: gimbalPitchRadians, now: now, camera: camera)
         if let primary, let subject = subjects.first(where: { $0.identifier == primary }), let camera,
-            let box = subject.angularBox.project(camera: camera, gimbalYawRadians: gimbalYawRadians,
-                                                 gimbalPitchRadians: gimbalPitchRadians)
+            let box = subject.angularBox.project(
+                camera: camera, gimbalYawRadians: gimbalYawRadians,
+                gimbalPitchRadians: gimbalPitchRadians)
         {
             lostSince = nil
             lostPrimaryWalkedOut = nil
@@ -144,13 +149,17 @@ public struct TrackingPipeline: Sendable {
             let target = controller.target(for: box, mode: framingMode, regionOfInterest: regionOfInterest)
             // In doubt, hold still: a subject whose box is only predicted (its track coasts,
             // hidden or missed) is not chased; the dock brakes and waits for it to be seen.
-            let rates = subject.isBoxCoasting ? controller.brake(seconds: seconds) : controller.command(
-                subject: subject.angularBox, subjectRates: (subject.yawRateRadiansPerSecond, subject.pitchRateRadiansPerSecond),
-                gimbalYawRadians: gimbalYawRadians, gimbalPitchRadians: gimbalPitchRadians, target: target, camera: camera,
-                seconds: seconds, uncertainty: subject.uncertainty)
+            let rates =
+                subject.isBoxCoasting
+                ? controller.brake(seconds: seconds)
+                : controller.command(
+                    subject: subject.angularBox, subjectRates: (subject.yawRateRadiansPerSecond, subject.pitchRateRadiansPerSecond),
+                    gimbalYawRadians: gimbalYawRadians, gimbalPitchRadians: gimbalPitchRadians, target: target, camera: camera,
+                    seconds: seconds, uncertainty: subject.uncertainty)
             let inFrame = !subject.isCoasting && regionOfInterest.contains(box.center)
-            return Step(activity: activity, yawRadiansPerSecond: rates.yawRadiansPerSecond,
-                        pitchRadiansPerSecond: rates.pitchRadiansPerSecond, isSubjectInFrame: inFrame)
+            return Step(
+                activity: activity, yawRadiansPerSecond: rates.yawRadiansPerSecond,
+                pitchRadiansPerSecond: rates.pitchRadiansPerSecond, isSubjectInFrame: inFrame)
         }
         switch activity {
         case .idle:
@@ -177,13 +186,15 @@ public struct TrackingPipeline: Sendable {
             // Turning after a subject who walked out, at their walking rate, within the
             // controller's limits.
             let rates = controller.turn(yawRadiansPerSecond: walkedOutYawRate, seconds: seconds)
-            return Step(activity: .holding, yawRadiansPerSecond: rates.yawRadiansPerSecond,
-                        pitchRadiansPerSecond: rates.pitchRadiansPerSecond, isSubjectInFrame: false)
+            return Step(
+                activity: .holding, yawRadiansPerSecond: rates.yawRadiansPerSecond,
+                pitchRadiansPerSecond: rates.pitchRadiansPerSecond, isSubjectInFrame: false)
         }
         if activity == .holding {
             let rates = controller.brake(seconds: seconds)
-            return Step(activity: .holding, yawRadiansPerSecond: rates.yawRadiansPerSecond,
-                        pitchRadiansPerSecond: rates.pitchRadiansPerSecond, isSubjectInFrame: false)
+            return Step(
+                activity: .holding, yawRadiansPerSecond: rates.yawRadiansPerSecond,
+                pitchRadiansPerSecond: rates.pitchRadiansPerSecond, isSubjectInFrame: false)
         }
         // Returning: the framing controller's law towards the rest pose, then leave the dock be.
         let yawError = restYawRadians - gimbalYawRadians
@@ -195,16 +206,20 @@ public struct TrackingPipeline: Sendable {
             return Step(activity: .idle, yawRadiansPerSecond: 0, pitchRadiansPerSecond: 0, isSubjectInFrame: false)
         }
         let rates = controller.command(towardsYawError: yawError, pitchError: pitchError, seconds: seconds)
-        return Step(activity: .returning, yawRadiansPerSecond: rates.yawRadiansPerSecond,
-                    pitchRadiansPerSecond: rates.pitchRadiansPerSecond, isSubjectInFrame: false)
+        return Step(
+            activity: .returning, yawRadiansPerSecond: rates.yawRadiansPerSecond,
+            pitchRadiansPerSecond: rates.pitchRadiansPerSecond, isSubjectInFrame: false)
     }
 
     /// Whether the rest pose would show the place the primary subject was last seen.
     private var isLostPlaceInViewFromRest: Bool {
         guard let camera, let place = selector.lastPlace,
-            let box = AngularBox(yawRadians: place.yawRadians, pitchRadians: place.pitchRadians, widthRadians: 1e-3,
-                                 heightRadians: 1e-3).project(camera: camera, gimbalYawRadians: restYawRadians,
-                                                              gimbalPitchRadians: restPitchRadians)
+            let box = AngularBox(
+                yawRadians: place.yawRadians, pitchRadians: place.pitchRadians, widthRadians: 1e-3,
+                heightRadians: 1e-3
+            ).project(
+                camera: camera, gimbalYawRadians: restYawRadians,
+                gimbalPitchRadians: restPitchRadians)
         else { return false }
         let margin = Self.restViewMargin, centre = box.center
         return centre.x >= margin && centre.x <= 1 - margin && centre.y >= margin && centre.y <= 1 - margin
@@ -252,8 +267,10 @@ public struct TrackingPipeline: Sendable {
         guard let camera else { return nil }
         var best: (identifier: Int, area: Double)?
         for subject in subjects {
-            guard let box = subject.angularBox.project(camera: camera, gimbalYawRadians: gimbalYawRadians,
-                                                       gimbalPitchRadians: gimbalPitchRadians),
+            guard
+                let box = subject.angularBox.project(
+                    camera: camera, gimbalYawRadians: gimbalYawRadians,
+                    gimbalPitchRadians: gimbalPitchRadians),
                 box.contains(point)
             else { continue }
             if best.map({ box.area < $0.area }) ?? true { best = (subject.identifier, box.area) }

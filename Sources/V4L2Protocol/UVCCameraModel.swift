@@ -33,9 +33,10 @@ public struct UVCCameraModel: Hashable, Sendable {
                 V4L2ControlID.panRelative: "Pan, Relative", V4L2ControlID.tiltRelative: "Tilt, Relative",
             ]
             let isSpeed = id == V4L2ControlID.panSpeed || id == V4L2ControlID.tiltSpeed || id == V4L2ControlID.zoomContinuous
-            return V4L2ControlDescription(id: id, name: names[id] ?? name, minimum: minimum, maximum: maximum, step: step,
-                                          defaultValue: defaultValue,
-                                          flags: isSpeed ? [] : [.volatile])
+            return V4L2ControlDescription(
+                id: id, name: names[id] ?? name, minimum: minimum, maximum: maximum, step: step,
+                defaultValue: defaultValue,
+                flags: isSpeed ? [] : [.volatile])
         }
     }
 
@@ -116,8 +117,10 @@ public struct UVCCameraModel: Hashable, Sendable {
             guard !controlSource.isEmpty else { throw ParseError(field: "\(field).source", reason: "must say where the numbers came from") }
             try entry.finish()
             guard !controls.contains(where: { $0.id == id }) else { throw ParseError(field: "\(field).name", reason: "listed twice") }
-            controls.append(Control(name: controlName, id: id, minimum: minimum, maximum: maximum, step: UInt64(step),
-                                    defaultValue: defaultValue, failsWithIO: failsWithIO, source: controlSource))
+            controls.append(
+                Control(
+                    name: controlName, id: id, minimum: minimum, maximum: maximum, step: UInt64(step),
+                    defaultValue: defaultValue, failsWithIO: failsWithIO, source: controlSource))
         }
         let speedPerUnit = try document.number("speed_degrees_per_second_per_unit")
         let absoluteSpeed = try document.number("absolute_degrees_per_second")

@@ -51,8 +51,10 @@ public enum V4L2Event {
     ///   - pending: events still queued after this one.
     ///   - sequence: the file handle's event count, from 0.
     ///   - nanoseconds: the event's time on the emulation's clock.
-    public static func control(changes: UInt32, control: V4L2ControlDescription, value: Int64, pending: UInt32,
-                               sequence: UInt32, nanoseconds: Int64) -> [UInt8] {
+    public static func control(
+        changes: UInt32, control: V4L2ControlDescription, value: Int64, pending: UInt32,
+        sequence: UInt32, nanoseconds: Int64
+    ) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: size)
         bytes.put(controlType, at: 0)
         bytes.put(changes, at: 8)

@@ -30,8 +30,10 @@ public struct V4L2Capability: Hashable, Sendable {
     public var deviceCapabilities: UInt32
 
     /// Creates a capability record.
-    public init(driver: String, card: String, busInfo: String, version: UInt32, capabilities: UInt32,
-                deviceCapabilities: UInt32) {
+    public init(
+        driver: String, card: String, busInfo: String, version: UInt32, capabilities: UInt32,
+        deviceCapabilities: UInt32
+    ) {
         self.driver = driver
         self.card = card
         self.busInfo = busInfo
@@ -88,8 +90,10 @@ public struct V4L2ControlDescription: Hashable, Sendable {
     public var flags: V4L2ControlFlags
 
     /// Creates a description.
-    public init(id: UInt32, type: UInt32 = V4L2ControlType.integer.rawValue, name: String, minimum: Int64, maximum: Int64,
-                step: UInt64, defaultValue: Int64, flags: V4L2ControlFlags = []) {
+    public init(
+        id: UInt32, type: UInt32 = V4L2ControlType.integer.rawValue, name: String, minimum: Int64, maximum: Int64,
+        step: UInt64, defaultValue: Int64, flags: V4L2ControlFlags = []
+    ) {
         self.id = id
         self.type = type
         self.name = name
@@ -205,8 +209,10 @@ public enum V4L2ExtendedControls {
     public static let controlSize = 20
 
     /// The image of a request for `controls` (values ignored by `G_EXT_CTRLS`), in class `which`.
-    public static func encode(which: UInt32 = V4L2ControlID.cameraClass, _ controls: [(id: UInt32, value: Int32)],
-                              errorIndex: UInt32 = 0) -> [UInt8] {
+    public static func encode(
+        which: UInt32 = V4L2ControlID.cameraClass, _ controls: [(id: UInt32, value: Int32)],
+        errorIndex: UInt32 = 0
+    ) -> [UInt8] {
         var image = [UInt8](repeating: 0, count: headerSize + controlSize * controls.count)
         image.put(which, at: 0)
         image.put(UInt32(controls.count), at: 4)
@@ -225,7 +231,9 @@ public enum V4L2ExtendedControls {
     {
         try check(bytes, headerSize, "v4l2_ext_controls")
         let count = Int(bytes.uint32(at: 4))
-        guard count <= 1024 else { throw V4L2DecodingError(structName: "v4l2_ext_controls", count: bytes.count, needed: count * controlSize) }
+        guard count <= 1024 else {
+            throw V4L2DecodingError(structName: "v4l2_ext_controls", count: bytes.count, needed: count * controlSize)
+        }
         try check(bytes, headerSize + controlSize * count, "v4l2_ext_control array")
         let controls = (0..<count).map { index in
             let base = headerSize + controlSize * index

@@ -109,8 +109,9 @@ public enum VISCACommand: Hashable, Sendable {
     public func encode(address: UInt8) -> [UInt8] {
         if case .addressSet = self { return [0x88, 0x30, 0x01, 0xFF] }
         let broadcastAllowed = self == .interfaceClear
-        precondition((1...7).contains(address) || (broadcastAllowed && address == 8),
-                     "VISCA camera address \(address) is outside 1...7 for \(name)")
+        precondition(
+            (1...7).contains(address) || (broadcastAllowed && address == 8),
+            "VISCA camera address \(address) is outside 1...7 for \(name)")
         let header = 0x80 | address
         switch self {
         case .addressSet:

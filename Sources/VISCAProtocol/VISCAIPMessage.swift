@@ -87,8 +87,10 @@ public struct VISCAIPMessage: Hashable, Sendable {
     public func encode() -> [UInt8] {
         precondition(payload.count <= Int(UInt16.max), "VISCA over IP payload of \(payload.count) bytes")
         let type = payloadType.rawValue, length = UInt16(payload.count)
-        return [UInt8(type >> 8), UInt8(type & 0xFF), UInt8(length >> 8), UInt8(length & 0xFF),
-                UInt8(sequence >> 24), UInt8(sequence >> 16 & 0xFF), UInt8(sequence >> 8 & 0xFF), UInt8(sequence & 0xFF)]
+        return [
+            UInt8(type >> 8), UInt8(type & 0xFF), UInt8(length >> 8), UInt8(length & 0xFF),
+            UInt8(sequence >> 24), UInt8(sequence >> 16 & 0xFF), UInt8(sequence >> 8 & 0xFF), UInt8(sequence & 0xFF),
+        ]
             + payload
     }
 
@@ -129,8 +131,9 @@ public struct VISCAIPMessage: Hashable, Sendable {
     /// A VISCA packet in a datagram: a command or inquiry from the host (by
     /// `VISCACommand.isInquiry`), typed `command` or `inquiry`.
     public static func command(_ command: VISCACommand, address: UInt8 = 1, sequence: UInt32) -> VISCAIPMessage {
-        VISCAIPMessage(payloadType: command.isInquiry ? .inquiry : .command, sequence: sequence,
-                       payload: command.encode(address: address))
+        VISCAIPMessage(
+            payloadType: command.isInquiry ? .inquiry : .command, sequence: sequence,
+            payload: command.encode(address: address))
     }
 
     /// A camera's reply in a datagram, typed `reply`.

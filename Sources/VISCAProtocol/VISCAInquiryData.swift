@@ -29,8 +29,10 @@ public struct VISCAVersion: Hashable, Sendable {
     /// The 7 data bytes of the inquiry reply (a camera whose fields hold 0xFF cannot send them:
     /// VISCA has no escape).
     public var data: [UInt8] {
-        [UInt8(vendor >> 8), UInt8(vendor & 0xFF), UInt8(model >> 8), UInt8(model & 0xFF),
-         UInt8(romVersion >> 8), UInt8(romVersion & 0xFF), maximumSocket]
+        [
+            UInt8(vendor >> 8), UInt8(vendor & 0xFF), UInt8(model >> 8), UInt8(model & 0xFF),
+            UInt8(romVersion >> 8), UInt8(romVersion & 0xFF), maximumSocket,
+        ]
     }
 }
 

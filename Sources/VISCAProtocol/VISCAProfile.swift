@@ -70,8 +70,10 @@ public struct VISCAProfile: Hashable, Sendable {
         public var completionBeforeArrival: Bool
 
         /// Creates quirks; by default none.
-        public init(completionWithoutAck: Bool = false, oneSpeedByteInPositionMoves: Bool = false,
-                    udpWithoutSequenceHeader: Bool = false, completionBeforeArrival: Bool = false) {
+        public init(
+            completionWithoutAck: Bool = false, oneSpeedByteInPositionMoves: Bool = false,
+            udpWithoutSequenceHeader: Bool = false, completionBeforeArrival: Bool = false
+        ) {
             self.completionWithoutAck = completionWithoutAck
             self.oneSpeedByteInPositionMoves = oneSpeedByteInPositionMoves
             self.udpWithoutSequenceHeader = udpWithoutSequenceHeader

@@ -80,20 +80,25 @@ extension VISCAProfile {
             throw .invalidProfile(field: path + ".minimum_degrees", reason: "must be at most 0 (home), got \(minimum)")
         }
         guard maximum >= 0, maximum > minimum else {
-            throw .invalidProfile(field: path + ".maximum_degrees",
-                                  reason: "must be at least 0 (home) and above minimum_degrees, got \(maximum)")
+            throw .invalidProfile(
+                field: path + ".maximum_degrees",
+                reason: "must be at least 0 (home) and above minimum_degrees, got \(maximum)")
         }
         for (key, degrees) in [("minimum_degrees", minimum), ("maximum_degrees", maximum)] {
             guard Double(Int16.min)...Double(Int16.max) ~= (degrees * countsPerDegree).rounded() else {
-                throw .invalidProfile(field: path + "." + key,
-                                      reason: "\(degrees)° is \(degrees * countsPerDegree) counts, beyond 16 bits")
+                throw .invalidProfile(
+                    field: path + "." + key,
+                    reason: "\(degrees)° is \(degrees * countsPerDegree) counts, beyond 16 bits")
             }
         }
         var points: [(step: UInt8, degreesPerSecond: Double)] = []
         for (index, value) in try object.array("speeds").enumerated() {
             var point = try ObjectReader(value, path: path + ".speeds[\(index)]")
-            points.append((step: UInt8(try point.integer("step", in: 1...254)),
-                           degreesPerSecond: try point.number("degrees_per_second")))
+            points.append(
+                (
+                    step: UInt8(try point.integer("step", in: 1...254)),
+                    degreesPerSecond: try point.number("degrees_per_second")
+                ))
             try point.finish()
         }
         let speeds: VISCASpeedTable

@@ -22,7 +22,8 @@ public struct VISCASpeedTable: Hashable, Sendable {
         }
         for (index, point) in points.enumerated() {
             guard point.degreesPerSecond.isFinite, point.degreesPerSecond > 0 else {
-                throw .invalidSpeedTable(reason: "step \(point.step) has speed \(point.degreesPerSecond); speeds must be finite and above 0")
+                throw .invalidSpeedTable(
+                    reason: "step \(point.step) has speed \(point.degreesPerSecond); speeds must be finite and above 0")
             }
             guard point.step != 0xFF else { throw .invalidSpeedTable(reason: "step 255 cannot be sent (0xFF ends a packet)") }
             guard index > 0 else { continue }
@@ -32,7 +33,9 @@ public struct VISCASpeedTable: Hashable, Sendable {
             }
             guard point.degreesPerSecond > previous.degreesPerSecond else {
                 throw .invalidSpeedTable(
-                    reason: "speeds must increase with the step, got \(previous.degreesPerSecond) °/s at step \(previous.step) and \(point.degreesPerSecond) °/s at step \(point.step)")
+                    reason:
+                        "speeds must increase with the step, got \(previous.degreesPerSecond) °/s at step \(previous.step) and \(point.degreesPerSecond) °/s at step \(point.step)"
+                )
             }
         }
         steps = points.map(\.step)

@@ -3,21 +3,27 @@ import DockOptions
 /// dockbench's options, declared once: its parser and the option list of its help read them.
 enum BenchOptions {
     static let json = Option("--json", help: "print one JSON object instead of the tables")
-    static let calls = Option("--calls", .wholeNumber(1...1_000_000), placeholder: "N", help: "GetStatus round trips to time",
-                              defaultText: "5000")
+    static let calls = Option(
+        "--calls", .wholeNumber(1...1_000_000), placeholder: "N", help: "GetStatus round trips to time",
+        defaultText: "5000")
     static let tracker = Option("--tracker", help: "measure the tracker's and the pipeline's cost only")
     static let load = Option("--load", help: "run the load test instead")
-    static let seconds = Option("--seconds", .wholeNumber(1...86_400), placeholder: "S", help: "how long the load test runs",
-                                defaultText: "60")
-    static let soak = Option("--soak", .number(.above(0, atMost: 10_080)), placeholder: "MINUTES",
-                             help: "run the soak for MINUTES (a decimal: 0.2 is 12 s)")
-    static let soakOutput = Option("--soak-output", .text, placeholder: "PREFIX", help: "where the soak writes PREFIX.json and PREFIX.svg",
-                                   defaultText: "soak")
-    static let soakSample = Option("--soak-sample", .number(.above(0, atMost: 3600)), placeholder: "SECONDS",
-                                   help: "how often the soak samples dockd", defaultText: "10")
+    static let seconds = Option(
+        "--seconds", .wholeNumber(1...86_400), placeholder: "S", help: "how long the load test runs",
+        defaultText: "60")
+    static let soak = Option(
+        "--soak", .number(.above(0, atMost: 10_080)), placeholder: "MINUTES",
+        help: "run the soak for MINUTES (a decimal: 0.2 is 12 s)")
+    static let soakOutput = Option(
+        "--soak-output", .text, placeholder: "PREFIX", help: "where the soak writes PREFIX.json and PREFIX.svg",
+        defaultText: "soak")
+    static let soakSample = Option(
+        "--soak-sample", .number(.above(0, atMost: 3600)), placeholder: "SECONDS",
+        help: "how often the soak samples dockd", defaultText: "10")
     static let soakPlot = Option("--soak-plot", .text, placeholder: "PREFIX", help: "draw PREFIX.svg again from PREFIX.json")
-    static let soakHolder = Option("--soak-holder", .text, placeholder: "SOCKET",
-                                   help: "(the soak's own child) hold control of dockd at SOCKET until killed")
+    static let soakHolder = Option(
+        "--soak-holder", .text, placeholder: "SOCKET",
+        help: "(the soak's own child) hold control of dockd at SOCKET until killed")
     static let help = Option("--help", help: "show this help", aliases: ["-h"])
     static let version = Option("--version", help: "print dockbench's version")
 

@@ -28,8 +28,10 @@ enum ReadyBenchmark {
             }
             guard bound == 0 else { continue }
             let start = MonotonicClock.now()
-            guard let daemon = try? DaemonProcess(["--simulator", "--wake-on-attach=false"], socket: temporaryPath("ready-\(run).sock"),
-                                                  environment: ["NOTIFY_SOCKET": path])
+            guard
+                let daemon = try? DaemonProcess(
+                    ["--simulator", "--wake-on-attach=false"], socket: temporaryPath("ready-\(run).sock"),
+                    environment: ["NOTIFY_SOCKET": path])
             else { continue }
             var buffer = [UInt8](repeating: 0, count: 4096)
             var ready: Duration?

@@ -1,5 +1,5 @@
-import DockClient
 import DockAPI
+import DockClient
 import DockCore
 import DockHost
 import DockProtocol
@@ -28,7 +28,8 @@ enum SerialLatencyBenchmark {
     static func measure(calls: Int) async -> [Double] {
         guard let dock = try? PseudoTerminalDock() else { return [] }
         defer { dock.stop() }
-        guard let daemon = try? DaemonProcess(["--device", dock.devicePath, "--wake-on-attach=false"], socket: temporaryPath("serial.sock")),
+        guard
+            let daemon = try? DaemonProcess(["--device", dock.devicePath, "--wake-on-attach=false"], socket: temporaryPath("serial.sock")),
             let connection = await daemon.readyConnection()
         else { return [] }
         defer { daemon.stop() }

@@ -114,7 +114,8 @@ enum Soak {
             FileHandle.standardError.write(Data("dockbench: the soak took no sample\n".utf8))
             return 1
         }
-        let json = "{\"minutes\":\(decimal(options.minutes, places: 3)),\"sample_seconds\":\(decimal(options.sampleSeconds)),"
+        let json =
+            "{\"minutes\":\(decimal(options.minutes, places: 3)),\"sample_seconds\":\(decimal(options.sampleSeconds)),"
             + "\"holders_held\":\(counts.holdersHeld),\"summary\":\(summary.json),"
             + "\"unexplained\":[\(unexpected.map { JSONValue.string($0).serialized }.joined(separator: ","))],"
             + "\"samples\":[\n\(taken.map(\.json).joined(separator: ",\n"))\n]}\n"
@@ -126,21 +127,27 @@ enum Soak {
         }
         // The plot is drawn from the JSON as written, so --soak-plot draws the same again.
         guard replot(options.output) == 0 else { return 1 }
-        print(table([
-            Row("samples, every \(decimal(options.sampleSeconds)) s", value: "\(summary.samples)"),
-            Row("RSS first / last half min–max (MiB)",
-                value: "\(decimal(summary.residentFirst, places: 2)) / \(decimal(summary.residentLastHalfMinimum, places: 2))–\(decimal(summary.residentLastHalfMaximum, places: 2))",
-                target: "≤ 20, flat"),
-            Row("RSS slope over the last half (MiB per hour)", value: decimal(summary.residentLastHalfSlopePerHour, places: 3)),
-            Row("descriptors low–high", value: "\(summary.descriptorsMinimum)–\(summary.descriptorsMaximum)", target: "flat"),
-            Row("threads low–high", value: "\(summary.threadsMinimum)–\(summary.threadsMaximum)", target: "flat"),
-            Row("loop lateness p99 worst / max (µs)", value: "\(decimal(summary.latenessP99Maximum)) / \(decimal(summary.latenessMaximum))"),
-            Row("missed ticks", value: "\(summary.missedTicks)"),
-            Row("calls; errors the soak explains (unplugged, busy)", value: "\(summary.calls); \(summary.expectedErrors)"),
-            Row("unexplained errors", value: "\(counts.errors)", target: "0"),
-            Row("unplugs; holders killed (of them holding); vanished; garbage",
-                value: "\(counts.unplugs); \(counts.holdersKilled) (\(counts.holdersHeld)); \(counts.vanished); \(counts.garbage)"),
-        ]))
+        print(
+            table([
+                Row("samples, every \(decimal(options.sampleSeconds)) s", value: "\(summary.samples)"),
+                Row(
+                    "RSS first / last half min–max (MiB)",
+                    value:
+                        "\(decimal(summary.residentFirst, places: 2)) / \(decimal(summary.residentLastHalfMinimum, places: 2))–\(decimal(summary.residentLastHalfMaximum, places: 2))",
+                    target: "≤ 20, flat"),
+                Row("RSS slope over the last half (MiB per hour)", value: decimal(summary.residentLastHalfSlopePerHour, places: 3)),
+                Row("descriptors low–high", value: "\(summary.descriptorsMinimum)–\(summary.descriptorsMaximum)", target: "flat"),
+                Row("threads low–high", value: "\(summary.threadsMinimum)–\(summary.threadsMaximum)", target: "flat"),
+                Row(
+                    "loop lateness p99 worst / max (µs)",
+                    value: "\(decimal(summary.latenessP99Maximum)) / \(decimal(summary.latenessMaximum))"),
+                Row("missed ticks", value: "\(summary.missedTicks)"),
+                Row("calls; errors the soak explains (unplugged, busy)", value: "\(summary.calls); \(summary.expectedErrors)"),
+                Row("unexplained errors", value: "\(counts.errors)", target: "0"),
+                Row(
+                    "unplugs; holders killed (of them holding); vanished; garbage",
+                    value: "\(counts.unplugs); \(counts.holdersKilled) (\(counts.holdersHeld)); \(counts.vanished); \(counts.garbage)"),
+            ]))
         print("wrote \(options.output).json and \(options.output).svg")
         for line in unexpected.prefix(10) { print("unexplained: \(line)") }
         return 0
@@ -148,9 +155,11 @@ enum Soak {
 
     /// The plot's title and subtitle.
     static func titles(minutes: Double, errors: Int, last: SoakSample) -> (String, String) {
-        ("dockd soak: \(decimal(minutes)) min, \(errors) unexplained errors",
-         "5 people at 30 fps; \(last.unplugs) unplugs, \(last.holdersKilled) holders SIGKILLed, \(last.vanished) clients vanished, "
-            + "\(last.garbage) garbage")
+        (
+            "dockd soak: \(decimal(minutes)) min, \(errors) unexplained errors",
+            "5 people at 30 fps; \(last.unplugs) unplugs, \(last.holdersKilled) holders SIGKILLed, \(last.vanished) clients vanished, "
+                + "\(last.garbage) garbage"
+        )
     }
 
     /// `--soak-plot PREFIX`: draws PREFIX.svg again from PREFIX.json (a run's figures with a newer
@@ -166,13 +175,14 @@ enum Soak {
         func number(_ row: [String: Any], _ key: String) -> Double { (row[key] as? Double) ?? (row[key] as? Int).map(Double.init) ?? .nan }
         func whole(_ row: [String: Any], _ key: String) -> Int { (row[key] as? Int) ?? 0 }
         let samples = rows.map { row in
-            SoakSample(seconds: number(row, "t"), residentMebibytes: number(row, "rss_mib"), descriptors: whole(row, "descriptors"),
-                       threads: whole(row, "threads"), latenessP50Microseconds: number(row, "late_p50_us"),
-                       latenessP99Microseconds: number(row, "late_p99_us"), latenessMaximumMicroseconds: number(row, "late_max_us"),
-                       missedTicks: whole(row, "missed_ticks"), calls: whole(row, "calls"), errors: whole(row, "errors"),
-                       expectedErrors: whole(row, "expected_errors"), holdersKilled: whole(row, "holders_killed"),
-                       vanished: whole(row, "vanished"), garbage: whole(row, "garbage"), unplugs: whole(row, "unplugs"),
-                       dockReconnects: whole(row, "dock_reconnects"))
+            SoakSample(
+                seconds: number(row, "t"), residentMebibytes: number(row, "rss_mib"), descriptors: whole(row, "descriptors"),
+                threads: whole(row, "threads"), latenessP50Microseconds: number(row, "late_p50_us"),
+                latenessP99Microseconds: number(row, "late_p99_us"), latenessMaximumMicroseconds: number(row, "late_max_us"),
+                missedTicks: whole(row, "missed_ticks"), calls: whole(row, "calls"), errors: whole(row, "errors"),
+                expectedErrors: whole(row, "expected_errors"), holdersKilled: whole(row, "holders_killed"),
+                vanished: whole(row, "vanished"), garbage: whole(row, "garbage"), unplugs: whole(row, "unplugs"),
+                dockReconnects: whole(row, "dock_reconnects"))
         }
         let errors = (document["unexplained"] as? [Any])?.count ?? samples.reduce(0) { $0 + $1.errors }
         let (title, subtitle) = titles(minutes: minutes, errors: errors, last: samples.last!)
@@ -196,8 +206,9 @@ enum Soak {
             }
             if let current = connection {
                 let now = MonotonicClock.now()
-                let batch = ObservationBatch(observations: TrackingLoadBenchmark.observations(at: microseconds(now - start) / 1e6),
-                                             camera: TrackingLoadBenchmark.camera, captureTime: now)
+                let batch = ObservationBatch(
+                    observations: TrackingLoadBenchmark.observations(at: microseconds(now - start) / 1e6),
+                    camera: TrackingLoadBenchmark.camera, captureTime: now)
                 do {
                     _ = try await current.call(.host(.track(batch)))
                     tally.note(nil, during: "Track")
@@ -253,7 +264,8 @@ enum Soak {
             next += .milliseconds(Int64(seconds * 1000))
             guard next <= end + .milliseconds(200) else { return }
             try? await Task.sleep(until: .now + (next - MonotonicClock.now()), clock: .continuous)
-            guard let resident = DaemonProcess.residentMegabytes(of: identifier), let descriptors = DaemonProcess.openDescriptors(of: identifier),
+            guard let resident = DaemonProcess.residentMegabytes(of: identifier),
+                let descriptors = DaemonProcess.openDescriptors(of: identifier),
                 let threads = DaemonProcess.threads(of: identifier)
             else {
                 tally.failure("dockd's /proc entry is gone")
@@ -273,11 +285,13 @@ enum Soak {
             if let loop { missedBefore = loop.missed }
             let taken = SoakSample(
                 seconds: tally.seconds, residentMebibytes: resident, descriptors: descriptors, threads: threads,
-                latenessP50Microseconds: (loop?.latenessP50Seconds ?? .nan) * 1e6, latenessP99Microseconds: (loop?.latenessP99Seconds ?? .nan) * 1e6,
+                latenessP50Microseconds: (loop?.latenessP50Seconds ?? .nan) * 1e6,
+                latenessP99Microseconds: (loop?.latenessP99Seconds ?? .nan) * 1e6,
                 latenessMaximumMicroseconds: (loop?.latenessMaximumSeconds ?? .nan) * 1e6, missedTicks: missed,
                 calls: counts.calls - countsBefore.calls, errors: counts.errors - countsBefore.errors,
                 expectedErrors: counts.expectedErrors - countsBefore.expectedErrors, holdersKilled: counts.holdersKilled,
-                vanished: counts.vanished, garbage: counts.garbage, unplugs: counts.unplugs, dockReconnects: status?.counters.reconnects ?? -1)
+                vanished: counts.vanished, garbage: counts.garbage, unplugs: counts.unplugs,
+                dockReconnects: status?.counters.reconnects ?? -1)
             tally.samples.withLock { $0.append(taken) }
             countsBefore = counts
         }

@@ -18,8 +18,9 @@ enum SoakHolder {
                 FileHandle.standardOutput.write(Data("holding\n".utf8))
                 while true {
                     phase += 0.2
-                    let velocity = MotionRequest.velocity(yawRadiansPerSecond: 0.2 * sin(phase), pitchRadiansPerSecond: 0.05 * cos(phase),
-                                                          duration: nil)
+                    let velocity = MotionRequest.velocity(
+                        yawRadiansPerSecond: 0.2 * sin(phase), pitchRadiansPerSecond: 0.05 * cos(phase),
+                        duration: nil)
                     guard (try? await connection.call(.host(.motion(velocity, takeOver: true, waitsForEnd: false)))) != nil else { break }
                     try? await Task.sleep(for: .milliseconds(50))
                 }

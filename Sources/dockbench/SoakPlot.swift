@@ -20,9 +20,12 @@ enum SoakPlot {
             Panel(title: "dockd RSS (MiB)", series: [("VmRSS", "#1f77b4", samples.map(\.residentMebibytes))]),
             Panel(title: "open file descriptors", series: [("fds", "#2ca02c", samples.map { Double($0.descriptors) })]),
             Panel(title: "threads", series: [("threads", "#9467bd", samples.map { Double($0.threads) })]),
-            Panel(title: "30 Hz loop lateness (ms, over dockd's last 1024 ticks)",
-                  series: [("p99", "#ff7f0e", samples.map { $0.latenessP99Microseconds / 1000 }),
-                           ("maximum", "#d62728", samples.map { $0.latenessMaximumMicroseconds / 1000 })]),
+            Panel(
+                title: "30 Hz loop lateness (ms, over dockd's last 1024 ticks)",
+                series: [
+                    ("p99", "#ff7f0e", samples.map { $0.latenessP99Microseconds / 1000 }),
+                    ("maximum", "#d62728", samples.map { $0.latenessMaximumMicroseconds / 1000 }),
+                ]),
         ]
         let height = top + Double(panels.count) * (panelHeight + gap) + 10
         let times = samples.map { $0.seconds / 60 }
@@ -44,25 +47,30 @@ enum SoakPlot {
             func y(_ value: Double) -> Double { y0 + panelHeight - (value - low) / (high - low) * panelHeight }
             func x(_ minute: Double) -> Double { left + minute / lastMinute * plotWidth }
             svg += "<text x=\"\(left)\" y=\"\(format(y0 - 6))\" font-weight=\"bold\">\(escaped(panel.title))</text>\n"
-            svg += "<rect x=\"\(left)\" y=\"\(format(y0))\" width=\"\(format(plotWidth))\" height=\"\(panelHeight)\" fill=\"none\" stroke=\"#999\"/>\n"
+            svg +=
+                "<rect x=\"\(left)\" y=\"\(format(y0))\" width=\"\(format(plotWidth))\" height=\"\(panelHeight)\" fill=\"none\" stroke=\"#999\"/>\n"
             for fraction in [0.0, 0.5, 1.0] {
                 let value = low + fraction * (high - low)
                 svg += "<text x=\"\(left - 6)\" y=\"\(format(y(value) + 4))\" text-anchor=\"end\">\(label(value))</text>\n"
                 if fraction == 0.5 {
-                    svg += "<line x1=\"\(left)\" y1=\"\(format(y(value)))\" x2=\"\(format(left + plotWidth))\" y2=\"\(format(y(value)))\" stroke=\"#ddd\"/>\n"
+                    svg +=
+                        "<line x1=\"\(left)\" y1=\"\(format(y(value)))\" x2=\"\(format(left + plotWidth))\" y2=\"\(format(y(value)))\" stroke=\"#ddd\"/>\n"
                 }
             }
             for (number, series) in panel.series.enumerated() {
                 let points = zip(times, series.values).filter { $0.1.isFinite }.map { "\(format(x($0.0))),\(format(y($0.1)))" }
-                svg += "<polyline fill=\"none\" stroke=\"\(series.colour)\" stroke-width=\"1.5\" points=\"\(points.joined(separator: " "))\"/>\n"
+                svg +=
+                    "<polyline fill=\"none\" stroke=\"\(series.colour)\" stroke-width=\"1.5\" points=\"\(points.joined(separator: " "))\"/>\n"
                 if panel.series.count > 1 {
-                    svg += "<text x=\"\(format(left + plotWidth - 130 + Double(number) * 40))\" y=\"\(format(y0 - 6))\" fill=\"\(series.colour)\">\(series.name)</text>\n"
+                    svg +=
+                        "<text x=\"\(format(left + plotWidth - 130 + Double(number) * 40))\" y=\"\(format(y0 - 6))\" fill=\"\(series.colour)\">\(series.name)</text>\n"
                 }
             }
         }
         let axisY = top + Double(panels.count) * (panelHeight + gap) - gap + 16 + 14
         for fraction in [0.0, 0.25, 0.5, 0.75, 1.0] {
-            svg += "<text x=\"\(format(left + fraction * plotWidth))\" y=\"\(format(axisY))\" text-anchor=\"middle\">\(label(fraction * lastMinute, places: lastMinute < 4 ? 2 : 1)) min</text>\n"
+            svg +=
+                "<text x=\"\(format(left + fraction * plotWidth))\" y=\"\(format(axisY))\" text-anchor=\"middle\">\(label(fraction * lastMinute, places: lastMinute < 4 ? 2 : 1)) min</text>\n"
         }
         return svg + "</svg>\n"
     }
@@ -82,6 +90,7 @@ enum SoakPlot {
     static func format(_ value: Double) -> String { String((value * 10).rounded() / 10) }
 
     static func escaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(
+            of: ">", with: "&gt;")
     }
 }

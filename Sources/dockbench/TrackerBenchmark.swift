@@ -1,7 +1,7 @@
 import CAllocationCounter
-import Glibc
 import DockSystem
 import DockTracking
+import Glibc
 
 /// Times the tracker on synthetic frames: `subjects` people walking, each seen as a body and a
 /// face (twice as many observations as subjects), one frame at 30 fps after another.
@@ -22,8 +22,10 @@ enum TrackerBenchmark {
     /// face/body fusion, the primary's choice and the framing controller) instead of the tracker.
     /// With `appearance`, each body carries a 32-value descriptor of its own (made once, before
     /// the timed frames, as a client's arrive with its observations).
-    static func measure(subjects: Int, frames: Int, wholePipeline: Bool = false,
-                        appearance: Bool = false) -> (p50: Double, p99: Double, maximum: Double, allocations: UInt64) {
+    static func measure(
+        subjects: Int, frames: Int, wholePipeline: Bool = false,
+        appearance: Bool = false
+    ) -> (p50: Double, p99: Double, maximum: Double, allocations: UInt64) {
         var tracker = SubjectTracker()
         var pipeline = TrackingPipeline()
         var samples: [Double] = []
@@ -42,8 +44,10 @@ enum TrackerBenchmark {
                 let body = AngularBox(yawRadians: yaw, pitchRadians: -0.05, widthRadians: 0.05, heightRadians: 0.25)
                 let face = AngularBox(yawRadians: yaw, pitchRadians: 0.05, widthRadians: 0.02, heightRadians: 0.03)
                 if let box = body.project(camera: camera, gimbalYawRadians: 0, gimbalPitchRadians: 0) {
-                    observations.append(Observation(kind: .body, box: box, confidence: 0.9,
-                                                    appearance: appearance ? descriptors[subject] : nil))
+                    observations.append(
+                        Observation(
+                            kind: .body, box: box, confidence: 0.9,
+                            appearance: appearance ? descriptors[subject] : nil))
                 }
                 if let box = face.project(camera: camera, gimbalYawRadians: 0, gimbalPitchRadians: 0) {
                     observations.append(Observation(kind: .face, box: box, confidence: 0.9))

@@ -1,8 +1,8 @@
 import DockAPI
 import DockClient
 import DockHost
-import DockTracking
 import DockSystem
+import DockTracking
 import Foundation
 import Glibc
 import SimulatedSerialDock
@@ -54,8 +54,10 @@ enum TrackingLoadBenchmark {
         // in-process simulator would add its 500 Hz world to them).
         guard let dock = try? PseudoTerminalDock() else { return nil }
         defer { dock.stop() }
-        guard let daemon = try? DaemonProcess(["--device", dock.devicePath, "--tracking", "--wake-on-attach=false"],
-                                              socket: temporaryPath("load.sock")),
+        guard
+            let daemon = try? DaemonProcess(
+                ["--device", dock.devicePath, "--tracking", "--wake-on-attach=false"],
+                socket: temporaryPath("load.sock")),
             let feederConnection = await daemon.readyConnection()
         else { return nil }
         defer { daemon.stop() }
@@ -85,10 +87,14 @@ enum TrackingLoadBenchmark {
                 while next < end {
                     let now = MonotonicClock.now()
                     let secondsNow = Double(now.components.seconds) + Double(now.components.attoseconds) / 1e18
-                    let batch = ObservationBatch(observations: observations(at: secondsNow - Double(start.components.seconds)),
-                                                 camera: camera, captureTime: now)
+                    let batch = ObservationBatch(
+                        observations: observations(at: secondsNow - Double(start.components.seconds)),
+                        camera: camera, captureTime: now)
                     let ok = (try? await feederConnection.call(.host(.track(batch)))) != nil
-                    shared.trackCounts.withLock { $0.calls += 1; if !ok { $0.errors += 1 } }
+                    shared.trackCounts.withLock {
+                        $0.calls += 1
+                        if !ok { $0.errors += 1 }
+                    }
                     if next + .seconds(1) >= end, next + .milliseconds(967) < end,
                         let status = try? await feederConnection.status()
                     {
@@ -101,7 +107,9 @@ enum TrackingLoadBenchmark {
             group.addTask {
                 while MonotonicClock.now() < end {
                     try? await Task.sleep(for: .seconds(1))
-                    if let resident = DaemonProcess.residentMegabytes(of: identifier) { shared.residentMaximum.withLock { $0 = max($0, resident) } }
+                    if let resident = DaemonProcess.residentMegabytes(of: identifier) {
+                        shared.residentMaximum.withLock { $0 = max($0, resident) }
+                    }
                 }
             }
             for _ in 0..<clients {
@@ -157,7 +165,8 @@ enum TrackingLoadBenchmark {
             lateP50: (loop?.latenessP50Seconds ?? .nan) * 1e6, lateP99: (loop?.latenessP99Seconds ?? .nan) * 1e6,
             lateMaximum: (loop?.latenessMaximumSeconds ?? .nan) * 1e6, trackCalls: tracks.calls, trackErrors: tracks.errors,
             requests: requests.calls, requestErrors: requests.errors, roundTripP50: percentile(sorted, 0.5),
-            roundTripP99: percentile(sorted, 0.99), roundTripMaximum: sorted.last ?? .nan, watchEvents: shared.watchEvents.load(ordering: .relaxed), subjects: subjects,
+            roundTripP99: percentile(sorted, 0.99), roundTripMaximum: sorted.last ?? .nan,
+            watchEvents: shared.watchEvents.load(ordering: .relaxed), subjects: subjects,
             descriptorsStart: descriptorsStart, descriptorsEnd: daemon.openDescriptors ?? 0)
     }
 }

@@ -48,15 +48,18 @@ enum TrackingQuality {
     static func fixed(_ value: Double) -> String { String((value * 1000).rounded() / 1000) }
 
     static func table(_ rows: [Row]) -> String {
-        var lines = ["| scenario | pointer | in tolerance (all / settled) | RMS framing error (all / settled) | primary ID switches | person switches | follows the primary | still: reversals/s, jitter |",
-                     "|---|---|---|---|---|---|---|---|"]
+        var lines = [
+            "| scenario | pointer | in tolerance (all / settled) | RMS framing error (all / settled) | primary ID switches | person switches | follows the primary | still: reversals/s, jitter |",
+            "|---|---|---|---|---|---|---|---|",
+        ]
         for row in rows {
             let result = row.result
             let switches = row.pointer == "tracker" ? String(result.primaryIDSwitches) : "–"
-            lines.append("| \(row.scenario) | \(row.pointer) | \(percent(result.inToleranceShare())) / "
-                         + "\(percent(result.inToleranceShare(from: settledFrom))) | \(fixed(result.rmsFramingError())) / "
-                         + "\(fixed(result.rmsFramingError(from: settledFrom))) | \(switches) | \(result.followedPersonSwitches) | "
-                         + "\(percent(result.followsPrimaryShare)) | \(still(result)) |")
+            lines.append(
+                "| \(row.scenario) | \(row.pointer) | \(percent(result.inToleranceShare())) / "
+                    + "\(percent(result.inToleranceShare(from: settledFrom))) | \(fixed(result.rmsFramingError())) / "
+                    + "\(fixed(result.rmsFramingError(from: settledFrom))) | \(switches) | \(result.followedPersonSwitches) | "
+                    + "\(percent(result.followsPrimaryShare)) | \(still(result)) |")
         }
         return lines.joined(separator: "\n")
     }

@@ -19,7 +19,10 @@ let arguments: ParsedOptions
 do {
     arguments = try BenchOptions.parse(Array(CommandLine.arguments.dropFirst()))
 } catch {
-    FileHandle.standardError.write(Data("dockbench: \(error.message)\nusage: dockbench [--json] [--calls N] | --tracker | --load [--seconds S] [--json] | --soak MINUTES [--soak-output PREFIX] [--soak-sample SECONDS]\n".utf8))
+    FileHandle.standardError.write(
+        Data(
+            "dockbench: \(error.message)\nusage: dockbench [--json] [--calls N] | --tracker | --load [--seconds S] [--json] | --soak MINUTES [--soak-output PREFIX] [--soak-sample SECONDS]\n"
+                .utf8))
     exit(64)
 }
 if arguments.flag(BenchOptions.version) {
@@ -27,7 +30,8 @@ if arguments.flag(BenchOptions.version) {
     exit(0)
 }
 if arguments.flag(BenchOptions.help) {
-    print("""
+    print(
+        """
         usage: dockbench [--json] [--calls N]
                dockbench --tracker
                dockbench --load [--seconds S] [--json]
@@ -133,12 +137,16 @@ func json(_ figures: TrackingLoadBenchmark.Figures) -> String {
 func loadRows(_ label: String, _ figures: TrackingLoadBenchmark.Figures) -> [Row] {
     [
         Row("\(label): dockd CPU (% of one core)", value: format(figures.cpuPercent), target: "≤ 2"),
-        Row("\(label): dockd RSS, start / end / max (MiB)",
+        Row(
+            "\(label): dockd RSS, start / end / max (MiB)",
             value: "\(format(figures.residentStart)) / \(format(figures.residentEnd)) / \(format(figures.residentMaximum))", target: "≤ 25"),
-        Row("\(label): 30 Hz loop lateness (µs; dockd's last 1024 ticks)", samples: min(figures.ticks, 1024), p50: figures.lateP50,
+        Row(
+            "\(label): 30 Hz loop lateness (µs; dockd's last 1024 ticks)", samples: min(figures.ticks, 1024), p50: figures.lateP50,
             p99: figures.lateP99, maximum: figures.lateMaximum, target: "p99 ≤ 2000"),
         Row("\(label): control ticks missed", value: "\(figures.missedTicks) of \(figures.ticks)", target: "0"),
-        Row("\(label): Track calls (errors), subjects tracked", value: "\(figures.trackCalls) (\(figures.trackErrors)), \(figures.subjects)"),
+        Row(
+            "\(label): Track calls (errors), subjects tracked", value: "\(figures.trackCalls) (\(figures.trackErrors)), \(figures.subjects)"
+        ),
     ]
 }
 
@@ -167,11 +175,15 @@ Task.detached {
         } else {
             var rows = loadRows("tracking only, \(format(quiet.seconds)) s", quiet)
             rows += loadRows("under load, \(format(loaded.seconds)) s", loaded)
-            rows.append(Row("under load: GetStatus calls (errors)", value: "\(loaded.requests) (\(loaded.requestErrors))", target: "0 errors"))
-            rows.append(Row("under load: GetStatus round trip (µs)", samples: loaded.requests - loaded.requestErrors,
-                            p50: loaded.roundTripP50, p99: loaded.roundTripP99, maximum: loaded.roundTripMaximum))
+            rows.append(
+                Row("under load: GetStatus calls (errors)", value: "\(loaded.requests) (\(loaded.requestErrors))", target: "0 errors"))
+            rows.append(
+                Row(
+                    "under load: GetStatus round trip (µs)", samples: loaded.requests - loaded.requestErrors,
+                    p50: loaded.roundTripP50, p99: loaded.roundTripP99, maximum: loaded.roundTripMaximum))
             rows.append(Row("under load: Watch events received", value: "\(loaded.watchEvents)"))
-            rows.append(Row("under load: dockd file descriptors, start / end", value: "\(loaded.descriptorsStart) / \(loaded.descriptorsEnd)"))
+            rows.append(
+                Row("under load: dockd file descriptors, start / end", value: "\(loaded.descriptorsStart) / \(loaded.descriptorsEnd)"))
             print(table(rows))
         }
         exit(0)
@@ -186,17 +198,26 @@ Task.detached {
     let pipelineFigures = TrackerBenchmark.measure(subjects: 5, frames: frames, wholePipeline: true)
     let appearanceFigures = TrackerBenchmark.measure(subjects: 5, frames: frames, appearance: true)
     var trackerRows = trackerFigures.map { subjects, figures in
-        Row("tracker, \(subjects) subject\(subjects == 1 ? "" : "s") / \(2 * subjects) observations (µs per frame)", samples: frames,
+        Row(
+            "tracker, \(subjects) subject\(subjects == 1 ? "" : "s") / \(2 * subjects) observations (µs per frame)", samples: frames,
             p50: figures.p50, p99: figures.p99, maximum: figures.maximum, target: subjects == 5 ? "p50 ≤ 10" : "")
     }
-    trackerRows.append(Row("tracker heap allocations in those frames (1 / 5 / 16 subjects)",
-                           value: trackerFigures.map { "\($0.1.allocations)" }.joined(separator: " / "), target: "0"))
-    trackerRows.append(Row("tracker, 5 subjects, bodies with 32-value appearance descriptors (µs per frame)", samples: frames,
-                           p50: appearanceFigures.p50, p99: appearanceFigures.p99, maximum: appearanceFigures.maximum))
-    trackerRows.append(Row("tracker heap allocations in those frames, with descriptors", value: "\(appearanceFigures.allocations)",
-                           target: "0"))
-    trackerRows.append(Row("whole pipeline, 5 subjects (µs per frame)", samples: frames, p50: pipelineFigures.p50, p99: pipelineFigures.p99,
-                           maximum: pipelineFigures.maximum))
+    trackerRows.append(
+        Row(
+            "tracker heap allocations in those frames (1 / 5 / 16 subjects)",
+            value: trackerFigures.map { "\($0.1.allocations)" }.joined(separator: " / "), target: "0"))
+    trackerRows.append(
+        Row(
+            "tracker, 5 subjects, bodies with 32-value appearance descriptors (µs per frame)", samples: frames,
+            p50: appearanceFigures.p50, p99: appearanceFigures.p99, maximum: appearanceFigures.maximum))
+    trackerRows.append(
+        Row(
+            "tracker heap allocations in those frames, with descriptors", value: "\(appearanceFigures.allocations)",
+            target: "0"))
+    trackerRows.append(
+        Row(
+            "whole pipeline, 5 subjects (µs per frame)", samples: frames, p50: pipelineFigures.p50, p99: pipelineFigures.p99,
+            maximum: pipelineFigures.maximum))
     trackerRows.append(Row("whole pipeline heap allocations in those frames", value: "\(pipelineFigures.allocations)", target: "0"))
     if arguments.flag(BenchOptions.tracker) && !isJSON {
         print(table(trackerRows), terminator: "")
@@ -211,13 +232,16 @@ Task.detached {
             exit(1)
         }
     } else {
-        FileHandle.standardError.write(Data("dockbench: Simulator/Scenarios not found (run from the repository); tracking quality skipped\n".utf8))
+        FileHandle.standardError.write(
+            Data("dockbench: Simulator/Scenarios not found (run from the repository); tracking quality skipped\n".utf8))
     }
     let ready = ReadyBenchmark.measure(runs: calls >= 1000 ? 20 : 3)
 
     // GetStatus round trip, on the simulated dock without its camera (comparable with earlier runs).
-    guard let daemon = try? DaemonProcess(["--simulator", "--wake-on-attach=false", "--simulator-camera=false"],
-                                          socket: temporaryPath("status.sock")),
+    guard
+        let daemon = try? DaemonProcess(
+            ["--simulator", "--wake-on-attach=false", "--simulator-camera=false"],
+            socket: temporaryPath("status.sock")),
         let connection = await daemon.readyConnection()
     else {
         FileHandle.standardError.write(Data("dockbench: dockd did not start or become ready\n".utf8))
@@ -243,15 +267,18 @@ Task.detached {
     }
 
     if isJSON {
-        let tracker = trackerFigures.map { "\"\($0.0)\":{\"p50\":\(number($0.1.p50)),\"p99\":\(number($0.1.p99)),\"allocations\":\($0.1.allocations)}" }
-            .joined(separator: ",")
-        print("{\"tracker_us_per_frame\":{\(tracker)},"
-              + "\"pipeline_us_per_frame\":{\"5\":{\"p50\":\(number(pipelineFigures.p50)),\"p99\":\(number(pipelineFigures.p99)),\"allocations\":\(pipelineFigures.allocations)}},"
-              + "\"getstatus_round_trip_us\":{\"calls\":\(calls),\"p50\":\(number(percentile(roundTrips, 0.5))),\"p99\":\(number(percentile(roundTrips, 0.99))),\"max\":\(number(roundTrips.last ?? .nan))},"
-              + "\"setvelocity_to_serial_us\":{\"calls\":\(serial.count),\"p50\":\(number(percentile(serial, 0.5))),\"p99\":\(number(percentile(serial, 0.99))),\"max\":\(number(serial.last ?? .nan))},"
-              + "\"ready_ms\":{\"runs\":\(ready.count),\"p50\":\(number(percentile(ready, 0.5))),\"p99\":\(number(percentile(ready, 0.99))),\"max\":\(number(ready.last ?? .nan))},"
-              + "\"tracking\":\(json(tracking)),"
-              + "\"tracking_quality\":\(TrackingQuality.json(qualityRows))}")
+        let tracker = trackerFigures.map {
+            "\"\($0.0)\":{\"p50\":\(number($0.1.p50)),\"p99\":\(number($0.1.p99)),\"allocations\":\($0.1.allocations)}"
+        }
+        .joined(separator: ",")
+        print(
+            "{\"tracker_us_per_frame\":{\(tracker)},"
+                + "\"pipeline_us_per_frame\":{\"5\":{\"p50\":\(number(pipelineFigures.p50)),\"p99\":\(number(pipelineFigures.p99)),\"allocations\":\(pipelineFigures.allocations)}},"
+                + "\"getstatus_round_trip_us\":{\"calls\":\(calls),\"p50\":\(number(percentile(roundTrips, 0.5))),\"p99\":\(number(percentile(roundTrips, 0.99))),\"max\":\(number(roundTrips.last ?? .nan))},"
+                + "\"setvelocity_to_serial_us\":{\"calls\":\(serial.count),\"p50\":\(number(percentile(serial, 0.5))),\"p99\":\(number(percentile(serial, 0.99))),\"max\":\(number(serial.last ?? .nan))},"
+                + "\"ready_ms\":{\"runs\":\(ready.count),\"p50\":\(number(percentile(ready, 0.5))),\"p99\":\(number(percentile(ready, 0.99))),\"max\":\(number(ready.last ?? .nan))},"
+                + "\"tracking\":\(json(tracking)),"
+                + "\"tracking_quality\":\(TrackingQuality.json(qualityRows))}")
     } else {
         var rows = trackerRows
         rows.append(Row("Varlink GetStatus round trip (µs)", roundTrips, target: "p99 ≤ 500"))

@@ -101,7 +101,9 @@ struct Invocation: Equatable {
         let command = arguments[commandAt]
         guard let spec = table.command(command) else { throw UsageError(message: "unknown command '\(command)'") }
         let rest = arguments[(commandAt + 1)...]
-        if rest.contains("--help") || rest.contains("-h") { return Invocation(action: .help(HelpText.command(spec, program: "dockctl")), socket: socket) }
+        if rest.contains("--help") || rest.contains("-h") {
+            return Invocation(action: .help(HelpText.command(spec, program: "dockctl")), socket: socket)
+        }
         let parsed: ParsedOptions
         do throws(OptionError) {
             parsed = try OptionParser.parse(rest, options: spec.options + table.commonOptions)
@@ -144,24 +146,28 @@ struct Invocation: Equatable {
             // An axis not named stays still; naming neither is a slip, not a request to hold.
             let yaw = parsed.number(T.yawRate), pitch = parsed.number(T.pitchRate)
             guard yaw != nil || pitch != nil else { throw usage("velocity needs --yaw or --pitch (an axis not named stays still)") }
-            action = .velocity(yaw: yaw ?? 0, pitch: pitch ?? 0, duration: parsed.number(T.velocityDuration) ?? 0.5,
-                               takeOver: parsed.flag(T.takeOver), waits: !parsed.flag(T.noWait))
+            action = .velocity(
+                yaw: yaw ?? 0, pitch: pitch ?? 0, duration: parsed.number(T.velocityDuration) ?? 0.5,
+                takeOver: parsed.flag(T.takeOver), waits: !parsed.flag(T.noWait))
         case "orient":
             guard let yaw = parsed.number(T.yaw) else { throw usage("--yaw is required") }
             guard let pitch = parsed.number(T.pitch) else { throw usage("--pitch is required") }
             guard !(parsed.has(T.moveDuration) && parsed.has(T.speed)) else { throw usage("give --duration or --speed, not both") }
-            action = .orient(yaw: yaw, pitch: pitch, relative: parsed.flag(T.relative), duration: parsed.number(T.moveDuration),
-                             speed: parsed.number(T.speed), takeOver: parsed.flag(T.takeOver), waits: !parsed.flag(T.noWait))
+            action = .orient(
+                yaw: yaw, pitch: pitch, relative: parsed.flag(T.relative), duration: parsed.number(T.moveDuration),
+                speed: parsed.number(T.speed), takeOver: parsed.flag(T.takeOver), waits: !parsed.flag(T.noWait))
         case "stop": action = .stop(takeOver: parsed.flag(T.takeOver))
         case "animate":
             let names = AnimationKind.allCases.map(\.rawValue)
-            action = .animate(try word(names, what: "an animation: " + names.joined(separator: ", ")),
-                              takeOver: parsed.flag(T.takeOver), waits: !parsed.flag(T.noWait))
+            action = .animate(
+                try word(names, what: "an animation: " + names.joined(separator: ", ")),
+                takeOver: parsed.flag(T.takeOver), waits: !parsed.flag(T.noWait))
         case "track": action = .track(try word(["on", "off"], what: "on or off") == "on")
         case "limits":
-            action = .limits(yawMinimum: parsed.number(T.yawMinimum), yawMaximum: parsed.number(T.yawMaximum),
-                             pitchMinimum: parsed.number(T.pitchMinimum), pitchMaximum: parsed.number(T.pitchMaximum),
-                             maximumSpeed: parsed.number(T.maximumSpeed))
+            action = .limits(
+                yawMinimum: parsed.number(T.yawMinimum), yawMaximum: parsed.number(T.yawMaximum),
+                pitchMinimum: parsed.number(T.pitchMinimum), pitchMaximum: parsed.number(T.pitchMaximum),
+                maximumSpeed: parsed.number(T.maximumSpeed))
         case "framing":
             action = .framing(try word(FramingMode.allCases.map(\.rawValue), what: "a framing mode"))
         case "roi":
@@ -215,7 +221,9 @@ struct Invocation: Equatable {
             if let value = parsed.number(tracker.option) { tracker.apply(&settings.tracker, value) }
         }
         guard settings.tracker.minimumConfidence <= settings.tracker.confidentThreshold else {
-            throw usage("--min-confidence (\(settings.tracker.minimumConfidence)) must not be above --confident (\(settings.tracker.confidentThreshold))")
+            throw usage(
+                "--min-confidence (\(settings.tracker.minimumConfidence)) must not be above --confident (\(settings.tracker.confidentThreshold))"
+            )
         }
         return .replay(detectionsPath: detections, resultPath: result, settings: settings, timesTracker: parsed.flag(T.time))
     }

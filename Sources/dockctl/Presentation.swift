@@ -22,7 +22,8 @@ enum Presentation {
         case .subject(let subject):
             return "following subject \(subject)"
         case .region(let region):
-            return "region in force: x \(round3(region.x)) y \(round3(region.y)) width \(round3(region.width)) height \(round3(region.height))"
+            return
+                "region in force: x \(round3(region.x)) y \(round3(region.y)) width \(round3(region.width)) height \(round3(region.height))"
         case .selection(let untracked):
             return untracked.isEmpty ? "ok" : "ok, but no subject tracked now has ID " + untracked.map(String.init).joined(separator: ", ")
         case .zoom(let zoom):
@@ -74,11 +75,12 @@ enum Presentation {
         }
         if let limits = status.limits { lines.append("limits:     \(limitsText(limits))") }
         lines.append("tracking:   \(status.isTrackingEnabled ? "on" : "off"), framing \(status.framingMode.rawValue)")
-        let controller: String = switch status.controller {
-        case .none, .systemTracker: status.controller.kind.rawValue
-        case .client(let client, let isExplicit): "client \(client)\(isExplicit ? " (acquired)" : "")"
-        case .unattended(let client): "unattended \(client)"
-        }
+        let controller: String =
+            switch status.controller {
+            case .none, .systemTracker: status.controller.kind.rawValue
+            case .client(let client, let isExplicit): "client \(client)\(isExplicit ? " (acquired)" : "")"
+            case .unattended(let client): "unattended \(client)"
+            }
         lines.append("controller: \(controller)")
         lines.append("motion:     \(status.motion.rawValue)")
         if !status.faults.isEmpty {
@@ -88,7 +90,8 @@ enum Presentation {
         let inFrame = status.isSubjectInFrame ? ", in frame" : ""
         lines.append("tracker:    \(status.tracker.rawValue)\(primary)\(inFrame)")
         for subject in status.subjects {
-            let box = subject.box.map { "box " + [$0.x, $0.y, $0.width, $0.height].map(round3).joined(separator: " ") } ?? "behind the camera"
+            let box =
+                subject.box.map { "box " + [$0.x, $0.y, $0.width, $0.height].map(round3).joined(separator: " ") } ?? "behind the camera"
             let flags = (subject.isPrimary ? " primary" : "") + (subject.isCoasting ? " coasting" : "")
             lines.append("  subject \(subject.identifier): \(subject.kind.rawValue), \(box), saliency #\(subject.saliencyRank)\(flags)")
         }

@@ -30,14 +30,17 @@ func replay(detectionsPath: String, resultPath: String, settings: MOTReplay.Sett
     let frames = settings.lastFrame ?? detections.map(\.frame).max() ?? 0
     let tracks = Set(results.map(\.identifier)).count
     if isJSON {
-        var summary: [String: JSONValue] = ["frames": .integer(Int64(frames)), "tracks": .integer(Int64(tracks)),
-                                            "boxes": .integer(Int64(results.count))]
+        var summary: [String: JSONValue] = [
+            "frames": .integer(Int64(frames)), "tracks": .integer(Int64(tracks)),
+            "boxes": .integer(Int64(results.count)),
+        ]
         if timesTracker { summary["tracker_seconds"] = .number(seconds) }
         print(JSONValue.object(summary).serialized)
     } else {
-        print("replayed \(frames) frame\(frames == 1 ? "" : "s"): \(tracks) track\(tracks == 1 ? "" : "s"), "
-              + "\(results.count) box\(results.count == 1 ? "" : "es") written to \(resultPath)"
-              + (timesTracker ? String(format: "; tracker %.1f µs per frame", seconds * 1e6 / Double(max(frames, 1))) : ""))
+        print(
+            "replayed \(frames) frame\(frames == 1 ? "" : "s"): \(tracks) track\(tracks == 1 ? "" : "s"), "
+                + "\(results.count) box\(results.count == 1 ? "" : "es") written to \(resultPath)"
+                + (timesTracker ? String(format: "; tracker %.1f µs per frame", seconds * 1e6 / Double(max(frames, 1))) : ""))
     }
     return 0
 }

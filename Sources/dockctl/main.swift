@@ -39,8 +39,10 @@ if case .version = invocation.action {
     exit(0)
 }
 if case .replay(let detectionsPath, let resultPath, let settings, let timesTracker) = invocation.action {
-    exit(replay(detectionsPath: detectionsPath, resultPath: resultPath, settings: settings, isJSON: invocation.isJSON,
-                timesTracker: timesTracker))
+    exit(
+        replay(
+            detectionsPath: detectionsPath, resultPath: resultPath, settings: settings, isJSON: invocation.isJSON,
+            timesTracker: timesTracker))
 }
 // No --socket or DOCKD_SOCKET: a normal user's own dockd first, then the system's.
 let socketPaths = invocation.socket.map { [$0] } ?? DockdSocket.defaultPaths(environment: ProcessInfo.processInfo.environment)
@@ -58,7 +60,7 @@ func run() async -> Int32 {
         let call: DockCall
         switch invocation.action {
         case .help, .version, .completions, .replay:
-            return 0   // all handled before any connection
+            return 0  // all handled before any connection
         case .status:
             call = .getStatus
         case .devices:
@@ -68,9 +70,12 @@ func run() async -> Int32 {
         case .velocity(let yaw, let pitch, let duration, let takeOver, let waits):
             // Always with a duration: a one-shot client's velocity must be bounded, or it would
             // stop the moment dockctl exits (a velocity without one holds control).
-            call = .host(.motion(.velocity(yawRadiansPerSecond: yaw, pitchRadiansPerSecond: pitch,
-                                           duration: .seconds(min(max(duration, -1e9), 1e9))),
-                                 takeOver: takeOver, waitsForEnd: waits))
+            call = .host(
+                .motion(
+                    .velocity(
+                        yawRadiansPerSecond: yaw, pitchRadiansPerSecond: pitch,
+                        duration: .seconds(min(max(duration, -1e9), 1e9))),
+                    takeOver: takeOver, waitsForEnd: waits))
         case .orient(let yaw, let pitch, let relative, let duration, let speed, let takeOver, let waits):
             let pace: OrientationPace
             switch (duration, speed) {
@@ -79,8 +84,10 @@ func run() async -> Int32 {
             case (nil, nil): pace = .fastest
             case (_?, _?): preconditionFailure("the parser refuses --duration with --speed")
             }
-            call = .host(.motion(.orientation(yawRadians: yaw, pitchRadians: pitch, isRelative: relative, pace: pace),
-                                 takeOver: takeOver, waitsForEnd: waits))
+            call = .host(
+                .motion(
+                    .orientation(yawRadians: yaw, pitchRadians: pitch, isRelative: relative, pace: pace),
+                    takeOver: takeOver, waitsForEnd: waits))
         case .stop(let takeOver):
             call = .host(.stop(takeOver: takeOver))
         case .animate(let name, let takeOver, let waits):
@@ -109,15 +116,18 @@ func run() async -> Int32 {
             func range(_ option: String, _ low: Double?, _ high: Double?, _ now: ClosedRange<Double>?) throws -> ClosedRange<Double>? {
                 guard low != nil || high != nil else { return nil }
                 guard let lower = low ?? now?.lowerBound, let upper = high ?? now?.upperBound else {
-                    throw Refused(description: "no dock is attached, so its limits are not known: give both \(option)-min and \(option)-max")
+                    throw Refused(
+                        description: "no dock is attached, so its limits are not known: give both \(option)-min and \(option)-max")
                 }
                 guard lower <= upper else { throw Refused(description: "\(option)-min \(lower) is above \(option)-max \(upper)") }
                 return lower...upper
             }
-            call = .host(.setLimits(LimitRequest(
-                yawRadians: try range("--yaw", yawMinimum, yawMaximum, current?.yawRadians),
-                pitchRadians: try range("--pitch", pitchMinimum, pitchMaximum, current?.pitchRadians),
-                yawSpeedRadiansPerSecond: maximumSpeed, pitchSpeedRadiansPerSecond: maximumSpeed)))
+            call = .host(
+                .setLimits(
+                    LimitRequest(
+                        yawRadians: try range("--yaw", yawMinimum, yawMaximum, current?.yawRadians),
+                        pitchRadians: try range("--pitch", pitchMinimum, pitchMaximum, current?.pitchRadians),
+                        yawSpeedRadiansPerSecond: maximumSpeed, pitchSpeedRadiansPerSecond: maximumSpeed)))
         }
         let parameters = try await connection.send(call.encoded())
         let reply: Dock.Reply

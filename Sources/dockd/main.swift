@@ -42,6 +42,8 @@ case .listDevices(let configuration):
 case .run(let configuration, let path):
     // The whole service runs on this thread, in one event loop: no thread is started, so the
     // signals blocked above stay blocked everywhere.
-    exit(Daemon.run(configuration: configuration, configurationPath: path, arguments: arguments,
-                    environment: environment, signals: signals))
+    exit(
+        Daemon.run(
+            configuration: configuration, configurationPath: path, arguments: arguments,
+            environment: environment, signals: signals))
 }

@@ -110,8 +110,9 @@ final class CameraApp: Sendable {
                     return state.refusalsLogged.insert(name).inserted
                 }
                 if isFirst {
-                    log("camera app: dockd refused a Track call: "
-                        + "\(DockClientError.remote(name: name, parameters: parameters)) (further refusals are counted, not logged)")
+                    log(
+                        "camera app: dockd refused a Track call: "
+                            + "\(DockClientError.remote(name: name, parameters: parameters)) (further refusals are counted, not logged)")
                 }
             } catch {
                 state.withLock { $0.counts.dropped += 1 }
@@ -177,10 +178,16 @@ final class CameraApp: Sendable {
                         state.counts.statusSamples += 1
                     }
                 } catch DockClientError.remote, DockClientError.invalidReply {
-                    state.withLock { $0.primary = .unknown; $0.primaryBox = nil }
+                    state.withLock {
+                        $0.primary = .unknown
+                        $0.primaryBox = nil
+                    }
                 } catch {
                     connection = nil
-                    state.withLock { $0.primary = .unknown; $0.primaryBox = nil }
+                    state.withLock {
+                        $0.primary = .unknown
+                        $0.primaryBox = nil
+                    }
                 }
             }
             // A sample every statusInterval, not statusInterval after each reply; after a stall,
@@ -198,9 +205,10 @@ final class CameraApp: Sendable {
     static func trackCall(_ batch: DetectionBatch, hostCaptureTime: Duration) -> DockCall {
         var observations = batch.observations
         if observations.count > 64 {
-            observations = Array(observations.enumerated()
-                .sorted { ($1.element.confidence, $0.offset) < ($0.element.confidence, $1.offset) }
-                .prefix(64).sorted { $0.offset < $1.offset }.map(\.element))
+            observations = Array(
+                observations.enumerated()
+                    .sorted { ($1.element.confidence, $0.offset) < ($0.element.confidence, $1.offset) }
+                    .prefix(64).sorted { $0.offset < $1.offset }.map(\.element))
         }
         return .host(.track(ObservationBatch(observations: observations, camera: batch.camera, captureTime: hostCaptureTime)))
     }

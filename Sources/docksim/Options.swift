@@ -60,7 +60,8 @@ struct Options: Equatable {
         var message: String
     }
 
-    static let usage = "usage: docksim (--pty PATH | --udp HOST:PORT | --tcp HOST:PORT | --v4l2 PATH) [--protocol dock-serial|visca|uvc] [--profile NAME] [--model NAME|FILE] [--scenario FILE] [--report FILE] [--plot FILE.svg] [--camera unix:SOCKET] [--seed N] [--trace] [--quiet]"
+    static let usage =
+        "usage: docksim (--pty PATH | --udp HOST:PORT | --tcp HOST:PORT | --v4l2 PATH) [--protocol dock-serial|visca|uvc] [--profile NAME] [--model NAME|FILE] [--scenario FILE] [--report FILE] [--plot FILE.svg] [--camera unix:SOCKET] [--seed N] [--trace] [--quiet]"
 
     static var help: String {
         """
@@ -109,9 +110,11 @@ struct Options: Equatable {
             }
             return address
         }
-        let endpoints: [Endpoint?] = [parsed.text(T.pty).map(Endpoint.pty), try address(T.udp).map(Endpoint.udp),
-                                      try address(T.udpRaw).map(Endpoint.udp), try address(T.tcp).map(Endpoint.tcp),
-                                      parsed.text(T.v4l2).map(Endpoint.v4l2)]
+        let endpoints: [Endpoint?] = [
+            parsed.text(T.pty).map(Endpoint.pty), try address(T.udp).map(Endpoint.udp),
+            try address(T.udpRaw).map(Endpoint.udp), try address(T.tcp).map(Endpoint.tcp),
+            parsed.text(T.v4l2).map(Endpoint.v4l2),
+        ]
         guard endpoints.compactMap({ $0 }).count <= 1 else {
             throw UsageError(message: "give one of --pty, --udp, --udp-raw, --tcp and --v4l2")
         }
@@ -126,8 +129,9 @@ struct Options: Equatable {
         options.plotPath = parsed.text(T.plot)
         if let text = parsed.text(T.camera) {
             guard text.hasPrefix("unix:"), text.count > "unix:".count else {
-                throw UsageError(message: "--camera needs unix:SOCKET, the path of dockd's control socket "
-                                 + "(e.g. unix:/run/dockd/dockd.sock), got '\(text)'")
+                throw UsageError(
+                    message: "--camera needs unix:SOCKET, the path of dockd's control socket "
+                        + "(e.g. unix:/run/dockd/dockd.sock), got '\(text)'")
             }
             options.cameraSocketPath = String(text.dropFirst("unix:".count))
         }

@@ -37,8 +37,9 @@ struct RealTimeRun {
         self.simulation = simulation
         self.endpoint = endpoint
         self.log = log
-        report = RunReport(scenarioName: simulation.scenario.name, seed: simulation.scenario.seed,
-                           toleranceFraction: simulation.scenario.criteria.framingToleranceFraction)
+        report = RunReport(
+            scenarioName: simulation.scenario.name, seed: simulation.scenario.seed,
+            toleranceFraction: simulation.scenario.criteria.framingToleranceFraction)
         switch endpoint {
         case .pty: break
         case .udp(let address):

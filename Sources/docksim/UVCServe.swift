@@ -32,8 +32,12 @@ enum UVCServe {
         // The webcam alone takes docksim's --protocol, --v4l2, --model and --quiet, and --eio.
         let parsed: ParsedOptions
         do throws(OptionError) {
-            parsed = try OptionParser.parse(arguments, options: [OptionTable.protocolName, OptionTable.v4l2, OptionTable.model,
-                                                                 OptionTable.quiet, eio])
+            parsed = try OptionParser.parse(
+                arguments,
+                options: [
+                    OptionTable.protocolName, OptionTable.v4l2, OptionTable.model,
+                    OptionTable.quiet, eio,
+                ])
         } catch {
             printError("docksim: \(error.message) (for --protocol uvc without a scenario)\n\(usage)")
             return 64
@@ -133,8 +137,10 @@ enum UVCServe {
     }
 
     /// Answers one program's framed ioctls until it closes the device.
-    private static func answer(_ connection: FileDescriptor, fileHandle: Int, camera: SharedCamera, model: UVCCameraModel,
-                               now: @Sendable () -> Duration, log: @Sendable (String) -> Void) {
+    private static func answer(
+        _ connection: FileDescriptor, fileHandle: Int, camera: SharedCamera, model: UVCCameraModel,
+        now: @Sendable () -> Duration, log: @Sendable (String) -> Void
+    ) {
         defer {
             connection.close()
             camera.state.withLock { $0.closed(fileHandle: fileHandle) }
@@ -165,8 +171,9 @@ enum UVCServe {
                     var monotonic = timespec()
                     clock_gettime(CLOCK_MONOTONIC, &monotonic)
                     let stamp = String(format: "%.6f", Double(monotonic.tv_sec) + Double(monotonic.tv_nsec) / 1e9)
-                    log("set " + controls.map { "\(V4L2ControlID.name(of: $0.id) ?? "\($0.id)")=\($0.value)" }.joined(separator: ",")
-                        + " at \(stamp)")
+                    log(
+                        "set " + controls.map { "\(V4L2ControlID.name(of: $0.id) ?? "\($0.id)")=\($0.value)" }.joined(separator: ",")
+                            + " at \(stamp)")
                 }
                 var frame = reply.encode()[...]
                 while !frame.isEmpty {

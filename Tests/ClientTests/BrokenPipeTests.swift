@@ -4,8 +4,8 @@ import DockHost
 import DockProtocol
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
 
 /// A client whose dockd stops reading mid-call gets an error, not a death by `SIGPIPE`: every
 /// send of DockClient uses `MSG_NOSIGNAL`, so an app need not ignore the signal. The app here is

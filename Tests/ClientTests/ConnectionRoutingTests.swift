@@ -1,7 +1,8 @@
 import DockAPI
-@testable import DockClient
 import DockHost
 import Testing
+
+@testable import DockClient
 
 /// One connection carrying calls and a stream: replies told apart without request identifiers.
 @Suite(.serialized) struct ConnectionRoutingTests {

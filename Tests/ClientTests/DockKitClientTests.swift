@@ -1,15 +1,17 @@
 import DockAPI
 import DockTracking
-@testable import DockClient
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
+
+@testable import DockClient
 
 /// The DockKit-shaped Swift client, with DockKit's axes converted to dockd's.
 @Suite(.serialized) struct DockKitClientTests {
     @Test func visionRectanglesBecomeTopLeftBoxes() {
-        let observation = DockAccessory.Observation(identifier: 9, type: .humanBody, rect: VisionRect(x: 0.25, y: 0.1, width: 0.5, height: 0.3))
+        let observation = DockAccessory.Observation(
+            identifier: 9, type: .humanBody, rect: VisionRect(x: 0.25, y: 0.1, width: 0.5, height: 0.3))
         #expect(abs(observation.dockd.box.y - 0.6) < 1e-12, "1 - 0.1 - 0.3")
         #expect(observation.dockd.box.x == 0.25 && observation.dockd.box.width == 0.5 && observation.dockd.box.height == 0.3)
         #expect(observation.dockd.kind == .body && observation.dockd.identifier == 9)
@@ -95,9 +97,11 @@ import TestSupport
         #expect(sawMotion)
 
         // Vision rectangles (origin bottom left) go to dockd as top-left boxes.
-        try await dock.track([DockAccessory.Observation(identifier: 1, type: .humanFace, rect: VisionRect(x: 0.4, y: 0.6, width: 0.1, height: 0.2))],
-                             cameraInformation: DockAccessory.CameraInformation(horizontalFieldOfViewRadians: 1.2, aspectRatio: 16.0 / 9,
-                                                                                captureTimeSeconds: 1))
+        try await dock.track(
+            [DockAccessory.Observation(identifier: 1, type: .humanFace, rect: VisionRect(x: 0.4, y: 0.6, width: 0.1, height: 0.2))],
+            cameraInformation: DockAccessory.CameraInformation(
+                horizontalFieldOfViewRadians: 1.2, aspectRatio: 16.0 / 9,
+                captureTimeSeconds: 1))
         #expect(try await manager.status().counters.observations == 1)
         try await dock.setFramingMode(.left)
         // The region of interest has Vision's origin too: its bottom edge at 0.3, 0.5 high, is
@@ -128,15 +132,19 @@ import TestSupport
 
 extension DockKitClientTests {
     @Test func trackedSubjectsComeWithVisionsBottomLeftOrigin() throws {
-        let summary = JSONValue.object(["id": .integer(7), "kind": .string("body"), "primary": .bool(true), "saliency_rank": .integer(2),
-                                        "coasting": .bool(false),
-                                        "box": .object(["x": .number(0.2), "y": .number(0.1), "width": .number(0.25), "height": .number(0.6)])])
+        let summary = JSONValue.object([
+            "id": .integer(7), "kind": .string("body"), "primary": .bool(true), "saliency_rank": .integer(2),
+            "coasting": .bool(false),
+            "box": .object(["x": .number(0.2), "y": .number(0.1), "width": .number(0.25), "height": .number(0.6)]),
+        ])
         let subject = DockAccessory.TrackedSubject(try SubjectSummary(json: summary, path: "subject"))
         #expect(subject.identifier == 7 && subject.type == .person && subject.isPrimary && subject.saliencyRank == 2)
         let rect = try #require(subject.rect)
         #expect(abs(rect.y - 0.3) < 1e-12 && rect.x == 0.2 && rect.height == 0.6, "top 0.1, height 0.6 → bottom-left y 0.3")
-        let behind = JSONValue.object(["id": .integer(8), "kind": .string("face"), "primary": .bool(false), "saliency_rank": .integer(1),
-                                       "coasting": .bool(true)])
+        let behind = JSONValue.object([
+            "id": .integer(8), "kind": .string("face"), "primary": .bool(false), "saliency_rank": .integer(1),
+            "coasting": .bool(true),
+        ])
         let unseen = DockAccessory.TrackedSubject(try SubjectSummary(json: behind, path: "subject"))
         #expect(unseen.rect == nil && unseen.type == .face)
         #expect(throws: ReplyError(path: "subject", reason: "must be an object, got a string")) {

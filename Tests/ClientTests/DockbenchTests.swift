@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// dockbench runs end to end (its figures belong in BENCHMARKS.md, never in assertions).
 @Suite struct DockbenchTests {
@@ -45,14 +45,16 @@ import TestSupport
     /// unplugged and re-plugged, a holder killed with SIGKILL, vanishing clients and garbage; the
     /// JSON it writes has a sample every 3 s with dockd's figures and no error it cannot explain.
     @Test func aShortSoakWritesItsSamplesAndPlot() throws {
-        let prefix = FileManager.default.temporaryDirectory.appendingPathComponent("soak-test-\(ProcessInfo.processInfo.processIdentifier)").path
+        let prefix = FileManager.default.temporaryDirectory.appendingPathComponent("soak-test-\(ProcessInfo.processInfo.processIdentifier)")
+            .path
         defer {
             try? FileManager.default.removeItem(atPath: prefix + ".json")
             try? FileManager.default.removeItem(atPath: prefix + ".svg")
         }
         let run = try ChildProcess.run("dockbench", ["--soak", "0.25", "--soak-sample", "3", "--soak-output", prefix])
         #expect(run.status == 0, "\(run.error)")
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: prefix + ".json"))) as? [String: Any])
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: prefix + ".json"))) as? [String: Any])
         let samples = try #require(json["samples"] as? [[String: Any]])
         #expect(samples.count == 5, "a sample every 3 s for 15 s: \(samples.count)")
         for sample in samples {
@@ -63,8 +65,9 @@ import TestSupport
         }
         let last = try #require(samples.last)
         #expect((last["unplugs"] as? Int ?? 0) >= 1 && (last["dock_reconnects"] as? Int ?? 0) >= 1, "dockd saw the dock go: \(last)")
-        #expect((last["holders_killed"] as? Int ?? 0) >= 2 && (json["holders_held"] as? Int ?? 0) >= 1,
-                "holders took control and were killed: \(last), \(json["holders_held"] ?? "?")")
+        #expect(
+            (last["holders_killed"] as? Int ?? 0) >= 2 && (json["holders_held"] as? Int ?? 0) >= 1,
+            "holders took control and were killed: \(last), \(json["holders_held"] ?? "?")")
         #expect((last["vanished"] as? Int ?? 0) >= 20 && (last["garbage"] as? Int ?? 0) >= 5, "\(last)")
         let summary = try #require(json["summary"] as? [String: Any])
         #expect(summary["errors"] as? Int == 0, "no error the soak cannot explain: \(json["unexplained"] ?? "?")")

@@ -108,8 +108,11 @@ import Testing
         let commandsAt = try #require(lines.firstIndex(of: "commands:")), optionsAt = try #require(lines.firstIndex(of: "options:"))
         let listed = lines[commandsAt..<optionsAt].filter { $0.hasPrefix("  ") && $0.dropFirst(2).first?.isLowercase == true }
             .map { String($0.dropFirst(2).prefix { $0.isLetter }) }
-        #expect(listed == ["status", "watch", "velocity", "orient", "stop", "animate", "track", "limits", "devices", "framing", "roi",
-                           "select", "zoom", "replay"])
+        #expect(
+            listed == [
+                "status", "watch", "velocity", "orient", "stop", "animate", "track", "limits", "devices", "framing", "roi",
+                "select", "zoom", "replay",
+            ])
     }
 
     @Test func theWordsACommandTakesAreItsEnumsCases() throws {
@@ -131,11 +134,17 @@ import Testing
         switch option.value {
         case .number(let range):
             let below = range.lowerBound - 0.001, above = range.upperBound + 0.001
-            return [(range.lowerBound, NumberRange.text(range.lowerBound), !range.excludesLowerBound), (below, String(below), false),
-                    (range.upperBound, NumberRange.text(range.upperBound), !range.excludesUpperBound), (above, String(above), false)]
+            return [
+                (range.lowerBound, NumberRange.text(range.lowerBound), !range.excludesLowerBound), (below, String(below), false),
+                (range.upperBound, NumberRange.text(range.upperBound), !range.excludesUpperBound), (above, String(above), false),
+            ]
         case .wholeNumber(let range):
-            return [(Double(range.lowerBound), String(range.lowerBound), true), (Double(range.lowerBound - 1), String(range.lowerBound - 1), false),
-                    (Double(range.upperBound), String(range.upperBound), true), (Double(range.upperBound + 1), String(range.upperBound + 1), false)]
+            return [
+                (Double(range.lowerBound), String(range.lowerBound), true),
+                (Double(range.lowerBound - 1), String(range.lowerBound - 1), false),
+                (Double(range.upperBound), String(range.upperBound), true),
+                (Double(range.upperBound + 1), String(range.upperBound + 1), false),
+            ]
         case .flag, .choice, .file, .text:
             Issue.record("\(option.name) is not a number")
             return []
@@ -149,8 +158,14 @@ import Testing
                 // The least confidence may not be above the confident threshold: move the other out of the way.
                 var companion: [String] = []
                 var configuration = SubjectTracker.Configuration()
-                if tracker.option.name == "--min-confidence" { companion = ["--confident", "1"]; configuration.confidentThreshold = 1 }
-                if tracker.option.name == "--confident" { companion = ["--min-confidence", "0"]; configuration.minimumConfidence = 0 }
+                if tracker.option.name == "--min-confidence" {
+                    companion = ["--confident", "1"]
+                    configuration.confidentThreshold = 1
+                }
+                if tracker.option.name == "--confident" {
+                    companion = ["--min-confidence", "0"]
+                    configuration.minimumConfidence = 0
+                }
                 tracker.apply(&configuration, probe.value)
                 #expect(configuration.isValid == probe.isInside, "isValid with \(tracker.option.name) \(probe.text)")
                 let arguments = ["replay", "--mot", "d", "--out", "r", "--size", "2x2", tracker.option.name, probe.text] + companion

@@ -1,8 +1,8 @@
+import DockTracking
 import Foundation
 import Glibc
-import DockTracking
-import Testing
 import TestSupport
+import Testing
 
 @testable import dockctl
 
@@ -12,26 +12,35 @@ import TestSupport
 
     @Test func commandsParse() throws {
         #expect(try Invocation.parse(["status"], environment: environment) == Invocation(action: .status, socket: "/tmp/d.sock"))
-        #expect(try Invocation.parse(["--socket", "/x", "--json", "devices"], environment: [:])
+        #expect(
+            try Invocation.parse(["--socket", "/x", "--json", "devices"], environment: [:])
                 == Invocation(action: .devices, socket: "/x", isJSON: true))
-        #expect(try Invocation.parse(["velocity", "--yaw", "0.5", "--pitch", "-0.1", "--duration", "2"], environment: [:]).action
+        #expect(
+            try Invocation.parse(["velocity", "--yaw", "0.5", "--pitch", "-0.1", "--duration", "2"], environment: [:]).action
                 == .velocity(yaw: 0.5, pitch: -0.1, duration: 2, takeOver: false, waits: true))
-        #expect(try Invocation.parse(["velocity", "--yaw", "0.5", "--pitch", "0", "--no-wait"], environment: [:]).action
+        #expect(
+            try Invocation.parse(["velocity", "--yaw", "0.5", "--pitch", "0", "--no-wait"], environment: [:]).action
                 == .velocity(yaw: 0.5, pitch: 0, duration: 0.5, takeOver: false, waits: false), "bounded even without --duration")
-        #expect(try Invocation.parse(["velocity", "--yaw", "0.1"], environment: [:]).action
+        #expect(
+            try Invocation.parse(["velocity", "--yaw", "0.1"], environment: [:]).action
                 == .velocity(yaw: 0.1, pitch: 0, duration: 0.5, takeOver: false, waits: true), "an axis not named stays still")
-        #expect(try Invocation.parse(["velocity", "--pitch", "-0.2"], environment: [:]).action
+        #expect(
+            try Invocation.parse(["velocity", "--pitch", "-0.2"], environment: [:]).action
                 == .velocity(yaw: 0, pitch: -0.2, duration: 0.5, takeOver: false, waits: true))
-        #expect(try Invocation.parse(["orient", "--pitch", "0.2", "--yaw", "1", "--relative", "--take-over"], environment: [:]).action
+        #expect(
+            try Invocation.parse(["orient", "--pitch", "0.2", "--yaw", "1", "--relative", "--take-over"], environment: [:]).action
                 == .orient(yaw: 1, pitch: 0.2, relative: true, duration: nil, speed: nil, takeOver: true, waits: true))
         #expect(try Invocation.parse(["animate", "kapow"], environment: [:]).action == .animate("kapow", takeOver: false, waits: true))
-        #expect(try Invocation.parse(["animate", "no", "--no-wait"], environment: [:]).action == .animate("no", takeOver: false, waits: false))
+        #expect(
+            try Invocation.parse(["animate", "no", "--no-wait"], environment: [:]).action == .animate("no", takeOver: false, waits: false))
         #expect(try Invocation.parse(["track", "off"], environment: [:]).action == .track(false))
-        #expect(try Invocation.parse(["limits", "--yaw-max", "1"], environment: [:]).action
+        #expect(
+            try Invocation.parse(["limits", "--yaw-max", "1"], environment: [:]).action
                 == .limits(yawMinimum: nil, yawMaximum: 1, pitchMinimum: nil, pitchMaximum: nil, maximumSpeed: nil))
         #expect(try Invocation.parse(["status", "--json"], environment: [:]).isJSON)
         #expect(try Invocation.parse(["framing", "left"], environment: [:]).action == .framing("left"))
-        #expect(try Invocation.parse(["roi", "0.1", "0.2", "0.5", "0.6"], environment: [:]).action
+        #expect(
+            try Invocation.parse(["roi", "0.1", "0.2", "0.5", "0.6"], environment: [:]).action
                 == .regionOfInterest(x: 0.1, y: 0.2, width: 0.5, height: 0.6))
         #expect(try Invocation.parse(["roi", "--clear"], environment: [:]).action == .wholeImage)
         #expect(try Invocation.parse(["select", "3", "7"], environment: [:]).action == .select([3, 7]))
@@ -40,32 +49,43 @@ import TestSupport
     }
 
     @Test func replayParsesWithItsDefaults() throws {
-        #expect(try Invocation.parse(["replay", "--mot", "det.txt", "--out", "res.txt", "--size", "1920x1080"], environment: [:]).action
-                == .replay(detectionsPath: "det.txt", resultPath: "res.txt",
-                           settings: MOTReplay.Settings(imageWidthPixels: 1920, imageHeightPixels: 1080)))
+        #expect(
+            try Invocation.parse(["replay", "--mot", "det.txt", "--out", "res.txt", "--size", "1920x1080"], environment: [:]).action
+                == .replay(
+                    detectionsPath: "det.txt", resultPath: "res.txt",
+                    settings: MOTReplay.Settings(imageWidthPixels: 1920, imageHeightPixels: 1080)))
         var settings = MOTReplay.Settings(imageWidthPixels: 640, imageHeightPixels: 480)
         settings.framesPerSecond = 25
         settings.lastFrame = 900
         settings.horizontalFieldOfViewRadians = 90 * .pi / 180
         settings.kind = .face
         settings.includesCoastingTracks = true
-        let arguments = ["replay", "--include-coasting", "--size", "640x480", "--kind", "face", "--fov", "90", "--frames", "900",
-                         "--fps", "25", "--out", "r", "--mot", "d"]
-        #expect(try Invocation.parse(arguments, environment: [:]).action
+        let arguments = [
+            "replay", "--include-coasting", "--size", "640x480", "--kind", "face", "--fov", "90", "--frames", "900",
+            "--fps", "25", "--out", "r", "--mot", "d",
+        ]
+        #expect(
+            try Invocation.parse(arguments, environment: [:]).action
                 == .replay(detectionsPath: "d", resultPath: "r", settings: settings))
-        #expect(MOTReplay.Settings(imageWidthPixels: 1, imageHeightPixels: 1).horizontalFieldOfViewRadians == 60 * .pi / 180,
-                "the documented default field of view")
+        #expect(
+            MOTReplay.Settings(imageWidthPixels: 1, imageHeightPixels: 1).horizontalFieldOfViewRadians == 60 * .pi / 180,
+            "the documented default field of view")
     }
 
     @Test func replayTakesEveryTrackerParameter() throws {
-        let arguments = ["replay", "--mot", "d", "--out", "r", "--size", "640x480", "--time", "--detector-ids", "--confident", "0.45",
-                         "--birth-confidence", "0.7", "--min-confidence", "0.05", "--min-iou", "0.2", "--min-iou-weak", "0.5",
-                         "--size-ratio", "1.6", "--gate", "20", "--iou-weight", "0.5", "--coasting-gate", "7", "--coasting-reach", "2", "--confirm-hits", "4", "--quick-confirm", "1.5",
-                         "--tentative-timeout", "0.25", "--coast-after", "0.2", "--coast-timeout", "1.2", "--vouched-coast-timeout", "1.8", "--max-tracks", "32",
-                         "--acceleration-noise", "2", "--acceleration-per-height", "4", "--size-noise", "0.1", "--box-noise", "0.08", "--box-noise-floor", "0.002",
-                         "--min-iou-coasting", "0.3", "--distant-reach", "0.8", "--unpaired-cost", "1.1", "--coasting-rate-window", "0.7",
-                         "--coasting-acceleration-per-height", "0.5", "--coast-timeout-per-seen", "3",
-                         "--maneuver-memory", "6", "--maneuver-bias", "0.4", "--maneuver-hold", "0.8", "--reidentification-window", "12"]
+        let arguments = [
+            "replay", "--mot", "d", "--out", "r", "--size", "640x480", "--time", "--detector-ids", "--confident", "0.45",
+            "--birth-confidence", "0.7", "--min-confidence", "0.05", "--min-iou", "0.2", "--min-iou-weak", "0.5",
+            "--size-ratio", "1.6", "--gate", "20", "--iou-weight", "0.5", "--coasting-gate", "7", "--coasting-reach", "2", "--confirm-hits",
+            "4", "--quick-confirm", "1.5",
+            "--tentative-timeout", "0.25", "--coast-after", "0.2", "--coast-timeout", "1.2", "--vouched-coast-timeout", "1.8",
+            "--max-tracks", "32",
+            "--acceleration-noise", "2", "--acceleration-per-height", "4", "--size-noise", "0.1", "--box-noise", "0.08",
+            "--box-noise-floor", "0.002",
+            "--min-iou-coasting", "0.3", "--distant-reach", "0.8", "--unpaired-cost", "1.1", "--coasting-rate-window", "0.7",
+            "--coasting-acceleration-per-height", "0.5", "--coast-timeout-per-seen", "3",
+            "--maneuver-memory", "6", "--maneuver-bias", "0.4", "--maneuver-hold", "0.8", "--reidentification-window", "12",
+        ]
         var settings = MOTReplay.Settings(imageWidthPixels: 640, imageHeightPixels: 480)
         settings.usesDetectorIdentifiers = true
         settings.tracker.confidentThreshold = 0.45
@@ -100,41 +120,54 @@ import TestSupport
         settings.tracker.maneuverBias = 0.4
         settings.tracker.maneuverHold = .milliseconds(800)
         settings.tracker.reidentificationWindow = .seconds(12)
-        #expect(try Invocation.parse(arguments, environment: [:]).action
+        #expect(
+            try Invocation.parse(arguments, environment: [:]).action
                 == .replay(detectionsPath: "d", resultPath: "r", settings: settings, timesTracker: true))
         #expect(settings.isValid)
         // Every option is in the help, with the daemon's default (read from the configuration, so
         // this holds the defaults below to the help).
         let defaults = SubjectTracker.Configuration()
-        for (option, value) in [("--confident C", "default: 0.55)"), ("--birth-confidence C", "default: 0.6)"), ("--min-confidence C", "default: 0.1)"),
-                                ("--min-iou X", "default: 0.1)"), ("--min-iou-weak X", "default: 0.4)"), ("--size-ratio X", "default: 1.8)"),
-                                ("--gate X", "default: 30)"), ("--iou-weight W", "default: 1)"), ("--coasting-gate X", "default: 5)"), ("--coasting-reach R", "default: 1.5)"), ("--confirm-hits N", "default: 3)"), ("--quick-confirm C", "default: 1.8)"),
-                                ("--tentative-timeout S", "default: 0.3)"), ("--coast-after S", "default: 0.15)"), ("--coast-timeout S", "default: 1.5)"), ("--vouched-coast-timeout S", "default: 2)"),
-                                ("--max-tracks N", "default: 16)"), ("--acceleration-noise A", "default: 3)"), ("--acceleration-per-height K", "default: 2.5)"), ("--size-noise S", "default: 0.05)"),
-                                ("--box-noise F", "default: 0.08)"), ("--box-noise-floor F", "default: 0.003)"), ("--time", "tracker_seconds"), ("--detector-ids", "identifiers"),
-                                ("--min-iou-coasting X", "default: 0.4)"), ("--distant-reach R", "default: 1)"), ("--unpaired-cost U", "default: 1.3)"),
-                                ("--coasting-rate-window S", "default: 0.5)"), ("--coasting-acceleration-per-height K", "default: 1)"),
-                                ("--coast-timeout-per-seen R", "default: 4)"), ("--maneuver-memory N", "default: 4)"), ("--maneuver-bias B", "default: 0.3)"), ("--maneuver-hold S", "default: 0.5)"),
-                                ("--reidentification-window S", "default: 30)")] {
+        for (option, value) in [
+            ("--confident C", "default: 0.55)"), ("--birth-confidence C", "default: 0.6)"), ("--min-confidence C", "default: 0.1)"),
+            ("--min-iou X", "default: 0.1)"), ("--min-iou-weak X", "default: 0.4)"), ("--size-ratio X", "default: 1.8)"),
+            ("--gate X", "default: 30)"), ("--iou-weight W", "default: 1)"), ("--coasting-gate X", "default: 5)"),
+            ("--coasting-reach R", "default: 1.5)"), ("--confirm-hits N", "default: 3)"), ("--quick-confirm C", "default: 1.8)"),
+            ("--tentative-timeout S", "default: 0.3)"), ("--coast-after S", "default: 0.15)"), ("--coast-timeout S", "default: 1.5)"),
+            ("--vouched-coast-timeout S", "default: 2)"),
+            ("--max-tracks N", "default: 16)"), ("--acceleration-noise A", "default: 3)"), ("--acceleration-per-height K", "default: 2.5)"),
+            ("--size-noise S", "default: 0.05)"),
+            ("--box-noise F", "default: 0.08)"), ("--box-noise-floor F", "default: 0.003)"), ("--time", "tracker_seconds"),
+            ("--detector-ids", "identifiers"),
+            ("--min-iou-coasting X", "default: 0.4)"), ("--distant-reach R", "default: 1)"), ("--unpaired-cost U", "default: 1.3)"),
+            ("--coasting-rate-window S", "default: 0.5)"), ("--coasting-acceleration-per-height K", "default: 1)"),
+            ("--coast-timeout-per-seen R", "default: 4)"), ("--maneuver-memory N", "default: 4)"), ("--maneuver-bias B", "default: 0.3)"),
+            ("--maneuver-hold S", "default: 0.5)"),
+            ("--reidentification-window S", "default: 30)"),
+        ] {
             // The option's line, and the lines its help runs on to (indented past the names).
             let lines = (Invocation.commandHelp("replay") ?? "").split(separator: "\n")
             let line = lines.firstIndex { $0.hasPrefix("  \(option) ") || $0 == "  \(option)" }
                 .map { start in
-                    ([lines[start]] + lines[(start + 1)...].prefix { $0.hasPrefix("      ") }.map { $0.drop { $0 == " " } }).joined(separator: " ")
+                    ([lines[start]] + lines[(start + 1)...].prefix { $0.hasPrefix("      ") }.map { $0.drop { $0 == " " } }).joined(
+                        separator: " ")
                 }
             #expect(line?.contains(value) == true, "\(option): \(String(describing: line))")
         }
-        #expect(defaults.confidentThreshold == 0.55 && defaults.birthConfidence == 0.6 && defaults.minimumConfidence == 0.1
+        #expect(
+            defaults.confidentThreshold == 0.55 && defaults.birthConfidence == 0.6 && defaults.minimumConfidence == 0.1
                 && defaults.minimumOverlap == 0.1 && defaults.minimumOverlapUnconfident == 0.4 && defaults.sizeRatioGate == 1.8
-                && defaults.gate == 30 && defaults.overlapWeight == 1 && defaults.coastingGate == 5 && defaults.coastingReach == 1.5 && defaults.confirmationHits == 3 && defaults.quickConfirmationConfidence == 1.8
+                && defaults.gate == 30 && defaults.overlapWeight == 1 && defaults.coastingGate == 5 && defaults.coastingReach == 1.5
+                && defaults.confirmationHits == 3 && defaults.quickConfirmationConfidence == 1.8
                 && defaults.tentativeTimeout == .milliseconds(300) && defaults.coastAfter == .milliseconds(150)
                 && defaults.coastTimeout == .milliseconds(1500) && defaults.maximumTracks == 16
                 && defaults.noise.accelerationNoise == 3 && defaults.accelerationPerHeight == 2.5 && defaults.noise.sizeNoise == 0.05
                 && defaults.noise.boxNoise == 0.08
                 && defaults.noise.boxNoiseFloor == 0.003 && defaults.minimumOverlapCoasting == 0.4 && defaults.distantReach == 1
                 && defaults.unpairedCost == 1.3 && defaults.coastingRateWindow == .milliseconds(500)
-                && defaults.coastingAccelerationPerHeight == 1 && defaults.vouchedCoastTimeout == .seconds(2) && defaults.coastTimeoutPerSeen == 4
-                && defaults.maneuverMemory == 4 && defaults.maneuverBias == 0.3 && defaults.maneuverHold == .milliseconds(500), "the help's defaults are the code's")
+                && defaults.coastingAccelerationPerHeight == 1 && defaults.vouchedCoastTimeout == .seconds(2)
+                && defaults.coastTimeoutPerSeen == 4
+                && defaults.maneuverMemory == 4 && defaults.maneuverBias == 0.3 && defaults.maneuverHold == .milliseconds(500),
+            "the help's defaults are the code's")
         let base = ["replay", "--mot", "d", "--out", "r", "--size", "2x2"]
         for (extra, message) in [
             (["--confident", "1.5"], "--confident needs a number from 0 to 1, got '1.5'"),
@@ -181,10 +214,15 @@ import TestSupport
     }
 
     @Test func helpEverywhere() throws {
-        guard case .help(let general) = try Invocation.parse(["--help"], environment: [:]).action else { Issue.record(); return }
+        guard case .help(let general) = try Invocation.parse(["--help"], environment: [:]).action else {
+            Issue.record()
+            return
+        }
         #expect(general.hasPrefix("dockctl: controls a dock"))
-        for command in ["status", "watch", "velocity", "orient", "stop", "animate", "track", "limits", "devices", "framing", "roi", "select",
-                        "replay"] {
+        for command in [
+            "status", "watch", "velocity", "orient", "stop", "animate", "track", "limits", "devices", "framing", "roi", "select",
+            "replay",
+        ] {
             guard case .help(let text) = try Invocation.parse([command, "--help"], environment: [:]).action else {
                 Issue.record("no help for \(command)")
                 continue
@@ -197,8 +235,11 @@ import TestSupport
     @Test func usageErrorsNameTheProblem() {
         #expect(throws: Invocation.UsageError(message: "no command given")) { try Invocation.parse([], environment: [:]) }
         #expect(throws: Invocation.UsageError(message: "unknown command 'fly'")) { try Invocation.parse(["fly"], environment: [:]) }
-        #expect(throws: Invocation.UsageError(message: "velocity needs --yaw or --pitch (an axis not named stays still)",
-                                              command: "velocity")) {
+        #expect(
+            throws: Invocation.UsageError(
+                message: "velocity needs --yaw or --pitch (an axis not named stays still)",
+                command: "velocity")
+        ) {
             try Invocation.parse(["velocity", "--duration", "1"], environment: [:])
         }
         #expect(throws: Invocation.UsageError(message: "--yaw needs a finite number, got 'nan'", command: "velocity")) {
@@ -286,11 +327,15 @@ import TestSupport
     }
 
     static func startDaemon(scenario: String? = nil) throws -> (ChildProcess, String) {
-        let socket = "\(ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp")/dockctl-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
+        let socket =
+            "\(ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp")/dockctl-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
         var arguments = ["--config", "", "--simulator", "--socket", socket, "--wake-on-attach=false"]
         if let scenario {
-            arguments += ["--scenario", URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().appendingPathComponent("Simulator/Scenarios/\(scenario)").path]
+            arguments += [
+                "--scenario",
+                URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                    .deletingLastPathComponent().appendingPathComponent("Simulator/Scenarios/\(scenario)").path,
+            ]
         }
         let dockd = try ChildProcess("dockd", arguments)
         #expect(dockd.waitForErrorLine(containing: "attached DK-1 Demo") != nil)
@@ -328,7 +373,8 @@ import TestSupport
         #expect(try dockctl(["status"]).output.contains("framing right"))
         #expect(try dockctl(["roi", "0.1", "0.1", "0.8", "0.8"]).output == "ok\n")
         // Past the picture's edge: what is kept is said, and that is what dockd frames within.
-        #expect(try dockctl(["roi", "0.5", "0.5", "0.8", "0.8"]).output
+        #expect(
+            try dockctl(["roi", "0.5", "0.5", "0.8", "0.8"]).output
                 == "ok; the region reaches past the picture's edge: kept x 0.5 y 0.5 width 0.5 height 0.5\n")
         let roiStatus = try JSONSerialization.jsonObject(with: Data(try dockctl(["--json", "status"]).output.utf8)) as? [String: Any]
         let region = (roiStatus?["status"] as? [String: Any])?["region_of_interest"] as? [String: Any]
@@ -341,8 +387,10 @@ import TestSupport
         // A subject that is not tracked: dockd keeps the choice, and dockctl says nobody has that ID.
         let unknown = try dockctl(["select", "999"])
         #expect(unknown.status == 0)
-        #expect(unknown.output == "ok, but no subject tracked now has ID 999; dockd keeps the choice and follows none of them until one appears\n",
-                "\(unknown.output)")
+        #expect(
+            unknown.output
+                == "ok, but no subject tracked now has ID 999; dockd keeps the choice and follows none of them until one appears\n",
+            "\(unknown.output)")
         let unknownJSON = try dockctl(["--json", "select", "999"])
         #expect(unknownJSON.output == "{\"untracked\":[999]}\n", "dockd's own answer says so")
         #expect(try dockctl(["select"]).output == "ok\n", "back to choosing automatically")

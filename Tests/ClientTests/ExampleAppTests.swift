@@ -2,8 +2,8 @@ import DockAPI
 import DockClient
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
 
 /// examples/FollowMe (the `dockclient-example` program), written against DockClient's
 /// documentation alone, run against `dockd --simulator`: what it prints is what it did.

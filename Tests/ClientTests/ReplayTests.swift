@@ -1,8 +1,8 @@
 import DockSimulator
 import DockTracking
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `dockctl replay` as a process, on MOTChallenge files made from the simulator's scenarios and
 /// scored against their ground truth.
@@ -53,8 +53,10 @@ import TestSupport
         for batch in output.batches {
             guard let frame = frameOfCapture[batch.captureTime] else { continue }
             for observation in batch.observations where observation.kind == .body {
-                detections.append(MOTRecord(frame: frame, identifier: -1, box: pixels(observation.box),
-                                            confidence: observation.confidence))
+                detections.append(
+                    MOTRecord(
+                        frame: frame, identifier: -1, box: pixels(observation.box),
+                        confidence: observation.confidence))
             }
         }
         var truth: [MOTRecord] = []
@@ -66,8 +68,9 @@ import TestSupport
                 if part.wasReported { reported += 1 }
             }
         }
-        return Recording(scenario: scenario, frames: truths.count, detections: detections.sorted { $0.frame < $1.frame },
-                         truth: truth, detectedShare: Double(reported) / Double(max(1, truth.count)))
+        return Recording(
+            scenario: scenario, frames: truths.count, detections: detections.sorted { $0.frame < $1.frame },
+            truth: truth, detectedShare: Double(reported) / Double(max(1, truth.count)))
     }
 
     /// A fresh directory for one test's files.
@@ -86,11 +89,13 @@ import TestSupport
         let detections = directory.appendingPathComponent("det.txt"), result = directory.appendingPathComponent("res.txt")
         try MOTFormat.text(recording.detections).write(to: detections, atomically: true, encoding: .utf8)
         let camera = recording.scenario.camera
-        let run = try ChildProcess.run("dockctl", [
-            "replay", "--mot", detections.path, "--out", result.path,
-            "--size", "\(camera.widthPixels)x\(camera.heightPixels)", "--fps", "\(camera.framesPerSecond)",
-            "--fov", "\(camera.information.horizontalFieldOfViewRadians * 180 / .pi)", "--frames", "\(recording.frames)",
-        ] + options)
+        let run = try ChildProcess.run(
+            "dockctl",
+            [
+                "replay", "--mot", detections.path, "--out", result.path,
+                "--size", "\(camera.widthPixels)x\(camera.heightPixels)", "--fps", "\(camera.framesPerSecond)",
+                "--fov", "\(camera.information.horizontalFieldOfViewRadians * 180 / .pi)", "--frames", "\(recording.frames)",
+            ] + options)
         #expect(run.status == 0, "\(run.error)")
         #expect(run.output.hasPrefix("replayed \(recording.frames) frames: "))
         let results = try MOTFormat.parse(String(contentsOf: result, encoding: .utf8))
@@ -107,7 +112,8 @@ import TestSupport
         let score = try Self.replay(recording, in: directory)
         let coasting = try Self.replay(recording, in: directory, options: ["--include-coasting"])
         let camera = recording.scenario.camera
-        print("""
+        print(
+            """
             dockctl replay on \(name) (seed \(recording.scenario.seed), \(recording.scenario.subjects.count) people, \
             \(recording.frames) frames, \(camera.widthPixels)x\(camera.heightPixels), \
             \(camera.information.horizontalFieldOfViewRadians * 180 / .pi)° fov): \(recording.truth.count) true boxes, \
@@ -187,8 +193,9 @@ import TestSupport
         var forgetting = SubjectTracker.Configuration()
         forgetting.outOfPictureTimeout = .zero
         let forgotten = Self.identities(recording, tracker: forgetting)
-        print("out for ten seconds: identities per person \(kept.mapValues { $0.sorted() }); "
-              + "without out-of-picture tracks \(forgotten.mapValues { $0.sorted() })")
+        print(
+            "out for ten seconds: identities per person \(kept.mapValues { $0.sorted() }); "
+                + "without out-of-picture tracks \(forgotten.mapValues { $0.sorted() })")
         #expect(kept[1]?.count == 1, "the person comes back under their identifier: \(kept)")
         #expect(kept[2]?.count == 1 && kept[2]?.isDisjoint(with: kept[1] ?? []) == true, "the other is someone else: \(kept)")
         #expect((forgotten[1]?.count ?? 0) >= 2, "without it they come back as a stranger: \(forgotten)")
@@ -210,15 +217,20 @@ import TestSupport
         #expect(missing.error.hasPrefix("dockctl: --size is required"))
         #expect(missing.error.contains("usage: dockctl replay --mot DET --out RESULT --size WxH"))
 
-        let unreadable = try ChildProcess.run("dockctl", ["replay", "--mot", directory.appendingPathComponent("none").path,
-                                                          "--out", result.path, "--size", "640x480"])
+        let unreadable = try ChildProcess.run(
+            "dockctl",
+            [
+                "replay", "--mot", directory.appendingPathComponent("none").path,
+                "--out", result.path, "--size", "640x480",
+            ])
         #expect(unreadable.status == 65)
         #expect(unreadable.error.hasPrefix("dockctl: cannot read '"))
         #expect(!FileManager.default.fileExists(atPath: result.path), "nothing written")
 
         // Fixed, the same file replays; --json gives the summary to scripts.
         try "1,-1,10,20,30,40,0.7\n2,-1,10,20,30,40,0.7\n3,-1,10,20,30,40,0.7\n".write(to: detections, atomically: true, encoding: .utf8)
-        let good = try ChildProcess.run("dockctl", ["--json", "replay", "--mot", detections.path, "--out", result.path, "--size", "640x480"])
+        let good = try ChildProcess.run(
+            "dockctl", ["--json", "replay", "--mot", detections.path, "--out", result.path, "--size", "640x480"])
         #expect(good.status == 0, "\(good.error)")
         #expect(good.output == "{\"boxes\":1,\"frames\":3,\"tracks\":1}\n")
         #expect(try String(contentsOf: result, encoding: .utf8).hasPrefix("3,1,"))

@@ -1,8 +1,8 @@
 import DockClient
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
 
 /// A normal user's dockd and dockctl meet at the per-user socket with no flags: `scripts/run` run
 /// by a user who is not root serves `$XDG_RUNTIME_DIR/dockd.sock`, and `dockctl status` finds it.
@@ -15,8 +15,9 @@ import TestSupport
     /// Runs a command to its end; returns its status and output (both streams).
     @discardableResult
     static func command(_ path: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let child = try ChildProcess(program: URL(fileURLWithPath: path), arguments,
-                                     exactEnvironment: ProcessInfo.processInfo.environment)
+        let child = try ChildProcess(
+            program: URL(fileURLWithPath: path), arguments,
+            exactEnvironment: ProcessInfo.processInfo.environment)
         let result = try child.finish()
         return (result.status, result.output + result.error)
     }
@@ -33,12 +34,15 @@ import TestSupport
     }
 
     /// Runs `program` as the normal user, with only `environment`.
-    static func asUser(_ user: (userID: UInt32, groupID: UInt32), _ program: String, _ arguments: [String],
-                       environment: [String: String]) throws -> ChildProcess {
+    static func asUser(
+        _ user: (userID: UInt32, groupID: UInt32), _ program: String, _ arguments: [String],
+        environment: [String: String]
+    ) throws -> ChildProcess {
         let exact = environment.map { "\($0.key)=\($0.value)" }
         if geteuid() != 0 {
-            return try ChildProcess(program: URL(fileURLWithPath: "/usr/bin/env"), ["-i"] + exact + [program] + arguments,
-                                    exactEnvironment: [:])
+            return try ChildProcess(
+                program: URL(fileURLWithPath: "/usr/bin/env"), ["-i"] + exact + [program] + arguments,
+                exactEnvironment: [:])
         }
         return try ChildProcess(
             program: URL(fileURLWithPath: "/usr/bin/setpriv"),
@@ -61,8 +65,10 @@ import TestSupport
         try #require(mkdir(runtime, 0o700) == 0)
         defer { _ = try? Self.command("/bin/rm", ["-rf", runtime]) }
         try #require(chown(runtime, user.userID, user.groupID) == 0)
-        let environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
-                           "HOME": runtime, "TMPDIR": runtime, "XDG_RUNTIME_DIR": runtime]
+        let environment = [
+            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+            "HOME": runtime, "TMPDIR": runtime, "XDG_RUNTIME_DIR": runtime,
+        ]
 
         // scripts/run builds in the tree's .build (SwiftPM writes its build database even when
         // nothing is to be done), so for the run the user owns it; it goes back to its owner after.
@@ -70,8 +76,10 @@ import TestSupport
         var buildStatus = stat()
         let hasBuild = lstat(build.path, &buildStatus) == 0
         if geteuid() == 0 {
-            let readable = try Self.asUser(user, "/usr/bin/test", ["-r", Self.repository.appendingPathComponent("scripts/run").path],
-                                           environment: environment).finish()
+            let readable = try Self.asUser(
+                user, "/usr/bin/test", ["-r", Self.repository.appendingPathComponent("scripts/run").path],
+                environment: environment
+            ).finish()
             try #require(readable.status == 0, "\(Self.userName) can read the repository (check it out where others may read it)")
             if hasBuild { try Self.changeOwner(build, to: user) }
         }
@@ -80,8 +88,12 @@ import TestSupport
         }
 
         // scripts/run, as its README says, with nothing else: no --socket, no DOCKD_SOCKET.
-        let run = try Self.asUser(user, "/bin/sh", ["-c", "cd \"$0\" && exec scripts/run --wake-on-attach=false 1>&2",
-                                                    Self.repository.path], environment: environment)
+        let run = try Self.asUser(
+            user, "/bin/sh",
+            [
+                "-c", "cd \"$0\" && exec scripts/run --wake-on-attach=false 1>&2",
+                Self.repository.path,
+            ], environment: environment)
         let socket = runtime + "/dockd.sock"
         // (The build may take minutes; "dockd started" follows whatever dockd made of the socket.)
         let started = run.waitForErrorLine(containing: "dockd started on simulator", timeoutSeconds: 900)
@@ -89,12 +101,14 @@ import TestSupport
         let served = run.errorLines.last { $0.contains("control API") }
         #expect(served?.hasSuffix("control API on \(socket)") == true, "\(served ?? "no such line"); \(run.errorLines.suffix(10))")
         // The simulated dock may attach before dockd says it started: a line already read counts.
-        #expect(run.errorLines.contains { $0.contains("attached DK-1 Demo") }
-                    || run.waitForErrorLine(containing: "attached DK-1 Demo", timeoutSeconds: 30) != nil,
-                "\(run.errorLines.suffix(10))")
+        #expect(
+            run.errorLines.contains { $0.contains("attached DK-1 Demo") }
+                || run.waitForErrorLine(containing: "attached DK-1 Demo", timeoutSeconds: 30) != nil,
+            "\(run.errorLines.suffix(10))")
         var status = stat()
-        #expect(lstat(socket, &status) == 0 && status.st_mode & S_IFMT == S_IFSOCK && status.st_uid == user.userID,
-                "a socket of the user's own at \(socket)")
+        #expect(
+            lstat(socket, &status) == 0 && status.st_mode & S_IFMT == S_IFSOCK && status.st_uid == user.userID,
+            "a socket of the user's own at \(socket)")
 
         // dockctl as the same user, no flags: the per-user socket is the first it tries.
         let dockctl = try ChildProcess.executable("dockctl").path
@@ -110,8 +124,10 @@ import TestSupport
         // With no dockd of theirs (and none of the system's), dockctl says where it looked.
         let unreachable = try Self.asUser(user, dockctl, ["status"], environment: environment).finish()
         #expect(unreachable.status == 1)
-        #expect(unreachable.error.hasPrefix("dockctl: cannot connect to dockd; tried \(socket) (connect \(socket): "
-                                            + "No such file or directory), then /run/dockd/dockd.sock ("), "\(unreachable.error)")
+        #expect(
+            unreachable.error.hasPrefix(
+                "dockctl: cannot connect to dockd; tried \(socket) (connect \(socket): "
+                    + "No such file or directory), then /run/dockd/dockd.sock ("), "\(unreachable.error)")
     }
 
     @Test func theClientFallsBackToTheNextSocketAndNamesEveryOneItTried() throws {
@@ -121,10 +137,12 @@ import TestSupport
         #expect(path == socket, "the first path that answers")
         let manager = try DockAccessoryManager(environment: ["DOCKD_SOCKET": socket])
         #expect(manager.socketPath == socket)
-        #expect(throws: DockClientError.cannotConnectToAny([
-            .cannotConnect(path: missing, reason: "connect \(missing): No such file or directory"),
-            .cannotConnect(path: missing + "2", reason: "connect \(missing)2: No such file or directory"),
-        ])) { try VarlinkConnection.connect(toFirstOf: [missing, missing + "2"]) }
+        #expect(
+            throws: DockClientError.cannotConnectToAny([
+                .cannotConnect(path: missing, reason: "connect \(missing): No such file or directory"),
+                .cannotConnect(path: missing + "2", reason: "connect \(missing)2: No such file or directory"),
+            ])
+        ) { try VarlinkConnection.connect(toFirstOf: [missing, missing + "2"]) }
         #expect(throws: DockClientError.cannotConnect(path: missing, reason: "connect \(missing): No such file or directory")) {
             try VarlinkConnection.connect(toFirstOf: [missing])
         }

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
 
 /// The control API end to end: dockd on the in-process simulator, clients on a temporary socket.
 @Suite(.serialized) struct APITests {
@@ -10,9 +10,14 @@ import TestSupport
         let process: ChildProcess
 
         init() throws {
-            socket = "\(ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp")/dockd-api-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
-            process = try ChildProcess("dockd", ["--config", "", "--simulator", "--socket", socket, "--wake-on-attach=false",
-                                                 "--simulator-camera=false"])
+            socket =
+                "\(ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp")/dockd-api-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
+            process = try ChildProcess(
+                "dockd",
+                [
+                    "--config", "", "--simulator", "--socket", socket, "--wake-on-attach=false",
+                    "--simulator-camera=false",
+                ])
             #expect(process.waitForErrorLine(containing: "control API on") != nil)
             #expect(process.waitForErrorLine(containing: "attached DK-1 Demo") != nil)
         }
@@ -62,10 +67,12 @@ import TestSupport
         let info = Self.parameters(try client.call("org.varlink.service.GetInfo"))
         #expect(info["interfaces"] as? [String] == ["org.varlink.service", "io.dockd.Dock"])
         let description = Self.parameters(try client.call("org.varlink.service.GetInterfaceDescription", ["interface": "io.dockd.Dock"]))
-        let file = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Protocol/io.dockd.Dock.varlink"), encoding: .utf8)
+        let file = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("Protocol/io.dockd.Dock.varlink"), encoding: .utf8)
         #expect(description["description"] as? String == file)
-        #expect(Self.errorName(try client.call("org.varlink.service.GetInterfaceDescription", ["interface": "com.example.Nope"]))
+        #expect(
+            Self.errorName(try client.call("org.varlink.service.GetInterfaceDescription", ["interface": "com.example.Nope"]))
                 == "org.varlink.service.InterfaceNotFound")
         try daemon.stop()
     }
@@ -202,8 +209,10 @@ import TestSupport
 
         // 1e999 is valid JSON but no double: refused by name and path, and the connection carries on.
         let huge = try daemon.client()
-        for (text, path) in [(#"{"method":"io.dockd.Dock.SetVelocity","parameters":{"yaw":1e999,"pitch":0}}"#, "yaw"),
-                             (#"{"method":"io.dockd.Dock.SelectSubjectAt","parameters":{"point":{"x":0.5,"y":-1e999}}}"#, "point.y")] {
+        for (text, path) in [
+            (#"{"method":"io.dockd.Dock.SetVelocity","parameters":{"yaw":1e999,"pitch":0}}"#, "yaw"),
+            (#"{"method":"io.dockd.Dock.SelectSubjectAt","parameters":{"point":{"x":0.5,"y":-1e999}}}"#, "point.y"),
+        ] {
             huge.sendRaw(Array(text.utf8) + [0])
             let reply = huge.receive(timeoutSeconds: 5)
             #expect(Self.errorName(reply) == "io.dockd.Dock.InvalidParameter", "\(text)")
@@ -242,8 +251,9 @@ import TestSupport
         let daemon = try Daemon()
         let sluggard = try daemon.client(receiveBufferBytes: 2048)
         try sluggard.send("io.dockd.Dock.Watch", more: true)
-        #expect(daemon.process.waitForErrorLine(containing: "disconnected", timeoutSeconds: 60) != nil,
-                "dropped once its socket is full")
+        #expect(
+            daemon.process.waitForErrorLine(containing: "disconnected", timeoutSeconds: 60) != nil,
+            "dropped once its socket is full")
         let other = try daemon.client()
         #expect(Self.parameters(try other.call("io.dockd.Dock.GetStatus"))["status"] != nil)
         try daemon.stop()
@@ -255,9 +265,13 @@ extension APITests {
         let daemon = try Daemon()
         let client = try daemon.client()
         let camera: [String: Any] = ["horizontal_fov": 1.2, "aspect_ratio": 1.7778, "orientation": "up", "mirrored": true]
-        let good: [String: Any] = ["observations": [["kind": "face", "box": ["x": 0.4, "y": 0.2, "width": 0.1, "height": 0.15], "confidence": 0.9],
-                                                    ["kind": "body", "box": ["x": 0.35, "y": 0.2, "width": 0.2, "height": 0.7]]],
-                                   "camera": camera, "capture_time": 12.5]
+        let good: [String: Any] = [
+            "observations": [
+                ["kind": "face", "box": ["x": 0.4, "y": 0.2, "width": 0.1, "height": 0.15], "confidence": 0.9],
+                ["kind": "body", "box": ["x": 0.35, "y": 0.2, "width": 0.2, "height": 0.7]],
+            ],
+            "camera": camera, "capture_time": 12.5,
+        ]
         #expect(Self.errorName(try client.call("io.dockd.Dock.Track", good)) == nil)
         func invalid(_ method: String, _ parameters: [String: Any]) throws -> String? {
             let reply = try client.call(method, parameters)
@@ -282,12 +296,17 @@ extension APITests {
 
         #expect(Self.errorName(try client.call("io.dockd.Dock.SetFramingMode", ["mode": "left"])) == nil)
         #expect(try invalid("io.dockd.Dock.SetFramingMode", ["mode": "diagonal"]) == "mode")
-        #expect(Self.errorName(try client.call("io.dockd.Dock.SetRegionOfInterest",
-                                               ["region": ["x": 0.1, "y": 0.1, "width": 0.5, "height": 0.8]])) == nil)
-        #expect(try invalid("io.dockd.Dock.SetRegionOfInterest", ["region": ["x": 0.1, "y": 0.1, "width": -0.5, "height": 0.8]]) == "region")
+        #expect(
+            Self.errorName(
+                try client.call(
+                    "io.dockd.Dock.SetRegionOfInterest",
+                    ["region": ["x": 0.1, "y": 0.1, "width": 0.5, "height": 0.8]])) == nil)
+        #expect(
+            try invalid("io.dockd.Dock.SetRegionOfInterest", ["region": ["x": 0.1, "y": 0.1, "width": -0.5, "height": 0.8]]) == "region")
         #expect(Self.errorName(try client.call("io.dockd.Dock.SelectSubjects", ["subjects": [3, 7]])) == nil)
         #expect(try invalid("io.dockd.Dock.SelectSubjects", ["subjects": [3, "seven"]]) == "subjects[1]")
-        #expect(Self.errorName(try client.call("io.dockd.Dock.SelectSubjectAt", ["point": ["x": 0.5, "y": 0.5]]))
+        #expect(
+            Self.errorName(try client.call("io.dockd.Dock.SelectSubjectAt", ["point": ["x": 0.5, "y": 0.5]]))
                 == "io.dockd.Dock.NoSubjectFound")
         #expect(try invalid("io.dockd.Dock.SelectSubjectAt", ["point": ["x": 1.5, "y": 0.5]]) == "point.x")
 

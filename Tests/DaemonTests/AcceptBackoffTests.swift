@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
 
 /// `accept` out of descriptors (`EMFILE`): dockd pauses accepting instead of spinning on a
 /// listener that stays readable, and serves again once descriptors are free.
@@ -20,11 +20,14 @@ import TestSupport
         let socket = "\(ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp")/dockd-emfile-\(getpid()).sock"
         // 24 descriptors: dockd's own (standard streams, epoll, timerfd, signalfd, the listener)
         // leave room for about 16 clients.
-        let dockd = try ChildProcess(program: URL(fileURLWithPath: "/bin/sh"),
-                                     ["-c", "ulimit -n 24 && exec \"$0\" \"$@\"", try ChildProcess.executable("dockd").path,
-                                      "--config", "", "--simulator", "--simulator-camera=false", "--wake-on-attach=false",
-                                      "--socket", socket],
-                                     exactEnvironment: ProcessInfo.processInfo.environment)
+        let dockd = try ChildProcess(
+            program: URL(fileURLWithPath: "/bin/sh"),
+            [
+                "-c", "ulimit -n 24 && exec \"$0\" \"$@\"", try ChildProcess.executable("dockd").path,
+                "--config", "", "--simulator", "--simulator-camera=false", "--wake-on-attach=false",
+                "--socket", socket,
+            ],
+            exactEnvironment: ProcessInfo.processInfo.environment)
         defer { if dockd.process.isRunning { dockd.signal(SIGKILL) } }
         #expect(dockd.waitForErrorLine(containing: "attached DK-1 Demo") != nil)
         var crowd: [VarlinkTestClient] = []

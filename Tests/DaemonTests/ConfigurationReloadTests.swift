@@ -14,8 +14,9 @@ import Testing
     }
 
     @Test func aReloadReadsTheFileAgainAndTheFlagsStillWin() throws {
-        let reloaded = try reload(["--simulator", "--baud", "9600"], loadedFrom: path,
-                                  files: [path: "tracking = on\nbaud = 57600\n"])
+        let reloaded = try reload(
+            ["--simulator", "--baud", "9600"], loadedFrom: path,
+            files: [path: "tracking = on\nbaud = 57600\n"])
         var expected = Configuration()
         expected.simulator = true
         expected.tracking = true
@@ -28,8 +29,12 @@ import Testing
     }
 
     @Test func aReloadRefusesWhatTheStartWouldRefuse() {
-        #expect(throws: DaemonCommand.Failure.configuration(.init(location: "\(path):2",
-                message: "baud: must be a whole number, got 'fast'"))) {
+        #expect(
+            throws: DaemonCommand.Failure.configuration(
+                .init(
+                    location: "\(path):2",
+                    message: "baud: must be a whole number, got 'fast'"))
+        ) {
             try reload([], loadedFrom: path, files: [path: "tracking = on\nbaud = fast\n"])
         }
         #expect(throws: DaemonCommand.Failure.configuration(.init(location: "pitch-min-deg", message: "must be below pitch-max-deg"))) {
@@ -43,8 +48,12 @@ import Testing
     @Test func aVanishedDefaultFileIsRefusedNotTakenForTheDefaults() {
         // At start a missing default file means the defaults; on reload, the settings in force
         // came from it, so its disappearance is an error, not a silent return to the defaults.
-        #expect(throws: DaemonCommand.Failure.configuration(.init(location: path,
-                message: "cannot read the configuration file any more (removed?)"))) {
+        #expect(
+            throws: DaemonCommand.Failure.configuration(
+                .init(
+                    location: path,
+                    message: "cannot read the configuration file any more (removed?)"))
+        ) {
             try reload(["--simulator"], loadedFrom: path, files: [:])
         }
     }

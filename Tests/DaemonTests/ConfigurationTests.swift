@@ -28,32 +28,68 @@ import Testing
         expected.baud = 57600
         expected.tracking = false
         expected.yawMinimumDegrees = -90
-        let command = try parse(["--device", "/dev/ttyACM3", "--tracking=false"],
-                                files: [DaemonCommand.defaultConfigurationPath: file])
+        let command = try parse(
+            ["--device", "/dev/ttyACM3", "--tracking=false"],
+            files: [DaemonCommand.defaultConfigurationPath: file])
         #expect(command == .run(expected, configurationPath: DaemonCommand.defaultConfigurationPath))
-        #expect(try parse(["--config", "/tmp/d.conf", "--simulator"], files: ["/tmp/d.conf": "log-level = debug"])
-                == .run({ var c = Configuration(); c.logLevel = "debug"; c.simulator = true; return c }(),
-                        configurationPath: "/tmp/d.conf"))
+        #expect(
+            try parse(["--config", "/tmp/d.conf", "--simulator"], files: ["/tmp/d.conf": "log-level = debug"])
+                == .run(
+                    {
+                        var c = Configuration()
+                        c.logLevel = "debug"
+                        c.simulator = true
+                        return c
+                    }(),
+                    configurationPath: "/tmp/d.conf"))
     }
 
     @Test func badLinesAreRefusedWithFileAndLine() {
         let files = ["/etc/dockd/dockd.conf": "baud = 115200\nspeed = 3\n"]
-        #expect(throws: DaemonCommand.Failure.configuration(.init(location: "/etc/dockd/dockd.conf:2",
-                message: "unknown setting 'speed' (dockd --help lists them)"))) { try parse([], files: files) }
-        #expect(throws: DaemonCommand.Failure.configuration(.init(location: "/etc/dockd/dockd.conf:1",
-                message: "expected 'key = value', got 'tracking'"))) {
+        #expect(
+            throws: DaemonCommand.Failure.configuration(
+                .init(
+                    location: "/etc/dockd/dockd.conf:2",
+                    message: "unknown setting 'speed' (dockd --help lists them)"))
+        ) { try parse([], files: files) }
+        #expect(
+            throws: DaemonCommand.Failure.configuration(
+                .init(
+                    location: "/etc/dockd/dockd.conf:1",
+                    message: "expected 'key = value', got 'tracking'"))
+        ) {
             try parse([], files: ["/etc/dockd/dockd.conf": "tracking\n"])
         }
-        #expect(throws: DaemonCommand.Failure.configuration(.init(location: "--baud",
-                message: "baud: must be a whole number, got 'fast'"))) { try parse(["--baud", "fast"]) }
-        #expect(throws: DaemonCommand.Failure.configuration(.init(location: "--yaw-max-deg",
-                message: "yaw-max-deg: must be a finite number, got 'nan'"))) { try parse(["--yaw-max-deg", "nan"]) }
-        #expect(throws: DaemonCommand.Failure.configuration(.init(location: "--vendor-id",
-                message: "vendor-id: must be 4 hex digits, got 'xyz'"))) { try parse(["--vendor-id=xyz"]) }
-        #expect(throws: DaemonCommand.Failure.configuration(.init(location: "pitch-min-deg",
-                message: "must be below pitch-max-deg"))) { try parse(["--pitch-min-deg", "10", "--pitch-max-deg", "5"]) }
-        #expect(throws: DaemonCommand.Failure.configuration(.init(location: "simulator",
-                message: "choose either a device or the simulator"))) { try parse(["--simulator", "--device", "/dev/x"]) }
+        #expect(
+            throws: DaemonCommand.Failure.configuration(
+                .init(
+                    location: "--baud",
+                    message: "baud: must be a whole number, got 'fast'"))
+        ) { try parse(["--baud", "fast"]) }
+        #expect(
+            throws: DaemonCommand.Failure.configuration(
+                .init(
+                    location: "--yaw-max-deg",
+                    message: "yaw-max-deg: must be a finite number, got 'nan'"))
+        ) { try parse(["--yaw-max-deg", "nan"]) }
+        #expect(
+            throws: DaemonCommand.Failure.configuration(
+                .init(
+                    location: "--vendor-id",
+                    message: "vendor-id: must be 4 hex digits, got 'xyz'"))
+        ) { try parse(["--vendor-id=xyz"]) }
+        #expect(
+            throws: DaemonCommand.Failure.configuration(
+                .init(
+                    location: "pitch-min-deg",
+                    message: "must be below pitch-max-deg"))
+        ) { try parse(["--pitch-min-deg", "10", "--pitch-max-deg", "5"]) }
+        #expect(
+            throws: DaemonCommand.Failure.configuration(
+                .init(
+                    location: "simulator",
+                    message: "choose either a device or the simulator"))
+        ) { try parse(["--simulator", "--device", "/dev/x"]) }
     }
 
     /// Found by `scripts/fuzz configuration` (FuzzTesting/regressions/configuration/crlf-blank-line):
@@ -62,10 +98,15 @@ import Testing
         var expected = Configuration()
         expected.baud = 57600
         expected.tracking = true
-        #expect(try parse([], files: [DaemonCommand.defaultConfigurationPath: "baud = 57600\r\n\r\ntracking = yes\r\n"])
+        #expect(
+            try parse([], files: [DaemonCommand.defaultConfigurationPath: "baud = 57600\r\n\r\ntracking = yes\r\n"])
                 == .run(expected, configurationPath: DaemonCommand.defaultConfigurationPath))
-        #expect(throws: DaemonCommand.Failure.configuration(.init(location: "/etc/dockd/dockd.conf:2",
-                message: "unknown setting 'speed' (dockd --help lists them)"))) {
+        #expect(
+            throws: DaemonCommand.Failure.configuration(
+                .init(
+                    location: "/etc/dockd/dockd.conf:2",
+                    message: "unknown setting 'speed' (dockd --help lists them)"))
+        ) {
             try parse([], files: ["/etc/dockd/dockd.conf": "\r\nspeed = 3\r\n"])
         }
     }

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
 
 /// dockd as a process: a socket it cannot serve ends it with a clear message and exit status 1.
 @Suite(.serialized) struct ControlSocketProcessTests {
@@ -13,7 +13,7 @@ import TestSupport
     func runDaemon(socket: String) throws -> (status: Int32, error: String) {
         let dockd = try ChildProcess("dockd", ["--config", "", "--simulator", "--socket", socket])
         if dockd.waitForErrorLine(containing: "dockd started", timeoutSeconds: 5) != nil {
-            dockd.signal(SIGTERM)   // it ran on: the failure this test looks for did not happen
+            dockd.signal(SIGTERM)  // it ran on: the failure this test looks for did not happen
         }
         let result = try dockd.finish()
         return (result.status, (dockd.errorLines + [result.error]).joined(separator: "\n"))
@@ -27,14 +27,17 @@ import TestSupport
 
         let occupied = try runDaemon(socket: file)
         #expect(occupied.status == 1)
-        #expect(occupied.error.contains("cannot serve the control API on \(file): bind \(file) (exists and is not a socket): File exists"
-                                        + advice), "\(occupied.error)")
+        #expect(
+            occupied.error.contains(
+                "cannot serve the control API on \(file): bind \(file) (exists and is not a socket): File exists"
+                    + advice), "\(occupied.error)")
         #expect(!occupied.error.contains("dockd started"), "it ends before it runs")
         #expect(try String(contentsOfFile: file, encoding: .utf8) == "x", "the file is left alone")
 
         let underAFile = try runDaemon(socket: file + "/dockd.sock")
         #expect(underAFile.status == 1)
-        #expect(underAFile.error.contains("cannot serve the control API on \(file)/dockd.sock: ")
+        #expect(
+            underAFile.error.contains("cannot serve the control API on \(file)/dockd.sock: ")
                 && underAFile.error.contains("Not a directory" + advice), "\(underAFile.error)")
 
         // A socket another dockd serves is not taken from it; the first keeps serving.
@@ -43,8 +46,9 @@ import TestSupport
         #expect(first.waitForErrorLine(containing: "control API on \(socket)") != nil)
         let second = try runDaemon(socket: socket)
         #expect(second.status == 1)
-        #expect(second.error.contains("cannot serve the control API on \(socket): another dockd is already serving it" + advice),
-                "\(second.error)")
+        #expect(
+            second.error.contains("cannot serve the control API on \(socket): another dockd is already serving it" + advice),
+            "\(second.error)")
         let client = try VarlinkTestClient(path: socket)
         #expect(try client.call("io.dockd.Dock.GetStatus")?["parameters"] != nil, "the first dockd still answers")
         first.signal(SIGTERM)
@@ -53,7 +57,7 @@ import TestSupport
 
         // The per-user fallback's directory in /tmp is made private, and refused when it is not.
         let directory = "/tmp/dockd-\(geteuid())"
-        if access(directory, F_OK) != 0 {   // never touch a real user's
+        if access(directory, F_OK) != 0 {  // never touch a real user's
             defer { rmdir(directory) }
             let fallback = directory + "/dockd.sock"
             let own = try ChildProcess("dockd", ["--config", "", "--simulator", "--socket", fallback, "--wake-on-attach=false"])
@@ -65,9 +69,11 @@ import TestSupport
             chmod(directory, 0o755)
             let shared = try runDaemon(socket: fallback)
             #expect(shared.status == 1)
-            #expect(shared.error.contains("cannot serve the control API on \(fallback): \(directory) is not a private "
-                                          + "directory of user \(geteuid()) (owner \(geteuid()), mode 755); remove it" + advice),
-                    "\(shared.error)")
+            #expect(
+                shared.error.contains(
+                    "cannot serve the control API on \(fallback): \(directory) is not a private "
+                        + "directory of user \(geteuid()) (owner \(geteuid()), mode 755); remove it" + advice),
+                "\(shared.error)")
         }
 
         // And --socket "" still runs without an API.

@@ -5,8 +5,8 @@ import DockProtocol
 import DockSimulator
 import DockSystem
 import Glibc
-import Testing
 import TestSupport
+import Testing
 
 /// The whole daemon — the session runner and its policy, the API server and its clients, the
 /// dock's link — on one virtual event loop, in virtual time (as swift-nio's `EmbeddedChannel`

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
 
 /// `dockd` as a process against `docksim` on a real pseudo-terminal, through the serial transport.
 @Suite(.serialized) struct DaemonProcessTests {
@@ -33,15 +33,18 @@ import TestSupport
     /// Reads docksim's trace until `done` holds for a line, for at most `seconds`; returns the
     /// lines read. (Heartbeats keep the trace going, so without its own deadline a line that
     /// never comes would hold the test for ever.)
-    func readTrace(_ docksim: ChildProcess, seconds: Double = 30, until done: (TraceLine) -> Bool,
-                   sourceLocation: SourceLocation = #_sourceLocation) -> [TraceLine] {
+    func readTrace(
+        _ docksim: ChildProcess, seconds: Double = 30, until done: (TraceLine) -> Bool,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> [TraceLine] {
         var lines: [TraceLine] = []
         let deadline = Date().addingTimeInterval(seconds)
         while true {
             let left = deadline.timeIntervalSinceNow
             guard left > 0, let raw = docksim.waitForErrorLine(containing: "t=", timeoutSeconds: min(left, 20)) else {
-                Issue.record("the trace ended or \(seconds) s passed without the line wanted; last lines: \(docksim.errorLines.suffix(8))",
-                             sourceLocation: sourceLocation)
+                Issue.record(
+                    "the trace ended or \(seconds) s passed without the line wanted; last lines: \(docksim.errorLines.suffix(8))",
+                    sourceLocation: sourceLocation)
                 return lines
             }
             guard let line = TraceLine(raw) else { continue }

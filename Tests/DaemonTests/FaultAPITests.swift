@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
 
 /// The dock's faults as clients meet them, end to end: dockd on the in-process simulator playing
 /// `dock-faults` (tracking turned on by the dock's button at 1 s, the yaw motor jammed from 5 s
@@ -14,8 +14,12 @@ import TestSupport
         let socket = "\(ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp")/dockd-faults-\(getpid()).sock"
         let scenario = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Simulator/Scenarios/dock-faults.json").path
-        let dockd = try ChildProcess("dockd", ["--config", "", "--simulator", "--scenario", scenario, "--socket", socket,
-                                               "--wake-on-attach=false"])
+        let dockd = try ChildProcess(
+            "dockd",
+            [
+                "--config", "", "--simulator", "--scenario", scenario, "--socket", socket,
+                "--wake-on-attach=false",
+            ])
         defer { if dockd.process.isRunning { dockd.signal(SIGKILL) } }
         #expect(dockd.waitForErrorLine(containing: "attached DK-1 Demo") != nil)
         let watcher = try VarlinkTestClient(path: socket)

@@ -4,8 +4,8 @@ import DockSystem
 import Foundation
 import Glibc
 import SimulatedSerialDock
-import Testing
 import TestSupport
+import Testing
 
 /// `Protocol/dock-serial.md` §5.2: the host never leaves more than a quarter of the dock's failsafe
 /// timeout between two frames; a dock whose timeout is shorter than dockd can keep alive is
@@ -22,8 +22,12 @@ import TestSupport
         var configuration = AccessoryConfiguration()
         configuration.failsafeTimeout = .milliseconds(milliseconds)
         let dock = try PseudoTerminalDock(configuration: configuration, seed: 2)
-        let dockd = try ChildProcess("dockd", ["--config", "", "--device", dock.devicePath, "--socket", "",
-                                               "--wake-on-attach=\(wakes)"])
+        let dockd = try ChildProcess(
+            "dockd",
+            [
+                "--config", "", "--device", dock.devicePath, "--socket", "",
+                "--wake-on-attach=\(wakes)",
+            ])
         #expect(dockd.waitForErrorLine(containing: "attached DK-1 Demo") != nil)
         // Long enough for several heartbeats at the longest timeout (one every 1.7 s at 10 s).
         usleep(milliseconds >= 10_000 ? 6_000_000 : 2_000_000)
@@ -36,8 +40,9 @@ import TestSupport
         for (earlier, later) in zip(frames[first...], frames[first...].dropFirst()) {
             longest = max(longest, later.time - earlier.time)
         }
-        print("heartbeat: failsafe \(milliseconds) ms\(wakes ? " with wake" : ""), \(frames.count) host frames, longest gap "
-              + "\(Double(longest.components.attoseconds) / 1e15 + Double(longest.components.seconds) * 1000) ms")
+        print(
+            "heartbeat: failsafe \(milliseconds) ms\(wakes ? " with wake" : ""), \(frames.count) host frames, longest gap "
+                + "\(Double(longest.components.attoseconds) / 1e15 + Double(longest.components.seconds) * 1000) ms")
         #expect(longest <= .milliseconds(milliseconds) / 4, "failsafe \(milliseconds) ms: longest gap \(longest)")
         #expect(!dock.isFailsafeStopped, "the failsafe never fired")
     }
@@ -47,8 +52,12 @@ import TestSupport
         var configuration = AccessoryConfiguration()
         configuration.failsafeTimeout = .milliseconds(50)
         let dock = try PseudoTerminalDock(configuration: configuration, seed: 2)
-        let dockd = try ChildProcess("dockd", ["--config", "", "--device", dock.devicePath, "--socket", "",
-                                               "--wake-on-attach=false"])
+        let dockd = try ChildProcess(
+            "dockd",
+            [
+                "--config", "", "--device", dock.devicePath, "--socket", "",
+                "--wake-on-attach=false",
+            ])
         let line = dockd.waitForErrorLine(containing: "failsafe timeout is 50 ms")
         #expect(line?.contains("refusing the dock") == true, "\(line ?? "no line")")
         usleep(300_000)

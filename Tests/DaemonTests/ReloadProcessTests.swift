@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
 
 /// dockd as a process: SIGHUP reloads the settings through the start-up parser, and keeps them
 /// when the new ones are refused or their file has gone.
@@ -58,16 +58,18 @@ import TestSupport
         try "tracking = false\nbaud = fast\n".write(toFile: file, atomically: true, encoding: .utf8)
         dockd.signal(SIGHUP)
         let refused = dockd.waitForErrorLine(containing: "configuration not reloaded")
-        #expect(refused?.hasSuffix("configuration not reloaded: \(file):2: baud: must be a whole number, got 'fast'") == true,
-                "\(refused ?? "no line")")
+        #expect(
+            refused?.hasSuffix("configuration not reloaded: \(file):2: baud: must be a whole number, got 'fast'") == true,
+            "\(refused ?? "no line")")
         #expect(try tracking(staying: true, client), "the settings in force are kept")
 
         // The file is gone: refused and logged with its path, not taken for the defaults.
         unlink(file)
         dockd.signal(SIGHUP)
         let gone = dockd.waitForErrorLine(containing: "configuration not reloaded")
-        #expect(gone?.hasSuffix("configuration not reloaded: cannot read configuration file '\(file)'") == true,
-                "\(gone ?? "no line")")
+        #expect(
+            gone?.hasSuffix("configuration not reloaded: cannot read configuration file '\(file)'") == true,
+            "\(gone ?? "no line")")
         #expect(try tracking(staying: true, client), "the settings in force are kept")
 
         // Back again: applied.

@@ -1,8 +1,8 @@
 import DockSystem
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
 
 /// dockd as systemd sees it: notifications on a datagram socket, journald priority prefixes, help
 /// and exit statuses.
@@ -43,9 +43,12 @@ import TestSupport
 
     @Test func readyStatusWatchdogAndStoppingReachTheServiceManager() throws {
         let notify = try NotifySocket()
-        let dockd = try ChildProcess("dockd", ["--config", "", "--socket", "", "--simulator"],
-                                     environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "2000000",
-                                                   "JOURNAL_STREAM": "8:1234"])
+        let dockd = try ChildProcess(
+            "dockd", ["--config", "", "--socket", "", "--simulator"],
+            environment: [
+                "NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "2000000",
+                "JOURNAL_STREAM": "8:1234",
+            ])
         let ready = try #require(notify.receive())
         #expect(ready.hasPrefix("READY=1\nSTATUS="))
         let keepAlive = try #require(notify.receive())
@@ -53,7 +56,10 @@ import TestSupport
         dockd.signal(SIGTERM)
         var stopping = false
         while let message = notify.receive(timeoutSeconds: 5) {
-            if message == "STOPPING=1" { stopping = true; break }
+            if message == "STOPPING=1" {
+                stopping = true
+                break
+            }
         }
         #expect(stopping)
         let result = try dockd.finish()
@@ -87,8 +93,9 @@ import TestSupport
             .deletingLastPathComponent().appendingPathComponent("Simulator/Scenarios/dock-faults.json").path
         let dockd = try ChildProcess("dockd", ["--config", "", "--socket", "", "--simulator", "--scenario", scenario])
         #expect(dockd.waitForErrorLine(containing: "attached DK-1 Demo") != nil)
-        #expect(dockd.waitForErrorLine(containing: "button: trackingButton(isPressed: true)") != nil,
-                "the scenario presses the tracking button at 1 s")
+        #expect(
+            dockd.waitForErrorLine(containing: "button: trackingButton(isPressed: true)") != nil,
+            "the scenario presses the tracking button at 1 s")
         #expect(dockd.waitForErrorLine(containing: "control: nobody -> system tracker") != nil, "which turns tracking on")
         dockd.signal(SIGTERM)
         #expect(try dockd.finish().status == 0)

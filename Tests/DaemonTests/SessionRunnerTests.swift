@@ -1,11 +1,11 @@
 import DockCore
-import DockHost
 import DockDaemon
+import DockHost
 import DockProtocol
 import DockSimulator
 import DockSystem
-import Testing
 import TestSupport
+import Testing
 
 /// The session runner on the virtual loop: over a socket-pair transport with the test playing the
 /// dock's firmware, and over the in-process simulator. Time moves only when the test says.
@@ -60,7 +60,8 @@ import TestSupport
     }
 
     @Test func theIndicatorShowsTheSubjectInFrameAndTrackingOffStopsTheTracker() throws {
-        let scenario = try Scenario.parse("""
+        let scenario = try Scenario.parse(
+            """
             {"name": "one-person", "duration_s": 600, "seed": 3,
              "subjects": [{"id": 1, "kind": "person", "primary": true, "path": {"waypoints": [
                  {"t_s": 0, "x_m": 8, "y_m": 3}, {"t_s": 3, "x_m": 8, "y_m": 3}, {"t_s": 4, "x_m": 0.9, "y_m": 3}]}}]}
@@ -72,8 +73,9 @@ import TestSupport
         var configuration = Configuration()
         configuration.wakeOnAttach = false
         configuration.tracking = true
-        let runner = SessionRunner(transport: transport, loop: loop, settings: configuration.hostSettings,
-                                   log: Logger(usesJournalPrefixes: false) { _ in })
+        let runner = SessionRunner(
+            transport: transport, loop: loop, settings: configuration.hostSettings,
+            log: Logger(usesJournalPrefixes: false) { _ in })
         transport.detections = { runner.cameraFrame($0) }
         runner.start()
         var sawBlinking = false

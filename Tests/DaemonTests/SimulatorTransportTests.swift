@@ -1,8 +1,9 @@
 import DockDaemon
 import DockProtocol
 import DockSimulator
-@testable import DockSystem
 import Testing
+
+@testable import DockSystem
 
 /// The in-process simulated dock hands the host its bytes in the order it sent them.
 @Suite struct SimulatorTransportTests {
@@ -12,8 +13,9 @@ import Testing
     /// a CI run, the dock re-handshaking under a DockKit client's call).
     @Test func aWritesAnswerIsNotOvertakenByALaterStep() throws {
         let loop = ClockMovingLoop()
-        let transport = SimulatorTransport(scenario: try Scenario.parse(#"{"name": "empty", "duration_s": 60, "seed": 1}"#),
-                                           start: loop.now)
+        let transport = SimulatorTransport(
+            scenario: try Scenario.parse(#"{"name": "empty", "duration_s": 60, "seed": 1}"#),
+            start: loop.now)
         var received: [UInt8] = []
         let link = try transport.open(baudRate: nil, on: loop, events: DockLinkEvents(received: { received += $0 }, hungUp: {}))
         #expect(link.write(try FrameEncoder.encode(Frame(sequence: 0, message: .hello(Hello(minimumVersion: 1, maximumVersion: 1))))))
@@ -64,7 +66,8 @@ private final class ClockMovingLoop: EventLoop {
     /// Runs every action due now, earliest deadline first (equal ones in the order scheduled).
     func runDue() {
         while let index = timers.indices.filter({ timers[$0].deadline <= now })
-            .min(by: { (timers[$0].deadline, timers[$0].id) < (timers[$1].deadline, timers[$1].id) }) {
+            .min(by: { (timers[$0].deadline, timers[$0].id) < (timers[$1].deadline, timers[$1].id) })
+        {
             timers.remove(at: index).action()
         }
     }

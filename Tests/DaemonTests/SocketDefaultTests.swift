@@ -10,7 +10,8 @@ import Testing
 
     @Test func aNormalUsersSocketIsTheirOwn() {
         #expect(ControlSocketPath.perUser(userID: user, environment: runtime) == "/run/user/1000/dockd.sock")
-        #expect(ControlSocketPath.perUser(userID: user, environment: ["XDG_RUNTIME_DIR": "/run/user/1000/"])
+        #expect(
+            ControlSocketPath.perUser(userID: user, environment: ["XDG_RUNTIME_DIR": "/run/user/1000/"])
                 == "/run/user/1000/dockd.sock")
         // Unset, empty or relative (which the XDG specification says to ignore): a private directory in /tmp.
         for environment in [[:], ["XDG_RUNTIME_DIR": ""], ["XDG_RUNTIME_DIR": "run/user/1000"]] {
@@ -18,7 +19,8 @@ import Testing
         }
         #expect(ControlSocketPath.daemonDefault(effectiveUserID: user, environment: runtime) == "/run/user/1000/dockd.sock")
         #expect(ControlSocketPath.daemonDefault(effectiveUserID: 0, environment: runtime) == "/run/dockd/dockd.sock")
-        #expect(ControlSocketPath.clientCandidates(effectiveUserID: user, environment: runtime)
+        #expect(
+            ControlSocketPath.clientCandidates(effectiveUserID: user, environment: runtime)
                 == ["/run/user/1000/dockd.sock", "/run/dockd/dockd.sock"])
         #expect(ControlSocketPath.clientCandidates(effectiveUserID: 0, environment: runtime) == ["/run/dockd/dockd.sock"])
     }

@@ -1,8 +1,8 @@
 import DockSystem
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
 
 /// Socket activation, device matching, and SIGHUP as a running dockd sees it.
 @Suite struct SystemInterfaceTests {
@@ -11,8 +11,9 @@ import TestSupport
         let passed = SocketActivation.listeningDescriptors(environment: environment, processID: 42)
         #expect(passed.map(\.descriptor.rawValue) == [3, 4])
         #expect(passed.map(\.name) == ["api", "debug"])
-        #expect(SocketActivation.listeningDescriptors(environment: environment, processID: 43).isEmpty,
-                "descriptors meant for another process are not ours")
+        #expect(
+            SocketActivation.listeningDescriptors(environment: environment, processID: 43).isEmpty,
+            "descriptors meant for another process are not ours")
         #expect(SocketActivation.listeningDescriptors(environment: ["LISTEN_PID": "42", "LISTEN_FDS": "x"], processID: 42).isEmpty)
         #expect(SocketActivation.listeningDescriptors(environment: [:], processID: 42).isEmpty)
     }
@@ -24,8 +25,10 @@ import TestSupport
         #expect(!DeviceDiscovery.matches(dock, vendorID: "1209", productID: "d0c0", serialNumber: "B2"))
         let bridge = SerialDeviceDescription(path: "/dev/ttyUSB0", vendorID: "0403", productID: "6001")
         #expect(!DeviceDiscovery.matches(bridge, vendorID: "1209", productID: "d0c0", serialNumber: ""))
-        #expect(!DeviceDiscovery.matches(SerialDeviceDescription(path: "/dev/ttyS0"), vendorID: "1209",
-                                         productID: "d0c0", serialNumber: ""))
+        #expect(
+            !DeviceDiscovery.matches(
+                SerialDeviceDescription(path: "/dev/ttyS0"), vendorID: "1209",
+                productID: "d0c0", serialNumber: ""))
     }
 
     @Test func sighupReadsTheSettingsAgain() throws {

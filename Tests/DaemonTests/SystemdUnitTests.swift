@@ -1,7 +1,7 @@
 import DockSystem
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The units in `systemd/` pass `systemd-analyze verify`, and the service's exposure is at most 2.0.
 @Suite struct SystemdUnitTests {
@@ -27,15 +27,19 @@ import TestSupport
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let service = try String(contentsOf: Self.repository.appendingPathComponent("systemd/dockd.service"), encoding: .utf8)
-            .replacingOccurrences(of: "ExecStart=/usr/local/sbin/dockd",
-                                  with: "ExecStart=\(try ChildProcess.executable("dockd").path)")
+            .replacingOccurrences(
+                of: "ExecStart=/usr/local/sbin/dockd",
+                with: "ExecStart=\(try ChildProcess.executable("dockd").path)")
         try service.write(to: directory.appendingPathComponent("dockd.service"), atomically: true, encoding: .utf8)
-        try FileManager.default.copyItem(at: Self.repository.appendingPathComponent("systemd/dockd.socket"),
-                                         to: directory.appendingPathComponent("dockd.socket"))
+        try FileManager.default.copyItem(
+            at: Self.repository.appendingPathComponent("systemd/dockd.socket"),
+            to: directory.appendingPathComponent("dockd.socket"))
         // --man=no: the pages the units name (man:dockd(8)...) are installed with them, not here;
         // scripts/check-package verifies the installed units with their pages.
-        let result = try analyze(["verify", "--man=no", directory.appendingPathComponent("dockd.service").path,
-                                  directory.appendingPathComponent("dockd.socket").path])
+        let result = try analyze([
+            "verify", "--man=no", directory.appendingPathComponent("dockd.service").path,
+            directory.appendingPathComponent("dockd.socket").path,
+        ])
         #expect(result.status == 0, "\(result.output)")
         #expect(!result.output.contains("Unknown"), "\(result.output)")
     }
@@ -46,7 +50,9 @@ import TestSupport
         let service = try String(contentsOf: Self.repository.appendingPathComponent("systemd/dockd.service"), encoding: .utf8)
         let socket = try String(contentsOf: Self.repository.appendingPathComponent("systemd/dockd.socket"), encoding: .utf8)
         let lines = service.split(separator: "\n")
-        #expect(lines.contains("ExecStart=/usr/local/sbin/dockd --socket \(ControlSocketPath.system)"), "\(lines.filter { $0.hasPrefix("Exec") })")
+        #expect(
+            lines.contains("ExecStart=/usr/local/sbin/dockd --socket \(ControlSocketPath.system)"),
+            "\(lines.filter { $0.hasPrefix("Exec") })")
         #expect(lines.contains("User=dockd"))
         #expect(socket.split(separator: "\n").contains("ListenStream=\(ControlSocketPath.system)"))
     }

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
 
 /// The tracker inside dockd: fed by the simulated camera or by `Track`, seen in `GetStatus` and
 /// `Watch`, moving the dock when system tracking is on, and going back to rest.
@@ -22,14 +22,18 @@ import TestSupport
         // One person stands 0.29 rad to the right for four seconds, then is gone.
         let scenario = "\(ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp")/dockd-tracking-\(getpid()).json"
         try """
-            {"name": "stand-then-go", "duration_s": 120, "seed": 5,
-             "subjects": [{"id": 1, "kind": "person", "primary": true,
-                           "path": {"waypoints": [{"t_s": 0, "x_m": 0.9, "y_m": 3}]}, "absent": [{"from_s": 4, "to_s": 120}]}]}
-            """.write(toFile: scenario, atomically: true, encoding: .utf8)
+        {"name": "stand-then-go", "duration_s": 120, "seed": 5,
+         "subjects": [{"id": 1, "kind": "person", "primary": true,
+                       "path": {"waypoints": [{"t_s": 0, "x_m": 0.9, "y_m": 3}]}, "absent": [{"from_s": 4, "to_s": 120}]}]}
+        """.write(toFile: scenario, atomically: true, encoding: .utf8)
         defer { unlink(scenario) }
         let socket = "\(ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp")/dockd-tracking-\(getpid()).sock"
-        let process = try ChildProcess("dockd", ["--config", "", "--simulator", "--scenario", scenario, "--socket", socket,
-                                                 "--wake-on-attach=false", "--tracking", "--rest-after-s", "1"])
+        let process = try ChildProcess(
+            "dockd",
+            [
+                "--config", "", "--simulator", "--scenario", scenario, "--socket", socket,
+                "--wake-on-attach=false", "--tracking", "--rest-after-s", "1",
+            ])
         #expect(process.waitForErrorLine(containing: "attached DK-1 Demo") != nil)
         let client = try VarlinkTestClient(path: socket)
         let expectedYaw = atan(0.9 / 3)
@@ -70,11 +74,14 @@ import TestSupport
         let first = try daemon.client(), second = try daemon.client()
         let camera: [String: Any] = ["horizontal_fov": 1.2, "aspect_ratio": 16.0 / 9]
         func body(_ length: Int) -> [String: Any] {
-            ["kind": "body", "box": ["x": 0.6, "y": 0.2, "width": 0.1, "height": 0.6], "confidence": 0.9,
-             "appearance": (0..<length).map { Double($0 % 3) + 0.5 }]
+            [
+                "kind": "body", "box": ["x": 0.6, "y": 0.2, "width": 0.1, "height": 0.6], "confidence": 0.9,
+                "appearance": (0..<length).map { Double($0 % 3) + 0.5 },
+            ]
         }
         func track(_ client: VarlinkTestClient, _ observations: [[String: Any]]) throws -> [String: Any]? {
-            try client.call("io.dockd.Dock.Track", ["observations": observations, "camera": camera, "capture_time": Self.monotonicSeconds()])
+            try client.call(
+                "io.dockd.Dock.Track", ["observations": observations, "camera": camera, "capture_time": Self.monotonicSeconds()])
         }
         // The first descriptor sets the client's length (8)...
         #expect(APITests.errorName(try track(first, [body(8)])) == nil)
@@ -95,7 +102,8 @@ import TestSupport
             let refused = try track(second, [observation])
             #expect(APITests.parameters(refused)["parameter"] as? String == path)
         }
-        let text = "{\"method\":\"io.dockd.Dock.Track\",\"parameters\":{\"observations\":[{\"kind\":\"body\",\"box\":"
+        let text =
+            "{\"method\":\"io.dockd.Dock.Track\",\"parameters\":{\"observations\":[{\"kind\":\"body\",\"box\":"
             + "{\"x\":0.2,\"y\":0.2,\"width\":0.1,\"height\":0.3},\"appearance\":[1,1e999,0,0]}],"
             + "\"camera\":{\"horizontal_fov\":1.2,\"aspect_ratio\":1.5},\"capture_time\":\(Self.monotonicSeconds())}}"
         first.sendRaw(Array(text.utf8) + [0])
@@ -117,8 +125,12 @@ import TestSupport
         // and nothing of them reaches the tracker.
         let degenerate: [String: Any] = ["kind": "body", "box": ["x": 0.2, "y": 0.2, "width": -0.1, "height": 0.3]]
         for _ in 0..<10 {
-            let reply = try client.call("io.dockd.Dock.Track", ["observations": [body, degenerate], "camera": camera,
-                                                               "capture_time": Self.monotonicSeconds()])
+            let reply = try client.call(
+                "io.dockd.Dock.Track",
+                [
+                    "observations": [body, degenerate], "camera": camera,
+                    "capture_time": Self.monotonicSeconds(),
+                ])
             #expect(APITests.errorName(reply) == "io.dockd.Dock.InvalidParameter")
             #expect(APITests.parameters(reply)["parameter"] as? String == "observations[1].box")
             usleep(33_000)
@@ -126,7 +138,8 @@ import TestSupport
         // 1e999 is valid JSON but no finite number: refused by its path, nothing kept, and the
         // connection that sent it carries on.
         let reckless = try daemon.client()
-        let text = "{\"method\":\"io.dockd.Dock.Track\",\"parameters\":{\"observations\":[{\"kind\":\"body\",\"box\":"
+        let text =
+            "{\"method\":\"io.dockd.Dock.Track\",\"parameters\":{\"observations\":[{\"kind\":\"body\",\"box\":"
             + "{\"x\":1e999,\"y\":0.2,\"width\":0.1,\"height\":0.3}}],\"camera\":{\"horizontal_fov\":1.2,\"aspect_ratio\":1.5},"
             + "\"capture_time\":\(Self.monotonicSeconds())}}"
         reckless.sendRaw(Array(text.utf8) + [0])
@@ -139,8 +152,12 @@ import TestSupport
         #expect((untouched["subjects"] as? [Any])?.isEmpty == true && untouched["tracker"] as? String == "idle")
         #expect((untouched["counters"] as? [String: Any])?["observations"] as? Int == 0)
         for _ in 0..<30 {
-            let reply = try client.call("io.dockd.Dock.Track", ["observations": [body], "camera": camera,
-                                                               "capture_time": Self.monotonicSeconds()])
+            let reply = try client.call(
+                "io.dockd.Dock.Track",
+                [
+                    "observations": [body], "camera": camera,
+                    "capture_time": Self.monotonicSeconds(),
+                ])
             #expect(APITests.errorName(reply) == nil)
             usleep(33_000)
         }
@@ -157,7 +174,8 @@ import TestSupport
 
         let picked = try client.call("io.dockd.Dock.SelectSubjectAt", ["point": ["x": 0.65, "y": 0.5]])
         #expect(APITests.parameters(picked)["subject"] as? Int == identifier)
-        #expect(APITests.errorName(try client.call("io.dockd.Dock.SelectSubjectAt", ["point": ["x": 0.1, "y": 0.5]]))
+        #expect(
+            APITests.errorName(try client.call("io.dockd.Dock.SelectSubjectAt", ["point": ["x": 0.1, "y": 0.5]]))
                 == "io.dockd.Dock.NoSubjectFound")
         #expect(try Self.status(client)["selected_subjects"] as? [Int] == [identifier])
 

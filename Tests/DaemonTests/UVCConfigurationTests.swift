@@ -31,7 +31,9 @@ import V4L2Protocol
 
     @Test func aWebcamIsFoundOrNamedAndNeedsAKnownModel() throws {
         #expect(try configuration(["--protocol", "uvc"]).device.isEmpty, "no device: the first V4L2 device with pan/tilt")
-        #expect(throws: DaemonCommand.Failure.self) { try parse(["--protocol", "uvc", "--device", "/dev/video0", "--uvc-model", "no-such"]) }
+        #expect(throws: DaemonCommand.Failure.self) {
+            try parse(["--protocol", "uvc", "--device", "/dev/video0", "--uvc-model", "no-such"])
+        }
         #expect(throws: DaemonCommand.Failure.self) { try parse(["--protocol", "uvc", "--simulator"]) }
     }
 
@@ -42,16 +44,19 @@ import V4L2Protocol
         let loop = try EpollLoop()
         var decoder = V4L2Frame.Decoder.replies()
         var replies: [V4L2Frame.Reply] = []
-        let events = DockLinkEvents(received: { chunk in
-            replies += (try? decoder.replies(chunk)) ?? []
-            if replies.count == 3 { loop.stop() }
-        }, hungUp: { loop.stop() })
+        let events = DockLinkEvents(
+            received: { chunk in
+                replies += (try? decoder.replies(chunk)) ?? []
+                if replies.count == 3 { loop.stop() }
+            }, hungUp: { loop.stop() })
         let connection = try V4L2Transport(path: "/dev/null").open(baudRate: nil, on: loop, events: events)
         let capability = V4L2Frame.Request(request: V4L2Request.queryCapability, bytes: [])
-        let set = V4L2Frame.Request(request: V4L2Request.setExtendedControls,
-                                    bytes: V4L2ExtendedControls.encode([(V4L2ControlID.panAbsolute, 3600), (V4L2ControlID.tiltAbsolute, 0)]))
-        let short = V4L2Frame.Request(request: V4L2Request.setExtendedControls,
-                                      bytes: Array(V4L2ExtendedControls.encode([(V4L2ControlID.panAbsolute, 1)]).prefix(40)))
+        let set = V4L2Frame.Request(
+            request: V4L2Request.setExtendedControls,
+            bytes: V4L2ExtendedControls.encode([(V4L2ControlID.panAbsolute, 3600), (V4L2ControlID.tiltAbsolute, 0)]))
+        let short = V4L2Frame.Request(
+            request: V4L2Request.setExtendedControls,
+            bytes: Array(V4L2ExtendedControls.encode([(V4L2ControlID.panAbsolute, 1)]).prefix(40)))
         #expect(connection.write(capability.encode() + set.encode()))
         #expect(connection.write(short.encode()))
         loop.schedule(at: loop.now + .seconds(30)) { loop.stop() }  // a guard, not a wait
@@ -69,10 +74,12 @@ import V4L2Protocol
     /// shutdown writes reaches the camera before dockd exits.
     @Test func requestsWrittenBeforeTheCloseArePerformed() throws {
         let loop = VirtualEventLoop()
-        let opened = try V4L2Transport(path: "/dev/null").open(baudRate: nil, on: loop, events: DockLinkEvents(received: { _ in }, hungUp: {}))
+        let opened = try V4L2Transport(path: "/dev/null").open(
+            baudRate: nil, on: loop, events: DockLinkEvents(received: { _ in }, hungUp: {}))
         let connection = try #require(opened as? V4L2Connection)
-        let request = V4L2Frame.Request(request: V4L2Request.setExtendedControls,
-                                        bytes: V4L2ExtendedControls.encode([(V4L2ControlID.panSpeed, 0), (V4L2ControlID.tiltSpeed, 0)]))
+        let request = V4L2Frame.Request(
+            request: V4L2Request.setExtendedControls,
+            bytes: V4L2ExtendedControls.encode([(V4L2ControlID.panSpeed, 0), (V4L2ControlID.tiltSpeed, 0)]))
         for _ in 0..<5 { #expect(connection.write(request.encode())) }
         connection.close()
         #expect(!connection.write(request.encode()), "nothing is taken after the close")

@@ -35,17 +35,24 @@ import Testing
         #expect(try probing.accessoryLink(identifier: "/dev/ttyUSB0")?.baudRate == 9600)
         let pinned = try configuration(["--protocol", "visca", "--device", "/dev/ttyUSB0", "--visca-baud", "115200"])
         #expect(try pinned.accessoryLink(identifier: "/dev/ttyUSB0")?.baudRate == 115_200)
-        #expect(try configuration(["--device", "/dev/ttyACM0"]).accessoryLink(identifier: "/dev/ttyACM0") == nil,
-                "dock-serial: HostPolicy's own session")
+        #expect(
+            try configuration(["--device", "/dev/ttyACM0"]).accessoryLink(identifier: "/dev/ttyACM0") == nil,
+            "dock-serial: HostPolicy's own session")
     }
 
     @Test func badSettingsAreRefusedByName() {
-        #expect(throws: DaemonCommand.Failure.configuration(.init(
-            location: "visca", message: "must be udp:HOST:PORT, udp-raw:HOST:PORT or tcp:HOST:PORT, got 'http://camera'"))) {
+        #expect(
+            throws: DaemonCommand.Failure.configuration(
+                .init(
+                    location: "visca", message: "must be udp:HOST:PORT, udp-raw:HOST:PORT or tcp:HOST:PORT, got 'http://camera'"))
+        ) {
             try parse(["--visca", "http://camera"])
         }
-        #expect(throws: DaemonCommand.Failure.configuration(.init(
-            location: "visca", message: "choose one of a network camera, a device and the simulator"))) {
+        #expect(
+            throws: DaemonCommand.Failure.configuration(
+                .init(
+                    location: "visca", message: "choose one of a network camera, a device and the simulator"))
+        ) {
             try parse(["--visca", "udp:127.0.0.1:52381", "--device", "/dev/ttyUSB0"])
         }
         #expect(throws: DaemonCommand.Failure.self) { try parse(["--protocol", "visca", "--simulator"]) }

@@ -13,10 +13,18 @@ import Testing
     }
 
     @Test func motionCallsParseWithTheirFlags() throws {
-        let velocity = try parse(#"{"method":"io.dockd.Dock.SetVelocity","parameters":{"yaw":0.5,"pitch":-0.1,"duration":1,"wait":true,"accessory":"SIM-0001"}}"#)
-        #expect(velocity == DockCall.Parsed(call: .host(.motion(.velocity(yawRadiansPerSecond: 0.5, pitchRadiansPerSecond: -0.1,
-                                                                          duration: .seconds(1)), takeOver: false, waitsForEnd: true)),
-                                            accessory: "SIM-0001"))
+        let velocity = try parse(
+            #"{"method":"io.dockd.Dock.SetVelocity","parameters":{"yaw":0.5,"pitch":-0.1,"duration":1,"wait":true,"accessory":"SIM-0001"}}"#
+        )
+        #expect(
+            velocity
+                == DockCall.Parsed(
+                    call: .host(
+                        .motion(
+                            .velocity(
+                                yawRadiansPerSecond: 0.5, pitchRadiansPerSecond: -0.1,
+                                duration: .seconds(1)), takeOver: false, waitsForEnd: true)),
+                    accessory: "SIM-0001"))
         let animate = try parse(#"{"method":"io.dockd.Dock.Animate","parameters":{"animation":"kapow","take_over":true}}"#)
         #expect(animate.call == .host(.motion(.animate(.kapow), takeOver: true, waitsForEnd: false)))
         let watch = try parse(#"{"method":"io.dockd.Dock.Watch","parameters":{"accessory":"X"},"more":true}"#)
@@ -25,7 +33,10 @@ import Testing
     }
 
     @Test func badCallsAreRefusedByName() {
-        #expect(throws: DockCall.Refusal.parameter(ParameterError(parameter: "duration", reason: "must be more than 0 and at most 3600 seconds"))) {
+        #expect(
+            throws: DockCall.Refusal.parameter(
+                ParameterError(parameter: "duration", reason: "must be more than 0 and at most 3600 seconds"))
+        ) {
             try parse(#"{"method":"io.dockd.Dock.SetVelocity","parameters":{"yaw":0.5,"pitch":0,"duration":-1}}"#)
         }
         #expect(throws: DockCall.Refusal.parameter(ParameterError(parameter: "wait", reason: "must be true or false, got a string"))) {
@@ -53,14 +64,20 @@ import Testing
     }
 
     @Test func trackPassesTheDetectorsOwnIdentifierOn() throws {
-        let track = try parse(#"{"method":"io.dockd.Dock.Track","parameters":{"observations":[{"kind":"face","box":{"x":0.1,"y":0.1,"width":0.2,"height":0.3},"identifier":42}],"camera":{"horizontal_fov":1.2,"aspect_ratio":1.7},"capture_time":3}}"#)
+        let track = try parse(
+            #"{"method":"io.dockd.Dock.Track","parameters":{"observations":[{"kind":"face","box":{"x":0.1,"y":0.1,"width":0.2,"height":0.3},"identifier":42}],"camera":{"horizontal_fov":1.2,"aspect_ratio":1.7},"capture_time":3}}"#
+        )
         guard case .host(.track(let batch)) = track.call else {
             Issue.record("not a Track: \(track)")
             return
         }
         #expect(batch.observations.first?.identifier == 42)
-        #expect(throws: DockCall.Refusal.parameter(ParameterError(parameter: "observations[0].identifier", reason: "must be a whole number"))) {
-            try parse(#"{"method":"io.dockd.Dock.Track","parameters":{"observations":[{"kind":"face","box":{"x":0.1,"y":0.1,"width":0.2,"height":0.3},"identifier":1.5}],"camera":{"horizontal_fov":1.2,"aspect_ratio":1.7},"capture_time":3}}"#)
+        #expect(
+            throws: DockCall.Refusal.parameter(ParameterError(parameter: "observations[0].identifier", reason: "must be a whole number"))
+        ) {
+            try parse(
+                #"{"method":"io.dockd.Dock.Track","parameters":{"observations":[{"kind":"face","box":{"x":0.1,"y":0.1,"width":0.2,"height":0.3},"identifier":1.5}],"camera":{"horizontal_fov":1.2,"aspect_ratio":1.7},"capture_time":3}}"#
+            )
         }
     }
 
@@ -83,8 +100,10 @@ import Testing
         }
         let refusals: [(String, ParameterError)] = [
             ("[1,2,3]", ParameterError(parameter: "observations[1].appearance", reason: "must have 4 to 512 values, got 3")),
-            ("[" + Array(repeating: "1", count: 513).joined(separator: ",") + "]",
-             ParameterError(parameter: "observations[1].appearance", reason: "must have 4 to 512 values, got 513")),
+            (
+                "[" + Array(repeating: "1", count: 513).joined(separator: ",") + "]",
+                ParameterError(parameter: "observations[1].appearance", reason: "must have 4 to 512 values, got 513")
+            ),
             ("[]", ParameterError(parameter: "observations[1].appearance", reason: "must have 4 to 512 values, got 0")),
             // 1e999 overflows a double, 1e300 a float: neither is a descriptor's value.
             ("[1,2,1e999,4]", ParameterError(parameter: "observations[1].appearance[2]", reason: "must be finite")),
@@ -111,12 +130,20 @@ import Testing
         #expect(refused.error == DockInterface.Error.dockRefused)
         #expect(refused.parameters == ["reason": .string("faulted"), "detail": .integer(2)])
         let fault = FaultReport(accessoryTime: AccessoryTimestamp(microseconds: 0), code: .motorStall, axis: .yaw, isActive: true)
-        #expect(DockEncoding.reply(.failure(.dockFault(fault))).parameters
+        #expect(
+            DockEncoding.reply(.failure(.dockFault(fault))).parameters
                 == ["fault": .object(["code": .string("motor_stall"), "axis": .string("yaw"), "active": .bool(true)])])
-        let ended = DockEncoding.reply(.motion(MotionOutcome(clampedFields: [.yaw], cancelledAnimation: nil,
-                                                             ending: .replaced(byClient: 4))))
-        #expect(ended.parameters["result"] == .object(["clamped": .array([.string("yaw")]),
-                                                        "ended": .object(["how": .string("replaced"), "by_client": .integer(4)])]))
+        let ended = DockEncoding.reply(
+            .motion(
+                MotionOutcome(
+                    clampedFields: [.yaw], cancelledAnimation: nil,
+                    ending: .replaced(byClient: 4))))
+        #expect(
+            ended.parameters["result"]
+                == .object([
+                    "clamped": .array([.string("yaw")]),
+                    "ended": .object(["how": .string("replaced"), "by_client": .integer(4)]),
+                ]))
     }
 
     @Test func buttonEventsCarryTheButtonAndItsStateAsFields() throws {

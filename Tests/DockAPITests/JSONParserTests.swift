@@ -23,13 +23,16 @@ import Testing
         }
         #expect(try JSONValue.parse(bytes: Array("12".utf8)) == .integer(12))
         #expect(try JSONValue.parse(bytes: Array("12.0".utf8)) == .integer(12), "a whole number, as Foundation reads it")
-        #expect(try JSONValue.parse(bytes: Array("9223372036854775808".utf8)) == .number(9223372036854775808))
+        #expect(try JSONValue.parse(bytes: Array("9223372036854775808".utf8)) == .number(9_223_372_036_854_775_808))
     }
 
     @Test func invalidTextsAreRefused() {
-        let texts = ["", " ", "{", "[1,]", "{\"a\":1,}", "{\"a\" 1}", "{a:1}", "[1 2]", "01", "1.", ".5", "-", "1e", "+1",
-                     "1e999", "-1e999", "tru", "nul", "\"unterminated", "\"bad \\x escape\"", "\"\\ud800\"", "\"\\udc00\"",
-                     "\"tab\there\"", "[1] x", "NaN", "Infinity", "\"\\u12\"", String(repeating: "[", count: 200) + String(repeating: "]", count: 200)]
+        let texts = [
+            "", " ", "{", "[1,]", "{\"a\":1,}", "{\"a\" 1}", "{a:1}", "[1 2]", "01", "1.", ".5", "-", "1e", "+1",
+            "1e999", "-1e999", "tru", "nul", "\"unterminated", "\"bad \\x escape\"", "\"\\ud800\"", "\"\\udc00\"",
+            "\"tab\there\"", "[1] x", "NaN", "Infinity", "\"\\u12\"",
+            String(repeating: "[", count: 200) + String(repeating: "]", count: 200),
+        ]
         for text in texts {
             #expect(throws: (any Error).self, "\(text.debugDescription)") { try JSONValue.parse(bytes: Array(text.utf8)) }
         }

@@ -1,10 +1,10 @@
-@testable import DockCore
 import DockHost
 import DockProtocol
 import DockTracking
 import Testing
 
 @testable import DockAPI
+@testable import DockCore
 
 /// The API typed in both directions: every call a client encodes parses back into the same call,
 /// and every reply and event the daemon encodes decodes into the same values, after a trip through
@@ -19,31 +19,46 @@ import Testing
     /// Calls of every method, each with and without its optional parameters.
     static let calls: [DockCall.Parsed] = {
         let batch = ObservationBatch(
-            observations: [Observation(kind: .face, box: box, confidence: 0.75, identifier: 42),
-                           Observation(kind: .body, box: NormalizedRect(x: 0, y: 0, width: 1, height: 1), confidence: 1),
-                           // A descriptor's floats travel as doubles and come back bit for bit,
-                           // whole ones too (the parser makes 3 an integer).
-                           Observation(kind: .body, box: box, confidence: 0.5, appearance: [0.1, -1, 3, 0, 1e-7, .greatestFiniteMagnitude])],
-            camera: CameraInformation(horizontalFieldOfViewRadians: 1.2, aspectRatio: 16.0 / 9, orientation: .rotatedClockwise,
-                                      isMirrored: true),
+            observations: [
+                Observation(kind: .face, box: box, confidence: 0.75, identifier: 42),
+                Observation(kind: .body, box: NormalizedRect(x: 0, y: 0, width: 1, height: 1), confidence: 1),
+                // A descriptor's floats travel as doubles and come back bit for bit,
+                // whole ones too (the parser makes 3 an integer).
+                Observation(kind: .body, box: box, confidence: 0.5, appearance: [0.1, -1, 3, 0, 1e-7, .greatestFiniteMagnitude]),
+            ],
+            camera: CameraInformation(
+                horizontalFieldOfViewRadians: 1.2, aspectRatio: 16.0 / 9, orientation: .rotatedClockwise,
+                isMirrored: true),
             captureTime: .nanoseconds(12_345_678_901))
         let calls: [DockCall] = [
             .getStatus, .listAccessories, .watch, .serviceInfo, .interfaceDescription("io.dockd.Dock"),
-            .host(.motion(.velocity(yawRadiansPerSecond: 0.5, pitchRadiansPerSecond: -0.25, duration: .milliseconds(1500)),
-                          takeOver: true, waitsForEnd: true)),
-            .host(.motion(.velocity(yawRadiansPerSecond: 0, pitchRadiansPerSecond: 0.1, duration: nil), takeOver: false, waitsForEnd: false)),
-            .host(.motion(.orientation(yawRadians: 1, pitchRadians: -0.5, isRelative: true, pace: .duration(.seconds(2))),
-                          takeOver: false, waitsForEnd: true)),
-            .host(.motion(.orientation(yawRadians: 0.3, pitchRadians: 0, isRelative: false, pace: .maximumSpeed(0.75)),
-                          takeOver: true, waitsForEnd: false)),
-            .host(.motion(.orientation(yawRadians: -0.3, pitchRadians: 0.2, isRelative: false, pace: .fastest),
-                          takeOver: false, waitsForEnd: false)),
+            .host(
+                .motion(
+                    .velocity(yawRadiansPerSecond: 0.5, pitchRadiansPerSecond: -0.25, duration: .milliseconds(1500)),
+                    takeOver: true, waitsForEnd: true)),
+            .host(
+                .motion(.velocity(yawRadiansPerSecond: 0, pitchRadiansPerSecond: 0.1, duration: nil), takeOver: false, waitsForEnd: false)),
+            .host(
+                .motion(
+                    .orientation(yawRadians: 1, pitchRadians: -0.5, isRelative: true, pace: .duration(.seconds(2))),
+                    takeOver: false, waitsForEnd: true)),
+            .host(
+                .motion(
+                    .orientation(yawRadians: 0.3, pitchRadians: 0, isRelative: false, pace: .maximumSpeed(0.75)),
+                    takeOver: true, waitsForEnd: false)),
+            .host(
+                .motion(
+                    .orientation(yawRadians: -0.3, pitchRadians: 0.2, isRelative: false, pace: .fastest),
+                    takeOver: false, waitsForEnd: false)),
             .host(.motion(.animate(.kapow), takeOver: true, waitsForEnd: true)),
             .host(.stop(takeOver: true)), .host(.stop(takeOver: false)),
             .host(.acquireControl(takeOver: true)), .host(.releaseControl),
             .host(.setSystemTracking(true)), .host(.setSystemTracking(false)),
-            .host(.setLimits(LimitRequest(yawRadians: -1...1, pitchRadians: -0.5...0.25, yawSpeedRadiansPerSecond: 0.5,
-                                          pitchSpeedRadiansPerSecond: 0.5))),
+            .host(
+                .setLimits(
+                    LimitRequest(
+                        yawRadians: -1...1, pitchRadians: -0.5...0.25, yawSpeedRadiansPerSecond: 0.5,
+                        pitchSpeedRadiansPerSecond: 0.5))),
             .host(.setLimits(LimitRequest(pitchRadians: 0...0))), .host(.setLimits(LimitRequest())),
             .host(.setFramingMode(.left)), .host(.setRegionOfInterest(box)), .host(.setRegionOfInterest(.fullImage)),
             .host(.selectSubjects([3, 7])), .host(.selectSubjects([])),
@@ -97,15 +112,19 @@ import Testing
         status.selectedSubjects = [2, 5]
         status.controller = .client(7, isExplicit: true)
         status.motion = .velocity
-        status.faults = [FaultReport(accessoryTime: AccessoryTimestamp(microseconds: 5), code: .overTemperature, axis: .pitch, isActive: true),
-                         FaultReport(accessoryTime: AccessoryTimestamp(microseconds: 5), code: .failsafeStop, axis: nil, isActive: true)]
+        status.faults = [
+            FaultReport(accessoryTime: AccessoryTimestamp(microseconds: 5), code: .overTemperature, axis: .pitch, isActive: true),
+            FaultReport(accessoryTime: AccessoryTimestamp(microseconds: 5), code: .failsafeStop, axis: nil, isActive: true),
+        ]
         status.badFrames = 1
         status.reconnects = 2
         status.refusals = 3
         status.observations = 4
         status.cameraFrames = 5
-        status.subjects = [SubjectSummary(identifier: 2, kind: .face, box: box, isPrimary: true, saliencyRank: 1, isCoasting: false),
-                           SubjectSummary(identifier: 5, kind: .object, box: nil, isPrimary: false, saliencyRank: 2, isCoasting: true)]
+        status.subjects = [
+            SubjectSummary(identifier: 2, kind: .face, box: box, isPrimary: true, saliencyRank: 1, isCoasting: false),
+            SubjectSummary(identifier: 5, kind: .object, box: nil, isPrimary: false, saliencyRank: 2, isCoasting: true),
+        ]
         status.primary = 2
         status.tracker = .following
         status.isSubjectInFrame = true
@@ -125,9 +144,10 @@ import Testing
             guard let line = DockInterface.definition.split(separator: "\n").first(where: { $0.hasPrefix("method \(method)(") }),
                 let open = line.firstIndex(of: "("), let close = line.firstIndex(of: ")")
             else { return [] }
-            return Set(line[line.index(after: open)..<close].split(separator: ",").compactMap {
-                $0.split(separator: ":").first.map { String($0.filter { $0 != " " }) }
-            })
+            return Set(
+                line[line.index(after: open)..<close].split(separator: ",").compactMap {
+                    $0.split(separator: ":").first.map { String($0.filter { $0 != " " }) }
+                })
         }
         let motion = parameters(of: "SetVelocity").union(parameters(of: "SetOrientation"))
         let limits = parameters(of: "SetLimits")
@@ -138,7 +158,8 @@ import Testing
         for parameter in [MotionParameter.yawRange, .pitchRange, .yawMaximumSpeed, .pitchMaximumSpeed] {
             #expect(limits.contains(parameter.wireName), "\(parameter) is \(parameter.wireName)")
         }
-        #expect(DockEncoding.reply(.invalid(.outOfRange(field: .pitchRange, allowed: -1...1))).parameters["parameter"]
+        #expect(
+            DockEncoding.reply(.invalid(.outOfRange(field: .pitchRange, allowed: -1...1))).parameters["parameter"]
                 == .string("pitch"))
     }
 
@@ -170,22 +191,28 @@ import Testing
     }
 
     @Test func everyReplyDecodesIntoWhatTheHostAnswered() throws {
-        let outcomes = [MotionOutcome(clampedFields: [], cancelledAnimation: nil, ending: nil),
-                        MotionOutcome(clampedFields: [.yaw, .pitch], cancelledAnimation: .wake, ending: .completed(.orientationReached)),
-                        MotionOutcome(clampedFields: [], cancelledAnimation: nil, ending: .completed(.animationFinished(.no))),
-                        MotionOutcome(clampedFields: [], cancelledAnimation: nil, ending: .completed(.velocityExpired)),
-                        MotionOutcome(clampedFields: [], cancelledAnimation: nil, ending: .completed(.timedOut)),
-                        MotionOutcome(clampedFields: [], cancelledAnimation: nil, ending: .replaced(byClient: 4)),
-                        MotionOutcome(clampedFields: [], cancelledAnimation: nil, ending: .stopped(byClient: 9)),
-                        MotionOutcome(clampedFields: [], cancelledAnimation: nil, ending: .stopped(byClient: nil))]
+        let outcomes = [
+            MotionOutcome(clampedFields: [], cancelledAnimation: nil, ending: nil),
+            MotionOutcome(clampedFields: [.yaw, .pitch], cancelledAnimation: .wake, ending: .completed(.orientationReached)),
+            MotionOutcome(clampedFields: [], cancelledAnimation: nil, ending: .completed(.animationFinished(.no))),
+            MotionOutcome(clampedFields: [], cancelledAnimation: nil, ending: .completed(.velocityExpired)),
+            MotionOutcome(clampedFields: [], cancelledAnimation: nil, ending: .completed(.timedOut)),
+            MotionOutcome(clampedFields: [], cancelledAnimation: nil, ending: .replaced(byClient: 4)),
+            MotionOutcome(clampedFields: [], cancelledAnimation: nil, ending: .stopped(byClient: 9)),
+            MotionOutcome(clampedFields: [], cancelledAnimation: nil, ending: .stopped(byClient: nil)),
+        ]
         let limits = MotionLimits(info: ExampleSession.info)
         var cases: [(DockMethod, HostReply, Dock.Reply)] = outcomes.map { (.setOrientation, .motion($0), .motion(Dock.MotionResult($0))) }
-        cases += [(.setLimits, .limits(limits), .limits(Dock.Limits(limits))), (.selectSubjectAt, .subject(12), .subject(12)),
-                  (.selectSubjects, .selection(untracked: [999, 4]), .selection(untracked: [999, 4])),
-                  (.selectSubjects, .selection(untracked: []), .selection(untracked: [])),
-                  (.setRegionOfInterest, .region(NormalizedRect(x: 0.5, y: 0.25, width: 0.5, height: 0.75)),
-                   .region(NormalizedRect(x: 0.5, y: 0.25, width: 0.5, height: 0.75))),
-                  (.setZoom, .zoom(0.5), .zoom(0.5)), (.stop, .done, .done), (.track, .done, .done)]
+        cases += [
+            (.setLimits, .limits(limits), .limits(Dock.Limits(limits))), (.selectSubjectAt, .subject(12), .subject(12)),
+            (.selectSubjects, .selection(untracked: [999, 4]), .selection(untracked: [999, 4])),
+            (.selectSubjects, .selection(untracked: []), .selection(untracked: [])),
+            (
+                .setRegionOfInterest, .region(NormalizedRect(x: 0.5, y: 0.25, width: 0.5, height: 0.75)),
+                .region(NormalizedRect(x: 0.5, y: 0.25, width: 0.5, height: 0.75))
+            ),
+            (.setZoom, .zoom(0.5), .zoom(0.5)), (.stop, .done, .done), (.track, .done, .done),
+        ]
         for (method, hostReply, expected) in cases {
             let reply = try Self.reread(DockEncoding.reply(hostReply).bytes)
             #expect(try Dock.Reply(method, parameters: reply["parameters"]?.objectMembers ?? [:]) == expected, "\(hostReply)")
@@ -206,8 +233,10 @@ import Testing
             (DockEncoding.reply(.notSupported("zoom")), .notSupported(capability: "zoom")),
             (DockEncoding.reply(.dockRefused(.outOfRange, detail: 2)), .dockRefused(reason: "out_of_range", detail: 2)),
             (DockEncoding.reply(.dockFault(fault)), .dockFault(Dock.Fault(code: "motor_stall", axis: .yaw, isActive: true))),
-            (DockEncoding.reply(.invalid(.notFinite(field: .yaw))),
-             .invalidParameter(ParameterError(parameter: "yaw", reason: "must be finite"))),
+            (
+                DockEncoding.reply(.invalid(.notFinite(field: .yaw))),
+                .invalidParameter(ParameterError(parameter: "yaw", reason: "must be finite"))
+            ),
             (DockEncoding.noSuchAccessory("X-1"), .noSuchAccessory("X-1")),
             (DockCall.Refusal.methodNotFound("io.dockd.Dock.Fly").reply, .methodNotFound("io.dockd.Dock.Fly")),
             (DockCall.Refusal.interfaceNotFound("com.example").reply, .interfaceNotFound("com.example")),
@@ -284,16 +313,24 @@ import Testing
             (["status", "pose", "yaw"], nil, ReplyError(path: "status.pose.yaw", reason: "required")),
             (["status", "pose", "yaw"], .string("0"), ReplyError(path: "status.pose.yaw", reason: "must be a number, got a string")),
             (["status", "subjects", "0", "saliency_rank"], nil, ReplyError(path: "status.subjects[0].saliency_rank", reason: "required")),
-            (["status", "subjects", "0", "saliency_rank"], .number(1.5),
-             ReplyError(path: "status.subjects[0].saliency_rank", reason: "must be a whole number, got a number")),
+            (
+                ["status", "subjects", "0", "saliency_rank"], .number(1.5),
+                ReplyError(path: "status.subjects[0].saliency_rank", reason: "must be a whole number, got a number")
+            ),
             (["status", "accessory", "id"], nil, ReplyError(path: "status.accessory.id", reason: "required")),
             (["status", "limits", "yaw", "min"], nil, ReplyError(path: "status.limits.yaw.min", reason: "required")),
             (["status", "controller", "client"], nil, ReplyError(path: "status.controller.client", reason: "required")),
-            (["status", "state"], .string("asleep"), ReplyError(
-                path: "status.state", reason: "must be one of disconnected, connecting, handshaking, ready, incompatible, got \"asleep\"")),
+            (
+                ["status", "state"], .string("asleep"),
+                ReplyError(
+                    path: "status.state",
+                    reason: "must be one of disconnected, connecting, handshaking, ready, incompatible, got \"asleep\"")
+            ),
             (["status", "counters"], .array([]), ReplyError(path: "status.counters", reason: "must be an object, got an array")),
-            (["status", "faults", "1", "axis"], .string("roll"),
-             ReplyError(path: "status.faults[1].axis", reason: "must be one of yaw, pitch, got \"roll\"")),
+            (
+                ["status", "faults", "1", "axis"], .string("roll"),
+                ReplyError(path: "status.faults[1].axis", reason: "must be one of yaw, pitch, got \"roll\"")
+            ),
         ]
         for (path, replacement, error) in cases {
             let broken = try #require(Self.replacing(path, in: status, with: replacement)?.objectMembers)
@@ -320,14 +357,20 @@ import Testing
                 return error
             }
         }
-        #expect(try refusal(#"{"method":"io.dockd.Dock.SetVelocity","parameters":{"yaw":1e999,"pitch":0}}"#)
+        #expect(
+            try refusal(#"{"method":"io.dockd.Dock.SetVelocity","parameters":{"yaw":1e999,"pitch":0}}"#)
                 == .parameter(ParameterError(parameter: "yaw", reason: "must be finite")))
-        #expect(try refusal(#"{"method":"io.dockd.Dock.SelectSubjectAt","parameters":{"point":{"x":-1e999,"y":0.5}}}"#)
+        #expect(
+            try refusal(#"{"method":"io.dockd.Dock.SelectSubjectAt","parameters":{"point":{"x":-1e999,"y":0.5}}}"#)
                 == .parameter(ParameterError(parameter: "point.x", reason: "must be finite")))
-        #expect(try refusal(#"{"method":"io.dockd.Dock.SelectSubjects","parameters":{"subjects":[1,1e999]}}"#)
+        #expect(
+            try refusal(#"{"method":"io.dockd.Dock.SelectSubjects","parameters":{"subjects":[1,1e999]}}"#)
                 == .parameter(ParameterError(parameter: "subjects[1]", reason: "must be a subject ID (a whole number)")))
         let digits = "1" + String(repeating: "0", count: 400)
-        #expect(try refusal(#"{"method":"io.dockd.Dock.Track","parameters":{"observations":[],"camera":{"horizontal_fov":1,"aspect_ratio":1},"capture_time":\#(digits)}}"#)
+        #expect(
+            try refusal(
+                #"{"method":"io.dockd.Dock.Track","parameters":{"observations":[],"camera":{"horizontal_fov":1,"aspect_ratio":1},"capture_time":\#(digits)}}"#
+            )
                 == .parameter(ParameterError(parameter: "capture_time", reason: "must be finite")))
         #expect(throws: (any Error).self, "JSON text elsewhere still refuses it") { try JSONValue.parse(bytes: Array("1e999".utf8)) }
     }

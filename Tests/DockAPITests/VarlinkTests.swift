@@ -20,7 +20,8 @@ import Testing
         var count = 0
         for byte in stream { count += try bytewise.append([byte]).count }
         #expect(count == 2)
-        #expect(try bytewise.append(Array("od\":\"c\"}".utf8) + [0]).map { String(decoding: $0, as: UTF8.self) }
+        #expect(
+            try bytewise.append(Array("od\":\"c\"}".utf8) + [0]).map { String(decoding: $0, as: UTF8.self) }
                 == ["{\"meth" + "od\":\"c\"}"])
     }
 
@@ -32,7 +33,8 @@ import Testing
     }
 
     @Test func callsParseAndMalformedOnesAreNamed() throws {
-        let call = try VarlinkCall.parse(Array(#"{"method":"io.dockd.Dock.SetVelocity","parameters":{"yaw":0.5,"pitch":0},"more":false}"#.utf8))
+        let call = try VarlinkCall.parse(
+            Array(#"{"method":"io.dockd.Dock.SetVelocity","parameters":{"yaw":0.5,"pitch":0},"more":false}"#.utf8))
         #expect(call.method == "io.dockd.Dock.SetVelocity")
         #expect(call.parameters["yaw"] == .number(0.5))
         #expect(call.parameters["pitch"] == .integer(0))
@@ -50,13 +52,16 @@ import Testing
     }
 
     @Test func repliesSerialiseDeterministically() {
-        let reply = VarlinkReply.success(["b": .integer(1), "a": .array([.number(0.25), .bool(true), .null, .string("q\"\n")])],
-                                         continues: true)
-        #expect(String(decoding: reply.bytes.dropLast(), as: UTF8.self)
+        let reply = VarlinkReply.success(
+            ["b": .integer(1), "a": .array([.number(0.25), .bool(true), .null, .string("q\"\n")])],
+            continues: true)
+        #expect(
+            String(decoding: reply.bytes.dropLast(), as: UTF8.self)
                 == #"{"continues":true,"parameters":{"a":[0.25,true,null,"q\"\n"],"b":1}}"#)
         #expect(reply.bytes.last == 0)
         let error = VarlinkReply.failure(DockInterface.Error.busy, ["holder": .integer(3)])
-        #expect(String(decoding: error.bytes.dropLast(), as: UTF8.self)
+        #expect(
+            String(decoding: error.bytes.dropLast(), as: UTF8.self)
                 == #"{"error":"io.dockd.Dock.Busy","parameters":{"holder":3}}"#)
         #expect(JSONValue.number(2).serialized == "2.0")
         #expect(JSONValue.number(.nan).serialized == "null")

@@ -28,7 +28,8 @@ import Testing
     @Test func takeOverAndDisconnect() throws {
         var arbiter = ControlArbiter(isSystemTrackingEnabled: true)
         _ = try arbiter.acquire(by: 1)
-        #expect(try arbiter.motionRequested(by: 2, takeOver: true)
+        #expect(
+            try arbiter.motionRequested(by: 2, takeOver: true)
                 == .init(from: .client(1, isExplicit: true), to: .client(2, isExplicit: false)))
         #expect(arbiter.clientDisconnected(1) == (nil, false), "a client without control leaves quietly")
         let (change, mustStop) = arbiter.clientDisconnected(2)

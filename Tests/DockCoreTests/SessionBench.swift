@@ -17,8 +17,10 @@ struct SessionBench {
     /// When each write happened.
     var writeTimes: [Duration] = []
 
-    init(configuration: AccessoryConfiguration = AccessoryConfiguration(),
-         session: AccessorySession.Configuration = AccessorySession.Configuration()) {
+    init(
+        configuration: AccessoryConfiguration = AccessoryConfiguration(),
+        session: AccessorySession.Configuration = AccessorySession.Configuration()
+    ) {
         self.session = AccessorySession(configuration: session)
         firmware = AccessoryFirmware(configuration: configuration, seed: 3)
     }

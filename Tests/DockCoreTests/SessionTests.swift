@@ -110,8 +110,9 @@ import Testing
         var bench = SessionBench()
         bench.start()
         bench.run(for: .seconds(1))
-        let restarted = Telemetry(accessoryTime: AccessoryTimestamp(microseconds: 2_000), yaw: Angle(microradians: 0),
-                                  pitch: Angle(microradians: 0), yawRate: .zero, pitchRate: .zero, flags: [.docked])
+        let restarted = Telemetry(
+            accessoryTime: AccessoryTimestamp(microseconds: 2_000), yaw: Angle(microradians: 0),
+            pitch: Angle(microradians: 0), yawRate: .zero, pitchRate: .zero, flags: [.docked])
         bench.deliver([Frame(sequence: 0, message: .telemetry(restarted))])
         #expect(bench.eventList.last == .accessoryReset)
         #expect(bench.session.state == .handshaking, "hello again")
@@ -124,8 +125,9 @@ import Testing
         _ = bench.firmware.setOverTemperature(true, now: bench.now)
         bench.start()
         bench.run(for: .milliseconds(200))
-        #expect(bench.eventList.contains { if case .fault(let fault) = $0 { fault.code == .overTemperature && fault.isActive } else { false } },
-                "the dock's active fault, announced after info, is not dropped: \(bench.eventList)")
+        #expect(
+            bench.eventList.contains { if case .fault(let fault) = $0 { fault.code == .overTemperature && fault.isActive } else { false } },
+            "the dock's active fault, announced after info, is not dropped: \(bench.eventList)")
     }
 
     @Test func aPeerThatIsNotADockIsGivenUpAndRetried() {
@@ -155,8 +157,11 @@ import Testing
         var bench = SessionBench()
         bench.start()
         bench.run(for: .milliseconds(200))
-        bench.send(.setVelocity(VelocityCommand(yawRate: AngularRate(radiansPerSecond: 1)!, pitchRate: .zero,
-                                                timeToLive: .seconds(2))))
+        bench.send(
+            .setVelocity(
+                VelocityCommand(
+                    yawRate: AngularRate(radiansPerSecond: 1)!, pitchRate: .zero,
+                    timeToLive: .seconds(2))))
         bench.run(for: .seconds(1))
         let offset = try #require(bench.session.clock.offset)
         #expect(abs(offset.secondsValue) <= 0.001, "the simulated dock's clock starts with the host's")

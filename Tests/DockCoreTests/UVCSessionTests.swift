@@ -32,8 +32,10 @@ import V4L2Protocol
         private var decoder = V4L2Frame.Decoder.requests()
         private var due: [(time: Duration, bytes: [UInt8])] = []
 
-        init(model: String = "obsbot-tiny", configure: (inout UVCSession.Configuration) -> Void = { _ in },
-             camera adjust: (inout UVCCamera) -> Void = { _ in }) {
+        init(
+            model: String = "obsbot-tiny", configure: (inout UVCSession.Configuration) -> Void = { _ in },
+            camera adjust: (inout UVCCamera) -> Void = { _ in }
+        ) {
             let model = UVCSessionTests.model(model)
             var configuration = UVCSession.Configuration(model: model)
             configuration.identifier = "/dev/video0"
@@ -99,13 +101,17 @@ import V4L2Protocol
     }
 
     static func velocity(yawDegrees: Double, pitchDegrees: Double, ttl: Duration = .seconds(1)) -> Message {
-        .setVelocity(VelocityCommand(yawRate: AngularRate(radiansPerSecond: yawDegrees * .pi / 180)!,
-                                     pitchRate: AngularRate(radiansPerSecond: pitchDegrees * .pi / 180)!, timeToLive: ttl))
+        .setVelocity(
+            VelocityCommand(
+                yawRate: AngularRate(radiansPerSecond: yawDegrees * .pi / 180)!,
+                pitchRate: AngularRate(radiansPerSecond: pitchDegrees * .pi / 180)!, timeToLive: ttl))
     }
 
     static func move(yawDegrees: Double, pitchDegrees: Double) -> Message {
-        .moveTo(OrientationMove(yaw: Angle(radians: yawDegrees * .pi / 180)!, pitch: Angle(radians: pitchDegrees * .pi / 180)!,
-                                pace: .duration(.seconds(1))))
+        .moveTo(
+            OrientationMove(
+                yaw: Angle(radians: yawDegrees * .pi / 180)!, pitch: Angle(radians: pitchDegrees * .pi / 180)!,
+                pace: .duration(.seconds(1))))
     }
 
     static func values(_ set: [(id: UInt32, value: Int32)]) -> [UInt32: Int32] {
@@ -210,11 +216,13 @@ import V4L2Protocol
         rig.start()
         let mark = rig.camera.requests.count
         rig.send(Self.velocity(yawDegrees: -30, pitchDegrees: 15))  // 0.75°/s a unit: −40, +20
-        #expect(rig.sets(from: mark).map(Self.values) == [[V4L2ControlID.panSpeed: -40, V4L2ControlID.tiltSpeed: 20]],
-                "both speeds in one S_EXT_CTRLS, the sign the direction, −40 past the −1 minimum")
+        #expect(
+            rig.sets(from: mark).map(Self.values) == [[V4L2ControlID.panSpeed: -40, V4L2ControlID.tiltSpeed: 20]],
+            "both speeds in one S_EXT_CTRLS, the sign the direction, −40 past the −1 minimum")
         rig.send(Self.velocity(yawDegrees: -1000, pitchDegrees: 1000))
-        #expect(Self.values(rig.sets().last!) == [V4L2ControlID.panSpeed: -160, V4L2ControlID.tiltSpeed: 120],
-                "clamped to each control's maximum")
+        #expect(
+            Self.values(rig.sets().last!) == [V4L2ControlID.panSpeed: -160, V4L2ControlID.tiltSpeed: 120],
+            "clamped to each control's maximum")
         let count = rig.sets().count
         rig.send(Self.velocity(yawDegrees: -1000, pitchDegrees: 1000))
         #expect(rig.sets().count == count, "the same speeds again: nothing written")
@@ -224,8 +232,10 @@ import V4L2Protocol
     }
 
     @Test func aGenericCameraClampsAtTheSpeedByte() {
-        let limit = UVCControls.speedMagnitudeLimit(V4L2ControlDescription(id: V4L2ControlID.panSpeed, name: "Pan, Speed", minimum: -1,
-                                                                           maximum: 1000, step: 1, defaultValue: 0))
+        let limit = UVCControls.speedMagnitudeLimit(
+            V4L2ControlDescription(
+                id: V4L2ControlID.panSpeed, name: "Pan, Speed", minimum: -1,
+                maximum: 1000, step: 1, defaultValue: 0))
         #expect(limit == 255)
     }
 
@@ -316,8 +326,12 @@ import V4L2Protocol
         #expect(rig.session.controls.summary.hasSuffix("EIO on tilt_absolute"))
         rig.send(Self.move(yawDegrees: 20, pitchDegrees: 5))
         #expect(rig.sets().last!.map(\.id) == [V4L2ControlID.panAbsolute], "only the control that works")
-        #expect(rig.events.last == .acknowledged(Acknowledgement(sequence: 0, acknowledgedType: .moveTo,
-                                                                 accessoryTime: AccessoryTimestamp(microseconds: 0))))
+        #expect(
+            rig.events.last
+                == .acknowledged(
+                    Acknowledgement(
+                        sequence: 0, acknowledgedType: .moveTo,
+                        accessoryTime: AccessoryTimestamp(microseconds: 0))))
     }
 
     /// Pose reads that fail with `EIO` are counted and waited out: a stall after a second, the

@@ -156,19 +156,29 @@ import VISCAProtocol
         _ = line.takeWritten()
         let table = Self.generic.pan.speeds
         let rate = table.radiansPerSecond(step: 5)
-        line.send(.setVelocity(VelocityCommand(yawRate: AngularRate(radiansPerSecond: rate)!, pitchRate: .zero,
-                                               timeToLive: .milliseconds(200))))
+        line.send(
+            .setVelocity(
+                VelocityCommand(
+                    yawRate: AngularRate(radiansPerSecond: rate)!, pitchRate: .zero,
+                    timeToLive: .milliseconds(200))))
         let sequence = try #require(line.session.lastSentSequence)
         let drive = line.takeWritten().filter { $0.hasPrefix("81 01 06 01") }
         #expect(drive == ["81 01 06 01 05 01 02 03 FF"], "pan right at step 5, tilt stopped")
         line.answer("90 41 FF")
-        #expect(line.events.last == .acknowledged(Acknowledgement(sequence: sequence, acknowledgedType: .setVelocity,
-                                                                  accessoryTime: AccessoryTimestamp(microseconds: 0))))
+        #expect(
+            line.events.last
+                == .acknowledged(
+                    Acknowledgement(
+                        sequence: sequence, acknowledgedType: .setVelocity,
+                        accessoryTime: AccessoryTimestamp(microseconds: 0))))
         line.answer("90 51 FF")
         // The same speed, a hair different, thirty times a second: nothing new on the line.
         for _ in 0..<5 {
-            line.send(.setVelocity(VelocityCommand(yawRate: AngularRate(radiansPerSecond: rate * 1.02)!, pitchRate: .zero,
-                                                   timeToLive: .milliseconds(200))))
+            line.send(
+                .setVelocity(
+                    VelocityCommand(
+                        yawRate: AngularRate(radiansPerSecond: rate * 1.02)!, pitchRate: .zero,
+                        timeToLive: .milliseconds(200))))
             line.wait(.milliseconds(33))
         }
         #expect(line.takeWritten().filter { $0.hasPrefix("81 01 06 01") }.isEmpty, "no drive resent while the step holds")
@@ -177,8 +187,11 @@ import VISCAProtocol
     @Test func aVelocityNotRenewedStopsWhenItsTimeToLiveRunsOut() throws {
         var line = Line()
         line.attach()
-        line.send(.setVelocity(VelocityCommand(yawRate: AngularRate(radiansPerSecond: -0.3)!,
-                                               pitchRate: AngularRate(radiansPerSecond: 0.2)!, timeToLive: .milliseconds(200))))
+        line.send(
+            .setVelocity(
+                VelocityCommand(
+                    yawRate: AngularRate(radiansPerSecond: -0.3)!,
+                    pitchRate: AngularRate(radiansPerSecond: 0.2)!, timeToLive: .milliseconds(200))))
         let start = line.now
         #expect(line.takeWritten().contains { $0.hasPrefix("81 01 06 01") && $0.hasSuffix("01 01 FF") }, "left and up")
         line.answer("90 41 FF", "90 51 FF")
@@ -187,8 +200,9 @@ import VISCAProtocol
             line.wait(.milliseconds(1))
             if line.takeWritten().contains(where: { $0.hasPrefix("81 01 06 01") && $0.hasSuffix("03 03 FF") }) { stoppedAt = line.now }
         }
-        #expect(stoppedAt.map { $0 - start >= .milliseconds(200) && $0 - start <= .milliseconds(260) } == true,
-                "the host keeps the time-to-live the camera cannot: \(String(describing: stoppedAt.map { $0 - start }))")
+        #expect(
+            stoppedAt.map { $0 - start >= .milliseconds(200) && $0 - start <= .milliseconds(260) } == true,
+            "the host keeps the time-to-live the camera cannot: \(String(describing: stoppedAt.map { $0 - start }))")
     }
 
     @Test func anUnansweredCommandIsResentAndThenTheCameraIsGone() {
@@ -242,8 +256,11 @@ import VISCAProtocol
     @Test func bufferFullIsWaitedOutAndTheCommandGoesAgain() {
         var line = Line()
         line.attach()
-        line.send(.moveTo(OrientationMove(yaw: Angle(radians: 0.5)!, pitch: Angle(radians: 0)!,
-                                          pace: .duration(.seconds(2)))))
+        line.send(
+            .moveTo(
+                OrientationMove(
+                    yaw: Angle(radians: 0.5)!, pitch: Angle(radians: 0)!,
+                    pace: .duration(.seconds(2)))))
         let move = line.takeWritten()
         #expect(move.count == 1 && move[0].hasPrefix("81 01 06 02"))
         line.answer("90 60 03 FF")
@@ -258,8 +275,12 @@ import VISCAProtocol
         line.send(.stop)
         let sequence = try #require(line.session.lastSentSequence)
         line.answer("90 52 FF")
-        #expect(line.events.contains(.acknowledged(Acknowledgement(sequence: sequence, acknowledgedType: .stop,
-                                                                   accessoryTime: AccessoryTimestamp(microseconds: 0)))))
+        #expect(
+            line.events.contains(
+                .acknowledged(
+                    Acknowledgement(
+                        sequence: sequence, acknowledgedType: .stop,
+                        accessoryTime: AccessoryTimestamp(microseconds: 0)))))
         line.wait(.seconds(1))
         #expect(line.session.resendCount == 0, "not sent again")
     }
@@ -270,8 +291,12 @@ import VISCAProtocol
         line.send(.moveTo(OrientationMove(yaw: Angle(radians: 0.1)!, pitch: Angle(radians: 0)!, pace: .duration(.seconds(1)))))
         let sequence = try #require(line.session.lastSentSequence)
         line.answer("90 60 02 FF")
-        #expect(line.events.last == .refused(Refusal(sequence: sequence, refusedTypeCode: MessageType.moveTo.rawValue,
-                                                     reason: .unknownMessage, detail: 2)))
+        #expect(
+            line.events.last
+                == .refused(
+                    Refusal(
+                        sequence: sequence, refusedTypeCode: MessageType.moveTo.rawValue,
+                        reason: .unknownMessage, detail: 2)))
         #expect(line.session.lastRefusedType == .moveTo)
     }
 
@@ -302,24 +327,31 @@ import VISCAProtocol
         let clear = try VISCAIPMessage.decode(line.written.removeFirst())
         #expect(clear.payloadType == .deviceSetting && hexText(clear.payload) == "81 01 00 01 FF", "no address set over IP")
         line.now += .milliseconds(5)
-        line.perform(line.session.bytesReceived(VISCAIPMessage.reply(.completion(socket: 0), sequence: clear.sequence).encode(),
-                                                now: line.now))
+        line.perform(
+            line.session.bytesReceived(
+                VISCAIPMessage.reply(.completion(socket: 0), sequence: clear.sequence).encode(),
+                now: line.now))
         let halt = try VISCAIPMessage.decode(line.written.removeFirst())
         #expect(halt.payloadType == .command && hexText(halt.payload) == "81 01 06 01 01 01 03 03 FF")
         #expect(halt.sequence == clear.sequence + 1, "each message numbered one more")
         line.now += .milliseconds(5)
         line.perform(line.session.bytesReceived(VISCAIPMessage.reply(.ack(socket: 1), sequence: halt.sequence).encode(), now: line.now))
         let version = try VISCAIPMessage.decode(line.written.removeFirst())
-        #expect(version.payloadType == .deviceSetting && version.sequence == halt.sequence + 1, "IF_Clear and the version inquiry are device settings")
+        #expect(
+            version.payloadType == .deviceSetting && version.sequence == halt.sequence + 1,
+            "IF_Clear and the version inquiry are device settings")
         line.now += .milliseconds(5)
         let versionData = VISCAVersion(vendor: 1, model: 0x51D, romVersion: 0x100, maximumSocket: 2).data
-        line.perform(line.session.bytesReceived(VISCAIPMessage.reply(.inquiryReply(data: versionData), sequence: version.sequence)
-            .encode(), now: line.now))
+        line.perform(
+            line.session.bytesReceived(
+                VISCAIPMessage.reply(.inquiryReply(data: versionData), sequence: version.sequence)
+                    .encode(), now: line.now))
         let pose = try VISCAIPMessage.decode(line.written.removeFirst())
         line.now += .milliseconds(5)
-        line.perform(line.session.bytesReceived(
-            VISCAIPMessage.reply(.inquiryReply(data: VISCAPanTiltPosition(pan: 0, tilt: 0).data), sequence: pose.sequence).encode(),
-            now: line.now))
+        line.perform(
+            line.session.bytesReceived(
+                VISCAIPMessage.reply(.inquiryReply(data: VISCAPanTiltPosition(pan: 0, tilt: 0).data), sequence: pose.sequence).encode(),
+                now: line.now))
         #expect(line.session.state == .ready(isDocked: true))
 
         _ = line.takeWritten()
@@ -331,11 +363,17 @@ import VISCAProtocol
         let commands = line.written.compactMap { try? VISCAIPMessage.decode($0) }.filter { $0.payloadType == .command }
         #expect(commands == [stop, stop], "the resend keeps its sequence number")
         line.now += .milliseconds(5)
-        line.perform(line.session.bytesReceived(VISCAIPMessage.controlError(.sequenceNumber, sequence: stop.sequence).encode(),
-                                                now: line.now))
-        #expect(line.events.contains(.acknowledged(Acknowledgement(sequence: sequence, acknowledgedType: .stop,
-                                                                   accessoryTime: AccessoryTimestamp(microseconds: 0)))),
-                "ERROR 0F 01 to a resend: the camera had carried it out")
+        line.perform(
+            line.session.bytesReceived(
+                VISCAIPMessage.controlError(.sequenceNumber, sequence: stop.sequence).encode(),
+                now: line.now))
+        #expect(
+            line.events.contains(
+                .acknowledged(
+                    Acknowledgement(
+                        sequence: sequence, acknowledgedType: .stop,
+                        accessoryTime: AccessoryTimestamp(microseconds: 0)))),
+            "ERROR 0F 01 to a resend: the camera had carried it out")
         #expect(!line.events.contains(.disconnected))
     }
 
@@ -349,6 +387,9 @@ import VISCAProtocol
 func hex(_ text: String) -> [UInt8] { text.split(separator: " ").map { UInt8($0, radix: 16)! } }
 
 func hexText(_ bytes: [UInt8]) -> String {
-    bytes.map { let digits = String($0, radix: 16, uppercase: true); return digits.count == 1 ? "0" + digits : digits }
-        .joined(separator: " ")
+    bytes.map {
+        let digits = String($0, radix: 16, uppercase: true)
+        return digits.count == 1 ? "0" + digits : digits
+    }
+    .joined(separator: " ")
 }

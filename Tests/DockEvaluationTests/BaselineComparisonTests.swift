@@ -18,9 +18,15 @@ import Testing
         var ours = ClosedLoop(scenario: scenario, pointer: .tracker(centred()))
         var theirs = ClosedLoop(scenario: scenario, pointer: .baseline(BaselinePID()))
         let tracker = ours.run(), baseline = theirs.run()
-        print("\(name): settled tracker \(tracker.inToleranceShare(from: .seconds(2))) rms \(tracker.rmsFramingError(from: .seconds(2))) baseline \(baseline.inToleranceShare(from: .seconds(2))) rms \(baseline.rmsFramingError(from: .seconds(2)))")
-        print("\(name): tracker in tolerance \(tracker.inToleranceShare()) rms \(tracker.rmsFramingError()) switches \(tracker.primaryIDSwitches) followed switches \(tracker.followedPersonSwitches) follows primary \(tracker.followsPrimaryShare) final \(String(describing: tracker.finallyFollowed))")
-        print("\(name): baseline in tolerance \(baseline.inToleranceShare()) rms \(baseline.rmsFramingError()) followed switches \(baseline.followedPersonSwitches) follows primary \(baseline.followsPrimaryShare) final \(String(describing: baseline.finallyFollowed))")
+        print(
+            "\(name): settled tracker \(tracker.inToleranceShare(from: .seconds(2))) rms \(tracker.rmsFramingError(from: .seconds(2))) baseline \(baseline.inToleranceShare(from: .seconds(2))) rms \(baseline.rmsFramingError(from: .seconds(2)))"
+        )
+        print(
+            "\(name): tracker in tolerance \(tracker.inToleranceShare()) rms \(tracker.rmsFramingError()) switches \(tracker.primaryIDSwitches) followed switches \(tracker.followedPersonSwitches) follows primary \(tracker.followsPrimaryShare) final \(String(describing: tracker.finallyFollowed))"
+        )
+        print(
+            "\(name): baseline in tolerance \(baseline.inToleranceShare()) rms \(baseline.rmsFramingError()) followed switches \(baseline.followedPersonSwitches) follows primary \(baseline.followsPrimaryShare) final \(String(describing: baseline.finallyFollowed))"
+        )
         if name == "group-of-four" {
             // Four people milling slowly in a group: the tracker's dead band, sized from the
             // estimate's uncertainty so that a still subject gets a still camera, lets the

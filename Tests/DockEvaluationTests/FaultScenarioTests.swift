@@ -1,6 +1,6 @@
 import DockSimulator
-import Foundation
 import DockTracking
+import Foundation
 import Testing
 
 @testable import DockEvaluation
@@ -26,19 +26,23 @@ import Testing
 
     /// Every example scenario's own pass criteria, met by the tracker in virtual time (the
     /// hardware-in-the-loop suite, `scripts/hil`, checks the same criteria in real time).
-    static let checkedScenarios = ["crossing", "dock-faults", "dropout-latency", "erratic", "group-of-four", "host-silence",
-                                   "late-still", "late-still-10fps", "late-walk", "late-walk-10fps", "leave-and-return",
-                                   "look-alike-return", "line-noise", "occluder-beside", "occluder-in-front", "still-noisy", "unplug-replug",
-                                   "walk-across", "unplug-100"]
+    static let checkedScenarios = [
+        "crossing", "dock-faults", "dropout-latency", "erratic", "group-of-four", "host-silence",
+        "late-still", "late-still-10fps", "late-walk", "late-walk-10fps", "leave-and-return",
+        "look-alike-return", "line-noise", "occluder-beside", "occluder-in-front", "still-noisy", "unplug-replug",
+        "walk-across", "unplug-100",
+    ]
 
     @Test func everyExampleScenarioIsChecked() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: scenarioDirectory.path).filter { $0.hasSuffix(".json") }
         #expect(Set(files.map { String($0.dropLast(5)) }) == Set(Self.checkedScenarios))
     }
 
-    @Test(arguments: ["crossing", "dock-faults", "dropout-latency", "erratic", "group-of-four", "host-silence", "late-still",
-                      "late-still-10fps", "late-walk", "late-walk-10fps", "leave-and-return", "look-alike-return", "line-noise", "occluder-beside",
-                      "occluder-in-front", "still-noisy", "unplug-replug", "walk-across"])
+    @Test(arguments: [
+        "crossing", "dock-faults", "dropout-latency", "erratic", "group-of-four", "host-silence", "late-still",
+        "late-still-10fps", "late-walk", "late-walk-10fps", "leave-and-return", "look-alike-return", "line-noise", "occluder-beside",
+        "occluder-in-front", "still-noisy", "unplug-replug", "walk-across",
+    ])
     func everyScenarioMeetsItsCriteriaInVirtualTime(name: String) throws {
         let scenario = try loadScenario(name)
         var pipeline = TrackingPipeline()

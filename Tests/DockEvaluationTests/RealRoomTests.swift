@@ -17,11 +17,13 @@ import Testing
 
     static func describe(_ result: ClosedLoop.Result) -> String {
         let report = result.report
-        var text = "\(report.scenarioName) seed \(report.seed): in tolerance \(report.inToleranceShare ?? 0), "
+        var text =
+            "\(report.scenarioName) seed \(report.seed): in tolerance \(report.inToleranceShare ?? 0), "
             + "ID switches \(report.primaryIDSwitches.map(String.init) ?? "-"), "
             + "person switches \(report.primaryPersonSwitches.map(String.init) ?? "-")"
         if let still = report.stillness {
-            text += ", still \(still.seconds) s: \(still.commandReversalsPerSecond) reversals/s, jitter \(still.jitterRMSDegrees)°, "
+            text +=
+                ", still \(still.seconds) s: \(still.commandReversalsPerSecond) reversals/s, jitter \(still.jitterRMSDegrees)°, "
                 + "moving commands \(still.movingCommandShare ?? -1)"
         }
         return text

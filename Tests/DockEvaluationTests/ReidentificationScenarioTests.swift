@@ -9,8 +9,10 @@ import Testing
 /// detector's descriptors and without them.
 @Suite struct ReidentificationScenarioTests {
     /// One closed-loop run of `scenario` on `seed`, centred framing, with or without descriptors.
-    static func run(_ scenario: Scenario, seed: UInt64, descriptors: Bool,
-                    tracker: SubjectTracker.Configuration = SubjectTracker.Configuration()) -> ClosedLoop.Result {
+    static func run(
+        _ scenario: Scenario, seed: UInt64, descriptors: Bool,
+        tracker: SubjectTracker.Configuration = SubjectTracker.Configuration()
+    ) -> ClosedLoop.Result {
         var scenario = scenario
         scenario.seed = seed
         scenario.detector.appearanceLength = descriptors ? 16 : 0
@@ -33,16 +35,18 @@ import Testing
         for seed in Self.seeds {
             let with = Self.run(scenario, seed: seed, descriptors: true).identities()
             let without = Self.run(scenario, seed: seed, descriptors: false).identities()
-            print("look-alike-return seed \(seed): identities with descriptors \(with.mapValues { $0.sorted() }), "
-                  + "without \(without.mapValues { $0.sorted() })")
+            print(
+                "look-alike-return seed \(seed): identities with descriptors \(with.mapValues { $0.sorted() }), "
+                    + "without \(without.mapValues { $0.sorted() })")
             let subject = with[1] ?? [], lookAlike = with[2] ?? []
             #expect(subject.count == 1, "seed \(seed): the subject on one identifier: \(with)")
             #expect(!lookAlike.isEmpty && lookAlike.isDisjoint(with: subject), "seed \(seed): the look-alike someone else: \(with)")
             if subject.count == 1 { kept += 1 }
             if (without[1]?.count ?? 0) >= 2 { strangers += 1 }
         }
-        print("look-alike-return: subject on one identifier with descriptors on \(kept)/\(Self.seeds.count) seeds; "
-              + "back as a stranger without them on \(strangers)/\(Self.seeds.count)")
+        print(
+            "look-alike-return: subject on one identifier with descriptors on \(kept)/\(Self.seeds.count) seeds; "
+                + "back as a stranger without them on \(strangers)/\(Self.seeds.count)")
         #expect(strangers == Self.seeds.count, "without descriptors nothing brings the subject back")
     }
 
@@ -58,7 +62,9 @@ import Testing
             let identities = Self.run(scenario, seed: seed, descriptors: true, tracker: loose).identities()
             if !(identities[2] ?? []).isDisjoint(with: identities[1] ?? []) { wrong += 1 }
         }
-        print("look-alike-return, reidentificationDistance 0.2: the look-alike took the subject's identifier on \(wrong)/\(Self.seeds.count) seeds")
+        print(
+            "look-alike-return, reidentificationDistance 0.2: the look-alike took the subject's identifier on \(wrong)/\(Self.seeds.count) seeds"
+        )
         #expect(wrong > 0)
     }
 
@@ -70,9 +76,10 @@ import Testing
         for seed in Self.seeds.map({ $0 - 9 }) {
             let with = Self.run(scenario, seed: seed, descriptors: true)
             let without = Self.run(scenario, seed: seed, descriptors: false)
-            print("leave-and-return seed \(seed): with descriptors identities \(with.identities().mapValues { $0.sorted() }), "
-                  + "primary switches \(with.primaryIDSwitches); without \(without.identities().mapValues { $0.sorted() }), "
-                  + "\(without.primaryIDSwitches)")
+            print(
+                "leave-and-return seed \(seed): with descriptors identities \(with.identities().mapValues { $0.sorted() }), "
+                    + "primary switches \(with.primaryIDSwitches); without \(without.identities().mapValues { $0.sorted() }), "
+                    + "\(without.primaryIDSwitches)")
             if with.identities()[1]?.count == 1 { kept += 1 }
             if without.identities()[1]?.count == 1 { keptWithout += 1 }
             #expect(with.identities()[1]?.count == 1, "seed \(seed)")

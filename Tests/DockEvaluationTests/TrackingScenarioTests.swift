@@ -11,7 +11,8 @@ import Testing
     /// One person walking across the room at constant speed, starting a little left of centre.
     static func walker(speed: Double = 0.4, seconds: Double = 12, camera: String = "") throws -> Scenario {
         let end = -0.4 + speed * seconds
-        return try Scenario.parse("""
+        return try Scenario.parse(
+            """
             {"name": "walker", "duration_s": \(seconds), "seed": 31,
              \(camera.isEmpty ? "" : "\"camera\": {\(camera)},")
              "subjects": [{"id": 1, "kind": "person", "primary": true,

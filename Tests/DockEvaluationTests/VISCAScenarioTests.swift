@@ -18,8 +18,9 @@ import VISCAProtocol
         return loop.run()
     }
 
-    @Test(arguments: ["crossing", "walk-across", "group-of-four", "unplug-replug", "occluder-in-front", "late-walk", "still-noisy"],
-          [VISCACamera.Transport.serial, .sonyIP])
+    @Test(
+        arguments: ["crossing", "walk-across", "group-of-four", "unplug-replug", "occluder-in-front", "late-walk", "still-noisy"],
+        [VISCACamera.Transport.serial, .sonyIP])
     func aScenarioThroughVISCAMeetsItsCriteria(name: String, transport: VISCACamera.Transport) throws {
         let scenario = try loadScenario(name)
         let result = try Self.run(name, transport: transport)
@@ -27,7 +28,9 @@ import VISCAProtocol
         for verdict in result.report.verdicts(scenario.criteria) {
             #expect(verdict.isMet, "\(name) over \(transport): \(verdict.criterion) \(verdict.detail)")
         }
-        print("visca \(transport) \(name): in tolerance \(result.inToleranceShare()), settled RMS \(result.rmsFramingError(from: .seconds(2)))")
+        print(
+            "visca \(transport) \(name): in tolerance \(result.inToleranceShare()), settled RMS \(result.rmsFramingError(from: .seconds(2)))"
+        )
     }
 
     @Test(arguments: [VISCACamera.Transport.serial, .sonyIP])

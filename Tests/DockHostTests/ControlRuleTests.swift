@@ -17,8 +17,9 @@ import Testing
         bench.attach()
         let token = bench.request(.motion(Self.oneSecondRight, takeOver: false, waitsForEnd: false), from: 7)
         bench.run(for: .milliseconds(20))
-        #expect(bench.replies[token] == .motion(MotionOutcome(clampedFields: [], cancelledAnimation: nil, ending: nil)),
-                "answered once the dock acknowledged")
+        #expect(
+            bench.replies[token] == .motion(MotionOutcome(clampedFields: [], cancelledAnimation: nil, ending: nil)),
+            "answered once the dock acknowledged")
         let left = bench.now
         bench.disconnect(7)  // the one-shot client hangs up at once
         #expect(bench.host.arbiter.controller == .unattended(formerClient: 7))
@@ -34,8 +35,10 @@ import Testing
         bench.attach()
         bench.request(.acquireControl(takeOver: false), from: 3)
         for _ in 0..<10 {
-            bench.request(.motion(.velocity(yawRadiansPerSecond: 0.8, pitchRadiansPerSecond: 0, duration: nil),
-                                  takeOver: false, waitsForEnd: false), from: 3)
+            bench.request(
+                .motion(
+                    .velocity(yawRadiansPerSecond: 0.8, pitchRadiansPerSecond: 0, duration: nil),
+                    takeOver: false, waitsForEnd: false), from: 3)
             bench.run(for: .milliseconds(50))
         }
         #expect(abs(bench.yawRate) > 0.5, "moving: \(bench.yawRate)")
@@ -49,8 +52,10 @@ import Testing
         #expect(bench.host.arbiter.controller == .none)
 
         // Streaming velocities without AcquireControl holds control the same way.
-        bench.request(.motion(.velocity(yawRadiansPerSecond: -0.8, pitchRadiansPerSecond: 0, duration: nil),
-                              takeOver: false, waitsForEnd: false), from: 4)
+        bench.request(
+            .motion(
+                .velocity(yawRadiansPerSecond: -0.8, pitchRadiansPerSecond: 0, duration: nil),
+                takeOver: false, waitsForEnd: false), from: 4)
         bench.run(for: .milliseconds(60))
         let streamerGone = bench.now
         bench.disconnect(4)
@@ -80,33 +85,51 @@ import Testing
         // second time: the move was reached in its first tick and nobody heard.
         var bench = HostBench()
         bench.attach()
-        let move = ClientRequest.motion(.orientation(yawRadians: 0.3, pitchRadians: 0, isRelative: false, pace: .fastest),
-                                        takeOver: false, waitsForEnd: true)
+        let move = ClientRequest.motion(
+            .orientation(yawRadians: 0.3, pitchRadians: 0, isRelative: false, pace: .fastest),
+            takeOver: false, waitsForEnd: true)
         let first = bench.request(move, from: 1)
         bench.run(for: .seconds(3))
-        #expect(bench.replies[first] == .motion(MotionOutcome(clampedFields: [], cancelledAnimation: nil,
-                                                             ending: .completed(.orientationReached))))
+        #expect(
+            bench.replies[first]
+                == .motion(
+                    MotionOutcome(
+                        clampedFields: [], cancelledAnimation: nil,
+                        ending: .completed(.orientationReached))))
         let controllerAfterAMove = bench.host.arbiter.controller
         let again = bench.request(move, from: 1)
-        #expect(bench.replies[again] == .motion(MotionOutcome(clampedFields: [], cancelledAnimation: nil,
-                                                             ending: .completed(.orientationReached))),
-                "answered in the same step, not never")
+        #expect(
+            bench.replies[again]
+                == .motion(
+                    MotionOutcome(
+                        clampedFields: [], cancelledAnimation: nil,
+                        ending: .completed(.orientationReached))),
+            "answered in the same step, not never")
         #expect(bench.host.arbiter.controller == controllerAfterAMove, "and control went back as after any move")
-        let notWaiting = bench.request(.motion(.orientation(yawRadians: 0.3, pitchRadians: 0, isRelative: false,
-                                                            pace: .fastest), takeOver: false, waitsForEnd: false), from: 1)
+        let notWaiting = bench.request(
+            .motion(
+                .orientation(
+                    yawRadians: 0.3, pitchRadians: 0, isRelative: false,
+                    pace: .fastest), takeOver: false, waitsForEnd: false), from: 1)
         #expect(bench.replies[notWaiting] == .motion(MotionOutcome(clampedFields: [], cancelledAnimation: nil, ending: nil)))
     }
 
     @Test func aWaitingCallerHearsHowItsMotionEnded() {
         var bench = HostBench()
         bench.attach()
-        let reached = bench.request(.motion(.orientation(yawRadians: 0.3, pitchRadians: 0, isRelative: false, pace: .fastest),
-                                            takeOver: false, waitsForEnd: true), from: 1)
+        let reached = bench.request(
+            .motion(
+                .orientation(yawRadians: 0.3, pitchRadians: 0, isRelative: false, pace: .fastest),
+                takeOver: false, waitsForEnd: true), from: 1)
         bench.run(for: .milliseconds(50))
         #expect(bench.replies[reached] == nil, "no answer before the move has ended")
         bench.run(for: .seconds(2))
-        #expect(bench.replies[reached] == .motion(MotionOutcome(clampedFields: [], cancelledAnimation: nil,
-                                                               ending: .completed(.orientationReached))))
+        #expect(
+            bench.replies[reached]
+                == .motion(
+                    MotionOutcome(
+                        clampedFields: [], cancelledAnimation: nil,
+                        ending: .completed(.orientationReached))))
         #expect(abs(bench.yaw - 0.3) < 0.01)
 
         let nod = bench.request(.motion(.animate(.yes), takeOver: false, waitsForEnd: true), from: 1)
@@ -114,11 +137,19 @@ import Testing
         let busy = bench.request(.motion(.animate(.no), takeOver: false, waitsForEnd: true), from: 2)
         #expect(bench.replies[busy] == .failure(.busy(holder: 1)))
         let shake = bench.request(.motion(.animate(.no), takeOver: true, waitsForEnd: true), from: 2)
-        #expect(bench.replies[nod] == .motion(MotionOutcome(clampedFields: [], cancelledAnimation: nil,
-                                                           ending: .replaced(byClient: 2))))
+        #expect(
+            bench.replies[nod]
+                == .motion(
+                    MotionOutcome(
+                        clampedFields: [], cancelledAnimation: nil,
+                        ending: .replaced(byClient: 2))))
         bench.run(for: .seconds(4))
-        #expect(bench.replies[shake] == .motion(MotionOutcome(clampedFields: [], cancelledAnimation: .yes,
-                                                             ending: .completed(.animationFinished(.no)))))
+        #expect(
+            bench.replies[shake]
+                == .motion(
+                    MotionOutcome(
+                        clampedFields: [], cancelledAnimation: .yes,
+                        ending: .completed(.animationFinished(.no)))))
     }
 
     @Test func aRefusedRequestChangesNothingAndAnnouncesNothing() {
@@ -127,8 +158,10 @@ import Testing
         bench.request(.acquireControl(takeOver: false), from: 1)
         let before = bench.events.count
         let busy = bench.request(.motion(Self.oneSecondRight, takeOver: false, waitsForEnd: false), from: 2)
-        let invalid = bench.request(.motion(.velocity(yawRadiansPerSecond: .infinity, pitchRadiansPerSecond: 0, duration: nil),
-                                            takeOver: true, waitsForEnd: false), from: 2)
+        let invalid = bench.request(
+            .motion(
+                .velocity(yawRadiansPerSecond: .infinity, pitchRadiansPerSecond: 0, duration: nil),
+                takeOver: true, waitsForEnd: false), from: 2)
         #expect(bench.replies[busy] == .failure(.busy(holder: 1)))
         #expect(bench.replies[invalid] == .failure(.invalid(.notFinite(field: .yaw))))
         #expect(bench.events.count == before, "no control change was broadcast: \(bench.events.suffix(2))")
@@ -142,17 +175,22 @@ import Testing
         var bench = HostBench()
         bench.attach()
         let before = (events: bench.events.count, frames: bench.peer.written.count, motion: bench.host.motion.activity)
-        let token = bench.request(.motion(.orientation(yawRadians: 0.5, pitchRadians: 0, isRelative: false, pace: .maximumSpeed(speed)),
-                                          takeOver: false, waitsForEnd: false), from: 1)
+        let token = bench.request(
+            .motion(
+                .orientation(yawRadians: 0.5, pitchRadians: 0, isRelative: false, pace: .maximumSpeed(speed)),
+                takeOver: false, waitsForEnd: false), from: 1)
         let fastest = max(bench.host.limits!.yawSpeedRadiansPerSecond, bench.host.limits!.pitchSpeedRadiansPerSecond)
         #expect(bench.replies[token] == .failure(.invalid(.outOfRange(field: .speed, allowed: 1e-6...fastest))))
         #expect(bench.events.count == before.events && bench.peer.written.count == before.frames, "nothing announced, nothing sent")
         #expect(bench.host.motion.activity == before.motion && bench.host.arbiter.controller == .none)
-        let slowest = bench.request(.motion(.orientation(yawRadians: 0.5, pitchRadians: 0, isRelative: false, pace: .maximumSpeed(1e-6)),
-                                            takeOver: false, waitsForEnd: false), from: 1)
+        let slowest = bench.request(
+            .motion(
+                .orientation(yawRadians: 0.5, pitchRadians: 0, isRelative: false, pace: .maximumSpeed(1e-6)),
+                takeOver: false, waitsForEnd: false), from: 1)
         bench.run(for: .milliseconds(100))
-        #expect(bench.replies[slowest] == .motion(MotionOutcome(clampedFields: [], cancelledAnimation: nil, ending: nil)),
-                "1 µrad/s, the slowest the wire carries, goes out")
+        #expect(
+            bench.replies[slowest] == .motion(MotionOutcome(clampedFields: [], cancelledAnimation: nil, ending: nil)),
+            "1 µrad/s, the slowest the wire carries, goes out")
     }
 
     @Test func aCommandTheDockRefusesAnswersItsCallerAndIsNotSentAgain() {
@@ -180,9 +218,10 @@ import Testing
         func see() {
             // A person standing 0.3 rad to the right of home, seen through a camera that turns.
             let box = NormalizedRect(x: 0.5 + (0.3 - bench.yaw) / 1.1 - 0.06, y: 0.3, width: 0.12, height: 0.4)
-            bench.host.observationsArrived(ObservationBatch(
-                observations: [Observation(kind: .body, box: box, confidence: 0.9)], camera: camera,
-                captureTime: bench.now))
+            bench.host.observationsArrived(
+                ObservationBatch(
+                    observations: [Observation(kind: .body, box: box, confidence: 0.9)], camera: camera,
+                    captureTime: bench.now))
         }
         for _ in 0..<10 {
             see()
@@ -199,8 +238,9 @@ import Testing
         let raised = try #require(stallAt, "the blocked axis is reported as a stall")
         let stop = try #require(bench.firstStop(since: raised))
         #expect(stop - raised <= .milliseconds(100), "stop within 100 ms of the fault: \(stop - raised)")
-        #expect(bench.events.contains { if case .fault(let f) = $0.event { f.code == .motorStall && !f.isActive } else { false } },
-                "the stop cleared the dock's latch")
+        #expect(
+            bench.events.contains { if case .fault(let f) = $0.event { f.code == .motorStall && !f.isActive } else { false } },
+            "the stop cleared the dock's latch")
         bench.deliver(bench.firmware.setBlocked(.yaw, false, now: bench.now))
         let freed = bench.now
         for _ in 0..<60 {
@@ -228,8 +268,10 @@ import Testing
     @Test func aWaitingCallerHearsWhenTheDockGoesAway() {
         var bench = HostBench()
         bench.attach()
-        let token = bench.request(.motion(.orientation(yawRadians: 1, pitchRadians: 0, isRelative: false, pace: .duration(.seconds(2))),
-                                          takeOver: false, waitsForEnd: true), from: 1)
+        let token = bench.request(
+            .motion(
+                .orientation(yawRadians: 1, pitchRadians: 0, isRelative: false, pace: .duration(.seconds(2))),
+                takeOver: false, waitsForEnd: true), from: 1)
         bench.run(for: .milliseconds(300))
         #expect(bench.replies[token] == nil)
         bench.perform(bench.host.transportClosed(now: bench.now))
@@ -240,13 +282,19 @@ import Testing
     @Test func aMoveThatCannotBeSeenToArriveEndsTimedOut() {
         var bench = HostBench()
         bench.attach()
-        let token = bench.request(.motion(.orientation(yawRadians: 0.5, pitchRadians: 0, isRelative: false, pace: .fastest),
-                                          takeOver: false, waitsForEnd: true), from: 1)
+        let token = bench.request(
+            .motion(
+                .orientation(yawRadians: 0.5, pitchRadians: 0, isRelative: false, pace: .fastest),
+                takeOver: false, waitsForEnd: true), from: 1)
         bench.firmware.isTelemetrySuppressed = true  // the dock stops reporting its pose
         bench.run(for: .seconds(7))
-        #expect(bench.replies[token] == .motion(MotionOutcome(clampedFields: [], cancelledAnimation: nil,
-                                                             ending: .completed(.timedOut))),
-                "not 'reached': nobody saw it arrive")
+        #expect(
+            bench.replies[token]
+                == .motion(
+                    MotionOutcome(
+                        clampedFields: [], cancelledAnimation: nil,
+                        ending: .completed(.timedOut))),
+            "not 'reached': nobody saw it arrive")
         #expect(bench.host.arbiter.controller == .none, "and control was given back")
     }
 

@@ -117,8 +117,9 @@ typealias HostBench = PolicyBench<FirmwarePeer>
 
 extension PolicyBench where Peer == FirmwarePeer {
     init(settings: HostSettings = HostBench.quietSettings, configuration: AccessoryConfiguration = AccessoryConfiguration()) {
-        self.init(host: HostPolicy(settings: settings),
-                  peer: FirmwarePeer(firmware: AccessoryFirmware(configuration: configuration, seed: 5)))
+        self.init(
+            host: HostPolicy(settings: settings),
+            peer: FirmwarePeer(firmware: AccessoryFirmware(configuration: configuration, seed: 5)))
     }
 
     var firmware: AccessoryFirmware {

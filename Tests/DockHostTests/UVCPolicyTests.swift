@@ -53,8 +53,9 @@ import V4L2Protocol
         let model = try! UVCCameraModel.parse(json: text)
         var settings = HostSettings()
         settings.wakesOnAttach = false
-        return Rig(host: HostPolicy(settings: settings, link: UVCSession(configuration: UVCSession.Configuration(model: model))),
-                   peer: Webcam(camera: UVCCamera(model: model)))
+        return Rig(
+            host: HostPolicy(settings: settings, link: UVCSession(configuration: UVCSession.Configuration(model: model))),
+            peer: Webcam(camera: UVCCamera(model: model)))
     }
 
     /// `SetZoom` writes `ZOOM_ABSOLUTE` (OBSBOT Tiny: 0…100) and answers the fraction set; a dock
@@ -88,8 +89,9 @@ import V4L2Protocol
         #expect(rig.replies[first] != nil)
         let writes = rig.peer.speedWrites.count
         let again = rig.request(.motion(velocity, takeOver: false, waitsForEnd: false), from: 1)
-        #expect(rig.replies[again] == .motion(MotionOutcome(clampedFields: [], cancelledAnimation: nil, ending: nil)),
-                "answered in the same step")
+        #expect(
+            rig.replies[again] == .motion(MotionOutcome(clampedFields: [], cancelledAnimation: nil, ending: nil)),
+            "answered in the same step")
         #expect(rig.peer.speedWrites.count == writes, "nothing written: the camera has that speed")
     }
 
@@ -99,8 +101,10 @@ import V4L2Protocol
         rig.run(for: .milliseconds(300))
         #expect(rig.host.status(now: rig.now, device: "test").state == .ready)
         let start = rig.now
-        let token = rig.request(.motion(.velocity(yawRadiansPerSecond: 0.3, pitchRadiansPerSecond: 0, duration: .seconds(1)),
-                                        takeOver: false, waitsForEnd: true), from: 1)
+        let token = rig.request(
+            .motion(
+                .velocity(yawRadiansPerSecond: 0.3, pitchRadiansPerSecond: 0, duration: .seconds(1)),
+                takeOver: false, waitsForEnd: true), from: 1)
         rig.run(for: .milliseconds(1200))
         #expect(rig.peer.camera.panArcSeconds > 0.2 * 180 / .pi * 3600, "panned right: \(rig.peer.camera.panArcSeconds)″")
         #expect(rig.peer.isStopped)
@@ -117,8 +121,10 @@ import V4L2Protocol
         rig.run(for: .milliseconds(300))
         rig.request(.acquireControl(takeOver: false), from: 7)
         for _ in 0..<10 {
-            rig.request(.motion(.velocity(yawRadiansPerSecond: -0.6, pitchRadiansPerSecond: 0, duration: nil), takeOver: false,
-                                waitsForEnd: false), from: 7)
+            rig.request(
+                .motion(
+                    .velocity(yawRadiansPerSecond: -0.6, pitchRadiansPerSecond: 0, duration: nil), takeOver: false,
+                    waitsForEnd: false), from: 7)
             rig.run(for: .milliseconds(33))
         }
         #expect(!rig.peer.isStopped)
@@ -132,8 +138,10 @@ import V4L2Protocol
         var rig = Self.rig()
         rig.perform(rig.host.start(now: rig.now))
         rig.run(for: .milliseconds(300))
-        rig.request(.motion(.velocity(yawRadiansPerSecond: 0.5, pitchRadiansPerSecond: 0, duration: .seconds(10)), takeOver: false,
-                            waitsForEnd: false), from: 2)
+        rig.request(
+            .motion(
+                .velocity(yawRadiansPerSecond: 0.5, pitchRadiansPerSecond: 0, duration: .seconds(10)), takeOver: false,
+                waitsForEnd: false), from: 2)
         rig.run(for: .milliseconds(200))
         #expect(!rig.peer.isStopped)
         rig.perform(rig.host.shuttingDown(now: rig.now))

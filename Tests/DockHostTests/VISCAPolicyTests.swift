@@ -69,9 +69,11 @@ import VISCAProtocol
         var settings = HostSettings()
         settings.wakesOnAttach = false
         let profile = VISCAProfile.named("generic")!
-        return Rig(host: HostPolicy(settings: settings,
-                                    link: VISCASession(configuration: VISCASession.Configuration(profile: profile, framing: .serial))),
-                   peer: Camera())
+        return Rig(
+            host: HostPolicy(
+                settings: settings,
+                link: VISCASession(configuration: VISCASession.Configuration(profile: profile, framing: .serial))),
+            peer: Camera())
     }
 
     @Test func aOneShotVelocityPansTheCameraAndStopsItAtItsEnd() {
@@ -80,8 +82,10 @@ import VISCAProtocol
         rig.run(for: .milliseconds(300))
         #expect(rig.host.status(now: rig.now, device: "test").state == .ready)
         let start = rig.now
-        let token = rig.request(.motion(.velocity(yawRadiansPerSecond: 0.4, pitchRadiansPerSecond: 0, duration: .milliseconds(1500)),
-                                        takeOver: false, waitsForEnd: true), from: 1)
+        let token = rig.request(
+            .motion(
+                .velocity(yawRadiansPerSecond: 0.4, pitchRadiansPerSecond: 0, duration: .milliseconds(1500)),
+                takeOver: false, waitsForEnd: true), from: 1)
         rig.run(for: .milliseconds(1700))
         #expect(rig.peer.panCounts > 100, "the camera panned right: \(rig.peer.panCounts) counts")
         #expect(rig.peer.lastDriveIsStop)
@@ -98,8 +102,10 @@ import VISCAProtocol
         rig.run(for: .milliseconds(300))
         rig.request(.acquireControl(takeOver: false), from: 7)
         for _ in 0..<10 {
-            rig.request(.motion(.velocity(yawRadiansPerSecond: -0.6, pitchRadiansPerSecond: 0, duration: nil), takeOver: false,
-                                waitsForEnd: false), from: 7)
+            rig.request(
+                .motion(
+                    .velocity(yawRadiansPerSecond: -0.6, pitchRadiansPerSecond: 0, duration: nil), takeOver: false,
+                    waitsForEnd: false), from: 7)
             rig.run(for: .milliseconds(33))
         }
         #expect(!rig.peer.lastDriveIsStop)
@@ -113,8 +119,10 @@ import VISCAProtocol
         var rig = Self.rig()
         rig.perform(rig.host.start(now: rig.now))
         rig.run(for: .milliseconds(300))
-        rig.request(.motion(.velocity(yawRadiansPerSecond: 0.5, pitchRadiansPerSecond: 0, duration: .seconds(10)), takeOver: false,
-                            waitsForEnd: false), from: 2)
+        rig.request(
+            .motion(
+                .velocity(yawRadiansPerSecond: 0.5, pitchRadiansPerSecond: 0, duration: .seconds(10)), takeOver: false,
+                waitsForEnd: false), from: 2)
         rig.run(for: .milliseconds(200))
         #expect(!rig.peer.lastDriveIsStop)
         rig.perform(rig.host.shuttingDown(now: rig.now))

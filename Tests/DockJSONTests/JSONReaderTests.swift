@@ -20,11 +20,17 @@ struct JSONReaderTests {
     @Test func everyValueKeepsItsLineAndMembersKeepTheirOrder() throws {
         let node = try read("{\n  \"b\": 1,\n  \"a\": [\n    true,\n    null\n  ]\n}")
         #expect(node.line == 1)
-        guard case .object(let members) = node.value else { Issue.record("not an object"); return }
+        guard case .object(let members) = node.value else {
+            Issue.record("not an object")
+            return
+        }
         #expect(members.map(\.key) == ["b", "a"])
         #expect(members[0].node.line == 2)
         #expect(members[1].node.line == 3)
-        guard case .array(let elements) = members[1].node.value else { Issue.record("not an array"); return }
+        guard case .array(let elements) = members[1].node.value else {
+            Issue.record("not an array")
+            return
+        }
         #expect(elements.map(\.line) == [4, 5])
         #expect(elements.map(\.value) == [.bool(true), .null])
     }
@@ -88,12 +94,18 @@ struct JSONReaderTests {
         let file = JSONReader.Options.file
         #expect(try read("Infinity", file).value == .number(.infinity, text: "Infinity"))
         #expect(try read("-Infinity", file).value == .number(-.infinity, text: "-Infinity"))
-        guard case .number(let nan, "NaN") = try read("NaN", file).value else { Issue.record("NaN not read"); return }
+        guard case .number(let nan, "NaN") = try read("NaN", file).value else {
+            Issue.record("NaN not read")
+            return
+        }
         #expect(nan.isNaN)
     }
 
     @Test func aKeyGivenTwiceIsKeptOrRefusedByOption() throws {
-        guard case .object(let members) = try read(#"{"a": 1, "a": 2}"#).value else { Issue.record("not an object"); return }
+        guard case .object(let members) = try read(#"{"a": 1, "a": 2}"#).value else {
+            Issue.record("not an object")
+            return
+        }
         #expect(members.map(\.key) == ["a", "a"])
         #expect(refusal("{\"a\": 1,\n \"a\": 2}", .file) == JSONSyntaxError(line: 2, offset: 10, message: "key \"a\" appears twice"))
     }

@@ -64,11 +64,12 @@ import Testing
     @Test func helpShowsRangesChoicesAndDefaults() {
         let gate = Option("--gate", .number(.above(0, atMost: 1e6)), placeholder: "X", help: "the gate", defaultText: "30")
         let kind = Option("--kind", .choice(["face", "body"]), placeholder: "K", help: "what", defaultText: "body")
-        #expect(HelpText.optionList([gate, kind, Self.quiet]) == """
-              --gate X     the gate (above 0, at most 1e6; default: 30)
-              --kind K     what (face, body; default: body)
-              --quiet, -q  say less
-            """)
+        #expect(
+            HelpText.optionList([gate, kind, Self.quiet]) == """
+                  --gate X     the gate (above 0, at most 1e6; default: 30)
+                  --kind K     what (face, body; default: body)
+                  --quiet, -q  say less
+                """)
         #expect(HelpText.wrap("aa bb cc dd", width: 5) == "aa bb\ncc dd")
     }
 }
@@ -77,9 +78,12 @@ import Testing
     static let program = ProgramSpec(
         name: "tool",
         globalOptions: [Option("--socket", .file, placeholder: "PATH", help: "the socket")],
-        commands: [CommandSpec("go", summary: "go somewhere", arguments: "up|down", words: ["up", "down"],
-                               options: [Option("--kind", .choice(["a", "b"]), help: "kind's [x]: y"), Option("--fast", help: "fast")],
-                               description: "Goes.")],
+        commands: [
+            CommandSpec(
+                "go", summary: "go somewhere", arguments: "up|down", words: ["up", "down"],
+                options: [Option("--kind", .choice(["a", "b"]), help: "kind's [x]: y"), Option("--fast", help: "fast")],
+                description: "Goes.")
+        ],
         commonOptions: [Option("--help", help: "help")])
 
     @Test func eachShellGetsEveryCommandOptionAndWord() {

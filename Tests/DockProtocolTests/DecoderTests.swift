@@ -4,15 +4,22 @@ import Testing
 /// Properties of the streaming decoder beyond the fixed vectors: noise, chunking, memory.
 @Suite struct DecoderTests {
     /// Every distinct frame of the example session and a few more, encoded.
-    static let frames: [Frame] = ExampleSession.steps.map(\.frame) + [
-        Frame(sequence: 40, message: .heartbeat),
-        Frame(sequence: 41, message: .stop),
-        Frame(sequence: 42, message: .moveTo(OrientationMove(
-            yaw: Angle(microradians: -1_000_000), pitch: Angle(microradians: 250_000),
-            pace: .maximumSpeed(AngularRate(microradiansPerSecond: 900_000))))),
-        Frame(sequence: 43, message: .fault(FaultReport(
-            accessoryTime: AccessoryTimestamp(microseconds: 9), code: .motorStall, axis: .pitch, isActive: true))),
-    ]
+    static let frames: [Frame] =
+        ExampleSession.steps.map(\.frame) + [
+            Frame(sequence: 40, message: .heartbeat),
+            Frame(sequence: 41, message: .stop),
+            Frame(
+                sequence: 42,
+                message: .moveTo(
+                    OrientationMove(
+                        yaw: Angle(microradians: -1_000_000), pitch: Angle(microradians: 250_000),
+                        pace: .maximumSpeed(AngularRate(microradiansPerSecond: 900_000))))),
+            Frame(
+                sequence: 43,
+                message: .fault(
+                    FaultReport(
+                        accessoryTime: AccessoryTimestamp(microseconds: 9), code: .motorStall, axis: .pitch, isActive: true))),
+        ]
 
     @Test func everyFrameRoundTrips() throws {
         for frame in Self.frames {

@@ -5,27 +5,59 @@ import Testing
 @Suite struct EncoderTests {
     static let cases: [(Message, String)] = [
         (.hello(Hello(minimumVersion: 0, maximumVersion: 1)), "min_version"),
-        (.setVelocity(VelocityCommand(yawRate: AngularRate(microradiansPerSecond: 20_000_001),
-                                      pitchRate: .zero, timeToLive: .milliseconds(100))), "yaw_rate_urad_s"),
-        (.setVelocity(VelocityCommand(yawRate: .zero, pitchRate: AngularRate(microradiansPerSecond: -20_000_001),
-                                      timeToLive: .milliseconds(100))), "pitch_rate_urad_s"),
+        (
+            .setVelocity(
+                VelocityCommand(
+                    yawRate: AngularRate(microradiansPerSecond: 20_000_001),
+                    pitchRate: .zero, timeToLive: .milliseconds(100))), "yaw_rate_urad_s"
+        ),
+        (
+            .setVelocity(
+                VelocityCommand(
+                    yawRate: .zero, pitchRate: AngularRate(microradiansPerSecond: -20_000_001),
+                    timeToLive: .milliseconds(100))), "pitch_rate_urad_s"
+        ),
         (.setVelocity(VelocityCommand(yawRate: .zero, pitchRate: .zero, timeToLive: .seconds(6))), "ttl_ms"),
         (.setVelocity(VelocityCommand(yawRate: .zero, pitchRate: .zero, timeToLive: .milliseconds(-5))), "ttl_ms"),
         (.setVelocity(VelocityCommand(yawRate: .zero, pitchRate: .zero, timeToLive: .zero)), "ttl_ms"),
-        (.moveTo(OrientationMove(yaw: Angle(microradians: .max), pitch: Angle(microradians: 0),
-                                 pace: .duration(.seconds(1)))), "yaw_urad"),
-        (.moveTo(OrientationMove(yaw: Angle(microradians: 0), pitch: Angle(microradians: 0),
-                                 pace: .duration(.seconds(61)))), "duration_ms"),
-        (.moveTo(OrientationMove(yaw: Angle(microradians: 0), pitch: Angle(microradians: 0),
-                                 pace: .maximumSpeed(AngularRate(microradiansPerSecond: -1)))), "max_speed_urad_s"),
+        (
+            .moveTo(
+                OrientationMove(
+                    yaw: Angle(microradians: .max), pitch: Angle(microradians: 0),
+                    pace: .duration(.seconds(1)))), "yaw_urad"
+        ),
+        (
+            .moveTo(
+                OrientationMove(
+                    yaw: Angle(microradians: 0), pitch: Angle(microradians: 0),
+                    pace: .duration(.seconds(61)))), "duration_ms"
+        ),
+        (
+            .moveTo(
+                OrientationMove(
+                    yaw: Angle(microradians: 0), pitch: Angle(microradians: 0),
+                    pace: .maximumSpeed(AngularRate(microradiansPerSecond: -1)))), "max_speed_urad_s"
+        ),
         (.event(AccessoryEvent(accessoryTime: AccessoryTimestamp(microseconds: 0), kind: .zoom(steps: 0))), "steps"),
-        (.event(AccessoryEvent(accessoryTime: AccessoryTimestamp(microseconds: 0),
-                               kind: .customButton(identifier: 0, isPressed: true))), "id"),
-        (.ack(Acknowledgement(sequence: 0, acknowledgedType: .telemetry,
-                              accessoryTime: AccessoryTimestamp(microseconds: 0))), "acked_type"),
-        (.telemetry(Telemetry(accessoryTime: AccessoryTimestamp(microseconds: 0), yaw: Angle(microradians: 0),
-                              pitch: Angle(microradians: 0), yawRate: .zero, pitchRate: .zero,
-                              flags: TelemetryFlags(rawValue: 0x8000))), "flags"),
+        (
+            .event(
+                AccessoryEvent(
+                    accessoryTime: AccessoryTimestamp(microseconds: 0),
+                    kind: .customButton(identifier: 0, isPressed: true))), "id"
+        ),
+        (
+            .ack(
+                Acknowledgement(
+                    sequence: 0, acknowledgedType: .telemetry,
+                    accessoryTime: AccessoryTimestamp(microseconds: 0))), "acked_type"
+        ),
+        (
+            .telemetry(
+                Telemetry(
+                    accessoryTime: AccessoryTimestamp(microseconds: 0), yaw: Angle(microradians: 0),
+                    pitch: Angle(microradians: 0), yawRate: .zero, pitchRate: .zero,
+                    flags: TelemetryFlags(rawValue: 0x8000))), "flags"
+        ),
     ]
 
     @Test func outOfRangeFieldsAreRefusedByName() {

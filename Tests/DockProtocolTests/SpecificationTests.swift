@@ -26,10 +26,12 @@ import Testing
         names += TelemetryFlags.named.map(\.name)
         names += AccessoryFeatures.named.map(\.name)
         names += IndicatorState.Pattern.allCases.map(\.name)
-        names += [FrameError.oversize, .truncated(byteCount: 0), .checksumMismatch(computed: 0, received: 0),
-                  .unknownType(code: 0, sequence: 0),
-                  .wrongPayloadLength(type: .hello, sequence: 0, byteCount: 0),
-                  .valueOutOfRange(type: .hello, sequence: 0, field: "")].map(\.name)
+        names += [
+            FrameError.oversize, .truncated(byteCount: 0), .checksumMismatch(computed: 0, received: 0),
+            .unknownType(code: 0, sequence: 0),
+            .wrongPayloadLength(type: .hello, sequence: 0, byteCount: 0),
+            .valueOutOfRange(type: .hello, sequence: 0, field: ""),
+        ].map(\.name)
         for name in names {
             #expect(Self.specification.contains("`\(name)`"), "`\(name)` is in dock-serial.md")
         }

@@ -9,8 +9,9 @@ import Testing
         // visca/ holds the VISCA vectors, which VISCAProtocolTests reads.
         let vectorFiles = Set(names.filter { $0 != "README.md" && $0 != "visca" })
         #expect(names.contains("README.md"), "Protocol/vectors/README.md documents the format")
-        #expect(vectorFiles == Set(Vectors.knownFiles),
-                "every vector file must be read by a test, and every file a test reads must exist")
+        #expect(
+            vectorFiles == Set(Vectors.knownFiles),
+            "every vector file must be read by a test, and every file a test reads must exist")
         for name in Vectors.knownFiles {
             #expect(throws: Never.self, "\(name) must be readable JSON") { try Vectors.load(name) }
         }
@@ -169,8 +170,9 @@ import Testing
                 let wanted = try outcome["frame"].map(Vectors.frame)
                 #expect(wanted == frame, "\(context): got \(frame)", sourceLocation: sourceLocation)
             case .failure(let error):
-                #expect(try outcome.string("error") == error.name, "\(context): got \(error)",
-                        sourceLocation: sourceLocation)
+                #expect(
+                    try outcome.string("error") == error.name, "\(context): got \(error)",
+                    sourceLocation: sourceLocation)
                 try expectDetails(of: error, outcome, context, sourceLocation)
             }
         }

@@ -73,18 +73,20 @@ enum Vectors {
         case .stop:
             return .stop
         case .setVelocity:
-            return .setVelocity(VelocityCommand(
-                yawRate: try rate("yaw_rate_urad_s"), pitchRate: try rate("pitch_rate_urad_s"),
-                timeToLive: try milliseconds("ttl_ms")))
+            return .setVelocity(
+                VelocityCommand(
+                    yawRate: try rate("yaw_rate_urad_s"), pitchRate: try rate("pitch_rate_urad_s"),
+                    timeToLive: try milliseconds("ttl_ms")))
         case .moveTo:
             let pace: OrientationMove.Pace =
                 try f.string("pace") == "duration"
                 ? .duration(try milliseconds("duration_ms")) : .maximumSpeed(try rate("max_speed_urad_s"))
             return .moveTo(OrientationMove(yaw: try angle("yaw_urad"), pitch: try angle("pitch_urad"), pace: pace))
         case .setIndicator:
-            return .setIndicator(IndicatorState(
-                pattern: try named("pattern", IndicatorState.Pattern.allCases.map { ($0.name, $0) }),
-                red: try f.integer("red"), green: try f.integer("green"), blue: try f.integer("blue")))
+            return .setIndicator(
+                IndicatorState(
+                    pattern: try named("pattern", IndicatorState.Pattern.allCases.map { ($0.name, $0) }),
+                    red: try f.integer("red"), green: try f.integer("green"), blue: try f.integer("blue")))
         case .info:
             var features = AccessoryFeatures()
             for name in try f.strings("features") {
@@ -93,23 +95,26 @@ enum Vectors {
                 }
                 features.insert(feature.feature)
             }
-            return .info(AccessoryInfo(
-                protocolVersion: try f.integer("protocol_version"), features: features,
-                telemetryRateHertz: try f.integer("telemetry_rate_hz"),
-                failsafeTimeout: try milliseconds("failsafe_timeout_ms"),
-                yaw: try axis("yaw"), pitch: try axis("pitch"),
-                model: try f.string("model"), firmwareVersion: try f.string("firmware"),
-                serialNumber: try f.string("serial")))
+            return .info(
+                AccessoryInfo(
+                    protocolVersion: try f.integer("protocol_version"), features: features,
+                    telemetryRateHertz: try f.integer("telemetry_rate_hz"),
+                    failsafeTimeout: try milliseconds("failsafe_timeout_ms"),
+                    yaw: try axis("yaw"), pitch: try axis("pitch"),
+                    model: try f.string("model"), firmwareVersion: try f.string("firmware"),
+                    serialNumber: try f.string("serial")))
         case .ack:
-            return .ack(Acknowledgement(
-                sequence: try f.integer("acked_seq"),
-                acknowledgedType: try named("acked_type", MessageType.allCases.map { ($0.name, $0) }),
-                accessoryTime: try time()))
+            return .ack(
+                Acknowledgement(
+                    sequence: try f.integer("acked_seq"),
+                    acknowledgedType: try named("acked_type", MessageType.allCases.map { ($0.name, $0) }),
+                    accessoryTime: try time()))
         case .nack:
-            return .nack(Refusal(
-                sequence: try f.integer("refused_seq"), refusedTypeCode: try f.integer("refused_type"),
-                reason: try named("reason", Refusal.Reason.allCases.map { ($0.name, $0) }),
-                detail: try f.integer("detail")))
+            return .nack(
+                Refusal(
+                    sequence: try f.integer("refused_seq"), refusedTypeCode: try f.integer("refused_type"),
+                    reason: try named("reason", Refusal.Reason.allCases.map { ($0.name, $0) }),
+                    detail: try f.integer("detail")))
         case .telemetry:
             var flags = TelemetryFlags()
             for name in try f.strings("flags") {
@@ -118,9 +123,10 @@ enum Vectors {
                 }
                 flags.insert(flag.flag)
             }
-            return .telemetry(Telemetry(
-                accessoryTime: try time(), yaw: try angle("yaw_urad"), pitch: try angle("pitch_urad"),
-                yawRate: try rate("yaw_rate_urad_s"), pitchRate: try rate("pitch_rate_urad_s"), flags: flags))
+            return .telemetry(
+                Telemetry(
+                    accessoryTime: try time(), yaw: try angle("yaw_urad"), pitch: try angle("pitch_urad"),
+                    yawRate: try rate("yaw_rate_urad_s"), pitchRate: try rate("pitch_rate_urad_s"), flags: flags))
         case .event:
             let kind: AccessoryEvent.Kind
             switch try f.string("event") {
@@ -139,10 +145,11 @@ enum Vectors {
             guard axis != nil || axisName == "none" else {
                 throw JSONValue.ShapeError(path: "axis", expected: "yaw, pitch or none, got \(axisName)")
             }
-            return .fault(FaultReport(
-                accessoryTime: try time(),
-                code: try named("code", FaultReport.Code.allCases.map { ($0.name, $0) }),
-                axis: axis, isActive: try f.bool("active")))
+            return .fault(
+                FaultReport(
+                    accessoryTime: try time(),
+                    code: try named("code", FaultReport.Code.allCases.map { ($0.name, $0) }),
+                    axis: axis, isActive: try f.bool("active")))
         }
     }
 }

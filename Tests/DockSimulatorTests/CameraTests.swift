@@ -11,8 +11,10 @@ import Testing
         widthPixels: 1280, heightPixels: 720, framesPerSecond: 30, mountHeightMeters: 1.2)
     static let halfField = 35 * Double.pi / 180
 
-    func point(_ x: Double, _ y: Double, _ z: Double, yaw: Double = 0, pitch: Double = 0,
-               setup: CameraSetup = setup) -> NormalizedPoint? {
+    func point(
+        _ x: Double, _ y: Double, _ z: Double, yaw: Double = 0, pitch: Double = 0,
+        setup: CameraSetup = setup
+    ) -> NormalizedPoint? {
         VirtualCamera(setup: setup).dockAlignedPoint(x: x, y: y, z: z, yawRadians: yaw, pitchRadians: pitch)
     }
 
@@ -47,8 +49,9 @@ import Testing
     @Test func mirroringAndOrientationMoveBoxesAsTheUserSeesThem() throws {
         var mirrored = Self.setup
         mirrored.information.isMirrored = true
-        let part = SubjectPart(subjectIdentifier: 1, kind: .body, xMeters: 1, yMeters: 3, widthMeters: 0.4,
-                               bottomMeters: 0.5, topMeters: 1.5)
+        let part = SubjectPart(
+            subjectIdentifier: 1, kind: .body, xMeters: 1, yMeters: 3, widthMeters: 0.4,
+            bottomMeters: 0.5, topMeters: 1.5)
         let upright = try #require(VirtualCamera(setup: Self.setup).project(part, yawRadians: 0, pitchRadians: 0))
         let flipped = try #require(VirtualCamera(setup: mirrored).project(part, yawRadians: 0, pitchRadians: 0))
         #expect(upright.box.center.x > 0.5, "a subject to the right shows right")
@@ -65,8 +68,9 @@ import Testing
         let points = [NormalizedPoint(x: 0.1, y: 0.2), NormalizedPoint(x: 0.9, y: 0.35), .center]
         for orientation in ImageOrientation.allCases {
             for isMirrored in [false, true] {
-                let camera = CameraInformation(horizontalFieldOfViewRadians: 1, aspectRatio: 1.5,
-                                               orientation: orientation, isMirrored: isMirrored)
+                let camera = CameraInformation(
+                    horizontalFieldOfViewRadians: 1, aspectRatio: 1.5,
+                    orientation: orientation, isMirrored: isMirrored)
                 for point in points {
                     let back = camera.dockAlignedPoint(fromDelivered: camera.deliveredPoint(fromDockAligned: point))
                     #expect(abs(back.x - point.x) < 1e-12 && abs(back.y - point.y) < 1e-12, "\(orientation) \(isMirrored)")
@@ -92,15 +96,18 @@ import Testing
     static let box = NormalizedRect(x: 0.4, y: 0.3, width: 0.2, height: 0.4)
 
     func projection(_ identifier: Int, _ box: NormalizedRect, distance: Double, kind: SubjectKind = .body) -> PartProjection {
-        PartProjection(part: SubjectPart(subjectIdentifier: identifier, kind: kind, xMeters: 0, yMeters: distance,
-                                         widthMeters: 0.4, bottomMeters: 0, topMeters: 1.7),
-                       box: box, inFrameFraction: 1, distanceMeters: distance)
+        PartProjection(
+            part: SubjectPart(
+                subjectIdentifier: identifier, kind: kind, xMeters: 0, yMeters: distance,
+                widthMeters: 0.4, bottomMeters: 0, topMeters: 1.7),
+            box: box, inFrameFraction: 1, distanceMeters: distance)
     }
 
     func parameters(miss: Double = 0, noise: Double = 0, falsePositives: Double = 0) -> DetectorParameters {
-        DetectorParameters(missRate: miss, positionNoise: noise, sizeNoise: noise, falsePositivesPerFrame: falsePositives,
-                           latency: .milliseconds(100), latencyJitter: .milliseconds(20), reportsFaces: true,
-                           reportsBodies: true, minimumVisibleFraction: 0.5)
+        DetectorParameters(
+            missRate: miss, positionNoise: noise, sizeNoise: noise, falsePositivesPerFrame: falsePositives,
+            latency: .milliseconds(100), latencyJitter: .milliseconds(20), reportsFaces: true,
+            reportsBodies: true, minimumVisibleFraction: 0.5)
     }
 
     @Test(arguments: [101 as UInt64, 102, 103])
@@ -110,8 +117,9 @@ import Testing
         var errors: [Double] = []
         let frames = 5000
         for frame in 0..<frames {
-            let (batch, _) = detector.detect([projection(1, Self.box, distance: 3)], captureTime: .milliseconds(frame * 33),
-                                              camera: CameraTests.setup.information)
+            let (batch, _) = detector.detect(
+                [projection(1, Self.box, distance: 3)], captureTime: .milliseconds(frame * 33),
+                camera: CameraTests.setup.information)
             for observation in batch.observations {
                 reported += 1
                 errors.append(observation.box.center.x - Self.box.center.x)

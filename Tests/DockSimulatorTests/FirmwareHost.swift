@@ -79,8 +79,10 @@ extension Frame {
 }
 
 func velocity(yaw: Double, pitch: Double, ttl: Duration = .milliseconds(500)) -> Message {
-    .setVelocity(VelocityCommand(yawRate: AngularRate(radiansPerSecond: yaw)!,
-                                 pitchRate: AngularRate(radiansPerSecond: pitch)!, timeToLive: ttl))
+    .setVelocity(
+        VelocityCommand(
+            yawRate: AngularRate(radiansPerSecond: yaw)!,
+            pitchRate: AngularRate(radiansPerSecond: pitch)!, timeToLive: ttl))
 }
 
 func move(yaw: Double, pitch: Double, pace: OrientationMove.Pace) -> Message {

@@ -23,8 +23,11 @@ import Testing
     @Test func versionsAreNegotiated() throws {
         var host = FirmwareHost(configuration: AccessoryConfiguration(supportedVersions: 1...2))
         let refused = try host.send(.hello(Hello(minimumVersion: 3, maximumVersion: 4)))
-        #expect(refused.first?.refusal == Refusal(sequence: 0, refusedTypeCode: 0x01, reason: .unsupportedVersion,
-                                                 detail: 0x0201))
+        #expect(
+            refused.first?.refusal
+                == Refusal(
+                    sequence: 0, refusedTypeCode: 0x01, reason: .unsupportedVersion,
+                    detail: 0x0201))
         #expect(host.firmware.session == .notReady)
         _ = try host.send(.hello(Hello(minimumVersion: 1, maximumVersion: 5)))
         #expect(host.firmware.session == .ready(version: 2))
@@ -91,8 +94,11 @@ import Testing
         #expect(abs(host.firmware.yaw.motorRadians + 0.5) < 1e-3)
 
         let outside = try host.send(move(yaw: 0, pitch: 1.2, pace: .duration(.seconds(1))))
-        #expect(outside.first?.refusal == Refusal(sequence: host.sequence - 1, refusedTypeCode: 0x04,
-                                                 reason: .outOfRange, detail: 2))
+        #expect(
+            outside.first?.refusal
+                == Refusal(
+                    sequence: host.sequence - 1, refusedTypeCode: 0x04,
+                    reason: .outOfRange, detail: 2))
     }
 
     @Test func stopDeceleratesWithinTheAccelerationLimit() throws {
@@ -130,8 +136,11 @@ import Testing
 
         let answer = try host.send(.heartbeat)
         #expect(answer.count == 2)
-        #expect(answer.last?.fault == FaultReport(accessoryTime: host.firmware.accessoryTime, code: .failsafeStop,
-                                                 axis: nil, isActive: false))
+        #expect(
+            answer.last?.fault
+                == FaultReport(
+                    accessoryTime: host.firmware.accessoryTime, code: .failsafeStop,
+                    axis: nil, isActive: false))
         #expect(!host.firmware.isFailsafeStopped)
         #expect(host.firmware.isStill, "the failsafe does not restart motion")
     }
@@ -154,15 +163,20 @@ import Testing
             FrameEncoder.encodeRaw(typeCode: type, sequence: sequence, payload: payload, into: &bytes)
             return bytes
         }
-        #expect(host.sendBytes(raw(0x7E, 100, [])).first?.refusal
+        #expect(
+            host.sendBytes(raw(0x7E, 100, [])).first?.refusal
                 == Refusal(sequence: 100, refusedTypeCode: 0x7E, reason: .unknownMessage, detail: 0))
-        #expect(host.sendBytes(raw(0x03, 101, [1, 2, 3])).first?.refusal
+        #expect(
+            host.sendBytes(raw(0x03, 101, [1, 2, 3])).first?.refusal
                 == Refusal(sequence: 101, refusedTypeCode: 0x03, reason: .wrongLength, detail: 10))
-        #expect(host.sendBytes(raw(0x03, 102, [0, 0, 0, 0, 0, 0, 0, 0, 0, 0])).first?.refusal
+        #expect(
+            host.sendBytes(raw(0x03, 102, [0, 0, 0, 0, 0, 0, 0, 0, 0, 0])).first?.refusal
                 == Refusal(sequence: 102, refusedTypeCode: 0x03, reason: .outOfRange, detail: 3))
-        #expect(host.sendBytes(raw(0x06, 103, [9, 0, 0, 0])).first?.refusal
+        #expect(
+            host.sendBytes(raw(0x06, 103, [9, 0, 0, 0])).first?.refusal
                 == Refusal(sequence: 103, refusedTypeCode: 0x06, reason: .outOfRange, detail: 1))
-        #expect(host.sendBytes(raw(0x84, 104, [UInt8](repeating: 0, count: 26))).first?.refusal
+        #expect(
+            host.sendBytes(raw(0x84, 104, [UInt8](repeating: 0, count: 26))).first?.refusal
                 == Refusal(sequence: 104, refusedTypeCode: 0x84, reason: .unknownMessage, detail: 0))
         var damaged = raw(0x02, 105, [])
         damaged[3] ^= 0x40
@@ -210,9 +224,11 @@ import Testing
         let press = host.firmware.button(.tracking, isPressed: true, now: host.now)
         #expect(press.last?.event?.kind == .trackingButton(isPressed: true))
         #expect(host.firmware.zoom(steps: -2, now: host.now).last?.event?.kind == .zoom(steps: -2))
-        #expect(host.firmware.button(.custom(4), isPressed: true, now: host.now).last?.event?.kind
+        #expect(
+            host.firmware.button(.custom(4), isPressed: true, now: host.now).last?.event?.kind
                 == .customButton(identifier: 4, isPressed: true))
-        #expect(host.firmware.button(.custom(4), isPressed: false, now: host.now).last?.event?.kind
+        #expect(
+            host.firmware.button(.custom(4), isPressed: false, now: host.now).last?.event?.kind
                 == .customButton(identifier: 4, isPressed: false))
         #expect(host.firmware.setDocked(false, now: host.now).last?.event?.kind == .dockChanged(isDocked: false))
         #expect(host.wait(.milliseconds(40)).compactMap(\.telemetry).last?.flags.contains(.docked) == false)
@@ -235,8 +251,15 @@ import Testing
         #expect(host.firmware.isStill)
         #expect(host.waitQuietly(.milliseconds(500)).isEmpty, "no telemetry after a reset")
         let refused = try host.send(.heartbeat)
-        #expect(refused == [Frame(sequence: 0, message: .nack(Refusal(sequence: host.sequence - 1, refusedTypeCode: 0x02,
-                                                                     reason: .notReady, detail: 0)))])
+        #expect(
+            refused == [
+                Frame(
+                    sequence: 0,
+                    message: .nack(
+                        Refusal(
+                            sequence: host.sequence - 1, refusedTypeCode: 0x02,
+                            reason: .notReady, detail: 0)))
+            ])
         try host.handshake()
         let first = try #require(host.wait(.milliseconds(30)).compactMap(\.telemetry).first)
         #expect(first.accessoryTime.microseconds < 600_000, "the clock restarted at the reset")
@@ -274,35 +297,50 @@ import Testing
     @Test func whileAStallIsLatchedOnlyMotionIsRefusedAndOnlyStopClearsIt() throws {
         var host = try hostWithLatchedStall()
         #expect(try host.send(.heartbeat).first?.acknowledgement?.acknowledgedType == .heartbeat)
-        #expect(try host.send(.setIndicator(IndicatorState(pattern: .solid, red: 9, green: 0, blue: 0)))
+        #expect(
+            try host.send(.setIndicator(IndicatorState(pattern: .solid, red: 9, green: 0, blue: 0)))
                 .first?.acknowledgement?.acknowledgedType == .setIndicator)
         let moveRefusal = try host.send(move(yaw: 0.2, pitch: 0, pace: .duration(.seconds(1))))
-        #expect(moveRefusal.first?.refusal == Refusal(sequence: host.sequence - 1, refusedTypeCode: 0x04,
-                                                     reason: .faulted, detail: 1))
+        #expect(
+            moveRefusal.first?.refusal
+                == Refusal(
+                    sequence: host.sequence - 1, refusedTypeCode: 0x04,
+                    reason: .faulted, detail: 1))
         // A new session keeps the latch, and says so right after info.
         let reopened = try host.send(.hello(Hello(minimumVersion: 1, maximumVersion: 1)))
         #expect(reopened.count == 2)
-        #expect(reopened.last?.fault?.code == .motorStall && reopened.last?.fault?.axis == .yaw
+        #expect(
+            reopened.last?.fault?.code == .motorStall && reopened.last?.fault?.axis == .yaw
                 && reopened.last?.fault?.isActive == true)
         #expect(host.firmware.latchedStall == .yaw, "hello does not clear a stall")
         #expect(try host.send(velocity(yaw: 0.1, pitch: 0)).first?.refusal?.reason == .faulted)
 
         let cleared = try host.send(.stop)
-        #expect(cleared.map(\.message) == [
-            .ack(Acknowledgement(sequence: host.sequence - 1, acknowledgedType: .stop,
-                                 accessoryTime: host.firmware.accessoryTime)),
-            .fault(FaultReport(accessoryTime: host.firmware.accessoryTime, code: .motorStall, axis: .yaw,
-                               isActive: false)),
-        ], "the stop's ack, then the stall cleared")
-        #expect(host.wait(.milliseconds(40)).compactMap(\.telemetry).last?.flags.isDisjoint(with: [.yawStalled, .faulted])
+        #expect(
+            cleared.map(\.message) == [
+                .ack(
+                    Acknowledgement(
+                        sequence: host.sequence - 1, acknowledgedType: .stop,
+                        accessoryTime: host.firmware.accessoryTime)),
+                .fault(
+                    FaultReport(
+                        accessoryTime: host.firmware.accessoryTime, code: .motorStall, axis: .yaw,
+                        isActive: false)),
+            ], "the stop's ack, then the stall cleared")
+        #expect(
+            host.wait(.milliseconds(40)).compactMap(\.telemetry).last?.flags.isDisjoint(with: [.yawStalled, .faulted])
                 == true)
         #expect(try host.send(.stop).count == 1, "a stop with nothing latched is just acknowledged")
 
         // The motor is still blocked: the next motion is accepted, and the stall comes back.
         #expect(try host.send(velocity(yaw: 1, pitch: 0, ttl: .seconds(2))).first?.acknowledgement != nil)
         let again = host.wait(.milliseconds(300)).compactMap(\.fault)
-        #expect(again == [FaultReport(accessoryTime: again.first?.accessoryTime ?? AccessoryTimestamp(microseconds: 0),
-                                      code: .motorStall, axis: .yaw, isActive: true)])
+        #expect(
+            again == [
+                FaultReport(
+                    accessoryTime: again.first?.accessoryTime ?? AccessoryTimestamp(microseconds: 0),
+                    code: .motorStall, axis: .yaw, isActive: true)
+            ])
     }
 
     @Test func aFaultedRefusalCarriesTheLowestActiveFaultCode() throws {
@@ -323,8 +361,13 @@ import Testing
             Issue.record("hello got \(answer)")
             return
         }
-        #expect(answer[1] == Frame(sequence: 1, message: .fault(FaultReport(
-            accessoryTime: host.firmware.accessoryTime, code: .overTemperature, axis: nil, isActive: true))))
+        #expect(
+            answer[1]
+                == Frame(
+                    sequence: 1,
+                    message: .fault(
+                        FaultReport(
+                            accessoryTime: host.firmware.accessoryTime, code: .overTemperature, axis: nil, isActive: true))))
     }
 
     @Test func aHelloWithoutASharedVersionEndsTheSession() throws {
@@ -334,8 +377,12 @@ import Testing
         try host.send(velocity(yaw: 0.5, pitch: 0, ttl: .seconds(5)))
         host.wait(.milliseconds(200))
         let refused = try host.send(.hello(Hello(minimumVersion: 2, maximumVersion: 3)))
-        #expect(refused.map(\.refusal) == [Refusal(sequence: host.sequence - 1, refusedTypeCode: 0x01,
-                                                    reason: .unsupportedVersion, detail: 0x0101)])
+        #expect(
+            refused.map(\.refusal) == [
+                Refusal(
+                    sequence: host.sequence - 1, refusedTypeCode: 0x01,
+                    reason: .unsupportedVersion, detail: 0x0101)
+            ])
         #expect(host.firmware.session == .notReady)
         #expect(host.firmware.motion == .idle)
         #expect(host.firmware.indicator.pattern == .off)
@@ -387,11 +434,14 @@ import Testing
         #expect(host.sendBytes(echo).count == 1, "nor do they end a failsafe stop")
         // The next host frame ends it, refused or not: its answer first, then the cleared fault.
         let ended = host.sendBytes(raw(0x7E, 600, []))
-        #expect(ended.map(\.message) == [
-            .nack(Refusal(sequence: 600, refusedTypeCode: 0x7E, reason: .unknownMessage, detail: 0)),
-            .fault(FaultReport(accessoryTime: host.firmware.accessoryTime, code: .failsafeStop, axis: nil,
-                               isActive: false)),
-        ])
+        #expect(
+            ended.map(\.message) == [
+                .nack(Refusal(sequence: 600, refusedTypeCode: 0x7E, reason: .unknownMessage, detail: 0)),
+                .fault(
+                    FaultReport(
+                        accessoryTime: host.firmware.accessoryTime, code: .failsafeStop, axis: nil,
+                        isActive: false)),
+            ])
         #expect(!host.firmware.isFailsafeStopped)
     }
 
@@ -399,21 +449,25 @@ import Testing
         var host = FirmwareHost()
         // Not ready: an accessory type is unknown whatever its length; a bad field comes before
         // not_ready; a good frame gets not_ready.
-        #expect(host.sendBytes(raw(0x84, 1, [1, 2, 3])).map(\.refusal)
+        #expect(
+            host.sendBytes(raw(0x84, 1, [1, 2, 3])).map(\.refusal)
                 == [Refusal(sequence: 1, refusedTypeCode: 0x84, reason: .unknownMessage, detail: 0)])
         #expect(host.sendBytes(raw(0x81, 2, [])).first?.refusal?.reason == .unknownMessage)
         #expect(host.sendBytes(raw(0x80, 3, [])).first?.refusal?.reason == .unknownMessage)
         #expect(host.sendBytes(raw(0x00, 4, [])).first?.refusal?.reason == .unknownMessage)
-        #expect(host.sendBytes(raw(0x03, 5, [0, 0, 0, 0, 0, 0, 0, 0, 0])).first?.refusal
+        #expect(
+            host.sendBytes(raw(0x03, 5, [0, 0, 0, 0, 0, 0, 0, 0, 0])).first?.refusal
                 == Refusal(sequence: 5, refusedTypeCode: 0x03, reason: .wrongLength, detail: 10))
-        #expect(host.sendBytes(raw(0x03, 6, [0, 0, 0, 0, 0, 0, 0, 0, 0, 0])).first?.refusal
+        #expect(
+            host.sendBytes(raw(0x03, 6, [0, 0, 0, 0, 0, 0, 0, 0, 0, 0])).first?.refusal
                 == Refusal(sequence: 6, refusedTypeCode: 0x03, reason: .outOfRange, detail: 3))
         #expect(try host.send(velocity(yaw: 9, pitch: 0)).first?.refusal?.reason == .notReady)
         // Ready with a stall latched: faulted comes before the axis limits.
         host = try hostWithLatchedStall()
         #expect(try host.send(velocity(yaw: 9, pitch: 0)).first?.refusal?.reason == .faulted)
         try host.send(.stop)
-        #expect(try host.send(velocity(yaw: 9, pitch: 0)).first?.refusal
+        #expect(
+            try host.send(velocity(yaw: 9, pitch: 0)).first?.refusal
                 == Refusal(sequence: host.sequence - 1, refusedTypeCode: 0x03, reason: .outOfRange, detail: 1))
     }
 
@@ -422,17 +476,21 @@ import Testing
         try host.handshake()
         var telemetry: [Telemetry] = []
         for microradiansPerSecond: Int32 in [999, 1_000, 1_001, 1_500, 0, -1_001, 300_000, 0] {
-            try host.send(.setVelocity(VelocityCommand(
-                yawRate: AngularRate(microradiansPerSecond: microradiansPerSecond),
-                pitchRate: AngularRate(microradiansPerSecond: -microradiansPerSecond), timeToLive: .seconds(1))))
+            try host.send(
+                .setVelocity(
+                    VelocityCommand(
+                        yawRate: AngularRate(microradiansPerSecond: microradiansPerSecond),
+                        pitchRate: AngularRate(microradiansPerSecond: -microradiansPerSecond), timeToLive: .seconds(1))))
             telemetry += host.wait(.milliseconds(900)).compactMap(\.telemetry)
         }
         #expect(telemetry.count > 300)
         for sample in telemetry {
-            #expect(sample.flags.contains(.yawMoving) == (sample.yawRate.microradiansPerSecond.magnitude > 1_000),
-                    "\(sample)")
-            #expect(sample.flags.contains(.pitchMoving) == (sample.pitchRate.microradiansPerSecond.magnitude > 1_000),
-                    "\(sample)")
+            #expect(
+                sample.flags.contains(.yawMoving) == (sample.yawRate.microradiansPerSecond.magnitude > 1_000),
+                "\(sample)")
+            #expect(
+                sample.flags.contains(.pitchMoving) == (sample.pitchRate.microradiansPerSecond.magnitude > 1_000),
+                "\(sample)")
         }
         #expect(telemetry.contains { $0.yawRate.microradiansPerSecond == 1_000 && !$0.flags.contains(.yawMoving) })
         #expect(telemetry.contains { $0.yawRate.microradiansPerSecond == 1_001 && $0.flags.contains(.yawMoving) })

@@ -38,8 +38,9 @@ import Testing
         let answer = try host.send(move(yaw: yaw, pitch: pitch, pace: .duration(.milliseconds(milliseconds))))
         #expect(answer.first?.acknowledgement != nil)
         let arrived = try #require(arrival(&host, yaw: yaw, pitch: pitch))
-        #expect(apart(arrived, .milliseconds(milliseconds)) <= .milliseconds(20),
-                "\(yaw), \(pitch) rad in \(milliseconds) ms arrived after \(arrived)")
+        #expect(
+            apart(arrived, .milliseconds(milliseconds)) <= .milliseconds(20),
+            "\(yaw), \(pitch) rad in \(milliseconds) ms arrived after \(arrived)")
     }
 
     @Test func theFirstTelemetryTwentyMillisecondsAfterTheDurationShowsTheTargetStill() throws {
@@ -75,7 +76,8 @@ import Testing
         }
         let ended = host.now - start
         #expect(apart(ended, .seconds(shortest)) <= .milliseconds(20), "ended after \(ended), the shortest is \(shortest) s")
-        #expect(pitchArrived.map { apart($0, ended) <= .milliseconds(20) } == true, "pitch arrived after \(String(describing: pitchArrived))")
+        #expect(
+            pitchArrived.map { apart($0, ended) <= .milliseconds(20) } == true, "pitch arrived after \(String(describing: pitchArrived))")
     }
 
     @Test func aMoveWhileTurningAwayTurnsRoundAndStillArrivesOnTime() throws {
@@ -116,8 +118,9 @@ import Testing
         #expect(host.firmware.button(.tracking, isPressed: true, now: host.now).isEmpty)
         try host.handshake()
         host.wait(.milliseconds(10))
-        #expect(host.firmware.button(.tracking, isPressed: false, now: host.now).allSatisfy { $0.event == nil },
-                "the release of a press the host never heard of")
+        #expect(
+            host.firmware.button(.tracking, isPressed: false, now: host.now).allSatisfy { $0.event == nil },
+            "the release of a press the host never heard of")
         #expect(host.firmware.button(.tracking, isPressed: true, now: host.now).last?.event?.kind == .trackingButton(isPressed: true))
         // a new hello while it is held: that session is not told of its release either
         try host.handshake()

@@ -33,9 +33,10 @@ import Testing
     }
 
     @Test func theMotorFollowsWithAFirstOrderLag() {
-        var axis = AxisPhysics(parameters: AxisParameters(
-            minimumRadians: -3, maximumRadians: 3, maximumSpeedRadiansPerSecond: 2,
-            maximumAccelerationRadiansPerSecondSquared: 1e6, responseTimeSeconds: 0.02))
+        var axis = AxisPhysics(
+            parameters: AxisParameters(
+                minimumRadians: -3, maximumRadians: 3, maximumSpeedRadiansPerSecond: 2,
+                maximumAccelerationRadiansPerSecondSquared: 1e6, responseTimeSeconds: 0.02))
         for _ in 0..<20 { axis.step(commandedRadiansPerSecond: 1, seconds: 0.001) }
         // After one time constant a first-order system has covered 1 − 1/e of the step.
         #expect(abs(axis.motorRadiansPerSecond - (1 - 1 / 2.718281828)) < 0.02)

@@ -16,8 +16,10 @@ import Testing
         var all: [Element] = []
         private var open: [Int] = []
 
-        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                    attributes: [String: String] = [:]) {
+        func parser(
+            _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+            attributes: [String: String] = [:]
+        ) {
             open.append(all.count)
             all.append(Element(name: name, attributes: attributes))
         }
@@ -99,11 +101,14 @@ import Testing
         #expect(RunPlot.number(12.04, 0) == "12")
         #expect(RunPlot.number(1e20, 1) == "100000000000000000.0", "huge values are bounded, not a crash")
         #expect(RunPlot.number(.nan, 1) == "0")
-        for (maximum, ticks, step, count, decimals) in [(16.0, 8, 2.0, 8, 0), (0.3, 5, 0.1, 3, 1), (0.15, 5, 0.05, 3, 2),
-                                                        (59.9, 8, 10, 6, 0), (0.001, 5, 0.0002, 5, 4)] {
+        for (maximum, ticks, step, count, decimals) in [
+            (16.0, 8, 2.0, 8, 0), (0.3, 5, 0.1, 3, 1), (0.15, 5, 0.05, 3, 2),
+            (59.9, 8, 10, 6, 0), (0.001, 5, 0.0002, 5, 4),
+        ] {
             let axis = RunPlot.axis(upTo: maximum, ticks: ticks)
-            #expect(abs(axis.step - step) < 1e-12 && axis.count == count && axis.decimals == decimals,
-                    "axis up to \(maximum): \(axis)")
+            #expect(
+                abs(axis.step - step) < 1e-12 && axis.count == count && axis.decimals == decimals,
+                "axis up to \(maximum): \(axis)")
             #expect(axis.end >= maximum * (1 - 1e-9))
         }
     }

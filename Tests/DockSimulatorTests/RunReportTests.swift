@@ -10,12 +10,17 @@ import Testing
     /// A frame at `seconds` with subject 1's body centred `offset` right of the image centre, or
     /// without subject 1 in the room.
     static func truth(_ seconds: Double, offset: Double?) -> GroundTruthFrame {
-        let parts = offset.map { offset in
-            [GroundTruthPart(subjectIdentifier: 1, kind: .body, box: NormalizedRect(x: 0.4 + offset, y: 0.2, width: 0.2, height: 0.6),
-                             inFrameFraction: 1, visibleFraction: 1, wasReported: true)]
-        } ?? []
-        return GroundTruthFrame(captureTime: .milliseconds(Int64((seconds * 1000).rounded())), yawRadians: 0, pitchRadians: 0,
-                                parts: parts, presentSubjects: offset == nil ? [] : [1])
+        let parts =
+            offset.map { offset in
+                [
+                    GroundTruthPart(
+                        subjectIdentifier: 1, kind: .body, box: NormalizedRect(x: 0.4 + offset, y: 0.2, width: 0.2, height: 0.6),
+                        inFrameFraction: 1, visibleFraction: 1, wasReported: true)
+                ]
+            } ?? []
+        return GroundTruthFrame(
+            captureTime: .milliseconds(Int64((seconds * 1000).rounded())), yawRadians: 0, pitchRadians: 0,
+            parts: parts, presentSubjects: offset == nil ? [] : [1])
     }
 
     /// Ten seconds at 10 frames a second: the subject drifts right, leaves from 4 s to 5 s; the
@@ -27,10 +32,9 @@ import Testing
             let seconds = Double(index) / 10
             let isAway = seconds >= 4 && seconds < 5
             let tracker: TrackerPrimary =
-                if !withTracker || seconds < 1 { .unknown }
-                else if isAway { .none }
-                else if seconds < 6 { .subject(3) }
-                else { .subject(7) }
+                if !withTracker || seconds < 1 { .unknown } else if isAway { .none } else if seconds < 6 { .subject(3) } else {
+                    .subject(7)
+                }
             report.record(truth(seconds, offset: isAway ? nil : seconds / 50), primary: 1, tracker: tracker)
         }
         report.faults = [
@@ -65,8 +69,10 @@ import Testing
         report.cameraApp = CameraAppCounts(batches: 100, sent: 95, refused: 1, dropped: 4, statusSamples: 98)
         let text = report.json(criteria: PassCriteria(framingToleranceFraction: 0.1))
         let json = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-        for key in ["scenario", "seed", "frames", "primary_frames", "framing_error", "framing_tolerance",
-                    "primary_in_tolerance_share", "primary_id_switches", "dock_frames", "faults", "criteria", "passed"] {
+        for key in [
+            "scenario", "seed", "frames", "primary_frames", "framing_error", "framing_tolerance",
+            "primary_in_tolerance_share", "primary_id_switches", "dock_frames", "faults", "criteria", "passed",
+        ] {
             #expect(json[key] != nil, "\(key) is still there")
         }
         #expect(json["frames"] as? Int == 100 && json["primary_frames"] as? Int == 90)
@@ -90,11 +96,13 @@ import Testing
         -> GroundTruthFrame
     {
         let parts = [(1, 0.2), (2, 0.6)].map { subject, x in
-            GroundTruthPart(subjectIdentifier: subject, kind: .body, box: NormalizedRect(x: x, y: 0.2, width: 0.2, height: 0.6),
-                            inFrameFraction: 1, visibleFraction: 1, wasReported: true)
+            GroundTruthPart(
+                subjectIdentifier: subject, kind: .body, box: NormalizedRect(x: x, y: 0.2, width: 0.2, height: 0.6),
+                inFrameFraction: 1, visibleFraction: 1, wasReported: true)
         }
-        return GroundTruthFrame(captureTime: .milliseconds(Int64((seconds * 1000).rounded())), yawRadians: yaw, pitchRadians: 0,
-                                parts: parts, presentSubjects: [1, 2], stillSubjects: still, velocityCommands: commands)
+        return GroundTruthFrame(
+            captureTime: .milliseconds(Int64((seconds * 1000).rounded())), yawRadians: yaw, pitchRadians: 0,
+            parts: parts, presentSubjects: [1, 2], stillSubjects: still, velocityCommands: commands)
     }
 
     @Test func personSwitchesCountTheTruePersonBehindThePrimaryNotItsID() throws {
@@ -153,8 +161,9 @@ import Testing
         // ±0.01 rad about a moving mean that stays within 0.01/11 of 1.2, but for the first half
         // second, whose window still holds the end of the slew: 0.0130048 rad (worked out separately
         // over the 60 frames).
-        #expect(abs(still.jitterRMSDegrees - 0.013_004_8 * 180 / .pi) < 1e-4,
-                "jitter \(still.jitterRMSDegrees)°")
+        #expect(
+            abs(still.jitterRMSDegrees - 0.013_004_8 * 180 / .pi) < 1e-4,
+            "jitter \(still.jitterRMSDegrees)°")
         #expect(still.movingCommandShare == 1)
         let criteria = PassCriteria(maximumStillReversalsPerSecond: 1, maximumStillJitterDegrees: 1, framingToleranceFraction: 0.1)
         #expect(report.verdicts(criteria).map(\.criterion) == ["still_reversals_per_s_max", "still_jitter_deg_max"])

@@ -41,71 +41,96 @@ import Testing
     }
 
     @Test func wrongTypesAreNamed() {
-        #expect(error(replacing("\"duration_s\": 10", with: "\"duration_s\": \"ten\""))
+        #expect(
+            error(replacing("\"duration_s\": 10", with: "\"duration_s\": \"ten\""))
                 == ScenarioError(field: "duration_s", line: 3, message: "must be a number, got a string"))
-        #expect(error(replacing("\"primary\": true", with: "\"primary\": 1"))
+        #expect(
+            error(replacing("\"primary\": true", with: "\"primary\": 1"))
                 == ScenarioError(field: "subjects[0].primary", line: 5, message: "must be true or false, got a number"))
-        #expect(error(replacing("\"id\": 1", with: "\"id\": 1.5"))
+        #expect(
+            error(replacing("\"id\": 1", with: "\"id\": 1.5"))
                 == ScenarioError(field: "subjects[0].id", line: 5, message: "must be a whole number, got 1.5"))
     }
 
     @Test func negativeDurationsAreRefused() {
-        #expect(error(replacing("\"duration_s\": 10", with: "\"duration_s\": -10"))
+        #expect(
+            error(replacing("\"duration_s\": 10", with: "\"duration_s\": -10"))
                 == ScenarioError(field: "duration_s", line: 3, message: "must be greater than 0 and at most 3600, got -10"))
-        #expect(error(replacing("\"duration_s\": 2}", with: "\"duration_s\": -2}"))
-                == ScenarioError(field: "faults[0].duration_s", line: 9,
-                                 message: "must be greater than 0 and at most 3600, got -2"))
+        #expect(
+            error(replacing("\"duration_s\": 2}", with: "\"duration_s\": -2}"))
+                == ScenarioError(
+                    field: "faults[0].duration_s", line: 9,
+                    message: "must be greater than 0 and at most 3600, got -2"))
     }
 
     @Test func aVISCACamerasFaultsAreReadAndTheirValuesChecked() throws {
-        let late = Self.valid.replacingOccurrences(of: "\"kind\": \"unplug\", \"duration_s\": 2",
-                                                   with: "\"kind\": \"reply_delay\", \"duration_s\": 2, \"delay_ms\": 150")
+        let late = Self.valid.replacingOccurrences(
+            of: "\"kind\": \"unplug\", \"duration_s\": 2",
+            with: "\"kind\": \"reply_delay\", \"duration_s\": 2, \"delay_ms\": 150")
         #expect(try Scenario.parse(late).faults.first?.kind == .replyDelay(durationSeconds: 2, delay: .milliseconds(150)))
-        let lossy = Self.valid.replacingOccurrences(of: "\"kind\": \"unplug\", \"duration_s\": 2",
-                                                    with: "\"kind\": \"reply_loss\", \"duration_s\": 2, \"fraction\": 0")
+        let lossy = Self.valid.replacingOccurrences(
+            of: "\"kind\": \"unplug\", \"duration_s\": 2",
+            with: "\"kind\": \"reply_loss\", \"duration_s\": 2, \"fraction\": 0")
         #expect(error(lossy)?.field == "faults[0].fraction", "a loss of nothing is no fault")
-        let noDelay = Self.valid.replacingOccurrences(of: "\"kind\": \"unplug\", \"duration_s\": 2",
-                                                      with: "\"kind\": \"reply_delay\", \"duration_s\": 2")
+        let noDelay = Self.valid.replacingOccurrences(
+            of: "\"kind\": \"unplug\", \"duration_s\": 2",
+            with: "\"kind\": \"reply_delay\", \"duration_s\": 2")
         #expect(error(noDelay)?.field == "faults[0].delay_ms")
     }
 
     @Test func unknownFaultsAndFieldsAreRefused() {
-        #expect(error(replacing("\"kind\": \"unplug\"", with: "\"kind\": \"meteor\""))
-                == ScenarioError(field: "faults[0].kind", line: 9, message: "unknown value \"meteor\"; expected one of "
-                                 + "\"unplug\", \"line_noise\", \"telemetry_stall\", \"reboot\", \"motor_stall\", "
-                                 + "\"host_silence\", \"over_temperature\", \"reply_delay\", \"reply_loss\""))
-        #expect(error(replacing("\"name\": \"t\",", with: "\"name\": \"t\", \"colour\": \"red\","))
+        #expect(
+            error(replacing("\"kind\": \"unplug\"", with: "\"kind\": \"meteor\""))
+                == ScenarioError(
+                    field: "faults[0].kind", line: 9,
+                    message: "unknown value \"meteor\"; expected one of "
+                        + "\"unplug\", \"line_noise\", \"telemetry_stall\", \"reboot\", \"motor_stall\", "
+                        + "\"host_silence\", \"over_temperature\", \"reply_delay\", \"reply_loss\""))
+        #expect(
+            error(replacing("\"name\": \"t\",", with: "\"name\": \"t\", \"colour\": \"red\","))
                 == ScenarioError(field: "colour", line: 2, message: "is not a known field"))
-        #expect(error(replacing("\"duration_s\": 10,", with: ""))
+        #expect(
+            error(replacing("\"duration_s\": 10,", with: ""))
                 == ScenarioError(field: "duration_s", line: 1, message: "is required"))
     }
 
     @Test func nonFiniteNumbersAreRefused() {
-        #expect(error(replacing("\"duration_s\": 10", with: "\"duration_s\": 1e999"))
+        #expect(
+            error(replacing("\"duration_s\": 10", with: "\"duration_s\": 1e999"))
                 == ScenarioError(field: "duration_s", line: 3, message: "must be a finite number, got 1e999"))
-        #expect(error(replacing("\"duration_s\": 10", with: "\"duration_s\": NaN"))
+        #expect(
+            error(replacing("\"duration_s\": 10", with: "\"duration_s\": NaN"))
                 == ScenarioError(field: "duration_s", line: 3, message: "must be a finite number, got NaN"))
-        #expect(error(replacing("\"x_m\": 0", with: "\"x_m\": -Infinity"))
-                == ScenarioError(field: "subjects[0].path.waypoints[0].x_m", line: 6,
-                                 message: "must be a finite number, got -Infinity"))
-        #expect(error(replacing("\"id\": 1", with: "\"id\": Infinity"))
+        #expect(
+            error(replacing("\"x_m\": 0", with: "\"x_m\": -Infinity"))
+                == ScenarioError(
+                    field: "subjects[0].path.waypoints[0].x_m", line: 6,
+                    message: "must be a finite number, got -Infinity"))
+        #expect(
+            error(replacing("\"id\": 1", with: "\"id\": Infinity"))
                 == ScenarioError(field: "subjects[0].id", line: 5, message: "must be a whole number, got Infinity"))
-        #expect(error(replacing("\"duration_s\": 10", with: "\"duration_s\": Nope"))
+        #expect(
+            error(replacing("\"duration_s\": 10", with: "\"duration_s\": Nope"))
                 == ScenarioError(field: "", line: 3, message: "expected 'NaN'"))
     }
 
     @Test func lookAlikesAndDescriptorsAreChecked() throws {
-        #expect(error(replacing("\"primary\": true,", with: "\"primary\": true, \"looks_like\": 1,"))
+        #expect(
+            error(replacing("\"primary\": true,", with: "\"primary\": true, \"looks_like\": 1,"))
                 == ScenarioError(field: "subjects[0].looks_like", line: 5, message: "must be another subject's id, got 1"))
-        #expect(error(replacing("\"primary\": true,", with: "\"primary\": true, \"looks_like\": 7,"))
+        #expect(
+            error(replacing("\"primary\": true,", with: "\"primary\": true, \"looks_like\": 7,"))
                 == ScenarioError(field: "subjects[0].looks_like", line: 5, message: "must be another subject's id, got 7"))
-        #expect(error(replacing("\"duration_s\": 10,", with: "\"duration_s\": 10, \"detector\": {\"appearance_length\": 3},"))?.field
+        #expect(
+            error(replacing("\"duration_s\": 10,", with: "\"duration_s\": 10, \"detector\": {\"appearance_length\": 3},"))?.field
                 == "detector.appearance_length")
-        let scenario = try Scenario.parse(replacing("\"duration_s\": 10,", with: "\"duration_s\": 10, \"detector\": {\"appearance_length\": 16},"))
+        let scenario = try Scenario.parse(
+            replacing("\"duration_s\": 10,", with: "\"duration_s\": 10, \"detector\": {\"appearance_length\": 16},"))
         #expect(scenario.detector.appearanceLength == 16 && scenario.subjects[0].looksLike == nil)
         // Every person's descriptor is drawn from the seed: the same seed, the same clothes.
-        var lookAlike = SubjectScript(identifier: 2, kind: .person(heightMeters: 1.7), isPrimary: false,
-                                      path: .waypoints([]), absences: [])
+        var lookAlike = SubjectScript(
+            identifier: 2, kind: .person(heightMeters: 1.7), isPrimary: false,
+            path: .waypoints([]), absences: [])
         lookAlike.looksLike = 1
         let people = [scenario.subjects[0], lookAlike]
         let model = AppearanceModel(subjects: people, length: 16, seed: 9)
@@ -116,11 +141,14 @@ import Testing
     }
 
     @Test func structuralMistakesAreFound() {
-        #expect(error(replacing("\"y_m\": 3}]", with: "\"y_m\": 3}, {\"t_s\": 0, \"x_m\": 1, \"y_m\": 3}]"))
-                == ScenarioError(field: "subjects[0].path.waypoints[1].t_s", line: 6,
-                                 message: "must be later than the previous waypoint's (0.0 s)"))
+        #expect(
+            error(replacing("\"y_m\": 3}]", with: "\"y_m\": 3}, {\"t_s\": 0, \"x_m\": 1, \"y_m\": 3}]"))
+                == ScenarioError(
+                    field: "subjects[0].path.waypoints[1].t_s", line: 6,
+                    message: "must be later than the previous waypoint's (0.0 s)"))
         #expect(error(replacing("\"duration_s\": 2}", with: "\"duration_s\": 2},"))?.message == "unexpected character ']'")
-        #expect(error(replacing("\"at_s\": 1", with: "\"at_s\": 11"))
+        #expect(
+            error(replacing("\"at_s\": 1", with: "\"at_s\": 11"))
                 == ScenarioError(field: "faults[0].at_s", line: 9, message: "must be at least 0 and at most 10, got 11"))
         #expect(error("[1, 2]") == ScenarioError(field: "", line: 1, message: "must be an object, got an array"))
         #expect(error("") == ScenarioError(field: "", line: 1, message: "unexpected end of the text"))
@@ -141,16 +169,19 @@ import Testing
     }
 
     @Test func personSwitchAndStillnessCriteriaAreReadAndChecked() throws {
-        let text = replacing("\"duration_s\": 10,", with: """
-            "duration_s": 10, "pass": {"primary_person_switches_max": 0, "still_reversals_per_s_max": 1,
-                                       "still_jitter_deg_max": 0.1, "framing_tolerance": 0.05},
-            """)
+        let text = replacing(
+            "\"duration_s\": 10,",
+            with: """
+                "duration_s": 10, "pass": {"primary_person_switches_max": 0, "still_reversals_per_s_max": 1,
+                                           "still_jitter_deg_max": 0.1, "framing_tolerance": 0.05},
+                """)
         let criteria = try Scenario.parse(text).criteria
         #expect(criteria.maximumPrimaryPersonSwitches == 0 && criteria.maximumStillReversalsPerSecond == 1)
         #expect(criteria.maximumStillJitterDegrees == 0.1 && criteria.framingToleranceFraction == 0.05)
         let bad = error(replacing("\"duration_s\": 10,", with: "\"duration_s\": 10, \"pass\": {\"still_jitter_deg_max\": -1},"))
         #expect(bad?.field == "pass.still_jitter_deg_max")
-        let fractional = error(replacing("\"duration_s\": 10,", with: "\"duration_s\": 10, \"pass\": {\"primary_person_switches_max\": 0.5},"))
+        let fractional = error(
+            replacing("\"duration_s\": 10,", with: "\"duration_s\": 10, \"pass\": {\"primary_person_switches_max\": 0.5},"))
         #expect(fractional?.field == "pass.primary_person_switches_max")
     }
 }

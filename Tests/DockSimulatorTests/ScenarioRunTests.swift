@@ -30,30 +30,35 @@ import Testing
 
             for truth in truths {
                 for part in truth.parts {
-                    #expect(part.box.x.isFinite && part.box.y.isFinite && part.box.width > 0 && part.box.height > 0,
-                            "\(name): finite, non-empty boxes")
+                    #expect(
+                        part.box.x.isFinite && part.box.y.isFinite && part.box.width > 0 && part.box.height > 0,
+                        "\(name): finite, non-empty boxes")
                     #expect((0...1).contains(part.inFrameFraction) && part.visibleFraction <= part.inFrameFraction + 1e-12)
-                    #expect(!part.wasReported || part.visibleFraction >= scenario.detector.minimumVisibleFraction,
-                            "\(name): only visible parts are reported")
+                    #expect(
+                        !part.wasReported || part.visibleFraction >= scenario.detector.minimumVisibleFraction,
+                        "\(name): only visible parts are reported")
                     #expect(truth.presentSubjects.contains(part.subjectIdentifier))
                 }
             }
             let batches = host.output.batches
-            #expect(batches.count >= truths.count - Int(0.5 * scenario.camera.framesPerSecond),
-                    "\(name): all but the last moments' frames delivered")
+            #expect(
+                batches.count >= truths.count - Int(0.5 * scenario.camera.framesPerSecond),
+                "\(name): all but the last moments' frames delivered")
             for batch in batches {
                 #expect(batch.deliveryTime - batch.captureTime >= scenario.detector.latency)
                 #expect(batch.deliveryTime - batch.captureTime <= scenario.detector.latency + scenario.detector.latencyJitter)
                 for observation in batch.observations {
-                    #expect(observation.box.isUsable && observation.box.maxX <= 1 + 1e-9 && observation.box.maxY <= 1 + 1e-9,
-                            "\(name): observations inside the image")
+                    #expect(
+                        observation.box.isUsable && observation.box.maxX <= 1 + 1e-9 && observation.box.maxY <= 1 + 1e-9,
+                        "\(name): observations inside the image")
                     #expect((0.3...0.99).contains(observation.confidence))
                 }
             }
             // The primary subject is seen at the start (the dock begins pointing straight ahead at it).
             let primary = try #require(scenario.primarySubject)
-            #expect(truths.prefix(5).contains { $0.parts.contains { $0.subjectIdentifier == primary.identifier && $0.inFrameFraction > 0 } },
-                    "\(name): the primary subject starts in view")
+            #expect(
+                truths.prefix(5).contains { $0.parts.contains { $0.subjectIdentifier == primary.identifier && $0.inFrameFraction > 0 } },
+                "\(name): the primary subject starts in view")
 
             let faults = host.simulation.faultLog
             #expect(faults.count == scenario.faults.count, "\(name): every fault injected")

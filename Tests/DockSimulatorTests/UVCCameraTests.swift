@@ -11,8 +11,10 @@ import V4L2Protocol
     }
 
     static func read(_ camera: inout UVCCamera, _ ids: [UInt32], at now: Duration) throws -> [Int32] {
-        let reply = camera.handle(V4L2Frame.Request(request: V4L2Request.getExtendedControls,
-                                                    bytes: V4L2ExtendedControls.encode(ids.map { ($0, 0) })), now: now)
+        let reply = camera.handle(
+            V4L2Frame.Request(
+                request: V4L2Request.getExtendedControls,
+                bytes: V4L2ExtendedControls.encode(ids.map { ($0, 0) })), now: now)
         #expect(reply.errno == 0)
         return try V4L2ExtendedControls.decode(reply.bytes).controls.map(\.value)
     }
@@ -27,8 +29,10 @@ import V4L2Protocol
             camera.handle(V4L2Frame.Request(request: number, bytes: bytes), now: .milliseconds(10), fileHandle: handle)
         }
         func subscribe(_ handle: Int, flags: UInt32) -> Int32 {
-            request(V4L2Request.subscribeEvent,
-                    V4L2Event.subscriptionImage(type: V4L2Event.controlType, id: V4L2ControlID.panAbsolute, flags: flags), handle: handle).errno
+            request(
+                V4L2Request.subscribeEvent,
+                V4L2Event.subscriptionImage(type: V4L2Event.controlType, id: V4L2ControlID.panAbsolute, flags: flags), handle: handle
+            ).errno
         }
         func dequeue(_ handle: Int) -> V4L2Frame.Reply {
             request(V4L2Request.dequeueEvent, [UInt8](repeating: 0, count: V4L2Event.size), handle: handle)
@@ -37,7 +41,8 @@ import V4L2Protocol
 
         #expect(subscribe(1, flags: V4L2Event.sendInitial) == 0)
         #expect(subscribe(2, flags: 0) == 0)
-        #expect(request(V4L2Request.subscribeEvent, V4L2Event.subscriptionImage(type: 5, id: 0, flags: 0), handle: 2).errno
+        #expect(
+            request(V4L2Request.subscribeEvent, V4L2Event.subscriptionImage(type: 5, id: 0, flags: 0), handle: 2).errno
                 == LinuxErrno.invalid, "a source-change event: not uvcvideo's")
         #expect(pending(1) == [1, 0, 0, 0] && pending(2) == [0, 0, 0, 0])
         let initial = dequeue(1)
@@ -69,9 +74,11 @@ import V4L2Protocol
         var id: UInt32 = 0
         var found: [V4L2ControlDescription] = []
         while true {
-            let reply = camera.handle(V4L2Frame.Request(request: V4L2Request.queryExtendedControl,
-                                                        bytes: V4L2QueryExtendedControl.request(id: id | V4L2ControlFlags.nextControl.rawValue)),
-                                      now: .zero)
+            let reply = camera.handle(
+                V4L2Frame.Request(
+                    request: V4L2Request.queryExtendedControl,
+                    bytes: V4L2QueryExtendedControl.request(id: id | V4L2ControlFlags.nextControl.rawValue)),
+                now: .zero)
             guard reply.errno == 0 else {
                 #expect(reply.errno == LinuxErrno.invalid)
                 break
@@ -109,7 +116,8 @@ import V4L2Protocol
         camera.failingControls = [V4L2ControlID.tiltAbsolute]
         #expect(Self.set(&camera, [(V4L2ControlID.panAbsolute, 0), (V4L2ControlID.tiltAbsolute, 0)], at: .zero).errno == LinuxErrno.io)
         camera.knowsOnlyLegacyQuery = true
-        let query = V4L2Frame.Request(request: V4L2Request.queryExtendedControl, bytes: V4L2QueryExtendedControl.request(id: V4L2ControlID.panAbsolute))
+        let query = V4L2Frame.Request(
+            request: V4L2Request.queryExtendedControl, bytes: V4L2QueryExtendedControl.request(id: V4L2ControlID.panAbsolute))
         #expect(camera.handle(query, now: .zero).errno == LinuxErrno.notTTY)
         camera.isGone = true
         #expect(camera.handle(query, now: .zero).errno == LinuxErrno.noDevice)

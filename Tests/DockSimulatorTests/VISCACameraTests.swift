@@ -49,14 +49,16 @@ import VISCAProtocol
         #expect(try Self.send(.versionInquiry, to: &camera, at: .milliseconds(20)) == [.inquiryReply(data: version.data)])
         #expect(version.maximumSocket == 2)
         #expect(try Self.position(&camera, at: .milliseconds(30)) == VISCAPanTiltPosition(pan: 0, tilt: 0))
-        #expect(try Self.send(.panTiltMaxSpeedInquiry, to: &camera, at: .milliseconds(40))
+        #expect(
+            try Self.send(.panTiltMaxSpeedInquiry, to: &camera, at: .milliseconds(40))
                 == [.inquiryReply(data: [0x18, 0x12])])
         #expect(try Self.send(.zoomPositionInquiry, to: &camera, at: .milliseconds(50)) == [.inquiryReply(data: [0, 0, 0, 0])])
     }
 
     @Test func aCommandCutIntoBytesIsAnsweredAsAWholeOne() throws {
         var whole = Self.camera(), cut = Self.camera()
-        let bytes = VISCACommand.absolutePosition(panSpeed: 0x10, tiltSpeed: 0x10, pan: 500, tilt: -100).encode(address: 1)
+        let bytes =
+            VISCACommand.absolutePosition(panSpeed: 0x10, tiltSpeed: 0x10, pan: 500, tilt: -100).encode(address: 1)
             + VISCACommand.panTiltPositionInquiry.encode(address: 1)
         let wholeReplies = whole.receive(bytes, now: .milliseconds(5))
         var cutReplies: [[UInt8]] = []
@@ -138,8 +140,10 @@ import VISCAProtocol
         var camera = Self.camera()
         _ = try Self.send(.absolutePosition(panSpeed: 24, tiltSpeed: 18, pan: 720, tilt: 0), to: &camera, at: .zero)
         _ = camera.advance(to: .seconds(2))
-        #expect(try Self.send(.relativePosition(panSpeed: 24, tiltSpeed: 18, pan: -1440, tilt: 144), to: &camera,
-                              at: .seconds(2)) == [.ack(socket: 1)])
+        #expect(
+            try Self.send(
+                .relativePosition(panSpeed: 24, tiltSpeed: 18, pan: -1440, tilt: 144), to: &camera,
+                at: .seconds(2)) == [.ack(socket: 1)])
         _ = camera.advance(to: .seconds(4))
         #expect(try Self.position(&camera, at: .seconds(4)) == VISCAPanTiltPosition(pan: -720, tilt: 144))
         // Beyond the range, a move stops at its end.
@@ -164,7 +168,8 @@ import VISCAProtocol
         var camera = Self.camera()
         _ = try Self.send(.absolutePosition(panSpeed: 5, tiltSpeed: 5, pan: 2000, tilt: 0), to: &camera, at: .zero)
         let stop = VISCACommand.panTiltDrive(panSpeed: 1, tiltSpeed: 1, pan: .stop, tilt: .stop)
-        #expect(try Self.send(stop, to: &camera, at: .milliseconds(500))
+        #expect(
+            try Self.send(stop, to: &camera, at: .milliseconds(500))
                 == [.ack(socket: 2), .completion(socket: 1), .completion(socket: 2)])
         #expect(camera.busySocketCount == 0)
         #expect(try Self.replies(camera.advance(to: .seconds(60))) == [], "the replaced move sends nothing more")
@@ -174,15 +179,17 @@ import VISCAProtocol
 
     @Test func aThirdCommandWhileTwoSocketsAreBusyGetsBufferFull() throws {
         var camera = Self.camera()
-        #expect(try Self.send(.absolutePosition(panSpeed: 3, tiltSpeed: 3, pan: 1000, tilt: 300), to: &camera, at: .zero)
+        #expect(
+            try Self.send(.absolutePosition(panSpeed: 3, tiltSpeed: 3, pan: 1000, tilt: 300), to: &camera, at: .zero)
                 == [.ack(socket: 1)])
         #expect(try Self.send(.zoomDirect(position: 0x4000), to: &camera, at: .milliseconds(10)) == [.ack(socket: 2)])
         #expect(camera.busySocketCount == 2)
         let stop = VISCACommand.panTiltDrive(panSpeed: 1, tiltSpeed: 1, pan: .stop, tilt: .stop)
         #expect(try Self.send(stop, to: &camera, at: .milliseconds(20)) == [.error(socket: 0, code: .bufferFull)])
         #expect(camera.panTiltMotion != .idle, "the refused stop did nothing")
-        #expect(camera.receive([0x81, 0x09, 0x06, 0x12, 0xFF], now: .milliseconds(30)).count == 1,
-                "an inquiry needs no socket")
+        #expect(
+            camera.receive([0x81, 0x09, 0x06, 0x12, 0xFF], now: .milliseconds(30)).count == 1,
+            "an inquiry needs no socket")
         // The zoom arrives first (3 s end to end), then the move; then commands are taken again.
         #expect(try Self.replies(camera.advance(to: .seconds(4))) == [.completion(socket: 2)])
         #expect(try Self.send(stop, to: &camera, at: .seconds(4)) == [.ack(socket: 2), .completion(socket: 1), .completion(socket: 2)])
@@ -213,7 +220,8 @@ import VISCAProtocol
 
     @Test func completionWithoutAckSendsOnlyCompletions() throws {
         var camera = Self.camera(quirks: .init(completionWithoutAck: true))
-        #expect(try Self.send(.panTiltDrive(panSpeed: 3, tiltSpeed: 3, pan: .left, tilt: .stop), to: &camera, at: .zero)
+        #expect(
+            try Self.send(.panTiltDrive(panSpeed: 3, tiltSpeed: 3, pan: .left, tilt: .stop), to: &camera, at: .zero)
                 == [.completion(socket: 1)])
         #expect(try Self.send(.home, to: &camera, at: .milliseconds(100)) == [])
         #expect(try Self.replies(camera.advance(to: .seconds(2))) == [.completion(socket: 1)])
@@ -221,7 +229,8 @@ import VISCAProtocol
 
     @Test func completionBeforeArrivalFreesTheSocketAtOnce() throws {
         var camera = Self.camera(quirks: .init(completionBeforeArrival: true))
-        #expect(try Self.send(.absolutePosition(panSpeed: 20, tiltSpeed: 3, pan: 1000, tilt: 0), to: &camera, at: .zero)
+        #expect(
+            try Self.send(.absolutePosition(panSpeed: 20, tiltSpeed: 3, pan: 1000, tilt: 0), to: &camera, at: .zero)
                 == [.ack(socket: 1), .completion(socket: 1)])
         #expect(camera.busySocketCount == 0)
         #expect(camera.panTiltMotion != .idle, "but the move goes on")
@@ -231,10 +240,13 @@ import VISCAProtocol
 
     @Test func oneSpeedByteTakesVVForBothAxesAndWantsWWZero() throws {
         var camera = Self.camera(quirks: .init(oneSpeedByteInPositionMoves: true))
-        #expect(try Self.send(.absolutePosition(panSpeed: 10, tiltSpeed: 10, pan: 100, tilt: 100), to: &camera, at: .zero)
+        #expect(
+            try Self.send(.absolutePosition(panSpeed: 10, tiltSpeed: 10, pan: 100, tilt: 100), to: &camera, at: .zero)
                 == [.error(socket: 0, code: .syntax)])
-        #expect(try Self.send(.absolutePosition(panSpeed: 10, tiltSpeed: 0, pan: 100, tilt: 100), to: &camera,
-                              at: .milliseconds(10)) == [.ack(socket: 1)])
+        #expect(
+            try Self.send(
+                .absolutePosition(panSpeed: 10, tiltSpeed: 0, pan: 100, tilt: 100), to: &camera,
+                at: .milliseconds(10)) == [.ack(socket: 1)])
     }
 
     // MARK: Refusals
@@ -242,15 +254,19 @@ import VISCAProtocol
     @Test func whatTheCameraCannotDoIsASyntaxError() throws {
         var camera = Self.camera(zoom: .some(nil))
         let syntax = [VISCAReply.error(socket: 0, code: .syntax)]
-        #expect(try Self.replies(camera.receive([0x81, 0x01, 0x04, 0x38, 0x02, 0xFF], now: .zero)) == syntax,
-                "a command it does not know (auto focus)")
+        #expect(
+            try Self.replies(camera.receive([0x81, 0x01, 0x04, 0x38, 0x02, 0xFF], now: .zero)) == syntax,
+            "a command it does not know (auto focus)")
         #expect(try Self.replies(camera.receive([0x81, 0x09, 0x05, 0x38, 0xFF], now: .zero)) == syntax, "an inquiry it does not know")
-        #expect(try Self.send(.panTiltDrive(panSpeed: 0, tiltSpeed: 1, pan: .left, tilt: .stop), to: &camera, at: .zero) == syntax,
-                "speed 0")
-        #expect(try Self.send(.panTiltDrive(panSpeed: 25, tiltSpeed: 1, pan: .left, tilt: .stop), to: &camera, at: .zero) == syntax,
-                "pan step 25 on a camera whose table ends at 24")
-        #expect(try Self.send(.panTiltDrive(panSpeed: 1, tiltSpeed: 19, pan: .stop, tilt: .up), to: &camera, at: .zero) == syntax,
-                "tilt step 19 on one whose table ends at 18")
+        #expect(
+            try Self.send(.panTiltDrive(panSpeed: 0, tiltSpeed: 1, pan: .left, tilt: .stop), to: &camera, at: .zero) == syntax,
+            "speed 0")
+        #expect(
+            try Self.send(.panTiltDrive(panSpeed: 25, tiltSpeed: 1, pan: .left, tilt: .stop), to: &camera, at: .zero) == syntax,
+            "pan step 25 on a camera whose table ends at 24")
+        #expect(
+            try Self.send(.panTiltDrive(panSpeed: 1, tiltSpeed: 19, pan: .stop, tilt: .up), to: &camera, at: .zero) == syntax,
+            "tilt step 19 on one whose table ends at 18")
         #expect(try Self.send(.zoomTele(speed: 3), to: &camera, at: .zero) == syntax, "zoom on a camera without one")
         #expect(try Self.send(.zoomPositionInquiry, to: &camera, at: .zero) == syntax)
         #expect(camera.refusals == 7)
@@ -272,7 +288,8 @@ import VISCAProtocol
         _ = try Self.send(.zoomStop, to: &camera, at: .seconds(5))
         _ = camera.advance(to: .seconds(6))
         let held = camera.zoomPosition
-        #expect(try Self.send(.zoomPositionInquiry, to: &camera, at: .seconds(6))
+        #expect(
+            try Self.send(.zoomPositionInquiry, to: &camera, at: .seconds(6))
                 == [.inquiryReply(data: VISCAZoomPosition(position: UInt16(held.rounded())).data)])
     }
 
@@ -287,9 +304,11 @@ import VISCAProtocol
         var camera = Self.camera(transport: .sonyIP)
         #expect(try Self.datagram(.resetSequence(sequence: 0), to: &camera, at: .zero) == [.resetAcknowledgement(sequence: 0)])
         let move = VISCACommand.absolutePosition(panSpeed: 24, tiltSpeed: 18, pan: 144, tilt: 0)
-        #expect(try Self.datagram(.command(move, sequence: 0), to: &camera, at: .milliseconds(10))
+        #expect(
+            try Self.datagram(.command(move, sequence: 0), to: &camera, at: .milliseconds(10))
                 == [.reply(.ack(socket: 1), sequence: 0)])
-        #expect(try Self.datagram(.command(.panTiltPositionInquiry, sequence: 1), to: &camera, at: .milliseconds(20)).map(\.sequence)
+        #expect(
+            try Self.datagram(.command(.panTiltPositionInquiry, sequence: 1), to: &camera, at: .milliseconds(20)).map(\.sequence)
                 == [1])
         // The move's Completion, later, carries the move's number.
         let completion = try camera.advance(to: .seconds(2)).map { try VISCAIPMessage.decode($0) }
@@ -299,7 +318,8 @@ import VISCAProtocol
     @Test func sonyIPAnswersAResendOfWhatItDidWithSequenceError() throws {
         var camera = Self.camera(transport: .sonyIP)
         let drive = VISCAIPMessage.command(.panTiltDrive(panSpeed: 5, tiltSpeed: 5, pan: .right, tilt: .stop), sequence: 7)
-        #expect(try Self.datagram(drive, to: &camera, at: .zero)
+        #expect(
+            try Self.datagram(drive, to: &camera, at: .zero)
                 == [.reply(.ack(socket: 1), sequence: 7), .reply(.completion(socket: 1), sequence: 7)])
         // The ACK was lost, say: the resend keeps its number and is not carried out twice.
         #expect(try Self.datagram(drive, to: &camera, at: .milliseconds(100)) == [.controlError(.sequenceNumber, sequence: 7)])
@@ -319,25 +339,34 @@ import VISCAProtocol
     @Test func sonyIPRefusesMessagesItCannotRead() throws {
         var camera = Self.camera(transport: .sonyIP)
         let abnormal: (UInt32) -> [VISCAIPMessage] = { [.controlError(.message, sequence: $0)] }
-        #expect(try camera.receive([0x03, 0x00, 0x00, 0x05, 0, 0, 0, 4, 0x81, 0x09, 0x06, 0x12, 0xFF], now: .zero)
+        #expect(
+            try camera.receive([0x03, 0x00, 0x00, 0x05, 0, 0, 0, 4, 0x81, 0x09, 0x06, 0x12, 0xFF], now: .zero)
                 .map { try VISCAIPMessage.decode($0) } == abnormal(4), "an undefined payload type")
-        #expect(try camera.receive([0x01, 0x10, 0x00, 0x09, 0, 0, 0, 5, 0x81, 0x09, 0x06, 0x12, 0xFF], now: .zero)
+        #expect(
+            try camera.receive([0x01, 0x10, 0x00, 0x09, 0, 0, 0, 5, 0x81, 0x09, 0x06, 0x12, 0xFF], now: .zero)
                 .map { try VISCAIPMessage.decode($0) } == abnormal(5), "a wrong payload length")
-        #expect(try Self.datagram(.reply(.ack(socket: 1), sequence: 6), to: &camera, at: .zero) == abnormal(6),
-                "a reply sent to the camera")
-        #expect(try Self.datagram(VISCAIPMessage(payloadType: .command, sequence: 7, payload: [0x81, 0x09]), to: &camera, at: .zero)
+        #expect(
+            try Self.datagram(.reply(.ack(socket: 1), sequence: 6), to: &camera, at: .zero) == abnormal(6),
+            "a reply sent to the camera")
+        #expect(
+            try Self.datagram(VISCAIPMessage(payloadType: .command, sequence: 7, payload: [0x81, 0x09]), to: &camera, at: .zero)
                 == abnormal(7), "a payload without FF")
         #expect(camera.receive([0x01, 0x10, 0x00], now: .zero) == [], "no header to answer")
-        #expect(try Self.datagram(.command(.addressSet, sequence: 8), to: &camera, at: .zero)
+        #expect(
+            try Self.datagram(.command(.addressSet, sequence: 8), to: &camera, at: .zero)
                 == [.reply(.error(socket: 0, code: .syntax), sequence: 8)], "address set is not for VISCA over IP")
-        #expect(try Self.datagram(VISCAIPMessage(payloadType: .deviceSetting, sequence: 9,
-                                                 payload: VISCACommand.interfaceClear.encode(address: 1)),
-                                  to: &camera, at: .zero) == [.reply(.completion(socket: 0), sequence: 9)])
+        #expect(
+            try Self.datagram(
+                VISCAIPMessage(
+                    payloadType: .deviceSetting, sequence: 9,
+                    payload: VISCACommand.interfaceClear.encode(address: 1)),
+                to: &camera, at: .zero) == [.reply(.completion(socket: 0), sequence: 9)])
     }
 
     @Test func rawIPTakesBarePacketsInDatagrams() throws {
         var camera = Self.camera(transport: .rawIP)
-        #expect(try Self.send(.panTiltDrive(panSpeed: 2, tiltSpeed: 2, pan: .left, tilt: .stop), to: &camera, at: .zero)
+        #expect(
+            try Self.send(.panTiltDrive(panSpeed: 2, tiltSpeed: 2, pan: .left, tilt: .stop), to: &camera, at: .zero)
                 == [.ack(socket: 1), .completion(socket: 1)])
         #expect(try Self.send(.addressSet, to: &camera, at: .zero) == [.error(socket: 0, code: .syntax)])
         #expect(camera.receive([0x81, 0x09, 0x06], now: .zero) == [], "a datagram cut short")

@@ -69,7 +69,8 @@ import Testing
             #expect(frames.count == expected.count, "\(name): \(frames.count) frames, the transcript has \(expected.count)")
             for (got, want) in zip(frames, expected) {
                 if want.freeTime, case .ack(let ack) = got.message, case .ack(let wanted) = want.frame.message {
-                    #expect(got.sequence == want.frame.sequence && ack.sequence == wanted.sequence
+                    #expect(
+                        got.sequence == want.frame.sequence && ack.sequence == wanted.sequence
                             && ack.acknowledgedType == wanted.acknowledgedType
                             && ack.accessoryTime.microseconds >= wanted.accessoryTime.microseconds, "\(name): \(got)")
                 } else {
@@ -95,7 +96,8 @@ import Testing
             switch frame.message {
             case .hello:
                 #expect(answer.count == 1 && { if case .info = answer[0].message { true } else { false } }(), "\(name)")
-            case .setVelocity(let command) where command.yawRate.radiansPerSecond.magnitude > Double.pi
+            case .setVelocity(let command)
+            where command.yawRate.radiansPerSecond.magnitude > Double.pi
                 || command.pitchRate.radiansPerSecond.magnitude > Double.pi / 2:
                 #expect(answer.first?.refusal?.reason == .outOfRange, "\(name): faster than this dock can turn")
             case .moveTo(let move) where move.yaw.radians.magnitude > 2.967:

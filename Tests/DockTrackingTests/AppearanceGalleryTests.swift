@@ -36,7 +36,11 @@ import Testing
         #expect(gallery.length == 4)
         gallery.add([1, 2, 3, 4, 5], at: .seconds(21))
         #expect(gallery.length == 5 && gallery.count == 1)
-        let other = { var g = AppearanceGallery(); g.add([1, 2, 3, 4, 5], at: .zero); return g }()
+        let other = {
+            var g = AppearanceGallery()
+            g.add([1, 2, 3, 4, 5], at: .zero)
+            return g
+        }()
         #expect(try #require(gallery.distance(to: other)) < 1e-6)
     }
 }

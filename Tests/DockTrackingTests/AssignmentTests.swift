@@ -75,7 +75,9 @@ import Testing
         for _ in 0..<40 {
             let rows = Int.random(in: 1...5, using: &random), columns = Int.random(in: 1...6, using: &random)
             let cost = (0..<rows).map { _ in
-                (0..<columns).map { _ in Double.random(in: 0...1, using: &random) < 0.3 ? .infinity : Double.random(in: 0...2, using: &random) }
+                (0..<columns).map { _ in
+                    Double.random(in: 0...1, using: &random) < 0.3 ? .infinity : Double.random(in: 0...2, using: &random)
+                }
             }
             solver.solve(rows: rows, columns: columns, gate: .greatestFiniteMagnitude, unpairedCost: 1.3) { cost[$0][$1] }
             let paired = (0..<rows).map { solver.column(forRow: $0) }

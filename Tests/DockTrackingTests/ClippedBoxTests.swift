@@ -8,8 +8,10 @@ import Testing
 extension SubjectTrackerTests {
     /// The detector's box for a subject: projected with the gimbal at the given pose and clipped
     /// to the image; nil when nothing of it is in the picture.
-    func clippedBox(yaw: Double, pitch: Double = 0, width: Double = 0.1, height: Double = 0.3,
-                    gimbalYaw: Double = 0, gimbalPitch: Double = 0) -> NormalizedRect? {
+    func clippedBox(
+        yaw: Double, pitch: Double = 0, width: Double = 0.1, height: Double = 0.3,
+        gimbalYaw: Double = 0, gimbalPitch: Double = 0
+    ) -> NormalizedRect? {
         AngularBox(yawRadians: yaw, pitchRadians: pitch, widthRadians: width, heightRadians: height)
             .project(camera: Self.camera, gimbalYawRadians: gimbalYaw, gimbalPitchRadians: gimbalPitch)?
             .intersection(.fullImage)
@@ -25,8 +27,9 @@ extension SubjectTrackerTests {
         while true {
             trueYaw = -0.3 - 0.2 * Double(index) / 30
             let box = try #require(clippedBox(yaw: trueYaw))
-            let whole = try #require(AngularBox(yawRadians: trueYaw, pitchRadians: 0, widthRadians: 0.1, heightRadians: 0.3)
-                .project(camera: Self.camera, gimbalYawRadians: 0, gimbalPitchRadians: 0))
+            let whole = try #require(
+                AngularBox(yawRadians: trueYaw, pitchRadians: 0, widthRadians: 0.1, heightRadians: 0.3)
+                    .project(camera: Self.camera, gimbalYawRadians: 0, gimbalPitchRadians: 0))
             update(&tracker, [Observation(kind: .body, box: box, confidence: 0.9)], at: index)
             if box.width < leftInPicture * whole.width { break }
             index += 1
@@ -80,8 +83,9 @@ extension SubjectTrackerTests {
                 let box = try #require(clippedBox(yaw: 0, pitch: -0.15, width: 0.25, height: 0.9, gimbalPitch: gimbalPitch))
                 #expect(box.maxY == 1 && box.y > 0.05, "cut at the bottom only: \(box)")
                 tracker.predict(to: frame(index))
-                tracker.update([Observation(kind: .body, box: box, confidence: 0.9)], camera: Self.camera,
-                               captureTime: frame(index), gimbalYawRadians: 0, gimbalPitchRadians: gimbalPitch)
+                tracker.update(
+                    [Observation(kind: .body, box: box, confidence: 0.9)], camera: Self.camera,
+                    captureTime: frame(index), gimbalYawRadians: 0, gimbalPitchRadians: gimbalPitch)
             }
             return try #require(tracker.tracks.first).filter.angularBox
         }
@@ -92,7 +96,8 @@ extension SubjectTrackerTests {
         var whole = SubjectTracker.Configuration()
         whole.clippedEdgeMargin = -1
         let old = try run(whole)
-        #expect(old.pitchRadians - estimate.pitchRadians > 0.03,
-                "whole boxes put its centre \(old.pitchRadians) up with the tilt, against \(estimate.pitchRadians)")
+        #expect(
+            old.pitchRadians - estimate.pitchRadians > 0.03,
+            "whole boxes put its centre \(old.pitchRadians) up with the tilt, against \(estimate.pitchRadians)")
     }
 }

@@ -10,14 +10,17 @@ extension SubjectTrackerTests {
     /// A walker at 0.2 rad/s seen for a second, whose last boxes — cut by the edge of someone
     /// nearer they walk behind — lag behind them; then hidden for a second; then seen again
     /// where they are. Returns the tracker after the hidden second and the walker's identifier.
-    func hiddenWalker(_ configuration: SubjectTracker.Configuration) throws -> (tracker: SubjectTracker, identifier: Int, filterRate: Double) {
+    func hiddenWalker(_ configuration: SubjectTracker.Configuration) throws -> (
+        tracker: SubjectTracker, identifier: Int, filterRate: Double
+    ) {
         var tracker = SubjectTracker(configuration: configuration)
         func yaw(_ index: Int) -> Double { -0.3 + 0.2 * Double(index) / 30 }
         for index in 0..<30 {
             let jitter = index % 2 == 0 ? 0.003 : -0.003
             let lag = index < 27 ? 0 : -0.006 * Double(index - 26)
-            update(&tracker, [Observation(kind: .body, box: box(yaw: yaw(index) + jitter + lag, width: 0.08, height: 0.25), confidence: 0.9)],
-                   at: index)
+            update(
+                &tracker, [Observation(kind: .body, box: box(yaw: yaw(index) + jitter + lag, width: 0.08, height: 0.25), confidence: 0.9)],
+                at: index)
         }
         let seen = try #require(tracker.tracks.first)
         for index in 30..<60 { update(&tracker, [], at: index) }
@@ -27,8 +30,12 @@ extension SubjectTrackerTests {
     /// The walker coming out (at 0.1 rad) and, at the same moment, someone else stepping out
     /// from behind the nearer person (at 0.02 rad, where the walker would be at the filter's rate).
     func comingOut(_ tracker: inout SubjectTracker) {
-        update(&tracker, [Observation(kind: .body, box: box(yaw: -0.3 + 0.2 * 60 / 30, width: 0.08, height: 0.25), confidence: 0.9),
-                          Observation(kind: .body, box: box(yaw: 0.02, width: 0.08, height: 0.25), confidence: 0.9)], at: 60)
+        update(
+            &tracker,
+            [
+                Observation(kind: .body, box: box(yaw: -0.3 + 0.2 * 60 / 30, width: 0.08, height: 0.25), confidence: 0.9),
+                Observation(kind: .body, box: box(yaw: 0.02, width: 0.08, height: 0.25), confidence: 0.9),
+            ], at: 60)
     }
 
     @Test func aHiddenWalkerWalksOnAtThePaceOfItsBoxes() throws {
@@ -71,7 +78,8 @@ extension SubjectTrackerTests {
         for index in 0...45 {
             var observations = [Observation(kind: .body, box: box(yaw: a(index), width: 0.1, height: 0.3), confidence: 0.95)]
             if index < 15 || index == 45 {
-                observations.append(Observation(kind: .body, box: box(yaw: b(index), width: 0.07, height: 0.24), confidence: index < 15 ? 0.9 : 0.7))
+                observations.append(
+                    Observation(kind: .body, box: box(yaw: b(index), width: 0.07, height: 0.24), confidence: index < 15 ? 0.9 : 0.7))
             }
             if index == 14 {
                 let left = try #require(tracker.tracks.min { $0.filter.angularBox.yawRadians < $1.filter.angularBox.yawRadians })
@@ -111,8 +119,10 @@ extension SubjectTrackerTests {
             let young = try #require(tracker.tracks.first)
             #expect(young.phase == .confirmed)
             update(&tracker, [Observation(kind: .body, box: box(yaw: 0.096, width: 0.08, height: 0.25), confidence: 0.95)], at: 2)
-            return (young.identifier, tracker.tracks.first { $0.identifier == young.identifier }?.filter.angularBox.yawRadians,
-                    tracker.tracks.count)
+            return (
+                young.identifier, tracker.tracks.first { $0.identifier == young.identifier }?.filter.angularBox.yawRadians,
+                tracker.tracks.count
+            )
         }
         let kept = try run(SubjectTracker.Configuration())
         #expect(kept.yaw.map { abs($0) < 0.01 } == true && kept.tracks == 2, "the other person starts a track of their own: \(kept)")
@@ -138,8 +148,9 @@ extension SubjectTrackerTests {
             if tracker.tracks.first?.phase == .coasting { coastedBetweenBursts = true }
             if tick % 6 == 5 {
                 while delivered <= tick {
-                    tracker.update([Observation(kind: .body, box: box(yaw: yaw(delivered), width: 0.08, height: 0.25), confidence: 0.9)],
-                                   camera: Self.camera, captureTime: frame(delivered), gimbalYawRadians: 0, gimbalPitchRadians: 0)
+                    tracker.update(
+                        [Observation(kind: .body, box: box(yaw: yaw(delivered), width: 0.08, height: 0.25), confidence: 0.9)],
+                        camera: Self.camera, captureTime: frame(delivered), gimbalYawRadians: 0, gimbalPitchRadians: 0)
                     delivered += 1
                 }
             }
@@ -172,8 +183,12 @@ extension SubjectTrackerTests {
         var ghost: Int?
         for index in 0..<54 {
             var observations: [Observation] = []
-            if index < 30 { observations.append(Observation(kind: .body, box: box(yaw: yaw(index), width: 0.08, height: 0.25), confidence: 0.9)) }
-            if (34..<38).contains(index) { observations.append(Observation(kind: .body, box: box(yaw: yaw(54), width: 0.08, height: 0.25), confidence: 0.9)) }
+            if index < 30 {
+                observations.append(Observation(kind: .body, box: box(yaw: yaw(index), width: 0.08, height: 0.25), confidence: 0.9))
+            }
+            if (34..<38).contains(index) {
+                observations.append(Observation(kind: .body, box: box(yaw: yaw(54), width: 0.08, height: 0.25), confidence: 0.9))
+            }
             update(&tracker, observations, at: index)
             if index == 37 { ghost = tracker.tracks.last?.identifier }
         }

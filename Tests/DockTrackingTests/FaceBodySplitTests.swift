@@ -22,19 +22,25 @@ extension SubjectFusionTests {
     @Test func aFaceMovingAgainstItsBodyIsSplitIntoASubjectOfItsOwn() {
         var fusion = SubjectFusion()
         var fresh = 100
-        func next() -> Int? { fresh += 1; return fresh }
+        func next() -> Int? {
+            fresh += 1
+            return fresh
+        }
         // Walking together at 0.3 rad/s: one subject, the body's identifier.
-        let together = fuse(&fusion, [moving(body(1, yaw: 0), yawRate: 0.3), moving(face(2, yaw: 0.01), yawRate: 0.32)], freshIdentifier: next)
+        let together = fuse(
+            &fusion, [moving(body(1, yaw: 0), yawRate: 0.3), moving(face(2, yaw: 0.01), yawRate: 0.32)], freshIdentifier: next)
         #expect(together.count == 1 && together.first?.identifier == 1 && together.first?.faceTrack == 2)
         // The face track now moves the other way (it was handed the face of someone passing in
         // front), though it still lies on the body: two subjects, the body keeps 1.
-        let apart = fuse(&fusion, [moving(body(1, yaw: 0.02), yawRate: 0.3), moving(face(2, yaw: 0.0), yawRate: -0.3)], freshIdentifier: next)
+        let apart = fuse(
+            &fusion, [moving(body(1, yaw: 0.02), yawRate: 0.3), moving(face(2, yaw: 0.0), yawRate: -0.3)], freshIdentifier: next)
         #expect(apart.count == 2)
         #expect(apart.first { $0.bodyTrack == 1 }?.identifier == 1 && apart.first { $0.bodyTrack == 1 }?.faceTrack == nil)
         #expect(apart.first { $0.faceTrack == 2 }?.identifier == 2, "the face is subject 2, not a second subject 1")
         #expect(fresh == 100, "its own track's identifier was free")
         // Moving together again, they join under the identifier known longest.
-        let again = fuse(&fusion, [moving(body(1, yaw: 0.04), yawRate: 0.3), moving(face(2, yaw: 0.04), yawRate: 0.3)], freshIdentifier: next)
+        let again = fuse(
+            &fusion, [moving(body(1, yaw: 0.04), yawRate: 0.3), moving(face(2, yaw: 0.04), yawRate: 0.3)], freshIdentifier: next)
         #expect(again.map(\.identifier) == [1] && again.first?.faceTrack == 2)
     }
 
@@ -42,7 +48,10 @@ extension SubjectFusionTests {
         // The face (track 5) was seen first: the person is subject 5; then its body (8) joins.
         var fusion = SubjectFusion()
         var fresh = 100
-        func next() -> Int? { fresh += 1; return fresh }
+        func next() -> Int? {
+            fresh += 1
+            return fresh
+        }
         _ = fuse(&fusion, [face(5, yaw: 0.1)], freshIdentifier: next)
         let joined = fuse(&fusion, [face(5, yaw: 0.1), body(8, yaw: 0.1)], freshIdentifier: next)
         #expect(joined.map(\.identifier) == [5])
@@ -70,8 +79,9 @@ extension TrackingPipelineTests {
         let tick = Duration.nanoseconds(33_333_333)
         var now = Duration.zero
         func box(yaw: Double, pitch: Double, width: Double, height: Double) throws -> NormalizedRect {
-            try #require(AngularBox(yawRadians: yaw, pitchRadians: pitch, widthRadians: width, heightRadians: height)
-                .project(camera: Self.camera, gimbalYawRadians: 0, gimbalPitchRadians: 0))
+            try #require(
+                AngularBox(yawRadians: yaw, pitchRadians: pitch, widthRadians: width, heightRadians: height)
+                    .project(camera: Self.camera, gimbalYawRadians: 0, gimbalPitchRadians: 0))
         }
         var crossingFrames = 0, fusedFrames = 0, identifiersWhileCrossing: Set<Int> = []
         for index in 0..<90 {
@@ -101,9 +111,12 @@ extension TrackingPipelineTests {
         for index in 0..<30 {
             now += tick
             let bodyYaw = -0.2 + 0.2 * Double(index) / 30
-            together.observe([Observation(kind: .body, box: try box(yaw: bodyYaw, pitch: -0.05, width: 0.12, height: 0.5), confidence: 0.9),
-                              Observation(kind: .face, box: try box(yaw: bodyYaw, pitch: 0.15, width: 0.04, height: 0.05), confidence: 0.9)],
-                             camera: Self.camera, captureTime: now, gimbalYawRadians: 0, gimbalPitchRadians: 0)
+            together.observe(
+                [
+                    Observation(kind: .body, box: try box(yaw: bodyYaw, pitch: -0.05, width: 0.12, height: 0.5), confidence: 0.9),
+                    Observation(kind: .face, box: try box(yaw: bodyYaw, pitch: 0.15, width: 0.04, height: 0.05), confidence: 0.9),
+                ],
+                camera: Self.camera, captureTime: now, gimbalYawRadians: 0, gimbalPitchRadians: 0)
             _ = together.step(now: now, gimbalYawRadians: 0, gimbalPitchRadians: 0)
         }
         #expect(together.subjects.count == 1 && together.subjects.first?.faceTrack != nil)

@@ -12,8 +12,10 @@ import Testing
 
     /// Runs `seconds` at 30 Hz with a subject moving at `rate`; returns the subject's box in the
     /// last frame and the largest change between successive commands.
-    func run(mode: FramingMode, region: NormalizedRect = .fullImage, camera: CameraInformation = camera,
-             rate: Double = 0.2, seconds: Double = 6) -> (box: NormalizedRect, largestStep: Double, angleError: Double) {
+    func run(
+        mode: FramingMode, region: NormalizedRect = .fullImage, camera: CameraInformation = camera,
+        rate: Double = 0.2, seconds: Double = 6
+    ) -> (box: NormalizedRect, largestStep: Double, angleError: Double) {
         var controller = FramingController()
         var gimbalYaw = 0.0, gimbalPitch = 0.0
         var last = (0.0, 0.0)
@@ -27,8 +29,9 @@ import Testing
             let subject = AngularBox(yawRadians: 0.3 + rate * t, pitchRadians: 0.1, widthRadians: 0.1, heightRadians: 0.25)
             box = subject.project(camera: camera, gimbalYawRadians: gimbalYaw, gimbalPitchRadians: gimbalPitch)!
             let target = controller.target(for: box, mode: mode, regionOfInterest: region)
-            let command = controller.command(subject: subject, subjectRates: (rate, 0), gimbalYawRadians: gimbalYaw,
-                                             gimbalPitchRadians: gimbalPitch, target: target, camera: camera, seconds: dt)
+            let command = controller.command(
+                subject: subject, subjectRates: (rate, 0), gimbalYawRadians: gimbalYaw,
+                gimbalPitchRadians: gimbalPitch, target: target, camera: camera, seconds: dt)
             largestStep = max(largestStep, abs(command.0 - last.0), abs(command.1 - last.1))
             last = command
             gimbalYaw += command.0 * dt
@@ -61,22 +64,25 @@ import Testing
 
     @Test func automaticLeavesHeadroom() {
         let box = run(mode: .automatic).box
-        #expect(abs(box.y - FramingController.Configuration().headroom) < Self.verticalTolerance,
-                "the top of the subject sits below the top")
+        #expect(
+            abs(box.y - FramingController.Configuration().headroom) < Self.verticalTolerance,
+            "the top of the subject sits below the top")
         #expect(abs(box.center.x - 0.5) < 0.02)
     }
 
     @Test func mirroredImagesAreFramedAsTheUserSeesThem() {
-        let mirrored = CameraInformation(horizontalFieldOfViewRadians: Self.camera.horizontalFieldOfViewRadians,
-                                         aspectRatio: Self.camera.aspectRatio, isMirrored: true)
+        let mirrored = CameraInformation(
+            horizontalFieldOfViewRadians: Self.camera.horizontalFieldOfViewRadians,
+            aspectRatio: Self.camera.aspectRatio, isMirrored: true)
         #expect(abs(run(mode: .left, camera: mirrored).box.center.x - 1.0 / 3) < 0.02)
     }
 
     @Test func nonFiniteSubjectsCommandNothing() {
         var controller = FramingController()
-        let command = controller.command(subject: AngularBox(yawRadians: .nan, pitchRadians: 0, widthRadians: 0.1, heightRadians: 0.1),
-                                         subjectRates: (0, 0), gimbalYawRadians: 0, gimbalPitchRadians: 0,
-                                         target: .center, camera: Self.camera, seconds: 1.0 / 30)
+        let command = controller.command(
+            subject: AngularBox(yawRadians: .nan, pitchRadians: 0, widthRadians: 0.1, heightRadians: 0.1),
+            subjectRates: (0, 0), gimbalYawRadians: 0, gimbalPitchRadians: 0,
+            target: .center, camera: Self.camera, seconds: 1.0 / 30)
         #expect(command.yawRadiansPerSecond == 0 && command.pitchRadiansPerSecond == 0)
     }
 
@@ -89,15 +95,17 @@ import Testing
         var gimbal = (0.0, 0.0)
         var commands: [(Double, Double)] = []
         let dt = 1.0 / 30
-        let uncertainty = SubjectUncertainty(yawRadians: deviation, pitchRadians: deviation, yawRadiansPerSecond: deviation * 10,
-                                             pitchRadiansPerSecond: deviation * 10)
+        let uncertainty = SubjectUncertainty(
+            yawRadians: deviation, pitchRadians: deviation, yawRadiansPerSecond: deviation * 10,
+            pitchRadiansPerSecond: deviation * 10)
         for _ in 0..<Int(seconds * 30) {
             let noise = (random.gaussian() * deviation, random.gaussian() * deviation)
             let subject = AngularBox(yawRadians: yaw + noise.0, pitchRadians: noise.1, widthRadians: 0.15, heightRadians: 0.5)
             let rates = (random.gaussian() * deviation * 10, random.gaussian() * deviation * 10)
-            let command = controller.command(subject: subject, subjectRates: rates, gimbalYawRadians: gimbal.0,
-                                             gimbalPitchRadians: gimbal.1, target: .center, camera: Self.camera, seconds: dt,
-                                             uncertainty: uncertainty)
+            let command = controller.command(
+                subject: subject, subjectRates: rates, gimbalYawRadians: gimbal.0,
+                gimbalPitchRadians: gimbal.1, target: .center, camera: Self.camera, seconds: dt,
+                uncertainty: uncertainty)
             commands.append(command)
             gimbal.0 += command.0 * dt
             gimbal.1 += command.1 * dt
@@ -121,8 +129,9 @@ import Testing
         var yaw = 0.0, moves = 0
         for _ in 0..<600 {
             let subject = AngularBox(yawRadians: 0.1 + random.gaussian() * 0.03, pitchRadians: 0, widthRadians: 0.15, heightRadians: 0.5)
-            let command = naive.command(subject: subject, subjectRates: (random.gaussian() * 0.3, 0), gimbalYawRadians: yaw,
-                                        gimbalPitchRadians: 0, target: .center, camera: Self.camera, seconds: 1.0 / 30)
+            let command = naive.command(
+                subject: subject, subjectRates: (random.gaussian() * 0.3, 0), gimbalYawRadians: yaw,
+                gimbalPitchRadians: 0, target: .center, camera: Self.camera, seconds: 1.0 / 30)
             yaw += command.0 / 30
             if command.0 != 0 { moves += 1 }
         }
@@ -144,17 +153,19 @@ import Testing
         // Turning right after a subject 0.2 rad to the right...
         var last = (0.0, 0.0)
         for _ in 0..<10 {
-            last = controller.command(subject: AngularBox(yawRadians: 0.2, pitchRadians: 0, widthRadians: 0.1, heightRadians: 0.3),
-                                      subjectRates: (0, 0), gimbalYawRadians: 0, gimbalPitchRadians: 0, target: .center,
-                                      camera: Self.camera, seconds: 1.0 / 30)
+            last = controller.command(
+                subject: AngularBox(yawRadians: 0.2, pitchRadians: 0, widthRadians: 0.1, heightRadians: 0.3),
+                subjectRates: (0, 0), gimbalYawRadians: 0, gimbalPitchRadians: 0, target: .center,
+                camera: Self.camera, seconds: 1.0 / 30)
         }
         #expect(last.0 > 0)
         // ...then the subject is found 0.015 rad to the left while still correcting: a reversal
         // for less than the reversal rate is not made; the dock brakes to zero and stays.
         for _ in 0..<30 {
-            last = controller.command(subject: AngularBox(yawRadians: -0.015, pitchRadians: 0, widthRadians: 0.1, heightRadians: 0.3),
-                                      subjectRates: (0, 0), gimbalYawRadians: 0, gimbalPitchRadians: 0, target: .center,
-                                      camera: Self.camera, seconds: 1.0 / 30)
+            last = controller.command(
+                subject: AngularBox(yawRadians: -0.015, pitchRadians: 0, widthRadians: 0.1, heightRadians: 0.3),
+                subjectRates: (0, 0), gimbalYawRadians: 0, gimbalPitchRadians: 0, target: .center,
+                camera: Self.camera, seconds: 1.0 / 30)
             #expect(last.0 >= 0, "never turned left")
         }
         #expect(last.0 == 0)

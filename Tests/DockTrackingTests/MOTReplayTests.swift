@@ -14,10 +14,12 @@ import Testing
         frames.flatMap { frame in
             let t = Double(frame - 1) / 30
             return [
-                MOTRecord(frame: frame, identifier: -1, box: PixelRect(x: 300 + 150 * t, y: 400, width: 120, height: 360),
-                          confidence: 0.85),
-                MOTRecord(frame: frame, identifier: -1, box: PixelRect(x: 1500 - 150 * t, y: 340, width: 130, height: 400),
-                          confidence: 0.8),
+                MOTRecord(
+                    frame: frame, identifier: -1, box: PixelRect(x: 300 + 150 * t, y: 400, width: 120, height: 360),
+                    confidence: 0.85),
+                MOTRecord(
+                    frame: frame, identifier: -1, box: PixelRect(x: 1500 - 150 * t, y: 340, width: 130, height: 400),
+                    confidence: 0.8),
             ]
         }
     }
@@ -56,8 +58,9 @@ import Testing
         let seed: UInt64 = 17
         var random = SimulationRandom(seed: seed)
         let shuffled = detections.shuffled(using: &random)
-        #expect(MOTReplay.run(shuffled, settings: Self.settings) == MOTReplay.run(detections, settings: Self.settings),
-                "seed \(seed)")
+        #expect(
+            MOTReplay.run(shuffled, settings: Self.settings) == MOTReplay.run(detections, settings: Self.settings),
+            "seed \(seed)")
     }
 
     @Test func coastingTracksAreReportedOnlyWhenAsked() throws {
@@ -109,17 +112,20 @@ import Testing
         settings.includesCoastingTracks = true
         settings.lastFrame = 90
         let detections = (1...40).map { frame in
-            MOTRecord(frame: frame, identifier: -1, box: PixelRect(x: 400 + 1500 * Double(frame - 1) / 30, y: 300, width: 120, height: 360),
-                      confidence: 0.9)
+            MOTRecord(
+                frame: frame, identifier: -1, box: PixelRect(x: 400 + 1500 * Double(frame - 1) / 30, y: 300, width: 120, height: 360),
+                confidence: 0.9)
         }.filter { $0.box.x < 1920 }
         let results = MOTReplay.run(detections, settings: settings)
         #expect(!results.isEmpty)
         #expect(results.allSatisfy { MOTReplay.isShowable($0.box, imageWidthPixels: 1920, imageHeightPixels: 1080) })
         #expect(results.allSatisfy { $0.box.x < 1920 && $0.box.width >= 1 && $0.box.height >= 1 })
-        for (box, showable) in [(PixelRect(x: 10, y: 10, width: 0.5, height: 10), false), (PixelRect(x: 10, y: 10, width: 10, height: -3), false),
-                                (PixelRect(x: .nan, y: 10, width: 10, height: 10), false), (PixelRect(x: 1920, y: 10, width: 10, height: 10), false),
-                                (PixelRect(x: -20, y: -20, width: 10, height: 10), false), (PixelRect(x: 0, y: 0, width: 9000, height: 10), false),
-                                (PixelRect(x: -20, y: 1000, width: 30, height: 300), true)] {
+        for (box, showable) in [
+            (PixelRect(x: 10, y: 10, width: 0.5, height: 10), false), (PixelRect(x: 10, y: 10, width: 10, height: -3), false),
+            (PixelRect(x: .nan, y: 10, width: 10, height: 10), false), (PixelRect(x: 1920, y: 10, width: 10, height: 10), false),
+            (PixelRect(x: -20, y: -20, width: 10, height: 10), false), (PixelRect(x: 0, y: 0, width: 9000, height: 10), false),
+            (PixelRect(x: -20, y: 1000, width: 30, height: 300), true),
+        ] {
             #expect(MOTReplay.isShowable(box, imageWidthPixels: 1920, imageHeightPixels: 1080) == showable, "\(box)")
         }
     }

@@ -60,8 +60,9 @@ extension SubjectTrackerTests {
         var unheld = configuration
         unheld.maneuverHold = .zero
         let quick = try turningWalker(unheld)
-        #expect((on.afterTurn.last ?? 0) > 1.5 * expectedSteady && (quick.afterTurn.last ?? .infinity) < 1.2 * expectedSteady,
-                "held \(on.afterTurn), not held \(quick.afterTurn)")
+        #expect(
+            (on.afterTurn.last ?? 0) > 1.5 * expectedSteady && (quick.afterTurn.last ?? .infinity) < 1.2 * expectedSteady,
+            "held \(on.afterTurn), not held \(quick.afterTurn)")
         // Catching up: from the fifth frame after the turn on, the track is nearer the walker.
         let lateOn = on.errors.dropFirst(5).reduce(0, +), lateOff = without.errors.dropFirst(5).reduce(0, +)
         #expect(lateOn < 0.8 * lateOff, "distance summed from the fifth frame after the turn: \(lateOn) rad with, \(lateOff) rad without")
@@ -75,8 +76,13 @@ extension SubjectTrackerTests {
         let steady = SubjectTracker.accelerationNoise(heightRadians: 0.3, .body, tracker.configuration)
         for index in 0..<150 {
             let yaw = -0.3 + 0.2 * Double(index) / 30
-            update(&tracker, [Observation(kind: .body, box: box(yaw: yaw + 0.008 * jitter.next(), pitch: 0.024 * jitter.next()),
-                                          confidence: 0.9)], at: index)
+            update(
+                &tracker,
+                [
+                    Observation(
+                        kind: .body, box: box(yaw: yaw + 0.008 * jitter.next(), pitch: 0.024 * jitter.next()),
+                        confidence: 0.9)
+                ], at: index)
             guard index >= 10, let track = tracker.tracks.first else { continue }
             frames += 1
             if track.filter.noise.accelerationNoise > 1.5 * steady { raised += 1 }
@@ -87,7 +93,8 @@ extension SubjectTrackerTests {
 
     @Test func maneuverSettingsAreChecked() {
         for change: (inout SubjectTracker.Configuration) -> Void in [
-            { $0.maneuverMemory = -1 }, { $0.maneuverMemory = .nan }, { $0.maneuverBias = 1 }, { $0.maneuverBias = -0.1 }, { $0.maneuverHold = .milliseconds(-1) },
+            { $0.maneuverMemory = -1 }, { $0.maneuverMemory = .nan }, { $0.maneuverBias = 1 }, { $0.maneuverBias = -0.1 },
+            { $0.maneuverHold = .milliseconds(-1) },
         ] {
             var configuration = SubjectTracker.Configuration()
             change(&configuration)

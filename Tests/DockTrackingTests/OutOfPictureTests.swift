@@ -10,14 +10,17 @@ extension SubjectTrackerTests {
     /// A walker at `rate` rad/s from `start`, boxes while any of them is in the picture, from
     /// frame `from` to frame `to` (exclusive); returns the frame after the last box.
     @discardableResult
-    func walk(_ tracker: inout SubjectTracker, from: Int, to: Int, start: Double, rate: Double,
-              width: Double = 0.1, height: Double = 0.3) -> Int {
+    func walk(
+        _ tracker: inout SubjectTracker, from: Int, to: Int, start: Double, rate: Double,
+        width: Double = 0.1, height: Double = 0.3
+    ) -> Int {
         var last = from
         for index in from..<to {
             let yaw = start + rate * Double(index - from) / 30
             guard let box = clippedBox(yaw: yaw, width: width, height: height),
-                box.width > 0.3 * (AngularBox(yawRadians: yaw, pitchRadians: 0, widthRadians: width, heightRadians: height)
-                    .project(camera: Self.camera, gimbalYawRadians: 0, gimbalPitchRadians: 0)?.width ?? 1)
+                box.width > 0.3
+                    * (AngularBox(yawRadians: yaw, pitchRadians: 0, widthRadians: width, heightRadians: height)
+                        .project(camera: Self.camera, gimbalYawRadians: 0, gimbalPitchRadians: 0)?.width ?? 1)
             else {
                 update(&tracker, [], at: index)
                 continue

@@ -4,8 +4,10 @@ import Testing
 
 /// Choosing and holding the primary subject.
 @Suite struct PrimarySelectorTests {
-    func track(_ id: Int, yaw: Double, width: Double = 0.1, height: Double = 0.3, kind: SubjectKind = .body,
-               phase: SubjectTracker.Phase = .confirmed, born: Duration = .zero) -> SubjectTracker.Track {
+    func track(
+        _ id: Int, yaw: Double, width: Double = 0.1, height: Double = 0.3, kind: SubjectKind = .body,
+        phase: SubjectTracker.Phase = .confirmed, born: Duration = .zero
+    ) -> SubjectTracker.Track {
         SubjectTracker.Track(
             identifier: id, kind: kind,
             filter: SubjectFilter(first: AngularBox(yawRadians: yaw, pitchRadians: 0, widthRadians: width, heightRadians: height)),
@@ -15,33 +17,45 @@ import Testing
     @Test func theMostSalientIsChosenThenHeldAgainstAPasserBy() {
         var selector = PrimarySelector()
         let now = Duration.seconds(5)
-        #expect(selector.choose([track(1, yaw: 0.5), track(2, yaw: 0.02), track(3, yaw: 0.1, kind: .object)], selection: [],
-                                gimbalYawRadians: 0, gimbalPitchRadians: 0, now: now) == 2, "large and central")
+        #expect(
+            selector.choose(
+                [track(1, yaw: 0.5), track(2, yaw: 0.02), track(3, yaw: 0.1, kind: .object)], selection: [],
+                gimbalYawRadians: 0, gimbalPitchRadians: 0, now: now) == 2, "large and central")
         // A bigger person walks through the middle: the primary stays.
-        #expect(selector.choose([track(1, yaw: 0.5), track(2, yaw: 0.02), track(4, yaw: 0, width: 0.3, height: 0.9)], selection: [],
-                                gimbalYawRadians: 0, gimbalPitchRadians: 0, now: now + .seconds(1)) == 2)
-        #expect(selector.choose([track(9, yaw: 0.3, phase: .tentative)], selection: [], gimbalYawRadians: 0,
-                                gimbalPitchRadians: 0, now: now) == nil, "tentative tracks are not subjects yet")
+        #expect(
+            selector.choose(
+                [track(1, yaw: 0.5), track(2, yaw: 0.02), track(4, yaw: 0, width: 0.3, height: 0.9)], selection: [],
+                gimbalYawRadians: 0, gimbalPitchRadians: 0, now: now + .seconds(1)) == 2)
+        #expect(
+            selector.choose(
+                [track(9, yaw: 0.3, phase: .tentative)], selection: [], gimbalYawRadians: 0,
+                gimbalPitchRadians: 0, now: now) == nil, "tentative tracks are not subjects yet")
     }
 
     @Test func aClientsSelectionWins() {
         var selector = PrimarySelector()
         let tracks = [track(1, yaw: 0), track(2, yaw: 0.6)]
         #expect(selector.choose(tracks, selection: [2], gimbalYawRadians: 0, gimbalPitchRadians: 0, now: .seconds(2)) == 2)
-        #expect(selector.choose(tracks, selection: [7, 1], gimbalYawRadians: 0, gimbalPitchRadians: 0, now: .seconds(2)) == 1,
-                "the first selected subject that is present")
+        #expect(
+            selector.choose(tracks, selection: [7, 1], gimbalYawRadians: 0, gimbalPitchRadians: 0, now: .seconds(2)) == 1,
+            "the first selected subject that is present")
     }
 
     @Test func aLostPrimaryIsReacquiredNearWhereItWent() {
         var selector = PrimarySelector()
-        #expect(selector.choose([track(1, yaw: 0.4), track(2, yaw: 0)], selection: [1], gimbalYawRadians: 0.4,
-                                gimbalPitchRadians: 0, now: .seconds(1)) == 1)
+        #expect(
+            selector.choose(
+                [track(1, yaw: 0.4), track(2, yaw: 0)], selection: [1], gimbalYawRadians: 0.4,
+                gimbalPitchRadians: 0, now: .seconds(1)) == 1)
         // Track 1 disappears (occluded long enough to be deleted); a new track shows up where it was.
-        #expect(selector.choose([track(2, yaw: 0)], selection: [], gimbalYawRadians: 0.4, gimbalPitchRadians: 0, now: .seconds(2))
+        #expect(
+            selector.choose([track(2, yaw: 0)], selection: [], gimbalYawRadians: 0.4, gimbalPitchRadians: 0, now: .seconds(2))
                 == nil, "no jump to somebody else right away")
-        #expect(selector.choose([track(2, yaw: 0, width: 0.3, height: 0.9), track(5, yaw: 0.42, born: .seconds(3))], selection: [],
-                                gimbalYawRadians: 0.4, gimbalPitchRadians: 0, now: .seconds(3)) == 5,
-                "the newcomer near the lost primary's place, not the bigger one elsewhere")
+        #expect(
+            selector.choose(
+                [track(2, yaw: 0, width: 0.3, height: 0.9), track(5, yaw: 0.42, born: .seconds(3))], selection: [],
+                gimbalYawRadians: 0.4, gimbalPitchRadians: 0, now: .seconds(3)) == 5,
+            "the newcomer near the lost primary's place, not the bigger one elsewhere")
         // Lost for good: after the window the most salient subject is chosen.
         var patient = PrimarySelector()
         _ = patient.choose([track(1, yaw: 0.4)], selection: [], gimbalYawRadians: 0, gimbalPitchRadians: 0, now: .seconds(1))
@@ -53,10 +67,14 @@ import Testing
         // A person off to the side is confirmed first; the one in the middle a moment later.
         var selector = PrimarySelector()
         let side = track(1, yaw: 0.45, born: .zero), middle = track(2, yaw: 0, born: .milliseconds(150))
-        #expect(selector.choose([side, middle], selection: [], gimbalYawRadians: 0, gimbalPitchRadians: 0,
-                                now: .milliseconds(250)) == nil, "the most salient is not yet 200 ms old: wait")
-        #expect(selector.choose([side, middle], selection: [], gimbalYawRadians: 0, gimbalPitchRadians: 0,
-                                now: .milliseconds(360)) == 2, "then it is chosen, not the first confirmed")
+        #expect(
+            selector.choose(
+                [side, middle], selection: [], gimbalYawRadians: 0, gimbalPitchRadians: 0,
+                now: .milliseconds(250)) == nil, "the most salient is not yet 200 ms old: wait")
+        #expect(
+            selector.choose(
+                [side, middle], selection: [], gimbalYawRadians: 0, gimbalPitchRadians: 0,
+                now: .milliseconds(360)) == 2, "then it is chosen, not the first confirmed")
     }
 
     @Test func anOccluderHandedThePrimarysIdentifierIsNotFollowedAndCannotTakeItBack() {
@@ -95,14 +113,18 @@ import Testing
         var width = 0.15
         for _ in 0..<30 {
             now += .milliseconds(33)
-            #expect(selector.choose([FusedSubject(track: track(1, yaw: 0, width: width, height: width * 3.3))], selection: [],
-                                    gimbalYawRadians: 0, gimbalPitchRadians: 0, now: now) == 1)
+            #expect(
+                selector.choose(
+                    [FusedSubject(track: track(1, yaw: 0, width: width, height: width * 3.3))], selection: [],
+                    gimbalYawRadians: 0, gimbalPitchRadians: 0, now: now) == 1)
         }
         for _ in 0..<15 {
             now += .milliseconds(33)
             width *= 1.013
-            #expect(selector.choose([FusedSubject(track: track(1, yaw: 0, width: width, height: width * 3.3))], selection: [],
-                                    gimbalYawRadians: 0, gimbalPitchRadians: 0, now: now) == 1, "width \(width)")
+            #expect(
+                selector.choose(
+                    [FusedSubject(track: track(1, yaw: 0, width: width, height: width * 3.3))], selection: [],
+                    gimbalYawRadians: 0, gimbalPitchRadians: 0, now: now) == 1, "width \(width)")
         }
     }
 }

@@ -1,5 +1,5 @@
-import Foundation
 import DockSimulator
+import Foundation
 import Testing
 
 @testable import DockTracking
@@ -9,16 +9,21 @@ import Testing
     static let camera = CameraInformation(horizontalFieldOfViewRadians: 70 * .pi / 180, aspectRatio: 16.0 / 9)
 
     /// A subject moving at constant angular rates; the gimbal pose at each frame from `gimbal`.
-    func run(seconds: Double, seed: UInt64, gimbal: (Double) -> (Double, Double),
-             fusedPose: (Double) -> (Double, Double)) throws -> (error: Double, rate: Double) {
+    func run(
+        seconds: Double, seed: UInt64, gimbal: (Double) -> (Double, Double),
+        fusedPose: (Double) -> (Double, Double)
+    ) throws -> (error: Double, rate: Double) {
         var noise = SimulationRandom(seed: seed)
         func truth(_ t: Double) -> AngularBox {
             AngularBox(yawRadians: 0.1 + 0.3 * t, pitchRadians: 0.05 - 0.1 * t, widthRadians: 0.08, heightRadians: 0.2)
         }
         let (yaw0, pitch0) = gimbal(0)
         let first = try #require(truth(0).project(camera: Self.camera, gimbalYawRadians: yaw0, gimbalPitchRadians: pitch0))
-        var filter = SubjectFilter(first: try #require(AngularBox(box: first, camera: Self.camera,
-                                                                   gimbalYawRadians: yaw0, gimbalPitchRadians: pitch0)))
+        var filter = SubjectFilter(
+            first: try #require(
+                AngularBox(
+                    box: first, camera: Self.camera,
+                    gimbalYawRadians: yaw0, gimbalPitchRadians: pitch0)))
         let dt = 1.0 / 30
         var errors: [Double] = []
         var t = 0.0
@@ -27,14 +32,17 @@ import Testing
             filter.predict(seconds: dt)
             let (yaw, pitch) = gimbal(t)
             guard let box = truth(t).project(camera: Self.camera, gimbalYawRadians: yaw, gimbalPitchRadians: pitch) else { continue }
-            let noisy = NormalizedRect(x: box.x + noise.gaussian(standardDeviation: 0.003), y: box.y + noise.gaussian(standardDeviation: 0.003),
-                                       width: box.width * (1 + noise.gaussian(standardDeviation: 0.02)), height: box.height * (1 + noise.gaussian(standardDeviation: 0.02)))
+            let noisy = NormalizedRect(
+                x: box.x + noise.gaussian(standardDeviation: 0.003), y: box.y + noise.gaussian(standardDeviation: 0.003),
+                width: box.width * (1 + noise.gaussian(standardDeviation: 0.02)),
+                height: box.height * (1 + noise.gaussian(standardDeviation: 0.02)))
             let (fusedYaw, fusedPitch) = fusedPose(t)
             let fused = filter.update(with: noisy, camera: Self.camera, gimbalYawRadians: fusedYaw, gimbalPitchRadians: fusedPitch)
             #expect(fused)
             if t > seconds / 2 {
-                errors.append(abs(filter.angularBox.yawRadians - truth(t).yawRadians)
-                              + abs(filter.angularBox.pitchRadians - truth(t).pitchRadians))
+                errors.append(
+                    abs(filter.angularBox.yawRadians - truth(t).yawRadians)
+                        + abs(filter.angularBox.pitchRadians - truth(t).pitchRadians))
             }
         }
         return (errors.reduce(0, +) / Double(errors.count), filter.rates.yawRadiansPerSecond)
@@ -62,15 +70,18 @@ import Testing
         let start = AngularBox(yawRadians: 0.2, pitchRadians: 0.1, widthRadians: 0.1, heightRadians: 0.2)
         var filter = SubjectFilter(first: start)
         let before = filter.angularBox
-        for box in [NormalizedRect(x: .nan, y: 0.2, width: 0.1, height: 0.1), NormalizedRect(x: 0.2, y: 0.2, width: 0, height: 0.1),
-                    NormalizedRect(x: 0.2, y: .infinity, width: 0.1, height: 0.1)] {
+        for box in [
+            NormalizedRect(x: .nan, y: 0.2, width: 0.1, height: 0.1), NormalizedRect(x: 0.2, y: 0.2, width: 0, height: 0.1),
+            NormalizedRect(x: 0.2, y: .infinity, width: 0.1, height: 0.1),
+        ] {
             let fused = filter.update(with: box, camera: Self.camera, gimbalYawRadians: 0, gimbalPitchRadians: 0)
             #expect(!fused)
         }
         #expect(filter.angularBox == before)
         // Behind the camera nothing can be explained either.
-        let behind = filter.update(with: NormalizedRect(x: 0.4, y: 0.4, width: 0.1, height: 0.1), camera: Self.camera,
-                                   gimbalYawRadians: .pi, gimbalPitchRadians: 0)
+        let behind = filter.update(
+            with: NormalizedRect(x: 0.4, y: 0.4, width: 0.1, height: 0.1), camera: Self.camera,
+            gimbalYawRadians: .pi, gimbalPitchRadians: 0)
         #expect(!behind)
         filter.predict(seconds: -1)
         filter.predict(seconds: .nan)
@@ -106,14 +117,18 @@ import Testing
     @Test func aLateBoxWeighsLessTheLaterItIs() throws {
         let filter = try Self.settled()
         // The same box, 0.03 to the right, captured now and 100, 300 and 500 ms ago.
-        let box = try #require(AngularBox(yawRadians: 0, pitchRadians: 0, widthRadians: 0.1, heightRadians: 0.25)
-            .project(camera: Self.camera, gimbalYawRadians: 0, gimbalPitchRadians: 0))
+        let box = try #require(
+            AngularBox(yawRadians: 0, pitchRadians: 0, widthRadians: 0.1, heightRadians: 0.25)
+                .project(camera: Self.camera, gimbalYawRadians: 0, gimbalPitchRadians: 0))
         let shifted = NormalizedRect(x: box.x + 0.03, y: box.y, width: box.width, height: box.height)
         var moves: [Double] = [], distances: [Double] = []
         for lag in [0, 0.1, 0.3, 0.5] {
             var copy = filter
-            distances.append(try #require(filter.distance(to: shifted, camera: Self.camera, gimbalYawRadians: 0, gimbalPitchRadians: 0,
-                                                        lagSeconds: lag)))
+            distances.append(
+                try #require(
+                    filter.distance(
+                        to: shifted, camera: Self.camera, gimbalYawRadians: 0, gimbalPitchRadians: 0,
+                        lagSeconds: lag)))
             let fused = copy.update(with: shifted, camera: Self.camera, gimbalYawRadians: 0, gimbalPitchRadians: 0, lagSeconds: lag)
             #expect(fused)
             moves.append(abs(copy.angularBox.yawRadians))
@@ -134,9 +149,12 @@ extension SubjectFilterTests {
     @Test func forgettingThePitchRateLeavesTheRestAlone() {
         var filter = SubjectFilter(first: AngularBox(yawRadians: 0.1, pitchRadians: 0.05, widthRadians: 0.1, heightRadians: 0.3))
         for step in 1...5 {
-            let box = AngularBox(yawRadians: 0.1 + 0.01 * Double(step), pitchRadians: 0.05 - 0.01 * Double(step),
-                                 widthRadians: 0.1, heightRadians: 0.3).project(camera: Self.camera, gimbalYawRadians: 0,
-                                                                                 gimbalPitchRadians: 0)!
+            let box = AngularBox(
+                yawRadians: 0.1 + 0.01 * Double(step), pitchRadians: 0.05 - 0.01 * Double(step),
+                widthRadians: 0.1, heightRadians: 0.3
+            ).project(
+                camera: Self.camera, gimbalYawRadians: 0,
+                gimbalPitchRadians: 0)!
             filter.predict(seconds: 1.0 / 30)
             filter.update(with: box, camera: Self.camera, gimbalYawRadians: 0, gimbalPitchRadians: 0)
         }

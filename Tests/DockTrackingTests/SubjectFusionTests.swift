@@ -5,10 +5,13 @@ import Testing
 /// A face and its body are one subject, with one identifier.
 @Suite struct SubjectFusionTests {
     func track(_ id: Int, _ kind: SubjectKind, yaw: Double, pitch: Double, width: Double, height: Double) -> SubjectTracker.Track {
-        SubjectTracker.Track(identifier: id, kind: kind,
-                             filter: SubjectFilter(first: AngularBox(yawRadians: yaw, pitchRadians: pitch,
-                                                                     widthRadians: width, heightRadians: height)),
-                             phase: .confirmed, hits: 5, lastSeen: .zero, lastFused: .zero, born: .zero)
+        SubjectTracker.Track(
+            identifier: id, kind: kind,
+            filter: SubjectFilter(
+                first: AngularBox(
+                    yawRadians: yaw, pitchRadians: pitch,
+                    widthRadians: width, heightRadians: height)),
+            phase: .confirmed, hits: 5, lastSeen: .zero, lastFused: .zero, born: .zero)
     }
 
     func body(_ id: Int, yaw: Double) -> SubjectTracker.Track { track(id, .body, yaw: yaw, pitch: -0.05, width: 0.12, height: 0.5) }
@@ -35,7 +38,8 @@ import Testing
         #expect(fusion.fuse([face(5, yaw: 0.1)]).map(\.identifier) == [5])
         #expect(fusion.fuse([face(5, yaw: 0.1), body(8, yaw: 0.1)]).map(\.identifier) == [5], "the older identifier wins")
         #expect(fusion.fuse([body(8, yaw: 0.1)]).map(\.identifier) == [5], "and stays with the body")
-        #expect(fusion.fuse([body(8, yaw: 0.1), track(9, .object, yaw: -0.4, pitch: 0, width: 0.1, height: 0.1)])
+        #expect(
+            fusion.fuse([body(8, yaw: 0.1), track(9, .object, yaw: -0.4, pitch: 0, width: 0.1, height: 0.1)])
                 .map(\.identifier).sorted() == [5, 9])
     }
 

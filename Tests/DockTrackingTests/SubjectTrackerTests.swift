@@ -6,8 +6,10 @@ import Testing
 @Suite struct SubjectTrackerTests {
     static let camera = SubjectFilterTests.camera
 
-    func box(yaw: Double, pitch: Double = 0, width: Double = 0.1, height: Double = 0.3,
-             gimbalYaw: Double = 0) -> NormalizedRect {
+    func box(
+        yaw: Double, pitch: Double = 0, width: Double = 0.1, height: Double = 0.3,
+        gimbalYaw: Double = 0
+    ) -> NormalizedRect {
         AngularBox(yawRadians: yaw, pitchRadians: pitch, widthRadians: width, heightRadians: height)
             .project(camera: Self.camera, gimbalYawRadians: gimbalYaw, gimbalPitchRadians: 0)!
     }
@@ -17,16 +19,18 @@ import Testing
     @Test func tracksAreConfirmedCoastAndDie() {
         var tracker = SubjectTracker()
         for index in 0..<3 {
-            tracker.update([Observation(kind: .body, box: box(yaw: 0.1), confidence: 0.9)], camera: Self.camera,
-                           captureTime: frame(index), gimbalYawRadians: 0, gimbalPitchRadians: 0)
+            tracker.update(
+                [Observation(kind: .body, box: box(yaw: 0.1), confidence: 0.9)], camera: Self.camera,
+                captureTime: frame(index), gimbalYawRadians: 0, gimbalPitchRadians: 0)
         }
         #expect(tracker.tracks.count == 1)
         #expect(tracker.tracks.first?.phase == .confirmed)
         #expect(tracker.tracks.first?.identifier == 1)
         tracker.predict(to: frame(2) + .milliseconds(500))
         #expect(tracker.tracks.first?.phase == .coasting, "unseen, it coasts")
-        tracker.update([Observation(kind: .body, box: box(yaw: 0.1), confidence: 0.9)], camera: Self.camera,
-                       captureTime: frame(2) + .milliseconds(500), gimbalYawRadians: 0, gimbalPitchRadians: 0)
+        tracker.update(
+            [Observation(kind: .body, box: box(yaw: 0.1), confidence: 0.9)], camera: Self.camera,
+            captureTime: frame(2) + .milliseconds(500), gimbalYawRadians: 0, gimbalPitchRadians: 0)
         #expect(tracker.tracks.first?.phase == .confirmed, "seen again, same ID")
         #expect(tracker.tracks.map(\.identifier) == [1])
         tracker.predict(to: frame(2) + .seconds(3))
@@ -35,8 +39,9 @@ import Testing
 
     @Test func aOneFrameFalseDetectionNeverBecomesASubject() {
         var tracker = SubjectTracker()
-        tracker.update([Observation(kind: .face, box: box(yaw: -0.3, width: 0.03, height: 0.04), confidence: 0.7)],
-                       camera: Self.camera, captureTime: frame(0), gimbalYawRadians: 0, gimbalPitchRadians: 0)
+        tracker.update(
+            [Observation(kind: .face, box: box(yaw: -0.3, width: 0.03, height: 0.04), confidence: 0.7)],
+            camera: Self.camera, captureTime: frame(0), gimbalYawRadians: 0, gimbalPitchRadians: 0)
         #expect(tracker.tracks.first?.phase == .tentative)
         tracker.predict(to: frame(20))
         #expect(tracker.tracks.isEmpty)
@@ -47,18 +52,22 @@ import Testing
         var aIdentifier: Int?
         for index in 0..<90 {
             let t = Double(index) / 30
-            let a = -0.4 + 0.3 * t, b = 0.4 - 0.3 * t   // they cross at 1.33 s
-            tracker.update([Observation(kind: .body, box: box(yaw: a, height: 0.3), confidence: 0.9),
-                            Observation(kind: .body, box: box(yaw: b, pitch: 0.02, height: 0.34), confidence: 0.9)],
-                           camera: Self.camera, captureTime: frame(index), gimbalYawRadians: 0, gimbalPitchRadians: 0)
+            let a = -0.4 + 0.3 * t, b = 0.4 - 0.3 * t  // they cross at 1.33 s
+            tracker.update(
+                [
+                    Observation(kind: .body, box: box(yaw: a, height: 0.3), confidence: 0.9),
+                    Observation(kind: .body, box: box(yaw: b, pitch: 0.02, height: 0.34), confidence: 0.9),
+                ],
+                camera: Self.camera, captureTime: frame(index), gimbalYawRadians: 0, gimbalPitchRadians: 0)
             if index == 10 {
                 aIdentifier = tracker.tracks.min { $0.filter.angularBox.yawRadians < $1.filter.angularBox.yawRadians }?.identifier
             }
         }
         let a = tracker.tracks.first { $0.identifier == aIdentifier }
         #expect(tracker.tracks.count == 2)
-        #expect(a.map { abs($0.filter.angularBox.yawRadians - (-0.4 + 0.3 * 89 / 30)) < 0.02 } == true,
-                "the track that was on the left is on the right after the crossing")
+        #expect(
+            a.map { abs($0.filter.angularBox.yawRadians - (-0.4 + 0.3 * 89 / 30)) < 0.02 } == true,
+            "the track that was on the left is on the right after the crossing")
     }
 
     @Test func lateObservationsOnAPanningGimbalStillFollow() {
@@ -69,8 +78,9 @@ import Testing
             let subjectYaw = 0.2 + 0.2 * capture
             // Delivered 150 ms late: the tracker is already at the later time.
             tracker.predict(to: frame(index) + .milliseconds(150))
-            tracker.update([Observation(kind: .body, box: box(yaw: subjectYaw, gimbalYaw: gimbalYaw), confidence: 0.9)],
-                           camera: Self.camera, captureTime: frame(index), gimbalYawRadians: gimbalYaw, gimbalPitchRadians: 0)
+            tracker.update(
+                [Observation(kind: .body, box: box(yaw: subjectYaw, gimbalYaw: gimbalYaw), confidence: 0.9)],
+                camera: Self.camera, captureTime: frame(index), gimbalYawRadians: gimbalYaw, gimbalPitchRadians: 0)
         }
         #expect(tracker.tracks.count == 1)
         let track = tracker.tracks[0]
@@ -81,7 +91,9 @@ import Testing
 
     @Test func atMostSixteenTracks() {
         var tracker = SubjectTracker()
-        let crowd = (0..<20).map { Observation(kind: .face, box: box(yaw: -0.55 + Double($0) * 0.055, width: 0.02, height: 0.03), confidence: 0.8) }
+        let crowd = (0..<20).map {
+            Observation(kind: .face, box: box(yaw: -0.55 + Double($0) * 0.055, width: 0.02, height: 0.03), confidence: 0.8)
+        }
         tracker.update(crowd, camera: Self.camera, captureTime: .zero, gimbalYawRadians: 0, gimbalPitchRadians: 0)
         #expect(tracker.tracks.count == 16)
         #expect(Set(tracker.tracks.map(\.identifier)).count == 16)
@@ -93,13 +105,15 @@ extension SubjectTrackerTests {
         var tracker = SubjectTracker()
         let camera = CameraInformation(horizontalFieldOfViewRadians: 1.2, aspectRatio: 1.5)
         let box = NormalizedRect(x: 0.4, y: 0.3, width: 0.1, height: 0.4)
-        tracker.update([Observation(kind: .body, box: box, confidence: 0.9)], camera: camera, captureTime: .zero,
-                       gimbalYawRadians: 0, gimbalPitchRadians: 0)
+        tracker.update(
+            [Observation(kind: .body, box: box, confidence: 0.9)], camera: camera, captureTime: .zero,
+            gimbalYawRadians: 0, gimbalPitchRadians: 0)
         let first = tracker.tracks.map(\.identifier)
         tracker.removeAll()
         #expect(tracker.tracks.isEmpty)
-        tracker.update([Observation(kind: .body, box: box, confidence: 0.9)], camera: camera, captureTime: .milliseconds(33),
-                       gimbalYawRadians: 0, gimbalPitchRadians: 0)
+        tracker.update(
+            [Observation(kind: .body, box: box, confidence: 0.9)], camera: camera, captureTime: .milliseconds(33),
+            gimbalYawRadians: 0, gimbalPitchRadians: 0)
         #expect(first == [1] && tracker.tracks.map(\.identifier) == [2])
     }
 }
@@ -119,15 +133,23 @@ extension SubjectTrackerTests {
         #expect(person.phase == .confirmed)
         // Half hidden, the person gives weak boxes; a weak box appears where nobody is, too.
         for index in 10..<25 {
-            update(&tracker, [Observation(kind: .body, box: box(yaw: 0.1), confidence: 0.3),
-                              Observation(kind: .body, box: box(yaw: -0.3), confidence: 0.3)], at: index)
+            update(
+                &tracker,
+                [
+                    Observation(kind: .body, box: box(yaw: 0.1), confidence: 0.3),
+                    Observation(kind: .body, box: box(yaw: -0.3), confidence: 0.3),
+                ], at: index)
         }
         #expect(tracker.tracks.map(\.identifier) == [person.identifier], "the weak box elsewhere started no track")
         #expect(tracker.tracks.first?.phase == .confirmed, "the weak boxes kept the person's track from coasting")
         #expect(tracker.tracks.first?.hits == person.hits + 15)
         // A confident box of the same pair would have started a track: the difference is the confidence.
-        update(&tracker, [Observation(kind: .body, box: box(yaw: 0.1), confidence: 0.3),
-                          Observation(kind: .body, box: box(yaw: -0.3), confidence: 0.9)], at: 25)
+        update(
+            &tracker,
+            [
+                Observation(kind: .body, box: box(yaw: 0.1), confidence: 0.3),
+                Observation(kind: .body, box: box(yaw: -0.3), confidence: 0.9),
+            ], at: 25)
         #expect(tracker.tracks.count == 2 && tracker.tracks[1].phase == .tentative)
     }
 
@@ -149,8 +171,10 @@ extension SubjectTrackerTests {
             update(&control, [], at: index)
         }
         #expect(vouched.tracks.first?.phase == .coasting)
-        let weak = [Observation(kind: .body, box: box(yaw: 0.11), confidence: 0.5),
-                    Observation(kind: .body, box: box(yaw: -0.3), confidence: 0.5)]
+        let weak = [
+            Observation(kind: .body, box: box(yaw: 0.11), confidence: 0.5),
+            Observation(kind: .body, box: box(yaw: -0.3), confidence: 0.5),
+        ]
         for index in 30..<70 {
             update(&vouched, weak, at: index)
             update(&control, [], at: index)
@@ -177,8 +201,12 @@ extension SubjectTrackerTests {
         var tracker = SubjectTracker()
         for index in 0..<10 { update(&tracker, [Observation(kind: .body, box: box(yaw: 0.1), confidence: 0.9)], at: index) }
         let before = try #require(tracker.tracks.first).filter.angularBox.yawRadians
-        update(&tracker, [Observation(kind: .body, box: box(yaw: 0.1), confidence: 0.2),
-                          Observation(kind: .body, box: box(yaw: 0.11), confidence: 0.9)], at: 10)
+        update(
+            &tracker,
+            [
+                Observation(kind: .body, box: box(yaw: 0.1), confidence: 0.2),
+                Observation(kind: .body, box: box(yaw: 0.11), confidence: 0.9),
+            ], at: 10)
         #expect(tracker.tracks.count == 1)
         let after = try #require(tracker.tracks.first).filter.angularBox.yawRadians
         #expect(after > before + 0.002, "moved towards the confident box: \(before) → \(after)")
@@ -252,14 +280,22 @@ extension SubjectTrackerTests {
         func run(identifiers: Bool) throws -> (left: Double, right: Double, leftIdentifier: Int?) {
             var tracker = SubjectTracker()
             for index in 0..<20 {
-                update(&tracker, [Observation(kind: .body, box: box(yaw: 0.0), confidence: 0.9, identifier: identifiers ? 7 : nil),
-                                  Observation(kind: .body, box: box(yaw: 0.03), confidence: 0.9, identifier: identifiers ? 9 : nil)],
-                       at: index)
+                update(
+                    &tracker,
+                    [
+                        Observation(kind: .body, box: box(yaw: 0.0), confidence: 0.9, identifier: identifiers ? 7 : nil),
+                        Observation(kind: .body, box: box(yaw: 0.03), confidence: 0.9, identifier: identifiers ? 9 : nil),
+                    ],
+                    at: index)
             }
             let left = try #require(tracker.tracks.min { $0.filter.angularBox.yawRadians < $1.filter.angularBox.yawRadians })
-            update(&tracker, [Observation(kind: .body, box: box(yaw: 0.03), confidence: 0.9, identifier: identifiers ? 7 : nil),
-                              Observation(kind: .body, box: box(yaw: 0.0), confidence: 0.9, identifier: identifiers ? 9 : nil)],
-                   at: 20)
+            update(
+                &tracker,
+                [
+                    Observation(kind: .body, box: box(yaw: 0.03), confidence: 0.9, identifier: identifiers ? 7 : nil),
+                    Observation(kind: .body, box: box(yaw: 0.0), confidence: 0.9, identifier: identifiers ? 9 : nil),
+                ],
+                at: 20)
             let after = try #require(tracker.tracks.first { $0.identifier == left.identifier })
             let other = try #require(tracker.tracks.first { $0.identifier != left.identifier })
             return (after.filter.angularBox.yawRadians, other.filter.angularBox.yawRadians, after.detectorIdentifier)
@@ -277,7 +313,8 @@ extension SubjectTrackerTests {
             { $0.maximumTracks = 0 }, { $0.maximumTracks = 65 }, { $0.gate = .nan }, { $0.confidentThreshold = 1.5 },
             { $0.minimumConfidence = 0.9 }, { $0.birthConfidence = -0.1 }, { $0.minimumOverlap = 2 }, { $0.sizeRatioGate = 1 },
             { $0.confirmationHits = 0 }, { $0.coastAfter = .zero }, { $0.noise.accelerationNoise = .infinity },
-            { $0.quickConfirmationConfidence = .nan }, { $0.overlapWeight = -1 }, { $0.coastingReach = .nan }, { $0.coastingGate = -1 }, { $0.accelerationPerHeight = .infinity },
+            { $0.quickConfirmationConfidence = .nan }, { $0.overlapWeight = -1 }, { $0.coastingReach = .nan }, { $0.coastingGate = -1 },
+            { $0.accelerationPerHeight = .infinity },
             { $0.minimumOverlapCoasting = 1.5 }, { $0.distantReach = -1 }, { $0.unpairedCost = 0 }, { $0.unpairedCost = .nan },
             { $0.coastingAccelerationPerHeight = -1 }, { $0.coastingRateWindow = .milliseconds(-1) }, { $0.coastTimeoutPerSeen = -1 },
         ] {
@@ -315,10 +352,12 @@ extension SubjectTrackerTests {
         let coasted = try #require(tracker.tracks.first)
         #expect(coasted.phase == .coasting && coasted.identifier == seen.identifier)
         let box = coasted.filter.angularBox
-        #expect(abs(box.pitchRadians - lostBox.pitchRadians) < 1e-9,
-                "the prediction stays at the height the person was lost at: \(lostBox.pitchRadians) → \(box.pitchRadians)")
-        #expect(abs(box.heightRadians - lostBox.heightRadians) < 1e-9 && abs(box.widthRadians - lostBox.widthRadians) < 1e-9,
-                "and at its size")
+        #expect(
+            abs(box.pitchRadians - lostBox.pitchRadians) < 1e-9,
+            "the prediction stays at the height the person was lost at: \(lostBox.pitchRadians) → \(box.pitchRadians)")
+        #expect(
+            abs(box.heightRadians - lostBox.heightRadians) < 1e-9 && abs(box.widthRadians - lostBox.widthRadians) < 1e-9,
+            "and at its size")
         // Without the rule it would have gone down by |rate| × 1.04 s, a third of its height or more.
         #expect(abs(pitchRate) * 1.04 > 0.1)
         // Across the image it keeps walking: a person hidden behind someone walks on.

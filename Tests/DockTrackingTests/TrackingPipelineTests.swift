@@ -17,8 +17,9 @@ import Testing
         let tick = Duration.nanoseconds(33_333_333)
         for _ in 0..<60 {
             now += tick
-            pipeline.observe([Observation(kind: .body, box: box, confidence: 0.9)], camera: Self.camera, captureTime: now,
-                             gimbalYawRadians: yaw, gimbalPitchRadians: 0)
+            pipeline.observe(
+                [Observation(kind: .body, box: box, confidence: 0.9)], camera: Self.camera, captureTime: now,
+                gimbalYawRadians: yaw, gimbalPitchRadians: 0)
             _ = pipeline.step(now: now, gimbalYawRadians: yaw, gimbalPitchRadians: 0)
         }
         #expect(pipeline.primary != nil, "the person is followed")

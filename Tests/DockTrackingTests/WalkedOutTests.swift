@@ -39,15 +39,17 @@ extension TrackingPipelineTests {
         let out = try losing(rate: -0.3, lastBox: 4.3)
         #expect(out.pipeline.lostPrimaryWalkedOut == .left)
         let turning = out.rates.prefix(29)
-        #expect(turning.count == 29 && turning.dropFirst(3).allSatisfy { $0 < -0.2 } && turning.allSatisfy { $0 <= 0 },
-                "turns after them for a second, their way: \(turning)")
+        #expect(
+            turning.count == 29 && turning.dropFirst(3).allSatisfy { $0 < -0.2 } && turning.allSatisfy { $0 <= 0 },
+            "turns after them for a second, their way: \(turning)")
         #expect(out.rates.suffix(10).allSatisfy { abs($0) < 1e-9 }, "then holds: \(out.rates.suffix(10))")
 
         // The same walker vanishing in the middle of the picture (hidden): it brakes at once.
         let hidden = try losing(rate: -0.3, lastBox: 2.5)
         #expect(hidden.pipeline.lostPrimaryWalkedOut == nil)
         // (It coasts, and the dock brakes, for its track's 1.5 s; then it holds, still.)
-        #expect(hidden.rates.count > 5 && hidden.rates.allSatisfy { abs($0) < 1e-9 },
-                "no turn after a hidden subject: \(hidden.rates.prefix(10))")
+        #expect(
+            hidden.rates.count > 5 && hidden.rates.allSatisfy { abs($0) < 1e-9 },
+            "no turn after a hidden subject: \(hidden.rates.prefix(10))")
     }
 }

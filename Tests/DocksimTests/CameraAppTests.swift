@@ -4,8 +4,8 @@ import DockTracking
 import Foundation
 import FoundationXML
 import Glibc
-import Testing
 import TestSupport
+import Testing
 
 @testable import DockSimulator
 @testable import docksim
@@ -27,32 +27,38 @@ import TestSupport
 
     @Test(arguments: ["bogus", "unix:", "/run/dockd/dockd.sock", "tcp:localhost:1"])
     func aCameraThatIsNotAUnixSocketIsAUsageError(value: String) {
-        #expect(throws: Options.UsageError(message: "--camera needs unix:SOCKET, the path of dockd's control socket "
-                                           + "(e.g. unix:/run/dockd/dockd.sock), got '\(value)'")) {
+        #expect(
+            throws: Options.UsageError(
+                message: "--camera needs unix:SOCKET, the path of dockd's control socket "
+                    + "(e.g. unix:/run/dockd/dockd.sock), got '\(value)'")
+        ) {
             try Options.parse(["--pty", "/tmp/d", "--camera", value])
         }
     }
 
     @Test func aBatchBecomesATrackCallAtItsHostCaptureTime() throws {
-        let camera = CameraInformation(horizontalFieldOfViewRadians: 1.2, aspectRatio: 0.5625,
-                                       orientation: .rotatedClockwise, isMirrored: true)
+        let camera = CameraInformation(
+            horizontalFieldOfViewRadians: 1.2, aspectRatio: 0.5625,
+            orientation: .rotatedClockwise, isMirrored: true)
         let batch = DetectionBatch(
             captureTime: .milliseconds(1500), deliveryTime: .milliseconds(1540), camera: camera,
             observations: [Observation(kind: .face, box: NormalizedRect(x: 0.25, y: 0.125, width: 0.5, height: 0.25), confidence: 0.75)])
         let parameters = CameraApp.trackCall(batch, hostCaptureTime: .seconds(1000) + .milliseconds(1500)).encoded().parameters
-        #expect(JSONValue.object(parameters).serialized == """
-            {"camera":{"aspect_ratio":0.5625,"horizontal_fov":1.2,"mirrored":true,"orientation":"rotated_clockwise"},\
-            "capture_time":1001.5,"observations":[{"box":{"height":0.25,"width":0.5,"x":0.25,"y":0.125},\
-            "confidence":0.75,"kind":"face"}]}
-            """)
+        #expect(
+            JSONValue.object(parameters).serialized == """
+                {"camera":{"aspect_ratio":0.5625,"horizontal_fov":1.2,"mirrored":true,"orientation":"rotated_clockwise"},\
+                "capture_time":1001.5,"observations":[{"box":{"height":0.25,"width":0.5,"x":0.25,"y":0.125},\
+                "confidence":0.75,"kind":"face"}]}
+                """)
     }
 
     @Test func aCrowdIsCutToTheSixtyFourMostConfidentInTheirOrder() {
         let observations = (0..<70).map { index in
             Observation(kind: .body, box: NormalizedRect(x: 0, y: 0, width: 0.1, height: 0.1), confidence: index % 10 == 0 ? 0.1 : 0.9)
         }
-        let batch = DetectionBatch(captureTime: .zero, deliveryTime: .zero,
-                                   camera: CameraInformation(horizontalFieldOfViewRadians: 1, aspectRatio: 1), observations: observations)
+        let batch = DetectionBatch(
+            captureTime: .zero, deliveryTime: .zero,
+            camera: CameraInformation(horizontalFieldOfViewRadians: 1, aspectRatio: 1), observations: observations)
         guard case .host(.track(let sent)) = CameraApp.trackCall(batch, hostCaptureTime: .seconds(1)) else {
             Issue.record("not a Track call")
             return
@@ -68,10 +74,12 @@ import TestSupport
         #expect(CameraApp.primaryBox(in: status) == nil)
         status.primary = 4
         status.subjects = [
-            SubjectSummary(identifier: 2, kind: .body, box: NormalizedRect(x: 0.1, y: 0.1, width: 0.2, height: 0.5), isPrimary: false,
-                           saliencyRank: 2, isCoasting: false),
-            SubjectSummary(identifier: 4, kind: .body, box: NormalizedRect(x: 0.5, y: 0, width: 0.25, height: 0.75), isPrimary: true,
-                           saliencyRank: 1, isCoasting: false),
+            SubjectSummary(
+                identifier: 2, kind: .body, box: NormalizedRect(x: 0.1, y: 0.1, width: 0.2, height: 0.5), isPrimary: false,
+                saliencyRank: 2, isCoasting: false),
+            SubjectSummary(
+                identifier: 4, kind: .body, box: NormalizedRect(x: 0.5, y: 0, width: 0.25, height: 0.75), isPrimary: true,
+                saliencyRank: 1, isCoasting: false),
         ]
         #expect(CameraApp.primary(in: status) == .subject(4))
         #expect(CameraApp.primaryBox(in: status) == NormalizedRect(x: 0.5, y: 0, width: 0.25, height: 0.75))
@@ -120,14 +128,18 @@ import TestSupport
         {"name": "short", "duration_s": 1.5, "subjects": [{"id": 1, "kind": "person", "primary": true,
          "path": {"waypoints": [{"t_s": 0, "x_m": 0, "y_m": 3}]}}]}
         """.write(toFile: scenario, atomically: true, encoding: .utf8)
-        let result = try await exited(ChildProcess("docksim", [
-            "--pty", link, "--camera", "unix:\(temporaryPath("no-dockd")).sock", "--scenario", scenario,
-            "--report", report, "--plot", plot,
-        ]))
+        let result = try await exited(
+            ChildProcess(
+                "docksim",
+                [
+                    "--pty", link, "--camera", "unix:\(temporaryPath("no-dockd")).sock", "--scenario", scenario,
+                    "--report", report, "--plot", plot,
+                ]))
         #expect(result.status == 0, "\(result.error)")
         let waiting = result.error.split(separator: "\n").filter { $0.contains("camera app") }
-        #expect(waiting.count == 1 && waiting.first?.contains("waiting for dockd") == true,
-                "one line while it retries: \(waiting)")
+        #expect(
+            waiting.count == 1 && waiting.first?.contains("waiting for dockd") == true,
+            "one line while it retries: \(waiting)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
         #expect(json["primary_id_switches"] is NSNull)
         let cameraApp = try #require(json["camera_app"] as? [String: Int])
@@ -146,9 +158,11 @@ import TestSupport
         let report = temporaryPath("camera-report") + ".json", plot = temporaryPath("camera-plot") + ".svg"
         defer { for path in [report, plot] { unlink(path) } }
 
-        let docksim = try ChildProcess("docksim", [
-            "--pty", link, "--camera", "unix:\(socket)", "--scenario", scenarioPath, "--report", report, "--plot", plot, "--quiet",
-        ])
+        let docksim = try ChildProcess(
+            "docksim",
+            [
+                "--pty", link, "--camera", "unix:\(socket)", "--scenario", scenarioPath, "--report", report, "--plot", plot, "--quiet",
+            ])
         #expect(try await waitForPath(link), "docksim makes the dock's pty")
         let dockd = try ChildProcess("dockd", ["--device", link, "--socket", socket, "--config", "", "--wake-on-attach=false"])
         let finished = try await exited(docksim)
@@ -168,7 +182,8 @@ import TestSupport
         let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
         #expect(json["primary_id_switches"] as? Int == 0, "the tracker kept the primary's ID through the crossing")
         let share = try #require(json["primary_in_tolerance_share"] as? Double)
-        let scenario = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: scenarioPath))) as? [String: Any])
+        let scenario = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: scenarioPath))) as? [String: Any])
         if let minimum = (scenario["pass"] as? [String: Any])?["primary_in_frame_min"] as? Double {
             #expect(share >= minimum, "in tolerance \(share), the scenario asks \(minimum)")
         }

@@ -3,8 +3,8 @@ import DockSimulator
 import DockSystem
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
 
 /// `docksim` as a process, serving the dock on a real pseudo-terminal, driven through the codec.
 @Suite(.serialized) struct DocksimProcessTests {
@@ -55,10 +55,12 @@ import TestSupport
     @Test func answersHelloOverThePtyAndStopsAtTheFailsafe() throws {
         let link = temporaryPath("dock-test")
         let report = temporaryPath("dock-report") + ".json"
-        let docksim = try ChildProcess("docksim", [
-            "--pty", link, "--scenario", Self.scenarios.appendingPathComponent("walk-across.json").path,
-            "--report", report,
-        ])
+        let docksim = try ChildProcess(
+            "docksim",
+            [
+                "--pty", link, "--scenario", Self.scenarios.appendingPathComponent("walk-across.json").path,
+                "--report", report,
+            ])
         let announced = try #require(docksim.waitForErrorLine(containing: "dock on"))
         #expect(announced.contains(link))
         var destination = [CChar](repeating: 0, count: 256)
@@ -71,8 +73,11 @@ import TestSupport
         #expect(info?.message == .info(expected))
 
         // Turn, keeping the link alive for a while, then fall silent.
-        try host.send(.setVelocity(VelocityCommand(yawRate: AngularRate(radiansPerSecond: 1)!, pitchRate: .zero,
-                                                   timeToLive: .seconds(5))))
+        try host.send(
+            .setVelocity(
+                VelocityCommand(
+                    yawRate: AngularRate(radiansPerSecond: 1)!, pitchRate: .zero,
+                    timeToLive: .seconds(5))))
         var lastAcknowledged = AccessoryTimestamp(microseconds: 0)
         var moving = false
         for _ in 0..<5 {
@@ -137,14 +142,17 @@ import TestSupport
         let pty = FileManager.default.temporaryDirectory.appendingPathComponent("docksim-usage-\(getpid())").path
         let noPty = try ChildProcess.run("docksim", ["--scenario", "x.json"])
         #expect(noPty.status == 64)
-        #expect(noPty.error.hasPrefix("docksim: --pty PATH (or, for a VISCA camera, --udp or --tcp) is required\nusage: docksim (--pty PATH"))
+        #expect(
+            noPty.error.hasPrefix("docksim: --pty PATH (or, for a VISCA camera, --udp or --tcp) is required\nusage: docksim (--pty PATH"))
         let badSeed = try ChildProcess.run("docksim", ["--pty", pty, "--seed", "minus one"])
         #expect(badSeed.status == 64)
         #expect(badSeed.error.hasPrefix("docksim: --seed needs a whole number, got 'minus one'"))
         let badCamera = try ChildProcess.run("docksim", ["--pty", pty, "--camera", "bogus"])
         #expect(badCamera.status == 64)
-        #expect(badCamera.error.hasPrefix("docksim: --camera needs unix:SOCKET, the path of dockd's control socket "
-                                          + "(e.g. unix:/run/dockd/dockd.sock), got 'bogus'\nusage: docksim (--pty PATH"))
+        #expect(
+            badCamera.error.hasPrefix(
+                "docksim: --camera needs unix:SOCKET, the path of dockd's control socket "
+                    + "(e.g. unix:/run/dockd/dockd.sock), got 'bogus'\nusage: docksim (--pty PATH"))
         let network = try ChildProcess.run("docksim", ["--udp", "127.0.0.1:52381"])
         #expect(network.status == 64)
         #expect(network.error.hasPrefix("docksim: --udp, --udp-raw and --tcp serve a VISCA camera: add --protocol visca"))
@@ -157,8 +165,10 @@ import TestSupport
         let help = try ChildProcess.run("docksim", ["--help"])
         #expect(help.status == 0)
         #expect(help.output.hasPrefix("docksim: a simulated dock on a pseudo-terminal"))
-        for option in ["--pty", "--protocol", "--profile", "--udp", "--udp-raw", "--tcp", "--scenario", "--report", "--plot",
-                       "--camera unix:SOCKET", "--seed", "--trace", "--quiet", "--help", "--v4l2", "--model"] {
+        for option in [
+            "--pty", "--protocol", "--profile", "--udp", "--udp-raw", "--tcp", "--scenario", "--report", "--plot",
+            "--camera unix:SOCKET", "--seed", "--trace", "--quiet", "--help", "--v4l2", "--model",
+        ] {
             #expect(help.output.contains(option), "--help documents \(option)")
         }
     }

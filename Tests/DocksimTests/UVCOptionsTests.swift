@@ -5,8 +5,10 @@ import Testing
 /// `docksim --protocol uvc --v4l2 PATH` with a scenario: the webcam in the room.
 @Suite struct UVCOptionsTests {
     @Test func aWebcamInTheRoomIsParsed() throws {
-        let parsed = try Options.parse(["--protocol", "uvc", "--v4l2", "/tmp/video", "--model", "obsbot-tiny",
-                                        "--scenario", "crossing.json", "--camera", "unix:/tmp/dockd.sock"])
+        let parsed = try Options.parse([
+            "--protocol", "uvc", "--v4l2", "/tmp/video", "--model", "obsbot-tiny",
+            "--scenario", "crossing.json", "--camera", "unix:/tmp/dockd.sock",
+        ])
         guard case .run(let options) = parsed else {
             Issue.record("expected options, got \(parsed)")
             return
@@ -14,7 +16,9 @@ import Testing
         #expect(options.endpoint == .v4l2("/tmp/video"))
         #expect(options.uvcModel == "obsbot-tiny")
         #expect(options.viscaProfile == nil)
-        guard case .run(let plain) = try Options.parse(["--protocol", "uvc", "--v4l2", "/tmp/video", "--scenario", "x.json"]) else { return }
+        guard case .run(let plain) = try Options.parse(["--protocol", "uvc", "--v4l2", "/tmp/video", "--scenario", "x.json"]) else {
+            return
+        }
         #expect(plain.uvcModel == "generic", "the generic model by default")
     }
 

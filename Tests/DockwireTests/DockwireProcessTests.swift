@@ -1,7 +1,7 @@
 import DockProtocol
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Runs the built `dockwire` binary, as a user would.
 @Suite struct DockwireProcessTests {

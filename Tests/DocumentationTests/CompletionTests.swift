@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// dockctl's shell completions (completions/, written by scripts/make-completions from
 /// `dockctl --completions SHELL`) against
@@ -40,7 +40,8 @@ import TestSupport
     /// completed).
     static func bash(_ words: [String]) throws -> Set<String> {
         let quoted = words.map { "'\($0)'" }.joined(separator: " ")
-        let script = "source completions/dockctl.bash; COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _dockctl; "
+        let script =
+            "source completions/dockctl.bash; COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _dockctl; "
             + "printf '%s\\n' \"${COMPREPLY[@]}\""
         let run = try Repository.run("bash", ["--norc", "-c", script], in: Repository.root)
         #expect(run.status == 0, "\(run.output)")
@@ -49,8 +50,9 @@ import TestSupport
 
     /// What fish would complete for a command line.
     static func fish(_ line: String) throws -> Set<String> {
-        let run = try Repository.run("fish", ["--no-config", "-c", "source completions/dockctl.fish; complete -C '\(line)'"],
-                                     in: Repository.root)
+        let run = try Repository.run(
+            "fish", ["--no-config", "-c", "source completions/dockctl.fish; complete -C '\(line)'"],
+            in: Repository.root)
         #expect(run.status == 0, "\(run.output)")
         return Set(run.output.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) })
     }
@@ -86,8 +88,9 @@ import TestSupport
 
     @Test func zshLoadsItAndNamesTheSameOptions() throws {
         let help = try Self.help()
-        let load = try Repository.run("zsh", ["-f", "-c", "fpath=($PWD/completions $fpath); autoload -Uz compinit; compinit -u -D; print -r -- $_comps[dockctl]"],
-                                      in: Repository.root)
+        let load = try Repository.run(
+            "zsh", ["-f", "-c", "fpath=($PWD/completions $fpath); autoload -Uz compinit; compinit -u -D; print -r -- $_comps[dockctl]"],
+            in: Repository.root)
         #expect(load.output.split(separator: "\n").last == "_dockctl", "\(load.output)")
         #expect(try Repository.run("zsh", ["-n", "completions/_dockctl"], in: Repository.root).status == 0)
 

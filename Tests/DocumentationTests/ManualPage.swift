@@ -12,14 +12,18 @@ struct ManualPage {
     /// of the same level or above; `title` matches the heading's first word.
     func section(_ title: String, level: Int = 1) -> [Substring] {
         let marker = String(repeating: "#", count: level) + " "
-        guard let start = lines.firstIndex(where: { $0.hasPrefix(marker) && $0.dropFirst(marker.count).split(separator: " ").first == Substring(title) })
+        guard
+            let start = lines.firstIndex(where: {
+                $0.hasPrefix(marker) && $0.dropFirst(marker.count).split(separator: " ").first == Substring(title)
+            })
         else { return [] }
         let rest = lines[(start + 1)...]
-        let end = rest.firstIndex { line in
-            guard line.hasPrefix("#") else { return false }
-            let hashes = line.prefix { $0 == "#" }.count
-            return hashes <= level && line.dropFirst(hashes).hasPrefix(" ")
-        } ?? lines.endIndex
+        let end =
+            rest.firstIndex { line in
+                guard line.hasPrefix("#") else { return false }
+                let hashes = line.prefix { $0 == "#" }.count
+                return hashes <= level && line.dropFirst(hashes).hasPrefix(" ")
+            } ?? lines.endIndex
         return Array(lines[(start + 1)..<end])
     }
 

@@ -32,7 +32,8 @@ enum Repository {
     static func output(of program: String, _ arguments: [String]) throws -> String {
         let run = try ChildProcess.run(program, arguments)
         guard run.status == 0 else {
-            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "\(program) \(arguments): exit \(run.status): \(run.error)"])
+            throw CocoaError(
+                .executableLoad, userInfo: [NSLocalizedDescriptionKey: "\(program) \(arguments): exit \(run.status): \(run.error)"])
         }
         return run.output
     }

@@ -1,8 +1,8 @@
 import DockVersion
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
 
 /// One version, `DockVersion.number`, everywhere it shows: every program's `--version`, dockd's
 /// `GetInfo` and its log line at start (scripts/package takes the package's from `dockd --version`).
@@ -22,8 +22,12 @@ import TestSupport
 
     @Test func dockdShowsItInGetInfoAndAtStart() throws {
         let socket = "\(ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp")/dockd-version-\(getpid()).sock"
-        let dockd = try ChildProcess("dockd", ["--config", "", "--simulator", "--socket", socket, "--wake-on-attach=false",
-                                               "--simulator-camera=false"])
+        let dockd = try ChildProcess(
+            "dockd",
+            [
+                "--config", "", "--simulator", "--socket", socket, "--wake-on-attach=false",
+                "--simulator-camera=false",
+            ])
         defer { if dockd.process.isRunning { dockd.signal(SIGKILL) } }
         #expect(dockd.waitForErrorLine(containing: "dockd started on simulator; version \(DockVersion.number)") != nil)
         let client = try VarlinkTestClient(path: socket)

@@ -8,7 +8,8 @@ import Testing
     /// The fields of the interface's types, methods and errors.
     static func wireKeys() throws -> Set<String> {
         let text = try Repository.text("Protocol/io.dockd.Dock.varlink")
-        let uncommented = text.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("#") }.joined(separator: "\n")
+        let uncommented = text.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("#") }.joined(
+            separator: "\n")
         let field = try Regex(#"([a-z][a-z_]*)\s*:"#)
         return Set(uncommented.matches(of: field).compactMap { $0.output[1].substring.map(String.init) })
     }
@@ -37,15 +38,18 @@ import Testing
 
     @Test func noClientSpellsAFieldOfTheWire() throws {
         let keys = try Self.wireKeys()
-        #expect(keys.isSuperset(of: ["pose", "yaw", "saliency_rank", "capture_time", "region_of_interest", "by_client"]),
-                "the interface's fields are read: \(keys.sorted())")
+        #expect(
+            keys.isSuperset(of: ["pose", "yaw", "saliency_rank", "capture_time", "region_of_interest", "by_client"]),
+            "the interface's fields are read: \(keys.sorted())")
         let literal = try Regex(#""([a-z_]+)""#)
         var found: [String] = []
         for path in try Self.clientSources() {
             let allowed = Self.otherMeanings[path] ?? []
             for (number, line) in try Repository.text(path).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                 for match in line.matches(of: literal) {
-                    guard let word = match.output[1].substring.map(String.init), keys.contains(word), !allowed.contains(word) else { continue }
+                    guard let word = match.output[1].substring.map(String.init), keys.contains(word), !allowed.contains(word) else {
+                        continue
+                    }
                     found.append("\(path):\(number + 1): \"\(word)\"")
                 }
             }

@@ -23,8 +23,9 @@ public final class ChildProcess {
 
     /// Starts executable `name` with `arguments`, and `environment` added to the test's own.
     public convenience init(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws {
-        try self.init(program: try Self.executable(name), arguments,
-                      exactEnvironment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
+        try self.init(
+            program: try Self.executable(name), arguments,
+            exactEnvironment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
     }
 
     /// Starts any program with `arguments` and exactly `exactEnvironment` (nothing of the test's own).

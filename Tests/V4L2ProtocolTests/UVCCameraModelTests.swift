@@ -59,10 +59,12 @@ import Testing
     @Test func unknownMistypedAndMissingFieldsAreNamed() throws {
         let generic = try String(contentsOf: Self.directory.appendingPathComponent("generic.json"), encoding: .utf8)
         #expect(throws: UVCCameraModel.ParseError(field: "motion_lag", reason: "is not a model field")) {
-            try UVCCameraModel.parse(json: generic.replacingOccurrences(of: "\"enumeration_delay_ms\"", with: "\"motion_lag\": 1, \"enumeration_delay_ms\""))
+            try UVCCameraModel.parse(
+                json: generic.replacingOccurrences(of: "\"enumeration_delay_ms\"", with: "\"motion_lag\": 1, \"enumeration_delay_ms\""))
         }
         #expect(throws: UVCCameraModel.ParseError(field: "digital_pan_tilt", reason: "must be true or false, got a string")) {
-            try UVCCameraModel.parse(json: generic.replacingOccurrences(of: "\"digital_pan_tilt\": false", with: "\"digital_pan_tilt\": \"no\""))
+            try UVCCameraModel.parse(
+                json: generic.replacingOccurrences(of: "\"digital_pan_tilt\": false", with: "\"digital_pan_tilt\": \"no\""))
         }
         #expect(throws: UVCCameraModel.ParseError(field: "usb_id", reason: "is missing")) {
             try UVCCameraModel.parse(json: generic.replacingOccurrences(of: "\"usb_id\"", with: "\"usb_idx\""))

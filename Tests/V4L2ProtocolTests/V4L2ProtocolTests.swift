@@ -36,8 +36,9 @@ import Testing
     }
 
     @Test func queryExtendedControlRoundTrips() throws {
-        let control = V4L2ControlDescription(id: V4L2ControlID.panSpeed, name: "Pan, Speed", minimum: -1, maximum: 160, step: 1,
-                                             defaultValue: 0, flags: [.writeOnly])
+        let control = V4L2ControlDescription(
+            id: V4L2ControlID.panSpeed, name: "Pan, Speed", minimum: -1, maximum: 160, step: 1,
+            defaultValue: 0, flags: [.writeOnly])
         let image = V4L2QueryExtendedControl.encode(control)
         #expect(image.count == 232)
         #expect(Array(image[40..<48]) == [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF])  // minimum −1, 64-bit at 40
@@ -61,16 +62,19 @@ import Testing
     }
 
     @Test func capabilityRoundTrips() throws {
-        let capability = V4L2Capability(driver: "uvcvideo", card: "OBSBOT Tiny", busInfo: "usb-0000:00:14.0-1",
-                                        version: 0x06_01_00, capabilities: 0x8420_0001, deviceCapabilities: 0x0420_0001)
+        let capability = V4L2Capability(
+            driver: "uvcvideo", card: "OBSBOT Tiny", busInfo: "usb-0000:00:14.0-1",
+            version: 0x06_01_00, capabilities: 0x8420_0001, deviceCapabilities: 0x0420_0001)
         #expect(try V4L2Capability(bytes: capability.bytes) == capability)
         #expect(capability.versionText == "6.1.0")
     }
 
     /// Frames come out whole whether the bytes arrive at once, a byte at a time, or merged.
     @Test func framingSurvivesAnySplit() throws {
-        let replies = [V4L2Frame.Reply(request: V4L2Request.setExtendedControls, errno: 0, bytes: [1, 2, 3]),
-                       V4L2Frame.Reply(request: V4L2Request.getControl, errno: LinuxErrno.io, bytes: [])]
+        let replies = [
+            V4L2Frame.Reply(request: V4L2Request.setExtendedControls, errno: 0, bytes: [1, 2, 3]),
+            V4L2Frame.Reply(request: V4L2Request.getControl, errno: LinuxErrno.io, bytes: []),
+        ]
         let stream = replies.flatMap { $0.encode() }
         #expect(Array(stream[0..<12]) == [0x48, 0x56, 0x20, 0xC0, 0, 0, 0, 0, 3, 0, 0, 0])
         var whole = V4L2Frame.Decoder.replies()

@@ -12,13 +12,14 @@ import VISCAProtocol
     ]
 
     /// Commands with parameters at their edges.
-    static let commands: [VISCACommand] = oneOfEach + [
-        .cancel(socket: 0), .cancel(socket: 15),
-        .panTiltDrive(panSpeed: 0, tiltSpeed: 0xFE, pan: .left, tilt: .down),
-        .absolutePosition(panSpeed: 0x18, tiltSpeed: 0x17, pan: .min, tilt: .max),
-        .relativePosition(panSpeed: 0, tiltSpeed: 0, pan: -1, tilt: 1),
-        .zoomTele(speed: 15), .zoomWide(speed: 7), .zoomDirect(position: .max),
-    ]
+    static let commands: [VISCACommand] =
+        oneOfEach + [
+            .cancel(socket: 0), .cancel(socket: 15),
+            .panTiltDrive(panSpeed: 0, tiltSpeed: 0xFE, pan: .left, tilt: .down),
+            .absolutePosition(panSpeed: 0x18, tiltSpeed: 0x17, pan: .min, tilt: .max),
+            .relativePosition(panSpeed: 0, tiltSpeed: 0, pan: -1, tilt: 1),
+            .zoomTele(speed: 15), .zoomWide(speed: 7), .zoomDirect(position: .max),
+        ]
 
     @Test func everyCommandRoundTripsAtEveryAddress() throws {
         for command in Self.commands {
@@ -40,15 +41,18 @@ import VISCAProtocol
             let command: VISCACommand =
                 switch Int.random(in: 0..<4, using: &random) {
                 case 0:
-                    .panTiltDrive(panSpeed: speed(&random), tiltSpeed: speed(&random),
-                                  pan: PanDirection.allCases.randomElement(using: &random)!,
-                                  tilt: TiltDirection.allCases.randomElement(using: &random)!)
+                    .panTiltDrive(
+                        panSpeed: speed(&random), tiltSpeed: speed(&random),
+                        pan: PanDirection.allCases.randomElement(using: &random)!,
+                        tilt: TiltDirection.allCases.randomElement(using: &random)!)
                 case 1:
-                    .absolutePosition(panSpeed: speed(&random), tiltSpeed: speed(&random),
-                                      pan: .random(in: .min ... .max, using: &random), tilt: .random(in: .min ... .max, using: &random))
+                    .absolutePosition(
+                        panSpeed: speed(&random), tiltSpeed: speed(&random),
+                        pan: .random(in: .min ... .max, using: &random), tilt: .random(in: .min ... .max, using: &random))
                 case 2:
-                    .relativePosition(panSpeed: speed(&random), tiltSpeed: speed(&random),
-                                      pan: .random(in: .min ... .max, using: &random), tilt: .random(in: .min ... .max, using: &random))
+                    .relativePosition(
+                        panSpeed: speed(&random), tiltSpeed: speed(&random),
+                        pan: .random(in: .min ... .max, using: &random), tilt: .random(in: .min ... .max, using: &random))
                 default:
                     .zoomDirect(position: .random(in: .min ... .max, using: &random))
                 }
@@ -124,9 +128,10 @@ import VISCAProtocol
 
     // MARK: The packet decoder
 
-    static let packets: [[UInt8]] = commands.map { $0.encode(address: 1) } + [
-        [0x90, 0x41, 0xFF], [0x90, 0x51, 0xFF], [0x90, 0x50, 0x00, 0x09, 0x09, 0x00, 0x00, 0x05, 0x01, 0x00, 0xFF],
-    ]
+    static let packets: [[UInt8]] =
+        commands.map { $0.encode(address: 1) } + [
+            [0x90, 0x41, 0xFF], [0x90, 0x51, 0xFF], [0x90, 0x50, 0x00, 0x09, 0x09, 0x00, 0x00, 0x05, 0x01, 0x00, 0xFF],
+        ]
 
     @Test(arguments: [1 as UInt64, 2, 3, 0x5153])
     func garbageWithoutHeaderBytesCostsNoPacket(seed: UInt64) {

@@ -16,8 +16,9 @@ import VISCAProtocol
     @Test func theEmbeddedProfilesAreTheFilesOnDisk() throws {
         let files = try Self.filesOnDisk()
         #expect(files.count >= 3)
-        #expect(VISCAProfile.builtIn.count == files.count,
-                "Protocol/visca/ and the embedded profiles differ: run scripts/embed-visca-profiles")
+        #expect(
+            VISCAProfile.builtIn.count == files.count,
+            "Protocol/visca/ and the embedded profiles differ: run scripts/embed-visca-profiles")
         for ((file, text), embedded) in zip(files, VISCAProfile.builtIn) {
             let parsed = try VISCAProfile.parse(json: text)
             #expect(parsed == embedded, "\(file): run scripts/embed-visca-profiles")

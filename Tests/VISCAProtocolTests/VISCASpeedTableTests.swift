@@ -4,8 +4,10 @@ import VISCAProtocol
 /// Speed tables: their checks, interpolation, and the rad/s → step mapping with hysteresis.
 @Suite struct VISCASpeedTableTests {
     /// Telycam TLC-700's pan steps (user manual p. 13), degrees per second.
-    static let telycamPan: [Double] = [1, 1.5, 2.2, 2.4, 2.6, 2.8, 3.0, 3.2, 3.4, 3.8, 4.5, 6, 9, 15, 19, 25, 32, 38, 45, 58,
-                                       75, 88, 105, 120]
+    static let telycamPan: [Double] = [
+        1, 1.5, 2.2, 2.4, 2.6, 2.8, 3.0, 3.2, 3.4, 3.8, 4.5, 6, 9, 15, 19, 25, 32, 38, 45, 58,
+        75, 88, 105, 120,
+    ]
 
     static func telycam() throws -> VISCASpeedTable {
         try VISCASpeedTable(points: telycamPan.enumerated().map { (step: UInt8($0.offset + 1), degreesPerSecond: $0.element) })

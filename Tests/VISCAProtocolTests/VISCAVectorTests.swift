@@ -7,8 +7,9 @@ import VISCAProtocol
     @Test func directoryHoldsExactlyTheKnownVectorFiles() throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: VISCAVectors.directory.path)
         #expect(names.contains("README.md"), "Protocol/vectors/visca/README.md documents the format")
-        #expect(Set(names.filter { $0 != "README.md" }) == Set(VISCAVectors.knownFiles),
-                "every vector file must be read by a test, and every file a test reads must exist")
+        #expect(
+            Set(names.filter { $0 != "README.md" }) == Set(VISCAVectors.knownFiles),
+            "every vector file must be read by a test, and every file a test reads must exist")
     }
 
     @Test func everyCommandVectorDecodesAndEncodesExactly() throws {
@@ -77,9 +78,12 @@ import VISCAProtocol
         if reads.has("version") {
             let fields = try reads.object("version")
             let version = try #require(VISCAVersion(data: data), "\(name)")
-            #expect(version == VISCAVersion(vendor: try fields.integer("vendor"), model: try fields.integer("model"),
-                                            romVersion: try fields.integer("rom_version"),
-                                            maximumSocket: try fields.integer("maximum_socket")), "\(name)")
+            #expect(
+                version
+                    == VISCAVersion(
+                        vendor: try fields.integer("vendor"), model: try fields.integer("model"),
+                        romVersion: try fields.integer("rom_version"),
+                        maximumSocket: try fields.integer("maximum_socket")), "\(name)")
             #expect(version.data == data, "\(name): version data")
         } else {
             #expect(VISCAVersion(data: data) == nil, "\(name): not a version")
@@ -119,8 +123,9 @@ import VISCAProtocol
             let bytes = try vector.bytes("hex")
             let typeName = try vector.string("payload_type")
             let type = try #require(VISCAIPMessage.PayloadType.allCases.first { $0.name == typeName }, "\(name): \(typeName)")
-            let message = VISCAIPMessage(payloadType: type, sequence: try vector.integer("sequence"),
-                                         payload: try vector.bytes("payload_hex"))
+            let message = VISCAIPMessage(
+                payloadType: type, sequence: try vector.integer("sequence"),
+                payload: try vector.bytes("payload_hex"))
             typesSeen.insert(type)
 
             #expect(try VISCAIPMessage.decode(bytes) == message, "\(name): decoding")
@@ -178,11 +183,12 @@ import VISCAProtocol
                 #expect(!vector.has("message") && !vector.has("field") && !vector.has("index"), "\(name): extra keys")
             }
         }
-        #expect(errorsSeen == [
-            "too_short", "missing_terminator", "early_terminator", "too_long", "bad_header", "unknown_command",
-            "unknown_reply", "wrong_length", "bad_nibble", "bad_parameter", "datagram_too_short", "unknown_payload_type",
-            "payload_length_mismatch", "payload_length_out_of_range",
-        ])
+        #expect(
+            errorsSeen == [
+                "too_short", "missing_terminator", "early_terminator", "too_long", "bad_header", "unknown_command",
+                "unknown_reply", "wrong_length", "bad_nibble", "bad_parameter", "datagram_too_short", "unknown_payload_type",
+                "payload_length_mismatch", "payload_length_out_of_range",
+            ])
     }
 
     @Test func everyStreamVectorGivesItsOutcomesInAnyChunking() throws {
@@ -202,8 +208,9 @@ import VISCAProtocol
 
             for split in 1..<input.count {
                 var decoder = VISCAPacketDecoder()
-                try expectOutcomes(decoder.decode(input[..<split]) + decoder.decode(input[split...]), expected,
-                                   "\(name), split at \(split)")
+                try expectOutcomes(
+                    decoder.decode(input[..<split]) + decoder.decode(input[split...]), expected,
+                    "\(name), split at \(split)")
             }
         }
     }
@@ -244,8 +251,10 @@ import VISCAProtocol
             offset += size
             size = size % 7 + 1
         }
-        for (name, results) in [("whole", whole.decode(input)), ("byte by byte", input.compactMap { byteByByte.decode($0) }),
-                                ("chunked", chunks)] {
+        for (name, results) in [
+            ("whole", whole.decode(input)), ("byte by byte", input.compactMap { byteByByte.decode($0) }),
+            ("chunked", chunks),
+        ] {
             #expect(results.count == expected.count, "\(name)")
             for (result, (bytes, check)) in zip(results, expected) {
                 let packet = try result.get()

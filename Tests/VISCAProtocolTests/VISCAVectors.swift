@@ -83,14 +83,17 @@ enum VISCAVectors {
         case "interface_clear": return .interfaceClear
         case "cancel": return .cancel(socket: try json.integer("socket"))
         case "pan_tilt_drive":
-            return .panTiltDrive(panSpeed: try json.integer("pan_speed"), tiltSpeed: try json.integer("tilt_speed"),
-                                 pan: try direction("pan", PanDirection.self), tilt: try direction("tilt", TiltDirection.self))
+            return .panTiltDrive(
+                panSpeed: try json.integer("pan_speed"), tiltSpeed: try json.integer("tilt_speed"),
+                pan: try direction("pan", PanDirection.self), tilt: try direction("tilt", TiltDirection.self))
         case "absolute_position":
-            return .absolutePosition(panSpeed: try json.integer("pan_speed"), tiltSpeed: try json.integer("tilt_speed"),
-                                     pan: try json.integer("pan"), tilt: try json.integer("tilt"))
+            return .absolutePosition(
+                panSpeed: try json.integer("pan_speed"), tiltSpeed: try json.integer("tilt_speed"),
+                pan: try json.integer("pan"), tilt: try json.integer("tilt"))
         case "relative_position":
-            return .relativePosition(panSpeed: try json.integer("pan_speed"), tiltSpeed: try json.integer("tilt_speed"),
-                                     pan: try json.integer("pan"), tilt: try json.integer("tilt"))
+            return .relativePosition(
+                panSpeed: try json.integer("pan_speed"), tiltSpeed: try json.integer("tilt_speed"),
+                pan: try json.integer("pan"), tilt: try json.integer("tilt"))
         case "home": return .home
         case "reset": return .reset
         case "zoom_stop": return .zoomStop

@@ -79,10 +79,13 @@ struct FollowMe {
         let frames = 10
         for frame in 0..<frames {
             let captured = DockAccessory.CameraInformation.hostTimeSeconds()
-            let face = DockAccessory.Observation(identifier: 1, type: .humanFace,
-                                                 rect: VisionRect(x: 0.40 + 0.01 * Double(frame), y: 0.45, width: 0.12, height: 0.2))
-            try await dock.track([face], cameraInformation: DockAccessory.CameraInformation(
-                horizontalFieldOfViewRadians: 1.2, aspectRatio: 16.0 / 9, captureTimeSeconds: captured))
+            let face = DockAccessory.Observation(
+                identifier: 1, type: .humanFace,
+                rect: VisionRect(x: 0.40 + 0.01 * Double(frame), y: 0.45, width: 0.12, height: 0.2))
+            try await dock.track(
+                [face],
+                cameraInformation: DockAccessory.CameraInformation(
+                    horizontalFieldOfViewRadians: 1.2, aspectRatio: 16.0 / 9, captureTimeSeconds: captured))
             try await Task.sleep(for: .milliseconds(33))
         }
         print("sent \(frames) observations of a face")
