@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// (The interface text is embedded as it stands in its file, by scripts/embed-interface; not reformatted.)
 /// The `io.dockd.Dock` interface: its name, and the exact text of
 /// `Protocol/io.dockd.Dock.varlink`, which the daemon serves through
 /// `org.varlink.service.GetInterfaceDescription` (a test checks the two are the same).
@@ -7,354 +9,354 @@ public enum DockInterface {
 
     /// The definition, byte for byte as in `Protocol/io.dockd.Dock.varlink`.
     public static let definition = #"""
-        # dockd keeps a motorised camera dock (a pan-tilt gimbal) on a serial line and moves it for
-        # local applications. Angles are radians, rates rad/s, durations and times seconds. Yaw > 0 pans
-        # right (clockwise seen from above), pitch > 0 tilts up; zero is the dock's home pose. Every
-        # method takes an optional accessory (the dock's serial number); without it, the daemon's dock.
-        interface io.dockd.Dock
+# dockd keeps a motorised camera dock (a pan-tilt gimbal) on a serial line and moves it for
+# local applications. Angles are radians, rates rad/s, durations and times seconds. Yaw > 0 pans
+# right (clockwise seen from above), pitch > 0 tilts up; zero is the dock's home pose. Every
+# method takes an optional accessory (the dock's serial number); without it, the daemon's dock.
+interface io.dockd.Dock
 
-        # A dock as dockd knows it: id is its serial number, device the port it is on, protocol what it
-        # speaks (dock-serial, visca) and protocol_version that protocol's version (0 where it has none).
-        # capabilities are what it can do and lacks what it cannot, each out of: failsafe (it stops by
-        # itself when dockd goes quiet), velocity_ttl, telemetry_stream (it sends its pose; without it
-        # dockd polls), continuous_speeds (without it speeds come in steps), orientation_moves, buttons,
-        # dock_sensor, indicator, zoom, fault_reports.
-        type Accessory (
-          id: string,
-          device: string,
-          model: string,
-          firmware: string,
-          protocol: string,
-          protocol_version: int,
-          capabilities: []string,
-          lacks: []string
-        )
+# A dock as dockd knows it: id is its serial number, device the port it is on, protocol what it
+# speaks (dock-serial, visca) and protocol_version that protocol's version (0 where it has none).
+# capabilities are what it can do and lacks what it cannot, each out of: failsafe (it stops by
+# itself when dockd goes quiet), velocity_ttl, telemetry_stream (it sends its pose; without it
+# dockd polls), continuous_speeds (without it speeds come in steps), orientation_moves, buttons,
+# dock_sensor, indicator, zoom, fault_reports.
+type Accessory (
+  id: string,
+  device: string,
+  model: string,
+  firmware: string,
+  protocol: string,
+  protocol_version: int,
+  capabilities: []string,
+  lacks: []string
+)
 
-        # Where the dock points and how fast it turns; age is how old the newest pose sample was, in
-        # seconds (a polled pose is older than streamed telemetry).
-        type Pose (
-          yaw: float,
-          pitch: float,
-          yaw_rate: float,
-          pitch_rate: float,
-          age: ?float
-        )
+# Where the dock points and how fast it turns; age is how old the newest pose sample was, in
+# seconds (a polled pose is older than streamed telemetry).
+type Pose (
+  yaw: float,
+  pitch: float,
+  yaw_rate: float,
+  pitch_rate: float,
+  age: ?float
+)
 
-        # A closed range of angles, radians.
-        type Range (
-          min: float,
-          max: float
-        )
+# A closed range of angles, radians.
+type Range (
+  min: float,
+  max: float
+)
 
-        # How far and how fast the dock may move: its own limits, narrowed by settings and clients.
-        type Limits (
-          yaw: Range,
-          pitch: Range,
-          yaw_max_speed: float,
-          pitch_max_speed: float
-        )
+# How far and how fast the dock may move: its own limits, narrowed by settings and clients.
+type Limits (
+  yaw: Range,
+  pitch: Range,
+  yaw_max_speed: float,
+  pitch_max_speed: float
+)
 
-        # Who moves the dock: nobody, the system tracker, or a client (by its connection number);
-        # acquired is true when the client holds control until it releases it, stops, or disconnects.
-        # unattended: a bounded motion of a client that has disconnected plays to its end (any client may
-        # replace it); then control goes back to the tracker when tracking is on.
-        type Controller (
-          kind: (none, tracker, client, unattended),
-          client: ?int,
-          acquired: bool
-        )
+# Who moves the dock: nobody, the system tracker, or a client (by its connection number);
+# acquired is true when the client holds control until it releases it, stops, or disconnects.
+# unattended: a bounded motion of a client that has disconnected plays to its end (any client may
+# replace it); then control goes back to the tracker when tracking is on.
+type Controller (
+  kind: (none, tracker, client, unattended),
+  client: ?int,
+  acquired: bool
+)
 
-        # Counters since dockd started: bad frames on the serial line, reconnects, commands the dock
-        # refused, observations accepted through Track, and frames from the simulator's camera.
-        type Counters (
-          bad_frames: int,
-          reconnects: int,
-          refusals: int,
-          observations: int,
-          camera_frames: int
-        )
+# Counters since dockd started: bad frames on the serial line, reconnects, commands the dock
+# refused, observations accepted through Track, and frames from the simulator's camera.
+type Counters (
+  bad_frames: int,
+  reconnects: int,
+  refusals: int,
+  observations: int,
+  camera_frames: int
+)
 
-        # A box in the image: normalised 0...1, origin at the top left, x right, y down.
-        type Rect (
-          x: float,
-          y: float,
-          width: float,
-          height: float
-        )
+# A box in the image: normalised 0...1, origin at the top left, x right, y down.
+type Rect (
+  x: float,
+  y: float,
+  width: float,
+  height: float
+)
 
-        # A point in the image, normalised 0...1 from the top left.
-        type Point (
-          x: float,
-          y: float
-        )
+# A point in the image, normalised 0...1 from the top left.
+type Point (
+  x: float,
+  y: float
+)
 
-        # A fault the dock reported: its code (motor_stall, over_temperature, encoder_error,
-        # supply_voltage, failsafe_stop), the axis when it concerns one, and whether it is active.
-        type Fault (
-          code: string,
-          axis: ?(yaw, pitch),
-          active: bool
-        )
+# A fault the dock reported: its code (motor_stall, over_temperature, encoder_error,
+# supply_voltage, failsafe_stop), the axis when it concerns one, and whether it is active.
+type Fault (
+  code: string,
+  axis: ?(yaw, pitch),
+  active: bool
+)
 
-        # Where the subject sits in the frame: automatic, the centre, or the left or right third.
-        type FramingMode (automatic, center, left, right)
+# Where the subject sits in the frame: automatic, the centre, or the left or right third.
+type FramingMode (automatic, center, left, right)
 
-        # How the delivered image is turned relative to the dock.
-        type ImageOrientation (up, rotated_clockwise, upside_down, rotated_counterclockwise)
+# How the delivered image is turned relative to the dock.
+type ImageOrientation (up, rotated_clockwise, upside_down, rotated_counterclockwise)
 
-        # The camera behind a batch of observations: horizontal field of view (radians, 0 to pi), width
-        # over height, how the image is turned and whether it is mirrored (a selfie preview).
-        type CameraInformation (
-          horizontal_fov: float,
-          aspect_ratio: float,
-          orientation: ?ImageOrientation,
-          mirrored: ?bool
-        )
+# The camera behind a batch of observations: horizontal field of view (radians, 0 to pi), width
+# over height, how the image is turned and whether it is mirrored (a selfie preview).
+type CameraInformation (
+  horizontal_fov: float,
+  aspect_ratio: float,
+  orientation: ?ImageOrientation,
+  mirrored: ?bool
+)
 
-        # One detection in one frame: what, where (in the delivered image), how sure (0...1), the
-        # detector's own identifier for it if it has one, and what it looks like if the client computes
-        # that: a descriptor of 4 to 512 finite numbers, the client's choice of feature (a colour
-        # histogram, an embedding), of the same length in every observation the connection sends. The
-        # tracker compares descriptors by cosine distance, to keep people apart and to bring one who was
-        # lost or walked out of the picture back under their old id (for up to 30 s by default).
-        type Observation (
-          kind: (face, body, object),
-          box: Rect,
-          confidence: ?float,
-          identifier: ?int,
-          appearance: ?[]float
-        )
+# One detection in one frame: what, where (in the delivered image), how sure (0...1), the
+# detector's own identifier for it if it has one, and what it looks like if the client computes
+# that: a descriptor of 4 to 512 finite numbers, the client's choice of feature (a colour
+# histogram, an embedding), of the same length in every observation the connection sends. The
+# tracker compares descriptors by cosine distance, to keep people apart and to bring one who was
+# lost or walked out of the picture back under their old id (for up to 30 s by default).
+type Observation (
+  kind: (face, body, object),
+  box: Rect,
+  confidence: ?float,
+  identifier: ?int,
+  appearance: ?[]float
+)
 
-        # The 30 Hz control loop's punctuality: ticks since dockd started, ticks missed (the loop fell a
-        # whole interval behind), and how late ticks ran after their scheduled times (seconds: median,
-        # 99th percentile and maximum over the last 1024 ticks, worked out once a second).
-        type Loop (
-          ticks: int,
-          missed: int,
-          late_p50: float,
-          late_p99: float,
-          late_max: float
-        )
+# The 30 Hz control loop's punctuality: ticks since dockd started, ticks missed (the loop fell a
+# whole interval behind), and how late ticks ran after their scheduled times (seconds: median,
+# 99th percentile and maximum over the last 1024 ticks, worked out once a second).
+type Loop (
+  ticks: int,
+  missed: int,
+  late_p50: float,
+  late_p99: float,
+  late_max: float
+)
 
-        # One tracked subject as the camera sees it now: its id (stable while it is tracked; a face and
-        # its body are one subject), what it is (body: a person), its box in the delivered image (absent
-        # when it is behind the camera), whether the dock follows it, its rank by saliency (1 = the most
-        # salient) and whether it is only predicted, not seen in the last frames.
-        type Subject (
-          id: int,
-          kind: (face, body, object),
-          box: ?Rect,
-          primary: bool,
-          saliency_rank: int,
-          coasting: bool
-        )
+# One tracked subject as the camera sees it now: its id (stable while it is tracked; a face and
+# its body are one subject), what it is (body: a person), its box in the delivered image (absent
+# when it is behind the camera), whether the dock follows it, its rank by saliency (1 = the most
+# salient) and whether it is only predicted, not seen in the last frames.
+type Subject (
+  id: int,
+  kind: (face, body, object),
+  box: ?Rect,
+  primary: bool,
+  saliency_rank: int,
+  coasting: bool
+)
 
-        # Everything about one dock at one moment. accessory, pose and limits are absent until a dock is
-        # attached; motion says what the motion controller is doing; faults are the dock's active faults
-        # (the tracker does not command the dock while one other than failsafe_stop is active). tracker says what the tracker is
-        # doing (following the primary subject, holding still after losing it, returning to the rest
-        # pose) — it commands the dock only while tracking is on and no client holds control;
-        # subject_in_frame whether the primary is seen inside the region of interest; subjects are the
-        # tracked subjects (in Watch, at 10 Hz).
-        type Status (
-          state: (disconnected, connecting, handshaking, ready, incompatible),
-          docked: bool,
-          accessory: ?Accessory,
-          pose: ?Pose,
-          limits: ?Limits,
-          tracking: bool,
-          framing: FramingMode,
-          region_of_interest: Rect,
-          selected_subjects: []int,
-          controller: Controller,
-          motion: (idle, velocity, moving, animating, settling),
-          faults: []Fault,
-          tracker: (idle, following, holding, returning),
-          subject_in_frame: bool,
-          primary: ?int,
-          subjects: []Subject,
-          loop: Loop,
-          counters: Counters
-        )
+# Everything about one dock at one moment. accessory, pose and limits are absent until a dock is
+# attached; motion says what the motion controller is doing; faults are the dock's active faults
+# (the tracker does not command the dock while one other than failsafe_stop is active). tracker says what the tracker is
+# doing (following the primary subject, holding still after losing it, returning to the rest
+# pose) — it commands the dock only while tracking is on and no client holds control;
+# subject_in_frame whether the primary is seen inside the region of interest; subjects are the
+# tracked subjects (in Watch, at 10 Hz).
+type Status (
+  state: (disconnected, connecting, handshaking, ready, incompatible),
+  docked: bool,
+  accessory: ?Accessory,
+  pose: ?Pose,
+  limits: ?Limits,
+  tracking: bool,
+  framing: FramingMode,
+  region_of_interest: Rect,
+  selected_subjects: []int,
+  controller: Controller,
+  motion: (idle, velocity, moving, animating, settling),
+  faults: []Fault,
+  tracker: (idle, following, holding, returning),
+  subject_in_frame: bool,
+  primary: ?int,
+  subjects: []Subject,
+  loop: Loop,
+  counters: Counters
+)
 
-        # The built-in animations: a nod, a shake, waking up, and a quick tilt that snaps back.
-        type Animation (yes, no, wake, kapow)
+# The built-in animations: a nod, a shake, waking up, and a quick tilt that snaps back.
+type Animation (yes, no, wake, kapow)
 
-        # How a motion ended: completed (finish: the velocity's duration expired, the orientation was
-        # reached, the animation finished, or a move or an animation's return did not arrive in time —
-        # the dock held back, stopped, or silent), replaced by a later motion (by_client: whose), or stopped
-        # (by_client: the client that called Stop; absent when dockd stopped it because its client
-        # disconnected holding control, or released control). A motion the dock refuses, or that a
-        # dock fault ends, answers with DockRefused or DockFault instead.
-        type MotionEnd (
-          how: (completed, replaced, stopped),
-          finish: ?(expired, reached, finished, timed_out),
-          by_client: ?int
-        )
+# How a motion ended: completed (finish: the velocity's duration expired, the orientation was
+# reached, the animation finished, or a move or an animation's return did not arrive in time —
+# the dock held back, stopped, or silent), replaced by a later motion (by_client: whose), or stopped
+# (by_client: the client that called Stop; absent when dockd stopped it because its client
+# disconnected holding control, or released control). A motion the dock refuses, or that a
+# dock fault ends, answers with DockRefused or DockFault instead.
+type MotionEnd (
+  how: (completed, replaced, stopped),
+  finish: ?(expired, reached, finished, timed_out),
+  by_client: ?int
+)
 
-        # What became of an accepted motion request: the parameters clamped to the limits, the
-        # animation it cancelled, if one was playing, and, when the call asked to wait, how it ended.
-        type MotionResult (
-          clamped: []string,
-          cancelled_animation: ?Animation,
-          ended: ?MotionEnd
-        )
+# What became of an accepted motion request: the parameters clamped to the limits, the
+# animation it cancelled, if one was playing, and, when the call asked to wait, how it ended.
+type MotionResult (
+  clamped: []string,
+  cancelled_animation: ?Animation,
+  ended: ?MotionEnd
+)
 
-        # A button event: which button, pressed or released (zoom: steps, + in, - out; custom: its
-        # identifier).
-        type ButtonEvent (
-          button: (tracking, shutter, flip, zoom, custom, dock),
-          pressed: ?bool,
-          steps: ?int,
-          identifier: ?int
-        )
+# A button event: which button, pressed or released (zoom: steps, + in, - out; custom: its
+# identifier).
+type ButtonEvent (
+  button: (tracking, shutter, flip, zoom, custom, dock),
+  pressed: ?bool,
+  steps: ?int,
+  identifier: ?int
+)
 
-        # A command the dock refused: the reason (faulted, out_of_range, not_ready, unknown_message,
-        # wrong_length, unsupported_version), the dock's detail code, and the command's type.
-        type CommandRefusal (
-          reason: string,
-          detail: int,
-          command: ?string
-        )
+# A command the dock refused: the reason (faulted, out_of_range, not_ready, unknown_message,
+# wrong_length, unsupported_version), the dock's detail code, and the command's type.
+type CommandRefusal (
+  reason: string,
+  detail: int,
+  command: ?string
+)
 
-        # A change of controller.
-        type ControlChange (
-          from: Controller,
-          to: Controller
-        )
+# A change of controller.
+type ControlChange (
+  from: Controller,
+  to: Controller
+)
 
-        # A client's motion that ended (completed, replaced or stopped): whose, and how.
-        type MotionEnded (
-          client: int,
-          how: (completed, replaced, stopped),
-          finish: ?(expired, reached, finished, timed_out),
-          by_client: ?int
-        )
+# A client's motion that ended (completed, replaced or stopped): whose, and how.
+type MotionEnded (
+  client: int,
+  how: (completed, replaced, stopped),
+  finish: ?(expired, reached, finished, timed_out),
+  by_client: ?int
+)
 
-        # Something that happened, as Watch streams it. time is the host's monotonic clock in seconds.
-        # status comes at 10 Hz and with every other event, as it was at that moment. The event's own
-        # fields come with its kind: accessory (attached), button, fault, refusal (refused), control,
-        # framing, motion (motion_ended). detail is the same in a line of text for people; programs read
-        # the fields.
-        type Event (
-          time: float,
-          kind: (status, attached, docked, undocked, disconnected, button, fault, control, refused, framing, motion_ended),
-          detail: string,
-          accessory: ?Accessory,
-          button: ?ButtonEvent,
-          fault: ?Fault,
-          refusal: ?CommandRefusal,
-          control: ?ControlChange,
-          framing: ?FramingMode,
-          motion: ?MotionEnded,
-          status: Status
-        )
+# Something that happened, as Watch streams it. time is the host's monotonic clock in seconds.
+# status comes at 10 Hz and with every other event, as it was at that moment. The event's own
+# fields come with its kind: accessory (attached), button, fault, refusal (refused), control,
+# framing, motion (motion_ended). detail is the same in a line of text for people; programs read
+# the fields.
+type Event (
+  time: float,
+  kind: (status, attached, docked, undocked, disconnected, button, fault, control, refused, framing, motion_ended),
+  detail: string,
+  accessory: ?Accessory,
+  button: ?ButtonEvent,
+  fault: ?Fault,
+  refusal: ?CommandRefusal,
+  control: ?ControlChange,
+  framing: ?FramingMode,
+  motion: ?MotionEnded,
+  status: Status
+)
 
-        # The dock's state, pose, limits, controller and counters.
-        method GetStatus(accessory: ?string) -> (status: Status)
+# The dock's state, pose, limits, controller and counters.
+method GetStatus(accessory: ?string) -> (status: Status)
 
-        # The docks dockd knows, attached or waiting.
-        method ListAccessories() -> (accessories: []Accessory)
+# The docks dockd knows, attached or waiting.
+method ListAccessories() -> (accessories: []Accessory)
 
-        # Motion and control. Exactly one controller at a time. A motion request takes control unless
-        # another client holds it (Busy; take_over: true takes it anyway). A bounded motion — SetVelocity
-        # with a duration, SetOrientation, Animate — runs to its end even when the calling client
-        # disconnects (a one-shot script can move the dock), unless a later command replaces it; then
-        # control returns to the tracker if tracking is on. A client that holds control — AcquireControl,
-        # or SetVelocity without a duration, streamed — is a dead man's handle: when its connection
-        # closes, the motors stop within 100 ms and control is released. The reply comes once the dock
-        # has accepted the command (DockRefused if it refuses); with wait: true, once the motion has
-        # ended, saying how (MotionResult.ended), or DockRefused / DockFault / NotReady if it failed.
+# Motion and control. Exactly one controller at a time. A motion request takes control unless
+# another client holds it (Busy; take_over: true takes it anyway). A bounded motion — SetVelocity
+# with a duration, SetOrientation, Animate — runs to its end even when the calling client
+# disconnects (a one-shot script can move the dock), unless a later command replaces it; then
+# control returns to the tracker if tracking is on. A client that holds control — AcquireControl,
+# or SetVelocity without a duration, streamed — is a dead man's handle: when its connection
+# closes, the motors stop within 100 ms and control is released. The reply comes once the dock
+# has accepted the command (DockRefused if it refuses); with wait: true, once the motion has
+# ended, saying how (MotionResult.ended), or DockRefused / DockFault / NotReady if it failed.
 
-        # Turns the dock at these rates for duration seconds, then stops it; without a duration the
-        # velocity lasts 0.5 s and must be sent again to go on (a stream that holds control).
-        method SetVelocity(yaw: float, pitch: float, duration: ?float, take_over: ?bool, wait: ?bool, accessory: ?string) -> (result: MotionResult)
+# Turns the dock at these rates for duration seconds, then stops it; without a duration the
+# velocity lasts 0.5 s and must be sent again to go on (a stream that holds control).
+method SetVelocity(yaw: float, pitch: float, duration: ?float, take_over: ?bool, wait: ?bool, accessory: ?string) -> (result: MotionResult)
 
-        # Moves the dock to an orientation, absolute or relative to where it is, in duration seconds or
-        # at up to speed rad/s (one of the two; default speed: the dock's maximum; the slowest is
-        # 0.000001, the wire's 1 µrad/s, and a slower one is InvalidParameter speed). Targets outside the
-        # limits are clamped (result.clamped names the fields).
-        method SetOrientation(yaw: float, pitch: float, relative: ?bool, duration: ?float, speed: ?float, take_over: ?bool, wait: ?bool, accessory: ?string) -> (result: MotionResult)
+# Moves the dock to an orientation, absolute or relative to where it is, in duration seconds or
+# at up to speed rad/s (one of the two; default speed: the dock's maximum; the slowest is
+# 0.000001, the wire's 1 µrad/s, and a slower one is InvalidParameter speed). Targets outside the
+# limits are clamped (result.clamped names the fields).
+method SetOrientation(yaw: float, pitch: float, relative: ?bool, duration: ?float, speed: ?float, take_over: ?bool, wait: ?bool, accessory: ?string) -> (result: MotionResult)
 
-        # Stops the dock (decelerating), cancels any motion or animation, and releases control (to the
-        # tracker when tracking is on: SetSystemTracking(false) stops tracking).
-        method Stop(take_over: ?bool, accessory: ?string) -> ()
+# Stops the dock (decelerating), cancels any motion or animation, and releases control (to the
+# tracker when tracking is on: SetSystemTracking(false) stops tracking).
+method Stop(take_over: ?bool, accessory: ?string) -> ()
 
-        # Plays a built-in animation from where the dock is; any later motion cancels it.
-        method Animate(animation: Animation, take_over: ?bool, wait: ?bool, accessory: ?string) -> (result: MotionResult)
+# Plays a built-in animation from where the dock is; any later motion cancels it.
+method Animate(animation: Animation, take_over: ?bool, wait: ?bool, accessory: ?string) -> (result: MotionResult)
 
-        # Turns system tracking on or off (as the dock's tracking button does).
-        method SetSystemTracking(enabled: bool, accessory: ?string) -> ()
+# Turns system tracking on or off (as the dock's tracking button does).
+method SetSystemTracking(enabled: bool, accessory: ?string) -> ()
 
-        # Hands the tracker one frame's observations, with the camera information and the capture time
-        # (the host's monotonic clock, seconds). Boxes must be finite, of positive size and overlap the
-        # image; at most 64 observations a call. An appearance of another length than the connection's
-        # earlier ones, or outside 4 to 512, or with a value that is not finite, is InvalidParameter
-        # naming it, and nothing of the call is kept.
-        method Track(observations: []Observation, camera: CameraInformation, capture_time: float, accessory: ?string) -> ()
+# Hands the tracker one frame's observations, with the camera information and the capture time
+# (the host's monotonic clock, seconds). Boxes must be finite, of positive size and overlap the
+# image; at most 64 observations a call. An appearance of another length than the connection's
+# earlier ones, or outside 4 to 512, or with a value that is not finite, is InvalidParameter
+# naming it, and nothing of the call is kept.
+method Track(observations: []Observation, camera: CameraInformation, capture_time: float, accessory: ?string) -> ()
 
-        # Chooses where the subject sits in the frame.
-        method SetFramingMode(mode: FramingMode, accessory: ?string) -> ()
+# Chooses where the subject sits in the frame.
+method SetFramingMode(mode: FramingMode, accessory: ?string) -> ()
 
-        # Limits framing to a region of the image; without a region, the whole image. A region that
-        # reaches past the picture's edge is cut to the picture; region is the one in force.
-        method SetRegionOfInterest(region: ?Rect, accessory: ?string) -> (region: Rect)
+# Limits framing to a region of the image; without a region, the whole image. A region that
+# reaches past the picture's edge is cut to the picture; region is the one in force.
+method SetRegionOfInterest(region: ?Rect, accessory: ?string) -> (region: Rect)
 
-        # Follows these subjects (IDs from Watch's tracking summaries); an empty list goes back to
-        # choosing automatically. An ID no subject tracked now has is kept (a subject of that ID may yet
-        # appear); untracked lists those IDs, so a caller can say so.
-        method SelectSubjects(subjects: []int, accessory: ?string) -> (untracked: []int)
+# Follows these subjects (IDs from Watch's tracking summaries); an empty list goes back to
+# choosing automatically. An ID no subject tracked now has is kept (a subject of that ID may yet
+# appear); untracked lists those IDs, so a caller can say so.
+method SelectSubjects(subjects: []int, accessory: ?string) -> (untracked: []int)
 
-        # Follows the subject at a point of the image (NoSubjectFound when there is none there).
-        method SelectSubjectAt(point: Point, accessory: ?string) -> (subject: int)
+# Follows the subject at a point of the image (NoSubjectFound when there is none there).
+method SelectSubjectAt(point: Point, accessory: ?string) -> (subject: int)
 
-        # Narrows the limits (never beyond the dock's own); absent fields stay as they are.
-        method SetLimits(yaw: ?Range, pitch: ?Range, max_speed: ?float, accessory: ?string) -> (limits: Limits)
+# Narrows the limits (never beyond the dock's own); absent fields stay as they are.
+method SetLimits(yaw: ?Range, pitch: ?Range, max_speed: ?float, accessory: ?string) -> (limits: Limits)
 
-        # Zooms a camera that has a zoom it can be driven to: zoom is the fraction of the way from the
-        # widest it goes (0) to its longest (1), linear in the camera's own zoom units (a UVC webcam's
-        # ZOOM_ABSOLUTE from its minimum to its maximum); the reply is the fraction set once the camera's
-        # step has rounded it. Zoom is not motion: any client may zoom, whoever holds control. NotSupported
-        # (capability "zoom") from a dock without one dockd can drive: a dock-serial dock, whose zoom is a
-        # button it reports, and for now a VISCA camera.
-        method SetZoom(zoom: float, accessory: ?string) -> (zoom: float)
+# Zooms a camera that has a zoom it can be driven to: zoom is the fraction of the way from the
+# widest it goes (0) to its longest (1), linear in the camera's own zoom units (a UVC webcam's
+# ZOOM_ABSOLUTE from its minimum to its maximum); the reply is the fraction set once the camera's
+# step has rounded it. Zoom is not motion: any client may zoom, whoever holds control. NotSupported
+# (capability "zoom") from a dock without one dockd can drive: a dock-serial dock, whose zoom is a
+# button it reports, and for now a VISCA camera.
+method SetZoom(zoom: float, accessory: ?string) -> (zoom: float)
 
-        # Holds control until ReleaseControl, Stop, or until this connection closes (then the motors stop).
-        method AcquireControl(take_over: ?bool, accessory: ?string) -> ()
+# Holds control until ReleaseControl, Stop, or until this connection closes (then the motors stop).
+method AcquireControl(take_over: ?bool, accessory: ?string) -> ()
 
-        # Gives control back (to the system tracker when tracking is on).
-        method ReleaseControl(accessory: ?string) -> ()
+# Gives control back (to the system tracker when tracking is on).
+method ReleaseControl(accessory: ?string) -> ()
 
-        # Streams events; call with "more": true. The first reply, a status, comes once the stream is
-        # set up: no event after it is missed. A client that does not read its stream is dropped.
-        method Watch(accessory: ?string) -> (event: Event)
+# Streams events; call with "more": true. The first reply, a status, comes once the stream is
+# set up: no event after it is missed. A client that does not read its stream is dropped.
+method Watch(accessory: ?string) -> (event: Event)
 
-        # No dock with this id.
-        error NoSuchAccessory (accessory: string)
+# No dock with this id.
+error NoSuchAccessory (accessory: string)
 
-        # No dock is attached and ready.
-        error NotReady ()
+# No dock is attached and ready.
+error NotReady ()
 
-        # Another client holds control; holder is its connection number.
-        error Busy (holder: int)
+# Another client holds control; holder is its connection number.
+error Busy (holder: int)
 
-        # No tracked subject at that point.
-        error NoSubjectFound ()
+# No tracked subject at that point.
+error NoSubjectFound ()
 
-        # The dock cannot do what was asked: the capability it lacks (zoom).
-        error NotSupported (capability: string)
+# The dock cannot do what was asked: the capability it lacks (zoom).
+error NotSupported (capability: string)
 
-        # A parameter is missing, of the wrong type, not finite or out of range.
-        error InvalidParameter (parameter: string, reason: string)
+# A parameter is missing, of the wrong type, not finite or out of range.
+error InvalidParameter (parameter: string, reason: string)
 
-        # The dock refused the command: its reason (faulted, out_of_range, not_ready...) and detail code
-        # (for faulted, the fault's code: 1 motor_stall, 2 over_temperature...). Nothing is sent again.
-        error DockRefused (reason: string, detail: int)
+# The dock refused the command: its reason (faulted, out_of_range, not_ready...) and detail code
+# (for faulted, the fault's code: 1 motor_stall, 2 over_temperature...). Nothing is sent again.
+error DockRefused (reason: string, detail: int)
 
-        # The dock raised a fault during the motion, which ended it.
-        error DockFault (fault: Fault)
+# The dock raised a fault during the motion, which ended it.
+error DockFault (fault: Fault)
 
-        """#
+"""#
 
     /// The errors of the interface, fully qualified.
     public enum Error {
@@ -376,43 +378,43 @@ public enum VarlinkService {
 
     /// Its definition, as the Varlink specification gives it.
     public static let definition = #"""
-        # The Varlink Service Interface is provided by every varlink service. It
-        # describes the service and the interfaces it implements.
-        interface org.varlink.service
+# The Varlink Service Interface is provided by every varlink service. It
+# describes the service and the interfaces it implements.
+interface org.varlink.service
 
-        # Get a list of all the interfaces a service provides and information
-        # about the implementation.
-        method GetInfo() -> (
-          vendor: string,
-          product: string,
-          version: string,
-          url: string,
-          interfaces: []string
-        )
+# Get a list of all the interfaces a service provides and information
+# about the implementation.
+method GetInfo() -> (
+  vendor: string,
+  product: string,
+  version: string,
+  url: string,
+  interfaces: []string
+)
 
-        # Get the description of an interface that is implemented by this service.
-        method GetInterfaceDescription(interface: string) -> (description: string)
+# Get the description of an interface that is implemented by this service.
+method GetInterfaceDescription(interface: string) -> (description: string)
 
-        # The requested interface was not found.
-        error InterfaceNotFound (interface: string)
+# The requested interface was not found.
+error InterfaceNotFound (interface: string)
 
-        # The requested method was not found
-        error MethodNotFound (method: string)
+# The requested method was not found
+error MethodNotFound (method: string)
 
-        # The interface defines the requested method, but the service does not
-        # implement it.
-        error MethodNotImplemented (method: string)
+# The interface defines the requested method, but the service does not
+# implement it.
+error MethodNotImplemented (method: string)
 
-        # One of the passed parameters is invalid.
-        error InvalidParameter (parameter: string)
+# One of the passed parameters is invalid.
+error InvalidParameter (parameter: string)
 
-        # Client is denied access
-        error PermissionDenied ()
+# Client is denied access
+error PermissionDenied ()
 
-        # Method is expected to be called with 'more' set to true, but wasn't
-        error ExpectedMore ()
+# Method is expected to be called with 'more' set to true, but wasn't
+error ExpectedMore ()
 
-        """#
+"""#
 
     /// The errors of the service interface, fully qualified.
     public enum Error {
