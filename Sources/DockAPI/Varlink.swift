@@ -58,7 +58,9 @@ public struct VarlinkCall: Hashable, Sendable {
         var members: [String: JSONValue] = ["method": .string(method), "parameters": .object(parameters)]
         if isOneway { members["oneway"] = .bool(true) }
         if wantsMore { members["more"] = .bool(true) }
-        return Array(JSONValue.object(members).serialized.utf8) + [0]
+        var bytes = JSONValue.object(members).serializedBytes
+        bytes.append(0)
+        return bytes
     }
 
     /// Why a message is not a valid call.
@@ -143,6 +145,8 @@ public struct VarlinkReply: Hashable, Sendable {
         var members: [String: JSONValue] = ["parameters": .object(parameters)]
         if let error { members["error"] = .string(error) }
         if continues { members["continues"] = .bool(true) }
-        return Array(JSONValue.object(members).serialized.utf8) + [0]
+        var bytes = JSONValue.object(members).serializedBytes
+        bytes.append(0)
+        return bytes
     }
 }

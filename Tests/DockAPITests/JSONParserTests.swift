@@ -57,6 +57,21 @@ import Testing
         #expect(kept == .object(["big": .integer(33720)]), "a Varlink call's reader keeps the overflow, and the last value wins")
     }
 
+    /// The serialiser writes bytes: keys sorted, only what RFC 8259 requires escaped (control
+    /// characters as lower-case \u00XX), other UTF-8 as it is, whole doubles with ".0".
+    @Test func theSerialiserEscapesOnlyWhatJSONRequiresAndSortsKeys() throws {
+        let value = JSONValue.object([
+            "b": .string("q\"\\\n\r\t\u{1}\u{1F}é😀/"), "a": .array([.integer(-3), .number(2), .number(0.5), .null, .bool(true)]),
+        ])
+        #expect(value.serialized == #"{"a":[-3,2.0,0.5,null,true],"b":"q\"\\\n\r\t\u0001\u001fé😀/"}"#)
+        #expect(value.serializedBytes == Array(value.serialized.utf8))
+        #expect(
+            try JSONParser.parse(value.serializedBytes)
+                == .object([
+                    "b": .string("q\"\\\n\r\t\u{1}\u{1F}é😀/"), "a": .array([.integer(-3), .integer(2), .number(0.5), .null, .bool(true)]),
+                ]))
+    }
+
     @Test func seededRandomDocumentsRoundTripThroughTheSerialiser() throws {
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         func next() -> UInt64 {
