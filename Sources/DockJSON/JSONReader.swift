@@ -34,8 +34,8 @@ public enum JSONReader {
     }
 
     /// Reads one JSON text.
-    public static func parse(_ bytes: some Collection<UInt8>, options: Options = Options()) throws(JSONSyntaxError) -> JSONNode {
-        var scanner = Scanner(bytes: Array(bytes), options: options)
+    public static func parse(_ bytes: [UInt8], options: Options = Options()) throws(JSONSyntaxError) -> JSONNode {
+        var scanner = Scanner(bytes: bytes, options: options)
         scanner.skipWhitespace()
         let node = try scanner.value()
         scanner.skipWhitespace()
@@ -45,7 +45,7 @@ public enum JSONReader {
 
     /// Reads one JSON text.
     public static func parse(_ text: String, options: Options = Options()) throws(JSONSyntaxError) -> JSONNode {
-        try parse(text.utf8, options: options)
+        try parse(Array(text.utf8), options: options)
     }
 }
 

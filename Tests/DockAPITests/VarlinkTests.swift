@@ -30,6 +30,14 @@ import Testing
         #expect(throws: VarlinkFrameSplitter.Oversize()) {
             _ = try splitter.append([UInt8](repeating: 0x20, count: VarlinkFrameSplitter.maximumMessageBytes + 1))
         }
+        // The longest message is taken whole, and its limit counts what earlier reads held back.
+        var longest = VarlinkFrameSplitter()
+        let half = VarlinkFrameSplitter.maximumMessageBytes / 2
+        #expect((try? longest.append([UInt8](repeating: 0x20, count: half)))?.isEmpty == true)
+        #expect((try? longest.append([UInt8](repeating: 0x20, count: half) + [0]))?.map(\.count) == [half * 2])
+        var over = VarlinkFrameSplitter()
+        _ = try? over.append([UInt8](repeating: 0x20, count: half + 1))
+        #expect(throws: VarlinkFrameSplitter.Oversize()) { _ = try over.append([UInt8](repeating: 0x20, count: half) + [0]) }
     }
 
     @Test func callsParseAndMalformedOnesAreNamed() throws {
