@@ -21,13 +21,18 @@ public struct FileDescriptor: Hashable, Sendable {
 
     /// Reads what is available, up to `maximumCount` bytes (`read(2)`).
     public func read(maximumCount: Int = 4096) throws(SystemError) -> ReadResult {
-        var buffer = [UInt8](repeating: 0, count: maximumCount)
-        let count = buffer.withUnsafeMutableBytes { raw in
-            retryingOnInterrupt { Glibc.read(rawValue, raw.baseAddress, maximumCount) }
+        // Read straight into the array's storage: zeroing a 16 KiB buffer and copying out what
+        // arrived was 4 % of dockd's CPU while it answered 30 Track calls a second (perf).
+        var count = 0
+        var error: Int32 = 0
+        let buffer = [UInt8](unsafeUninitializedCapacity: maximumCount) { raw, initialized in
+            count = retryingOnInterrupt { Glibc.read(rawValue, raw.baseAddress, maximumCount) }
+            error = errno
+            initialized = max(count, 0)
         }
-        if count > 0 { return .bytes(Array(buffer[..<count])) }
+        if count > 0 { return .bytes(buffer) }
         if count == 0 { return .hangUp }
-        switch errno {
+        switch error {
         case EAGAIN: return .wouldBlock
         case EIO: return .hangUp
         default: throw SystemError("read", "descriptor \(rawValue)")
