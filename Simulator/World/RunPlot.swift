@@ -275,7 +275,8 @@ public struct RunPlot: Sendable {
         let rough = maximum / Double(ticks)
         let exponent = Int(floor(log10(rough)))
         let magnitude = pow(10, Double(exponent))
-        let multiple = [1.0, 2, 5, 10].first { $0 * magnitude >= rough * (1 - 1e-9) } ?? 10
+        let multiples: [Double] = [1, 2, 5, 10]
+        let multiple = multiples.first { $0 * magnitude >= rough * (1 - 1e-9) } ?? 10
         let step = multiple * magnitude
         let count = Int((maximum / step * (1 - 1e-9)).rounded(.up))
         let decimals = max(0, -exponent + (multiple == 10 ? -1 : 0))

@@ -111,10 +111,9 @@ import Testing
         var settings = Self.settings
         settings.includesCoastingTracks = true
         settings.lastFrame = 90
-        let detections = (1...40).map { frame in
-            MOTRecord(
-                frame: frame, identifier: -1, box: PixelRect(x: 400 + 1500 * Double(frame - 1) / 30, y: 300, width: 120, height: 360),
-                confidence: 0.9)
+        let detections = (1...40).map { (frame: Int) -> MOTRecord in
+            let x: Double = 400 + 1500 * Double(frame - 1) / 30
+            return MOTRecord(frame: frame, identifier: -1, box: PixelRect(x: x, y: 300, width: 120, height: 360), confidence: 0.9)
         }.filter { $0.box.x < 1920 }
         let results = MOTReplay.run(detections, settings: settings)
         #expect(!results.isEmpty)
