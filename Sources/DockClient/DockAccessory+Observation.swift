@@ -22,6 +22,12 @@ extension DockAccessory {
         public var type: ObservationType
         /// Where it is, origin at the bottom left.
         public var rect: VisionRect
+        /// What it looks like, as your detector describes it (dockd's own addition; DockKit has
+        /// none): a vector of 4 to 512 finite numbers — a colour histogram of the torso, an
+        /// embedding — that dockd compares by cosine distance to keep a person's identifier
+        /// through occlusion and to recognise them when they come back. Every observation a
+        /// connection sends with one must use the same length.
+        public var appearance: [Float]?
 
         /// Creates an observation.
         ///
@@ -30,10 +36,13 @@ extension DockAccessory {
         ///   - type: What was detected.
         ///   - rect: Where, origin at the bottom left (``VisionRect/init(topLeft:)`` converts a
         ///     top-left box).
-        public init(identifier: Int, type: ObservationType, rect: VisionRect) {
+        ///   - appearance: What it looks like, 4 to 512 finite numbers, or nil (see
+        ///     ``appearance``).
+        public init(identifier: Int, type: ObservationType, rect: VisionRect, appearance: [Float]? = nil) {
             self.identifier = identifier
             self.type = type
             self.rect = rect
+            self.appearance = appearance
         }
 
         /// The observation as dockd takes it: a top-left box.
@@ -44,7 +53,7 @@ extension DockAccessory {
                 case .humanBody: .body
                 case .object: .object
                 }
-            return DockTracking.Observation(kind: kind, box: rect.topLeft, confidence: 1, identifier: identifier)
+            return DockTracking.Observation(kind: kind, box: rect.topLeft, confidence: 1, identifier: identifier, appearance: appearance)
         }
     }
 }

@@ -14,7 +14,10 @@ import Testing
             identifier: 9, type: .humanBody, rect: VisionRect(x: 0.25, y: 0.1, width: 0.5, height: 0.3))
         #expect(abs(observation.dockd.box.y - 0.6) < 1e-12, "1 - 0.1 - 0.3")
         #expect(observation.dockd.box.x == 0.25 && observation.dockd.box.width == 0.5 && observation.dockd.box.height == 0.3)
-        #expect(observation.dockd.kind == .body && observation.dockd.identifier == 9)
+        #expect(observation.dockd.kind == .body && observation.dockd.identifier == 9 && observation.dockd.appearance == nil)
+        let described = DockAccessory.Observation(
+            identifier: 9, type: .humanBody, rect: VisionRect(x: 0.25, y: 0.1, width: 0.5, height: 0.3), appearance: [1, 0, 0.5, 2])
+        #expect(described.dockd.appearance == [1, 0, 0.5, 2])
         #expect(Vector3D.fromDockd(yaw: 0.2, pitch: 0.3) == Vector3D(x: -0.3, y: 0.2, z: 0))
     }
 
@@ -103,6 +106,30 @@ import Testing
                 horizontalFieldOfViewRadians: 1.2, aspectRatio: 16.0 / 9,
                 captureTimeSeconds: 1))
         #expect(try await manager.status().counters.observations == 1)
+        // An appearance goes with its observation: dockd checks it (the same length on one
+        // connection, 4 to 512 values) and names the one it refuses.
+        let camera = DockAccessory.CameraInformation(horizontalFieldOfViewRadians: 1.2, aspectRatio: 16.0 / 9, captureTimeSeconds: 2)
+        let body = VisionRect(x: 0.3, y: 0.1, width: 0.2, height: 0.7)
+        try await dock.track(
+            [DockAccessory.Observation(identifier: 2, type: .humanBody, rect: body, appearance: [0.5, 0.25, 0.125, 0.125, 0, 0])],
+            cameraInformation: camera)
+        #expect(try await manager.status().counters.observations == 2)
+        for (appearance, reason) in [([Float](repeating: 1, count: 3), "4 to 512"), ([1, 2, 3, 4], "earlier ones")] {
+            do {
+                try await dock.track(
+                    [DockAccessory.Observation(identifier: 2, type: .humanBody, rect: body, appearance: appearance)],
+                    cameraInformation: camera)
+                Issue.record("an appearance of \(appearance.count) values after 6 was taken")
+            } catch {
+                guard case .invalidParameter(let refused)? = error.failure else {
+                    Issue.record("not InvalidParameter: \(error)")
+                    continue
+                }
+                #expect(refused.parameter == "observations[0].appearance", "\(refused)")
+                #expect(refused.reason.contains(reason), "\(refused.reason)")
+            }
+        }
+        #expect(try await manager.status().counters.observations == 2, "a refused call adds nothing")
         try await dock.setFramingMode(.left)
         // The region of interest has Vision's origin too: its bottom edge at 0.3, 0.5 high, is
         // dockd's top edge at 1 - 0.3 - 0.5 = 0.2.
