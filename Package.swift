@@ -96,7 +96,7 @@ let package = Package(
         // I/O: the running service — sessions over transports, the control loop, signals, systemd.
         .target(
             name: "DockDaemon",
-            dependencies: ["DockAPI", "DockCore", "DockHost", "DockLogLevel", "DockProtocol", "DockSimulator", "DockSystem", "DockTracking",
+            dependencies: ["DockAPI", "DockCore", "DockHost", "DockLogLevel", "DockOptions", "DockProtocol", "DockSimulator", "DockSystem", "DockTracking",
                            "VISCAProtocol", "V4L2Protocol", "DockVersion"],
             swiftSettings: strictSettings
         ),

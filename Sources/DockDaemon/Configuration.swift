@@ -1,4 +1,6 @@
 import DockLogLevel
+import DockOptions
+import DockTracking
 
 /// The daemon's settings, from `/etc/dockd/dockd.conf` (`key = value` lines, `#` comments) and
 /// from flags: every key is also a flag (`--key value`, `--key=value`, or `--key` alone for a
@@ -28,6 +30,9 @@ public struct Configuration: Hashable, Sendable {
     public var restYawDegrees = 0.0
     /// The rest pose's pitch, degrees.
     public var restPitchDegrees = 0.0
+    /// How long a person who was lost may come back under their identifier, recognised by the
+    /// appearance a client sends with `Track`, seconds; 0: never.
+    public var reidentificationWindowSeconds = 30.0
     /// Feed the in-process simulator's camera to the tracker (with `simulator`).
     public var simulatorCamera = true
     /// Narrowed yaw range, degrees (the dock's own limits still apply).
@@ -69,6 +74,12 @@ public struct Configuration: Hashable, Sendable {
         let show: @Sendable (Configuration) -> String
     }
 
+    /// The re-identification window's range, the tracker's own.
+    static let reidentificationWindowRange: ClosedRange<Double> = {
+        let range = SubjectTracker.Configuration.Ranges.reidentificationWindowSeconds
+        return range.lowerBound...range.upperBound
+    }()
+
     static let keys: [Key] = [
         text("device", "serial device of the dock (a tty or a pseudo-terminal); empty: find it by USB IDs", \.device),
         flag("simulator", "run the in-process simulated dock instead of a serial device", \.simulator),
@@ -84,6 +95,10 @@ public struct Configuration: Hashable, Sendable {
             \.restAfterSeconds, 0...3600),
         number("rest-yaw-deg", "the rest pose's yaw (degrees)", \.restYawDegrees, -720...720),
         number("rest-pitch-deg", "the rest pose's pitch (degrees)", \.restPitchDegrees, -720...720),
+        number(
+            "reidentification-window-s",
+            "seconds a person who was lost may come back under their identifier, recognised by the appearance "
+                + "sent with Track; 0: never", \.reidentificationWindowSeconds, reidentificationWindowRange),
         flag("simulator-camera", "with --simulator, feed the simulated camera's detections to the tracker", \.simulatorCamera),
         number("yaw-min-deg", "narrow the yaw range (degrees; never wider than the dock's)", \.yawMinimumDegrees, -720...720),
         number("yaw-max-deg", "narrow the yaw range (degrees)", \.yawMaximumDegrees, -720...720),

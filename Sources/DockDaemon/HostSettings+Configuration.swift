@@ -16,6 +16,7 @@ extension Configuration {
         settings.restAfter = .milliseconds(Int64((restAfterSeconds * 1000).rounded()))
         settings.restYawRadians = restYawDegrees * degree
         settings.restPitchRadians = restPitchDegrees * degree
+        settings.reidentificationWindow = .milliseconds(Int64((reidentificationWindowSeconds * 1000).rounded()))
         return settings
     }
 }

@@ -135,6 +135,7 @@ public struct ClosedLoop: Sendable {
             settings.restAfter = pipeline.restAfter
             settings.restYawRadians = pipeline.restYawRadians
             settings.restPitchRadians = pipeline.restPitchRadians
+            settings.reidentificationWindow = pipeline.reidentificationWindow
             host = HostPolicy(settings: settings, pipeline: pipeline, link: link)
             usesTracker = true
             self.poseAtCapture = poseAtCapture

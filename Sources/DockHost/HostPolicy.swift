@@ -97,7 +97,7 @@ public struct HostPolicy: Sendable {
         self.pipeline = pipeline
         session = link ?? AccessorySession(configuration: settings.session)
         arbiter = ControlArbiter(isSystemTrackingEnabled: settings.isTrackingEnabled)
-        applyRestSettings()
+        applyPipelineSettings()
     }
 
     /// When the next 30 Hz control tick is due.
@@ -209,7 +209,7 @@ public struct HostPolicy: Sendable {
     public mutating func reconfigured(_ settings: HostSettings, now: Duration) -> [HostAction] {
         var actions: [HostAction] = []
         self.settings = settings
-        applyRestSettings()
+        applyPipelineSettings()
         if let info = session.info { limits = narrowedLimits(info, into: &actions) }
         if arbiter.isSystemTrackingEnabled != settings.isTrackingEnabled {
             controlChanged(arbiter.setSystemTracking(settings.isTrackingEnabled), into: &actions)
@@ -366,7 +366,10 @@ public struct HostPolicy: Sendable {
         return (try? limits.narrowed(by: clientLimits)) ?? limits
     }
 
-    mutating func applyRestSettings() {
+    /// Gives the tracking pipeline the settings it takes from the host's: the rest pose and
+    /// when to go there, and the re-identification window.
+    mutating func applyPipelineSettings() {
+        pipeline.reidentificationWindow = settings.reidentificationWindow
         pipeline.restAfter = settings.restAfter
         pipeline.restYawRadians = settings.restYawRadians
         pipeline.restPitchRadians = settings.restPitchRadians

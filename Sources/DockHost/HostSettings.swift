@@ -15,6 +15,9 @@ public struct HostSettings: Hashable, Sendable {
     public var restYawRadians = 0.0
     /// The rest pose's pitch, radians.
     public var restPitchRadians = 0.0
+    /// How long a lost subject may come back under its identifier, recognised by the appearance
+    /// a client sends with `Track` (the tracker's `reidentificationWindow`; zero: never).
+    public var reidentificationWindow: Duration = .seconds(30)
     /// The session's timing and retry settings.
     public var session = AccessorySession.Configuration()
     /// How long a motion request waits for the dock's acknowledgement before its reply goes out

@@ -1,3 +1,4 @@
+import DockOptions
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -286,7 +287,7 @@ public struct SubjectTracker: Sendable {
     }
 
     /// The settings.
-    public let configuration: Configuration
+    public private(set) var configuration: Configuration
     /// The live tracks.
     public private(set) var tracks: [Track] = []
     /// The lost tracks that may still be recognised by their appearance, oldest first.
@@ -328,6 +329,20 @@ public struct SubjectTracker: Sendable {
     private var appearanceDistances: [Double] = []
 
     /// Creates an empty tracker.
+    /// How long a lost track may be brought back by its appearance
+    /// (`Configuration.reidentificationWindow`), the one setting that may change while the
+    /// tracker runs (the daemon's `reidentification-window-s`, on a reload): a shorter window
+    /// forgets the lost tracks it no longer covers at the next prediction. A value outside
+    /// `Configuration.Ranges.reidentificationWindowSeconds` is clamped into it.
+    public var reidentificationWindow: Duration {
+        get { configuration.reidentificationWindow }
+        set {
+            let range = Configuration.Ranges.reidentificationWindowSeconds
+            let seconds = min(max(newValue.trackerSeconds, range.lowerBound), range.upperBound)
+            configuration.reidentificationWindow = .milliseconds(Int64((seconds * 1000).rounded()))
+        }
+    }
+
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         tracks.reserveCapacity(configuration.maximumTracks)

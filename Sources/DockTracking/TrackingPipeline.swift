@@ -89,6 +89,12 @@ public struct TrackingPipeline: Sendable {
     public private(set) var camera: CameraInformation?
     /// The tracks.
     public private(set) var tracker: SubjectTracker
+    /// How long a lost subject may come back under its identifier, recognised by its appearance
+    /// (the tracker's `reidentificationWindow`; the daemon's `reidentification-window-s`).
+    public var reidentificationWindow: Duration {
+        get { tracker.reidentificationWindow }
+        set { tracker.reidentificationWindow = newValue }
+    }
     /// The subjects the tracks make up, as of the last step.
     public private(set) var subjects: [FusedSubject] = []
     /// The primary subject, as of the last step.
