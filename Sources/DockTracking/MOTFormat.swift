@@ -221,12 +221,17 @@ public enum MOTFormat {
         return MOTRecord(frame: frame, identifier: identifier, box: box, confidence: try finite(.confidence), appearance: appearance)
     }
 
-    /// One result line, `frame,id,x,y,w,h,conf,-1,-1,-1`, without a line break: pixels and
-    /// confidence with two decimals.
+    /// One line, `frame,id,x,y,w,h,conf,-1,-1,-1`, without a line break: pixels and confidence
+    /// with two decimals; then the appearance descriptor's values, if the record has one, each
+    /// as the shortest text that reads back as the same `Float` (so a file written here is read
+    /// back with the same descriptors).
     public static func line(_ record: MOTRecord) -> String {
         let box = record.box
-        return "\(record.frame),\(record.identifier),\(decimal(box.x)),\(decimal(box.y)),\(decimal(box.width)),"
+        var line =
+            "\(record.frame),\(record.identifier),\(decimal(box.x)),\(decimal(box.y)),\(decimal(box.width)),"
             + "\(decimal(box.height)),\(decimal(record.confidence)),-1,-1,-1"
+        for value in record.appearance ?? [] { line += ",\(value)" }
+        return line
     }
 
     /// A whole file: one line per record, in the order given, each ended by a line break.

@@ -56,7 +56,7 @@ import Testing
                 detections.append(
                     MOTRecord(
                         frame: frame, identifier: -1, box: pixels(observation.box),
-                        confidence: observation.confidence))
+                        confidence: observation.confidence, appearance: observation.appearance))
             }
         }
         var truth: [MOTRecord] = []
@@ -141,6 +141,28 @@ import Testing
         // Through the file format, as `dockctl replay` reads them (two decimals of a pixel).
         let detections = (try? MOTFormat.parse(MOTFormat.text(recording.detections))) ?? recording.detections
         return IdentityScore(truth: recording.truth, result: MOTReplay.run(detections, settings: settings))
+    }
+
+    /// Issue 23: the group-of-four replay (the dock still, four people milling about, walking out
+    /// of the picture and back) with the simulator's appearance descriptors in the detections
+    /// file, as `examples/detect_video.py --appearance` writes them, against the same recording
+    /// without: IDF1 at least 0.95 on the scenario's own seed, and on three more seeds
+    /// descriptors never cost more than noise.
+    @Test func theGroupOfFourReplayWithDescriptors() throws {
+        var scenario = try Scenario.parse(
+            String(contentsOf: Self.repository.appendingPathComponent("Simulator/Scenarios/group-of-four.json"), encoding: .utf8))
+        var figures: [String] = []
+        for seed in [scenario.seed] + [14, 15, 16] {
+            scenario.seed = seed
+            scenario.detector.appearanceLength = 0
+            let plain = Self.replayInProcess(try Self.record(scenario), tracker: SubjectTracker.Configuration())
+            scenario.detector.appearanceLength = 16
+            let described = Self.replayInProcess(try Self.record(scenario), tracker: SubjectTracker.Configuration())
+            figures.append("seed \(seed): without descriptors \(plain), with \(described)")
+            #expect(described.f1 >= plain.f1 - 0.005, "seed \(seed): \(described) against \(plain)")
+            if seed == 13 { #expect(described.f1 >= 0.95, "the group-of-four replay with descriptors: \(described)") }
+        }
+        print("group-of-four replayed in process:\n" + figures.joined(separator: "\n"))
     }
 
     /// Not measuring the edges the border cut (`clippedEdgeMargin`) must not cost the replays the

@@ -147,6 +147,16 @@ import Testing
                 == "line 1: the appearance after field 10 has 513 values; it needs 4 to 512")
     }
 
+    @Test func anAppearanceIsWrittenAndReadBackAsTheSameFloats() throws {
+        let values: [Float] = [0.1, 1.0 / 3, 0, -2.5e-7, 123_456.79, .leastNonzeroMagnitude, .greatestFiniteMagnitude]
+        let described = MOTRecord(
+            frame: 3, identifier: -1, box: PixelRect(x: 10, y: 20, width: 30, height: 40), confidence: 0.9, appearance: values)
+        let plain = MOTRecord(frame: 3, identifier: 7, box: PixelRect(x: 1, y: 2, width: 3, height: 4), confidence: 1)
+        #expect(MOTFormat.line(plain) == "3,7,1.00,2.00,3.00,4.00,1.00,-1,-1,-1", "no descriptor: the ten fields as before")
+        let read = try MOTFormat.parse(MOTFormat.text([described, plain]))
+        #expect(read.map(\.appearance) == [values, nil])
+    }
+
     @Test func lineNumbersCountBlankLines() {
         #expect(throws: MOTFormatError.notPositive(line: 4, field: .width, text: "0")) {
             try MOTFormat.parse("1,-1,0,0,1,1,1\n\n\n1,-1,0,0,0,1,1\n")
