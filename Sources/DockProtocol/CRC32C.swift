@@ -7,7 +7,7 @@ public struct CRC32C: Sendable {
     /// The check value of the algorithm: the CRC of the ASCII string "123456789".
     public static let checkValue: UInt32 = 0xE306_9283
 
-    private static let table: [UInt32] = (0..<256).map { index in
+    @usableFromInline static let table: [UInt32] = (0..<256).map { index in
         var remainder = UInt32(index)
         for _ in 0..<8 {
             remainder = remainder & 1 == 1 ? (remainder >> 1) ^ 0x82F6_3B78 : remainder >> 1
@@ -15,12 +15,15 @@ public struct CRC32C: Sendable {
         return remainder
     }
 
-    private var register: UInt32 = 0xFFFF_FFFF
+    @usableFromInline var register: UInt32 = 0xFFFF_FFFF
 
     /// Creates a checksum over no bytes yet.
     public init() {}
 
-    /// Feeds more bytes into the checksum.
+    /// Feeds more bytes into the checksum. Inlinable, so that a caller in another module gets it
+    /// specialised for its own sequence (an array, a slice) rather than a byte at a time through
+    /// the generic iterator.
+    @inlinable
     public mutating func update(_ bytes: some Sequence<UInt8>) {
         for byte in bytes {
             register = Self.table[Int((register ^ UInt32(byte)) & 0xFF)] ^ (register >> 8)
@@ -31,6 +34,7 @@ public struct CRC32C: Sendable {
     public var value: UInt32 { register ^ 0xFFFF_FFFF }
 
     /// The checksum of `bytes`.
+    @inlinable
     public static func checksum(_ bytes: some Sequence<UInt8>) -> UInt32 {
         var crc = CRC32C()
         crc.update(bytes)

@@ -51,7 +51,9 @@ public struct FrameDecoder: Sendable {
         }
     }
 
-    /// Feeds bytes, calling `handle` for each frame or error they complete, in order.
+    /// Feeds bytes, calling `handle` for each frame or error they complete, in order. Inlinable,
+    /// as `CRC32C.update` is: specialised in the caller for its own kind of sequence.
+    @inlinable
     public mutating func decode(
         _ bytes: some Sequence<UInt8>, _ handle: (Result<Frame, FrameError>) -> Void
     ) {
@@ -61,6 +63,7 @@ public struct FrameDecoder: Sendable {
     }
 
     /// Feeds bytes and returns every frame or error they complete, in order.
+    @inlinable
     public mutating func decode(_ bytes: some Sequence<UInt8>) -> [Result<Frame, FrameError>] {
         var results: [Result<Frame, FrameError>] = []
         decode(bytes) { results.append($0) }
