@@ -1,3 +1,4 @@
+import DockAPI
 import DockHost
 import DockTracking
 
@@ -33,9 +34,14 @@ extension DockAccessory {
     ///
     /// - Parameter region: The region, origin at the bottom left like every ``VisionRect``; dockd
     ///   keeps the part of it that lies within the picture.
+    /// - Returns: The region in force: the part of `region` within the picture, as dockd says
+    ///   (DockKit's method returns nothing; ignore it as you would there).
     /// - Throws: ``DockClientError`` when dockd cannot be reached or refuses the region (an empty or
     ///   non-finite one).
-    public func setRegionOfInterest(_ region: VisionRect) async throws(DockClientError) {
-        _ = try await call(.setRegionOfInterest(region.topLeft))
+    @discardableResult
+    public func setRegionOfInterest(_ region: VisionRect) async throws(DockClientError) -> VisionRect {
+        let reply = try await call(.setRegionOfInterest(region.topLeft))
+        guard case .region(let inForce) = reply else { throw .unexpectedReply("SetRegionOfInterest answered \(reply)") }
+        return VisionRect(topLeft: inForce)
     }
 }

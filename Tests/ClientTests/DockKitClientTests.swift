@@ -138,6 +138,11 @@ import Testing
         let region = try await manager.status().regionOfInterest
         #expect(region.x == 0.2 && region.width == 0.6 && region.height == 0.5, "\(region)")
         #expect(abs(region.y - 0.2) < 1e-9, "dockd's top-left y: \(region)")
+        // Half of this one lies beyond the picture's top right: dockd keeps the rest and says so.
+        let kept = try await dock.setRegionOfInterest(VisionRect(x: 0.5, y: 0.5, width: 0.8, height: 0.8))
+        #expect(abs(kept.x - 0.5) < 1e-9 && abs(kept.y - 0.5) < 1e-9, "\(kept)")
+        #expect(abs(kept.width - 0.5) < 1e-9 && abs(kept.height - 0.5) < 1e-9, "\(kept)")
+        #expect(try await manager.status().regionOfInterest == kept.topLeft)
 
         try await dock.animate(motion: .yes)
         #expect(try await manager.status().motion == .idle, "animate returns when the nod has finished")
