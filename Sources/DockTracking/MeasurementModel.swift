@@ -117,7 +117,7 @@ struct MeasurementModel: Sendable {
         alignedJacobian[18] = hByCentre * upByYaw
         alignedJacobian[19] = hByCentre * upByPitch
         alignedJacobian[23] = hBySize
-        // Into the delivered image (through spans: see SubjectFilter.predict).
+        // Into the delivered image (through pointers: see SubjectFilter.predict).
         var measurement = InlineArray<4, Double>(repeating: 0)
         var jacobian = InlineArray<24, Double>(repeating: 0)
         deliver(aligned, &alignedJacobian, lag: lag, into: &measurement, &jacobian)
@@ -130,18 +130,29 @@ struct MeasurementModel: Sendable {
         _ aligned: InlineArray<4, Double>, _ alignedJacobian: inout InlineArray<24, Double>, lag: Double,
         into measurement: inout InlineArray<4, Double>, _ jacobian: inout InlineArray<24, Double>
     ) {
-        var from = alignedJacobian.mutableSpan
-        for row in 0..<4 {
-            from[row * 6 + 2] = -lag * from[row * 6]
-            from[row * 6 + 3] = -lag * from[row * 6 + 1]
+        alignedJacobian.withMutableElements { from in
+            for row in 0..<4 {
+                from[row * 6 + 2] = -lag * from[row * 6]
+                from[row * 6 + 3] = -lag * from[row * 6 + 1]
+            }
         }
         let (sources, signs, offsets) = (source, sign, offset)
-        let alignedValues = aligned.span, sourceSpan = sources.span, signSpan = signs.span, offsetSpan = offsets.span
-        var values = measurement.mutableSpan, out = jacobian.mutableSpan
-        for row in 0..<4 {
-            let index = sourceSpan[row], scale = signSpan[row]
-            values[row] = offsetSpan[row] + scale * alignedValues[index]
-            for column in 0..<6 { out[row * 6 + column] = scale * from[index * 6 + column] }
+        aligned.withElements { alignedValues in
+            alignedJacobian.withElements { from in
+                signs.withElements { signs in
+                    offsets.withElements { offsets in
+                        measurement.withMutableElements { values in
+                            jacobian.withMutableElements { out in
+                                for row in 0..<4 {
+                                    let index = sources[row], scale = signs[row]
+                                    values[row] = offsets[row] + scale * alignedValues[index]
+                                    for column in 0..<6 { out[row * 6 + column] = scale * from[index * 6 + column] }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
         }
     }
 }
