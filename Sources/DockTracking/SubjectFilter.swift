@@ -216,12 +216,12 @@ public struct SubjectFilter: Sendable {
     /// `prediction(_:lagSeconds:)` worked out in `prediction`'s own storage (the tracker's buffer
     /// of them): P Hᵀ, S and S⁻¹ are not copied into it. Every field is written.
     func prediction(_ model: MeasurementModel, lagSeconds lag: Double, into prediction: inout Prediction) {
-        guard lag.isFinite, lag >= 0, lag <= 1, let (measurement, h) = model.measure(state, lagSeconds: lag) else {
+        var h = InlineArray<24, Double>(repeating: 0)
+        guard lag.isFinite, lag >= 0, lag <= 1, model.measure(state, lagSeconds: lag, into: &prediction.measurement, &h) else {
             prediction = .invalid
             return
         }
         prediction.isValid = true
-        prediction.measurement = measurement
         prediction.clippedEdges = []
         covariance.withElements { p in
             h.withElements { hs in
@@ -239,7 +239,7 @@ public struct SubjectFilter: Sendable {
         // R from the expected box's size: a detector errs in proportion to what it sees, and
         // a wild observation must not widen its own gate. A late box also carries the state's
         // uncertainty over its lag (`lagNoise`): what the subject did in the meantime.
-        let r = measurementNoise(measurement)
+        let r = measurementNoise(prediction.measurement)
         let lagQ = noise.accelerationNoise * noise.accelerationNoise, lagSizeQ = noise.sizeNoise * noise.sizeNoise
         let (position, cross, rate) = (lag * lag * lag * lag / 4 * lagQ, lag * lag * lag / 2 * lagQ, lag * lag * lagQ)
         r.withElements { rs in
@@ -395,23 +395,19 @@ func invert4(_ matrix: UnsafePointer<Double>, into result: UnsafeMutablePointer<
             for row in (column + 1)..<4 where abs(m[row * 4 + column]) > abs(m[pivot * 4 + column]) { pivot = row }
             let value = m[pivot * 4 + column]
             guard value.isFinite, abs(value) > 1e-300 else { return false }
+            // Of `m`, only the columns from this one on are read again (the ones before are
+            // eliminated, and never a pivot or a factor): they alone are swapped, scaled and reduced.
             if pivot != column {
-                for k in 0..<4 {
-                    swap(&m[pivot * 4 + k], &m[column * 4 + k])
-                    swap(&result[pivot * 4 + k], &result[column * 4 + k])
-                }
+                for k in column..<4 { swap(&m[pivot * 4 + k], &m[column * 4 + k]) }
+                for k in 0..<4 { swap(&result[pivot * 4 + k], &result[column * 4 + k]) }
             }
-            for k in 0..<4 {
-                m[column * 4 + k] /= value
-                result[column * 4 + k] /= value
-            }
+            for k in column..<4 { m[column * 4 + k] /= value }
+            for k in 0..<4 { result[column * 4 + k] /= value }
             for row in 0..<4 where row != column {
                 let factor = m[row * 4 + column]
                 guard factor != 0 else { continue }
-                for k in 0..<4 {
-                    m[row * 4 + k] -= factor * m[column * 4 + k]
-                    result[row * 4 + k] -= factor * result[column * 4 + k]
-                }
+                for k in column..<4 { m[row * 4 + k] -= factor * m[column * 4 + k] }
+                for k in 0..<4 { result[row * 4 + k] -= factor * result[column * 4 + k] }
             }
         }
         return true
