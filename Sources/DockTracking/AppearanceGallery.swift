@@ -76,21 +76,30 @@ public struct AppearanceGallery: Sendable {
     /// descriptors to `descriptor`; nil when it is empty, the lengths differ, or `descriptor` has
     /// no direction.
     public func distance(to descriptor: [Float]) -> Double? {
-        guard count > 0, descriptor.count == length else { return nil }
-        let norm = Self.norm(descriptor)
-        guard norm > 0, norm.isFinite else { return nil }
+        descriptor.withUnsafeBufferPointer { distance(to: $0, norm: Self.norm($0)) }
+    }
+
+    /// `distance(to:)` for a descriptor whose `norm` the caller worked out (once for every
+    /// gallery it is compared with).
+    func distance(to descriptor: UnsafeBufferPointer<Float>, norm: Double) -> Double? {
+        guard count > 0, descriptor.count == length, norm > 0, norm.isFinite else { return nil }
         let length = self.length, count = self.count
         return values.withUnsafeBufferPointer { values in
-            descriptor.withUnsafeBufferPointer { descriptor in
-                var best = Double.infinity
-                for slot in 0..<count {
-                    let start = slot * length
-                    var dot = 0.0
-                    for index in 0..<length { dot += Double(values[start + index]) * Double(descriptor[index]) }
-                    best = min(best, 1 - dot / norm)
-                }
-                return max(0, best)
+            // The slots' dot products side by side, one lane each (a slot it does not hold
+            // repeats the last it does, and is not read): each is the same sum in the same order
+            // as one slot after another, but the four chains of additions do not wait for each
+            // other (`capacity` is 4: a lane a slot).
+            let starts = SIMD4(0, min(1, count - 1) * length, min(2, count - 1) * length, min(3, count - 1) * length)
+            var dots = SIMD4<Double>(repeating: 0)
+            for index in 0..<length {
+                let lanes = SIMD4(
+                    Double(values[starts[0] + index]), Double(values[starts[1] + index]),
+                    Double(values[starts[2] + index]), Double(values[starts[3] + index]))
+                dots += lanes * SIMD4(repeating: Double(descriptor[index]))
             }
+            var best = Double.infinity
+            for slot in 0..<count { best = min(best, 1 - dots[slot] / norm) }
+            return max(0, best)
         }
     }
 
@@ -116,10 +125,13 @@ public struct AppearanceGallery: Sendable {
 
     /// The Euclidean length of `descriptor`, in doubles (NaN or infinity if a value is not finite).
     static func norm(_ descriptor: [Float]) -> Double {
-        descriptor.withUnsafeBufferPointer { values in
-            var sum = 0.0
-            for value in values { sum += Double(value) * Double(value) }
-            return sum.squareRoot()
-        }
+        descriptor.withUnsafeBufferPointer { norm($0) }
+    }
+
+    /// The Euclidean length of `descriptor`, in doubles (NaN or infinity if a value is not finite).
+    static func norm(_ descriptor: UnsafeBufferPointer<Float>) -> Double {
+        var sum = 0.0
+        for value in descriptor { sum += Double(value) * Double(value) }
+        return sum.squareRoot()
     }
 }

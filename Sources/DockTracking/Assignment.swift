@@ -16,6 +16,9 @@ public struct AssignmentSolver: Sendable {
     private var minimum: [Double]
     private var used: [Bool]
     private var rowAssignment: [Int]
+    /// Each pair's value as the Hungarian method would fill it in (row-major, `maximumColumns` a
+    /// row), as `solveDisjoint` found them.
+    private var values: [Double]
 
     /// Prepares buffers for problems up to `maximumRows` × `maximumColumns`.
     public init(maximumRows: Int, maximumColumns: Int) {
@@ -30,6 +33,7 @@ public struct AssignmentSolver: Sendable {
         minimum = Array(repeating: 0, count: size)
         used = Array(repeating: false, count: size)
         rowAssignment = Array(repeating: -1, count: maximumRows)
+        values = Array(repeating: 0, count: maximumRows * maximumColumns)
     }
 
     /// The cost the solver gives a forbidden pair: large enough never to be chosen over any
@@ -45,20 +49,29 @@ public struct AssignmentSolver: Sendable {
     /// With a finite `unpairedCost` U, leaving a row and a column unpaired costs U: a pair is
     /// made only where it costs less than U, and two pairs costing more together than one pair
     /// and U are not made to pair everything (without it, the most pairs allowed are made first).
+    ///
+    /// With a finite U, when no two pairs worth making (costing less than U) share a row or a
+    /// column — people apart from each other, the usual frame — the answer is every such pair, and
+    /// it is given without the Hungarian method (`allowsShortcut`: false only in the test that
+    /// holds the two to the same answers).
     public mutating func solve(
-        rows: Int, columns: Int, gate: Double, unpairedCost: Double = .infinity,
+        rows: Int, columns: Int, gate: Double, unpairedCost: Double = .infinity, allowsShortcut: Bool = true,
         cost costOf: (Int, Int) -> Double
     ) {
         precondition(rows <= maximumRows && columns <= maximumColumns, "assignment problem larger than its buffers")
         for row in 0..<maximumRows { rowAssignment[row] = -1 }
         guard rows > 0, columns > 0 else { return }
+        let isValued = unpairedCost.isFinite && allowsShortcut
+        if isValued, solveDisjoint(rows: rows, columns: columns, gate: gate, unpairedCost: unpairedCost, cost: costOf) { return }
         // Square the problem: missing rows or columns cost nothing, forbidden pairs cost a lot.
         let n = max(rows, columns)
         let stride = n + 1
         for row in 1...n {
             for column in 1...n {
                 var value = 0.0
-                if row <= rows, column <= columns {
+                if isValued, row <= rows, column <= columns {
+                    value = values[(row - 1) * maximumColumns + column - 1]
+                } else if row <= rows, column <= columns {
                     let given = costOf(row - 1, column - 1)
                     let allowed = given.isFinite && given <= gate
                     if unpairedCost.isFinite {
@@ -124,6 +137,39 @@ public struct AssignmentSolver: Sendable {
             guard unpairedCost.isFinite ? value < 0 : value < Self.forbidden else { continue }
             rowAssignment[row - 1] = column - 1
         }
+    }
+
+    /// With a finite `unpairedCost`: the pairs worth making (cost below it), when no two share a
+    /// row or a column; then every one of them is in the least-cost assignment (each is worth
+    /// something, and none stands in another's way) and nothing else is paired, which is what the
+    /// Hungarian method answers too. Returns false, with `rowAssignment` all -1, when two do.
+    /// Each cost is asked for once, as by the Hungarian method; the pairs' values are kept in
+    /// `values` so that a problem that is not disjoint does not ask again.
+    private mutating func solveDisjoint(
+        rows: Int, columns: Int, gate: Double, unpairedCost: Double, cost costOf: (Int, Int) -> Double
+    ) -> Bool {
+        // `columnMatch` holds each column's row + 1 (0: none) while the pairs are looked for.
+        for column in 0..<columns { columnMatch[column] = 0 }
+        var isDisjoint = true
+        for row in 0..<rows {
+            var found = -1
+            for column in 0..<columns {
+                let given = costOf(row, column)
+                let value = given.isFinite && given <= gate ? min(given - unpairedCost, 0) : 0
+                values[row * maximumColumns + column] = value
+                guard value < 0, isDisjoint else { continue }
+                if found >= 0 || columnMatch[column] != 0 {
+                    isDisjoint = false
+                } else {
+                    found = column
+                    columnMatch[column] = row + 1
+                }
+            }
+            if isDisjoint, found >= 0 { rowAssignment[row] = found }
+        }
+        if isDisjoint { return true }
+        for row in 0..<rows { rowAssignment[row] = -1 }
+        return false
     }
 
     /// The column paired with `row` by the last `solve`, or -1.

@@ -60,9 +60,22 @@ struct MeasurementModel: Sendable {
     func measure(_ state: InlineArray<6, Double>, lagSeconds lag: Double)
         -> (measurement: InlineArray<4, Double>, jacobian: InlineArray<24, Double>)?
     {
+        var measurement = InlineArray<4, Double>(repeating: 0)
+        var jacobian = InlineArray<24, Double>(repeating: 0)
+        guard measure(state, lagSeconds: lag, into: &measurement, &jacobian) else { return nil }
+        return (measurement, jacobian)
+    }
+
+    /// `measure(_:lagSeconds:)` written into the caller's `measurement` and `jacobian` (every
+    /// element); false, and neither touched, when the subject is behind the camera or the state
+    /// is not finite.
+    func measure(
+        _ state: InlineArray<6, Double>, lagSeconds lag: Double, into measurement: inout InlineArray<4, Double>,
+        _ jacobian: inout InlineArray<24, Double>
+    ) -> Bool {
         let yaw = state[0] - state[2] * lag, pitch = state[1] - state[3] * lag
         let width = state[4], height = state[5]
-        guard yaw.isFinite, pitch.isFinite, width.isFinite, height.isFinite else { return nil }
+        guard yaw.isFinite, pitch.isFinite, width.isFinite, height.isFinite else { return false }
         let (sy, cy, sp, cp) = (sin(yaw), cos(yaw), sin(pitch), cos(pitch))
         // The direction in the dock's frame and its derivatives by yaw and by pitch.
         let direction = (cp * sy, cp * cy, sp)
@@ -77,7 +90,7 @@ struct MeasurementModel: Sendable {
             )
         }
         let d = camera(direction), dYaw = camera(byYaw), dPitch = camera(byPitch)
-        guard d.forward > 1e-9 else { return nil }
+        guard d.forward > 1e-9 else { return false }
         let tanRight = d.right / d.forward, tanUp = d.up / d.forward
         let forward2 = d.forward * d.forward
         // Angles of the centre in the camera's frame, and their derivatives.
@@ -117,11 +130,9 @@ struct MeasurementModel: Sendable {
         alignedJacobian[18] = hByCentre * upByYaw
         alignedJacobian[19] = hByCentre * upByPitch
         alignedJacobian[23] = hBySize
-        // Into the delivered image (through spans: see SubjectFilter.predict).
-        var measurement = InlineArray<4, Double>(repeating: 0)
-        var jacobian = InlineArray<24, Double>(repeating: 0)
+        // Into the delivered image (through pointers: see SubjectFilter.predict).
         deliver(aligned, &alignedJacobian, lag: lag, into: &measurement, &jacobian)
-        return (measurement, jacobian)
+        return true
     }
 
     /// Fills in the rate columns (−lag × the direction columns) and turns the dock-aligned box and
@@ -130,18 +141,29 @@ struct MeasurementModel: Sendable {
         _ aligned: InlineArray<4, Double>, _ alignedJacobian: inout InlineArray<24, Double>, lag: Double,
         into measurement: inout InlineArray<4, Double>, _ jacobian: inout InlineArray<24, Double>
     ) {
-        var from = alignedJacobian.mutableSpan
-        for row in 0..<4 {
-            from[row * 6 + 2] = -lag * from[row * 6]
-            from[row * 6 + 3] = -lag * from[row * 6 + 1]
+        alignedJacobian.withMutableElements { from in
+            for row in 0..<4 {
+                from[row * 6 + 2] = -lag * from[row * 6]
+                from[row * 6 + 3] = -lag * from[row * 6 + 1]
+            }
         }
         let (sources, signs, offsets) = (source, sign, offset)
-        let alignedValues = aligned.span, sourceSpan = sources.span, signSpan = signs.span, offsetSpan = offsets.span
-        var values = measurement.mutableSpan, out = jacobian.mutableSpan
-        for row in 0..<4 {
-            let index = sourceSpan[row], scale = signSpan[row]
-            values[row] = offsetSpan[row] + scale * alignedValues[index]
-            for column in 0..<6 { out[row * 6 + column] = scale * from[index * 6 + column] }
+        aligned.withElements { alignedValues in
+            alignedJacobian.withElements { from in
+                signs.withElements { signs in
+                    offsets.withElements { offsets in
+                        measurement.withMutableElements { values in
+                            jacobian.withMutableElements { out in
+                                for row in 0..<4 {
+                                    let index = sources[row], scale = signs[row]
+                                    values[row] = offsets[row] + scale * alignedValues[index]
+                                    for column in 0..<6 { out[row * 6 + column] = scale * from[index * 6 + column] }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
         }
     }
 }

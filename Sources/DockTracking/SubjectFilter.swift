@@ -65,23 +65,25 @@ public struct SubjectFilter: Sendable {
         state[1] += state[3] * dt
         // P = F P Fᵀ + Q with F = I + dt on (0,2) and (1,3): rows 0 and 1 gain dt × rows 2 and 3,
         // then columns 0 and 1 gain dt × columns 2 and 3. (Matrices are read and written through
-        // spans: an InlineArray subscript in a loop can copy the whole array on every read.)
+        // pointers, `withMutableElements`: an InlineArray subscript in a loop can copy the whole array on
+        // every read, and a span's checks every index.)
         let q = noise.accelerationNoise * noise.accelerationNoise, sizeQ = noise.sizeNoise * noise.sizeNoise
-        var p = covariance.mutableSpan
-        for row in 0..<2 {
-            for column in 0..<6 { p[row * 6 + column] += dt * p[(row + 2) * 6 + column] }
+        covariance.withMutableElements { p in
+            for row in 0..<2 {
+                for column in 0..<6 { p[row * 6 + column] += dt * p[(row + 2) * 6 + column] }
+            }
+            for row in 0..<6 {
+                for column in 0..<2 { p[row * 6 + column] += dt * p[row * 6 + column + 2] }
+            }
+            for axis in 0..<2 {
+                p[axis * 7] += q * dt * dt * dt * dt / 4
+                p[axis * 6 + axis + 2] += q * dt * dt * dt / 2
+                p[(axis + 2) * 6 + axis] += q * dt * dt * dt / 2
+                p[(axis + 2) * 7] += q * dt * dt
+            }
+            p[4 * 7] += sizeQ * dt
+            p[5 * 7] += sizeQ * dt
         }
-        for row in 0..<6 {
-            for column in 0..<2 { p[row * 6 + column] += dt * p[row * 6 + column + 2] }
-        }
-        for axis in 0..<2 {
-            p[axis * 7] += q * dt * dt * dt * dt / 4
-            p[axis * 6 + axis + 2] += q * dt * dt * dt / 2
-            p[(axis + 2) * 6 + axis] += q * dt * dt * dt / 2
-            p[(axis + 2) * 7] += q * dt * dt
-        }
-        p[4 * 7] += sizeQ * dt
-        p[5 * 7] += sizeQ * dt
     }
 
     /// Forgets the pitch rate: sets it to zero and drops its covariance, so that the pitch moves
@@ -157,14 +159,17 @@ public struct SubjectFilter: Sendable {
         /// prediction or a box that is not finite or has no size.
         func distance(to box: NormalizedRect) -> Double? {
             guard isValid, let innovation = innovation(box) else { return nil }
-            let inverse = inverseInnovationCovariance.span, v = innovation.span
-            var total = 0.0
-            for row in 0..<4 {
-                var value = 0.0
-                for column in 0..<4 { value += inverse[row * 4 + column] * v[column] }
-                total += v[row] * value
+            return inverseInnovationCovariance.withElements { inverse in
+                innovation.withElements { v in
+                    var total = 0.0
+                    for row in 0..<4 {
+                        var value = 0.0
+                        for column in 0..<4 { value += inverse[row * 4 + column] * v[column] }
+                        total += v[row] * value
+                    }
+                    return total
+                }
             }
-            return total
         }
 
         /// z − h(x) (T (z − h(x)) for a clipped box); nil for a box that is not finite or has no size.
@@ -203,95 +208,117 @@ public struct SubjectFilter: Sendable {
     /// Q(τ) is the piecewise-constant white acceleration model of Bar-Shalom, Li and
     /// Kirubarajan, "Estimation with Applications to Tracking and Navigation", 2001, § 6.3.3.
     func prediction(_ model: MeasurementModel, lagSeconds lag: Double) -> Prediction {
-        guard lag.isFinite, lag >= 0, lag <= 1, let (measurement, h) = model.measure(state, lagSeconds: lag) else { return .invalid }
-        var pht = InlineArray<24, Double>(repeating: 0)
-        var s = InlineArray<16, Double>(repeating: 0)
-        do {
-            let p = covariance.span, hs = h.span
-            var out = pht.mutableSpan
-            for row in 0..<6 {
-                for column in 0..<4 {
-                    var value = 0.0
-                    for k in 0..<6 { value += p[row * 6 + k] * hs[column * 6 + k] }
-                    out[row * 4 + column] = value
-                }
-            }
+        var prediction = Prediction.invalid
+        self.prediction(model, lagSeconds: lag, into: &prediction)
+        return prediction
+    }
+
+    /// `prediction(_:lagSeconds:)` worked out in `prediction`'s own storage (the tracker's buffer
+    /// of them): P Hᵀ, S and S⁻¹ are not copied into it. Every field is written.
+    func prediction(_ model: MeasurementModel, lagSeconds lag: Double, into prediction: inout Prediction) {
+        var h = InlineArray<24, Double>(repeating: 0)
+        guard lag.isFinite, lag >= 0, lag <= 1, model.measure(state, lagSeconds: lag, into: &prediction.measurement, &h) else {
+            prediction = .invalid
+            return
         }
-        do {
-            // R from the expected box's size: a detector errs in proportion to what it sees, and
-            // a wild observation must not widen its own gate. A late box also carries the state's
-            // uncertainty over its lag (`lagNoise`): what the subject did in the meantime.
-            let r = measurementNoise(measurement)
-            let rs = r.span, hs = h.span, phts = pht.span
-            let lagQ = noise.accelerationNoise * noise.accelerationNoise, lagSizeQ = noise.sizeNoise * noise.sizeNoise
-            let (position, cross, rate) = (lag * lag * lag * lag / 4 * lagQ, lag * lag * lag / 2 * lagQ, lag * lag * lagQ)
-            var out = s.mutableSpan
-            for row in 0..<4 {
-                for column in row..<4 {
-                    var value = 0.0
-                    for k in 0..<6 { value += hs[row * 6 + k] * phts[k * 4 + column] }
-                    value += rs[row * 4 + column]
-                    if lag > 0 {
-                        // H Q(lag) Hᵀ, Q(lag) being `predict`'s process noise over the lag.
-                        for axis in 0..<2 {
-                            let (a, b) = (hs[row * 6 + axis], hs[row * 6 + axis + 2])
-                            let (c, d) = (hs[column * 6 + axis], hs[column * 6 + axis + 2])
-                            value += a * c * position + (a * d + b * c) * cross + b * d * rate
+        prediction.isValid = true
+        prediction.clippedEdges = []
+        covariance.withElements { p in
+            h.withElements { hs in
+                prediction.covarianceTimesJacobian.withMutableElements { out in
+                    for row in 0..<6 {
+                        for column in 0..<4 {
+                            var value = 0.0
+                            for k in 0..<6 { value += p[row * 6 + k] * hs[column * 6 + k] }
+                            out[row * 4 + column] = value
                         }
-                        value += (hs[row * 6 + 4] * hs[column * 6 + 4] + hs[row * 6 + 5] * hs[column * 6 + 5]) * lagSizeQ * lag
                     }
-                    out[row * 4 + column] = value
-                    out[column * 4 + row] = value
                 }
             }
         }
-        guard let inverse = invert4(s) else { return .invalid }
-        return Prediction(
-            isValid: true, measurement: measurement, covarianceTimesJacobian: pht, inverseInnovationCovariance: inverse,
-            innovationCovariance: s)
+        // R from the expected box's size: a detector errs in proportion to what it sees, and
+        // a wild observation must not widen its own gate. A late box also carries the state's
+        // uncertainty over its lag (`lagNoise`): what the subject did in the meantime.
+        let r = measurementNoise(prediction.measurement)
+        let lagQ = noise.accelerationNoise * noise.accelerationNoise, lagSizeQ = noise.sizeNoise * noise.sizeNoise
+        let (position, cross, rate) = (lag * lag * lag * lag / 4 * lagQ, lag * lag * lag / 2 * lagQ, lag * lag * lagQ)
+        r.withElements { rs in
+            h.withElements { hs in
+                prediction.covarianceTimesJacobian.withElements { phts in
+                    prediction.innovationCovariance.withMutableElements { out in
+                        for row in 0..<4 {
+                            for column in row..<4 {
+                                var value = 0.0
+                                for k in 0..<6 { value += hs[row * 6 + k] * phts[k * 4 + column] }
+                                value += rs[row * 4 + column]
+                                if lag > 0 {
+                                    // H Q(lag) Hᵀ, Q(lag) being `predict`'s process noise over the lag.
+                                    for axis in 0..<2 {
+                                        let (a, b) = (hs[row * 6 + axis], hs[row * 6 + axis + 2])
+                                        let (c, d) = (hs[column * 6 + axis], hs[column * 6 + axis + 2])
+                                        value += a * c * position + (a * d + b * c) * cross + b * d * rate
+                                    }
+                                    value += (hs[row * 6 + 4] * hs[column * 6 + 4] + hs[row * 6 + 5] * hs[column * 6 + 5]) * lagSizeQ * lag
+                                }
+                                out[row * 4 + column] = value
+                                out[column * 4 + row] = value
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let isInvertible = prediction.innovationCovariance.withElements { s in
+            prediction.inverseInnovationCovariance.withMutableElements { invert4(s, into: $0) }
+        }
+        if !isInvertible { prediction = .invalid }
     }
 
     /// Fuses `box` against a prediction made from the current state; false (and nothing changed)
     /// for a box that is not finite or has no size.
     @discardableResult
-    mutating func update(with box: NormalizedRect, _ prediction: borrowing Prediction) -> Bool {
+    mutating func update(with box: NormalizedRect, _ prediction: Prediction) -> Bool {
         guard prediction.isValid, let innovation = prediction.innovation(box) else { return false }
-        let pht = prediction.covarianceTimesJacobian.span, inverse = prediction.inverseInnovationCovariance.span
-        let innovations = innovation.span
         // K = P Hᵀ S⁻¹ (6 × 4).
         var gain = InlineArray<24, Double>(repeating: 0)
-        do {
-            var out = gain.mutableSpan
-            for row in 0..<6 {
-                for column in 0..<4 {
-                    var value = 0.0
-                    for k in 0..<4 { value += pht[row * 4 + k] * inverse[k * 4 + column] }
-                    out[row * 4 + column] = value
+        prediction.covarianceTimesJacobian.withElements { pht in
+            prediction.inverseInnovationCovariance.withElements { inverse in
+                gain.withMutableElements { out in
+                    for row in 0..<6 {
+                        for column in 0..<4 {
+                            var value = 0.0
+                            for k in 0..<4 { value += pht[row * 4 + k] * inverse[k * 4 + column] }
+                            out[row * 4 + column] = value
+                        }
+                    }
+                }
+            }
+            gain.withElements { k in
+                innovation.withElements { innovations in
+                    state.withMutableElements { x in
+                        for row in 0..<6 {
+                            var correction = 0.0
+                            for column in 0..<4 { correction += k[row * 4 + column] * innovations[column] }
+                            x[row] += correction
+                        }
+                        x[4] = max(x[4], 1e-4)
+                        x[5] = max(x[5], 1e-4)
+                    }
+                }
+                // P = P − K (P Hᵀ)ᵀ = P − K H P, computed for the upper triangle and mirrored.
+                covariance.withMutableElements { p in
+                    for row in 0..<6 {
+                        for column in row..<6 {
+                            var value = p[row * 6 + column]
+                            for index in 0..<4 { value -= k[row * 4 + index] * pht[column * 4 + index] }
+                            p[row * 6 + column] = value
+                            p[column * 6 + row] = value
+                        }
+                    }
+                    for index in 0..<6 { p[index * 7] = max(p[index * 7], 1e-12) }
                 }
             }
         }
-        let k = gain.span
-        do {
-            var x = state.mutableSpan
-            for row in 0..<6 {
-                var correction = 0.0
-                for column in 0..<4 { correction += k[row * 4 + column] * innovations[column] }
-                x[row] += correction
-            }
-            x[4] = max(x[4], 1e-4)
-            x[5] = max(x[5], 1e-4)
-        }
-        // P = P − K (P Hᵀ)ᵀ = P − K H P, computed for the upper triangle and mirrored.
-        var p = covariance.mutableSpan
-        for row in 0..<6 {
-            for column in row..<6 {
-                var value = p[row * 6 + column]
-                for index in 0..<4 { value -= k[row * 4 + index] * pht[column * 4 + index] }
-                p[row * 6 + column] = value
-                p[column * 6 + row] = value
-            }
-        }
-        for index in 0..<6 { p[index * 7] = max(p[index * 7], 1e-12) }
         return true
     }
 
@@ -347,35 +374,59 @@ public struct SubjectFilter: Sendable {
 /// The inverse of a 4 × 4 matrix (row-major) by Gauss–Jordan elimination with partial pivoting;
 /// nil when it is singular or not finite.
 func invert4(_ matrix: InlineArray<16, Double>) -> InlineArray<16, Double>? {
-    var a = matrix
     var inverse = InlineArray<16, Double>(repeating: 0)
-    var m = a.mutableSpan, result = inverse.mutableSpan
-    for index in 0..<4 { result[index * 5] = 1 }
-    for column in 0..<4 {
-        var pivot = column
-        for row in (column + 1)..<4 where abs(m[row * 4 + column]) > abs(m[pivot * 4 + column]) { pivot = row }
-        let value = m[pivot * 4 + column]
-        guard value.isFinite, abs(value) > 1e-300 else { return nil }
-        if pivot != column {
-            for k in 0..<4 {
-                m.swapAt(pivot * 4 + k, column * 4 + k)
-                result.swapAt(pivot * 4 + k, column * 4 + k)
+    let isInvertible = matrix.withElements { matrix in inverse.withMutableElements { invert4(matrix, into: $0) } }
+    return isInvertible ? inverse : nil
+}
+
+/// `invert4` through pointers: writes the inverse of the 4 × 4 `matrix` (row-major, left as it
+/// is) into `result`, or returns false when it is singular or not finite (`result` then holds
+/// nothing of use).
+func invert4(_ matrix: UnsafePointer<Double>, into result: UnsafeMutablePointer<Double>) -> Bool {
+    var a = InlineArray<16, Double>(repeating: 0)
+    return a.withMutableElements { m in
+        for index in 0..<16 {
+            m[index] = matrix[index]
+            result[index] = 0
+        }
+        for index in 0..<4 { result[index * 5] = 1 }
+        for column in 0..<4 {
+            var pivot = column
+            for row in (column + 1)..<4 where abs(m[row * 4 + column]) > abs(m[pivot * 4 + column]) { pivot = row }
+            let value = m[pivot * 4 + column]
+            guard value.isFinite, abs(value) > 1e-300 else { return false }
+            // Of `m`, only the columns from this one on are read again (the ones before are
+            // eliminated, and never a pivot or a factor): they alone are swapped, scaled and reduced.
+            if pivot != column {
+                for k in column..<4 { swap(&m[pivot * 4 + k], &m[column * 4 + k]) }
+                for k in 0..<4 { swap(&result[pivot * 4 + k], &result[column * 4 + k]) }
+            }
+            for k in column..<4 { m[column * 4 + k] /= value }
+            for k in 0..<4 { result[column * 4 + k] /= value }
+            for row in 0..<4 where row != column {
+                let factor = m[row * 4 + column]
+                guard factor != 0 else { continue }
+                for k in column..<4 { m[row * 4 + k] -= factor * m[column * 4 + k] }
+                for k in 0..<4 { result[row * 4 + k] -= factor * result[column * 4 + k] }
             }
         }
-        for k in 0..<4 {
-            m[column * 4 + k] /= value
-            result[column * 4 + k] /= value
-        }
-        for row in 0..<4 where row != column {
-            let factor = m[row * 4 + column]
-            guard factor != 0 else { continue }
-            for k in 0..<4 {
-                m[row * 4 + k] -= factor * m[column * 4 + k]
-                result[row * 4 + k] -= factor * result[column * 4 + k]
-            }
-        }
+        return true
     }
-    _ = consume m
-    _ = consume result
-    return inverse
+}
+
+extension InlineArray where Element == Double {
+    /// Calls `body` with a pointer to the elements: the filter's matrix arithmetic reads and
+    /// writes through it, as an InlineArray subscript in a loop can copy the whole array on every
+    /// read and a span checks every index. `body` must not keep the pointer.
+    @inline(__always)
+    mutating func withMutableElements<Result>(_ body: (UnsafeMutablePointer<Double>) -> Result) -> Result {
+        var span = mutableSpan
+        return span.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
+    }
+
+    /// Calls `body` with a pointer to the elements, to read them (see `withMutableElements`).
+    @inline(__always)
+    func withElements<Result>(_ body: (UnsafePointer<Double>) -> Result) -> Result {
+        span.withUnsafeBufferPointer { body($0.baseAddress!) }
+    }
 }

@@ -417,7 +417,9 @@ public struct SubjectTracker: Sendable {
         }
         time = now
         // No confirmed track is deleted sooner than this after its last box (see `coastTimeout`).
-        let shortestCoast = min(configuration.coastTimeout, coastAfter * 2)
+        // (Twice a duration as a sum: `Duration * Int` is generic over the integer, unspecialised,
+        // and was 1 % of the tracker's time.)
+        let shortestCoast = min(configuration.coastTimeout, coastAfter + coastAfter)
         func isOver(_ track: borrowing Track) -> Bool {
             let box = track.filter.angularBox
             guard box.yawRadians.isFinite, box.pitchRadians.isFinite, box.widthRadians.isFinite, box.heightRadians.isFinite,
@@ -459,7 +461,7 @@ public struct SubjectTracker: Sendable {
         let ratio = configuration.coastTimeoutPerSeen
         guard ratio > 0 else { return configuration.coastTimeout }
         let earned = Duration.nanoseconds(Int64((seen.trackerSeconds * ratio * 1e9).rounded()))
-        return min(configuration.coastTimeout, max(earned, configuration.coastAfter * 2))
+        return min(configuration.coastTimeout, max(earned, configuration.coastAfter + configuration.coastAfter))
     }
 
     /// The level (0...1) a bias share (`Track.maneuver`) raises the noise to.
@@ -507,7 +509,7 @@ public struct SubjectTracker: Sendable {
 
     /// The cost of pairing a track with an observation's box, or infinity when the pair is not
     /// allowed at this stage, from the box's squared Mahalanobis distance from the track's
-    /// prediction (nil: not comparable) and the box the track expects.
+    /// prediction (nil: not comparable) and the pair's `overlap` as `allowedOverlap` gave it.
     ///
     /// When the detector gave the observation an identifier and the track has one, the same
     /// identifier makes the pair 1 cheaper and lifts the overlap floor (the detector vouches for
@@ -517,44 +519,53 @@ public struct SubjectTracker: Sendable {
     /// When both have appearance descriptors, a pair farther apart than `appearanceVetoDistance`
     /// is not allowed, and one within `appearanceMatchDistance` costs `appearanceBonus` less.
     static func cost(
-        distance: Double?, expected expectedBox: NormalizedRect, _ box: NormalizedRect, phase: Phase, stage: Stage,
-        sameDetectorIdentifier: Bool? = nil, appearanceDistance: Double? = nil,
-        configuration: borrowing Configuration
+        distance: Double?, overlap: Double, phase: Phase, stage: Stage, sameDetectorIdentifier: Bool? = nil,
+        appearanceDistance: Double? = nil, configuration: borrowing Configuration
     ) -> Double {
         guard let distance, distance <= configuration.gate else { return .infinity }
+        // A coasting track's far pair only within `coastingGate` (see `allowedOverlap`).
+        if stage == .distant, phase == .coasting, distance > configuration.coastingGate { return .infinity }
         var appearanceCost = 0.0
-        if let appearanceDistance {
-            guard appearanceDistance <= configuration.appearanceVetoDistance else { return .infinity }
-            if appearanceDistance <= configuration.appearanceMatchDistance { appearanceCost = -configuration.appearanceBonus }
+        if let appearanceDistance, appearanceDistance <= configuration.appearanceMatchDistance {
+            appearanceCost = -configuration.appearanceBonus
         }
+        let identityCost = sameDetectorIdentifier.map { $0 ? -1.0 : 1.0 } ?? 0
+        return configuration.overlapWeight * (1 - overlap) + distance / configuration.gate + identityCost + appearanceCost
+    }
+
+    /// The overlap (IoU) of an observation's box with the box the track expects, or nil when the
+    /// pair is not allowed at this stage for any reason but its Mahalanobis distance: descriptors
+    /// too far apart, sizes too unlike, too little overlap, or (in the distant stage) too far
+    /// from the expected centre. Cheap, so the tracker asks it first and works the distance out
+    /// only for the few pairs it allows (`cost`).
+    static func allowedOverlap(
+        expected expectedBox: NormalizedRect, _ box: NormalizedRect, phase: Phase, stage: Stage,
+        sameDetectorIdentifier: Bool? = nil, appearanceDistance: Double? = nil, configuration: borrowing Configuration
+    ) -> Double? {
+        if let appearanceDistance, appearanceDistance > configuration.appearanceVetoDistance { return nil }
         let expectedWidth = expectedBox.width, expectedHeight = expectedBox.height
-        guard expectedWidth > 0, expectedHeight > 0 else { return .infinity }
+        guard expectedWidth > 0, expectedHeight > 0 else { return nil }
         let ratio = configuration.sizeRatioGate
         let widthRatio = box.width / expectedWidth, heightRatio = box.height / expectedHeight
-        guard widthRatio <= ratio, widthRatio * ratio >= 1, heightRatio <= ratio, heightRatio * ratio >= 1 else { return .infinity }
+        guard widthRatio <= ratio, widthRatio * ratio >= 1, heightRatio <= ratio, heightRatio * ratio >= 1 else { return nil }
         let overlap = expectedBox.intersectionOverUnion(box)
         let vouched = sameDetectorIdentifier == true
-        let identityCost = sameDetectorIdentifier.map { $0 ? -1.0 : 1.0 } ?? 0
         switch stage {
         case .confident, .tentative:
             let least = phase == .coasting ? configuration.minimumOverlapCoasting : configuration.minimumOverlap
-            guard overlap >= least || vouched else { return .infinity }
+            guard overlap >= least || vouched else { return nil }
         case .unconfident, .vouching:
-            guard overlap >= configuration.minimumOverlapUnconfident || vouched else { return .infinity }
+            guard overlap >= configuration.minimumOverlapUnconfident || vouched else { return nil }
         case .distant:
             // A track seen in the last frames within the Mahalanobis gate; a coasting one only
-            // within `coastingGate` and `coastingReach` of its box: while unseen its box drifted
-            // and its covariance grew enough to take in a neighbour.
+            // within `coastingGate` (`cost`) and `coastingReach` of its box: while unseen its box
+            // drifted and its covariance grew enough to take in a neighbour.
             let across = (box.x + box.width / 2 - expectedBox.x - expectedWidth / 2) / expectedWidth
             let down = (box.y + box.height / 2 - expectedBox.y - expectedHeight / 2) / expectedHeight
             let reach = (across * across + down * down).squareRoot()
-            if phase == .coasting {
-                guard distance <= configuration.coastingGate, reach <= configuration.coastingReach else { return .infinity }
-            } else {
-                guard reach <= configuration.distantReach else { return .infinity }
-            }
+            guard reach <= (phase == .coasting ? configuration.coastingReach : configuration.distantReach) else { return nil }
         }
-        return configuration.overlapWeight * (1 - overlap) + distance / configuration.gate + identityCost + appearanceCost
+        return overlap
     }
 
     /// Fuses one frame's observations, captured at `captureTime` with the gimbal at the given pose.
@@ -599,29 +610,25 @@ public struct SubjectTracker: Sendable {
         kinds.removeAll(keepingCapacity: true)
         detectorIdentifiers.removeAll(keepingCapacity: true)
         isOut.removeAll(keepingCapacity: true)
-        predictions.removeAll(keepingCapacity: true)
         expectedBoxes.removeAll(keepingCapacity: true)
+        // Each prediction is worked out where it is kept (one per track, a few hundred bytes: not
+        // returned and copied in).
+        if predictions.count > tracks.count { predictions.removeLast(predictions.count - tracks.count) }
+        while predictions.count < tracks.count { predictions.append(.invalid) }
         for index in tracks.indices {
-            let prediction = tracks[index].filter.prediction(model, lagSeconds: lag)
-            let expected = prediction.measurement
+            tracks[index].filter.prediction(model, lagSeconds: lag, into: &predictions[index])
+            let expected = predictions[index].measurement
             expectedBoxes.append(
                 NormalizedRect(
                     x: expected[0] - expected[2] / 2, y: expected[1] - expected[3] / 2,
                     width: expected[2], height: expected[3]))
-            predictions.append(prediction)
             matched.append(false)
             phases.append(tracks[index].phase)
             kinds.append(tracks[index].kind)
             detectorIdentifiers.append(tracks[index].detectorIdentifier)
             isOut.append(tracks[index].outOfPicture != nil)
         }
-        appearanceDistances.removeAll(keepingCapacity: true)
-        for track in tracks.indices {
-            for index in 0..<count {
-                let distance = observations[index].appearance.flatMap { tracks[track].appearance.distance(to: $0) }
-                appearanceDistances.append(distance ?? .nan)
-            }
-        }
+        fillAppearanceDistances(observations, count: count)
         for kind in SubjectKind.allCases {
             let isObserved =
                 switch kind {
@@ -666,6 +673,32 @@ public struct SubjectTracker: Sendable {
             nextIdentifier += 1
         }
         if configuration.reidentificationWindow > .zero { reidentifyConfirmedTracks() }
+    }
+
+    /// Fills `appearanceDistances` for the frame: NaN but where a track and an observation of
+    /// one kind both have descriptors (only pairs of one kind are ever compared). Each
+    /// observation's descriptor length is worked out once, not once per track, and the galleries
+    /// are read in place.
+    private mutating func fillAppearanceDistances(_ observations: [Observation], count: Int) {
+        appearanceDistances.removeAll(keepingCapacity: true)
+        appearanceDistances.append(contentsOf: repeatElement(.nan, count: tracks.count * count))
+        tracks.withUnsafeBufferPointer { tracks in
+            observations.withUnsafeBufferPointer { observations in
+                appearanceDistances.withUnsafeMutableBufferPointer { distances in
+                    for index in 0..<count {
+                        guard let appearance = observations[index].appearance else { continue }
+                        let kind = observations[index].kind
+                        appearance.withUnsafeBufferPointer { descriptor in
+                            let norm = AppearanceGallery.norm(descriptor)
+                            for track in tracks.indices where tracks[track].kind == kind {
+                                guard let distance = tracks[track].appearance.distance(to: descriptor, norm: norm) else { continue }
+                                distances[track * count + index] = distance
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// Tracks confirmed in this frame whose appearance is within `reidentificationDistance` of
@@ -851,15 +884,21 @@ public struct SubjectTracker: Sendable {
                                             let edges = ClippedEdges(
                                                 observed: box, expected: expectedBoxes[track],
                                                 margin: configuration.clippedEdgeMargin)
+                                            let appearance = appearanceDistances[track * count + observation]
+                                            let appearanceDistance = appearance.isNaN ? nil : appearance
+                                            guard
+                                                let overlap = Self.allowedOverlap(
+                                                    expected: edges.clip(expectedBoxes[track], like: box), box,
+                                                    phase: phases[track], stage: stage, sameDetectorIdentifier: same,
+                                                    appearanceDistance: appearanceDistance, configuration: configuration)
+                                            else { return .infinity }
                                             let distance =
                                                 edges.isEmpty
                                                 ? predictions[track].distance(to: box)
                                                 : predictions[track].clipped(edges).distance(to: box)
-                                            let appearance = appearanceDistances[track * count + observation]
                                             return Self.cost(
-                                                distance: distance, expected: edges.clip(expectedBoxes[track], like: box),
-                                                box, phase: phases[track], stage: stage, sameDetectorIdentifier: same,
-                                                appearanceDistance: appearance.isNaN ? nil : appearance,
+                                                distance: distance, overlap: overlap, phase: phases[track], stage: stage,
+                                                sameDetectorIdentifier: same, appearanceDistance: appearanceDistance,
                                                 configuration: configuration)
                                         }
                                     }
@@ -883,10 +922,11 @@ public struct SubjectTracker: Sendable {
             let box = observations[observationIndex].box
             let expected = expectedBoxes[trackIndex]
             let edges = ClippedEdges(observed: box, expected: expected, margin: configuration.clippedEdgeMargin)
-            guard
-                self.tracks[trackIndex].filter.update(
-                    with: box, edges.isEmpty ? predictions[trackIndex] : predictions[trackIndex].clipped(edges))
-            else { continue }
+            let isFused =
+                edges.isEmpty
+                ? self.tracks[trackIndex].filter.update(with: box, predictions[trackIndex])
+                : self.tracks[trackIndex].filter.update(with: box, predictions[trackIndex].clipped(edges))
+            guard isFused else { continue }
             // Boxes much later than the present tell of the past, through the lag's linear
             // approximation; only those about as fresh as a frame tell of a turn.
             if configuration.maneuverMemory > 0, time - captureTime <= configuration.maneuverMaximumLag {

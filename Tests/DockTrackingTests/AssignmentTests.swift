@@ -100,4 +100,36 @@ import Testing
         solver.solve(rows: 2, columns: 2, gate: .greatestFiniteMagnitude, unpairedCost: 1.3) { cost[$0][$1] }
         #expect(solver.column(forRow: 0) == 0 && solver.column(forRow: 1) == -1)
     }
+
+    /// The shortcut for pairs that share no row or column (`solve`'s `allowsShortcut`) gives the
+    /// Hungarian method's answer, on problems where most pairs are not worth making (people apart,
+    /// as in most frames) and on ones where some contend (the shortcut declines them), each cost
+    /// asked for once either way.
+    @Test(arguments: [31 as UInt64, 32, 33, 34, 35, 36])
+    func theShortcutForDisjointPairsAnswersAsTheHungarianMethod(seed: UInt64) {
+        var random = SimulationRandom(seed: seed)
+        var solver = AssignmentSolver(maximumRows: 16, maximumColumns: 16)
+        var hungarian = AssignmentSolver(maximumRows: 16, maximumColumns: 16)
+        for _ in 0..<200 {
+            let rows = Int.random(in: 1...16, using: &random), columns = Int.random(in: 1...16, using: &random)
+            let worthy = Double.random(in: 0...0.3, using: &random)
+            let cost = (0..<rows).map { _ in
+                (0..<columns).map { _ in
+                    Double.random(in: 0...1, using: &random) < worthy ? Double.random(in: 0...2, using: &random) : .infinity
+                }
+            }
+            var asked = 0
+            solver.solve(rows: rows, columns: columns, gate: .greatestFiniteMagnitude, unpairedCost: 1.3) {
+                asked += 1
+                return cost[$0][$1]
+            }
+            hungarian.solve(rows: rows, columns: columns, gate: .greatestFiniteMagnitude, unpairedCost: 1.3, allowsShortcut: false) {
+                cost[$0][$1]
+            }
+            #expect(asked == rows * columns, "seed \(seed): each cost asked for once")
+            for row in 0..<rows {
+                #expect(solver.column(forRow: row) == hungarian.column(forRow: row), "seed \(seed): row \(row) of \(cost)")
+            }
+        }
+    }
 }
