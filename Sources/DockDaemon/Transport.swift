@@ -57,7 +57,13 @@ final class DescriptorConnection: DockConnection {
     private func readable() {
         while !isClosed {
             switch try? port.read(maximumCount: 65_536) {
-            case .bytes(let bytes)?: events.received(bytes)
+            case .bytes(let bytes)?:
+                events.received(bytes)
+                // A stream's read that did not fill its buffer emptied it: the loop is
+                // level-triggered and wakes us when more comes, so no second read just to hear
+                // EAGAIN (one for each of the dock's 50 telemetry frames a second). Each
+                // datagram is one read, so a datagram socket reads on until it is empty.
+                if !isDatagram, bytes.count < 65_536 { return }
             case .wouldBlock?: return
             case nil where isDatagram: return
             case .hangUp?, nil:

@@ -170,6 +170,9 @@ final class ClientConnection {
         case closed
     }
 
+    /// The most one read takes from the socket.
+    static let readSize = 16_384
+
     let id: ClientID
     private let descriptor: FileDescriptor
     private unowned let server: VarlinkServer
@@ -210,7 +213,7 @@ final class ClientConnection {
 
     private func readAvailable() {
         while state == .open {
-            switch try? descriptor.read(maximumCount: 16_384) {
+            switch try? descriptor.read(maximumCount: Self.readSize) {
             case .bytes(let bytes)?:
                 let messages: [[UInt8]]
                 do {
@@ -239,7 +242,7 @@ final class ClientConnection {
         let sequence = call.isOneway ? nil : owe()
         server.service.answer(call, from: id) { [weak self] reply in
             guard let self, let sequence else { return }
-            settle(sequence, reply.bytes)
+            settle(sequence, reply)
         }
     }
 
