@@ -26,7 +26,12 @@ public final class SessionRunner {
         snapshot = status
         return status
     }
-    private var snapshot: DockStatus?
+    private var snapshot: DockStatus? {
+        didSet { statusVersion &+= 1 }
+    }
+    /// Changes whenever ``latestStatus`` may have: what is made from the status (its encoded
+    /// reply) can be kept until this moves.
+    public private(set) var statusVersion = 0
     private var connection: (any DockConnection)?
     private var generation = 0
     private var callers: [RequestToken: (HostReply) -> Void] = [:]
