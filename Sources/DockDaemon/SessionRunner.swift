@@ -149,7 +149,22 @@ public final class SessionRunner {
     // MARK: Carrying out the policy's actions
 
     private func perform(_ actions: [HostAction]) {
+        // Frames written one after another to a byte stream (a serial line, a pty, TCP) go in one
+        // write(2): a tick's two commands were two system calls, 30 a second more while tracking.
+        // Anything else that comes between them sends what is gathered first, so the order of
+        // effects is kept; a link of messages (UDP, a webcam's controls) still gets one each.
+        var gathered: [UInt8] = []
+        func sendGathered() {
+            guard !gathered.isEmpty else { return }
+            if connection?.write(gathered) == false { log.debug("write to \(transport.name) failed") }
+            gathered.removeAll()
+        }
         for action in actions {
+            if case .write(let bytes) = action, connection?.isByteStream == true {
+                gathered += bytes
+                continue
+            }
+            sendGathered()
             switch action {
             case .openTransport: open()
             case .closeTransport:
@@ -167,6 +182,7 @@ public final class SessionRunner {
                 log.log(level, text)
             }
         }
+        sendGathered()
         reschedule()
     }
 

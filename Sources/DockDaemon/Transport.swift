@@ -34,6 +34,14 @@ public protocol DockConnection: AnyObject {
     func write(_ bytes: [UInt8]) -> Bool
     /// Closes the link; no event follows.
     func close()
+    /// Whether the link is a stream of bytes, so that two writes may go as one (a serial line,
+    /// a pty, TCP); not a link of messages (a UDP camera's datagrams, a webcam's controls).
+    var isByteStream: Bool { get }
+}
+
+extension DockConnection {
+    /// A link is taken to carry messages unless it says otherwise.
+    public var isByteStream: Bool { false }
 }
 
 /// A link over an open descriptor, watched by the loop: each read is handed over in order (for a
@@ -78,6 +86,8 @@ final class DescriptorConnection: DockConnection {
         guard !isClosed else { return false }
         return (try? port.write(bytes)) == bytes.count
     }
+
+    var isByteStream: Bool { !isDatagram }
 
     func close() {
         guard !isClosed else { return }
