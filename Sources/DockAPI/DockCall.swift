@@ -123,9 +123,9 @@ public enum DockCall: Hashable, Sendable {
     // swiftlint:disable:next cyclomatic_complexity
     private static func parse(_ method: DockMethod, _ parameters: [String: JSONValue]) throws(ParameterError) -> Parsed {
         func reader(_ names: Set<String>) throws(ParameterError) -> ParameterReader {
-            try ParameterReader(parameters, allowed: names.union(["accessory"]))
+            try ParameterReader(parameters, allows: { $0 == "accessory" || names.contains($0) })
         }
-        let accessory = try ParameterReader(parameters, allowed: Set(parameters.keys)).optionalString("accessory")
+        let accessory = try ParameterReader(unchecked: parameters).optionalString("accessory")
         func parsed(_ call: DockCall) -> Parsed { Parsed(call: call, accessory: accessory) }
         switch method {
         case .getStatus:
@@ -253,44 +253,51 @@ public enum DockCall: Hashable, Sendable {
     }
 
     /// A number inside a nested object, its error named by its path.
-    static func nested(_ reader: ParameterReader, _ name: String, _ path: String) throws(ParameterError) -> Double {
+    static func nested(_ reader: ParameterReader, _ name: String, _ path: @autoclosure () -> String) throws(ParameterError) -> Double {
         do {
             return try reader.number(name)
         } catch {
-            throw ParameterError(parameter: "\(path).\(error.parameter)", reason: error.reason)
+            throw ParameterError(parameter: "\(path()).\(error.parameter)", reason: error.reason)
         }
     }
 
     /// A `Rect` that is finite, of positive size, and overlaps the image.
-    static func rect(_ value: JSONValue, _ path: String) throws(ParameterError) -> NormalizedRect {
+    static func rect(_ value: JSONValue, _ path: @autoclosure () -> String) throws(ParameterError) -> NormalizedRect {
         guard case .object(let members) = value else {
-            throw ParameterError(parameter: path, reason: "must be an object with x, y, width and height")
+            throw ParameterError(parameter: path(), reason: "must be an object with x, y, width and height")
         }
-        let reader = try ParameterReader(members, allowed: ["x", "y", "width", "height"])
+        let reader = try ParameterReader(members, allowed: rectFields)
         let rect = NormalizedRect(
-            x: try nested(reader, "x", path), y: try nested(reader, "y", path),
-            width: try nested(reader, "width", path), height: try nested(reader, "height", path))
+            x: try nested(reader, "x", path()), y: try nested(reader, "y", path()),
+            width: try nested(reader, "width", path()), height: try nested(reader, "height", path()))
         guard rect.width > 0, rect.height > 0 else {
-            throw ParameterError(parameter: path, reason: "must have a positive width and height")
+            throw ParameterError(parameter: path(), reason: "must have a positive width and height")
         }
         guard rect.isUsable, rect.width <= 1, rect.height <= 1 else {
-            throw ParameterError(parameter: path, reason: "must lie in the image (0...1 from the top left)")
+            throw ParameterError(parameter: path(), reason: "must lie in the image (0...1 from the top left)")
         }
         return rect
     }
+
+    /// The fields of a `Rect`, an `Observation` and a `CameraInformation`, and the kinds' names:
+    /// made once, not for each object of each call.
+    private static let rectFields: Set<String> = ["x", "y", "width", "height"]
+    private static let observationFields: Set<String> = ["kind", "box", "confidence", "identifier", "appearance"]
+    private static let cameraFields: Set<String> = ["horizontal_fov", "aspect_ratio", "orientation", "mirrored"]
+    private static let subjectKindNames = SubjectKind.allCases.map(\.rawValue)
 
     /// The lengths an observation's `appearance` may have.
     public static let appearanceLengths = 4...512
 
     /// An observation's optional `appearance`: `appearanceLengths` numbers, each finite as a
     /// 32-bit float (`1e999`, or `1e300`, is refused by its index).
-    static func appearance(_ value: JSONValue?, _ path: String) throws(ParameterError) -> [Float]? {
+    static func appearance(_ value: JSONValue?, _ path: @autoclosure () -> String) throws(ParameterError) -> [Float]? {
         switch value {
         case nil, .null?: return nil
         case .array(let items)?:
             guard appearanceLengths.contains(items.count) else {
                 throw ParameterError(
-                    parameter: path,
+                    parameter: path(),
                     reason: "must have \(appearanceLengths.lowerBound) to \(appearanceLengths.upperBound) values, got \(items.count)")
             }
             var values: [Float] = []
@@ -300,16 +307,16 @@ public enum DockCall: Hashable, Sendable {
                 switch item {
                 case .integer(let integer): number = Double(integer)
                 case .number(let double): number = double
-                default: throw ParameterError(parameter: "\(path)[\(index)]", reason: "must be a number, got \(item.typeName)")
+                default: throw ParameterError(parameter: "\(path())[\(index)]", reason: "must be a number, got \(item.typeName)")
                 }
                 let single = Float(number)
                 guard number.isFinite, single.isFinite else {
-                    throw ParameterError(parameter: "\(path)[\(index)]", reason: "must be finite")
+                    throw ParameterError(parameter: "\(path())[\(index)]", reason: "must be finite")
                 }
                 values.append(single)
             }
             return values
-        case let other?: throw ParameterError(parameter: path, reason: "must be an array of numbers, got \(other.typeName)")
+        case let other?: throw ParameterError(parameter: path(), reason: "must be an array of numbers, got \(other.typeName)")
         }
     }
 
@@ -321,41 +328,43 @@ public enum DockCall: Hashable, Sendable {
         guard list.count <= 64 else { throw ParameterError(parameter: "observations", reason: "at most 64 per frame") }
         var observations: [Observation] = []
         for (index, value) in list.enumerated() {
-            let path = "observations[\(index)]"
-            guard case .object(let members) = value else { throw ParameterError(parameter: path, reason: "must be an object") }
-            let item = try ParameterReader(members, allowed: ["kind", "box", "confidence", "identifier", "appearance"])
+            // The path only for an error: made for every observation, its text was a cost of
+            // every call.
+            func path() -> String { "observations[\(index)]" }
+            guard case .object(let members) = value else { throw ParameterError(parameter: path(), reason: "must be an object") }
+            let item = try ParameterReader(members, allowed: observationFields)
             let kindName: String
             do {
-                kindName = try item.choice("kind", SubjectKind.allCases.map(\.rawValue))
+                kindName = try item.choice("kind", subjectKindNames)
             } catch {
-                throw ParameterError(parameter: "\(path).kind", reason: error.reason)
+                throw ParameterError(parameter: "\(path()).kind", reason: error.reason)
             }
-            guard let box = members["box"] else { throw ParameterError(parameter: "\(path).box", reason: "required") }
+            guard let box = members["box"] else { throw ParameterError(parameter: "\(path()).box", reason: "required") }
             let confidence: Double
             do {
                 confidence = try item.optionalNumber("confidence") ?? 1
             } catch {
-                throw ParameterError(parameter: "\(path).confidence", reason: error.reason)
+                throw ParameterError(parameter: "\(path()).confidence", reason: error.reason)
             }
             guard (0...1).contains(confidence) else {
-                throw ParameterError(parameter: "\(path).confidence", reason: "must be within 0...1")
+                throw ParameterError(parameter: "\(path()).confidence", reason: "must be within 0...1")
             }
             var identifier: Int?
             switch members["identifier"] {
             case nil, .null?: break
             case .integer(let value)? where value >= Int64(Int32.min) && value <= Int64(Int32.max): identifier = Int(value)
-            default: throw ParameterError(parameter: "\(path).identifier", reason: "must be a whole number")
+            default: throw ParameterError(parameter: "\(path()).identifier", reason: "must be a whole number")
             }
-            let appearance = try Self.appearance(members["appearance"], "\(path).appearance")
+            let appearance = try Self.appearance(members["appearance"], "\(path()).appearance")
             observations.append(
                 Observation(
-                    kind: SubjectKind(rawValue: kindName)!, box: try rect(box, "\(path).box"),
+                    kind: SubjectKind(rawValue: kindName)!, box: try rect(box, "\(path()).box"),
                     confidence: confidence, identifier: identifier, appearance: appearance))
         }
         guard case .object(let cameraMembers)? = parameters["camera"] else {
             throw ParameterError(parameter: "camera", reason: "required: an object with horizontal_fov and aspect_ratio")
         }
-        let camera = try ParameterReader(cameraMembers, allowed: ["horizontal_fov", "aspect_ratio", "orientation", "mirrored"])
+        let camera = try ParameterReader(cameraMembers, allowed: cameraFields)
         let fieldOfView = try nested(camera, "horizontal_fov", "camera")
         let aspect = try nested(camera, "aspect_ratio", "camera")
         guard fieldOfView > 0, fieldOfView < .pi else {

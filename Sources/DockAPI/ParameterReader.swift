@@ -27,10 +27,26 @@ public struct ParameterReader: Sendable {
 
     /// Checks that only `allowed` parameters are present.
     public init(_ parameters: [String: JSONValue], allowed: Set<String>) throws(ParameterError) {
-        for name in parameters.keys.sorted() where !allowed.contains(name) {
-            throw ParameterError(parameter: name, reason: "unknown parameter")
+        try self.init(parameters, allows: { allowed.contains($0) })
+    }
+
+    /// Checks that only parameters `allows` accepts are present; the first unknown one in
+    /// sorted order is the one named.
+    init(_ parameters: [String: JSONValue], allows: (String) -> Bool) throws(ParameterError) {
+        // Sorting the names and rebuilding the dictionary without its nulls, for every object
+        // of every call, was about 5 % of dockd's CPU while a client sent 30 Track calls a
+        // second (perf): now only when a name is unknown, or a value null.
+        if parameters.keys.contains(where: { !allows($0) }) {
+            for name in parameters.keys.sorted() where !allows(name) {
+                throw ParameterError(parameter: name, reason: "unknown parameter")
+            }
         }
-        self.parameters = parameters.filter { $0.value != .null }
+        self.parameters = parameters.values.contains(.null) ? parameters.filter { $0.value != .null } : parameters
+    }
+
+    /// Any parameters, unchecked (for reading one that every method takes).
+    init(unchecked parameters: [String: JSONValue]) {
+        self.parameters = parameters.values.contains(.null) ? parameters.filter { $0.value != .null } : parameters
     }
 
     /// A required number.
@@ -91,7 +107,7 @@ public struct ParameterReader: Sendable {
         guard case .object(let members) = value else {
             throw ParameterError(parameter: name, reason: "must be an object with min and max, got \(value.typeName)")
         }
-        let inner = try ParameterReader(members, allowed: ["min", "max"])
+        let inner = try ParameterReader(members, allows: { $0 == "min" || $0 == "max" })
         let low: Double, high: Double
         do {
             low = try inner.number("min")

@@ -128,6 +128,8 @@ public struct VarlinkReply: Hashable, Sendable {
         VarlinkReply(error: name, parameters: parameters, continues: false)
     }
 
+    private static let emptySuccessBytes = Array(#"{"parameters":{}}"#.utf8) + [0]
+
     /// Reads one reply (without its NUL), as a client does.
     public static func parse(_ bytes: [UInt8]) throws(VarlinkCall.Malformed) -> VarlinkReply {
         guard let value = try? JSONValue.parse(bytes: bytes), case .object(let members) = value else {
@@ -150,6 +152,8 @@ public struct VarlinkReply: Hashable, Sendable {
 
     /// The reply as it goes on the socket, NUL included.
     public var bytes: [UInt8] {
+        // The commonest reply (every Track call's), written once.
+        if error == nil, !continues, parameters.isEmpty { return Self.emptySuccessBytes }
         var members: [String: JSONValue] = ["parameters": .object(parameters)]
         if let error { members["error"] = .string(error) }
         if continues { members["continues"] = .bool(true) }

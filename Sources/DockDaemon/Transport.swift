@@ -34,6 +34,14 @@ public protocol DockConnection: AnyObject {
     func write(_ bytes: [UInt8]) -> Bool
     /// Closes the link; no event follows.
     func close()
+    /// Whether the link is a stream of bytes, so that two writes may go as one (a serial line,
+    /// a pty, TCP); not a link of messages (a UDP camera's datagrams, a webcam's controls).
+    var isByteStream: Bool { get }
+}
+
+extension DockConnection {
+    /// A link is taken to carry messages unless it says otherwise.
+    public var isByteStream: Bool { false }
 }
 
 /// A link over an open descriptor, watched by the loop: each read is handed over in order (for a
@@ -57,7 +65,13 @@ final class DescriptorConnection: DockConnection {
     private func readable() {
         while !isClosed {
             switch try? port.read(maximumCount: 65_536) {
-            case .bytes(let bytes)?: events.received(bytes)
+            case .bytes(let bytes)?:
+                events.received(bytes)
+                // A stream's read that did not fill its buffer emptied it: the loop is
+                // level-triggered and wakes us when more comes, so no second read just to hear
+                // EAGAIN (one for each of the dock's 50 telemetry frames a second). Each
+                // datagram is one read, so a datagram socket reads on until it is empty.
+                if !isDatagram, bytes.count < 65_536 { return }
             case .wouldBlock?: return
             case nil where isDatagram: return
             case .hangUp?, nil:
@@ -72,6 +86,8 @@ final class DescriptorConnection: DockConnection {
         guard !isClosed else { return false }
         return (try? port.write(bytes)) == bytes.count
     }
+
+    var isByteStream: Bool { !isDatagram }
 
     func close() {
         guard !isClosed else { return }

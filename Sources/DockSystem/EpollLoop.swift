@@ -11,6 +11,8 @@ public final class EpollLoop: EventLoop {
     private var handlers: [Int32: (LoopReadiness) -> Void] = [:]
     private var timers = TimerQueue()
     private var armed: Duration?
+    /// The timer descriptor has expired and was not set since: it stays readable until it is.
+    private var isTimerExpired = false
     private var isStopped = false
 
     /// Opens the epoll instance and the timer descriptor.
@@ -95,8 +97,10 @@ public final class EpollLoop: EventLoop {
             for event in events[0..<Int(count)] {
                 let descriptor = event.data.fd
                 if descriptor == timer {
-                    var expirations: UInt64 = 0
-                    _ = Glibc.read(timer, &expirations, MemoryLayout<UInt64>.size)
+                    // Not read: setting the timer again, as `arm` does before the next wait,
+                    // clears its expirations too (timerfd_settime(2)), and that saves a read(2)
+                    // at every tick.
+                    isTimerExpired = true
                     armed = nil
                     continue
                 }
@@ -121,10 +125,12 @@ public final class EpollLoop: EventLoop {
         while !isStopped, let action = timers.popDue(at: now) { action() }
     }
 
-    /// Sets the timer descriptor to the earliest deadline (only when that changed).
+    /// Sets the timer descriptor to the earliest deadline (only when that changed, or when it has
+    /// expired: then it is set even to nothing, which disarms it and makes it unreadable).
     private func arm(_ deadline: Duration?) {
-        guard deadline != armed else { return }
+        guard deadline != armed || isTimerExpired else { return }
         armed = deadline
+        isTimerExpired = false
         var setting = itimerspec()
         if let deadline {
             let (seconds, attoseconds) = deadline.components

@@ -8,9 +8,10 @@ enum BenchOptions {
         defaultText: "5000")
     static let tracker = Option("--tracker", help: "measure the tracker's and the pipeline's cost only")
     static let load = Option("--load", help: "run the load test instead")
+    static let simulator = Option("--simulator", help: "measure dockd --simulator's CPU only, idle and tracking its scene")
     static let seconds = Option(
-        "--seconds", .wholeNumber(1...86_400), placeholder: "S", help: "how long the load test runs",
-        defaultText: "60")
+        "--seconds", .wholeNumber(1...86_400), placeholder: "S",
+        help: "how long the load test runs (default: 60), or each phase of --simulator (default: 15)")
     static let soak = Option(
         "--soak", .number(.above(0, atMost: 10_080)), placeholder: "MINUTES",
         help: "run the soak for MINUTES (a decimal: 0.2 is 12 s)")
@@ -27,7 +28,7 @@ enum BenchOptions {
     static let help = Option("--help", help: "show this help", aliases: ["-h"])
     static let version = Option("--version", help: "print dockbench's version")
 
-    static let all = [json, calls, tracker, load, seconds, soak, soakOutput, soakSample, soakPlot, soakHolder, help, version]
+    static let all = [json, calls, tracker, load, simulator, seconds, soak, soakOutput, soakSample, soakPlot, soakHolder, help, version]
 
     /// Parses the arguments after the program name.
     /// - Throws: `OptionError` naming the option at fault, or the word no option takes.

@@ -27,6 +27,24 @@ import Testing
         #expect(docked?.kind == .docked && docked?.timeSeconds == 2)
     }
 
+    /// The reader looks for `continues` only in a reply whose text could say it (the word, or
+    /// an escape that might spell it); every reply that does say it is among those.
+    @Test func onlyAReplyThatCouldContinueIsReadForIt() throws {
+        let event = Array(DockEncoding.watchReply(.docked, time: .seconds(2), status: Self.status).bytes.dropLast())
+        let status = Array(VarlinkReply.success(["status": DockEncoding.json(Self.status)]).bytes.dropLast())
+        let cases: [(text: [UInt8], mayContinue: Bool)] = [
+            (event, true), (status, false),
+            (Array(#"{"continues":true}"#.utf8), true), (Array(#"{"contin\u0075es":true}"#.utf8), true),
+            (Array(#"{"parameters":{"note":"\\"}}"#.utf8), true), (Array(#"{"parameters":{}}"#.utf8), false),
+            (Array(#"{"continue":true}"#.utf8), false), (Array("continue".utf8), false), ([], false),
+        ]
+        for (text, expected) in cases {
+            #expect(VarlinkConnection.mayContinue(text) == expected, "\(String(decoding: text, as: UTF8.self))")
+            if (try? VarlinkReply.parse(text))?.continues == true { #expect(VarlinkConnection.mayContinue(text)) }
+        }
+        #expect((try VarlinkReply.parse(Array(#"{"contin\u0075es":true}"#.utf8))).continues, "the escape spells it")
+    }
+
     @Test(.timeLimit(.minutes(1)))
     func aStreamsRefusalIsNotTakenForACallsReply() async throws {
         let dockd = StandInDockd()

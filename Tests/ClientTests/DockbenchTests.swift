@@ -37,6 +37,10 @@ import Testing
         #expect(tracking["subjects"] as? Int == 5, "five people tracked from Track: \(tracking)")
         #expect(tracking["track_errors"] as? Int == 0 && (tracking["ticks"] as? Int ?? 0) > 0)
         #expect((tracking["cpu_percent"] as? Double ?? -1) >= 0 && ((tracking["rss_mb"] as? [String: Any])?["end"] as? Double ?? 0) > 0)
+        let simulator = try #require(json["simulator"] as? [String: Any])
+        #expect(
+            (simulator["idle_cpu_percent"] as? Double ?? -1) >= 0 && (simulator["tracking_cpu_percent"] as? Double ?? -1) >= 0,
+            "dockd --simulator's CPU, idle and tracking: \(simulator)")
         let usage = try ChildProcess.run("dockbench", ["--calls", "zero"])
         #expect(usage.status == 64)
     }

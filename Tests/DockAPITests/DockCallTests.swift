@@ -49,6 +49,28 @@ import Testing
         #expect(throws: DockCall.Refusal.interfaceNotFound("com.example")) { try parse(#"{"method":"com.example.Ping"}"#) }
     }
 
+    /// Of several unknown names the first in sorted order is named, at every level, and a null
+    /// counts as absent: what the checks did before they stopped sorting every object.
+    @Test func theFirstUnknownNameIsNamedAndANullIsAbsent() throws {
+        #expect(throws: DockCall.Refusal.parameter(ParameterError(parameter: "alpha", reason: "unknown parameter"))) {
+            try parse(#"{"method":"io.dockd.Dock.Stop","parameters":{"zulu":1,"take_over":true,"alpha":2}}"#)
+        }
+        let camera = #""camera":{"horizontal_fov":1.2,"aspect_ratio":1.5},"capture_time":3"#
+        let box = #""box":{"x":0.1,"y":0.1,"width":0.2,"height":0.2}"#
+        #expect(throws: DockCall.Refusal.parameter(ParameterError(parameter: "colour", reason: "unknown parameter"))) {
+            let observation = #"{"kind":"face",\#(box),"size":1,"colour":2}"#
+            return try parse(#"{"method":"io.dockd.Dock.Track","parameters":{"observations":[\#(observation)],\#(camera)}}"#)
+        }
+        let observation = #"{"kind":"face",\#(box),"confidence":null}"#
+        let nulls = try parse(
+            #"{"method":"io.dockd.Dock.Track","parameters":{"observations":[\#(observation)],\#(camera),"accessory":null}}"#)
+        guard case .host(.track(let batch)) = nulls.call else {
+            Issue.record("not a Track call: \(nulls.call)")
+            return
+        }
+        #expect(nulls.accessory == nil && batch.observations.first?.confidence == 1, "null is absent: the default confidence")
+    }
+
     @Test func setZoomTakesAFractionOfTheRange() throws {
         #expect(try parse(#"{"method":"io.dockd.Dock.SetZoom","parameters":{"zoom":0.25}}"#).call == .host(.setZoom(0.25)))
         #expect(throws: DockCall.Refusal.parameter(ParameterError(parameter: "zoom", reason: "must be within 0...1"))) {

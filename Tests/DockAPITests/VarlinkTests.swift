@@ -73,5 +73,11 @@ import Testing
                 == #"{"error":"io.dockd.Dock.Busy","parameters":{"holder":3}}"#)
         #expect(JSONValue.number(2).serialized == "2.0")
         #expect(JSONValue.number(.nan).serialized == "null")
+        // The empty success (kept written) is what the writer makes of it, and only it is kept.
+        #expect(VarlinkReply.success().bytes == JSONValue.object(["parameters": .object([:])]).serializedBytes + [0])
+        #expect(
+            String(decoding: VarlinkReply.success(continues: true).bytes.dropLast(), as: UTF8.self)
+                == #"{"continues":true,"parameters":{}}"#)
+        #expect(String(decoding: VarlinkReply.failure("x.Y").bytes.dropLast(), as: UTF8.self) == #"{"error":"x.Y","parameters":{}}"#)
     }
 }
