@@ -328,7 +328,6 @@ public struct SubjectTracker: Sendable {
     /// row) this frame; NaN where either has no descriptor.
     private var appearanceDistances: [Double] = []
 
-    /// Creates an empty tracker.
     /// How long a lost track may be brought back by its appearance
     /// (`Configuration.reidentificationWindow`), the one setting that may change while the
     /// tracker runs (the daemon's `reidentification-window-s`, on a reload): a shorter window
@@ -343,6 +342,7 @@ public struct SubjectTracker: Sendable {
         }
     }
 
+    /// Creates an empty tracker.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         tracks.reserveCapacity(configuration.maximumTracks)
