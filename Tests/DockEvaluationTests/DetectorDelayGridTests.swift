@@ -1,10 +1,7 @@
 import DockSimulator
 import DockTracking
+import Foundation
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 @testable import DockEvaluation
 
