@@ -13,3 +13,30 @@ int ptsname_r(int fd, char *buf, size_t buflen);
 
 // accept(2) with flags (sys/socket.h declares it only under _GNU_SOURCE).
 int accept4(int sockfd, struct sockaddr *addr, socklen_t *addrlen, int flags);
+
+// sched_getattr(2) and sched_setattr(2) for the calling thread: glibc 2.36 has no wrappers, and
+// Swift cannot call the variadic syscall(2). The structure is the kernel's first version
+// (SCHED_ATTR_SIZE_VER0, 48 bytes), field for field.
+#include <stdint.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+struct dock_sched_attr {
+    uint32_t size;
+    uint32_t sched_policy;
+    uint64_t sched_flags;
+    int32_t sched_nice;
+    uint32_t sched_priority;
+    uint64_t sched_runtime;
+    uint64_t sched_deadline;
+    uint64_t sched_period;
+};
+
+static inline int dock_sched_getattr(struct dock_sched_attr *attr) {
+    return (int)syscall(SYS_sched_getattr, 0, attr, (unsigned int)sizeof *attr, 0U);
+}
+
+static inline int dock_sched_setattr(struct dock_sched_attr *attr) {
+    attr->size = (uint32_t)sizeof *attr;
+    return (int)syscall(SYS_sched_setattr, 0, attr, 0U);
+}
