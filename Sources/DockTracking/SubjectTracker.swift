@@ -18,12 +18,13 @@ import DockOptions
 /// half-hidden person gives a weak box, and it keeps the track; a weak box nobody expects is
 /// dropped); then the unconfident ones left against the coasting tracks they overlap as much,
 /// which only keeps such a track from being deleted (nothing is fused, the track stays coasting);
-/// then the confident observations left against the tentative tracks. Only a confident
-/// observation that nothing took starts a track. A pair's cost is 1 − IoU of the observation and
-/// the box the track expects, plus its squared Mahalanobis distance over the gate, so overlap
-/// decides and the filter's uncertainty breaks ties; a pair is allowed only within the gate and
-/// with the sizes alike (a nearer person is larger: a coasting track is not handed someone else
-/// standing where it was predicted).
+/// then the confident observations left against the tentative tracks. A confirmed track the
+/// detector missed in the frame before is paired more strictly (`hiddenAfterFrames`). Only
+/// a confident observation that nothing took starts a track. A pair's cost is 1 − IoU of the
+/// observation and the box the track expects, plus its squared Mahalanobis distance over the
+/// gate, so overlap decides and the filter's uncertainty breaks ties; a pair is allowed only
+/// within the gate and with the sizes alike (a nearer person is larger: a coasting track is not
+/// handed someone else standing where it was predicted).
 public struct SubjectTracker: Sendable {
     /// Tuning. The defaults were chosen on the benchmark's tuning seeds (`scripts/mot-bench`,
     /// seeds 1 to 3 of TUD-Campus and TUD-Stadtmitte at three levels of degraded detections) and
@@ -47,6 +48,22 @@ public struct SubjectTracker: Sendable {
         /// many of its box's sizes from the expected centre (a young track's rate is still unknown,
         /// so its gate is wide: without a reach it takes the next person along).
         public var distantReach = 1.0
+        /// A confirmed track whose last box is older than this many of the detector's frame
+        /// intervals (`frameInterval`) — a frame came without it — but not older than `coastAfter`
+        /// is hidden, and is held to tighter pairing than a track seen in the frame before, not
+        /// only once it coasts: a box must overlap its expected box by `minimumOverlapHidden`, or
+        /// (not overlapping it) lie within `coastingGate` and `coastingReach` of it, as for a
+        /// coasting track — not merely by `minimumOverlap`, or within the wide `gate` and
+        /// `distantReach`. Those are for a person who outran their box, seen in the frame before;
+        /// a person hidden for a frame or two is about where their track expects them, and a
+        /// confident box that barely touches that place is more often someone else — a still
+        /// false positive, a newcomer. (On `scripts/mot-bench`'s TUD-Campus easy, seed 25, a track
+        /// hidden two frames took a false positive 0.6 box widths aside and a third of a height
+        /// below its person, IoU 0.17, and its person came back under a new identifier.) With a
+        /// slow detector (10 frames a second or fewer) no frame comes within `coastAfter` after a
+        /// missed one, and the rule never applies: between two of its frames a walker may be a box
+        /// width away. 0: no track is hidden.
+        public var hiddenAfterFrames = 1.5
         /// Observations at least this confident are matched first and may start tracks; weaker
         /// ones only keep a confirmed track alive.
         public var confidentThreshold = 0.55
@@ -59,6 +76,13 @@ public struct SubjectTracker: Sendable {
         public var overlapWeight = 1.0
         /// The least IoU between a confident observation and the box a track expects.
         public var minimumOverlap = 0.1
+        /// The least IoU between a confident observation and the box a hidden track expects (see
+        /// `hiddenAfterFrames`). 0.2, not `minimumOverlapCoasting`'s 0.4: on `scripts/mot-bench`'s
+        /// seeds 1–30 both kept TUD-Campus easy's main subject on one identifier, and 0.2 made 25
+        /// fewer identifier switches over the 30 rows (0.25: 21); on the slow-detector grid 0.4
+        /// cost 2.4 points at 30 frames a second without delay, 0.2 nothing there (both 1.7 at 15
+        /// frames a second, 150 ms late). BENCHMARKS.md, 2026-12-05, has the figures.
+        public var minimumOverlapHidden = 0.2
         /// The least IoU between a confident observation and the box a coasting track expects in
         /// the overlapping stage (a lost track is not moved by a box that barely touches where it
         /// should be: such a pair is for the distant stage, with its tighter reach).
@@ -194,6 +218,7 @@ public struct SubjectTracker: Sendable {
         public var isValid: Bool {
             isWithinRanges && minimumConfidence <= confidentThreshold
                 && coastAfterFrames.isFinite && (0...100).contains(coastAfterFrames) && maneuverMaximumLag >= .zero
+                && hiddenAfterFrames.isFinite && (0...100).contains(hiddenAfterFrames) && (0...1).contains(minimumOverlapHidden)
                 && clippedEdgeMargin.isFinite && clippedEdgeMargin < 0.5 && outOfPictureTimeout >= .zero && outOfPictureAfterSeen >= .zero
                 && reentryReach.isFinite && (0...1).contains(reentryReach) && reentrySizeRatio.isFinite && reentrySizeRatio > 1
                 && (0...2).contains(reidentificationDistance) && reidentificationAfterSeen >= .zero
@@ -324,6 +349,8 @@ public struct SubjectTracker: Sendable {
     private var classes: [UInt8] = []
     /// Whether each track is out of the picture at the start of the frame's association.
     private var isOut: [Bool] = []
+    /// Whether each track is hidden this frame (see `Configuration.hiddenAfterFrames`).
+    private var isHidden: [Bool] = []
     /// The appearance distance of each track (row) from each observation (column, `count` a
     /// row) this frame; NaN where either has no descriptor.
     private var appearanceDistances: [Double] = []
@@ -358,6 +385,7 @@ public struct SubjectTracker: Sendable {
         expectedBoxes.reserveCapacity(configuration.maximumTracks)
         classes.reserveCapacity(solver.maximumColumns)
         isOut.reserveCapacity(configuration.maximumTracks)
+        isHidden.reserveCapacity(configuration.maximumTracks)
         appearanceDistances.reserveCapacity(configuration.maximumTracks * solver.maximumColumns)
         lostTracks.reserveCapacity(configuration.maximumTracks)
     }
@@ -519,12 +547,12 @@ public struct SubjectTracker: Sendable {
     /// When both have appearance descriptors, a pair farther apart than `appearanceVetoDistance`
     /// is not allowed, and one within `appearanceMatchDistance` costs `appearanceBonus` less.
     static func cost(
-        distance: Double?, overlap: Double, phase: Phase, stage: Stage, sameDetectorIdentifier: Bool? = nil,
-        appearanceDistance: Double? = nil, configuration: borrowing Configuration
+        distance: Double?, overlap: Double, phase: Phase, isHidden: Bool = false, stage: Stage,
+        sameDetectorIdentifier: Bool? = nil, appearanceDistance: Double? = nil, configuration: borrowing Configuration
     ) -> Double {
         guard let distance, distance <= configuration.gate else { return .infinity }
-        // A coasting track's far pair only within `coastingGate` (see `allowedOverlap`).
-        if stage == .distant, phase == .coasting, distance > configuration.coastingGate { return .infinity }
+        // A coasting or hidden track's far pair only within `coastingGate` (see `allowedOverlap`).
+        if stage == .distant, phase == .coasting || isHidden, distance > configuration.coastingGate { return .infinity }
         var appearanceCost = 0.0
         if let appearanceDistance, appearanceDistance <= configuration.appearanceMatchDistance {
             appearanceCost = -configuration.appearanceBonus
@@ -539,7 +567,7 @@ public struct SubjectTracker: Sendable {
     /// from the expected centre. Cheap, so the tracker asks it first and works the distance out
     /// only for the few pairs it allows (`cost`).
     static func allowedOverlap(
-        expected expectedBox: NormalizedRect, _ box: NormalizedRect, phase: Phase, stage: Stage,
+        expected expectedBox: NormalizedRect, _ box: NormalizedRect, phase: Phase, isHidden: Bool = false, stage: Stage,
         sameDetectorIdentifier: Bool? = nil, appearanceDistance: Double? = nil, configuration: borrowing Configuration
     ) -> Double? {
         if let appearanceDistance, appearanceDistance > configuration.appearanceVetoDistance { return nil }
@@ -552,18 +580,21 @@ public struct SubjectTracker: Sendable {
         let vouched = sameDetectorIdentifier == true
         switch stage {
         case .confident, .tentative:
-            let least = phase == .coasting ? configuration.minimumOverlapCoasting : configuration.minimumOverlap
+            let least =
+                phase == .coasting
+                ? configuration.minimumOverlapCoasting : isHidden ? configuration.minimumOverlapHidden : configuration.minimumOverlap
             guard overlap >= least || vouched else { return nil }
         case .unconfident, .vouching:
             guard overlap >= configuration.minimumOverlapUnconfident || vouched else { return nil }
         case .distant:
-            // A track seen in the last frames within the Mahalanobis gate; a coasting one only
-            // within `coastingGate` (`cost`) and `coastingReach` of its box: while unseen its box
-            // drifted and its covariance grew enough to take in a neighbour.
+            // A track seen in the last frames within the Mahalanobis gate; a coasting or hidden one
+            // only within `coastingGate` (`cost`) and `coastingReach` of its box: while unseen its
+            // box drifted and its covariance grew enough to take in a neighbour.
             let across = (box.x + box.width / 2 - expectedBox.x - expectedWidth / 2) / expectedWidth
             let down = (box.y + box.height / 2 - expectedBox.y - expectedHeight / 2) / expectedHeight
             let reach = (across * across + down * down).squareRoot()
-            guard reach <= (phase == .coasting ? configuration.coastingReach : configuration.distantReach) else { return nil }
+            let farthest = phase == .coasting || isHidden ? configuration.coastingReach : configuration.distantReach
+            guard reach <= farthest else { return nil }
         }
         return overlap
     }
@@ -610,7 +641,9 @@ public struct SubjectTracker: Sendable {
         kinds.removeAll(keepingCapacity: true)
         detectorIdentifiers.removeAll(keepingCapacity: true)
         isOut.removeAll(keepingCapacity: true)
+        isHidden.removeAll(keepingCapacity: true)
         expectedBoxes.removeAll(keepingCapacity: true)
+        let hiddenAfter = configuration.hiddenAfterFrames * frameInterval, hiddenAtMost = configuration.coastAfter.trackerSeconds
         // Each prediction is worked out where it is kept (one per track, a few hundred bytes: not
         // returned and copied in).
         if predictions.count > tracks.count { predictions.removeLast(predictions.count - tracks.count) }
@@ -627,6 +660,8 @@ public struct SubjectTracker: Sendable {
             kinds.append(tracks[index].kind)
             detectorIdentifiers.append(tracks[index].detectorIdentifier)
             isOut.append(tracks[index].outOfPicture != nil)
+            let unseen = (captureTime - tracks[index].lastSeen).trackerSeconds
+            isHidden.append(hiddenAfter > 0 && tracks[index].phase == .confirmed && unseen > hiddenAfter && unseen <= hiddenAtMost)
         }
         fillAppearanceDistances(observations, count: count)
         for kind in SubjectKind.allCases {
@@ -867,39 +902,42 @@ public struct SubjectTracker: Sendable {
                 predictions.withUnsafeBufferPointer { predictions in
                     expectedBoxes.withUnsafeBufferPointer { expectedBoxes in
                         phases.withUnsafeBufferPointer { phases in
-                            detectorIdentifiers.withUnsafeBufferPointer { trackIdentifiers in
-                                appearanceDistances.withUnsafeBufferPointer { appearanceDistances in
-                                    observations.withUnsafeBufferPointer { observations in
-                                        solver.solve(
-                                            rows: rows.count, columns: columns.count, gate: .greatestFiniteMagnitude, unpairedCost: unpaired
-                                        ) { row, column in
-                                            let track = rows[row], observation = columns[column]
-                                            let box = observations[observation].box
-                                            var same: Bool?
-                                            if let mine = trackIdentifiers[track], let theirs = observations[observation].identifier {
-                                                same = mine == theirs
+                            isHidden.withUnsafeBufferPointer { isHidden in
+                                detectorIdentifiers.withUnsafeBufferPointer { trackIdentifiers in
+                                    appearanceDistances.withUnsafeBufferPointer { appearanceDistances in
+                                        observations.withUnsafeBufferPointer { observations in
+                                            solver.solve(
+                                                rows: rows.count, columns: columns.count, gate: .greatestFiniteMagnitude, unpairedCost: unpaired
+                                            ) { row, column in
+                                                let track = rows[row], observation = columns[column]
+                                                let box = observations[observation].box
+                                                var same: Bool?
+                                                if let mine = trackIdentifiers[track], let theirs = observations[observation].identifier {
+                                                    same = mine == theirs
+                                                }
+                                                // A box the border cut is compared with the expected box cut
+                                                // alike, on its measured part only.
+                                                let edges = ClippedEdges(
+                                                    observed: box, expected: expectedBoxes[track],
+                                                    margin: configuration.clippedEdgeMargin)
+                                                let appearance = appearanceDistances[track * count + observation]
+                                                let appearanceDistance = appearance.isNaN ? nil : appearance
+                                                guard
+                                                    let overlap = Self.allowedOverlap(
+                                                        expected: edges.clip(expectedBoxes[track], like: box), box,
+                                                        phase: phases[track], isHidden: isHidden[track], stage: stage,
+                                                        sameDetectorIdentifier: same, appearanceDistance: appearanceDistance,
+                                                        configuration: configuration)
+                                                else { return .infinity }
+                                                let distance =
+                                                    edges.isEmpty
+                                                    ? predictions[track].distance(to: box)
+                                                    : predictions[track].clipped(edges).distance(to: box)
+                                                return Self.cost(
+                                                    distance: distance, overlap: overlap, phase: phases[track], isHidden: isHidden[track],
+                                                    stage: stage, sameDetectorIdentifier: same, appearanceDistance: appearanceDistance,
+                                                    configuration: configuration)
                                             }
-                                            // A box the border cut is compared with the expected box cut
-                                            // alike, on its measured part only.
-                                            let edges = ClippedEdges(
-                                                observed: box, expected: expectedBoxes[track],
-                                                margin: configuration.clippedEdgeMargin)
-                                            let appearance = appearanceDistances[track * count + observation]
-                                            let appearanceDistance = appearance.isNaN ? nil : appearance
-                                            guard
-                                                let overlap = Self.allowedOverlap(
-                                                    expected: edges.clip(expectedBoxes[track], like: box), box,
-                                                    phase: phases[track], stage: stage, sameDetectorIdentifier: same,
-                                                    appearanceDistance: appearanceDistance, configuration: configuration)
-                                            else { return .infinity }
-                                            let distance =
-                                                edges.isEmpty
-                                                ? predictions[track].distance(to: box)
-                                                : predictions[track].clipped(edges).distance(to: box)
-                                            return Self.cost(
-                                                distance: distance, overlap: overlap, phase: phases[track], stage: stage,
-                                                sameDetectorIdentifier: same, appearanceDistance: appearanceDistance,
-                                                configuration: configuration)
                                         }
                                     }
                                 }
