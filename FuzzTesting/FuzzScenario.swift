@@ -11,12 +11,15 @@ import DockSimulator
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzScenario(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
-    let text = String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
-    let lineCount = text.utf8.count { $0 == UInt8(ascii: "\n") } + 1
+    let input = UnsafeBufferPointer(start: start, count: count)
+    let text = String(decoding: input, as: UTF8.self)
     let scenario: Scenario
     do {
         scenario = try Scenario.parse(text)
     } catch {
+        // Only when refused, and over the input's bytes rather than String.UTF8View's iterator
+        // (the text's LFs are the input's: a replacement character never swallows one).
+        let lineCount = input.count { $0 == UInt8(ascii: "\n") } + 1
         precondition((1...lineCount).contains(error.line), "\(error) for a file of \(lineCount) lines")
         precondition(!error.message.isEmpty, "an error without a message at line \(error.line)")
         do {

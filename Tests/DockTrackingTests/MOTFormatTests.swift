@@ -164,6 +164,22 @@ import Testing
         #expect(throws: MOTFormatError.badFrame(line: 2, text: "-3")) { try MOTFormat.parse("1,-1,0,0,1,1,1\r\n-3,-1,0,0,1,1,1") }
     }
 
+    @Test func linesBreakWhereCharacterIsNewlineBreaksThem() {
+        // Every newline scalar, CR LF as one break, a lone CR and LF CR as two, breaks at the ends,
+        // and combining marks and a flag next to breaks (a break never joins a cluster).
+        let texts = [
+            "", "\n", "\r\n", "\n\r", "\r\r\n\n", "a\u{0B}b\u{0C}c\rd\ne\r\nf\u{85}g\u{2028}h\u{2029}i",
+            "1,-1,0,0,1,1,1\r\n\r\n\u{2028}x", "\n\u{301}a\r\n\u{301}", "e\u{301}\n\u{1F1E9}\u{1F1EA}\r",
+            "\u{600}\n\u{600}\r\n", "\u{1F469}\u{200D}\u{1F4BB}\u{2029}\u{1F469}",
+        ]
+        for text in texts {
+            let expected = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+            #expect(MOTFormat.lines(of: text) == expected, "\(text.unicodeScalars.map { $0.value })")
+        }
+        // As parse numbers them: the record after a CR LF, a blank line and an LS is on line 4.
+        #expect(throws: MOTFormatError.tooFewFields(line: 4, count: 1)) { try MOTFormat.parse("1,-1,0,0,1,1,1\r\n\r\n\u{2028}x") }
+    }
+
     @Test func malformedBytesGiveAnErrorNotACrash() {
         let inputs = [
             "\u{FFFD}\u{0}", ",,,,,,,", "1,-1,0,0,1,1,1\u{0}", String(repeating: ",", count: 10_000),
