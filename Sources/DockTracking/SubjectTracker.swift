@@ -907,7 +907,8 @@ public struct SubjectTracker: Sendable {
                                     appearanceDistances.withUnsafeBufferPointer { appearanceDistances in
                                         observations.withUnsafeBufferPointer { observations in
                                             solver.solve(
-                                                rows: rows.count, columns: columns.count, gate: .greatestFiniteMagnitude, unpairedCost: unpaired
+                                                rows: rows.count, columns: columns.count, gate: .greatestFiniteMagnitude,
+                                                unpairedCost: unpaired
                                             ) { row, column in
                                                 let track = rows[row], observation = columns[column]
                                                 let box = observations[observation].box
