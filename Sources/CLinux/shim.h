@@ -33,6 +33,7 @@ struct dock_sched_attr {
 };
 
 static inline int dock_sched_getattr(struct dock_sched_attr *attr) {
+    attr->size = (uint32_t)sizeof *attr;
     return (int)syscall(SYS_sched_getattr, 0, attr, (unsigned int)sizeof *attr, 0U);
 }
 

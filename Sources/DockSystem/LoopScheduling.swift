@@ -36,15 +36,13 @@ public enum LoopScheduling {
     /// Asks for `slice` for the calling thread, keeping its policy and nice value.
     public static func requestShortSlice(_ slice: Duration = slice) -> Outcome {
         var attributes = dock_sched_attr()
-        attributes.size = UInt32(MemoryLayout<dock_sched_attr>.size)
         guard dock_sched_getattr(&attributes) == 0 else { return .failed(SystemError("sched_getattr")) }
         guard attributes.sched_policy == UInt32(SCHED_OTHER) else { return .otherPolicy(Int32(bitPattern: attributes.sched_policy)) }
         let (seconds, attoseconds) = slice.components
         attributes.sched_runtime = UInt64(max(seconds, 0)) * 1_000_000_000 + UInt64(max(attoseconds, 0) / 1_000_000_000)
-        attributes.sched_flags = 0
+        // Policy, nice and flags (reset-on-fork) as they were read: only the slice changes.
         guard dock_sched_setattr(&attributes) == 0 else { return .failed(SystemError("sched_setattr")) }
         var granted = dock_sched_attr()
-        granted.size = UInt32(MemoryLayout<dock_sched_attr>.size)
         guard dock_sched_getattr(&granted) == 0, granted.sched_runtime > 0 else { return .unsupported }
         return .granted(.nanoseconds(Int64(clamping: granted.sched_runtime)))
     }
