@@ -99,4 +99,62 @@ import Testing
         #expect(motion == .idle, "the tracker let go of the dock: \(motion)")
         runner.shutdown()
     }
+
+    /// Once the dock is in session and its clock mapped, its frames wait for the runner's next
+    /// wake-up instead of waking it each (50 telemetry frames a second and an answer to every
+    /// command were as many wake-ups): the host sees each telemetry at a tick, not between. A
+    /// client's command is answered before the next tick all the same (reads are prompt while a
+    /// caller waits for the dock), and the clock's round trip stays a prompt one when its
+    /// estimate goes stale every 10 s: read at the next tick, it would be up to a tick long.
+    @Test func theDocksFramesWaitForTheTickOnceTheClockIsMapped() throws {
+        _ = brokenPipesIgnored
+        let loop = VirtualEventLoop()
+        let dock = LoopDock(loop: loop)
+        var configuration = Configuration()
+        configuration.wakeOnAttach = false
+        let runner = SessionRunner(
+            transport: dock.transport, loop: loop, settings: configuration.hostSettings,
+            log: Logger(usesJournalPrefixes: false) { _ in })
+        runner.start()
+        loop.advance(by: .milliseconds(500))
+        func session() throws -> AccessorySession { try #require(runner.policy.session as? AccessorySession) }
+        #expect(try session().state == .ready(isDocked: true))
+        #expect(runner.policy.linkReadsMayWait(now: loop.now), "mapped: the dock's frames may wait")
+
+        // Between two ticks the newest telemetry the host has read stays as it was, though the
+        // dock sends one every 20 ms; at the tick it has them all.
+        loop.advance(to: runner.policy.nextTickAt + .milliseconds(1))
+        let tickAt = runner.policy.nextTickAt
+        let readAtTheTick = try session().latestTelemetry?.accessoryTime
+        var seenBetween: Set<UInt64> = []
+        while loop.now < tickAt - .milliseconds(1) {
+            loop.advance(by: .milliseconds(1))
+            try seenBetween.insert(#require(session().latestTelemetry?.accessoryTime.microseconds))
+        }
+        #expect(seenBetween == [try #require(readAtTheTick?.microseconds)], "nothing read between ticks")
+        loop.advance(to: tickAt)
+        let readAtTheNextTick = try #require(try session().latestTelemetry?.accessoryTime)
+        #expect(readAtTheNextTick > readAtTheTick!, "the frames that waited were read at the tick")
+
+        // A client's command is answered at once, not at the next tick.
+        var replies: [HostReply] = []
+        loop.advance(by: .milliseconds(5))
+        let submittedAt = loop.now
+        let velocity = MotionRequest.velocity(yawRadiansPerSecond: 0.2, pitchRadiansPerSecond: 0, duration: .milliseconds(200))
+        runner.submit(.motion(velocity, takeOver: false, waitsForEnd: false), from: 1) { replies.append($0) }
+        loop.advance(by: .milliseconds(1))
+        #expect(loop.now < runner.policy.nextTickAt && submittedAt > runner.policy.nextTickAt - .milliseconds(33))
+        #expect(replies.count == 1, "answered before the next tick")
+
+        // Heartbeats and their answers go on for 25 s: the estimate goes stale twice, and each
+        // time an answer read at once refreshes it (this dock answers in no time at all).
+        var staleFor = Duration.zero
+        for _ in 0..<2_500 {
+            loop.advance(by: .milliseconds(10))
+            if !runner.policy.linkReadsMayWait(now: loop.now) { staleFor += .milliseconds(10) }
+        }
+        #expect(try session().clock.roundTrip == .zero, "the round trip in use is a prompt one")
+        #expect(staleFor <= .milliseconds(200), "read at once for \(staleFor) in 25 s")
+        runner.shutdown()
+    }
 }
