@@ -56,7 +56,8 @@ struct MeasurementModel: Sendable {
     }
 
     /// h(state) for a box captured `lagSeconds` ago, and ∂h/∂state (4 × 6, row-major); nil when
-    /// the subject is behind the camera or the state is not finite.
+    /// the subject is behind the camera, an edge of its box exactly at a right angle to the view,
+    /// or the state not finite.
     func measure(_ state: InlineArray<6, Double>, lagSeconds lag: Double)
         -> (measurement: InlineArray<4, Double>, jacobian: InlineArray<24, Double>)?
     {
@@ -67,8 +68,7 @@ struct MeasurementModel: Sendable {
     }
 
     /// `measure(_:lagSeconds:)` written into the caller's `measurement` and `jacobian` (every
-    /// element); false, and neither touched, when the subject is behind the camera or the state
-    /// is not finite.
+    /// element); false, and neither touched, when `measure(_:lagSeconds:)` is nil.
     func measure(
         _ state: InlineArray<6, Double>, lagSeconds lag: Double, into measurement: inout InlineArray<4, Double>,
         _ jacobian: inout InlineArray<24, Double>
@@ -93,16 +93,26 @@ struct MeasurementModel: Sendable {
         guard d.forward > 1e-9 else { return false }
         let tanRight = d.right / d.forward, tanUp = d.up / d.forward
         let forward2 = d.forward * d.forward
-        // Angles of the centre in the camera's frame, and their derivatives.
-        let centreRight = atan(tanRight), centreUp = atan(tanUp)
+        // The derivatives of the centre's angles in the camera's frame (atan of those tangents).
         let rightScale = 1 / ((1 + tanRight * tanRight) * forward2), upScale = 1 / ((1 + tanUp * tanUp) * forward2)
         let rightByYaw = (dYaw.right * d.forward - d.right * dYaw.forward) * rightScale
         let rightByPitch = (dPitch.right * d.forward - d.right * dPitch.forward) * rightScale
         let upByYaw = (dYaw.up * d.forward - d.up * dYaw.forward) * upScale
         let upByPitch = (dPitch.up * d.forward - d.up * dPitch.forward) * upScale
-        // The edges through the pinhole; sec² = 1 + tan² is each edge's slope.
-        let tanLeft = tan(centreRight - width / 2), tanRightEdge = tan(centreRight + width / 2)
-        let tanTop = tan(centreUp + height / 2), tanBottom = tan(centreUp - height / 2)
+        // The edges through the pinhole, at the centre's angle ± half the size: tan(a ± b) from
+        // tan a (the centre's tangent, at hand) and tan b, two tangents where four tangents of
+        // two arctangents were (a sixth of the tracker's time went to them). The same numbers
+        // within rounding, wrapping past a right angle as tan does; a denominator of exactly 0 (an
+        // edge at a right angle to the view, which tan only nears) has no measurement.
+        let halfWidthTan = tan(width / 2), halfHeightTan = tan(height / 2)
+        let leftDenominator = 1 + tanRight * halfWidthTan, rightDenominator = 1 - tanRight * halfWidthTan
+        let topDenominator = 1 - tanUp * halfHeightTan, bottomDenominator = 1 + tanUp * halfHeightTan
+        guard leftDenominator != 0, rightDenominator != 0, topDenominator != 0, bottomDenominator != 0 else { return false }
+        let tanLeft = (tanRight - halfWidthTan) / leftDenominator
+        let tanRightEdge = (tanRight + halfWidthTan) / rightDenominator
+        let tanTop = (tanUp + halfHeightTan) / topDenominator
+        let tanBottom = (tanUp - halfHeightTan) / bottomDenominator
+        // sec² = 1 + tan² is each edge's slope.
         let secLeft = 1 + tanLeft * tanLeft, secRight = 1 + tanRightEdge * tanRightEdge
         let secTop = 1 + tanTop * tanTop, secBottom = 1 + tanBottom * tanBottom
         // Dock-aligned [cx, cy, w, h] and their derivatives by (centre angle, size).
