@@ -95,6 +95,8 @@ _dockctl() {
                 --min-confidence) COMPREPLY=(); return ;;
                 --min-iou) COMPREPLY=(); return ;;
                 --min-iou-coasting) COMPREPLY=(); return ;;
+                --min-iou-hidden) COMPREPLY=(); return ;;
+                --hidden-after) COMPREPLY=(); return ;;
                 --min-iou-weak) COMPREPLY=(); return ;;
                 --size-ratio) COMPREPLY=(); return ;;
                 --gate) COMPREPLY=(); return ;;
@@ -123,7 +125,7 @@ _dockctl() {
                 --box-noise) COMPREPLY=(); return ;;
                 --box-noise-floor) COMPREPLY=(); return ;;
             esac
-            options='--mot --out --size --fps --frames --fov --kind --include-coasting --time --detector-ids --confident --birth-confidence --min-confidence --min-iou --min-iou-coasting --min-iou-weak --size-ratio --gate --coasting-gate --coasting-reach --distant-reach --iou-weight --unpaired-cost --confirm-hits --quick-confirm --tentative-timeout --coast-after --coast-timeout --coast-timeout-per-seen --vouched-coast-timeout --coasting-rate-window --max-tracks --acceleration-noise --acceleration-per-height --coasting-acceleration-per-height --maneuver-memory --maneuver-bias --maneuver-hold --reidentification-window --size-noise --box-noise --box-noise-floor --help --json'
+            options='--mot --out --size --fps --frames --fov --kind --include-coasting --time --detector-ids --confident --birth-confidence --min-confidence --min-iou --min-iou-coasting --min-iou-hidden --hidden-after --min-iou-weak --size-ratio --gate --coasting-gate --coasting-reach --distant-reach --iou-weight --unpaired-cost --confirm-hits --quick-confirm --tentative-timeout --coast-after --coast-timeout --coast-timeout-per-seen --vouched-coast-timeout --coasting-rate-window --max-tracks --acceleration-noise --acceleration-per-height --coasting-acceleration-per-height --maneuver-memory --maneuver-bias --maneuver-hold --reidentification-window --size-noise --box-noise --box-noise-floor --help --json'
             ;;
         *) return ;;
     esac

@@ -85,6 +85,8 @@ complete -c dockctl -n '__fish_seen_subcommand_from replay' -l birth-confidence 
 complete -c dockctl -n '__fish_seen_subcommand_from replay' -l min-confidence -x -d 'boxes below this are ignored (not above --confident)'
 complete -c dockctl -n '__fish_seen_subcommand_from replay' -l min-iou -x -d 'the least IoU of a confident box with a track\'s expected box'
 complete -c dockctl -n '__fish_seen_subcommand_from replay' -l min-iou-coasting -x -d '... with a coasting track\'s (farther ones: --coasting-gate)'
+complete -c dockctl -n '__fish_seen_subcommand_from replay' -l min-iou-hidden -x -d '... with a hidden track\'s (one a frame came without: --hidden-after)'
+complete -c dockctl -n '__fish_seen_subcommand_from replay' -l hidden-after -x -d 'a confirmed track unseen for N frame intervals, not yet coasting, is hidden (0: never)'
 complete -c dockctl -n '__fish_seen_subcommand_from replay' -l min-iou-weak -x -d 'the least IoU of an unconfident box with a confirmed track\'s'
 complete -c dockctl -n '__fish_seen_subcommand_from replay' -l size-ratio -x -d 'the most a box\'s width or height may differ from the expected, as a ratio'
 complete -c dockctl -n '__fish_seen_subcommand_from replay' -l gate -x -d 'the squared Mahalanobis distance gate'

@@ -218,7 +218,6 @@ public struct SubjectTracker: Sendable {
         public var isValid: Bool {
             isWithinRanges && minimumConfidence <= confidentThreshold
                 && coastAfterFrames.isFinite && (0...100).contains(coastAfterFrames) && maneuverMaximumLag >= .zero
-                && hiddenAfterFrames.isFinite && (0...100).contains(hiddenAfterFrames) && (0...1).contains(minimumOverlapHidden)
                 && clippedEdgeMargin.isFinite && clippedEdgeMargin < 0.5 && outOfPictureTimeout >= .zero && outOfPictureAfterSeen >= .zero
                 && reentryReach.isFinite && (0...1).contains(reentryReach) && reentrySizeRatio.isFinite && reentrySizeRatio > 1
                 && (0...2).contains(reidentificationDistance) && reidentificationAfterSeen >= .zero

@@ -32,6 +32,8 @@ extension SubjectTracker.Configuration {
         /// A share of the mean square, below 1.
         public static let maneuverBias = NumberRange.from(0, below: 1)
         public static let maneuverHoldSeconds = NumberRange(0...60)
+        /// After how many of the detector's frame intervals without a box a track is hidden (0: never).
+        public static let hiddenAfterFrames = NumberRange(0...100)
         /// How long a lost track may come back by its appearance, seconds (0: never).
         public static let reidentificationWindowSeconds = NumberRange(0...3600)
     }
@@ -45,7 +47,7 @@ extension SubjectTracker.Configuration {
         }
         let fractions = [
             confidentThreshold, minimumConfidence, birthConfidence, minimumOverlap, minimumOverlapCoasting,
-            minimumOverlapUnconfident,
+            minimumOverlapUnconfident, minimumOverlapHidden,
         ]
         let lifetimes = [tentativeTimeout, coastAfter, coastTimeout, vouchedCoastTimeout].map(seconds)
         let noises = [noise.accelerationNoise, noise.sizeNoise, noise.boxNoise, noise.boxNoiseFloor]
@@ -60,5 +62,6 @@ extension SubjectTracker.Configuration {
             && R.maneuverMemory.contains(maneuverMemory) && R.maneuverBias.contains(maneuverBias)
             && R.maneuverHoldSeconds.contains(seconds(maneuverHold))
             && R.reidentificationWindowSeconds.contains(seconds(reidentificationWindow))
+            && R.hiddenAfterFrames.contains(hiddenAfterFrames)
     }
 }

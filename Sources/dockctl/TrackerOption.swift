@@ -54,6 +54,12 @@ struct TrackerOption: Sendable {
             "--min-iou-coasting", "X", R.fraction, "... with a coasting track's (farther ones: --coasting-gate)",
             \.minimumOverlapCoasting),
         TrackerOption(
+            "--min-iou-hidden", "X", R.fraction, "... with a hidden track's (one a frame came without: --hidden-after)",
+            \.minimumOverlapHidden),
+        TrackerOption(
+            "--hidden-after", "N", R.hiddenAfterFrames,
+            "a confirmed track unseen for N frame intervals, not yet coasting, is hidden (0: never)", \.hiddenAfterFrames),
+        TrackerOption(
             "--min-iou-weak", "X", R.fraction, "the least IoU of an unconfident box with a confirmed track's",
             \.minimumOverlapUnconfident),
         TrackerOption(

@@ -85,6 +85,7 @@ import Testing
             "--min-iou-coasting", "0.3", "--distant-reach", "0.8", "--unpaired-cost", "1.1", "--coasting-rate-window", "0.7",
             "--coasting-acceleration-per-height", "0.5", "--coast-timeout-per-seen", "3",
             "--maneuver-memory", "6", "--maneuver-bias", "0.4", "--maneuver-hold", "0.8", "--reidentification-window", "12",
+            "--min-iou-hidden", "0.35", "--hidden-after", "2.5",
         ]
         var settings = MOTReplay.Settings(imageWidthPixels: 640, imageHeightPixels: 480)
         settings.usesDetectorIdentifiers = true
@@ -120,6 +121,8 @@ import Testing
         settings.tracker.maneuverBias = 0.4
         settings.tracker.maneuverHold = .milliseconds(800)
         settings.tracker.reidentificationWindow = .seconds(12)
+        settings.tracker.minimumOverlapHidden = 0.35
+        settings.tracker.hiddenAfterFrames = 2.5
         #expect(
             try Invocation.parse(arguments, environment: [:]).action
                 == .replay(detectionsPath: "d", resultPath: "r", settings: settings, timesTracker: true))
@@ -142,7 +145,8 @@ import Testing
             ("--coasting-rate-window S", "default: 0.5)"), ("--coasting-acceleration-per-height K", "default: 1)"),
             ("--coast-timeout-per-seen R", "default: 4)"), ("--maneuver-memory N", "default: 4)"), ("--maneuver-bias B", "default: 0.3)"),
             ("--maneuver-hold S", "default: 0.5)"),
-            ("--reidentification-window S", "default: 30)"),
+            ("--reidentification-window S", "default: 30)"), ("--min-iou-hidden X", "default: 0.2)"),
+            ("--hidden-after N", "default: 1.5)"),
         ] {
             // The option's line, and the lines its help runs on to (indented past the names).
             let lines = (Invocation.commandHelp("replay") ?? "").split(separator: "\n")
@@ -166,13 +170,15 @@ import Testing
                 && defaults.unpairedCost == 1.3 && defaults.coastingRateWindow == .milliseconds(500)
                 && defaults.coastingAccelerationPerHeight == 1 && defaults.vouchedCoastTimeout == .seconds(2)
                 && defaults.coastTimeoutPerSeen == 4
-                && defaults.maneuverMemory == 4 && defaults.maneuverBias == 0.3 && defaults.maneuverHold == .milliseconds(500),
+                && defaults.maneuverMemory == 4 && defaults.maneuverBias == 0.3 && defaults.maneuverHold == .milliseconds(500)
+                && defaults.minimumOverlapHidden == 0.2 && defaults.hiddenAfterFrames == 1.5,
             "the help's defaults are the code's")
         let base = ["replay", "--mot", "d", "--out", "r", "--size", "2x2"]
         for (extra, message) in [
             (["--confident", "1.5"], "--confident needs a number from 0 to 1, got '1.5'"),
             (["--size-ratio", "1"], "--size-ratio needs a number above 1, at most 1e6, got '1'"),
             (["--gate", "-3"], "--gate needs a number above 0, at most 1e6, got '-3'"),
+            (["--hidden-after", "101"], "--hidden-after needs a number from 0 to 100, got '101'"),
             (["--confirm-hits", "0"], "--confirm-hits needs a whole number from 1 to 1000, got '0'"),
             (["--coast-timeout", "0"], "--coast-timeout needs a number above 0, at most 3600, got '0'"),
             (["--max-tracks", "65"], "--max-tracks needs a whole number from 1 to 64, got '65'"),
