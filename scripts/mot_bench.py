@@ -219,10 +219,11 @@ def degenerate_boxes(path, width, height):
 def score(gt_path, result_paths, main_subject):
     """The scores of one tracker over several runs of one sequence (one result file per seed),
     accumulated as one: motmetrics' overall figures, the main subject's coverage over every run,
-    and the most tracker IDs it had in any run."""
+    and the most tracker IDs it had in any run; and per run (seed), its IDF1, ID switches and the
+    main subject's IDs, so that a row's one bad seed shows as such."""
     import motmetrics as mm
     gt = mm.io.loadtxt(gt_path, fmt="mot15-2D", min_confidence=1)
-    accumulators, covered, total, ids = [], 0, 0, 0
+    accumulators, covered, total, ids, ids_per_run = [], 0, 0, 0, []
     for path in result_paths:
         result = mm.io.loadtxt(path, fmt="mot15-2D")
         accumulator = mm.utils.compare_to_groundtruth(gt, result, "iou", distth=0.5)
@@ -231,14 +232,17 @@ def score(gt_path, result_paths, main_subject):
         mine = events[(events["OId"] == main_subject) & events["Type"].isin(["MATCH", "SWITCH"])]
         covered += len(mine)
         total += int(((events["OId"] == main_subject) & events["Type"].isin(["MATCH", "SWITCH", "MISS"])).sum())
-        ids = max(ids, int(mine["HId"].nunique()))
+        ids_per_run.append(int(mine["HId"].nunique()))
+        ids = max(ids, ids_per_run[-1])
     host = mm.metrics.create()
     summary = host.compute_many(accumulators, metrics=["mota", "idf1", "num_switches", "num_false_positives", "num_misses"],
                                 names=[str(i) for i in range(len(accumulators))], generate_overall=True)
     row = summary.loc["OVERALL"]
     return dict(mota=100 * float(row["mota"]), idf1=100 * float(row["idf1"]), switches=int(row["num_switches"]),
                 fp=int(row["num_false_positives"]), fn=int(row["num_misses"]),
-                coverage=100 * covered / max(1, total), main_ids=ids)
+                coverage=100 * covered / max(1, total), main_ids=ids,
+                per_seed=[dict(idf1=100 * float(summary.loc[str(i)]["idf1"]), switches=int(summary.loc[str(i)]["num_switches"]),
+                               main_ids=ids_per_run[i]) for i in range(len(accumulators))])
 
 
 # --- The run ----------------------------------------------------------------------------------
@@ -356,6 +360,16 @@ def verdict(rows):
         print(f"{'ok  ' if ok else 'MISS'} {key[0]} {key[1]} seeds {key[2]}: dockd IDF1 {ours['idf1']:.1f} vs best "
               f"{best_idf1['tracker']} {best_idf1['idf1']:.1f}; switches {ours['switches']} vs its {fewest}; "
               f"main subject on at most {ours['main_ids']} ID(s); {ours['degenerate']} bad boxes")
+        # Seed by seed: a row that passes as a whole may hide one seed that does not.
+        seeds = key[2].split(" ")[-1].split(",")
+        for index, seed in enumerate(seeds):
+            mine, theirs = ours["per_seed"][index], best_idf1["per_seed"][index]
+            flags = [name for name, bad in (("IDF1", mine["idf1"] < theirs["idf1"] - 1e-9),
+                                            ("switches", mine["switches"] > theirs["switches"]),
+                                            ("main IDs", key[1] == "easy" and mine["main_ids"] != 1)) if bad]
+            print(f"       seed {seed}: IDF1 {mine['idf1']:.1f} vs {theirs['idf1']:.1f}, switches {mine['switches']} vs "
+                  f"{theirs['switches']}, main subject on {mine['main_ids']} ID(s)"
+                  + (f"  <- short on {', '.join(flags)}" if flags else ""))
     return 1 if failures else 0
 
 
