@@ -19,6 +19,12 @@ public struct AssignmentSolver: Sendable {
     /// Each pair's value as the Hungarian method would fill it in (row-major, `maximumColumns` a
     /// row), as `solveDisjoint` found them.
     private var values: [Double]
+    /// `solveByComponents`' union-find over rows (0..<rows) and columns (rows...), its rows done,
+    /// and one component's rows and columns.
+    private var parent: [Int]
+    private var rowDone: [Bool]
+    private var componentRows: [Int]
+    private var componentColumns: [Int]
 
     /// Prepares buffers for problems up to `maximumRows` × `maximumColumns`.
     public init(maximumRows: Int, maximumColumns: Int) {
@@ -34,6 +40,10 @@ public struct AssignmentSolver: Sendable {
         used = Array(repeating: false, count: size)
         rowAssignment = Array(repeating: -1, count: maximumRows)
         values = Array(repeating: 0, count: maximumRows * maximumColumns)
+        parent = Array(repeating: 0, count: maximumRows + maximumColumns)
+        rowDone = Array(repeating: false, count: maximumRows)
+        componentRows = Array(repeating: 0, count: maximumRows)
+        componentColumns = Array(repeating: 0, count: maximumColumns)
     }
 
     /// The cost the solver gives a forbidden pair: large enough never to be chosen over any
@@ -52,8 +62,13 @@ public struct AssignmentSolver: Sendable {
     ///
     /// With a finite U, when no two pairs worth making (costing less than U) share a row or a
     /// column — people apart from each other, the usual frame — the answer is every such pair, and
-    /// it is given without the Hungarian method (`allowsShortcut`: false only in the test that
-    /// holds the two to the same answers).
+    /// it is given without the Hungarian method (`allowsShortcut`: false only in the tests that
+    /// hold the shortcuts to the Hungarian method's answers). When some do, the pairs worth making
+    /// fall apart into groups that share no row or column with another group (two neighbours
+    /// who contend, the others apart); each group is solved on its own — one row or one column by
+    /// its best pair, a larger one by the Hungarian method on its rows and columns only — which is
+    /// the same answer: a pair not worth making adds nothing, so the best assignment of the whole
+    /// is the best of each group.
     public mutating func solve(
         rows: Int, columns: Int, gate: Double, unpairedCost: Double = .infinity, allowsShortcut: Bool = true,
         cost costOf: (Int, Int) -> Double
@@ -62,16 +77,19 @@ public struct AssignmentSolver: Sendable {
         for row in 0..<maximumRows { rowAssignment[row] = -1 }
         guard rows > 0, columns > 0 else { return }
         let isValued = unpairedCost.isFinite && allowsShortcut
-        if isValued, solveDisjoint(rows: rows, columns: columns, gate: gate, unpairedCost: unpairedCost, cost: costOf) { return }
+        if isValued {
+            if !solveDisjoint(rows: rows, columns: columns, gate: gate, unpairedCost: unpairedCost, cost: costOf) {
+                solveByComponents(rows: rows, columns: columns)
+            }
+            return
+        }
         // Square the problem: missing rows or columns cost nothing, forbidden pairs cost a lot.
         let n = max(rows, columns)
         let stride = n + 1
         for row in 1...n {
             for column in 1...n {
                 var value = 0.0
-                if isValued, row <= rows, column <= columns {
-                    value = values[(row - 1) * maximumColumns + column - 1]
-                } else if row <= rows, column <= columns {
+                if row <= rows, column <= columns {
                     let given = costOf(row - 1, column - 1)
                     let allowed = given.isFinite && given <= gate
                     if unpairedCost.isFinite {
@@ -85,6 +103,20 @@ public struct AssignmentSolver: Sendable {
                 cost[row * stride + column] = value
             }
         }
+        hungarian(size: n)
+        for column in 1...n {
+            let row = columnMatch[column]
+            guard row >= 1, row <= rows, column <= columns else { continue }
+            let value = cost[row * stride + column]
+            guard unpairedCost.isFinite ? value < 0 : value < Self.forbidden else { continue }
+            rowAssignment[row - 1] = column - 1
+        }
+    }
+
+    /// The Hungarian method on the square problem of `size` in `cost` (1-based, `size + 1` a
+    /// row): each column's row in `columnMatch`.
+    private mutating func hungarian(size n: Int) {
+        let stride = n + 1
         for index in 0...n {
             rowPotential[index] = 0
             columnPotential[index] = 0
@@ -130,12 +162,68 @@ public struct AssignmentSolver: Sendable {
                 column0 = column1
             } while column0 != 0
         }
-        for column in 1...n {
-            let row = columnMatch[column]
-            guard row >= 1, row <= rows, column <= columns else { continue }
-            let value = cost[row * stride + column]
-            guard unpairedCost.isFinite ? value < 0 : value < Self.forbidden else { continue }
-            rowAssignment[row - 1] = column - 1
+    }
+
+    /// With the pairs' values in `values` (from `solveDisjoint`, which found two pairs worth
+    /// making in one row or column): each group of rows and columns linked by such pairs solved
+    /// on its own (see `solve`).
+    private mutating func solveByComponents(rows: Int, columns: Int) {
+        func find(_ node: Int) -> Int {
+            var node = node
+            while parent[node] != node {
+                parent[node] = parent[parent[node]]
+                node = parent[node]
+            }
+            return node
+        }
+        for node in 0..<(rows + columns) { parent[node] = node }
+        for row in 0..<rows {
+            rowDone[row] = false
+            for column in 0..<columns where values[row * maximumColumns + column] < 0 {
+                let a = find(row), b = find(rows + column)
+                if a != b { parent[a] = b }
+            }
+        }
+        for first in 0..<rows where !rowDone[first] {
+            let root = find(first)
+            var rowCount = 0, columnCount = 0
+            for row in first..<rows where !rowDone[row] && find(row) == root {
+                rowDone[row] = true
+                componentRows[rowCount] = row
+                rowCount += 1
+            }
+            for column in 0..<columns where find(rows + column) == root {
+                componentColumns[columnCount] = column
+                columnCount += 1
+            }
+            guard columnCount > 0 else { continue }  // a row with no pair worth making
+            if rowCount == 1 || columnCount == 1 {
+                // One row (or column) and its pairs: the best of them.
+                var best = (row: -1, column: -1, value: 0.0)
+                for rowIndex in 0..<rowCount {
+                    for columnIndex in 0..<columnCount {
+                        let row = componentRows[rowIndex], column = componentColumns[columnIndex]
+                        let value = values[row * maximumColumns + column]
+                        if value < best.value { best = (row, column, value) }
+                    }
+                }
+                rowAssignment[best.row] = best.column
+                continue
+            }
+            let n = max(rowCount, columnCount), stride = n + 1
+            for row in 1...n {
+                for column in 1...n {
+                    cost[row * stride + column] =
+                        row <= rowCount && column <= columnCount
+                        ? values[componentRows[row - 1] * maximumColumns + componentColumns[column - 1]] : 0
+                }
+            }
+            hungarian(size: n)
+            for column in 1...n {
+                let row = columnMatch[column]
+                guard row >= 1, row <= rowCount, column <= columnCount, cost[row * stride + column] < 0 else { continue }
+                rowAssignment[componentRows[row - 1]] = componentColumns[column - 1]
+            }
         }
     }
 
