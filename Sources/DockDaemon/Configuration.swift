@@ -143,11 +143,14 @@ public struct Configuration: Hashable, Sendable {
             let line = Substring(scalars).prefix { $0 != "#" }.trimmingWhitespace()
             guard !line.isEmpty else { continue }
             let location = "\(path):\(index + 1)"
-            guard let equals = line.firstIndex(of: "=") else {
+            // The first "=" scalar, not Character: one followed by a combining mark (`=\u{359}`)
+            // is a single Character that `firstIndex(of: "=")` does not see (the fuzzer's find).
+            let scalars = line.unicodeScalars
+            guard let equals = scalars.firstIndex(of: "=") else {
                 throw Error(location: location, message: "expected 'key = value', got '\(line)'")
             }
-            let name = line[..<equals].trimmingWhitespace()
-            let value = line[line.index(after: equals)...].trimmingWhitespace()
+            let name = Substring(scalars[..<equals]).trimmingWhitespace()
+            let value = Substring(scalars[scalars.index(after: equals)...]).trimmingWhitespace()
             try set(name, value, location: location)
         }
     }
@@ -165,9 +168,12 @@ public struct Configuration: Hashable, Sendable {
             }
             var name = String(argument.dropFirst(2))
             var value: String?
-            if let equals = name.firstIndex(of: "=") {
-                value = String(name[name.index(after: equals)...])
-                name = String(name[..<equals])
+            // At the first "=" scalar (see `apply(fileText:path:)`): `--scenario=\u{359}x` is
+            // `scenario` set to `\u{359}x`, as `dockd --help` and the settings written back say.
+            let scalars = name.unicodeScalars
+            if let equals = scalars.firstIndex(of: "=") {
+                value = String(Substring(scalars[scalars.index(after: equals)...]))
+                name = String(Substring(scalars[..<equals]))
             }
             guard let key = Self.keys.first(where: { $0.name == name }) else {
                 rest.append(argument)
@@ -334,8 +340,15 @@ private func choice(
 }
 
 extension StringProtocol {
+    /// Without the spaces, tabs and CRs at either end, scalar by scalar: a space that a combining
+    /// mark follows is one Character with it, and is trimmed all the same (the mark kept).
     func trimmingWhitespace() -> String {
-        String(drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed())
+        func isBlank(_ scalar: Unicode.Scalar) -> Bool { scalar == " " || scalar == "\t" || scalar == "\r" }
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isBlank($0) }), let last = scalars.lastIndex(where: { !isBlank($0) }) else {
+            return ""
+        }
+        return String(String.UnicodeScalarView(scalars[first...last]))
     }
 
     func padding(to width: Int) -> String {

@@ -21,9 +21,13 @@ public enum OptionParser {
                 parsed.words.append(argument)
                 continue
             }
-            let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
+            // Split at the first "=" scalar: `=` and a combining mark after it are one Character,
+            // which a Character split would not cut (`--out=\u{359}x` read as an unknown option).
+            let scalars = argument.unicodeScalars
+            let equals = scalars.firstIndex(of: "=")
+            let name = equals.map { String(Substring(scalars[..<$0])) } ?? argument
             guard let option = byName[name] else { throw OptionError("unknown option '\(name)'") }
-            let inline = name.count < argument.count ? String(argument.dropFirst(name.count + 1)) : nil
+            let inline = equals.map { String(Substring(scalars[scalars.index(after: $0)...])) }
             guard option.takesValue else {
                 if inline != nil { throw OptionError("\(option.name) takes no value") }
                 parsed.record(option, "")

@@ -111,6 +111,23 @@ import Testing
         }
     }
 
+    /// Found by `scripts/fuzz configuration` (FuzzTesting/regressions/configuration/
+    /// combining-mark-after-equals): a value that begins with a combining mark makes one Character
+    /// of it and the `=` before it, which a Character search for "=" does not find, so dockd's
+    /// own `--scenario=VALUE` for a scenario set by `--scenario VALUE` was an unknown argument, and
+    /// in a file a space before such a value was kept as part of it.
+    @Test func aValueThatBeginsWithACombiningMarkIsReadWhole() throws {
+        var expected = Configuration()
+        expected.scenario = "\u{359}x.json"
+        for arguments in [["--scenario", "\u{359}x.json"], ["--scenario=\u{359}x.json"]] {
+            #expect(try parse(arguments) == .run(expected, configurationPath: nil), "\(arguments)")
+        }
+        for line in ["scenario =\u{359}x.json", "scenario = \u{359}x.json", "scenario=\u{359}x.json \t"] {
+            #expect(
+                try parse(["--config", "/c"], files: ["/c": line]) == .run(expected, configurationPath: "/c"), "\(line.unicodeScalars.map(\.value))")
+        }
+    }
+
     @Test func usageErrors() {
         #expect(throws: DaemonCommand.Failure.usage("unknown argument '--frobnicate'")) { try parse(["--frobnicate"]) }
         #expect(throws: DaemonCommand.Failure.usage("cannot read configuration file '/nope.conf'")) {

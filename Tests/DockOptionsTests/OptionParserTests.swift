@@ -16,6 +16,9 @@ import Testing
         #expect(parsed.text(Self.kind) == "body")
         #expect(parsed.flag(Self.quiet))
         #expect(parsed.text(Self.output) == "a=b", "only the first = splits")
+        // `=` and a combining mark after it are one Character; the value is split off all the same.
+        let combining = try OptionParser.parse(["--out=\u{359}b"], options: Self.all)
+        #expect(combining.text(Self.output) == "\u{359}b")
         let twice = try OptionParser.parse(["--kind", "face", "--kind=body"], options: Self.all)
         #expect(twice.text(Self.kind) == "body" && twice.texts(Self.kind) == ["face", "body"], "the last wins; all are kept")
         #expect(parsed.words.isEmpty)
