@@ -124,7 +124,8 @@ import Testing
         }
         for line in ["scenario =\u{359}x.json", "scenario = \u{359}x.json", "scenario=\u{359}x.json \t"] {
             #expect(
-                try parse(["--config", "/c"], files: ["/c": line]) == .run(expected, configurationPath: "/c"), "\(line.unicodeScalars.map(\.value))")
+                try parse(["--config", "/c"], files: ["/c": line]) == .run(expected, configurationPath: "/c"),
+                "\(line.unicodeScalars.map(\.value))")
         }
     }
 
