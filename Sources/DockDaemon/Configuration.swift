@@ -140,7 +140,9 @@ public struct Configuration: Hashable, Sendable {
         // Lines end at every LF scalar: split as Characters, CRLF would be one Character and a
         // CRLF file one long line.
         for (index, scalars) in fileText.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = Substring(scalars).prefix { $0 != "#" }.trimmingWhitespace()
+            // A comment starts at the first "#" scalar (by Character, `#` before a combining mark
+            // would not start one).
+            let line = Substring(scalars.prefix { $0 != "#" }).trimmingWhitespace()
             guard !line.isEmpty else { continue }
             let location = "\(path):\(index + 1)"
             // The first "=" scalar, not Character: one followed by a combining mark (`=\u{359}`)

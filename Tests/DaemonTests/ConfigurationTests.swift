@@ -122,7 +122,10 @@ import Testing
         for arguments in [["--scenario", "\u{359}x.json"], ["--scenario=\u{359}x.json"]] {
             #expect(try parse(arguments) == .run(expected, configurationPath: nil), "\(arguments)")
         }
-        for line in ["scenario =\u{359}x.json", "scenario = \u{359}x.json", "scenario=\u{359}x.json \t"] {
+        for line in [
+            "scenario =\u{359}x.json", "scenario = \u{359}x.json", "scenario=\u{359}x.json \t",
+            "scenario = \u{359}x.json #\u{359} a comment",
+        ] {
             #expect(
                 try parse(["--config", "/c"], files: ["/c": line]) == .run(expected, configurationPath: "/c"),
                 "\(line.unicodeScalars.map(\.value))")
