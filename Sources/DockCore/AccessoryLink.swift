@@ -96,11 +96,6 @@ public protocol AccessoryLink: Sendable {
     var lastRefusedType: MessageType? { get }
     /// The serial speed to open the port at next; nil: the transport's own setting.
     var baudRate: Int? { get }
-    /// Whether what the accessory sends from `now` on may wait, unread, until `wake` (the
-    /// shell's next scheduled wake-up) instead of waking the shell as it arrives: true only when
-    /// nothing the link does depends on when a frame is read before then (see
-    /// `AccessorySession.readsMayWait(now:until:)`). The shell reads the link when it wakes.
-    func readsMayWait(now: Duration, until wake: Duration) -> Bool
 
     /// The accessory's pose at `time` on the host's clock: interpolated between samples, or
     /// extrapolated a little past the newest; nil when none is known near enough.
@@ -134,9 +129,6 @@ public protocol AccessoryLink: Sendable {
 }
 
 extension AccessoryLink {
-    /// Everything the accessory sends is read as it arrives.
-    public func readsMayWait(now: Duration, until wake: Duration) -> Bool { false }
-
     /// No zoom the host can drive: nil.
     public mutating func setZoom(_ fraction: Double, now: Duration) -> (actions: [SessionAction], fraction: Double)? { nil }
 }

@@ -103,20 +103,6 @@ public struct AccessorySession: AccessoryLink {
     /// The heartbeat's deadline (`heartbeatDeadline`).
     public var nextDeadline: Duration? { heartbeatDeadline }
 
-    /// In session, once the clock is mapped by a round trip that a late answer cannot replace,
-    /// the accessory's frames may wait for the shell's next wake-up (a control tick at the
-    /// latest): nothing here depends on when one is read. Telemetry's pose is placed by the
-    /// accessory's own timestamp; the telemetry and heartbeat deadlines are judged when the
-    /// shell wakes, after it has read; an answer read late only makes a longer round trip, which
-    /// the mapping refuses while its estimate is fresh (``ClockMapping/acceptsAnyRoundTrip(at:)``).
-    /// So before the first estimate, and from the wake-up before the estimate goes stale (every
-    /// 10 s) until an answer has refreshed it, frames are read as they arrive: the round trip
-    /// kept is always one read at once.
-    public func readsMayWait(now: Duration, until wake: Duration) -> Bool {
-        guard case .ready = state else { return false }
-        return !clock.acceptsAnyRoundTrip(at: max(now, wake))
-    }
-
     /// The longest the host lets pass between two frames it sends: an eighth of the accessory's
     /// failsafe timeout, which leaves another eighth of it for the host's own lateness inside the
     /// quarter that `Protocol/dock-serial.md` §5.2 allows.

@@ -36,13 +36,6 @@ public struct ClockMapping: Sendable {
         estimatedAt = receivedAt
     }
 
-    /// Whether the next round trip would be taken whatever its length: no estimate yet, or the
-    /// one in use older than ``freshness``. Until then only a round trip at least as short as the
-    /// one in use replaces it, so an answer read late changes nothing.
-    public func acceptsAnyRoundTrip(at now: Duration) -> Bool {
-        offset == nil || now - estimatedAt > Self.freshness
-    }
-
     /// The host time of an accessory time, when an estimate exists.
     public func hostTime(of accessoryTime: AccessoryTimestamp) -> Duration? {
         offset.map { accessoryTime.sinceStart - $0 }

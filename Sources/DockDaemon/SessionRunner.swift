@@ -41,8 +41,6 @@ public final class SessionRunner {
     public var watcher: ((WatchItem) -> Void)?
     /// The one timer the session keeps, set to when the policy wants to be woken.
     private var wake: (timer: LoopTimer, at: Duration)?
-    /// Reading what the dock sent while reads were deferred, at the start of a wake-up.
-    private var isReadingWaiting = false
     private var isRunning = false
 
     /// Creates a runner over `link` (a dock-serial session when nil); `start()` starts it.
@@ -134,12 +132,6 @@ public final class SessionRunner {
     private func woke() {
         wake = nil
         guard isRunning else { return }
-        // What the dock sent while its reads were deferred, first: the tick, or a deadline
-        // between ticks, judges the link with everything that arrived before it. (Its own
-        // actions' reschedule is left to the wake-up's, just below.)
-        isReadingWaiting = true
-        connection?.readWaiting()
-        isReadingWaiting = false
         let ticks = tickCount
         perform(policy.woke(now: loop.now))
         if tickCount != ticks { snapshot = nil }
@@ -147,11 +139,7 @@ public final class SessionRunner {
 
     /// Sets the session's one timer to when the policy wants to be woken next.
     private func reschedule() {
-        guard isRunning, !isReadingWaiting else { return }
-        if let connection {
-            let defers = inspect { [now = loop.now] in $0.linkReadsMayWait(now: now) }
-            if connection.defersReads != defers { connection.defersReads = defers }
-        }
+        guard isRunning else { return }
         let due = inspect { $0.nextWake }
         guard due != wake?.at else { return }
         if let wake { loop.cancel(wake.timer) }

@@ -37,23 +37,11 @@ public protocol DockConnection: AnyObject {
     /// Whether the link is a stream of bytes, so that two writes may go as one (a serial line,
     /// a pty, TCP); not a link of messages (a UDP camera's datagrams, a webcam's controls).
     var isByteStream: Bool { get }
-    /// Whether what arrives waits, unread, for ``readWaiting()`` instead of being handed over as
-    /// it arrives (a hang-up is still reported at once).
-    var defersReads: Bool { get set }
-    /// Reads and hands over what waited (from inside the call), when reads are deferred.
-    func readWaiting()
 }
 
 extension DockConnection {
     /// A link is taken to carry messages unless it says otherwise.
     public var isByteStream: Bool { false }
-    /// A link that cannot defer its reads hands everything over as it arrives.
-    public var defersReads: Bool {
-        get { false }
-        set {}
-    }
-    /// Nothing waits.
-    public func readWaiting() {}
 }
 
 /// A link over an open descriptor, watched by the loop: each read is handed over in order (for a
@@ -65,15 +53,6 @@ final class DescriptorConnection: DockConnection {
     private let loop: any EventLoop
     private let events: DockLinkEvents
     private var isClosed = false
-    /// Not watched for reading while set: the session reads at its next wake-up instead
-    /// (`HostPolicy.linkReadsMayWait`). A hang-up or an error still wakes the loop (epoll
-    /// reports them whatever is asked for), and the read that finds it closes the link.
-    var defersReads = false {
-        didSet {
-            guard defersReads != oldValue, !isClosed else { return }
-            loop.change(port, to: defersReads ? [] : .readable)
-        }
-    }
 
     init(_ port: FileDescriptor, isDatagram: Bool = false, loop: any EventLoop, events: DockLinkEvents) {
         self.port = port
@@ -101,10 +80,6 @@ final class DescriptorConnection: DockConnection {
                 return
             }
         }
-    }
-
-    func readWaiting() {
-        if defersReads { readable() }
     }
 
     func write(_ bytes: [UInt8]) -> Bool {

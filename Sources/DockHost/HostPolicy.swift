@@ -111,17 +111,6 @@ public struct HostPolicy: Sendable {
     /// shell keeps no schedule of its own: after any input it sets its one timer to this.
     public var nextWake: Duration { min(nextTickAt, session.nextDeadline ?? nextTickAt) }
 
-    /// Whether what the accessory sends may wait, unread, until ``nextWake`` (the next control
-    /// tick at the latest, 33 ms) instead of waking the shell as it arrives: when the link allows
-    /// it (`AccessoryLink.readsMayWait(now:until:)`) and no client waits for the accessory's answer to
-    /// its command. The shell then reads the link first thing when it wakes, so a tick, and a
-    /// deadline between ticks, see everything that arrived before them. While dockd tracks, the
-    /// dock's 50 telemetry frames and the answers to 30 ticks' commands a second are then read at
-    /// the ticks rather than at 80 wake-ups of their own.
-    public func linkReadsMayWait(now: Duration) -> Bool {
-        current?.token == nil && session.readsMayWait(now: now, until: nextWake)
-    }
-
     // MARK: Inputs
 
     /// Starts the session: the first attempt to open the port.
