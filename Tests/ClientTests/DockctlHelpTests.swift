@@ -152,7 +152,7 @@ import Testing
     }
 
     @Test func eachBoundIsAcceptedAndJustOutsideRefusedByTheOptionAndByIsValid() throws {
-        #expect(TrackerOption.all.count == 32)
+        #expect(TrackerOption.all.count == 34)
         for tracker in TrackerOption.all {
             for probe in Self.probes(tracker.option) {
                 // The least confidence may not be above the confident threshold: move the other out of the way.
