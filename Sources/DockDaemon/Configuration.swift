@@ -168,15 +168,8 @@ public struct Configuration: Hashable, Sendable {
                 rest.append(argument)
                 continue
             }
-            var name = String(argument.dropFirst(2))
-            var value: String?
-            // At the first "=" scalar (see `apply(fileText:path:)`): `--scenario=\u{359}x` is
-            // `scenario` set to `\u{359}x`, as `dockd --help` and the settings written back say.
-            let scalars = name.unicodeScalars
-            if let equals = scalars.firstIndex(of: "=") {
-                value = String(Substring(scalars[scalars.index(after: equals)...]))
-                name = String(Substring(scalars[..<equals]))
-            }
+            // `--scenario=\u{359}x` is `scenario` set to `\u{359}x`, as the settings written back say.
+            var (name, value) = OptionParser.splitAtEquals(String(argument.dropFirst(2)))
             guard let key = Self.keys.first(where: { $0.name == name }) else {
                 rest.append(argument)
                 continue

@@ -3,6 +3,15 @@
 /// (`--pty --quiet` is `--pty` without its path). Every value is checked against its declaration here, so
 /// what `ParsedOptions` hands out is valid.
 public enum OptionParser {
+    /// `name=value` cut at its first "=" scalar: the name, and the value when there is an "=".
+    /// Not at a Character: `=` and a combining mark after it are one Character, which a
+    /// Character search does not find (`--out=\u{359}x` was an unknown option).
+    public static func splitAtEquals(_ argument: String) -> (name: String, value: String?) {
+        let scalars = argument.unicodeScalars
+        guard let equals = scalars.firstIndex(of: "=") else { return (argument, nil) }
+        return (String(Substring(scalars[..<equals])), String(Substring(scalars[scalars.index(after: equals)...])))
+    }
+
     /// Parses `arguments` (after the command's name) against `options`.
     /// - Throws: `OptionError` naming an unknown option, a missing value or one out of its range.
     public static func parse(_ arguments: some Collection<String>, options: [Option]) throws(OptionError) -> ParsedOptions {
@@ -21,13 +30,8 @@ public enum OptionParser {
                 parsed.words.append(argument)
                 continue
             }
-            // Split at the first "=" scalar: `=` and a combining mark after it are one Character,
-            // which a Character split would not cut (`--out=\u{359}x` read as an unknown option).
-            let scalars = argument.unicodeScalars
-            let equals = scalars.firstIndex(of: "=")
-            let name = equals.map { String(Substring(scalars[..<$0])) } ?? argument
+            let (name, inline) = Self.splitAtEquals(argument)
             guard let option = byName[name] else { throw OptionError("unknown option '\(name)'") }
-            let inline = equals.map { String(Substring(scalars[scalars.index(after: $0)...])) }
             guard option.takesValue else {
                 if inline != nil { throw OptionError("\(option.name) takes no value") }
                 parsed.record(option, "")
