@@ -26,6 +26,10 @@ public struct SubjectFilter: Sendable {
         public var boxNoise: Double = 0.05
         /// The least standard deviation of any box coordinate (normalised units).
         public var boxNoiseFloor: Double = 0.003
+        /// How often the filter is moved ahead, seconds: the daemon's control tick. `predict` adds
+        /// its noise per step, so what it has added over a late box's lag — which the box's
+        /// retrodiction takes out (`prediction`) — depends on the step.
+        public var predictionInterval: Double = 1.0 / 30
 
         public init() {}
     }
@@ -191,22 +195,32 @@ public struct SubjectFilter: Sendable {
     /// x(t − τ) = F(τ)⁻¹ (x(t) − w), where w is the process noise the subject put in over those τ
     /// seconds (covariance Q(τ), the same white-noise-acceleration model as `predict`). h is
     /// evaluated at F(τ)⁻¹ x(t) (`MeasurementModel` moves the direction back along the rates, so
-    /// its Jacobian is H = H₀ F(τ)⁻¹), and the innovation covariance is
+    /// its Jacobian is H = H₀ F(τ)⁻¹). When no box captured after this one has been fused, the
+    /// estimate's error now is F(τ) times its error then plus w, so (linearised)
     ///
-    ///     S = H P Hᵀ + R + H Q(τ) Hᵀ,
+    ///     Cov(x(t), z) = (P − Q(τ)) Hᵀ,   S = H (P − Q(τ)) Hᵀ + R:
     ///
-    /// the last term being w projected into the image: per axis σa² (τ⁴/4 a² + τ³ a b + τ² b²)
-    /// with a, b the Jacobian's direction and rate entries (since b = −τ a, that is σa² τ⁴/4 a², the
-    /// position variance the subject gains over τ), plus the size's random walk σs² τ. Without it a
-    /// box 300 ms old would be fused as if it were as certain as a fresh one, and — as the filter
-    /// then believes it knows x(t) as well as it knew x(t − τ) — every late box's noise would be
-    /// read as motion, which the framing controller feeds forward: the dock wobbled by ±6° with
-    /// 250–350 ms of varying latency. This is the conservative approximation of the exact
-    /// retrodiction of Bar-Shalom, "Update with out-of-sequence measurements in tracking: exact
-    /// solution", IEEE Trans. Aerospace and Electronic Systems 38(3), 2002 (it drops the
-    /// correlation between w and the estimate, so it never claims more than the box is worth);
-    /// Q(τ) is the piecewise-constant white acceleration model of Bar-Shalom, Li and
-    /// Kirubarajan, "Estimation with Applications to Tracking and Navigation", 2001, § 6.3.3.
+    /// the box measures the state as it was, which the filter knew better than it knows it now by
+    /// exactly the noise it has added since (the one-lag case of Bar-Shalom, "Update with
+    /// out-of-sequence measurements in tracking: exact solution", IEEE Trans. Aerospace and
+    /// Electronic Systems 38(3), 2002). Q(τ) is what `predict` adds over τ in n = τ/δ steps of
+    /// δ = `Noise.predictionInterval` (per axis σa² δ⁴ (n/4 + n(n − 1)/2 + n(n − 1)(2n − 1)/6),
+    /// σa² δ τ²/2 and σa² δ τ for position, cross term and rate; the size's random walk σs² τ),
+    /// not one step of τ: `predict`'s noise is
+    /// piecewise constant per step, so over the daemon's 30 Hz ticks a 300 ms lag accumulates
+    /// a ninth of the rate variance one 300 ms step would.
+    ///
+    /// Two earlier forms, both measured on the slow-detector grid (`DetectorDelayGridTests`,
+    /// BENCHMARKS.md): no lag term at all (S = H P Hᵀ + R), which took every late box's noise for
+    /// motion — the dock wobbled by ±6° with 250–350 ms of varying latency; and S = H P Hᵀ + R +
+    /// H Q Hᵀ with Q one step of τ, which counted the noise since the capture twice, and over 30 Hz
+    /// steps nine times over, and left the estimate 0.6 s behind every start and stop (10 fps / 300 ms: 57.8 % of frames in
+    /// tolerance; this form 72.9 %).
+    ///
+    /// Where P − Q(τ) is not positive definite on an axis (a box fused out of order, a track whose
+    /// noise changed over the lag, an earlier box fused with a smaller share taken out), the share
+    /// α of Q(τ) taken out halves (1, ½, ¼) down to none: (P − α Q) is then what the filter can
+    /// still claim to have known.
     func prediction(_ model: MeasurementModel, lagSeconds lag: Double) -> Prediction {
         var prediction = Prediction.invalid
         self.prediction(model, lagSeconds: lag, into: &prediction)
@@ -223,7 +237,39 @@ public struct SubjectFilter: Sendable {
         }
         prediction.isValid = true
         prediction.clippedEdges = []
-        covariance.withElements { p in
+        // P − α Q(τ), the covariance of the estimate as of the box's capture (see above).
+        var retrodicted = covariance
+        if lag > 0 {
+            let q = noise.accelerationNoise * noise.accelerationNoise, step = min(lag, max(noise.predictionInterval, 1e-3))
+            // n steps of δ: the sums over the steps of each step's noise carried to the present.
+            let n = lag / step, n2 = n * n
+            let position = q * step * step * step * step * (n / 4 + (n2 - n) / 2 + (n - 1) * n * (2 * n - 1) / 6)
+            let (cross, rate) = (q * step * lag * lag / 2, q * step * lag)
+            let size = noise.sizeNoise * noise.sizeNoise * lag
+            var alpha = 1.0
+            while alpha > 0 {
+                let isPositive = retrodicted.withMutableElements { p in
+                    covariance.withElements { original in
+                        for index in 0..<36 { p[index] = original[index] }
+                    }
+                    for axis in 0..<2 {
+                        p[axis * 7] -= alpha * position
+                        p[axis * 6 + axis + 2] -= alpha * cross
+                        p[(axis + 2) * 6 + axis] -= alpha * cross
+                        p[(axis + 2) * 7] -= alpha * rate
+                        let (pp, pr, rr) = (p[axis * 7], p[axis * 6 + axis + 2], p[(axis + 2) * 7])
+                        if !(pp > 0 && rr > 0 && pp * rr > pr * pr) { return false }
+                    }
+                    p[4 * 7] -= alpha * size
+                    p[5 * 7] -= alpha * size
+                    return p[4 * 7] > 0 && p[5 * 7] > 0
+                }
+                if isPositive { break }
+                alpha = alpha > 0.25 ? alpha / 2 : 0
+            }
+            if alpha == 0 { retrodicted = covariance }
+        }
+        retrodicted.withElements { p in
             h.withElements { hs in
                 prediction.covarianceTimesJacobian.withMutableElements { out in
                     for row in 0..<6 {
@@ -237,11 +283,8 @@ public struct SubjectFilter: Sendable {
             }
         }
         // R from the expected box's size: a detector errs in proportion to what it sees, and
-        // a wild observation must not widen its own gate. A late box also carries the state's
-        // uncertainty over its lag (`lagNoise`): what the subject did in the meantime.
+        // a wild observation must not widen its own gate.
         let r = measurementNoise(prediction.measurement)
-        let lagQ = noise.accelerationNoise * noise.accelerationNoise, lagSizeQ = noise.sizeNoise * noise.sizeNoise
-        let (position, cross, rate) = (lag * lag * lag * lag / 4 * lagQ, lag * lag * lag / 2 * lagQ, lag * lag * lagQ)
         r.withElements { rs in
             h.withElements { hs in
                 prediction.covarianceTimesJacobian.withElements { phts in
@@ -251,15 +294,6 @@ public struct SubjectFilter: Sendable {
                                 var value = 0.0
                                 for k in 0..<6 { value += hs[row * 6 + k] * phts[k * 4 + column] }
                                 value += rs[row * 4 + column]
-                                if lag > 0 {
-                                    // H Q(lag) Hᵀ, Q(lag) being `predict`'s process noise over the lag.
-                                    for axis in 0..<2 {
-                                        let (a, b) = (hs[row * 6 + axis], hs[row * 6 + axis + 2])
-                                        let (c, d) = (hs[column * 6 + axis], hs[column * 6 + axis + 2])
-                                        value += a * c * position + (a * d + b * c) * cross + b * d * rate
-                                    }
-                                    value += (hs[row * 6 + 4] * hs[column * 6 + 4] + hs[row * 6 + 5] * hs[column * 6 + 5]) * lagSizeQ * lag
-                                }
                                 out[row * 4 + column] = value
                                 out[column * 4 + row] = value
                             }

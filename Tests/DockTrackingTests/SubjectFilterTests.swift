@@ -138,9 +138,39 @@ import Testing
             #expect(distances[index] < distances[index - 1], "distances \(distances)")
             #expect(moves[index] < moves[index - 1], "moves \(moves)")
         }
-        // By the model: 500 ms of σa = 3 rad/s² is σ = σa τ²/2 ≈ 0.375 rad of possible motion,
-        // against a box known to 5 % of its size: the late box barely counts.
-        #expect(moves[3] < 0.1 * moves[0], "moves \(moves)")
+    }
+
+    /// A box that arrives late is worth what it was worth when it was captured: fused now with
+    /// its lag (the retrodiction), it leaves the filter where fusing it at its capture and then
+    /// moving on to now would have — state and covariance — when the filter has been moved ahead
+    /// in its usual steps since. (The two earlier forms of `prediction` fail this: without a lag
+    /// term the box counts as if fresh, with one step of Q(τ) added it counts for far less.)
+    @Test func aLateBoxLeavesTheFilterWhereFusingItAtItsCaptureWould() throws {
+        var walker = try Self.settled()
+        walker.update(
+            with: try #require(
+                AngularBox(yawRadians: 0.02, pitchRadians: 0, widthRadians: 0.1, heightRadians: 0.25)
+                    .project(camera: Self.camera, gimbalYawRadians: 0, gimbalPitchRadians: 0)),
+            camera: Self.camera, gimbalYawRadians: 0, gimbalPitchRadians: 0)
+        let box = try #require(
+            AngularBox(yawRadians: 0.05, pitchRadians: 0.01, widthRadians: 0.11, heightRadians: 0.26)
+                .project(camera: Self.camera, gimbalYawRadians: 0, gimbalPitchRadians: 0))
+        for steps in [1, 3, 9, 15] {
+            var atCapture = walker, late = walker
+            atCapture.update(with: box, camera: Self.camera, gimbalYawRadians: 0, gimbalPitchRadians: 0)
+            for _ in 0..<steps {
+                atCapture.predict(seconds: 1.0 / 30)
+                late.predict(seconds: 1.0 / 30)
+            }
+            let fused = late.update(with: box, camera: Self.camera, gimbalYawRadians: 0, gimbalPitchRadians: 0, lagSeconds: Double(steps) / 30)
+            #expect(fused)
+            for index in 0..<6 {
+                #expect(abs(late.state[index] - atCapture.state[index]) < 2e-3 * max(1e-2, abs(atCapture.state[index] - walker.state[index])), "\(steps) steps, state \(index): \(late.state[index]) against \(atCapture.state[index])")
+            }
+            for index in [0, 2, 7, 14, 21, 28, 35] {
+                #expect(abs(late.covariance[index] - atCapture.covariance[index]) < 1e-2 * atCapture.covariance[index], "\(steps) steps, covariance \(index): \(late.covariance[index]) against \(atCapture.covariance[index])")
+            }
+        }
     }
 
 }
