@@ -206,16 +206,15 @@ public struct SubjectFilter: Sendable {
     /// Electronic Systems 38(3), 2002). Q(τ) is what `predict` adds over τ in n = τ/δ steps of
     /// δ = `Noise.predictionInterval` (per axis σa² δ⁴ (n/4 + n(n − 1)/2 + n(n − 1)(2n − 1)/6),
     /// σa² δ τ²/2 and σa² δ τ for position, cross term and rate; the size's random walk σs² τ),
-    /// not one step of τ: `predict`'s noise is
-    /// piecewise constant per step, so over the daemon's 30 Hz ticks a 300 ms lag accumulates
-    /// a ninth of the rate variance one 300 ms step would.
+    /// not one step of τ: `predict`'s noise is piecewise constant per step, so over the daemon's
+    /// 30 Hz ticks a 300 ms lag accumulates a ninth of the rate variance one 300 ms step would.
     ///
-    /// Two earlier forms, both measured on the slow-detector grid (`DetectorDelayGridTests`,
-    /// BENCHMARKS.md): no lag term at all (S = H P Hᵀ + R), which took every late box's noise for
-    /// motion — the dock wobbled by ±6° with 250–350 ms of varying latency; and S = H P Hᵀ + R +
-    /// H Q Hᵀ with Q one step of τ, which counted the noise since the capture twice, and over 30 Hz
-    /// steps nine times over, and left the estimate 0.6 s behind every start and stop (10 fps / 300 ms: 57.8 % of frames in
-    /// tolerance; this form 72.9 %).
+    /// Two earlier forms: no lag term at all (S = H P Hᵀ + R), which took every late box's noise
+    /// for motion — the dock wobbled by ±6° with 250–350 ms of varying latency; and
+    /// S = H P Hᵀ + R + H Q Hᵀ with Q one step of τ, which counted the noise added since the
+    /// capture twice (it is in P already), nine times too large, and left the estimate 0.6 s
+    /// behind every start and stop (slow-detector grid, `DetectorDelayGridTests`, 10 fps / 300 ms:
+    /// 57.8 % of frames in tolerance; this form 72.9 %; BENCHMARKS.md).
     ///
     /// Where P − Q(τ) is not positive definite on an axis (a box fused out of order, a track whose
     /// noise changed over the lag, an earlier box fused with a smaller share taken out), the share

@@ -162,13 +162,18 @@ import Testing
                 atCapture.predict(seconds: 1.0 / 30)
                 late.predict(seconds: 1.0 / 30)
             }
-            let fused = late.update(with: box, camera: Self.camera, gimbalYawRadians: 0, gimbalPitchRadians: 0, lagSeconds: Double(steps) / 30)
+            let fused = late.update(
+                with: box, camera: Self.camera, gimbalYawRadians: 0, gimbalPitchRadians: 0, lagSeconds: Double(steps) / 30)
             #expect(fused)
             for index in 0..<6 {
-                #expect(abs(late.state[index] - atCapture.state[index]) < 2e-3 * max(1e-2, abs(atCapture.state[index] - walker.state[index])), "\(steps) steps, state \(index): \(late.state[index]) against \(atCapture.state[index])")
+                #expect(
+                    abs(late.state[index] - atCapture.state[index]) < 2e-3 * max(1e-2, abs(atCapture.state[index] - walker.state[index])),
+                    "\(steps) steps, state \(index): \(late.state[index]) against \(atCapture.state[index])")
             }
             for index in [0, 2, 7, 14, 21, 28, 35] {
-                #expect(abs(late.covariance[index] - atCapture.covariance[index]) < 1e-2 * atCapture.covariance[index], "\(steps) steps, covariance \(index): \(late.covariance[index]) against \(atCapture.covariance[index])")
+                #expect(
+                    abs(late.covariance[index] - atCapture.covariance[index]) < 1e-2 * atCapture.covariance[index],
+                    "\(steps) steps, covariance \(index): \(late.covariance[index]) against \(atCapture.covariance[index])")
             }
         }
     }
