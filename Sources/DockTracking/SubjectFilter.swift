@@ -131,6 +131,15 @@ public struct SubjectFilter: Sendable {
         var inverseInnovationCovariance: InlineArray<16, Double>
         /// S, 4 × 4 row-major (kept for `clipped`).
         var innovationCovariance: InlineArray<16, Double>
+        /// Whether the box was captured before the filter's time: then its distance is judged
+        /// against `gateCovariance`, not S.
+        var isLate = false
+        /// For a late box, S + H Q₁(τ) Hᵀ with Q₁(τ) one step of the white acceleration over the
+        /// lag τ: what the subject may have done meanwhile, a start or a stop included (kept for
+        /// `clipped`).
+        var gateCovariance: InlineArray<16, Double> = InlineArray(repeating: 0)
+        /// Its inverse.
+        var inverseGateCovariance: InlineArray<16, Double> = InlineArray(repeating: 0)
         /// The edges whose measurement is dropped (see `ClippedEdges`): the innovation, P Hᵀ and
         /// S⁻¹ are of the measured part only.
         var clippedEdges: ClippedEdges = []
@@ -154,16 +163,26 @@ public struct SubjectFilter: Sendable {
             guard let inverse = invert4(s) else { return .invalid }
             // P Hᵀ Tᵀ: T applied to each of P Hᵀ's rows.
             let pht = edges.transformingRows(of: covarianceTimesJacobian)
-            return Prediction(
+            var clipped = Prediction(
                 isValid: true, measurement: measurement, covarianceTimesJacobian: pht,
                 inverseInnovationCovariance: inverse, innovationCovariance: s, clippedEdges: edges)
+            if isLate {
+                var gate = edges.transformingRows(of: edges.transformingColumns(of: gateCovariance))
+                for row in 0..<4 where edges.isDropped(row) { gate[row * 5] = 1 }
+                guard let inverseGate = invert4(gate) else { return .invalid }
+                clipped.isLate = true
+                clipped.gateCovariance = gate
+                clipped.inverseGateCovariance = inverseGate
+            }
+            return clipped
         }
 
-        /// The squared Mahalanobis distance of `box` from the expected one; nil for an invalid
-        /// prediction or a box that is not finite or has no size.
+        /// The squared Mahalanobis distance of `box` from the expected one (for a late box, against
+        /// `gateCovariance`); nil for an invalid prediction or a box that is not finite or has no
+        /// size.
         func distance(to box: NormalizedRect) -> Double? {
             guard isValid, let innovation = innovation(box) else { return nil }
-            return inverseInnovationCovariance.withElements { inverse in
+            return (isLate ? inverseGateCovariance : inverseInnovationCovariance).withElements { inverse in
                 innovation.withElements { v in
                     var total = 0.0
                     for row in 0..<4 {
@@ -220,6 +239,9 @@ public struct SubjectFilter: Sendable {
     /// noise changed over the lag, an earlier box fused with a smaller share taken out), the share
     /// α of Q(τ) taken out halves (1, ½, ¼) down to none: (P − α Q) is then what the filter can
     /// still claim to have known.
+    ///
+    /// How far a late box is from the estimate (`Prediction.distance`: the gate and the pair
+    /// costs) is judged more widely than its fusion, against `Prediction.gateCovariance`.
     func prediction(_ model: MeasurementModel, lagSeconds lag: Double) -> Prediction {
         var prediction = Prediction.invalid
         self.prediction(model, lagSeconds: lag, into: &prediction)
@@ -304,7 +326,40 @@ public struct SubjectFilter: Sendable {
         let isInvertible = prediction.innovationCovariance.withElements { s in
             prediction.inverseInnovationCovariance.withMutableElements { invert4(s, into: $0) }
         }
-        if !isInvertible { prediction = .invalid }
+        guard isInvertible else {
+            prediction = .invalid
+            return
+        }
+        // The gate of a late box: S + H Q₁(τ) Hᵀ (see `Prediction.gateCovariance`). The fusion
+        // weighs the box by what it was worth at its capture; whether it is this subject's at all
+        // allows for what the subject may have done since — a walker who stopped or set off within
+        // the lag is further from the retrodicted estimate than S alone expects, and refused, was
+        // born again as someone new (the slow-detector grid, 10 fps / 300 ms, seed 52).
+        prediction.isLate = lag > 0
+        guard lag > 0 else { return }
+        let q = noise.accelerationNoise * noise.accelerationNoise, sizeQ = noise.sizeNoise * noise.sizeNoise * lag
+        let (position, cross, rate) = (lag * lag * lag * lag / 4 * q, lag * lag * lag / 2 * q, lag * lag * q)
+        prediction.gateCovariance = prediction.innovationCovariance
+        h.withElements { hs in
+            prediction.gateCovariance.withMutableElements { out in
+                for row in 0..<4 {
+                    for column in 0..<4 {
+                        var value = 0.0
+                        for axis in 0..<2 {
+                            let (a, b) = (hs[row * 6 + axis], hs[row * 6 + axis + 2])
+                            let (c, d) = (hs[column * 6 + axis], hs[column * 6 + axis + 2])
+                            value += a * c * position + (a * d + b * c) * cross + b * d * rate
+                        }
+                        out[row * 4 + column] +=
+                            value + (hs[row * 6 + 4] * hs[column * 6 + 4] + hs[row * 6 + 5] * hs[column * 6 + 5]) * sizeQ
+                    }
+                }
+            }
+        }
+        let isGateInvertible = prediction.gateCovariance.withElements { s in
+            prediction.inverseGateCovariance.withMutableElements { invert4(s, into: $0) }
+        }
+        if !isGateInvertible { prediction = .invalid }
     }
 
     /// Fuses `box` against a prediction made from the current state; false (and nothing changed)

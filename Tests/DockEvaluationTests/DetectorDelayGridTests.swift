@@ -71,14 +71,31 @@ import Testing
         let table = try Self.table(SubjectTracker.Configuration())
         print("walk, stop, turn back; share of frames within tolerance from 2 s on, seeds \(Self.seeds):\n" + Self.markdown(table))
         // Floors a little under this code's figures (BENCHMARKS.md), so that a change that loses
-        // the slow detectors shows. Not met: the 90 % at 10 fps / 300 ms (73 % here).
+        // the slow detectors shows. Not met: the 90 % at 10 fps / 300 ms (77 % here).
         let floors: [[Double]] = [
-            [0.88, 0.8, 0.64, 0.44], [0.87, 0.83, 0.7, 0.48], [0.93, 0.88, 0.73, 0.49], [0.96, 0.92, 0.8, 0.53],
+            [0.88, 0.8, 0.64, 0.44], [0.87, 0.83, 0.74, 0.48], [0.93, 0.88, 0.75, 0.49], [0.96, 0.92, 0.8, 0.53],
         ]
         for (row, fps) in Self.framesPerSecond.enumerated() {
             for (column, delay) in Self.delaysMilliseconds.enumerated() {
                 #expect(table[row][column] >= floors[row][column], "\(fps) fps, \(delay) ms: \(table[row][column])")
             }
+        }
+    }
+
+    /// The walker keeps their identifier through every stop and turn at 10 fps / 300 ms: a box
+    /// that arrives after the walker stopped or set off is further from the retrodicted estimate
+    /// than its fusion's S expects, and is gated against S plus what the walker may have done
+    /// in the lag (`SubjectFilter.Prediction.gateCovariance`); gated against S alone, seed 52's
+    /// walker was refused and born again as someone new.
+    @Test func theWalkerKeepsTheirIdentifierAtTenFramesASecondAndThreeHundredMilliseconds() throws {
+        for seed in Self.seeds {
+            let scenario = try Self.scenario(framesPerSecond: 10, delayMilliseconds: 300, seed: seed)
+            var pipeline = TrackingPipeline()
+            pipeline.framingMode = .center
+            var loop = ClosedLoop(scenario: scenario, pointer: .tracker(pipeline))
+            let result = loop.run()
+            #expect(result.primaryIDSwitches == 0, "seed \(seed): \(result.primaryIDSwitches) switches")
+            #expect(result.identities()[1]?.count == 1, "seed \(seed): \(result.identities())")
         }
     }
 
