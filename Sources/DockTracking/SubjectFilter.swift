@@ -12,7 +12,8 @@
 /// gimbal pose at the frame's capture time — non-linear, hence the EKF: its Jacobian H is
 /// analytic (`MeasurementModel`). Measurement noise is `boxNoise` × the expected box's size (plus a
 /// floor), as detectors err in proportion to what they see. The covariance update is
-/// P − K H P with K = P Hᵀ S⁻¹, computed as a symmetric matrix with a positive floor on its
+/// P − K H P with K = P Hᵀ S⁻¹ (for a late box, P − α Q(τ) in place of P on the right: see
+/// `prediction(_:lagSeconds:)`), computed as a symmetric matrix with a positive floor on its
 /// diagonal. Fixed-size storage: no heap allocation per step.
 public struct SubjectFilter: Sendable {
     /// Noise settings.
@@ -231,14 +232,17 @@ public struct SubjectFilter: Sendable {
     /// Two earlier forms: no lag term at all (S = H P Hᵀ + R), which took every late box's noise
     /// for motion — the dock wobbled by ±6° with 250–350 ms of varying latency; and
     /// S = H P Hᵀ + R + H Q Hᵀ with Q one step of τ, which counted the noise added since the
-    /// capture twice (it is in P already), nine times too large, and left the estimate 0.6 s
+    /// capture twice (it is in P already), its rate term nine times too large, and left the estimate 0.6 s
     /// behind every start and stop (slow-detector grid, `DetectorDelayGridTests`, 10 fps / 300 ms:
     /// 57.8 % of frames in tolerance; this form 72.9 %; BENCHMARKS.md).
     ///
-    /// Where P − Q(τ) is not positive definite on an axis (a box fused out of order, a track whose
-    /// noise changed over the lag, an earlier box fused with a smaller share taken out), the share
-    /// α of Q(τ) taken out halves (1, ½, ¼) down to none: (P − α Q) is then what the filter can
-    /// still claim to have known.
+    /// The exactness rests on P holding Q(τ): a constant σa over the lag, steps of δ, nothing
+    /// fused out of order. Where P − Q(τ) is not positive definite (the tracker's σa moves with a
+    /// track's maneuvers, boxes arrive out of order, an earlier box kept part of its Q), each
+    /// axis's position–rate block and each size takes out the largest share α of its part of
+    /// Q(τ) that leaves it positive — 1, ½, ¼, or none, which is the first form above for that
+    /// block. (Exact bookkeeping would keep the noise `predict` actually added, step by step; not
+    /// done.)
     ///
     /// How far a late box is from the estimate (`Prediction.distance`: the gate and the pair
     /// costs) is judged more widely than its fusion, against `Prediction.gateCovariance`.
@@ -249,7 +253,8 @@ public struct SubjectFilter: Sendable {
     }
 
     /// `prediction(_:lagSeconds:)` worked out in `prediction`'s own storage (the tracker's buffer
-    /// of them): P Hᵀ, S and S⁻¹ are not copied into it. Every field is written.
+    /// of them): P Hᵀ, S and S⁻¹ are not copied into it. Every field is written, but the gate's
+    /// two when the box is not late (nothing reads them then).
     func prediction(_ model: MeasurementModel, lagSeconds lag: Double, into prediction: inout Prediction) {
         var h = InlineArray<24, Double>(repeating: 0)
         guard lag.isFinite, lag >= 0, lag <= 1, model.measure(state, lagSeconds: lag, into: &prediction.measurement, &h) else {
@@ -258,7 +263,8 @@ public struct SubjectFilter: Sendable {
         }
         prediction.isValid = true
         prediction.clippedEdges = []
-        // P − α Q(τ), the covariance of the estimate as of the box's capture (see above).
+        // P − α Q(τ): the covariance of the estimate as of the box's capture, carried to now
+        // without the noise added since (F P₀ Fᵀ; see above).
         var retrodicted = covariance
         if lag > 0 {
             let q = noise.accelerationNoise * noise.accelerationNoise, step = min(lag, max(noise.predictionInterval, 1e-3))
@@ -267,28 +273,28 @@ public struct SubjectFilter: Sendable {
             let position = q * step * step * step * step * (n / 4 + (n2 - n) / 2 + (n - 1) * n * (2 * n - 1) / 6)
             let (cross, rate) = (q * step * lag * lag / 2, q * step * lag)
             let size = noise.sizeNoise * noise.sizeNoise * lag
-            var alpha = 1.0
-            while alpha > 0 {
-                let isPositive = retrodicted.withMutableElements { p in
-                    covariance.withElements { original in
-                        for index in 0..<36 { p[index] = original[index] }
+            // Each axis's block, and each size, keeps the largest share of its Q it can lose and
+            // stay positive definite.
+            retrodicted.withMutableElements { p in
+                for axis in 0..<2 {
+                    let (pp, pr, rr) = (p[axis * 7], p[axis * 6 + axis + 2], p[(axis + 2) * 7])
+                    var alpha = 1.0
+                    while alpha > 0 {
+                        let (a, b, c) = (pp - alpha * position, pr - alpha * cross, rr - alpha * rate)
+                        if a > 0, c > 0, a * c > b * b { break }
+                        alpha = alpha > 0.25 ? alpha / 2 : 0
                     }
-                    for axis in 0..<2 {
-                        p[axis * 7] -= alpha * position
-                        p[axis * 6 + axis + 2] -= alpha * cross
-                        p[(axis + 2) * 6 + axis] -= alpha * cross
-                        p[(axis + 2) * 7] -= alpha * rate
-                        let (pp, pr, rr) = (p[axis * 7], p[axis * 6 + axis + 2], p[(axis + 2) * 7])
-                        if !(pp > 0 && rr > 0 && pp * rr > pr * pr) { return false }
-                    }
-                    p[4 * 7] -= alpha * size
-                    p[5 * 7] -= alpha * size
-                    return p[4 * 7] > 0 && p[5 * 7] > 0
+                    p[axis * 7] = pp - alpha * position
+                    p[axis * 6 + axis + 2] = pr - alpha * cross
+                    p[(axis + 2) * 6 + axis] = pr - alpha * cross
+                    p[(axis + 2) * 7] = rr - alpha * rate
                 }
-                if isPositive { break }
-                alpha = alpha > 0.25 ? alpha / 2 : 0
+                for index in stride(from: 28, through: 35, by: 7) {
+                    var alpha = 1.0
+                    while alpha > 0, p[index] - alpha * size <= 0 { alpha = alpha > 0.25 ? alpha / 2 : 0 }
+                    p[index] -= alpha * size
+                }
             }
-            if alpha == 0 { retrodicted = covariance }
         }
         retrodicted.withElements { p in
             h.withElements { hs in
@@ -424,9 +430,9 @@ public struct SubjectFilter: Sendable {
     /// Fuses a box observed with the gimbal at the given pose; returns false (and changes nothing)
     /// for a box that is not finite, has no size, or cannot be explained (subject behind the camera).
     /// A late box (captured `lagSeconds` before the filter's time) is compared with the estimate
-    /// moved back by that lag along its rates, and the correction applied now — the usual
-    /// one-step treatment of an out-of-sequence measurement — with its noise grown by what the
-    /// subject may have done during the lag (see `prediction`): it weighs what it is worth.
+    /// moved back by that lag along its rates, and the correction applied now — the one-lag
+    /// retrodiction of an out-of-sequence measurement (see `prediction`): it weighs what it was
+    /// worth when it was captured.
     @discardableResult
     public mutating func update(
         with box: NormalizedRect, camera: CameraInformation, gimbalYawRadians: Double,

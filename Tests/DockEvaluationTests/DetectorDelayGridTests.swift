@@ -71,9 +71,9 @@ import Testing
         let table = try Self.table(SubjectTracker.Configuration())
         print("walk, stop, turn back; share of frames within tolerance from 2 s on, seeds \(Self.seeds):\n" + Self.markdown(table))
         // Floors a little under this code's figures (BENCHMARKS.md), so that a change that loses
-        // the slow detectors shows. Not met: the 90 % at 10 fps / 300 ms (77 % here).
+        // the slow detectors shows. Not met: the 90 % at 10 fps / 300 ms (78.5 % here).
         let floors: [[Double]] = [
-            [0.88, 0.8, 0.64, 0.44], [0.87, 0.83, 0.74, 0.48], [0.93, 0.88, 0.75, 0.49], [0.96, 0.92, 0.8, 0.53],
+            [0.88, 0.8, 0.64, 0.44], [0.87, 0.83, 0.76, 0.49], [0.93, 0.88, 0.77, 0.52], [0.96, 0.92, 0.82, 0.55],
         ]
         for (row, fps) in Self.framesPerSecond.enumerated() {
             for (column, delay) in Self.delaysMilliseconds.enumerated() {
