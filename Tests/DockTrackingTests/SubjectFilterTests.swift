@@ -140,6 +140,27 @@ import Testing
         #expect(distances[0] > 30 && distances[3] < 10, "distances \(distances)")
     }
 
+    /// A late box whose edge the image's border cut keeps the late box's wider gate: the cut
+    /// prediction (`Prediction.clipped`) judges it against T (S + H Q₁ Hᵀ) Tᵀ, not T S Tᵀ.
+    @Test func aCutLateBoxKeepsItsWiderGate() throws {
+        var filter = try Self.settled()
+        for _ in 0..<9 { filter.predict(seconds: 1.0 / 30) }
+        let model = try #require(MeasurementModel(camera: Self.camera, gimbalYawRadians: 0, gimbalPitchRadians: 0))
+        let box = try #require(
+            AngularBox(yawRadians: 0, pitchRadians: 0, widthRadians: 0.1, heightRadians: 0.25)
+                .project(camera: Self.camera, gimbalYawRadians: 0, gimbalPitchRadians: 0))
+        let shifted = NormalizedRect(x: box.x + 0.03, y: box.y, width: box.width, height: box.height)
+        for lag in [0.0, 0.3] {
+            let cut = filter.prediction(model, lagSeconds: lag).clipped(.bottom)
+            #expect(cut.isValid && cut.clippedEdges == .bottom)
+            #expect(cut.isLate == (lag > 0))
+            var fusionOnly = cut
+            fusionOnly.isLate = false
+            let gated = try #require(cut.distance(to: shifted)), fused = try #require(fusionOnly.distance(to: shifted))
+            if lag > 0 { #expect(gated < 0.5 * fused, "gate \(gated), fusion's S \(fused)") } else { #expect(gated == fused) }
+        }
+    }
+
     /// A box that arrives late is worth what it was worth when it was captured: fused now with
     /// its lag (the retrodiction), it leaves the filter where fusing it at its capture and then
     /// moving on to now would have — state and covariance — when the filter has been moved ahead
