@@ -223,10 +223,9 @@ public struct SubjectFilter: Sendable {
     /// the box measures the state as it was, which the filter knew better than it knows it now by
     /// exactly the noise it has added since (the one-lag case of Bar-Shalom, "Update with
     /// out-of-sequence measurements in tracking: exact solution", IEEE Trans. Aerospace and
-    /// Electronic Systems 38(3), 2002). Q(τ) is what `predict` adds over τ in n = τ/δ steps of
-    /// δ = `Noise.predictionInterval` (per axis σa² δ⁴ (n/4 + n(n − 1)/2 + n(n − 1)(2n − 1)/6),
-    /// σa² δ τ²/2 and σa² δ τ for position, cross term and rate; the size's random walk σs² τ),
-    /// not one step of τ: `predict`'s noise is piecewise constant per step, so over the daemon's
+    /// Electronic Systems 38(3), 2002). Q(τ) is what `predict` adds over τ in steps of
+    /// δ = `Noise.predictionInterval` (`accelerationNoise(over:inStepsOf:)`, and the size's random
+    /// walk σs² τ), not one step of τ: `predict`'s noise is piecewise constant per step, so over the daemon's
     /// 30 Hz ticks a 300 ms lag accumulates a ninth of the rate variance one 300 ms step would.
     ///
     /// Two earlier forms: no lag term at all (S = H P Hᵀ + R), which took every late box's noise
@@ -267,11 +266,7 @@ public struct SubjectFilter: Sendable {
         // without the noise added since (F P₀ Fᵀ; see above).
         var retrodicted = covariance
         if lag > 0 {
-            let q = noise.accelerationNoise * noise.accelerationNoise, step = min(lag, max(noise.predictionInterval, 1e-3))
-            // n steps of δ: the sums over the steps of each step's noise carried to the present.
-            let n = lag / step, n2 = n * n
-            let position = q * step * step * step * step * (n / 4 + (n2 - n) / 2 + (n - 1) * n * (2 * n - 1) / 6)
-            let (cross, rate) = (q * step * lag * lag / 2, q * step * lag)
+            let (position, cross, rate) = accelerationNoise(over: lag, inStepsOf: min(lag, max(noise.predictionInterval, 1e-3)))
             let size = noise.sizeNoise * noise.sizeNoise * lag
             // Each axis's block, and each size, keeps the largest share of its Q it can lose and
             // stay positive definite.
@@ -343,8 +338,8 @@ public struct SubjectFilter: Sendable {
         // born again as someone new (the slow-detector grid, 10 fps / 300 ms, seed 52).
         prediction.isLate = lag > 0
         guard lag > 0 else { return }
-        let q = noise.accelerationNoise * noise.accelerationNoise, sizeQ = noise.sizeNoise * noise.sizeNoise * lag
-        let (position, cross, rate) = (lag * lag * lag * lag / 4 * q, lag * lag * lag / 2 * q, lag * lag * q)
+        let sizeQ = noise.sizeNoise * noise.sizeNoise * lag
+        let (position, cross, rate) = accelerationNoise(over: lag, inStepsOf: lag)
         prediction.gateCovariance = prediction.innovationCovariance
         h.withElements { hs in
             prediction.gateCovariance.withMutableElements { out in
@@ -366,6 +361,17 @@ public struct SubjectFilter: Sendable {
             prediction.inverseGateCovariance.withMutableElements { invert4(s, into: $0) }
         }
         if !isGateInvertible { prediction = .invalid }
+    }
+
+    /// The white acceleration's noise that `predict` adds to one axis's position, position–rate
+    /// and rate variances over `lag` seconds in steps of `step` (n = lag/step of them), each
+    /// step's σa² (δ⁴/4, δ³/2, δ²) carried to the end: σa² δ⁴ (n/4 + n(n − 1)/2 + n(n − 1)(2n − 1)/6),
+    /// σa² δ lag²/2 and σa² δ lag. One step of the whole lag is σa² (τ⁴/4, τ³/2, τ²).
+    private func accelerationNoise(over lag: Double, inStepsOf step: Double) -> (position: Double, cross: Double, rate: Double) {
+        let q = noise.accelerationNoise * noise.accelerationNoise
+        let n = lag / step
+        let position = q * step * step * step * step * (n / 4 + (n * n - n) / 2 + (n - 1) * n * (2 * n - 1) / 6)
+        return (position, q * step * lag * lag / 2, q * step * lag)
     }
 
     /// Fuses `box` against a prediction made from the current state; false (and nothing changed)
