@@ -47,7 +47,8 @@ import Testing
         #expect(abs(result.box.center.x - 0.5) < Self.horizontalTolerance)
         #expect(abs(result.box.center.y - 0.5) < Self.verticalTolerance)
         #expect(result.angleError <= FramingController.Configuration().deadBandRadians + 0.005)
-        #expect(result.largestStep <= 4.0 / 30 + 1e-9, "acceleration limited")
+        let limit = FramingController.Configuration().maximumAccelerationRadiansPerSecondSquared
+        #expect(result.largestStep <= limit / 30 + 1e-9, "acceleration limited")
     }
 
     @Test func leftAndRightPutTheSubjectOnTheThirds() {
