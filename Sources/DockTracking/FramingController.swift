@@ -48,8 +48,9 @@ public struct FramingController: Sendable {
         public var gain = 2.5
         /// Highest commanded rate on either axis, rad/s.
         public var maximumSpeedRadiansPerSecond = 1.5
-        /// Highest change of the commanded rate, rad/s² (the dock accelerates within its own
-        /// limit too). 8: from rest to a walker's 0.4 rad/s in 50 ms, and round to the other way in
+        /// Highest change of the commanded rate, rad/s² (the accessory then moves as its own
+        /// hardware can: the example dock advertises 12 and 8 rad/s², the VISCA and UVC sessions
+        /// 3). 8: from rest to a walker's 0.4 rad/s in 50 ms, and round to the other way in
         /// 100 ms. The 4 it was left the dock a frame or two behind every start, stop and turn
         /// that a late detector reports late already: on the slow-detector grid
         /// (`DetectorDelayGridTests`) 8 raised every cell (10 fps / 300 ms 78.5 → 81.0 %), and

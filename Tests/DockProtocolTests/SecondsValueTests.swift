@@ -2,7 +2,8 @@ import DockProtocol
 import Testing
 
 /// `Duration.secondsValue` splits the 128-bit attoseconds itself, for speed; it must give what
-/// `components` gives, to the bit, whatever the sign and size.
+/// `components` gives, to the bit, whatever the sign, for every duration whose seconds fit in 64
+/// bits (beyond them both trap).
 @Suite struct SecondsValueTests {
     @Test func everyDurationReadsAsItsComponentsDo() {
         var durations: [Duration] = [

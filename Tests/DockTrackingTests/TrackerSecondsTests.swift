@@ -3,7 +3,8 @@ import Testing
 @testable import DockTracking
 
 /// `Duration.trackerSeconds` splits the 128-bit attoseconds itself, for speed; it must give what
-/// `components` gives, to the bit, whatever the sign and size.
+/// `components` gives, to the bit, whatever the sign, for every duration whose seconds fit in 64
+/// bits (beyond them both trap).
 @Suite struct TrackerSecondsTests {
     /// The reading it replaced.
     static func byComponents(_ duration: Duration) -> Double {
