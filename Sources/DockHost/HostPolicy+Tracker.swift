@@ -21,7 +21,9 @@ extension HostPolicy {
             pendingObservations.removeAll(keepingCapacity: true)
         }
         guard let pose = session.pose(at: now) else { return }
-        let step = pipeline.step(now: now, gimbalYawRadians: pose.yawRadians, gimbalPitchRadians: pose.pitchRadians)
+        let step = pipeline.step(
+            now: now, gimbalYawRadians: pose.yawRadians, gimbalPitchRadians: pose.pitchRadians,
+            accessoryAcceleration: (limits.yawAccelerationRadiansPerSecondSquared, limits.pitchAccelerationRadiansPerSecondSquared))
         trackingStep = step
         guard arbiter.controller == .systemTracker else {
             if isTrackerMoving {

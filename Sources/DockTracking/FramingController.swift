@@ -34,6 +34,24 @@
 /// - **Hysteresis on direction.** An axis that last moved one way is not turned the other way
 ///   for less than `reversalRadiansPerSecond` (the correction a dead band's error asks for): it
 ///   holds still instead, so a dock settling on a still subject does not reverse back and forth.
+/// - **Late evidence.** When the subject's newest box is old (a slow or late detector: its age
+///   is the `evidenceAgeSeconds` of `command`), the estimate is that box extrapolated over the
+///   age, and a start, stop or turn within it shows only once a box after it arrives, as a jump
+///   of the estimate. Two rules make up for it, both growing with the age from
+///   `lateEvidenceSeconds` (none) to twice that (all):
+///   - the aim stays `extrapolationHedge` × age × rate behind the extrapolation (at most
+///     `maximumHedgeRadians`): a walker who walks on is a little behind the target, one who
+///     stopped within the age is less far past it;
+///   - an error beyond `catchUpRadians` (the widest dead band: never a still subject's noise) is
+///     closed with `catchUpGain` more, up to the rate from which the dock can still stop on the
+///     target at `catchUpBrakingShare` of its acceleration (√(2 s a |e|)), so that a dock slow to
+///     turn (a PTZ camera at 3 rad/s²) does not overshoot.
+/// - **Acceleration.** The commanded rate changes by at most
+///   `maximumAccelerationRadiansPerSecondSquared`. The catch-up plans its stop with what the
+///   accessory advertises (`accessoryAcceleration`) where that is less; the ramp itself is not
+///   narrowed to it: a PTZ camera takes a speed and ramps to it on its own, and a command ramped
+///   at its 3 rad/s² as well added our lag to its own (every VISCA and UVC scenario lost up to
+///   half a point in tolerance, one UVC unplug-replug 12; BENCHMARKS.md, session 15).
 public struct FramingController: Sendable {
     /// Tuning.
     public struct Configuration: Hashable, Sendable {
@@ -50,12 +68,12 @@ public struct FramingController: Sendable {
         public var maximumSpeedRadiansPerSecond = 1.5
         /// Highest change of the commanded rate, rad/s² (the accessory then moves as its own
         /// hardware can: the example dock advertises 12 and 8 rad/s², the VISCA and UVC sessions
-        /// 3). 8: from rest to a walker's 0.4 rad/s in 50 ms, and round to the other way in
-        /// 100 ms. The 4 it was left the dock a frame or two behind every start, stop and turn
-        /// that a late detector reports late already: on the slow-detector grid
-        /// (`DetectorDelayGridTests`) 8 raised every cell (10 fps / 300 ms 78.5 → 81.0 %), and
-        /// no scenario lost (a still subject's jitter the same; BENCHMARKS.md, session 14).
-        public var maximumAccelerationRadiansPerSecondSquared = 8.0
+        /// 3). 12: from rest to a walker's 0.4 rad/s in 33 ms. 4 left the dock a
+        /// frame or two behind every start, stop and turn that a late detector reports late
+        /// already; on the slow-detector grid (`DetectorDelayGridTests`) 8 raised every cell
+        /// (10 fps / 300 ms 78.5 → 81.0 %), and 12, with the rules for late evidence, more
+        /// (BENCHMARKS.md, session 15).
+        public var maximumAccelerationRadiansPerSecondSquared = 12.0
         /// Headroom of `automatic` framing: the top of a body sits this far below the image's top
         /// (as a fraction of the image's height), when the body fits.
         public var headroom = 0.12
@@ -76,12 +94,33 @@ public struct FramingController: Sendable {
         /// Time constant of the average of the angle to turn to, by which the controller judges
         /// whether a still subject has moved, seconds.
         public var stillSmoothingSeconds = 1.0
+        /// The age of the newest box (seconds since its capture) from which the rules for late
+        /// evidence start; they apply fully from twice it. A detector at 30 fps with 50 ms of
+        /// delay stays below it.
+        public var lateEvidenceSeconds = 0.1
+        /// How far the aim stays behind the estimate's extrapolation: this share of the
+        /// extrapolation (age × rate). On the slow-detector grid's 10 fps / 300 ms walk, over
+        /// ten seeds not the test's own: 0 86.9 %, 0.1 88.6 %, 0.2 90.0 %, 0.3 90.1 %.
+        public var extrapolationHedge = 0.2
+        /// The most the aim stays behind, radians.
+        public var maximumHedgeRadians = 0.1
+        /// The error (radians) beyond which late evidence is caught up with faster: the widest
+        /// dead band, so never a still subject's noise.
+        public var catchUpRadians = 0.04
+        /// The gain added on the error beyond `catchUpRadians`, 1/s.
+        public var catchUpGain = 12.0
+        /// The share of the acceleration the catch-up plans to stop with (√(2 s a |e|) bounds it):
+        /// the rest is margin for a dock that answers late.
+        public var catchUpBrakingShare = 0.5
 
         public init() {}
     }
 
     /// The settings.
     public let configuration: Configuration
+    /// The accelerations the accessory advertises, rad/s² (nil: unknown): the catch-up plans to
+    /// stop with no more.
+    public var accessoryAcceleration: (yaw: Double, pitch: Double)?
     private var lastYawRate = 0.0
     private var lastPitchRate = 0.0
     private var isCorrectingYaw = false
@@ -121,22 +160,54 @@ public struct FramingController: Sendable {
         return (subject.yawRadians - atan(ray.right), subject.pitchRadians - atan(ray.up))
     }
 
+    /// The accelerations the catch-up plans to stop with, rad/s² (before
+    /// `catchUpBrakingShare`): the configuration's, or the accessory's where it advertises less.
+    public var brakingAccelerations: (yaw: Double, pitch: Double) {
+        let most = configuration.maximumAccelerationRadiansPerSecondSquared
+        guard let accessory = accessoryAcceleration else { return (most, most) }
+        func limit(_ advertised: Double) -> Double { advertised.isFinite && advertised > 0 ? min(most, advertised) : most }
+        return (limit(accessory.yaw), limit(accessory.pitch))
+    }
+
+    /// How much of the rules for late evidence apply to a newest box `age` seconds old: 0 up to
+    /// `lateEvidenceSeconds`, 1 from twice it.
+    public func lateness(evidenceAgeSeconds age: Double) -> Double {
+        let from = configuration.lateEvidenceSeconds
+        guard age.isFinite, age > from else { return 0 }
+        return from > 0 ? min((age - from) / from, 1) : 1
+    }
+
+    /// How far behind the estimate's extrapolation the aim stays on one axis, radians (signed
+    /// as the rate), for a newest box `age` seconds old.
+    public func hedge(rate: Double, evidenceAgeSeconds age: Double) -> Double {
+        let share = lateness(evidenceAgeSeconds: age)
+        guard share > 0, rate.isFinite else { return 0 }
+        let most = configuration.maximumHedgeRadians
+        return min(max(share * configuration.extrapolationHedge * age * rate, -most), most)
+    }
+
     /// The rates to command now, `seconds` after the last command, for a subject estimated with
-    /// `uncertainty` (`.certain`: as if known exactly).
+    /// `uncertainty` (`.certain`: as if known exactly) from a newest box captured
+    /// `evidenceAgeSeconds` ago (see the rules for late evidence).
     public mutating func command(
         subject: AngularBox, subjectRates: (yaw: Double, pitch: Double), gimbalYawRadians: Double, gimbalPitchRadians: Double,
-        target: NormalizedPoint, camera: CameraInformation, seconds: Double, uncertainty: SubjectUncertainty = .certain
+        target: NormalizedPoint, camera: CameraInformation, seconds: Double, uncertainty: SubjectUncertainty = .certain,
+        evidenceAgeSeconds age: Double = 0
     ) -> (yawRadiansPerSecond: Double, pitchRadiansPerSecond: Double) {
-        let wanted = gimbalAngles(placing: subject, at: target, camera: camera)
+        var aimed = subject
+        aimed.yawRadians -= hedge(rate: subjectRates.yaw, evidenceAgeSeconds: age)
+        aimed.pitchRadians -= hedge(rate: subjectRates.pitch, evidenceAgeSeconds: age)
+        let wanted = gimbalAngles(placing: aimed, at: target, camera: camera)
         guard seconds.isFinite, subject.yawRadians.isFinite, subject.pitchRadians.isFinite else { return (0, 0) }
+        let braking = brakingAccelerations, late = lateness(evidenceAgeSeconds: age)
         lastYawRate = axis(
             wanted.yawRadians, gimbalYawRadians, subjectRates.yaw, lastYawRate, seconds, &isCorrectingYaw,
             &yawDirection, &yawAverage, deviation: uncertainty.yawRadians,
-            rateDeviation: uncertainty.yawRadiansPerSecond)
+            rateDeviation: uncertainty.yawRadiansPerSecond, braking: braking.yaw, lateness: late)
         lastPitchRate = axis(
             wanted.pitchRadians, gimbalPitchRadians, subjectRates.pitch, lastPitchRate, seconds,
             &isCorrectingPitch, &pitchDirection, &pitchAverage, deviation: uncertainty.pitchRadians,
-            rateDeviation: uncertainty.pitchRadiansPerSecond)
+            rateDeviation: uncertainty.pitchRadiansPerSecond, braking: braking.pitch, lateness: late)
         return (lastYawRate, lastPitchRate)
     }
 
@@ -158,10 +229,10 @@ public struct FramingController: Sendable {
         var unsmoothed: (angle: Double, count: Int)?
         lastYawRate = axis(
             yawError, 0, 0, lastYawRate, seconds, &isCorrectingYaw, &yawDirection, &unsmoothed, deviation: 0,
-            rateDeviation: 0)
+            rateDeviation: 0, braking: 0, lateness: 0)
         lastPitchRate = axis(
             pitchError, 0, 0, lastPitchRate, seconds, &isCorrectingPitch, &pitchDirection, &unsmoothed,
-            deviation: 0, rateDeviation: 0)
+            deviation: 0, rateDeviation: 0, braking: 0, lateness: 0)
         return (lastYawRate, lastPitchRate)
     }
 
@@ -189,14 +260,14 @@ public struct FramingController: Sendable {
     }
 
     /// One axis: proportional once the error leaves the dead band and until it is well inside
-    /// it again, plus the part of the feed-forward the rate's estimate supports, within the speed
-    /// limit, held at zero rather than reversed for a small rate, changed from the last command
-    /// by at most the acceleration limit (see the type's documentation).
+    /// it again (faster beyond `catchUpRadians` as far as `lateness` says), plus the part of the
+    /// feed-forward the rate's estimate supports, within the speed limit, held at zero rather
+    /// than reversed for a small rate, changed from the last command by at most the acceleration
+    /// limit (see the type's documentation); the catch-up plans to stop with `braking`.
     private func axis(
         _ rawWanted: Double, _ gimbal: Double, _ feedForward: Double, _ last: Double, _ seconds: Double,
         _ isCorrecting: inout Bool, _ direction: inout Double, _ smoothed: inout (angle: Double, count: Int)?,
-        deviation: Double,
-        rateDeviation: Double
+        deviation: Double, rateDeviation: Double, braking: Double, lateness: Double
     ) -> Double {
         // The angle the dock should turn to, averaged over `stillSmoothingSeconds` (in the dock's
         // frame, not as an error: the dock's own motion is no noise): what is left of the
@@ -239,7 +310,17 @@ public struct FramingController: Sendable {
         // estimate within a dead band of its average — aims at the average: it is where a still
         // subject is, and aiming at the estimate chases its noise.
         let isStill = weight == 0 && abs(rawWanted - average) < band
-        let correction = isCorrecting ? configuration.gain * (isStill ? averageError : error) + weight * feedForward : 0
+        let aimedError = isStill ? averageError : error
+        var correction = configuration.gain * aimedError
+        let beyond = abs(aimedError) - configuration.catchUpRadians
+        if lateness > 0, beyond > 0 {
+            // Late evidence just told of a start, stop or turn: close the error as fast as the
+            // dock can still stop on the target.
+            let stoppable = (2 * configuration.catchUpBrakingShare * braking * abs(aimedError)).squareRoot()
+            let extra = min(configuration.catchUpGain * beyond, max(0, stoppable - abs(correction)))
+            correction += (aimedError < 0 ? -1 : 1) * lateness * extra
+        }
+        correction = isCorrecting ? correction + weight * feedForward : 0
         let limit = configuration.maximumSpeedRadiansPerSecond
         var desired = min(max(correction, -limit), limit)
         if desired * direction < 0, abs(desired) < configuration.reversalRadiansPerSecond { desired = 0 }

@@ -132,8 +132,14 @@ public struct TrackingPipeline: Sendable {
             gimbalPitchRadians: gimbalPitchRadians)
     }
 
-    /// One control tick at `now`, the gimbal at the given pose.
-    public mutating func step(now: Duration, gimbalYawRadians: Double, gimbalPitchRadians: Double) -> Step {
+    /// One control tick at `now`, the gimbal at the given pose; `accessoryAcceleration` is what
+    /// the accessory advertises (rad/s²): the framing controller's catch-up plans to stop with
+    /// no more.
+    public mutating func step(
+        now: Duration, gimbalYawRadians: Double, gimbalPitchRadians: Double,
+        accessoryAcceleration: (yaw: Double, pitch: Double)? = nil
+    ) -> Step {
+        if let accessoryAcceleration { controller.accessoryAcceleration = accessoryAcceleration }
         let seconds = lastStep.map { max(0, (now - $0).trackerSeconds) } ?? 1.0 / 30
         lastStep = now
         tracker.predict(to: now)
@@ -161,7 +167,7 @@ public struct TrackingPipeline: Sendable {
                 : controller.command(
                     subject: subject.angularBox, subjectRates: (subject.yawRateRadiansPerSecond, subject.pitchRateRadiansPerSecond),
                     gimbalYawRadians: gimbalYawRadians, gimbalPitchRadians: gimbalPitchRadians, target: target, camera: camera,
-                    seconds: seconds, uncertainty: subject.uncertainty)
+                    seconds: seconds, uncertainty: subject.uncertainty, evidenceAgeSeconds: evidenceAge(of: subject, now: now))
             let inFrame = !subject.isCoasting && regionOfInterest.contains(box.center)
             return Step(
                 activity: activity, yawRadiansPerSecond: rates.yawRadiansPerSecond,
@@ -244,6 +250,19 @@ public struct TrackingPipeline: Sendable {
         lostSince = nil
         lostPrimaryWalkedOut = nil
         primaryTracks = (nil, nil)
+    }
+
+    /// The accelerations the accessory advertised at the last tick, rad/s² (nil: none yet): the
+    /// framing controller's catch-up plans to stop with no more.
+    public var accessoryAcceleration: (yaw: Double, pitch: Double)? { controller.accessoryAcceleration }
+
+    /// How old the evidence for `subject`'s box is at `now`, seconds: since the capture of the
+    /// newest box fused into the track its box comes from (its body's, else its face's).
+    func evidenceAge(of subject: FusedSubject, now: Duration) -> Double {
+        guard let identifier = subject.bodyTrack ?? subject.faceTrack,
+            let track = tracker.tracks.first(where: { $0.identifier == identifier })
+        else { return 0 }
+        return max(0, (now - track.lastSeen).trackerSeconds)
     }
 
     /// The dock moved under someone else's command: the controller starts again from rest.

@@ -1,6 +1,7 @@
 import DockCore
 import DockHost
 import DockProtocol
+import DockTracking
 import Testing
 import VISCAProtocol
 
@@ -65,9 +66,10 @@ import VISCAProtocol
         var lastDriveIsStop: Bool { drives.last.map { $0.bytes[6] == 3 && $0.bytes[7] == 3 } ?? false }
     }
 
-    static func rig() -> Rig {
+    static func rig(tracking: Bool = false) -> Rig {
         var settings = HostSettings()
         settings.wakesOnAttach = false
+        settings.isTrackingEnabled = tracking
         let profile = VISCAProfile.named("generic")!
         return Rig(
             host: HostPolicy(
@@ -94,6 +96,18 @@ import VISCAProtocol
         #expect(rig.replies[token] != nil, "the caller heard how it ended")
         let sent = rig.peer.drives.filter { $0.time >= start }.count
         #expect(sent >= 2 && sent <= 3, "a drive, maybe a second step, a stop — not thirty a second: \(sent)")
+    }
+
+    @Test func theTrackerPlansItsCatchUpWithTheCamerasAdvertisedAcceleration() {
+        var rig = Self.rig(tracking: true)
+        #expect(rig.host.pipeline.accessoryAcceleration == nil)
+        rig.perform(rig.host.start(now: rig.now))
+        rig.run(for: .milliseconds(300))
+        let limits = rig.host.limits
+        #expect(limits?.yawAccelerationRadiansPerSecondSquared == 3, "the generic VISCA profile advertises 3 rad/s²")
+        let told = rig.host.pipeline.accessoryAcceleration
+        #expect(told?.yaw == limits?.yawAccelerationRadiansPerSecondSquared)
+        #expect(told?.pitch == limits?.pitchAccelerationRadiansPerSecondSquared)
     }
 
     @Test func aClientHoldingControlThatVanishesStopsTheCameraAtOnce() {
