@@ -34,24 +34,28 @@
 /// - **Hysteresis on direction.** An axis that last moved one way is not turned the other way
 ///   for less than `reversalRadiansPerSecond` (the correction a dead band's error asks for): it
 ///   holds still instead, so a dock settling on a still subject does not reverse back and forth.
-/// - **Late evidence.** When the subject's newest box is old (a slow or late detector: its age
-///   is the `evidenceAgeSeconds` of `command`), the estimate is that box extrapolated over the
-///   age, and a start, stop or turn within it shows only once a box after it arrives, as a jump
-///   of the estimate. Two rules make up for it, both growing with the age from
-///   `lateEvidenceSeconds` (none) to twice that (all):
+/// - **Late evidence.** When the subject's newest box is old (a late detector, or a slow one
+///   between its frames: the age, from the box's capture, is the `evidenceAgeSeconds` of
+///   `command`), the estimate is that box extrapolated over the age, and a start, stop or turn
+///   within it shows only once a box after it arrives, as a jump of the estimate. Two rules make
+///   up for it, both growing with the age from `lateEvidenceSeconds` (none) to twice that (all):
 ///   - the aim stays `extrapolationHedge` × age × rate behind the extrapolation (at most
 ///     `maximumHedgeRadians`): a walker who walks on is a little behind the target, one who
 ///     stopped within the age is less far past it;
-///   - an error beyond `catchUpRadians` (the widest dead band: never a still subject's noise) is
-///     closed with `catchUpGain` more, up to the rate from which the dock can still stop on the
-///     target at `catchUpBrakingShare` of its acceleration (√(2 s a |e|)), so that a dock slow to
-///     turn (a PTZ camera at 3 rad/s²) does not overshoot.
+///   - an error beyond `catchUpRadians` (by default the widest dead band: never a still
+///     subject's noise) is closed with `catchUpGain` more, up to the rate from which the dock can
+///     still stop on the target at `catchUpBrakingShare` of its acceleration (√(2 s a |e|)), so
+///     that a dock slow to turn (a PTZ camera at 3 rad/s²) does not overshoot. (It closes any
+///     such error while the evidence is late, one a change of framing mode or region of interest
+///     makes too.)
 /// - **Acceleration.** The commanded rate changes by at most
-///   `maximumAccelerationRadiansPerSecondSquared`. The catch-up plans its stop with what the
-///   accessory advertises (`accessoryAcceleration`) where that is less; the ramp itself is not
-///   narrowed to it: a PTZ camera takes a speed and ramps to it on its own, and a command ramped
-///   at its 3 rad/s² as well added our lag to its own (every VISCA and UVC scenario lost up to
-///   half a point in tolerance, one UVC unplug-replug 12; BENCHMARKS.md, session 15).
+///   `maximumAccelerationRadiansPerSecondSquared`. The catch-up plans its stop with the
+///   accessory's acceleration (`accessoryAccelerationRadiansPerSecondSquared`: its motion limits
+///   as the host applies them) where that is less. The ramp itself is not narrowed to it: a PTZ
+///   camera takes a speed and ramps to it on its own. Narrowing it was tried and not kept: a
+///   command ramped at the camera's 3 rad/s² added our lag to the camera's, and every VISCA and
+///   UVC scenario lost up to 0.6 points in tolerance, one UVC unplug-replug 12 points
+///   (BENCHMARKS.md, session 15).
 public struct FramingController: Sendable {
     /// Tuning.
     public struct Configuration: Hashable, Sendable {
@@ -95,8 +99,9 @@ public struct FramingController: Sendable {
         /// whether a still subject has moved, seconds.
         public var stillSmoothingSeconds = 1.0
         /// The age of the newest box (seconds since its capture) from which the rules for late
-        /// evidence start; they apply fully from twice it. A detector at 30 fps with 50 ms of
-        /// delay stays below it.
+        /// evidence start; they apply fully from twice it. A detector at 30 fps with up to 50 ms
+        /// of delay reaches at most about 0.12 s (the delay, a frame, a tick), a sixth of the
+        /// rules; one at 5 fps gets them between its frames even without delay.
         public var lateEvidenceSeconds = 0.1
         /// How far the aim stays behind the estimate's extrapolation: this share of the
         /// extrapolation (age × rate). On the slow-detector grid's 10 fps / 300 ms walk, over
@@ -104,8 +109,8 @@ public struct FramingController: Sendable {
         public var extrapolationHedge = 0.2
         /// The most the aim stays behind, radians.
         public var maximumHedgeRadians = 0.1
-        /// The error (radians) beyond which late evidence is caught up with faster: the widest
-        /// dead band, so never a still subject's noise.
+        /// The error (radians) beyond which late evidence is caught up with faster: by default
+        /// `maximumDeadBandRadians` (a separate setting), so never a still subject's noise.
         public var catchUpRadians = 0.04
         /// The gain added on the error beyond `catchUpRadians`, 1/s.
         public var catchUpGain = 12.0
@@ -118,9 +123,9 @@ public struct FramingController: Sendable {
 
     /// The settings.
     public let configuration: Configuration
-    /// The accelerations the accessory advertises, rad/s² (nil: unknown): the catch-up plans to
-    /// stop with no more.
-    public var accessoryAcceleration: (yaw: Double, pitch: Double)?
+    /// The accessory's accelerations (its motion limits as the host applies them; nil: unknown):
+    /// the catch-up plans to stop with no more.
+    public var accessoryAccelerationRadiansPerSecondSquared: (yaw: Double, pitch: Double)?
     private var lastYawRate = 0.0
     private var lastPitchRate = 0.0
     private var isCorrectingYaw = false
@@ -162,9 +167,9 @@ public struct FramingController: Sendable {
 
     /// The accelerations the catch-up plans to stop with, rad/s² (before
     /// `catchUpBrakingShare`): the configuration's, or the accessory's where it advertises less.
-    public var brakingAccelerations: (yaw: Double, pitch: Double) {
+    public var brakingAccelerationsRadiansPerSecondSquared: (yaw: Double, pitch: Double) {
         let most = configuration.maximumAccelerationRadiansPerSecondSquared
-        guard let accessory = accessoryAcceleration else { return (most, most) }
+        guard let accessory = accessoryAccelerationRadiansPerSecondSquared else { return (most, most) }
         func limit(_ advertised: Double) -> Double { advertised.isFinite && advertised > 0 ? min(most, advertised) : most }
         return (limit(accessory.yaw), limit(accessory.pitch))
     }
@@ -178,8 +183,8 @@ public struct FramingController: Sendable {
     }
 
     /// How far behind the estimate's extrapolation the aim stays on one axis, radians (signed
-    /// as the rate), for a newest box `age` seconds old.
-    public func hedge(rate: Double, evidenceAgeSeconds age: Double) -> Double {
+    /// as the rate), for a subject turning at `rate` seen in a newest box `age` seconds old.
+    public func hedgeRadians(rate: Double, evidenceAgeSeconds age: Double) -> Double {
         let share = lateness(evidenceAgeSeconds: age)
         guard share > 0, rate.isFinite else { return 0 }
         let most = configuration.maximumHedgeRadians
@@ -195,19 +200,19 @@ public struct FramingController: Sendable {
         evidenceAgeSeconds age: Double = 0
     ) -> (yawRadiansPerSecond: Double, pitchRadiansPerSecond: Double) {
         var aimed = subject
-        aimed.yawRadians -= hedge(rate: subjectRates.yaw, evidenceAgeSeconds: age)
-        aimed.pitchRadians -= hedge(rate: subjectRates.pitch, evidenceAgeSeconds: age)
+        aimed.yawRadians -= hedgeRadians(rate: subjectRates.yaw, evidenceAgeSeconds: age)
+        aimed.pitchRadians -= hedgeRadians(rate: subjectRates.pitch, evidenceAgeSeconds: age)
         let wanted = gimbalAngles(placing: aimed, at: target, camera: camera)
         guard seconds.isFinite, subject.yawRadians.isFinite, subject.pitchRadians.isFinite else { return (0, 0) }
-        let braking = brakingAccelerations, late = lateness(evidenceAgeSeconds: age)
+        let braking = brakingAccelerationsRadiansPerSecondSquared, late = lateness(evidenceAgeSeconds: age)
         lastYawRate = axis(
             wanted.yawRadians, gimbalYawRadians, subjectRates.yaw, lastYawRate, seconds, &isCorrectingYaw,
             &yawDirection, &yawAverage, deviation: uncertainty.yawRadians,
-            rateDeviation: uncertainty.yawRadiansPerSecond, braking: braking.yaw, lateness: late)
+            rateDeviation: uncertainty.yawRadiansPerSecond, brakingRadiansPerSecondSquared: braking.yaw, lateness: late)
         lastPitchRate = axis(
             wanted.pitchRadians, gimbalPitchRadians, subjectRates.pitch, lastPitchRate, seconds,
             &isCorrectingPitch, &pitchDirection, &pitchAverage, deviation: uncertainty.pitchRadians,
-            rateDeviation: uncertainty.pitchRadiansPerSecond, braking: braking.pitch, lateness: late)
+            rateDeviation: uncertainty.pitchRadiansPerSecond, brakingRadiansPerSecondSquared: braking.pitch, lateness: late)
         return (lastYawRate, lastPitchRate)
     }
 
@@ -229,10 +234,10 @@ public struct FramingController: Sendable {
         var unsmoothed: (angle: Double, count: Int)?
         lastYawRate = axis(
             yawError, 0, 0, lastYawRate, seconds, &isCorrectingYaw, &yawDirection, &unsmoothed, deviation: 0,
-            rateDeviation: 0, braking: 0, lateness: 0)
+            rateDeviation: 0, brakingRadiansPerSecondSquared: 0, lateness: 0)
         lastPitchRate = axis(
             pitchError, 0, 0, lastPitchRate, seconds, &isCorrectingPitch, &pitchDirection, &unsmoothed,
-            deviation: 0, rateDeviation: 0, braking: 0, lateness: 0)
+            deviation: 0, rateDeviation: 0, brakingRadiansPerSecondSquared: 0, lateness: 0)
         return (lastYawRate, lastPitchRate)
     }
 
@@ -267,7 +272,7 @@ public struct FramingController: Sendable {
     private func axis(
         _ rawWanted: Double, _ gimbal: Double, _ feedForward: Double, _ last: Double, _ seconds: Double,
         _ isCorrecting: inout Bool, _ direction: inout Double, _ smoothed: inout (angle: Double, count: Int)?,
-        deviation: Double, rateDeviation: Double, braking: Double, lateness: Double
+        deviation: Double, rateDeviation: Double, brakingRadiansPerSecondSquared braking: Double, lateness: Double
     ) -> Double {
         // The angle the dock should turn to, averaged over `stillSmoothingSeconds` (in the dock's
         // frame, not as an error: the dock's own motion is no noise): what is left of the

@@ -27,6 +27,9 @@ public struct FusedSubject: Hashable, Sendable {
     public var isBoxCoasting: Bool
     /// When the first of its tracks was first seen.
     public var born: Duration
+    /// The capture time of the newest box fused into the track its box comes from: how old the
+    /// evidence for its place is.
+    public var boxLastSeen: Duration
 
     /// The subject one track makes on its own.
     public init(track: SubjectTracker.Track, identifier: Int? = nil) {
@@ -41,6 +44,7 @@ public struct FusedSubject: Hashable, Sendable {
         isCoasting = track.phase == .coasting
         isBoxCoasting = track.phase == .coasting
         born = track.born
+        boxLastSeen = track.lastSeen
     }
 }
 

@@ -132,14 +132,18 @@ public struct TrackingPipeline: Sendable {
             gimbalPitchRadians: gimbalPitchRadians)
     }
 
-    /// One control tick at `now`, the gimbal at the given pose; `accessoryAcceleration` is what
-    /// the accessory advertises (rad/s²): the framing controller's catch-up plans to stop with
-    /// no more.
+    /// One control tick at `now`, the gimbal at the given pose; `accessoryAcceleration` is the
+    /// accessory's (its motion limits as the host applies them, rad/s²): the framing controller's
+    /// catch-up plans to stop with no more.
     public mutating func step(
         now: Duration, gimbalYawRadians: Double, gimbalPitchRadians: Double,
-        accessoryAcceleration: (yaw: Double, pitch: Double)? = nil
+        accessoryAcceleration: (yawRadiansPerSecondSquared: Double, pitchRadiansPerSecondSquared: Double)? = nil
     ) -> Step {
-        if let accessoryAcceleration { controller.accessoryAcceleration = accessoryAcceleration }
+        if let accessoryAcceleration {
+            controller.accessoryAccelerationRadiansPerSecondSquared = (
+                accessoryAcceleration.yawRadiansPerSecondSquared, accessoryAcceleration.pitchRadiansPerSecondSquared
+            )
+        }
         let seconds = lastStep.map { max(0, (now - $0).trackerSeconds) } ?? 1.0 / 30
         lastStep = now
         tracker.predict(to: now)
@@ -252,17 +256,17 @@ public struct TrackingPipeline: Sendable {
         primaryTracks = (nil, nil)
     }
 
-    /// The accelerations the accessory advertised at the last tick, rad/s² (nil: none yet): the
-    /// framing controller's catch-up plans to stop with no more.
-    public var accessoryAcceleration: (yaw: Double, pitch: Double)? { controller.accessoryAcceleration }
+    /// The accessory's accelerations at the last tick (nil: none yet): the framing controller's
+    /// catch-up plans to stop with no more.
+    public var accessoryAccelerationRadiansPerSecondSquared: (yaw: Double, pitch: Double)? {
+        controller.accessoryAccelerationRadiansPerSecondSquared
+    }
 
     /// How old the evidence for `subject`'s box is at `now`, seconds: since the capture of the
-    /// newest box fused into the track its box comes from (its body's, else its face's).
+    /// newest box fused into the track its box comes from (a person's body, else its face; an
+    /// object's own).
     func evidenceAge(of subject: FusedSubject, now: Duration) -> Double {
-        guard let identifier = subject.bodyTrack ?? subject.faceTrack,
-            let track = tracker.tracks.first(where: { $0.identifier == identifier })
-        else { return 0 }
-        return max(0, (now - track.lastSeen).trackerSeconds)
+        max(0, (now - subject.boxLastSeen).trackerSeconds)
     }
 
     /// The dock moved under someone else's command: the controller starts again from rest.

@@ -100,12 +100,12 @@ import VISCAProtocol
 
     @Test func theTrackerPlansItsCatchUpWithTheCamerasAdvertisedAcceleration() {
         var rig = Self.rig(tracking: true)
-        #expect(rig.host.pipeline.accessoryAcceleration == nil)
+        #expect(rig.host.pipeline.accessoryAccelerationRadiansPerSecondSquared == nil)
         rig.perform(rig.host.start(now: rig.now))
         rig.run(for: .milliseconds(300))
         let limits = rig.host.limits
-        #expect(limits?.yawAccelerationRadiansPerSecondSquared == 3, "the generic VISCA profile advertises 3 rad/s²")
-        let told = rig.host.pipeline.accessoryAcceleration
+        #expect(limits?.yawAccelerationRadiansPerSecondSquared == 3, "the VISCA session says 3 rad/s²")
+        let told = rig.host.pipeline.accessoryAccelerationRadiansPerSecondSquared
         #expect(told?.yaw == limits?.yawAccelerationRadiansPerSecondSquared)
         #expect(told?.pitch == limits?.pitchAccelerationRadiansPerSecondSquared)
     }

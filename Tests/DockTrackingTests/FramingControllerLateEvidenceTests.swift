@@ -26,36 +26,67 @@ import Testing
         let share = controller.configuration.extrapolationHedge
         // A walker at 0.4 rad/s seen by a detector 350 ms late: the aim stays share × 0.14 rad
         // behind, on the side the walker comes from.
-        #expect(abs(controller.hedge(rate: 0.4, evidenceAgeSeconds: 0.35) - share * 0.35 * 0.4) < 1e-12)
-        #expect(abs(controller.hedge(rate: -0.4, evidenceAgeSeconds: 0.35) + share * 0.35 * 0.4) < 1e-12)
-        #expect(controller.hedge(rate: 0.4, evidenceAgeSeconds: 0.05) == 0, "a prompt detector: no hedge")
-        #expect(controller.hedge(rate: 100, evidenceAgeSeconds: 0.5) == controller.configuration.maximumHedgeRadians)
-        #expect(controller.hedge(rate: .nan, evidenceAgeSeconds: 0.5) == 0)
+        #expect(abs(controller.hedgeRadians(rate: 0.4, evidenceAgeSeconds: 0.35) - share * 0.35 * 0.4) < 1e-12)
+        #expect(abs(controller.hedgeRadians(rate: -0.4, evidenceAgeSeconds: 0.35) + share * 0.35 * 0.4) < 1e-12)
+        #expect(controller.hedgeRadians(rate: 0.4, evidenceAgeSeconds: 0.05) == 0, "a prompt detector: no hedge")
+        #expect(controller.hedgeRadians(rate: 100, evidenceAgeSeconds: 0.5) == controller.configuration.maximumHedgeRadians)
+        #expect(controller.hedgeRadians(rate: .nan, evidenceAgeSeconds: 0.5) == 0)
     }
 
-    @Test func aWalkerSeenLateIsFollowedALittleBehind() {
-        // A walker at 0.4 rad/s, followed by an ideal dock for 4 s: with fresh boxes the dock
-        // points at the walker (within the least dead band); with boxes 350 ms late it keeps
-        // the hedge further behind.
-        func lag(age: Double) -> Double {
+    @Test func aWalkerSeenLateIsFollowedALittleBehindOnEitherAxis() {
+        // A subject moving at 0.4 rad/s across (yaw) or 0.2 rad/s up (pitch), followed by an
+        // ideal dock for 4 s: with fresh boxes the dock points at them (within the least dead
+        // band); with boxes 350 ms late it keeps the hedge further behind, on the side they come
+        // from.
+        func lag(age: Double, yawRate: Double, pitchRate: Double) -> (yaw: Double, pitch: Double) {
             var controller = FramingController()
-            var gimbal = 0.0, t = 0.0, subject = 0.0
+            var gimbal = (yaw: 0.0, pitch: 0.0), subject = (yaw: 0.0, pitch: 0.0), t = 0.0
             while t < 4 {
                 t += Self.dt
-                subject = 0.2 + 0.4 * t
+                subject = (0.2 + yawRate * t, -0.2 + pitchRate * t)
                 let command = controller.command(
-                    subject: AngularBox(yawRadians: subject, pitchRadians: 0, widthRadians: 0.1, heightRadians: 0.3),
-                    subjectRates: (0.4, 0), gimbalYawRadians: gimbal, gimbalPitchRadians: 0, target: .center,
-                    camera: Self.camera, seconds: Self.dt, evidenceAgeSeconds: age)
-                gimbal += command.yawRadiansPerSecond * Self.dt
+                    subject: AngularBox(yawRadians: subject.yaw, pitchRadians: subject.pitch, widthRadians: 0.1, heightRadians: 0.3),
+                    subjectRates: (yawRate, pitchRate), gimbalYawRadians: gimbal.yaw, gimbalPitchRadians: gimbal.pitch,
+                    target: .center, camera: Self.camera, seconds: Self.dt, evidenceAgeSeconds: age)
+                gimbal.yaw += command.yawRadiansPerSecond * Self.dt
+                gimbal.pitch += command.pitchRadiansPerSecond * Self.dt
             }
-            return subject - gimbal
+            let wanted = controller.gimbalAngles(
+                placing: AngularBox(yawRadians: subject.yaw, pitchRadians: subject.pitch, widthRadians: 0.1, heightRadians: 0.3),
+                at: .center, camera: Self.camera)
+            return (wanted.yawRadians - gimbal.yaw, wanted.pitchRadians - gimbal.pitch)
         }
-        let hedge = FramingController().hedge(rate: 0.4, evidenceAgeSeconds: 0.35)
-        // (The dock here turns after the subject moved: a step's 0.4 × 1/30 rad ahead at any age.)
-        let fresh = lag(age: 0), late = lag(age: 0.35)
-        #expect(abs(fresh) <= FramingController.Configuration().deadBandRadians)
-        #expect(abs(late - fresh - hedge) < 0.002, "\(late - fresh) rad further behind, the hedge \(hedge)")
+        let controller = FramingController(), band = controller.configuration.deadBandRadians
+        // (The dock here turns after the subject moved: a step's rate × 1/30 rad ahead at any age.)
+        let across = (fresh: lag(age: 0, yawRate: 0.4, pitchRate: 0), late: lag(age: 0.35, yawRate: 0.4, pitchRate: 0))
+        let yawHedge = controller.hedgeRadians(rate: 0.4, evidenceAgeSeconds: 0.35)
+        #expect(abs(across.fresh.yaw) <= band)
+        #expect(
+            abs(across.late.yaw - across.fresh.yaw - yawHedge) < 0.002, "\(across.late.yaw - across.fresh.yaw) rad, the hedge \(yawHedge)")
+        let up = (fresh: lag(age: 0, yawRate: 0, pitchRate: 0.2), late: lag(age: 0.35, yawRate: 0, pitchRate: 0.2))
+        let pitchHedge = controller.hedgeRadians(rate: 0.2, evidenceAgeSeconds: 0.35)
+        #expect(pitchHedge > 0)
+        #expect(abs(up.fresh.pitch) <= band)
+        #expect(abs(up.late.pitch - up.fresh.pitch - pitchHedge) < 0.002, "\(up.late.pitch - up.fresh.pitch) rad, the hedge \(pitchHedge)")
+    }
+
+    @Test func anAgeThatIsNotANumberIsNoAge() {
+        func commands(age: Double) -> [Double] {
+            var controller = FramingController()
+            return (0..<20).map { _ in
+                controller.command(
+                    subject: AngularBox(yawRadians: 0.3, pitchRadians: 0.1, widthRadians: 0.1, heightRadians: 0.3),
+                    subjectRates: (0.4, 0.1), gimbalYawRadians: 0, gimbalPitchRadians: 0, target: .center,
+                    camera: Self.camera, seconds: Self.dt, evidenceAgeSeconds: age
+                ).yawRadiansPerSecond
+            }
+        }
+        let fresh = commands(age: 0)
+        let isFinite = fresh.allSatisfy { $0.isFinite }
+        #expect(isFinite)
+        #expect(commands(age: .nan) == fresh)
+        #expect(commands(age: .infinity) == fresh)
+        #expect(commands(age: -1) == fresh)
     }
 
     /// A subject found 0.15 rad from where the dock points (a late box told of a stop), the dock
@@ -63,7 +94,7 @@ import Testing
     /// 0.02 rad, the furthest it overshoots, and its fastest rate.
     func catchUp(age: Double, advertised: Double?, dockAcceleration: Double) -> (seconds: Double, overshoot: Double, fastest: Double) {
         var controller = FramingController()
-        if let advertised { controller.accessoryAcceleration = (advertised, advertised) }
+        if let advertised { controller.accessoryAccelerationRadiansPerSecondSquared = (advertised, advertised) }
         var gimbal = 0.0, rate = 0.0, t = 0.0, settled: Double?, overshoot = 0.0, fastest = 0.0
         while t < 3 {
             let command = controller.command(
@@ -109,12 +140,12 @@ import Testing
     @Test func theCatchUpPlansWithTheLesserOfTheAccessorysAndItsOwnAcceleration() {
         var controller = FramingController()
         let own = controller.configuration.maximumAccelerationRadiansPerSecondSquared
-        #expect(controller.brakingAccelerations == (own, own))
-        controller.accessoryAcceleration = (3, 8)
-        #expect(controller.brakingAccelerations == (3, min(8, own)))
-        controller.accessoryAcceleration = (1000, 0)
-        #expect(controller.brakingAccelerations == (own, own), "more than its own, or none: its own")
-        controller.accessoryAcceleration = (.nan, -1)
-        #expect(controller.brakingAccelerations == (own, own))
+        #expect(controller.brakingAccelerationsRadiansPerSecondSquared == (own, own))
+        controller.accessoryAccelerationRadiansPerSecondSquared = (3, 8)
+        #expect(controller.brakingAccelerationsRadiansPerSecondSquared == (3, min(8, own)))
+        controller.accessoryAccelerationRadiansPerSecondSquared = (1000, 0)
+        #expect(controller.brakingAccelerationsRadiansPerSecondSquared == (own, own), "more than its own, or none: its own")
+        controller.accessoryAccelerationRadiansPerSecondSquared = (.nan, -1)
+        #expect(controller.brakingAccelerationsRadiansPerSecondSquared == (own, own))
     }
 }

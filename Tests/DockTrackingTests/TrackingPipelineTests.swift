@@ -33,6 +33,33 @@ import Testing
         return nil
     }
 
+    @Test func theEvidenceIsAsOldAsTheNewestBoxFusedIntoTheSubjectsBoxTrack() throws {
+        // A person's boxes arrive 300 ms after their capture, and one captured earlier still
+        // arrives last; an object's likewise.
+        for kind in [SubjectKind.body, .object] {
+            var pipeline = TrackingPipeline()
+            let thing = AngularBox(yawRadians: 0.1, pitchRadians: 0, widthRadians: 0.15, heightRadians: 0.5)
+            let box = try #require(thing.project(camera: Self.camera, gimbalYawRadians: 0.1, gimbalPitchRadians: 0))
+            var newest = Duration.zero
+            for frame in 1...20 {
+                let capture = Duration.milliseconds(100 * frame)
+                pipeline.observe(
+                    [Observation(kind: kind, box: box, confidence: 0.9)], camera: Self.camera, captureTime: capture,
+                    gimbalYawRadians: 0.1, gimbalPitchRadians: 0)
+                newest = capture
+                _ = pipeline.step(now: capture + .milliseconds(300), gimbalYawRadians: 0.1, gimbalPitchRadians: 0)
+            }
+            pipeline.observe(
+                [Observation(kind: kind, box: box, confidence: 0.9)], camera: Self.camera, captureTime: newest - .milliseconds(50),
+                gimbalYawRadians: 0.1, gimbalPitchRadians: 0)
+            let now = newest + .milliseconds(350)
+            _ = pipeline.step(now: now, gimbalYawRadians: 0.1, gimbalPitchRadians: 0)
+            let subject = try #require(pipeline.subjects.first { $0.identifier == pipeline.primary }, "\(kind) followed")
+            #expect(subject.boxLastSeen == newest, "\(kind): the older box does not make the evidence older")
+            #expect(abs(pipeline.evidenceAge(of: subject, now: now) - 0.35) < 1e-9, "\(kind)")
+        }
+    }
+
     @Test func aSubjectLostWhereTheRestPoseShowsItIsNotStaredAfterForLong() throws {
         // Lost at 0.1 rad: the rest pose shows that place. The track coasts for its 1.5 s, the
         // dock holds while the selector waits for the subject to reappear there (3 s), then goes
