@@ -23,7 +23,9 @@ extension HostPolicy {
         guard let pose = session.pose(at: now) else { return }
         let step = pipeline.step(
             now: now, gimbalYawRadians: pose.yawRadians, gimbalPitchRadians: pose.pitchRadians,
-            accessoryAcceleration: (limits.yawAccelerationRadiansPerSecondSquared, limits.pitchAccelerationRadiansPerSecondSquared))
+            accessoryAccelerationRadiansPerSecondSquared: (
+                limits.yawAccelerationRadiansPerSecondSquared, limits.pitchAccelerationRadiansPerSecondSquared
+            ))
         trackingStep = step
         guard arbiter.controller == .systemTracker else {
             if isTrackerMoving {

@@ -133,17 +133,13 @@ public struct TrackingPipeline: Sendable {
     }
 
     /// One control tick at `now`, the gimbal at the given pose; `accessoryAcceleration` is the
-    /// accessory's (its motion limits as the host applies them, rad/s²): the framing controller's
+    /// accessory's (its motion limits as the host applies them): the framing controller's
     /// catch-up plans to stop with no more.
     public mutating func step(
         now: Duration, gimbalYawRadians: Double, gimbalPitchRadians: Double,
-        accessoryAcceleration: (yawRadiansPerSecondSquared: Double, pitchRadiansPerSecondSquared: Double)? = nil
+        accessoryAccelerationRadiansPerSecondSquared accessoryAcceleration: (yaw: Double, pitch: Double)? = nil
     ) -> Step {
-        if let accessoryAcceleration {
-            controller.accessoryAccelerationRadiansPerSecondSquared = (
-                accessoryAcceleration.yawRadiansPerSecondSquared, accessoryAcceleration.pitchRadiansPerSecondSquared
-            )
-        }
+        if let accessoryAcceleration { controller.accessoryAccelerationRadiansPerSecondSquared = accessoryAcceleration }
         let seconds = lastStep.map { max(0, (now - $0).trackerSeconds) } ?? 1.0 / 30
         lastStep = now
         tracker.predict(to: now)
