@@ -117,6 +117,47 @@ public struct SubjectFilter: Sendable {
         p[2 * 7] = max(variance, 1e-12)
     }
 
+    /// Allows for a change of one axis's rate (0: yaw, 1: pitch) of variance `variance`, (rad/s)²,
+    /// that happened `secondsAgo`: since then it has moved the direction by the change times
+    /// that, so the axis's position–rate block gains v [τ², τ; τ, 1]. Non-finite or negative
+    /// values, or another axis, do nothing. (The tracker's rule for a late box that tells of a
+    /// maneuver, `SubjectTracker.Configuration.lateManeuverRatio`.)
+    mutating func allowRateChange(axis: Int, variance: Double, secondsAgo lever: Double) {
+        guard (0..<2).contains(axis), variance.isFinite, variance > 0, lever.isFinite, lever >= 0 else { return }
+        covariance.withMutableElements { p in
+            p[axis * 7] += variance * lever * lever
+            p[axis * 6 + axis + 2] += variance * lever
+            p[(axis + 2) * 6 + axis] += variance * lever
+            p[(axis + 2) * 7] += variance
+        }
+    }
+
+    /// Mixes `other` (an estimate of the same subject under another hypothesis) into this one with
+    /// weight `share` (0...1): the state the weighted mean, the covariance each one's about that
+    /// mean, weighted alike (the combination step of an interacting multiple model filter).
+    mutating func mix(with other: SubjectFilter, share: Double) {
+        guard share.isFinite, share > 0 else { return }
+        let p = min(share, 1), q = 1 - p
+        var mean = state
+        for index in 0..<6 { mean[index] = q * state[index] + p * other.state[index] }
+        var mine = InlineArray<6, Double>(repeating: 0), theirs = InlineArray<6, Double>(repeating: 0)
+        for index in 0..<6 {
+            mine[index] = state[index] - mean[index]
+            theirs[index] = other.state[index] - mean[index]
+        }
+        covariance.withMutableElements { c in
+            other.covariance.withElements { o in
+                for row in 0..<6 {
+                    for column in 0..<6 {
+                        let index = row * 6 + column
+                        c[index] = q * (c[index] + mine[row] * mine[column]) + p * (o[index] + theirs[row] * theirs[column])
+                    }
+                }
+            }
+        }
+        state = mean
+    }
+
     /// What the filter expects of a box seen from one camera pose: h(x), its Jacobian H, P Hᵀ and
     /// S⁻¹ = (H P Hᵀ + R)⁻¹. Worked out once per track and frame; gating every observation against
     /// it is then a 4 × 4 quadratic form, and fusing one a few small products.
