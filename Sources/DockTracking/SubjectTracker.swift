@@ -170,38 +170,42 @@ public struct SubjectTracker: Sendable {
         public var maneuverMaximumLag: Duration = .milliseconds(150)
         /// A box older than `maneuverMaximumLag` may tell of a start, stop or turn that happened
         /// since its track's previous box, which the filter alone takes two or three late boxes to
-        /// follow while the dock turns the wrong way. Where such a box's centre falls far from
-        /// where the track expected it on an axis — its squared offset (in the expected box's
-        /// widths or heights) beyond this many times the track's running mean of them,
-        /// `Track.offsetSquare`, so that far is judged against this detector's own jitter and not
-        /// the filter's noise model (8 % of a box, where the slow-detector grid's detector errs by
-        /// 3 % and a seated person's noisy one by 5 %) — the box is fused twice: as it is, and
-        /// with the track's rate on that axis allowed a change of variance `lateManeuverVariance`
-        /// at the previous box's capture (the least change that explains the box, so one box is
-        /// never over-explained, however soon after that capture the subject turned). The two
-        /// estimates are mixed by how likely each makes the offset, from `lateManeuverPrior`:
-        /// one step of an interacting multiple model filter, so an outlier of the jitter moves the
-        /// rate by as little as it is likely to be a maneuver.
+        /// follow while the dock turns the wrong way. Where such a box falls far from where the
+        /// track was at its capture on an axis — the squared offset of its direction (as the
+        /// camera saw it, in the track's angular widths or heights) beyond this many times the
+        /// track's running mean of them, `Track.offsetSquare`, so that far is judged against this
+        /// detector's own jitter (and the track's own prediction error) rather than the filter's
+        /// noise model (8 % of a box, where the slow-detector grid's detector errs by 3 % and a
+        /// seated person's noisy one by 5 %) — the box is fused twice: as it is, and with the
+        /// track's rate on that axis allowed a change of variance `lateManeuverVariance` at the
+        /// previous box's capture (the least change that explains the box, so one box is never
+        /// over-explained, however soon after that capture the subject turned). The two estimates
+        /// are mixed by how likely each makes the offset, from `lateManeuverPrior` — after an
+        /// interacting multiple model filter's combination, with the two hypotheses judged by the
+        /// offset alone — so an outlier of the jitter moves the rate by as little as it is likely
+        /// to be a maneuver. A track whose previous box is older than it goes unseen before it
+        /// coasts is not judged: it has drifted as a walker may.
         ///
         /// On the slow-detector grid's 10 fps / 300 ms walk, ten seeds not the test's own (61–70):
-        /// off 90.0 % of frames in tolerance, 2.5 92.2 %, 4 92.1 %, 9 92.0 %. A first form that
+        /// off 90.0 % of frames in tolerance, 2.5 92.0 %, 4 92.0 %, 9 91.8 %. A first form that
         /// took every box beyond 9 for a maneuver (no mixing) made 92.2 %, but a still person's
         /// jitter moved its rate up to 0.27 rad/s (`aStillPersonsJitterIsNotAManeuver`: 0.15 now,
-        /// 0.11 with the rule off); BENCHMARKS.md, session 16. Boxes that arrive within
-        /// `maneuverMaximumLag` — `scripts/mot-bench`'s and the replays' among them — and boxes
-        /// the border cut are untouched. 0: off.
+        /// 0.11 with the rule off, after the first 2 s); BENCHMARKS.md, session 16. Boxes that
+        /// arrive within `maneuverMaximumLag` — `scripts/mot-bench`'s and the replays' among
+        /// them — and boxes the border cut are untouched. 0: off.
         public var lateManeuverRatio = 4.0
         /// The probability that a late box follows a maneuver before it is seen (see
         /// `lateManeuverRatio`): 0.02, a start, stop or turn every five seconds at 10 frames a
-        /// second. 0.05 made the same walk 92.2 %, but let a noisy seated person's jitter
+        /// second. 0.05 made the same walk 92.0 % too, but let a noisy seated person's jitter
         /// (`still-noisy`'s detector, boxes 250–350 ms late, five seeds at 30 and at 10 frames a
-        /// second) shake the dock by 0.17° in one of the ten runs, where the rule off or at 0.02
-        /// leaves at most 0.06°; 0.01 made the walk 92.0 %.
+        /// second) shake the dock by 0.17° in one of the ten runs, where the rule off leaves at
+        /// most 0.06° and 0.02 0.08°; 0.01 made the walk 91.9 %.
         public var lateManeuverPrior = 0.02
         /// The variance of the rate change a maneuver brings, (rad/s)² (see `lateManeuverRatio`):
         /// (0.5 rad/s)², a walker's start or half a turn at 3 m. 1: 91.9 % on the seeds above.
         public var lateManeuverVariance = 0.25
-        /// How many boxes `Track.offsetSquare` averages over, about (weights 1/this).
+        /// How many boxes `Track.offsetSquare` averages over, about (the newest weighs 1/this once
+        /// there are as many).
         public var lateManeuverMemory = 10.0
         /// A box edge within this of the image's border, either side (normalised units), that the
         /// track expects at or beyond it is cut, and not measured: the box's uncut edges place the
@@ -314,12 +318,16 @@ public struct SubjectTracker: Sendable {
             innovationSquare > 0
                 ? min(1, (innovationMean.x * innovationMean.x + innovationMean.y * innovationMean.y) / innovationSquare) : 0
         }
-        /// The running mean square of its late boxes' centre offsets from where it expected them
+        /// The running mean square of its late boxes' offsets from where it was at their capture
         /// (boxes older than `Configuration.maneuverMaximumLag`, whole ones: not those the border
-        /// cut), in the expected box's widths (`[0]`) and heights (`[1]`), each offset counted at
-        /// most as nine times the mean before it (a maneuver's boxes are not the detector's
-        /// jitter); NaN before the first. See `Configuration.lateManeuverRatio`.
+        /// cut): of their direction in yaw (`[0]`) and pitch (`[1]`), in its own angular width and
+        /// height, each offset counted at most as nine times the mean before it (a maneuver's
+        /// boxes are not the detector's jitter). NaN before the first; the filter's noise model
+        /// (`noise.boxNoise`²) counts as one more box until `Configuration.lateManeuverMemory`
+        /// have come. See `Configuration.lateManeuverRatio`.
         public var offsetSquare: InlineArray<2, Double> = InlineArray(repeating: .nan)
+        /// How many late boxes `offsetSquare` has counted.
+        public var offsetSamples = 0
         /// How far its acceleration noise is raised, 0 (steady) to 1 (`noise.accelerationNoise`):
         /// set by its boxes when fused, decayed by every prediction (see `Configuration.maneuverHold`).
         public var maneuverLevel = 0.0
@@ -710,7 +718,9 @@ public struct SubjectTracker: Sendable {
         // takes the model along, to work a track's prediction out again.
         let late =
             configuration.lateManeuverRatio > 0 && time - captureTime > configuration.maneuverMaximumLag
-            ? (model: model, lagSeconds: lag) : nil
+            ? LateFrame(
+                model: model, lagSeconds: lag, camera: camera, gimbalYawRadians: gimbalYawRadians,
+                gimbalPitchRadians: gimbalPitchRadians) : nil
         for kind in SubjectKind.allCases {
             let isObserved =
                 switch kind {
@@ -919,7 +929,7 @@ public struct SubjectTracker: Sendable {
     /// paired by optimal assignment and fuses each pair.
     private mutating func associate(
         _ stage: Stage, _ kind: SubjectKind, _ observations: [Observation], count: Int,
-        captureTime: Duration, late: (model: MeasurementModel, lagSeconds: Double)?
+        captureTime: Duration, late: LateFrame?
     ) {
         rows.removeAll(keepingCapacity: true)
         columns.removeAll(keepingCapacity: true)
@@ -1018,14 +1028,16 @@ public struct SubjectTracker: Sendable {
                 // A late box far from where the track expected it may tell of a maneuver
                 // (`Configuration.lateManeuverRatio`): the box is fused both ways, and the two
                 // estimates mixed by how likely each is.
-                let maneuver = lateManeuver(trackIndex, box, expected: expected, captureTime: captureTime)
-                // (Copied only then: a filter is a few hundred bytes.)
-                let turned = maneuver.probability > 0 ? self.tracks[trackIndex].filter : nil
+                let maneuver = lateManeuver(trackIndex, box, late, captureTime: captureTime)
+                // (Copied only then, and through a pointer: a filter is a few hundred bytes, a
+                // track read through the array's subscript can be copied whole.)
+                let turned = maneuver.probability > 0 ? self.tracks.withUnsafeBufferPointer { $0[trackIndex].filter } : nil
                 isFused = self.tracks[trackIndex].filter.update(with: box, predictions[trackIndex])
                 if isFused, var turned {
                     for axis in 0..<2 where maneuver.axes[axis] {
                         turned.allowRateChange(axis: axis, variance: configuration.lateManeuverVariance, secondsAgo: maneuver.secondsAgo)
                     }
+                    // (The track's prediction is not read again this frame: it is matched.)
                     turned.prediction(late.model, lagSeconds: late.lagSeconds, into: &predictions[trackIndex])
                     if turned.update(with: box, predictions[trackIndex]) {
                         self.tracks[trackIndex].filter.mix(with: turned, share: maneuver.probability)
@@ -1076,43 +1088,65 @@ extension SubjectTracker {
     /// before it (three of the jitter's deviations): a maneuver's boxes are not the jitter.
     static let offsetCap = 9.0
 
+    /// A frame late enough for the rule for late maneuvers (`Configuration.lateManeuverRatio`):
+    /// what working a box's place and a track's prediction out again takes.
+    struct LateFrame {
+        let model: MeasurementModel
+        let lagSeconds: Double
+        let camera: CameraInformation
+        let gimbalYawRadians: Double
+        let gimbalPitchRadians: Double
+    }
+
     /// The rule for a late box that tells of a maneuver (`Configuration.lateManeuverRatio`), for
-    /// a whole box about to be fused into track `index`, `expected` where it was expected: the
-    /// probability that the track's rate changed on the far `axes` since its previous box, and
-    /// when that box was captured (seconds before now); 0 when the box is not late or not far.
-    /// Counts a late box's offsets into `Track.offsetSquare` either way.
-    mutating func lateManeuver(_ index: Int, _ box: NormalizedRect, expected: NormalizedRect, captureTime: Duration)
+    /// a whole box of `late` about to be fused into track `index`: the probability that the
+    /// track's rate changed on the far `axes` (0: yaw, 1: pitch) since its previous box, and when
+    /// that box was captured (seconds before now); 0 when the box is not far, or the track's
+    /// previous box is older than a track goes unseen before it coasts (`coastAfter`: a track
+    /// found again has drifted as a walker may, and its offset says nothing of a turn). The
+    /// offsets are the box's direction, as the camera saw it, against the track's estimate at the
+    /// box's capture, in the track's widths and heights: whatever way the image is turned or
+    /// mirrored. Counts them into `Track.offsetSquare` either way.
+    mutating func lateManeuver(_ index: Int, _ box: NormalizedRect, _ late: LateFrame, captureTime: Duration)
         -> (probability: Double, axes: InlineArray<2, Bool>, secondsAgo: Double)
     {
         let none = (probability: 0.0, axes: InlineArray<2, Bool>(repeating: false), secondsAgo: 0.0)
-        // Only late boxes are judged, and counted.
-        guard configuration.lateManeuverRatio > 0, time - captureTime > configuration.maneuverMaximumLag,
-            expected.width > 0, expected.height > 0
+        guard
+            let seen = AngularBox(
+                box: box, camera: late.camera, gimbalYawRadians: late.gimbalYawRadians, gimbalPitchRadians: late.gimbalPitchRadians)
         else { return none }
-        let offsets: InlineArray<2, Double> = [
-            (box.x + box.width / 2 - expected.x - expected.width / 2) / expected.width,
-            (box.y + box.height / 2 - expected.y - expected.height / 2) / expected.height,
-        ]
-        let lag = (time - captureTime).trackerSeconds
+        let lag = late.lagSeconds, coastAfter = effectiveCoastAfter
+        let model = configuration.noise.boxNoise * configuration.noise.boxNoise
         // Through a pointer: reading a field of a track in the array can copy the whole track.
         return tracks.withUnsafeMutableBufferPointer { tracks in
-            let gap = (captureTime - tracks[index].lastSeen).trackerSeconds
-            let ratio = configuration.lateManeuverRatio, weight = 1 / configuration.lateManeuverMemory
+            let state = tracks[index].filter.state
+            let sizes: InlineArray<2, Double> = [max(state[4], 1e-6), max(state[5], 1e-6)]
+            let offsets: InlineArray<2, Double> = [
+                remainder(seen.yawRadians - (state[0] - state[2] * lag), 2 * .pi) / sizes[0],
+                (seen.pitchRadians - (state[1] - state[3] * lag)) / sizes[1],
+            ]
+            let sinceLast = captureTime - tracks[index].lastSeen
+            let gap = sinceLast.trackerSeconds
+            let isJudged = sinceLast > .zero && sinceLast <= coastAfter
+            let ratio = configuration.lateManeuverRatio
+            // A running mean: of every late box so far (and the model's figure, as one more) until
+            // there are `lateManeuverMemory` of them, then weighing the newest 1/memory.
+            let samples = tracks[index].offsetSamples
+            let weight = 1 / min(Double(samples) + 2, configuration.lateManeuverMemory)
+            tracks[index].offsetSamples = samples + 1
             var axes = none.axes
             var logRatio = 0.0
             for axis in 0..<2 {
-                let square = offsets[axis] * offsets[axis], known = tracks[index].offsetSquare[axis]
+                let square = offsets[axis] * offsets[axis]
                 guard square.isFinite else { continue }
-                if known.isNaN {
-                    tracks[index].offsetSquare[axis] = square
-                    continue
-                }
-                if gap > 0, gap <= 1, square > ratio * known, known > 0 {
-                    // The box's offset under either hypothesis: the detector's jitter as this
-                    // track's late boxes have shown it, or that and a rate change of variance v at
-                    // the previous box's capture (v gap² of the direction, in the box's sizes).
-                    let size = tracks[index].filter.state[4 + axis]
-                    let turned = known + configuration.lateManeuverVariance * gap * gap / max(size * size, 1e-12)
+                // Before its first late box a track's jitter is taken as the filter's model has it.
+                let stored = tracks[index].offsetSquare[axis]
+                let known = max(stored.isNaN ? model : stored, Self.leastOffsetSquare)
+                if isJudged, square > ratio * known {
+                    // The offset under either hypothesis: the detector's jitter as this track's
+                    // late boxes have shown it, or that and a rate change of variance v at the
+                    // previous box's capture (v gap² of the direction, in the track's sizes).
+                    let turned = known + configuration.lateManeuverVariance * gap * gap / (sizes[axis] * sizes[axis])
                     logRatio += 0.5 * log(known / turned) + 0.5 * square * (1 / known - 1 / turned)
                     axes[axis] = true
                 }
@@ -1124,6 +1158,10 @@ extension SubjectTracker {
             return (odds.isFinite ? odds / (1 + odds) : 1, axes, gap + lag)
         }
     }
+
+    /// The least `Track.offsetSquare` (a hundredth of a track's size, squared): a detector
+    /// without jitter would otherwise make every offset far.
+    static let leastOffsetSquare = 1e-4
 }
 
 extension Duration {

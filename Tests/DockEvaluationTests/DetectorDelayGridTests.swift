@@ -71,12 +71,11 @@ import Testing
         let table = try Self.table(SubjectTracker.Configuration())
         print("walk, stop, turn back; share of frames within tolerance from 2 s on, seeds \(Self.seeds):\n" + Self.markdown(table))
         // Floors a little under this code's figures (BENCHMARKS.md), so that a change that loses
-        // the slow detectors shows; 10 fps / 300 ms at the 90 % (91.0 % here, 91.3 % on
-        // twenty seeds not tuned on, 81–100). 5 fps / 300 ms fell from 81.3 to 79.9 % on these
-        // three seeds with the rule for late maneuvers (`SubjectTracker.Configuration.lateManeuverRatio`)
-        // and rose on twenty others (61–80: 72.5 → 73.2 %), so its floor is 0.79.
+        // the slow detectors shows; 10 fps / 300 ms at the 90 % (90.2 % here, 91.1 % on
+        // twenty seeds not tuned on, 81–100, with the rule for late maneuvers,
+        // `SubjectTracker.Configuration.lateManeuverRatio`; 86.1 % without it).
         let floors: [[Double]] = [
-            [0.91, 0.88, 0.79, 0.66], [0.9, 0.89, 0.9, 0.75], [0.95, 0.93, 0.91, 0.76], [0.98, 0.96, 0.93, 0.8],
+            [0.91, 0.88, 0.8, 0.66], [0.9, 0.89, 0.9, 0.75], [0.95, 0.93, 0.91, 0.75], [0.98, 0.96, 0.93, 0.8],
         ]
         for (row, fps) in Self.framesPerSecond.enumerated() {
             for (column, delay) in Self.delaysMilliseconds.enumerated() {

@@ -12,11 +12,11 @@ extension SubjectTrackerTests {
     /// `lagSeconds` late.
     func lateRates(
         _ configuration: SubjectTracker.Configuration, seconds: Double, from: Double = 0, jitter: Double = 0,
-        lagSeconds: Double = 0.3, yaw: (Double) -> Double
-    ) throws -> [(time: Double, rate: Double)] {
+        lagSeconds: Double = 0.3, camera: CameraInformation = SubjectTrackerTests.camera, yaw: (Double) -> Double
+    ) throws -> [(time: Double, rate: Double, pitchRate: Double)] {
         var tracker = SubjectTracker(configuration: configuration)
         var noise = Jitter(state: 5)
-        var rates: [(time: Double, rate: Double)] = []
+        var rates: [(time: Double, rate: Double, pitchRate: Double)] = []
         var nextCapture = 0
         for tick in 0..<Int(seconds * 30) {
             let now = Double(tick) / 30
@@ -24,14 +24,16 @@ extension SubjectTrackerTests {
             while Double(nextCapture) / 10 + lagSeconds <= now + 1e-9 {
                 let capture = Double(nextCapture) / 10
                 // A person about 3 m away: 0.2 rad wide, 0.5 rad tall.
-                let observed = box(yaw: yaw(capture) + jitter * noise.next(), width: 0.2, height: 0.5)
+                let observed = try #require(
+                    AngularBox(yawRadians: yaw(capture) + jitter * noise.next(), pitchRadians: 0, widthRadians: 0.2, heightRadians: 0.5)
+                        .project(camera: camera, gimbalYawRadians: 0, gimbalPitchRadians: 0))
                 tracker.update(
-                    [Observation(kind: .body, box: observed, confidence: 0.9)], camera: Self.camera,
+                    [Observation(kind: .body, box: observed, confidence: 0.9)], camera: camera,
                     captureTime: .nanoseconds(Int64((capture * 1e9).rounded())), gimbalYawRadians: 0, gimbalPitchRadians: 0)
                 nextCapture += 1
             }
             if now >= from, let track = tracker.tracks.first(where: { $0.phase != .tentative }) {
-                rates.append((now, track.filter.rates.yawRadiansPerSecond))
+                rates.append((now, track.filter.rates.yawRadiansPerSecond, track.filter.rates.pitchRadiansPerSecond))
             }
         }
         try #require(tracker.tracks.count == 1, "one subject, one track")
@@ -71,6 +73,39 @@ extension SubjectTrackerTests {
         #expect(settledWith < settledWithout, "within 0.1 of the new rate at \(settledWith) s with the rule, \(settledWithout) s without")
     }
 
+    /// The same turn seen by a detector whose boxes jitter by 3 % of their width (0.006 rad),
+    /// which the track has learnt by then: the turn's first late box, 0.05 s after it, is less
+    /// telling against that jitter (measured: 0.41 → 0.28 rad/s, 0.30 without the rule), the
+    /// second turns the rate (−0.46, +0.04 without); the rate is within 0.1 of the walker's new
+    /// −0.4 by 3.5 s, 0.2 s sooner, and overshoots it by no more than the jitter makes it do
+    /// (−0.495 at the least; −0.455 without).
+    @Test func aLateBoxAfterATurnTurnsTheRateThroughJitterToo() throws {
+        func walker(_ t: Double) -> Double { t < 3.05 ? -0.6 + 0.4 * t : 0.62 - 0.4 * (t - 3.05) }
+        let with = try lateRates(SubjectTracker.Configuration(), seconds: 5, from: 3.3, jitter: 0.006, yaw: walker)
+        let without = try lateRates(withoutTheRule, seconds: 5, from: 3.3, jitter: 0.006, yaw: walker)
+        let settledWith = try #require(with.first { abs($0.rate + 0.4) < 0.1 }?.time)
+        let settledWithout = try #require(without.first { abs($0.rate + 0.4) < 0.1 }?.time)
+        #expect(
+            settledWith < settledWithout - 0.15,
+            "within 0.1 of the new rate at \(settledWith) s with the rule, \(settledWithout) s without")
+        #expect((with.map(\.rate).min() ?? 0) > -0.55, "never far past the walker's −0.4 rad/s")
+    }
+
+    /// A camera mounted turned a quarter (its image's x along the dock's pitch): the walker's turn
+    /// still turns the yaw rate, not the pitch rate — the offsets are the box's direction as the
+    /// camera saw it, not its place in the image.
+    @Test func aTurnedCameraTurnsTheYawRate() throws {
+        let turned = CameraInformation(horizontalFieldOfViewRadians: 70 * .pi / 180, aspectRatio: 16.0 / 9, orientation: .rotatedClockwise)
+        func walker(_ t: Double) -> Double { t < 3.05 ? -0.3 + 0.2 * t : 0.31 - 0.2 * (t - 3.05) }
+        let with = try lateRates(SubjectTracker.Configuration(), seconds: 5, from: 3.3, camera: turned, yaw: walker)
+        let without = try lateRates(withoutTheRule, seconds: 5, from: 3.3, camera: turned, yaw: walker)
+        let firstWith = try #require(with.first { $0.time > 3.4 }), firstWithout = try #require(without.first { $0.time > 3.4 })
+        #expect(firstWith.rate < firstWithout.rate - 0.05, "yaw rate \(firstWith.rate) with the rule, \(firstWithout.rate) without")
+        #expect(
+            abs(firstWith.pitchRate) < 0.02 && abs(firstWith.pitchRate - firstWithout.pitchRate) < 0.01,
+            "pitch rate \(firstWith.pitchRate) with, \(firstWithout.pitchRate) without")
+    }
+
     /// A person standing still sets off at 0.4 rad/s at 3.05 s: the first late box after it starts
     /// the rate.
     @Test func aLateBoxAfterAStartStartsTheRate() throws {
@@ -84,20 +119,21 @@ extension SubjectTrackerTests {
     }
 
     /// A person standing still, whose boxes jitter by 0.01 rad (5 % of their width), seen
-    /// 300 ms late: the jitter is judged against its own size, and an outlier counts as a
-    /// maneuver only by how much likelier that makes it (`lateManeuverPrior`), so the rate stays
-    /// nearly as quiet as without the rule — measured: RMS 0.036 against 0.032 rad/s, at most
-    /// 0.15 against 0.11 (a rule that took every box beyond three of the jitter's deviations for a
-    /// maneuver, tried first, let it reach 0.27).
+    /// 300 ms late, from their track's first box: the jitter is judged against its own size, and
+    /// an outlier counts as a maneuver only by how much likelier that makes it
+    /// (`lateManeuverPrior`), so the rate stays nearly as quiet as without the rule — measured:
+    /// RMS 0.038 against 0.033 rad/s; at most 0.19 against 0.11, at 1.2 s while the young track
+    /// still learns the jitter (0.15 after 2 s). A rule that took every box beyond three of the
+    /// jitter's deviations for a maneuver, tried first, reached 0.27 after 2 s.
     @Test func aStillPersonsJitterIsNotAManeuver() throws {
-        let with = try lateRates(SubjectTracker.Configuration(), seconds: 30, from: 2, jitter: 0.01) { _ in 0.1 }
-        let without = try lateRates(withoutTheRule, seconds: 30, from: 2, jitter: 0.01) { _ in 0.1 }
+        let with = try lateRates(SubjectTracker.Configuration(), seconds: 30, jitter: 0.01) { _ in 0.1 }
+        let without = try lateRates(withoutTheRule, seconds: 30, jitter: 0.01) { _ in 0.1 }
         let mostWith = with.map { abs($0.rate) }.max() ?? 0, mostWithout = without.map { abs($0.rate) }.max() ?? 0
-        func rms(_ rates: [(time: Double, rate: Double)]) -> Double {
+        func rms(_ rates: [(time: Double, rate: Double, pitchRate: Double)]) -> Double {
             (rates.map { $0.rate * $0.rate }.reduce(0, +) / Double(max(rates.count, 1))).squareRoot()
         }
         #expect(rms(with) < 1.2 * rms(without), "RMS rate \(rms(with)) with the rule, \(rms(without)) without")
-        #expect(mostWith < 1.5 * mostWithout, "most |rate| \(mostWith) with the rule, \(mostWithout) without")
+        #expect(mostWith < 2 * mostWithout, "most |rate| \(mostWith) with the rule, \(mostWithout) without")
     }
 
     /// Boxes that arrive within `maneuverMaximumLag` (150 ms) are the bias rule's: the tracker is

@@ -2,10 +2,11 @@ import Testing
 
 @testable import DockTracking
 
-/// Frame-by-frame transcripts, in virtual time, of two of issue 23's cases — a person walking out
-/// of the picture (clipped boxes) and a face crossing a body the other way (face and body split) —
-/// printed as Markdown tables (`swift test --filter Transcript`; BENCHMARKS.md, session 16, has
-/// them), and held line by line to what each line must show.
+// Frame-by-frame transcripts, in virtual time, of two of issue 23's cases — a person walking out
+// of the picture (clipped boxes) and a face crossing a body the other way (face and body split) —
+// printed as Markdown tables (`swift test --filter transcriptOf`; BENCHMARKS.md, session 16, has
+// them), and held line by line to what each line must show.
+
 /// Three decimals, for the tables.
 private func fixed3(_ value: Double) -> String {
     let thousandths = Int((value * 1000).rounded())
