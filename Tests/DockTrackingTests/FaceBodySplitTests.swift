@@ -74,15 +74,25 @@ extension SubjectFusionTests {
 
 /// The same through the whole pipeline, frame by frame: boxes in, subjects out.
 extension TrackingPipelineTests {
-    @Test func aFacePassingAcrossABodyTheOtherWayIsNotFusedWithIt() throws {
-        var pipeline = TrackingPipeline()
-        let tick = Duration.nanoseconds(33_333_333)
-        var now = Duration.zero
+    /// One frame of a body (0.12 × 0.5 rad, its centre 0.05 rad down) at `bodyYaw` and a face
+    /// (0.04 × 0.05 rad, 0.15 rad up: on the body's head when the yaws match) at `faceYaw`, seen
+    /// with the gimbal at rest.
+    func bodyAndFace(bodyYaw: Double, faceYaw: Double) throws -> [Observation] {
         func box(yaw: Double, pitch: Double, width: Double, height: Double) throws -> NormalizedRect {
             try #require(
                 AngularBox(yawRadians: yaw, pitchRadians: pitch, widthRadians: width, heightRadians: height)
                     .project(camera: Self.camera, gimbalYawRadians: 0, gimbalPitchRadians: 0))
         }
+        return [
+            Observation(kind: .body, box: try box(yaw: bodyYaw, pitch: -0.05, width: 0.12, height: 0.5), confidence: 0.9),
+            Observation(kind: .face, box: try box(yaw: faceYaw, pitch: 0.15, width: 0.04, height: 0.05), confidence: 0.9),
+        ]
+    }
+
+    @Test func aFacePassingAcrossABodyTheOtherWayIsNotFusedWithIt() throws {
+        var pipeline = TrackingPipeline()
+        let tick = Duration.nanoseconds(33_333_333)
+        var now = Duration.zero
         var crossingFrames = 0, fusedFrames = 0, identifiersWhileCrossing: Set<Int> = []
         for index in 0..<90 {
             now += tick
@@ -90,11 +100,9 @@ extension TrackingPipelineTests {
             // A body walking right at 0.2 rad/s (its face turned away); a face — someone behind,
             // whose body is hidden — walking left at 0.25 rad/s, across the body's head at 1 s.
             let bodyYaw = -0.2 + 0.2 * t, faceYaw = 0.25 - 0.25 * t
-            let observations = [
-                Observation(kind: .body, box: try box(yaw: bodyYaw, pitch: -0.05, width: 0.12, height: 0.5), confidence: 0.9),
-                Observation(kind: .face, box: try box(yaw: faceYaw, pitch: 0.15, width: 0.04, height: 0.05), confidence: 0.9),
-            ]
-            pipeline.observe(observations, camera: Self.camera, captureTime: now, gimbalYawRadians: 0, gimbalPitchRadians: 0)
+            pipeline.observe(
+                try bodyAndFace(bodyYaw: bodyYaw, faceYaw: faceYaw), camera: Self.camera, captureTime: now,
+                gimbalYawRadians: 0, gimbalPitchRadians: 0)
             _ = pipeline.step(now: now, gimbalYawRadians: 0, gimbalPitchRadians: 0)
             if abs(faceYaw - bodyYaw) < 0.05 {
                 crossingFrames += 1
@@ -112,11 +120,8 @@ extension TrackingPipelineTests {
             now += tick
             let bodyYaw = -0.2 + 0.2 * Double(index) / 30
             together.observe(
-                [
-                    Observation(kind: .body, box: try box(yaw: bodyYaw, pitch: -0.05, width: 0.12, height: 0.5), confidence: 0.9),
-                    Observation(kind: .face, box: try box(yaw: bodyYaw, pitch: 0.15, width: 0.04, height: 0.05), confidence: 0.9),
-                ],
-                camera: Self.camera, captureTime: now, gimbalYawRadians: 0, gimbalPitchRadians: 0)
+                try bodyAndFace(bodyYaw: bodyYaw, faceYaw: bodyYaw), camera: Self.camera, captureTime: now,
+                gimbalYawRadians: 0, gimbalPitchRadians: 0)
             _ = together.step(now: now, gimbalYawRadians: 0, gimbalPitchRadians: 0)
         }
         #expect(together.subjects.count == 1 && together.subjects.first?.faceTrack != nil)

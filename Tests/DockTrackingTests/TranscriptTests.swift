@@ -75,11 +75,6 @@ extension TrackingPipelineTests {
         var pipeline = TrackingPipeline()
         let tick = Duration.nanoseconds(33_333_333)
         var now = Duration.zero
-        func box(yaw: Double, pitch: Double, width: Double, height: Double) throws -> NormalizedRect {
-            try #require(
-                AngularBox(yawRadians: yaw, pitchRadians: pitch, widthRadians: width, heightRadians: height)
-                    .project(camera: Self.camera, gimbalYawRadians: 0, gimbalPitchRadians: 0))
-        }
         var lines = [
             "| t (s) | body yaw | face yaw | face on the body's head | subjects (identifier: body track + face track) |",
             "|---|---|---|---|---|",
@@ -89,11 +84,8 @@ extension TrackingPipelineTests {
             let t = Double(index) / 30
             let bodyYaw = -0.2 + 0.2 * t, faceYaw = 0.25 - 0.25 * t
             pipeline.observe(
-                [
-                    Observation(kind: .body, box: try box(yaw: bodyYaw, pitch: -0.05, width: 0.12, height: 0.5), confidence: 0.9),
-                    Observation(kind: .face, box: try box(yaw: faceYaw, pitch: 0.15, width: 0.04, height: 0.05), confidence: 0.9),
-                ],
-                camera: Self.camera, captureTime: now, gimbalYawRadians: 0, gimbalPitchRadians: 0)
+                try bodyAndFace(bodyYaw: bodyYaw, faceYaw: faceYaw), camera: Self.camera, captureTime: now,
+                gimbalYawRadians: 0, gimbalPitchRadians: 0)
             _ = pipeline.step(now: now, gimbalYawRadians: 0, gimbalPitchRadians: 0)
             let onHead = abs(faceYaw - bodyYaw) < 0.05
             let subjects = pipeline.subjects.sorted { $0.identifier < $1.identifier }.map { subject in
