@@ -85,6 +85,12 @@ public struct NormalizedRect: Hashable, Sendable {
         return NormalizedRect(x: left, y: top, width: right - left, height: bottom - top)
     }
 
+    /// Whether the two boxes share any area: exactly when `intersection` is not nil, without
+    /// making it.
+    public func intersects(_ other: NormalizedRect) -> Bool {
+        min(maxX, other.maxX) > max(x, other.x) && min(maxY, other.maxY) > max(y, other.y)
+    }
+
     /// Intersection over union, 0...1.
     public func intersectionOverUnion(_ other: NormalizedRect) -> Double {
         guard let overlap = intersection(other) else { return 0 }

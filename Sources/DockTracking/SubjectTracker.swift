@@ -400,6 +400,9 @@ public struct SubjectTracker: Sendable {
     private var classes: [UInt8] = []
     /// Whether each track is out of the picture at the start of the frame's association.
     private var isOut: [Bool] = []
+    /// Whether each track takes part in the frame's association: in the picture, with a valid
+    /// prediction.
+    private var isAssociable: [Bool] = []
     /// Whether each track is hidden this frame (see `Configuration.hiddenAfterFrames`).
     private var isHidden: [Bool] = []
     /// The appearance distance of each track (row) from each observation (column, `count` a
@@ -436,6 +439,7 @@ public struct SubjectTracker: Sendable {
         expectedBoxes.reserveCapacity(configuration.maximumTracks)
         classes.reserveCapacity(solver.maximumColumns)
         isOut.reserveCapacity(configuration.maximumTracks)
+        isAssociable.reserveCapacity(configuration.maximumTracks)
         isHidden.reserveCapacity(configuration.maximumTracks)
         appearanceDistances.reserveCapacity(configuration.maximumTracks * solver.maximumColumns)
         lostTracks.reserveCapacity(configuration.maximumTracks)
@@ -691,6 +695,7 @@ public struct SubjectTracker: Sendable {
         kinds.removeAll(keepingCapacity: true)
         detectorIdentifiers.removeAll(keepingCapacity: true)
         isOut.removeAll(keepingCapacity: true)
+        isAssociable.removeAll(keepingCapacity: true)
         isHidden.removeAll(keepingCapacity: true)
         expectedBoxes.removeAll(keepingCapacity: true)
         let hiddenAfter = configuration.hiddenAfterFrames * frameInterval, hiddenAtMost = configuration.coastAfter.trackerSeconds
@@ -710,6 +715,7 @@ public struct SubjectTracker: Sendable {
             kinds.append(tracks[index].kind)
             detectorIdentifiers.append(tracks[index].detectorIdentifier)
             isOut.append(tracks[index].outOfPicture != nil)
+            isAssociable.append(predictions[index].isValid && tracks[index].outOfPicture == nil)
             let unseen = (captureTime - tracks[index].lastSeen).trackerSeconds
             isHidden.append(hiddenAfter > 0 && tracks[index].phase == .confirmed && unseen > hiddenAfter && unseen <= hiddenAtMost)
         }
@@ -842,7 +848,7 @@ public struct SubjectTracker: Sendable {
     /// on that side: it is frozen there (see `Track.outOfPicture`).
     private mutating func markTracksOutOfPicture() {
         for index in predictions.indices
-        where !matched[index] && !isOut[index] && phases[index] != .tentative && predictions[index].isValid
+        where !matched[index] && isAssociable[index] && phases[index] != .tentative
             && tracks[index].lastSeen - tracks[index].born >= configuration.outOfPictureAfterSeen
         {
             let expected = expectedBoxes[index], centre = expected.x + expected.width / 2
@@ -933,7 +939,7 @@ public struct SubjectTracker: Sendable {
     ) {
         rows.removeAll(keepingCapacity: true)
         columns.removeAll(keepingCapacity: true)
-        for index in predictions.indices where kinds[index] == kind && !matched[index] && predictions[index].isValid && !isOut[index] {
+        for index in isAssociable.indices where kinds[index] == kind && !matched[index] && isAssociable[index] {
             let phase = phases[index]
             let isRow =
                 switch stage {
@@ -953,6 +959,14 @@ public struct SubjectTracker: Sendable {
         // The costs read the per-frame buffers through pointers: no retain, no bounds check, no
         // copy of a prediction per pair — nor of the settings (some 600 bytes, ten times a frame).
         let unpaired = configuration.unpairedCost + (stage == .distant ? configuration.overlapWeight : 0)
+        // Every stage but the distant one asks a pair's boxes to overlap (`allowedOverlap`), unless
+        // the detector vouches for it: a pair whose boxes do not meet at all — most of a frame's —
+        // is refused before anything else about it is worked out.
+        let needsOverlap =
+            stage != .distant
+            && min(
+                configuration.minimumOverlap, configuration.minimumOverlapHidden, configuration.minimumOverlapCoasting,
+                configuration.minimumOverlapUnconfident) > 0
         withUnsafePointer(to: &configuration) { settings in
             rows.withUnsafeBufferPointer { rows in
                 columns.withUnsafeBufferPointer { columns in
@@ -973,6 +987,11 @@ public struct SubjectTracker: Sendable {
                                                     if let mine = trackIdentifiers[track], let theirs = observations[observation].identifier
                                                     {
                                                         same = mine == theirs
+                                                    }
+                                                    // (A box the border cut is compared with the expected box cut
+                                                    // alike, below: the cut one lies within the whole one.)
+                                                    if needsOverlap, same != true, !expectedBoxes[track].intersects(box) {
+                                                        return .infinity
                                                     }
                                                     // A box the border cut is compared with the expected box cut
                                                     // alike, on its measured part only.

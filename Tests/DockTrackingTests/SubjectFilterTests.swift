@@ -231,4 +231,58 @@ extension SubjectFilterTests {
         #expect(filter.state[1] == pitch)
         #expect(filter.covariance[3 * 7] > 0 && filter.covariance[3 * 7].isFinite)
     }
+
+    /// For a box on time the prediction's P Hᵀ and S skip H's rate columns (a rate moves nothing
+    /// in no time): they are still the plain products P Hᵀ and H P Hᵀ + R, for a subject moving
+    /// across a camera turned a quarter and mirrored (each delivered coordinate taken from another
+    /// aligned one) with the gimbal turned away, after boxes that correlated every state.
+    @Test func anOnTimePredictionIsTheProductOfPAndH() throws {
+        var camera = Self.camera
+        camera.orientation = .rotatedClockwise
+        camera.isMirrored = true
+        let (gimbalYaw, gimbalPitch) = (0.3, -0.1)
+        var filter = SubjectFilter(first: AngularBox(yawRadians: 0.35, pitchRadians: -0.05, widthRadians: 0.1, heightRadians: 0.3))
+        for step in 1...10 {
+            let box = try #require(
+                AngularBox(
+                    yawRadians: 0.35 + 0.01 * Double(step), pitchRadians: -0.05 + 0.005 * Double(step),
+                    widthRadians: 0.1 + 0.002 * Double(step), heightRadians: 0.3
+                ).project(camera: camera, gimbalYawRadians: gimbalYaw, gimbalPitchRadians: gimbalPitch))
+            filter.predict(seconds: 1.0 / 30)
+            let fused = filter.update(with: box, camera: camera, gimbalYawRadians: gimbalYaw, gimbalPitchRadians: gimbalPitch)
+            #expect(fused)
+        }
+        filter.predict(seconds: 1.0 / 30)
+        let model = try #require(MeasurementModel(camera: camera, gimbalYawRadians: gimbalYaw, gimbalPitchRadians: gimbalPitch))
+        let prediction = filter.prediction(model, lagSeconds: 0)
+        let (measurement, h) = try #require(model.measure(filter.state, lagSeconds: 0))
+        #expect(prediction.isValid)
+        let p = filter.covariance
+        // Every state is correlated with the rates, which the shortcut leaves out.
+        for row in 0..<6 where row != 2 { #expect(abs(p[row * 6 + 2]) > 0, "P[\(row), 2]") }
+        var pht = InlineArray<24, Double>(repeating: 0)
+        for row in 0..<6 {
+            for column in 0..<4 {
+                for k in 0..<6 { pht[row * 4 + column] += p[row * 6 + k] * h[column * 6 + k] }
+            }
+        }
+        var s = InlineArray<16, Double>(repeating: 0)
+        for row in 0..<4 {
+            for column in 0..<4 {
+                for k in 0..<6 { s[row * 4 + column] += h[row * 6 + k] * pht[k * 4 + column] }
+            }
+        }
+        for axis in 0..<2 {
+            let deviation = max(abs(measurement[axis + 2]) * filter.noise.boxNoise, filter.noise.boxNoiseFloor)
+            s[axis * 5] += deviation * deviation
+            s[(axis + 2) * 5] += deviation * deviation
+        }
+        for index in 0..<4 { #expect(prediction.measurement[index] == measurement[index]) }
+        for index in 0..<24 {
+            #expect(abs(prediction.covarianceTimesJacobian[index] - pht[index]) <= 1e-12 * abs(pht[0]), "P Hᵀ[\(index)]")
+        }
+        for index in 0..<16 {
+            #expect(abs(prediction.innovationCovariance[index] - s[index]) <= 1e-12 * abs(s[0]), "S[\(index)]")
+        }
+    }
 }

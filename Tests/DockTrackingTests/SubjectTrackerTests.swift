@@ -307,6 +307,39 @@ extension SubjectTrackerTests {
         #expect(vouched.left > geometric.left + 0.005, "with them it follows detector 7's box to the right: \(vouched.left)")
     }
 
+    /// The detector's identifier lifts the overlap floor: a young track is paired with the box
+    /// that carries its identifier though that box no longer meets the one it expected, rather
+    /// than with another identifier's box that does (the association refuses pairs that do not
+    /// meet before anything else about them, but not such a one).
+    @Test func theDetectorsIdentifierVouchesForABoxThatNoLongerOverlaps() throws {
+        func run(identifiers: Bool) throws -> (identifier: Int?, yaw: Double) {
+            var tracker = SubjectTracker()
+            update(
+                &tracker, [Observation(kind: .body, box: box(yaw: 0, width: 0.03), confidence: 0.9, identifier: identifiers ? 7 : nil)],
+                at: 0)
+            let track = try #require(tracker.tracks.first)
+            // Its own box moved on by more than its width; another, overlapping it, came in.
+            let moved = box(yaw: 0.04, width: 0.03), stranger = box(yaw: 0.01, width: 0.03)
+            #expect(
+                !tracker.tracks[0].filter.angularBox.project(camera: Self.camera, gimbalYawRadians: 0, gimbalPitchRadians: 0)!.intersects(
+                    moved))
+            update(
+                &tracker,
+                [
+                    Observation(kind: .body, box: stranger, confidence: 0.9, identifier: identifiers ? 8 : nil),
+                    Observation(kind: .body, box: moved, confidence: 0.9, identifier: identifiers ? 7 : nil),
+                ],
+                at: 1)
+            let after = try #require(tracker.tracks.first { $0.identifier == track.identifier })
+            return (after.detectorIdentifier, after.filter.angularBox.yawRadians)
+        }
+        let geometric = try run(identifiers: false)
+        #expect(geometric.yaw < 0.02, "without identifiers the track takes the box that overlaps: \(geometric.yaw)")
+        let vouched = try run(identifiers: true)
+        #expect(vouched.identifier == 7)
+        #expect(vouched.yaw > 0.02, "with them it takes its own: \(vouched.yaw)")
+    }
+
     @Test func configurationsAreChecked() {
         #expect(SubjectTracker.Configuration().isValid)
         for change: (inout SubjectTracker.Configuration) -> Void in [
