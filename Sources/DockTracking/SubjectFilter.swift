@@ -434,40 +434,33 @@ public struct SubjectFilter: Sendable {
     @discardableResult
     mutating func update(with box: NormalizedRect, _ prediction: Prediction) -> Bool {
         guard prediction.isValid, let innovation = prediction.innovation(box) else { return false }
-        // K = P Hᵀ S⁻¹ (6 × 4).
-        var gain = InlineArray<24, Double>(repeating: 0)
+        // Four columns at a time (`SIMD4`): the rows of P Hᵀ, S⁻¹ and K are vectors.
         prediction.covarianceTimesJacobian.withElements { pht in
             prediction.inverseInnovationCovariance.withElements { inverse in
-                gain.withMutableElements { out in
-                    for row in 0..<6 {
-                        for column in 0..<4 {
-                            var value = 0.0
-                            for k in 0..<4 { value += pht[row * 4 + k] * inverse[k * 4 + column] }
-                            out[row * 4 + column] = value
-                        }
-                    }
+                func row(_ m: UnsafePointer<Double>, _ index: Int) -> SIMD4<Double> {
+                    SIMD4(m[index * 4], m[index * 4 + 1], m[index * 4 + 2], m[index * 4 + 3])
                 }
-            }
-            gain.withElements { k in
-                innovation.withElements { innovations in
-                    state.withMutableElements { x in
-                        for row in 0..<6 {
-                            var correction = 0.0
-                            for column in 0..<4 { correction += k[row * 4 + column] * innovations[column] }
-                            x[row] += correction
-                        }
-                        x[4] = max(x[4], 1e-4)
-                        x[5] = max(x[5], 1e-4)
-                    }
+                let inverseRows = (row(inverse, 0), row(inverse, 1), row(inverse, 2), row(inverse, 3))
+                let v = SIMD4(innovation[0], innovation[1], innovation[2], innovation[3])
+                // K = P Hᵀ S⁻¹ (6 × 4), a row at a time.
+                var gain = InlineArray<6, SIMD4<Double>>(repeating: .zero)
+                for index in 0..<6 {
+                    let h = row(pht, index)
+                    gain[index] = h[0] * inverseRows.0 + h[1] * inverseRows.1 + h[2] * inverseRows.2 + h[3] * inverseRows.3
+                }
+                state.withMutableElements { x in
+                    for index in 0..<6 { x[index] += (gain[index] * v).sum() }
+                    x[4] = max(x[4], 1e-4)
+                    x[5] = max(x[5], 1e-4)
                 }
                 // P = P − K (P Hᵀ)ᵀ = P − K H P, computed for the upper triangle and mirrored.
                 covariance.withMutableElements { p in
-                    for row in 0..<6 {
-                        for column in row..<6 {
-                            var value = p[row * 6 + column]
-                            for index in 0..<4 { value -= k[row * 4 + index] * pht[column * 4 + index] }
-                            p[row * 6 + column] = value
-                            p[column * 6 + row] = value
+                    for r in 0..<6 {
+                        let k = gain[r]
+                        for c in r..<6 {
+                            let value = p[r * 6 + c] - (k * row(pht, c)).sum()
+                            p[r * 6 + c] = value
+                            p[c * 6 + r] = value
                         }
                     }
                     for index in 0..<6 { p[index * 7] = max(p[index * 7], 1e-12) }

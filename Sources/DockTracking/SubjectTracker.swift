@@ -959,6 +959,8 @@ public struct SubjectTracker: Sendable {
         // The costs read the per-frame buffers through pointers: no retain, no bounds check, no
         // copy of a prediction per pair — nor of the settings (some 600 bytes, ten times a frame).
         let unpaired = configuration.unpairedCost + (stage == .distant ? configuration.overlapWeight : 0)
+        // (Asked once: binding the late frame copies it.)
+        let isLate = late != nil
         // Every stage but the distant one asks a pair's boxes to overlap (`allowedOverlap`), unless
         // the detector vouches for it: a pair whose boxes do not meet at all — most of a frame's —
         // is refused before anything else about it is worked out.
@@ -1043,7 +1045,7 @@ public struct SubjectTracker: Sendable {
             let isFused: Bool
             if !edges.isEmpty {
                 isFused = self.tracks[trackIndex].filter.update(with: box, predictions[trackIndex].clipped(edges))
-            } else if let late {
+            } else if isLate, let late {
                 // A late box far from where the track expected it may tell of a maneuver
                 // (`Configuration.lateManeuverRatio`): the box is fused both ways, and the two
                 // estimates mixed by how likely each is.

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import DockTracking
@@ -71,5 +72,39 @@ import Testing
         for index in 20..<80 { fit.add(yawRadians: 0.1 * Double(index) / 30, at: time(Double(index) / 30)) }
         let many = try #require(fit.estimate(minimumResidual: 0.005))
         #expect(many.variance < few.variance / 5, "\(few.variance) → \(many.variance)")
+    }
+
+    /// The running sums age by exp(−step / window), worked out again only when the step between
+    /// samples changes: with steps that change often, repeat and come back, the fitted rate is the
+    /// weighted least-squares line's, worked out here from every sample's own weight.
+    @Test func irregularStepsGiveTheWeightedLine() throws {
+        let window = 0.5
+        var fit = ObservedRate(window: window)
+        let steps: [Double] = [1.0 / 30, 1.0 / 30, 1.0 / 15, 0.05, 1.0 / 30, 0.1, 0.1, 1.0 / 30, 0.02, 1.0 / 15, 1.0 / 30, 1.0 / 30]
+        var samples: [(t: Double, yaw: Double)] = []
+        var t = 0.0
+        for (index, step) in steps.enumerated() {
+            t += step
+            let yaw = 0.3 * t + (index % 3 == 0 ? 0.01 : -0.005)
+            samples.append((t, yaw))
+            fit.add(yawRadians: yaw, at: time(t))
+        }
+        let last = try #require(samples.last).t
+        var (weight, sumT, sumY, sumTT, sumTY) = (0.0, 0.0, 0.0, 0.0, 0.0)
+        for sample in samples {
+            let w = exp(-(last - sample.t) / window), age = sample.t - last
+            weight += w
+            sumT += w * age
+            sumY += w * sample.yaw
+            sumTT += w * age * age
+            sumTY += w * age * sample.yaw
+        }
+        let meanT = sumT / weight
+        let covariance: Double = sumTY / weight - meanT * sumY / weight
+        let variance: Double = sumTT / weight - meanT * meanT
+        let slope = covariance / variance
+        let estimate = try #require(fit.estimate())
+        #expect(abs(estimate.rate - slope) < 1e-9, "\(estimate.rate) against \(slope)")
+        #expect(abs(estimate.rate - 0.3) < 0.05)
     }
 }
