@@ -222,6 +222,7 @@ public struct SubjectFilter: Sendable {
         /// The squared Mahalanobis distance of `box` from the expected one (for a late box, against
         /// `gateCovariance`); nil for an invalid prediction or a box that is not finite or has no
         /// size.
+        @inline(__always)
         func distance(to box: NormalizedRect) -> Double? {
             guard isValid, let innovation = innovation(box) else { return nil }
             return (isLate ? inverseGateCovariance : inverseInnovationCovariance).withElements { inverse in
@@ -238,6 +239,7 @@ public struct SubjectFilter: Sendable {
         }
 
         /// z − h(x) (T (z − h(x)) for a clipped box); nil for a box that is not finite or has no size.
+        @inline(__always)
         func innovation(_ box: NormalizedRect) -> InlineArray<4, Double>? {
             guard box.x.isFinite, box.y.isFinite, box.width.isFinite, box.height.isFinite, box.width > 0, box.height > 0
             else { return nil }
@@ -432,6 +434,7 @@ public struct SubjectFilter: Sendable {
     /// Fuses `box` against a prediction made from the current state; false (and nothing changed)
     /// for a box that is not finite or has no size.
     @discardableResult
+    @inline(__always)
     mutating func update(with box: NormalizedRect, _ prediction: Prediction) -> Bool {
         guard prediction.isValid, let innovation = prediction.innovation(box) else { return false }
         // Four columns at a time (`SIMD4`): the rows of P Hᵀ, S⁻¹ and K are vectors.

@@ -1045,27 +1045,11 @@ public struct SubjectTracker: Sendable {
             let isFused: Bool
             if !edges.isEmpty {
                 isFused = self.tracks[trackIndex].filter.update(with: box, predictions[trackIndex].clipped(edges))
-            } else if isLate, let late {
-                // A late box far from where the track expected it may tell of a maneuver
-                // (`Configuration.lateManeuverRatio`): the box is fused both ways, and the two
-                // estimates mixed by how likely each is.
-                let maneuver = lateManeuver(trackIndex, box, late, captureTime: captureTime)
-                // (Copied only then, and through a pointer: a filter is a few hundred bytes, a
-                // track read through the array's subscript can be copied whole.)
-                let turned = maneuver.probability > 0 ? self.tracks.withUnsafeBufferPointer { $0[trackIndex].filter } : nil
-                isFused = self.tracks[trackIndex].filter.update(with: box, predictions[trackIndex])
-                if isFused, var turned {
-                    for axis in 0..<2 where maneuver.axes[axis] {
-                        turned.allowRateChange(axis: axis, variance: configuration.lateManeuverVariance, secondsAgo: maneuver.secondsAgo)
-                    }
-                    // (The track's prediction is not read again this frame: it is matched.)
-                    turned.prediction(late.model, lagSeconds: late.lagSeconds, into: &predictions[trackIndex])
-                    if turned.update(with: box, predictions[trackIndex]) {
-                        self.tracks[trackIndex].filter.mix(with: turned, share: maneuver.probability)
-                    }
-                }
+            } else if isLate {
+                isFused = fuseLate(trackIndex, box, late!, captureTime: captureTime)
             } else {
-                isFused = self.tracks[trackIndex].filter.update(with: box, predictions[trackIndex])
+                // (The prediction read in place: through the array's subscript it is copied.)
+                isFused = predictions.withUnsafeBufferPointer { self.tracks[trackIndex].filter.update(with: box, $0[trackIndex]) }
             }
             guard isFused else { continue }
             // Boxes much later than the present tell of the past, through the lag's linear
@@ -1117,6 +1101,31 @@ extension SubjectTracker {
         let camera: CameraInformation
         let gimbalYawRadians: Double
         let gimbalPitchRadians: Double
+    }
+
+    /// Fuses whole box `box` of a frame late enough for the rule for late maneuvers into track
+    /// `index`: a late box far from where the track expected it may tell of a maneuver
+    /// (`Configuration.lateManeuverRatio`), and is then fused both ways, the two estimates mixed by
+    /// how likely each is. False when the box cannot be fused. (A function of its own, out of
+    /// line: a frame this late is rare, and inlined its late frame was copied for every pair.)
+    @inline(never)
+    private mutating func fuseLate(_ index: Int, _ box: NormalizedRect, _ late: LateFrame, captureTime: Duration) -> Bool {
+        let maneuver = lateManeuver(index, box, late, captureTime: captureTime)
+        // (Copied only then, and through a pointer: a filter is a few hundred bytes, a track read
+        // through the array's subscript can be copied whole.)
+        let turned = maneuver.probability > 0 ? tracks.withUnsafeBufferPointer { $0[index].filter } : nil
+        guard tracks[index].filter.update(with: box, predictions[index]) else { return false }
+        if var turned {
+            for axis in 0..<2 where maneuver.axes[axis] {
+                turned.allowRateChange(axis: axis, variance: configuration.lateManeuverVariance, secondsAgo: maneuver.secondsAgo)
+            }
+            // (The track's prediction is not read again this frame: it is matched.)
+            turned.prediction(late.model, lagSeconds: late.lagSeconds, into: &predictions[index])
+            if turned.update(with: box, predictions[index]) {
+                tracks[index].filter.mix(with: turned, share: maneuver.probability)
+            }
+        }
+        return true
     }
 
     /// The rule for a late box that tells of a maneuver (`Configuration.lateManeuverRatio`), for
