@@ -20,10 +20,6 @@ public struct ObservedRate: Sendable, Hashable {
     private var weight = 0.0, sumT = 0.0, sumTT = 0.0, sumY = 0.0, sumTY = 0.0, sumYY = 0.0
     /// Samples added (not weighted).
     public private(set) var samples = 0
-    /// The last step between samples and exp(−step / window) for it: boxes come a frame apart,
-    /// so the exponential is nearly always the one worked out before (it was 1.4 % of the
-    /// tracker's time, one a fused box).
-    private var lastStep = 0.0, lastDecay = 1.0
 
     /// An empty fit with weights falling by e every `window` seconds.
     public init(window: Double) {
@@ -41,11 +37,7 @@ public struct ObservedRate: Sendable, Hashable {
             sumTT -= 2 * step * sumT - step * step * weight
             sumT -= step * weight
             sumTY -= step * sumY
-            if step != lastStep {
-                lastStep = step
-                lastDecay = window > 0 ? exp(-step / window) : 0
-            }
-            let decay = lastDecay
+            let decay = window > 0 ? exp(-step / window) : 0
             weight *= decay
             sumT *= decay
             sumTT *= decay

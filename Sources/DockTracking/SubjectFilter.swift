@@ -451,8 +451,13 @@ public struct SubjectFilter: Sendable {
                     let h = row(pht, index)
                     gain[index] = h[0] * inverseRows.0 + h[1] * inverseRows.1 + h[2] * inverseRows.2 + h[3] * inverseRows.3
                 }
+                // (Each sum written out in the order the scalar loops took: the same numbers to the
+                // bit, whatever order `SIMD.sum()` may take.)
                 state.withMutableElements { x in
-                    for index in 0..<6 { x[index] += (gain[index] * v).sum() }
+                    for index in 0..<6 {
+                        let terms = gain[index] * v
+                        x[index] += terms[0] + terms[1] + terms[2] + terms[3]
+                    }
                     x[4] = max(x[4], 1e-4)
                     x[5] = max(x[5], 1e-4)
                 }
@@ -461,7 +466,12 @@ public struct SubjectFilter: Sendable {
                     for r in 0..<6 {
                         let k = gain[r]
                         for c in r..<6 {
-                            let value = p[r * 6 + c] - (k * row(pht, c)).sum()
+                            let terms = k * row(pht, c)
+                            var value = p[r * 6 + c]
+                            value -= terms[0]
+                            value -= terms[1]
+                            value -= terms[2]
+                            value -= terms[3]
                             p[r * 6 + c] = value
                             p[c * 6 + r] = value
                         }
@@ -558,25 +568,26 @@ func invert4(_ matrix: UnsafePointer<Double>, into result: UnsafeMutablePointer<
 }
 
 /// The inverse of a symmetric positive definite 4 × 4 matrix (row-major; its lower triangle is
-/// read) by its LDLᵀ factors, written in full into `result`; false when a pivot is not positive
-/// and finite (the matrix is not positive definite, or not finite), and `result` then holds
-/// nothing of use. Every innovation covariance is one: H P Hᵀ with P positive semi-definite, plus
-/// R with a positive floor. Unrolled and without pivoting, it is a few times quicker than the
-/// Gauss–Jordan of `invert4` (which was a tenth of the tracker's time), and LDLᵀ needs no
-/// pivoting on such a matrix to be stable.
+/// read) by its LDLᵀ factors, written in full into `result`; false, and `result` untouched, when
+/// a pivot is not finite or not above 10⁻³⁰⁰ (`invert4`'s least pivot): the matrix is not
+/// positive definite, or not finite. An innovation covariance nearly always is one — H P Hᵀ with
+/// P positive semi-definite, plus R with a positive floor — but a late box's retrodicted P is
+/// kept positive only block by block, so `invertCovariance4` falls back on `invert4`. Unrolled and
+/// without pivoting, it is a few times quicker than Gauss–Jordan (which was a tenth of the
+/// tracker's time), and LDLᵀ needs no pivoting on a positive definite matrix to be stable.
 func invertSymmetric4(_ a: UnsafePointer<Double>, into result: UnsafeMutablePointer<Double>) -> Bool {
     // A = L D Lᵀ, L unit lower triangular.
     let d0 = a[0]
-    guard d0 > 0, d0.isFinite else { return false }
+    guard d0 > 1e-300, d0.isFinite else { return false }
     let l10 = a[4] / d0, l20 = a[8] / d0, l30 = a[12] / d0
     let d1 = a[5] - l10 * l10 * d0
-    guard d1 > 0, d1.isFinite else { return false }
+    guard d1 > 1e-300, d1.isFinite else { return false }
     let l21 = (a[9] - l20 * l10 * d0) / d1, l31 = (a[13] - l30 * l10 * d0) / d1
     let d2 = a[10] - l20 * l20 * d0 - l21 * l21 * d1
-    guard d2 > 0, d2.isFinite else { return false }
+    guard d2 > 1e-300, d2.isFinite else { return false }
     let l32 = (a[14] - l30 * l20 * d0 - l31 * l21 * d1) / d2
     let d3 = a[15] - l30 * l30 * d0 - l31 * l31 * d1 - l32 * l32 * d2
-    guard d3 > 0, d3.isFinite else { return false }
+    guard d3 > 1e-300, d3.isFinite else { return false }
     // X = L⁻¹, unit lower triangular too; A⁻¹ = Xᵀ D⁻¹ X.
     let x10 = -l10, x21 = -l21, x32 = -l32
     let x20 = -(l20 + l21 * x10), x31 = -(l31 + l32 * x21)

@@ -29,4 +29,32 @@ import Testing
         #expect(!box.intersects(NormalizedRect(x: 0.5, y: 0.2, width: 0.1, height: 0.3)))
         #expect(box.intersects(NormalizedRect(x: 0.49, y: 0.49, width: 0.1, height: 0.1)))
     }
+
+    /// What the association's early refusal rests on: a box that does not meet the expected box
+    /// does not meet it either once the expected box is cut like it at the picture's border
+    /// (`ClippedEdges.clip` only shrinks a box), so its overlap is 0 both ways. On random boxes
+    /// about the borders, many of them cut there.
+    @Test func aCutExpectedBoxMeetsNoBoxTheWholeOneDidNot() {
+        var random = SimulationRandom(seed: 9)
+        var cut = 0
+        for _ in 0..<20_000 {
+            func box() -> NormalizedRect {
+                let x = random.unit() * 1.4 - 0.3, y = random.unit() * 1.4 - 0.3
+                let width = random.unit() * 0.5, height = random.unit() * 0.5
+                // Cut by the picture, as a detector's box is.
+                let left = max(0, x), top = max(0, y), right = min(1, x + width), bottom = min(1, y + height)
+                return NormalizedRect(x: left, y: top, width: max(0, right - left), height: max(0, bottom - top))
+            }
+            let observed = box(), expected = box()
+            guard observed.width > 0, observed.height > 0 else { continue }
+            let edges = ClippedEdges(observed: observed, expected: expected, margin: 0.01)
+            let clipped = edges.clip(expected, like: observed)
+            if !edges.isEmpty { cut += 1 }
+            if !expected.intersects(observed) {
+                #expect(!clipped.intersects(observed), "\(expected) cut to \(clipped) against \(observed)")
+                #expect(clipped.intersectionOverUnion(observed) == 0)
+            }
+        }
+        #expect(cut > 2000, "\(cut) cut")
+    }
 }

@@ -74,9 +74,9 @@ import Testing
         #expect(many.variance < few.variance / 5, "\(few.variance) → \(many.variance)")
     }
 
-    /// The running sums age by exp(−step / window), worked out again only when the step between
-    /// samples changes: with steps that change often, repeat and come back, the fitted rate is the
-    /// weighted least-squares line's, worked out here from every sample's own weight.
+    /// The running sums age by exp(−step / window) at each sample: with steps that change often,
+    /// repeat and come back, the fitted rate is the weighted least-squares line's, worked out here
+    /// from every sample's own weight.
     @Test func irregularStepsGiveTheWeightedLine() throws {
         let window = 0.5
         var fit = ObservedRate(window: window)

@@ -340,6 +340,26 @@ extension SubjectTrackerTests {
         #expect(vouched.yaw > 0.02, "with them it takes its own: \(vouched.yaw)")
     }
 
+    /// With an overlap floor of 0 a pair that does not meet is allowed: the association's early
+    /// refusal of such pairs is off. A young track takes its box that moved past the one it
+    /// expected; with the usual floor the box starts a track of its own.
+    @Test func withNoOverlapFloorABoxThatNoLongerMeetsIsStillPaired() throws {
+        func tracks(minimumOverlap: Double) throws -> Int {
+            var configuration = SubjectTracker.Configuration()
+            configuration.minimumOverlap = minimumOverlap
+            var tracker = SubjectTracker(configuration: configuration)
+            update(&tracker, [Observation(kind: .body, box: box(yaw: 0, width: 0.03), confidence: 0.9)], at: 0)
+            let expected = try #require(
+                tracker.tracks.first?.filter.angularBox.project(camera: Self.camera, gimbalYawRadians: 0, gimbalPitchRadians: 0))
+            let moved = box(yaw: 0.04, width: 0.03)
+            #expect(!expected.intersects(moved))
+            update(&tracker, [Observation(kind: .body, box: moved, confidence: 0.9)], at: 1)
+            return tracker.tracks.count
+        }
+        #expect(try tracks(minimumOverlap: 0.1) == 2)
+        #expect(try tracks(minimumOverlap: 0) == 1)
+    }
+
     @Test func configurationsAreChecked() {
         #expect(SubjectTracker.Configuration().isValid)
         for change: (inout SubjectTracker.Configuration) -> Void in [
