@@ -990,8 +990,8 @@ public struct SubjectTracker: Sendable {
                                                     {
                                                         same = mine == theirs
                                                     }
-                                                    // (A box the border cut is compared with the expected box cut
-                                                    // alike, below: the cut one lies within the whole one.)
+                                                    // (The expected box cut like this one, below, lies within the
+                                                    // whole one: if the whole one does not meet it, neither does that.)
                                                     if needsOverlap, same != true, !expectedBoxes[track].intersects(box) {
                                                         return .infinity
                                                     }
