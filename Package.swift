@@ -18,8 +18,8 @@ let package = Package(
         .library(name: "V4L2Protocol", targets: ["V4L2Protocol"]),
         .library(name: "DockTracking", targets: ["DockTracking"]),
         .library(name: "DockSimulator", targets: ["DockSimulator"]),
-        .library(name: "DockCore", targets: ["DockCore"]),
-        .library(name: "DockHost", targets: ["DockHost"]),
+        .library(name: "DockLinks", targets: ["DockLinks"]),
+        .library(name: "DockPolicy", targets: ["DockPolicy"]),
         .executable(name: "dockwire", targets: ["dockwire"]),
         .executable(name: "docksim", targets: ["docksim"]),
         .executable(name: "dockd", targets: ["dockd"]),
@@ -31,42 +31,42 @@ let package = Package(
     ],
     targets: [
         // Pure: the version every program and the package show (one constant).
-        .target(name: "DockVersion", swiftSettings: strictSettings),
+        .target(name: "DockVersion", path: "Sources/Core/DockVersion", swiftSettings: strictSettings),
 
         // Pure: options declared once (name, value, range, help), and from them the parser, the
         // help and the shell completions of every program.
-        .target(name: "DockOptions", swiftSettings: strictSettings),
+        .target(name: "DockOptions", path: "Sources/Core/DockOptions", swiftSettings: strictSettings),
 
         // Pure: the log levels (syslog's), one type for the host's policy and the daemon's logger.
-        .target(name: "DockLogLevel", swiftSettings: strictSettings),
+        .target(name: "DockLogLevel", path: "Sources/Core/DockLogLevel", swiftSettings: strictSettings),
 
         // Pure: the dock serial protocol (Protocol/dock-serial.md). Standard library only.
-        .target(name: "DockProtocol", swiftSettings: strictSettings),
+        .target(name: "DockProtocol", path: "Sources/Core/DockProtocol", swiftSettings: strictSettings),
         // dockd's one JSON reader, for the API and every file it reads; pure, imports nothing.
-        .target(name: "DockJSON", swiftSettings: strictSettings),
+        .target(name: "DockJSON", path: "Sources/Core/DockJSON", swiftSettings: strictSettings),
 
         // Pure: Sony VISCA (Protocol/visca.md) — commands, replies, the serial/TCP packet decoder,
         // VISCA over IP's header, speed tables and camera profiles (JSON, through DockJSON).
-        .target(name: "VISCAProtocol", dependencies: ["DockJSON"], swiftSettings: strictSettings),
+        .target(name: "VISCAProtocol", dependencies: ["DockJSON"], path: "Sources/Core/VISCAProtocol", swiftSettings: strictSettings),
 
         // Pure: V4L2 for UVC PTZ webcams (Protocol/uvc.md) — control ids, VIDIOC_* numbers from
         // the struct sizes, struct images, the ioctl-over-bytes framing, camera models (JSON,
         // through DockJSON).
-        .target(name: "V4L2Protocol", dependencies: ["DockJSON"], swiftSettings: strictSettings),
+        .target(name: "V4L2Protocol", dependencies: ["DockJSON"], path: "Sources/Core/V4L2Protocol", swiftSettings: strictSettings),
 
         // Pure: observations, image geometry and camera models (the tracker grows here).
-        .target(name: "DockTracking", dependencies: ["DockOptions"], swiftSettings: strictSettings),
+        .target(name: "DockTracking", dependencies: ["DockOptions"], path: "Sources/Core/DockTracking", swiftSettings: strictSettings),
 
         // Pure: the accessory session, motion, control arbitration and animations.
-        .target(name: "DockCore", dependencies: ["DockProtocol", "VISCAProtocol", "V4L2Protocol"], swiftSettings: strictSettings),
+        .target(name: "DockLinks", dependencies: ["DockProtocol", "VISCAProtocol", "V4L2Protocol"], path: "Sources/Core/DockLinks", swiftSettings: strictSettings),
 
         // Pure: the host's policy — session, motion, control, tracking, indicator and what
         // clients hear — as one value type that the daemon, the evaluation and the tests drive.
-        .target(name: "DockHost", dependencies: ["DockCore", "DockLogLevel", "DockProtocol", "DockTracking"], swiftSettings: strictSettings),
+        .target(name: "DockPolicy", dependencies: ["DockLinks", "DockLogLevel", "DockProtocol", "DockTracking"], path: "Sources/Core/DockPolicy", swiftSettings: strictSettings),
 
         // Pure: the Varlink API — framing, typed calls, replies and events, the io.dockd.Dock
         // interface.
-        .target(name: "DockAPI", dependencies: ["DockCore", "DockHost", "DockJSON", "DockProtocol", "DockTracking"],
+        .target(name: "DockAPI", dependencies: ["DockLinks", "DockPolicy", "DockJSON", "DockProtocol", "DockTracking"], path: "Sources/Core/DockAPI",
                 swiftSettings: strictSettings),
 
         // Pure: the simulated dock (firmware model and motor physics), a simulated VISCA camera
@@ -74,35 +74,34 @@ let package = Package(
         .target(
             name: "DockSimulator",
             dependencies: ["DockJSON", "DockProtocol", "DockTracking", "VISCAProtocol", "V4L2Protocol"],
-            path: "Simulator",
-            exclude: ["README.md", "Scenarios"],
+            path: "Sources/Simulation/DockSimulator",
             swiftSettings: strictSettings
         ),
 
         // I/O: file descriptors, pseudo-terminals, polling, clocks and signals.
-        .target(name: "DockSystem", dependencies: ["CLinux", "CSerialPort", "CUdev", "DockLogLevel"], swiftSettings: strictSettings),
+        .target(name: "DockSystem", dependencies: ["CLinux", "CSerialPort", "CUdev", "DockLogLevel"], path: "Sources/Shell/DockSystem", swiftSettings: strictSettings),
         // Linux headers the Glibc module lacks (signalfd); no library to link.
-        .systemLibrary(name: "CLinux"),
+        .systemLibrary(name: "CLinux", path: "Sources/CShims/CLinux"),
 
         // The simulated dock on a pseudo-terminal, for the daemon and for firmware-free testing;
         // with --camera it also plays the camera app over dockd's API.
         .executableTarget(
             name: "docksim",
             dependencies: ["DockSimulator", "DockSystem", "DockProtocol", "DockTracking", "DockClient", "DockAPI", "DockOptions",
-                           "VISCAProtocol", "V4L2Protocol", "DockVersion"],
+                           "VISCAProtocol", "V4L2Protocol", "DockVersion"], path: "Sources/Programs/docksim",
             swiftSettings: strictSettings
         ),
 
         // I/O: the running service — sessions over transports, the control loop, signals, systemd.
         .target(
             name: "DockDaemon",
-            dependencies: ["DockAPI", "DockCore", "DockHost", "DockLogLevel", "DockOptions", "DockProtocol", "DockSimulator", "DockSystem", "DockTracking",
-                           "VISCAProtocol", "V4L2Protocol", "DockVersion"],
+            dependencies: ["DockAPI", "DockLinks", "DockPolicy", "DockLogLevel", "DockOptions", "DockProtocol", "DockSimulator", "DockSystem", "DockTracking",
+                           "VISCAProtocol", "V4L2Protocol", "DockVersion"], path: "Sources/Shell/DockDaemon",
             swiftSettings: strictSettings
         ),
 
         // I/O: the Swift client library, DockKit-shaped, over the Varlink socket.
-        .target(name: "DockClient", dependencies: ["DockAPI", "DockSystem"], swiftSettings: strictSettings),
+        .target(name: "DockClient", dependencies: ["DockAPI", "DockSystem"], path: "Sources/Clients/DockClient", swiftSettings: strictSettings),
         // The example app of DockClient's documentation (written against it alone; ClientTests runs it).
         .executableTarget(name: "dockclient-example", dependencies: ["DockClient"], path: "examples/FollowMe",
                           swiftSettings: strictSettings),
@@ -110,14 +109,14 @@ let package = Package(
         // The command-line client (and the tracker's offline replay).
         .executableTarget(
             name: "dockctl",
-            dependencies: ["DockClient", "DockAPI", "DockOptions", "DockTracking", "DockVersion"],
+            dependencies: ["DockClient", "DockAPI", "DockOptions", "DockTracking", "DockVersion"], path: "Sources/Programs/dockctl",
             swiftSettings: strictSettings
         ),
 
         // The daemon.
         .executableTarget(
             name: "dockd",
-            dependencies: ["DockDaemon", "DockSystem", "DockVersion"],
+            dependencies: ["DockDaemon", "DockSystem", "DockVersion"], path: "Sources/Programs/dockd",
             swiftSettings: strictSettings
         ),
 
@@ -125,39 +124,39 @@ let package = Package(
         .executableTarget(
             name: "dockbench",
             dependencies: ["DockClient", "DockAPI", "DockOptions", "DockSystem", "DockTracking", "DockEvaluation", "DockSimulator",
-                           "SimulatedSerialDock", "CAllocationCounter", "DockVersion"],
+                           "SimulatedSerialDock", "CAllocationCounter", "DockVersion"], path: "Sources/Programs/dockbench",
             swiftSettings: strictSettings
         ),
         // The tracker and the baseline in closed loop with the simulator, in virtual time (pure).
         .target(
             name: "DockEvaluation",
-            dependencies: ["DockCore", "DockHost", "DockProtocol", "DockSimulator", "DockTracking", "VISCAProtocol", "V4L2Protocol"],
+            dependencies: ["DockLinks", "DockPolicy", "DockProtocol", "DockSimulator", "DockTracking", "VISCAProtocol", "V4L2Protocol"], path: "Sources/Core/DockEvaluation",
             swiftSettings: strictSettings
         ),
         // I/O: the simulated dock on a pseudo-terminal, owned by a test or benchmark that times
         // what dockd puts on the line.
-        .target(name: "SimulatedSerialDock", dependencies: ["DockProtocol", "DockSimulator", "DockSystem"],
+        .target(name: "SimulatedSerialDock", dependencies: ["DockProtocol", "DockSimulator", "DockSystem"], path: "Sources/Simulation/SimulatedSerialDock",
                 swiftSettings: strictSettings),
         // The emulated UVC camera's preload library: open/openat/close/ioctl on a docksim socket.
-        .target(name: "CUVCPreload", path: "Emulation/uvc-preload", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CUVCPreload", path: "Sources/Simulation/UVCPreload", linkerSettings: [.linkedLibrary("dl")]),
         // Counts the process's heap allocations, for dockbench's no-allocation check.
-        .target(name: "CAllocationCounter"),
+        .target(name: "CAllocationCounter", path: "Sources/CShims/CAllocationCounter"),
 
         // Command-line decoder and encoder of dock frames, for firmware authors and for captures.
         .executableTarget(
             name: "dockwire",
-            dependencies: ["DockOptions", "DockProtocol", "DockVersion"],
+            dependencies: ["DockOptions", "DockProtocol", "DockVersion"], path: "Sources/Programs/dockwire",
             swiftSettings: strictSettings
         ),
 
         // C libraries from Debian, used by the I/O layer (serial ports and udev hot-plug).
         .systemLibrary(
-            name: "CSerialPort",
+            name: "CSerialPort", path: "Sources/CShims/CSerialPort",
             pkgConfig: "libserialport",
             providers: [.apt(["libserialport-dev"])]
         ),
         .systemLibrary(
-            name: "CUdev",
+            name: "CUdev", path: "Sources/CShims/CUdev",
             pkgConfig: "libudev",
             providers: [.apt(["libudev-dev"])]
         ),
@@ -179,13 +178,13 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
-            name: "DockCoreTests",
-            dependencies: ["DockCore", "DockSimulator", "DockProtocol", "VISCAProtocol", "V4L2Protocol"],
+            name: "DockLinksTests",
+            dependencies: ["DockLinks", "DockSimulator", "DockProtocol", "VISCAProtocol", "V4L2Protocol"],
             swiftSettings: strictSettings
         ),
         .testTarget(
-            name: "DockHostTests",
-            dependencies: ["DockHost", "DockCore", "DockLogLevel", "DockProtocol", "DockSimulator", "DockTracking", "VISCAProtocol", "V4L2Protocol"],
+            name: "DockPolicyTests",
+            dependencies: ["DockPolicy", "DockLinks", "DockLogLevel", "DockProtocol", "DockSimulator", "DockTracking", "VISCAProtocol", "V4L2Protocol"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -195,7 +194,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DockEvaluationTests",
-            dependencies: ["DockEvaluation", "DockTracking", "DockSimulator", "DockCore", "DockHost", "VISCAProtocol", "V4L2Protocol"],
+            dependencies: ["DockEvaluation", "DockTracking", "DockSimulator", "DockLinks", "DockPolicy", "VISCAProtocol", "V4L2Protocol"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -212,13 +211,13 @@ let package = Package(
         ),
         .testTarget(
             name: "DaemonTests",
-            dependencies: ["dockd", "docksim", "DockDaemon", "DockHost", "DockCore", "DockProtocol", "DockSimulator", "DockSystem",
+            dependencies: ["dockd", "docksim", "DockDaemon", "DockPolicy", "DockLinks", "DockProtocol", "DockSimulator", "DockSystem",
                            "SimulatedSerialDock", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "DockAPITests",
-            dependencies: ["DockAPI", "DockHost", "DockCore", "DockProtocol", "DockTracking"],
+            dependencies: ["DockAPI", "DockPolicy", "DockLinks", "DockProtocol", "DockTracking"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,6 +1,6 @@
 // libFuzzer entry point for dockd's settings: the text of /etc/dockd/dockd.conf and the flags.
 // Built by `scripts/fuzz configuration`, compiled in one module with
-// Sources/DockDaemon/Configuration.swift (and FuzzTesting/ConfigurationStubs.swift).
+// Sources/Shell/DockDaemon/Configuration.swift (and FuzzTesting/ConfigurationStubs.swift).
 //
 // Invariants checked on every input (the input read as a file, and as flags one per line):
 // - a file is accepted or refused with its path and a line number inside it, never a trap;

@@ -1,5 +1,5 @@
 // libFuzzer entry point for the dock frame decoder. Built by scripts/fuzz-decoder, compiled in
-// one module with Sources/DockProtocol, so it needs no import.
+// one module with Sources/Core/DockProtocol, so it needs no import.
 //
 // Invariants checked on every input:
 // - the decoder never traps and never holds more than one maximum-size frame;

@@ -1,6 +1,6 @@
 // libFuzzer entry point for the host session: HostPolicy over the dock-serial session, driven in
 // virtual time through `woke(now:)` and its input entry points, with the fuzzer's bytes as the
-// accessory's side of the line. Built by `scripts/fuzz host-session` against DockHost and the
+// accessory's side of the line. Built by `scripts/fuzz host-session` against DockPolicy and the
 // modules under it.
 //
 // The input is a script, one step per record (its first byte says which, modulo 8):
@@ -24,8 +24,8 @@
 // - each request is answered at most once, and only requests that were made;
 // - after `woke(now:)` the policy's next wake is later than now (it cannot spin the loop), and
 //   `status(now:)` reads without trapping at every step.
-import DockCore
-import DockHost
+import DockLinks
+import DockPolicy
 import DockProtocol
 import DockTracking
 

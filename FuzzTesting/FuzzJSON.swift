@@ -1,5 +1,5 @@
 // libFuzzer entry point for the API's JSON reader. Built by `scripts/fuzz json`, compiled in one
-// module with Sources/DockAPI/JSONParser.swift and JSONValue.swift (the API's reading, internal) over DockJSON.
+// module with Sources/Core/DockAPI/JSONParser.swift and JSONValue.swift (the API's reading, internal) over DockJSON.
 //
 // Invariants checked on every input:
 // - the reader accepts or refuses by name (`JSONParser.Malformed`), never traps;

@@ -1,5 +1,5 @@
 // libFuzzer entry point for MOTChallenge files (ground truth and results). Built by
-// `scripts/fuzz mot`, compiled in one module with Sources/DockTracking.
+// `scripts/fuzz mot`, compiled in one module with Sources/Core/DockTracking.
 //
 // Invariants checked on every input:
 // - a file is accepted, or refused naming a line inside it (and the field, where one is wrong);

@@ -1,4 +1,4 @@
-// libFuzzer entry point for simulator scenario files (Simulator/Scenarios/*.json, read by docksim
+// libFuzzer entry point for simulator scenario files (Scenarios/*.json, read by docksim
 // and `dockd --simulator --scenario FILE`). Built by `scripts/fuzz scenario` against the
 // DockSimulator module.
 //

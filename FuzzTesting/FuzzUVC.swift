@@ -1,7 +1,7 @@
 // libFuzzer entry point for what a UVC webcam (or a docksim emulating one) says back: the
-// ioctl-over-bytes replies and the struct images in them (Sources/V4L2Protocol), and camera
+// ioctl-over-bytes replies and the struct images in them (Sources/Core/V4L2Protocol), and camera
 // models (Protocol/uvc/*.json, which a user may write). Built by `scripts/fuzz uvc`, compiled in
-// one module with Sources/V4L2Protocol, so it needs no import.
+// one module with Sources/Core/V4L2Protocol, so it needs no import.
 //
 // Invariants checked on every input:
 // - the reply and request framers refuse a length past `maximumLength` by name, and cutting the

@@ -1,5 +1,5 @@
 // libFuzzer entry point for the VISCA decoders. Built by `scripts/fuzz visca`, compiled in one
-// module with Sources/VISCAProtocol, so it needs no import.
+// module with Sources/Core/VISCAProtocol, so it needs no import.
 //
 // Invariants checked on every input:
 // - the packet decoder never holds more than one packet, frames only header...FF packets of at most

@@ -1,6 +1,6 @@
 // libFuzzer entry point for VISCA camera profiles (the JSON of Protocol/visca/*.json, which
 // `dockd --profile FILE` reads). Built by `scripts/fuzz visca-profile`, compiled in one module
-// with Sources/VISCAProtocol.
+// with Sources/Core/VISCAProtocol.
 //
 // Invariants checked on every input:
 // - a profile is accepted or refused by name (`VISCAError.invalidProfile` with its field);

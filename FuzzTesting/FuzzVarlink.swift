@@ -1,5 +1,5 @@
 // libFuzzer entry point for the Varlink server's request path as far as it is pure: a client's
-// bytes through `VarlinkFrameSplitter`, `VarlinkCall.parse` and `DockCall.parse` (Sources/DockAPI),
+// bytes through `VarlinkFrameSplitter`, `VarlinkCall.parse` and `DockCall.parse` (Sources/Core/DockAPI),
 // as dockd's VarlinkServer and DockService take them. Built by `scripts/fuzz varlink`.
 //
 // Invariants checked on every input:

@@ -1,6 +1,6 @@
 import DockAPI
-import DockCore
-import DockHost
+import DockLinks
+import DockPolicy
 import DockProtocol
 import Foundation
 import Glibc

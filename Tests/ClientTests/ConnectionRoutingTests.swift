@@ -1,5 +1,5 @@
 import DockAPI
-import DockHost
+import DockPolicy
 import Testing
 
 @testable import DockClient

@@ -340,7 +340,7 @@ import Testing
             arguments += [
                 "--scenario",
                 URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                    .deletingLastPathComponent().appendingPathComponent("Simulator/Scenarios/\(scenario)").path,
+                    .deletingLastPathComponent().appendingPathComponent("Scenarios/\(scenario)").path,
             ]
         }
         let dockd = try ChildProcess("dockd", arguments)

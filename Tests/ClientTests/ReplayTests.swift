@@ -28,7 +28,7 @@ import Testing
         .deletingLastPathComponent()
 
     static func record(_ name: String) throws -> Recording {
-        let text = try String(contentsOf: repository.appendingPathComponent("Simulator/Scenarios/\(name).json"), encoding: .utf8)
+        let text = try String(contentsOf: repository.appendingPathComponent("Scenarios/\(name).json"), encoding: .utf8)
         return try record(Scenario.parse(text))
     }
 
@@ -150,7 +150,7 @@ import Testing
     /// descriptors never cost more than noise.
     @Test func theGroupOfFourReplayWithDescriptors() throws {
         var scenario = try Scenario.parse(
-            String(contentsOf: Self.repository.appendingPathComponent("Simulator/Scenarios/group-of-four.json"), encoding: .utf8))
+            String(contentsOf: Self.repository.appendingPathComponent("Scenarios/group-of-four.json"), encoding: .utf8))
         var figures: [String] = []
         for seed in [scenario.seed] + [14, 15, 16] {
             scenario.seed = seed

@@ -1,6 +1,6 @@
-import DockCore
 import DockDaemon
-import DockHost
+import DockLinks
+import DockPolicy
 import DockProtocol
 import DockSimulator
 import DockSystem

@@ -134,6 +134,6 @@ import Testing
 
     func scenarioPath(_ name: String) -> String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Simulator/Scenarios/\(name)").path
+            .deletingLastPathComponent().appendingPathComponent("Scenarios/\(name)").path
     }
 }

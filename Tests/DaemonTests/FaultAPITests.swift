@@ -13,7 +13,7 @@ import Testing
     func aStallUnderTrackingIsClearedAndTrackingResumesAndAFaultedDockRefusesClients() throws {
         let socket = "\(ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp")/dockd-faults-\(getpid()).sock"
         let scenario = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Simulator/Scenarios/dock-faults.json").path
+            .deletingLastPathComponent().appendingPathComponent("Scenarios/dock-faults.json").path
         let dockd = try ChildProcess(
             "dockd",
             [

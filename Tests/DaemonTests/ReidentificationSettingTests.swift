@@ -1,4 +1,4 @@
-import DockHost
+import DockPolicy
 import DockTracking
 import Testing
 

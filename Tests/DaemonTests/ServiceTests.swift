@@ -90,7 +90,7 @@ import Testing
 
     @Test func theSimulatorCanBeRunWithAScenario() throws {
         let scenario = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Simulator/Scenarios/dock-faults.json").path
+            .deletingLastPathComponent().appendingPathComponent("Scenarios/dock-faults.json").path
         let dockd = try ChildProcess("dockd", ["--config", "", "--socket", "", "--simulator", "--scenario", scenario])
         #expect(dockd.waitForErrorLine(containing: "attached DK-1 Demo") != nil)
         #expect(

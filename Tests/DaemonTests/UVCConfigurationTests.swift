@@ -1,4 +1,4 @@
-import DockCore
+import DockLinks
 import DockSystem
 import Glibc
 import Testing

@@ -1,5 +1,5 @@
-import DockCore
-import DockHost
+import DockLinks
+import DockPolicy
 import DockProtocol
 import DockTracking
 import Testing

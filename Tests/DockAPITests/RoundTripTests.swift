@@ -1,10 +1,10 @@
-import DockHost
+import DockPolicy
 import DockProtocol
 import DockTracking
 import Testing
 
 @testable import DockAPI
-@testable import DockCore
+@testable import DockLinks
 
 /// The API typed in both directions: every call a client encodes parses back into the same call,
 /// and every reply and event the daemon encodes decodes into the same values, after a trip through

@@ -1,10 +1,10 @@
 import DockSimulator
 import Foundation
 
-/// The repository's `Simulator/Scenarios` directory.
+/// The repository's `Scenarios` directory.
 let scenarioDirectory = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Simulator/Scenarios")
+    .appendingPathComponent("Scenarios")
 
 /// An example scenario by name (without `.json`).
 func loadScenario(_ name: String) throws -> Scenario {

@@ -59,10 +59,10 @@ struct SimulationHost {
     }
 }
 
-/// The repository's `Simulator/Scenarios` directory.
+/// The repository's `Scenarios` directory.
 let scenarioDirectory = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Simulator/Scenarios")
+    .appendingPathComponent("Scenarios")
 
 func loadScenario(_ name: String) throws -> Scenario {
     try Scenario.parse(String(contentsOf: scenarioDirectory.appendingPathComponent(name), encoding: .utf8))

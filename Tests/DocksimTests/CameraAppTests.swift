@@ -1,5 +1,5 @@
 import DockAPI
-import DockHost
+import DockPolicy
 import DockTracking
 import Foundation
 import FoundationXML
@@ -89,7 +89,7 @@ import Testing
 
     static let scenarios = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Simulator/Scenarios")
+        .appendingPathComponent("Scenarios")
 
     func temporaryPath(_ name: String) -> String {
         "/tmp/\(name)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"

@@ -10,7 +10,7 @@ import Testing
 @Suite(.serialized) struct DocksimProcessTests {
     static let scenarios = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Simulator/Scenarios")
+        .appendingPathComponent("Scenarios")
 
     /// A host on the far end of the pty: sends frames and reads them until a condition holds.
     struct LineHost {

@@ -7,9 +7,9 @@ import Testing
 @Suite struct ClientDocumentationTests {
     /// DockClient's Swift files.
     static func sources() throws -> [String] {
-        let directory = Repository.root.appendingPathComponent("Sources/DockClient")
+        let directory = Repository.root.appendingPathComponent("Sources/Clients/DockClient")
         return try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".swift") }.sorted()
-            .map { "Sources/DockClient/\($0)" }
+            .map { "Sources/Clients/DockClient/\($0)" }
     }
 
     /// The declarations in `text` that are public (`public` ones, and the cases of enums, which
@@ -74,11 +74,11 @@ import Testing
     /// The getting-started article walks through what the issue asked for, and the landing page
     /// links it.
     @Test func theCatalogHasTheGettingStartedArticle() throws {
-        let article = try Repository.text("Sources/DockClient/DockClient.docc/GettingStarted.md")
+        let article = try Repository.text("Sources/Clients/DockClient/DockClient.docc/GettingStarted.md")
         for heading in ["### Connect", "### Watch", "### Move", "### Track your own detector's boxes"] {
             #expect(article.contains("\n\(heading)\n"), "\(heading)")
         }
-        let landing = try Repository.text("Sources/DockClient/DockClient.docc/DockClient.md")
+        let landing = try Repository.text("Sources/Clients/DockClient/DockClient.docc/DockClient.md")
         #expect(landing.hasPrefix("# ``DockClient``") && landing.contains("<doc:GettingStarted>") && landing.contains("<doc:Coordinates>"))
     }
 }

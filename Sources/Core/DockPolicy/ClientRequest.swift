@@ -1,0 +1,106 @@
+public import DockLinks
+public import DockProtocol
+public import DockTracking
+
+/// Names one request in flight, so that its reply (which may come later, when the dock has
+/// answered or the motion has ended) finds its caller.
+public typealias RequestToken = UInt64
+
+/// What a client asks of the host. Every request gets exactly one reply.
+public enum ClientRequest: Hashable, Sendable {
+    /// Move the dock: a velocity, an orientation or an animation. `waitsForEnd`: reply when a
+    /// bounded motion has ended (how it ended), not when the dock has accepted it.
+    case motion(MotionRequest, takeOver: Bool, waitsForEnd: Bool)
+    /// Stop the dock and release control.
+    case stop(takeOver: Bool)
+    /// Hold control until released or until the client goes away (a dead man's handle).
+    case acquireControl(takeOver: Bool)
+    /// Give control back.
+    case releaseControl
+    /// Turn system tracking on or off.
+    case setSystemTracking(Bool)
+    /// Narrow the limits further.
+    case setLimits(LimitRequest)
+    /// Zoom to a fraction (0...1) of the camera's zoom range; not motion, so not arbitrated.
+    case setZoom(Double)
+    /// Where the subject goes in the frame.
+    case setFramingMode(FramingMode)
+    /// The part of the image framing may use.
+    case setRegionOfInterest(NormalizedRect)
+    /// Follow these subjects; empty: choose automatically.
+    case selectSubjects([Int])
+    /// Follow the subject seen at a point of the delivered image.
+    case selectSubject(at: NormalizedPoint)
+    /// One frame's observations for the tracker.
+    case track(ObservationBatch)
+}
+
+/// The answer to a request.
+public enum HostReply: Hashable, Sendable {
+    /// Done; nothing to report.
+    case done
+    /// A motion was accepted (and, when the caller waited, how it ended).
+    case motion(MotionOutcome)
+    /// The limits now in force.
+    case limits(MotionLimits)
+    /// The subject now followed.
+    case subject(Int)
+    /// The region of interest now in force (what was asked, cut to the picture).
+    case region(NormalizedRect)
+    /// The subjects chosen (`selectSubjects`), and those of them no subject tracked now has (the
+    /// choice is kept: a subject of that ID may yet appear).
+    case selection(untracked: [Int])
+    /// The zoom now set, a fraction of the camera's range.
+    case zoom(Double)
+    /// Refused.
+    case failure(HostError)
+}
+
+/// Why a request was refused, or a motion failed.
+public enum HostError: Error, Hashable, Sendable {
+    /// No accessory is in session (or it went away during the motion).
+    case notReady
+    /// Another client holds control.
+    case busy(holder: ClientID)
+    /// A parameter is invalid.
+    case invalid(MotionError)
+    /// A parameter is invalid: its path (`observations[2].appearance`) and why.
+    case invalidParameter(String, reason: String)
+    /// The dock refused the command.
+    case dockRefused(Refusal.Reason, detail: UInt16)
+    /// The dock raised a fault that ended the motion.
+    case dockFault(FaultReport)
+    /// No subject at that point.
+    case noSubjectFound
+    /// The dock lacks what was asked for: the capability's name (`zoom`).
+    case notSupported(String)
+}
+
+/// What became of an accepted motion request.
+public struct MotionOutcome: Hashable, Sendable {
+    /// The request's fields that were clamped to the limits.
+    public var clampedFields: [MotionParameter]
+    /// The animation the request cancelled, if one was playing.
+    public var cancelledAnimation: AnimationKind?
+    /// How the motion ended, when the caller waited for its end; nil when it was only accepted.
+    public var ending: MotionEnding?
+
+    /// Creates an outcome.
+    public init(clampedFields: [MotionParameter], cancelledAnimation: AnimationKind?, ending: MotionEnding?) {
+        self.clampedFields = clampedFields
+        self.cancelledAnimation = cancelledAnimation
+        self.ending = ending
+    }
+}
+
+/// How a motion that was not refused ended.
+public enum MotionEnding: Hashable, Sendable {
+    /// It played to its end: the velocity's duration ran out, the orientation was reached, the
+    /// animation finished.
+    case completed(MotionFinish)
+    /// A later motion replaced it, from this client or from the one named.
+    case replaced(byClient: ClientID)
+    /// A `Stop` ended it (from the client named), or the host stopped it (nil: its owner went
+    /// away holding control, or control was released).
+    case stopped(byClient: ClientID?)
+}

@@ -1,0 +1,92 @@
+import DockLinks
+import DockLogLevel
+import DockProtocol
+import DockTracking
+
+/// The tracker's part of each tick, and the indicator.
+extension HostPolicy {
+
+    /// The tracker's part of a tick: fuse the frames that arrived (oldest first, each with the
+    /// pose at its capture time), predict to now, and — when the tracker holds control, no
+    /// animation or move plays, and the dock has no fault — command the dock.
+    mutating func track(now: Duration, limits: MotionLimits, into actions: inout [HostAction]) {
+        if !pendingObservations.isEmpty {
+            pendingObservations.sort { $0.captureTime < $1.captureTime }
+            for batch in pendingObservations {
+                guard let captured = session.pose(at: batch.captureTime) else { continue }
+                pipeline.observe(
+                    batch.observations, camera: batch.camera, captureTime: batch.captureTime,
+                    gimbalYawRadians: captured.yawRadians, gimbalPitchRadians: captured.pitchRadians)
+            }
+            pendingObservations.removeAll(keepingCapacity: true)
+        }
+        guard let pose = session.pose(at: now) else { return }
+        let step = pipeline.step(
+            now: now, gimbalYawRadians: pose.yawRadians, gimbalPitchRadians: pose.pitchRadians,
+            accessoryAccelerationRadiansPerSecondSquared: (
+                limits.yawAccelerationRadiansPerSecondSquared, limits.pitchAccelerationRadiansPerSecondSquared
+            ))
+        trackingStep = step
+        guard arbiter.controller == .systemTracker else {
+            if isTrackerMoving {
+                // Tracking was turned off or a client took control: the tracker lets go.
+                isTrackerMoving = false
+                pipeline.controllerInterrupted()
+                if current == nil, case .velocity = motion.activity {
+                    stopMotors(now: now, ending: .stopped(byClient: nil), into: &actions)
+                }
+            }
+            return
+        }
+        switch motion.activity {
+        case .animating, .moving:
+            return
+        case .idle, .velocity, .settling:
+            break
+        }
+        if case .refused(let until) = trackerHold {
+            guard now >= until, !isFaulted else { return }
+            trackerHold = nil
+            log(.notice, "tracking resumes", into: &actions)
+        }
+        guard !isFaulted else { return }
+        guard let yaw = step.yawRadiansPerSecond, let pitch = step.pitchRadiansPerSecond else {
+            isTrackerMoving = false
+            return
+        }
+        do {
+            let result = try motion.handle(
+                .velocity(yawRadiansPerSecond: yaw, pitchRadiansPerSecond: pitch, duration: nil),
+                pose: pose, limits: limits, now: now)
+            isTrackerMoving = true
+            for message in result.messages { recordTrackerSequence(send(message, now: now, into: &actions)) }
+        } catch {
+            log(.debug, "tracker velocity refused: \(error)", into: &actions)
+        }
+    }
+
+    mutating func recordTrackerSequence(_ sequence: UInt16) {
+        trackerSequences.append(sequence)
+        trackerSequences.suffixInPlace(16)
+    }
+
+    /// Whether a fault that stops motion is active (a failsafe stop ends with the next frame).
+    var isFaulted: Bool { activeFaults.contains { $0.code != .failsafeStop } }
+
+    /// The indicator shows tracking off (dark), on and looking for a subject (green, blinking
+    /// slowly), or on with the subject in frame (green, steady).
+    /// An accessory without one is left alone.
+    mutating func updateIndicator(now: Duration, into actions: inout [HostAction]) {
+        guard session.capabilities.contains(.indicator) else { return }
+        let inFrame = trackingStep?.isSubjectInFrame ?? false
+        let wanted =
+            !arbiter.isSystemTrackingEnabled
+            ? IndicatorState(pattern: .off, red: 0, green: 0, blue: 0)
+            : inFrame
+                ? IndicatorState(pattern: .solid, red: 0, green: 160, blue: 0)
+                : IndicatorState(pattern: .slowBlink, red: 0, green: 160, blue: 0)
+        guard wanted != indicator else { return }
+        indicator = wanted
+        _ = send(.setIndicator(wanted), now: now, into: &actions)
+    }
+}

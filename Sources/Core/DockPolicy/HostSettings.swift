@@ -1,0 +1,32 @@
+public import DockLinks
+
+/// What the host's policy is configured with: the daemon's settings that shape behaviour (the
+/// daemon maps its configuration file and flags onto this).
+public struct HostSettings: Hashable, Sendable {
+    /// System tracking on at start (and for a dock that replaces another).
+    public var isTrackingEnabled = false
+    /// Play `wake` when a dock attaches.
+    public var wakesOnAttach = true
+    /// Limits narrower than the dock's own (never wider); nil fields keep the dock's.
+    public var limits = LimitRequest()
+    /// How long the dock holds still after losing its subject before it returns to rest.
+    public var restAfter: Duration = .seconds(8)
+    /// The rest pose's yaw, radians.
+    public var restYawRadians = 0.0
+    /// The rest pose's pitch, radians.
+    public var restPitchRadians = 0.0
+    /// How long a lost subject may come back under its identifier, recognised by the appearance
+    /// a client sends with `Track` (the tracker's `reidentificationWindow`; zero: never).
+    public var reidentificationWindow: Duration = .seconds(30)
+    /// The session's timing and retry settings.
+    public var session = AccessorySession.Configuration()
+    /// How long a motion request waits for the dock's acknowledgement before its reply goes out
+    /// regardless (a lost `ack` is no refusal).
+    public var acknowledgementTimeout: Duration = .milliseconds(300)
+    /// How long the tracker holds back after the dock refused one of its commands for a reason
+    /// other than a fault (faults hold it back until they clear).
+    public var trackerRefusalHold: Duration = .seconds(1)
+
+    /// The defaults.
+    public init() {}
+}

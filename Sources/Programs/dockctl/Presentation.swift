@@ -1,0 +1,123 @@
+import DockAPI
+import DockLinks
+import DockProtocol
+import DockTracking
+
+/// Human-readable forms of dockd's replies (radians shown with degrees alongside).
+enum Presentation {
+    static func degrees(_ radians: Double) -> String {
+        let degrees = (radians * 180 / .pi * 10).rounded() / 10
+        return "\((radians * 1000).rounded() / 1000) rad (\(degrees)°)"
+    }
+
+    static func describe(_ reply: Dock.Reply) -> String {
+        switch reply {
+        case .status(let status):
+            return summary(status)
+        case .accessories(let list):
+            guard !list.isEmpty else { return "no docks" }
+            return list.map { "\($0.identifier)  \($0.model)  firmware \($0.firmwareVersion)  on \($0.device)" }.joined(separator: "\n")
+        case .limits(let limits):
+            return limitsText(limits)
+        case .subject(let subject):
+            return "following subject \(subject)"
+        case .region(let region):
+            return
+                "region in force: x \(round3(region.x)) y \(round3(region.y)) width \(round3(region.width)) height \(round3(region.height))"
+        case .selection(let untracked):
+            return untracked.isEmpty ? "ok" : "ok, but no subject tracked now has ID " + untracked.map(String.init).joined(separator: ", ")
+        case .zoom(let zoom):
+            return "zoom \(round3(zoom))"
+        case .motion(let result):
+            var notes: [String] = []
+            if !result.clamped.isEmpty { notes.append("clamped to the limits: " + result.clamped.joined(separator: ", ")) }
+            if let cancelled = result.cancelledAnimation { notes.append("cancelled \(cancelled.rawValue)") }
+            let head = result.ended.map(ending) ?? "ok"
+            return notes.isEmpty ? head : head + "; " + notes.joined(separator: "; ")
+        case .done, .event:
+            return "ok"
+        }
+    }
+
+    /// How a motion ended, in a word or three: `reached`, `done`, `replaced by client 4`...
+    static func ending(_ ended: Dock.MotionEnd) -> String {
+        switch ended {
+        case .completed(.reached): "reached"
+        case .completed(.timedOut): "timed out before arriving"
+        case .completed(.expired), .completed(.finished): "done"
+        case .replaced(let client): "replaced by client \(client)"
+        case .stopped(let client): "stopped" + (client.map { " by client \($0)" } ?? "")
+        }
+    }
+
+    static func limitsText(_ limits: Dock.Limits) -> String {
+        "yaw \(round3(limits.yawRadians.lowerBound))...\(round3(limits.yawRadians.upperBound)) rad, "
+            + "pitch \(round3(limits.pitchRadians.lowerBound))...\(round3(limits.pitchRadians.upperBound)) rad, "
+            + "speed ≤ \(round3(limits.yawSpeedRadiansPerSecond)) / \(round3(limits.pitchSpeedRadiansPerSecond)) rad/s"
+    }
+
+    static func round3(_ value: Double) -> String { String((value * 1000).rounded() / 1000) }
+
+    static func summary(_ status: Dock.Status) -> String {
+        var lines: [String] = []
+        let name = status.accessory.map { "\($0.model) (\($0.identifier)) on \($0.device)" } ?? "no dock"
+        lines.append("dock:       \(name)")
+        lines.append("state:      \(status.state.rawValue), \(status.isDocked ? "docked" : "undocked")")
+        if let accessory = status.accessory {
+            lines.append("protocol:   \(accessory.protocolName)")
+            lines.append("can:        \(accessory.capabilities.isEmpty ? "none" : accessory.capabilities.joined(separator: ", "))")
+            lines.append("cannot:     \(accessory.lacks.isEmpty ? "nothing listed" : accessory.lacks.joined(separator: ", "))")
+        }
+        if let pose = status.pose {
+            lines.append("yaw:        \(degrees(pose.yawRadians)), \(round3(pose.yawRadiansPerSecond)) rad/s")
+            lines.append("pitch:      \(degrees(pose.pitchRadians)), \(round3(pose.pitchRadiansPerSecond)) rad/s")
+            if let age = pose.ageSeconds { lines.append("pose age:   \(Int((age * 1000).rounded())) ms") }
+        }
+        if let limits = status.limits { lines.append("limits:     \(limitsText(limits))") }
+        lines.append("tracking:   \(status.isTrackingEnabled ? "on" : "off"), framing \(status.framingMode.rawValue)")
+        let controller: String =
+            switch status.controller {
+            case .none, .systemTracker: status.controller.kind.rawValue
+            case .client(let client, let isExplicit): "client \(client)\(isExplicit ? " (acquired)" : "")"
+            case .unattended(let client): "unattended \(client)"
+            }
+        lines.append("controller: \(controller)")
+        lines.append("motion:     \(status.motion.rawValue)")
+        if !status.faults.isEmpty {
+            lines.append("faults:     " + status.faults.map { $0.code + ($0.axis.map { " on \($0.name)" } ?? "") }.joined(separator: ", "))
+        }
+        let primary = status.primary.map { ", subject \($0)" } ?? ""
+        let inFrame = status.isSubjectInFrame ? ", in frame" : ""
+        lines.append("tracker:    \(status.tracker.rawValue)\(primary)\(inFrame)")
+        for subject in status.subjects {
+            let box =
+                subject.box.map { "box " + [$0.x, $0.y, $0.width, $0.height].map(round3).joined(separator: " ") } ?? "behind the camera"
+            let flags = (subject.isPrimary ? " primary" : "") + (subject.isCoasting ? " coasting" : "")
+            lines.append("  subject \(subject.identifier): \(subject.kind.rawValue), \(box), saliency #\(subject.saliencyRank)\(flags)")
+        }
+        let counters = status.counters
+        lines.append("counters:   bad frames \(counters.badFrames), reconnects \(counters.reconnects), refusals \(counters.refusals)")
+        return lines.joined(separator: "\n")
+    }
+
+    static func live(_ status: Dock.Status, recent: [String]) -> String {
+        summary(status) + "\n\nrecent events:\n" + (recent.isEmpty ? "  none\n" : recent.map { "  \($0)\n" }.joined())
+    }
+
+    /// What `select` did when some of the subjects asked for are not tracked: dockd keeps the
+    /// selection (a subject of that ID may yet appear) but follows none of them now.
+    /// What `select` did, from dockd's answer: the IDs it keeps that no subject tracked now has.
+    static func selection(_ asked: [Int], untracked: [Int]) -> String {
+        guard !untracked.isEmpty else { return "ok" }
+        let subjects = untracked.map(String.init).joined(separator: ", ")
+        let followed = untracked.count == asked.count ? "none of them" : "the others"
+        return "ok, but no subject tracked now has ID \(subjects); dockd keeps the choice and follows \(followed) until one appears"
+    }
+
+    /// What `roi` kept of a region that reaches past the picture's edge.
+    static func region(asked: NormalizedRect, kept: NormalizedRect) -> String {
+        guard asked != kept else { return "ok" }
+        return "ok; the region reaches past the picture's edge: kept x \(round3(kept.x)) y \(round3(kept.y)) "
+            + "width \(round3(kept.width)) height \(round3(kept.height))"
+    }
+}

@@ -1,0 +1,33 @@
+public import DockLinks
+import Foundation
+public import V4L2Protocol
+
+extension Configuration {
+    /// The UVC webcam model the settings name: a built-in one, or a JSON file.
+    ///
+    /// - Throws: a message naming the model, when it is neither or the file is not a model.
+    public func uvcCameraModel() throws(Configuration.Error) -> UVCCameraModel {
+        if let builtIn = UVCCameraModel.named(uvcModel) { return builtIn }
+        guard uvcModel.contains("/") || uvcModel.hasSuffix(".json") else {
+            let names = UVCCameraModel.builtIn.map(\.name).joined(separator: ", ")
+            throw Error(location: "uvc-model", message: "no built-in model '\(uvcModel)' (there are \(names)), and no file of that name")
+        }
+        guard let data = FileManager.default.contents(atPath: uvcModel) else {
+            throw Error(location: "uvc-model", message: "cannot read '\(uvcModel)'")
+        }
+        do {
+            return try UVCCameraModel.parse(json: String(decoding: data, as: UTF8.self))
+        } catch {
+            throw Error(location: "uvc-model", message: "\(uvcModel): \(error)")
+        }
+    }
+
+    /// The link to a UVC webcam when the settings name one (`--protocol uvc`), named
+    /// `identifier` (its device path); nil for the other protocols.
+    public func uvcLink(identifier: String) throws(Configuration.Error) -> (any AccessoryLink)? {
+        guard accessoryProtocol == "uvc" else { return nil }
+        var settings = UVCSession.Configuration(model: try uvcCameraModel())
+        settings.identifier = identifier
+        return UVCSession(configuration: settings)
+    }
+}

@@ -1,0 +1,22 @@
+import DockLinks
+public import DockPolicy
+
+extension Configuration {
+    /// The settings the host's policy takes from the daemon's configuration.
+    public var hostSettings: HostSettings {
+        let degree = Double.pi / 180
+        var settings = HostSettings()
+        settings.isTrackingEnabled = tracking
+        settings.wakesOnAttach = wakeOnAttach
+        settings.limits = LimitRequest(
+            yawRadians: yawMinimumDegrees * degree...yawMaximumDegrees * degree,
+            pitchRadians: pitchMinimumDegrees * degree...pitchMaximumDegrees * degree,
+            yawSpeedRadiansPerSecond: maximumSpeedDegreesPerSecond * degree,
+            pitchSpeedRadiansPerSecond: maximumSpeedDegreesPerSecond * degree)
+        settings.restAfter = .milliseconds(Int64((restAfterSeconds * 1000).rounded()))
+        settings.restYawRadians = restYawDegrees * degree
+        settings.restPitchRadians = restPitchDegrees * degree
+        settings.reidentificationWindow = .milliseconds(Int64((reidentificationWindowSeconds * 1000).rounded()))
+        return settings
+    }
+}
