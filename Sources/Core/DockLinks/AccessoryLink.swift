@@ -70,10 +70,9 @@ public struct AccessoryCapabilities: OptionSet, Hashable, Sendable {
 /// as its `capabilities` say. What the accessory answers comes back as `SessionEvent`s:
 /// `acknowledged` and `refused` name the `lastSentSequence` of the command they answer.
 public protocol AccessoryLink: Sendable {
-    /// Where the link is.
-    var state: AccessoryLinkState { get }
-    /// What the accessory is — identity and limits — once it has said (kept while disconnected).
-    var info: AccessoryInfo? { get }
+    /// Where the link is, what the accessory said it is, the reconnect backoff and the counters:
+    /// the part every protocol shares.
+    var lifecycle: LinkLifecycle { get }
     /// What the accessory can and cannot do.
     var capabilities: AccessoryCapabilities { get }
     /// The protocol's name, for status and logs (`dock-serial`, `visca`).
@@ -81,14 +80,6 @@ public protocol AccessoryLink: Sendable {
     /// When the shell must call `tick(now:)` at the latest, besides its 30 Hz loop; nil when
     /// nothing is due.
     var nextDeadline: Duration? { get }
-    /// Runs received that were not good frames or packets.
-    var badFrameCount: Int { get }
-    /// Times the link was lost.
-    var disconnectCount: Int { get }
-    /// Commands the accessory refused.
-    var refusalCount: Int { get }
-    /// Whether the pose has stopped arriving while ready.
-    var isTelemetryStalled: Bool { get }
     /// The sequence number the last command was sent under (the one `acknowledged` and
     /// `refused` name).
     var lastSentSequence: UInt16? { get }
@@ -129,6 +120,21 @@ public protocol AccessoryLink: Sendable {
 }
 
 extension AccessoryLink {
+    /// Where the link is.
+    public var state: AccessoryLinkState { lifecycle.state }
+    /// What the accessory is — identity and limits — once it has said (kept while disconnected).
+    public var info: AccessoryInfo? { lifecycle.info }
+    /// Runs received that were not good frames or packets.
+    public var badFrameCount: Int { lifecycle.badFrameCount }
+    /// Times the link was lost.
+    public var disconnectCount: Int { lifecycle.disconnectCount }
+    /// Commands the accessory refused.
+    public var refusalCount: Int { lifecycle.refusalCount }
+    /// Whether the pose has stopped arriving while ready.
+    public var isTelemetryStalled: Bool { lifecycle.isTelemetryStalled }
+    /// When the next attempt to open the port is due, while disconnected.
+    public var reconnectAt: Duration? { lifecycle.reconnectAt }
+
     /// No zoom the host can drive: nil.
     public mutating func setZoom(_ fraction: Double, now: Duration) -> (actions: [SessionAction], fraction: Double)? { nil }
 }
