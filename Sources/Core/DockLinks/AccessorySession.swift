@@ -121,11 +121,6 @@ public struct AccessorySession: AccessoryLink {
         }
     }
 
-    /// The sequence number of the last frame sent.
-    public private(set) var lastSentSequence: UInt16?
-    /// The type of the command the accessory last refused, when it was one the session sent.
-    public private(set) var lastRefusedType: MessageType?
-
     private var telemetryTimeout: Duration {
         // As in `heartbeatInterval`: the non-generic arithmetic, same values.
         let period = Duration(attoseconds: Duration.seconds(1).attoseconds / Int128(info?.telemetryRateHertz ?? 50))
@@ -198,18 +193,82 @@ public struct AccessorySession: AccessoryLink {
             if now - connection.lastTelemetryAt > telemetryTimeout { actions += lifecycle.telemetryStalled() }
             connection.pending.removeAll { now - $0.sentAt > .seconds(1) }
             if now - connection.lastSent >= heartbeatInterval {
-                actions += send(.heartbeat, now: now)
+                actions.append(.write(frame(.heartbeat, now: now)))
             }
             return actions
         }
     }
 
-    /// Sends a command to the accessory (only while ready; otherwise nothing is sent).
-    public mutating func send(_ message: Message, now: Duration) -> [SessionAction] {
+    /// Sends a command to the dock as its frame, under the frame's sequence number (only while
+    /// ready, or once the dock has answered `hello`: a stop may go then). Zoom and presets are
+    /// not in the protocol, and a value outside its ranges cannot be framed: both are refused
+    /// at once.
+    public mutating func send(_ command: AccessoryCommand, now: Duration) -> SentCommand {
         switch state {
-        case .ready: return [.write(frame(message, now: now))]
-        case .handshaking where info != nil: return [.write(frame(message, now: now))]  // answered: a stop may go
-        case .handshaking, .disconnected, .connecting, .incompatible: return []
+        case .ready: break
+        case .handshaking where info != nil: break  // answered: a stop may go
+        case .handshaking, .disconnected, .connecting, .incompatible: return .dropped
+        }
+        guard let message = Self.message(for: command), message.firstInvalidField == nil else {
+            let id = CommandID(connection.nextSequence)
+            connection.nextSequence &+= 1
+            let reason: CommandRefusal.Reason
+            switch command {
+            case .zoom, .recallPreset: reason = .unsupported
+            case .velocity, .move, .stop, .indicator: reason = .outOfRange
+            }
+            lifecycle.countRefusal()
+            return SentCommand(id: id, actions: [.emit(.answered(id, .refused(CommandRefusal(reason: reason, command: command.kind))))])
+        }
+        let id = CommandID(connection.nextSequence)
+        return SentCommand(id: id, actions: [.write(frame(message, now: now))])
+    }
+
+    /// A command as `Protocol/dock-serial.md` frames it; nil for what it has no message for, or
+    /// a value it cannot carry (not finite, or past its fixed point's range).
+    static func message(for command: AccessoryCommand) -> Message? {
+        switch command {
+        case .velocity(let yaw, let pitch, let timeToLive):
+            guard let yawRate = AngularRate(radiansPerSecond: yaw), let pitchRate = AngularRate(radiansPerSecond: pitch) else {
+                return nil
+            }
+            return .setVelocity(VelocityCommand(yawRate: yawRate, pitchRate: pitchRate, timeToLive: timeToLive))
+        case .move(let yaw, let pitch, let pace):
+            guard let yawAngle = Angle(radians: yaw), let pitchAngle = Angle(radians: pitch) else { return nil }
+            let wirePace: OrientationMove.Pace
+            switch pace {
+            case .duration(let duration): wirePace = .duration(duration)
+            case .maximumSpeed(let speed):
+                guard let rate = AngularRate(radiansPerSecond: speed) else { return nil }
+                wirePace = .maximumSpeed(rate)
+            }
+            return .moveTo(OrientationMove(yaw: yawAngle, pitch: pitchAngle, pace: wirePace))
+        case .stop:
+            return .stop
+        case .indicator(let light):
+            let pattern: IndicatorState.Pattern
+            switch light.pattern {
+            case .off: pattern = .off
+            case .solid: pattern = .solid
+            case .slowBlink: pattern = .slowBlink
+            case .fastBlink: pattern = .fastBlink
+            case .pulse: pattern = .pulse
+            }
+            return .setIndicator(IndicatorState(pattern: pattern, red: light.red, green: light.green, blue: light.blue))
+        case .zoom, .recallPreset:
+            return nil
+        }
+    }
+
+    /// The command a frame of this type carries; nil for the session's own (`hello`,
+    /// `heartbeat`) and the dock's.
+    private static func kind(of type: MessageType) -> AccessoryCommand.Kind? {
+        switch type {
+        case .setVelocity: .velocity
+        case .moveTo: .move
+        case .stop: .stop
+        case .setIndicator: .indicator
+        case .hello, .heartbeat, .info, .ack, .nack, .telemetry, .event, .fault: nil
         }
     }
 
@@ -248,9 +307,11 @@ public struct AccessorySession: AccessoryLink {
                 connection.clock.observe(sentAt: connection.pending[index].sentAt, receivedAt: now, accessoryTime: ack.accessoryTime)
                 connection.pending.remove(at: index)
             }
-            return [.emit(.acknowledged(ack))]
+            // The session's own heartbeat is nobody's command: its `ack` fed the clock, and that is all.
+            guard ack.acknowledgedType != .heartbeat, ack.acknowledgedType != .hello else { return [] }
+            return [.emit(.answered(CommandID(ack.sequence), .accepted))]
         case .nack(let refusal):
-            lastRefusedType = connection.pending.last { $0.sequence == refusal.sequence }?.type
+            let refusedType = connection.pending.last { $0.sequence == refusal.sequence }?.type
             connection.pending.removeAll { $0.sequence == refusal.sequence }
             switch refusal.reason {
             case .unsupportedVersion where state == .handshaking:
@@ -264,9 +325,11 @@ public struct AccessorySession: AccessoryLink {
                 connection.handshakeAttempt = 0
                 lifecycle.handshakeRestarted()
                 return [.emit(.accessoryReset)] + beginHandshake(now: now)
-            case .unknownMessage, .wrongLength, .outOfRange, .faulted, .unsupportedVersion:
-                lifecycle.countRefusal()
-                return [.emit(.refused(refusal))]
+            case .unknownMessage: return refused(refusal, .unsupported, type: refusedType)
+            case .wrongLength: return refused(refusal, .malformed, type: refusedType)
+            case .outOfRange: return refused(refusal, .outOfRange, type: refusedType)
+            case .faulted: return refused(refusal, .faulted, type: refusedType)
+            case .unsupportedVersion: return refused(refusal, .unsupportedVersion, type: refusedType)
             }
         case .event(let event):
             guard case .ready = state else { return [] }
@@ -284,6 +347,13 @@ public struct AccessorySession: AccessoryLink {
             lifecycle.countBadFrame()  // a host message coming from the accessory is nonsense
             return []
         }
+    }
+
+    /// The dock refused a frame: its command's answer (no command for the session's own).
+    private mutating func refused(_ refusal: Refusal, _ reason: CommandRefusal.Reason, type: MessageType?) -> [SessionAction] {
+        lifecycle.countRefusal()
+        let answer = CommandRefusal(reason: reason, detail: refusal.detail, command: type.flatMap(Self.kind(of:)))
+        return [.emit(.answered(CommandID(refusal.sequence), .refused(answer)))]
     }
 
     private mutating func telemetryReceived(_ telemetry: Telemetry, now: Duration) -> [SessionAction] {
@@ -340,7 +410,6 @@ public struct AccessorySession: AccessoryLink {
         let sequence = connection.nextSequence
         connection.nextSequence &+= 1
         connection.lastSent = now
-        lastSentSequence = sequence
         if message.type != .hello {
             if connection.pending.count >= 64 { connection.pending.removeFirst() }
             connection.pending.append((sequence, message.type, now))

@@ -1,4 +1,4 @@
-public import DockProtocol
+import DockProtocol
 public import V4L2Protocol
 
 /// The host's side of a UVC PTZ webcam on `/dev/videoN` (`Protocol/uvc.md`), as a pure state
@@ -92,9 +92,11 @@ public struct UVCSession: AccessoryLink {
         case handshakeStop
         case handshakePose
         case poll
-        case speeds(sequence: UInt16?, type: MessageType)
-        case absolute(sequence: UInt16?, type: MessageType)
-        case zoom
+        /// A write of the speeds: the host's command `id`, or (nil) the session's own.
+        case speeds(id: CommandID?, kind: AccessoryCommand.Kind)
+        /// A write of the absolute targets.
+        case absolute(id: CommandID?, kind: AccessoryCommand.Kind)
+        case zoom(id: CommandID)
     }
 
     struct Outstanding: Hashable, Sendable {
@@ -115,7 +117,7 @@ public struct UVCSession: AccessoryLink {
         var queuedMotion: (purpose: Purpose, request: V4L2Frame.Request)?
         var queuedAbsolute: (purpose: Purpose, request: V4L2Frame.Request)?
         /// A `ZOOM_ABSOLUTE` write waiting for the line (a newer one replaces it).
-        var queuedZoom: V4L2Frame.Request?
+        var queuedZoom: (id: CommandID, request: V4L2Frame.Request)?
         /// The speeds the camera was last told (0, 0 when still).
         var speeds: (pan: Int32, tilt: Int32) = (0, 0)
         /// A velocity stepped through absolute targets: degrees per second, and where the
@@ -141,16 +143,12 @@ public struct UVCSession: AccessoryLink {
     public let configuration: Configuration
     /// Where the session is, what the camera said it is, the backoff and the counters.
     public private(set) var lifecycle: LinkLifecycle
-    public private(set) var lastSentSequence: UInt16?
-    public private(set) var lastRefusedType: MessageType?
     /// The controls found and how they are classified (kept while disconnected, as `info` is).
     public private(set) var controls = UVCControls()
     /// What `QUERYCAP` said (kept while disconnected).
     public private(set) var capability: V4L2Capability?
     /// Pose reads that failed (`EIO` and the like) without the camera being gone.
     public private(set) var failedReads = 0
-    /// Zoom writes the camera failed (`EIO`, `ERANGE`...), after the caller was answered.
-    public private(set) var failedZoomWrites = 0
     /// Recent poses on the host's clock.
     public var poses: PoseHistory { connection.poses }
 
@@ -264,7 +262,7 @@ public struct UVCSession: AccessoryLink {
         if let ends = connection.velocityEndsAt, now >= ends {
             // The time-to-live UVC cannot keep: the host keeps it.
             connection.velocityEndsAt = nil
-            actions += halt(sequence: nil, type: .stop, now: now)
+            actions += halt(id: nil, now: now)
         }
         if connection.stepped != nil, now >= connection.nextStepAt { stepAbsolute(now: now) }
         if let pending = connection.pendingSample, now >= pending.time {
@@ -276,23 +274,26 @@ public struct UVCSession: AccessoryLink {
         return actions + sendNext(now: now)
     }
 
-    public mutating func send(_ message: Message, now: Duration) -> [SessionAction] {
-        guard isReady else { return [] }
-        let sequence = nextSequence
+    /// Queues the controls' writes for the command (a newer motion replaces one still waiting);
+    /// what needs no write — the speeds already in force, a velocity stepped through absolute
+    /// targets, a stop without speed controls — is in force at once. What the camera has no
+    /// control for, an indicator and presets are refused at once.
+    public mutating func send(_ command: AccessoryCommand, now: Duration) -> SentCommand {
+        guard isReady else { return .dropped }
+        let id = CommandID(nextSequence)
         nextSequence &+= 1
-        lastSentSequence = sequence
-        switch message {
-        case .setVelocity(let velocity):
-            let yaw = velocity.yawRate.radiansPerSecond * 180 / .pi, pitch = velocity.pitchRate.radiansPerSecond * 180 / .pi
+        switch command {
+        case .velocity(let yawRate, let pitchRate, let timeToLive):
+            let yaw = yawRate * 180 / .pi, pitch = pitchRate * 180 / .pi
             let moving = yaw != 0 || pitch != 0
-            connection.velocityEndsAt = moving ? now + velocity.timeToLive : nil
+            connection.velocityEndsAt = moving ? now + timeToLive : nil
             switch controls.velocity {
             case .speedControls:
                 let wanted = speedValues(yaw: yaw, pitch: pitch)
                 if wanted == connection.speeds, connection.queuedMotion == nil {
-                    return [.emit(.acknowledged(acknowledgement(sequence, .setVelocity)))] + sendNext(now: now)
+                    return SentCommand(id: id, actions: [.emit(.answered(id, .accepted))] + sendNext(now: now))
                 }
-                queueSpeeds(wanted, sequence: sequence, type: .setVelocity)
+                queueSpeeds(wanted, id: id, kind: .velocity)
             case .steppedAbsolute:
                 if moving {
                     if connection.stepped == nil {
@@ -306,30 +307,50 @@ public struct UVCSession: AccessoryLink {
                 } else {
                     connection.stepped = nil
                 }
-                return [.emit(.acknowledged(acknowledgement(sequence, .setVelocity)))] + sendNext(now: now)
+                return SentCommand(id: id, actions: [.emit(.answered(id, .accepted))] + sendNext(now: now))
             case .none:
-                return refuse(sequence, .setVelocity, reason: .unknownMessage)
+                return SentCommand(id: id, actions: refuse(id, .velocity, reason: .unsupported))
             }
-        case .moveTo(let move):
+        case .move(let yaw, let pitch, _):
             guard controls.panAbsolute != nil || controls.tiltAbsolute != nil else {
-                return refuse(sequence, .moveTo, reason: .unknownMessage)
+                return SentCommand(id: id, actions: refuse(id, .move, reason: .unsupported))
             }
             connection.velocityEndsAt = nil
             connection.stepped = nil
-            if connection.speeds != (0, 0) { queueSpeeds((0, 0), sequence: nil, type: .stop) }
-            let target = (pan: move.yaw.radians * 180 / .pi * 3600, tilt: move.pitch.radians * 180 / .pi * 3600)
+            if connection.speeds != (0, 0) { queueSpeeds((0, 0), id: nil, kind: .stop) }
+            let target = (pan: yaw * 180 / .pi * 3600, tilt: pitch * 180 / .pi * 3600)
             connection.steppedTarget = target
-            connection.queuedAbsolute = absoluteRequest(target, purpose: .absolute(sequence: sequence, type: .moveTo))
+            connection.queuedAbsolute = absoluteRequest(target, purpose: .absolute(id: id, kind: .move))
         case .stop:
             connection.velocityEndsAt = nil
-            return halt(sequence: sequence, type: .stop, now: now)
-        case .heartbeat, .setIndicator, .hello:
-            // Nothing to keep alive, no indicator: nothing goes to the camera.
-            return [.emit(.acknowledged(acknowledgement(sequence, message.type)))]
-        case .info, .ack, .nack, .telemetry, .event, .fault:
-            preconditionFailure("the host sent an accessory's message: \(message)")
+            return SentCommand(id: id, actions: halt(id: id, now: now))
+        case .zoom(let fraction):
+            guard let zoom = controls.zoomAbsolute else { return SentCommand(id: id, actions: refuse(id, .zoom, reason: .unsupported)) }
+            guard fraction.isFinite else { return SentCommand(id: id, actions: refuse(id, .zoom, reason: .outOfRange)) }
+            connection.queuedZoom = (
+                id,
+                V4L2Frame.Request(
+                    request: V4L2Request.setExtendedControls,
+                    bytes: V4L2ExtendedControls.encode([(zoom.id, zoomValue(fraction, zoom))]))
+            )
+        case .indicator, .recallPreset:
+            return SentCommand(id: id, actions: refuse(id, command.kind, reason: .unsupported))
         }
-        return sendNext(now: now)
+        return SentCommand(id: id, actions: sendNext(now: now))
+    }
+
+    /// `ZOOM_ABSOLUTE`'s minimum plus `fraction` (clamped to 0…1) of its range, snapped to its
+    /// step, as a fraction of the range again; nil without an absolute zoom (a camera with
+    /// `ZOOM_CONTINUOUS` only, or none), out of session, or for a fraction that is not finite.
+    public func zoomFraction(nearest fraction: Double) -> Double? {
+        guard isReady, let zoom = controls.zoomAbsolute, fraction.isFinite else { return nil }
+        let low = Double(zoom.minimum), span = Double(zoom.maximum) - Double(zoom.minimum)
+        return span > 0 ? (Double(zoomValue(fraction, zoom)) - low) / span : 0
+    }
+
+    private func zoomValue(_ fraction: Double, _ zoom: V4L2ControlDescription) -> Int32 {
+        let low = Double(zoom.minimum), span = Double(zoom.maximum) - Double(zoom.minimum)
+        return UVCControls.absoluteValue(arcSeconds: low + min(max(fraction, 0), 1) * span, control: zoom)
     }
 
     // MARK: Motion
@@ -340,14 +361,14 @@ public struct UVCSession: AccessoryLink {
 
     /// Stops: both speeds 0 (always written, even when they already are: a stop must reach the
     /// camera), a stepped velocity ended where its target is.
-    private mutating func halt(sequence: UInt16?, type: MessageType, now: Duration) -> [SessionAction] {
+    private mutating func halt(id: CommandID?, now: Duration) -> [SessionAction] {
         connection.stepped = nil
         switch controls.velocity {
         case .speedControls:
-            queueSpeeds((0, 0), sequence: sequence, type: type)
+            queueSpeeds((0, 0), id: id, kind: .stop)
             return sendNext(now: now)
         case .steppedAbsolute, .none:
-            return (sequence.map { [.emit(.acknowledged(acknowledgement($0, type)))] } ?? []) + sendNext(now: now)
+            return (id.map { [.emit(.answered($0, .accepted))] } ?? []) + sendNext(now: now)
         }
     }
 
@@ -359,13 +380,13 @@ public struct UVCSession: AccessoryLink {
         )
     }
 
-    private mutating func queueSpeeds(_ wanted: (pan: Int32, tilt: Int32), sequence: UInt16?, type: MessageType) {
+    private mutating func queueSpeeds(_ wanted: (pan: Int32, tilt: Int32), id: CommandID?, kind: AccessoryCommand.Kind) {
         connection.speeds = wanted
         var list: [(id: UInt32, value: Int32)] = []
         if controls.panSpeed != nil { list.append((V4L2ControlID.panSpeed, wanted.pan)) }
         if controls.tiltSpeed != nil { list.append((V4L2ControlID.tiltSpeed, wanted.tilt)) }
         connection.queuedMotion = (
-            .speeds(sequence: sequence, type: type),
+            .speeds(id: id, kind: kind),
             V4L2Frame.Request(request: V4L2Request.setExtendedControls, bytes: V4L2ExtendedControls.encode(list))
         )
     }
@@ -435,21 +456,16 @@ public struct UVCSession: AccessoryLink {
         let target = bounded((connection.steppedTarget.pan + rate.pan * lead, connection.steppedTarget.tilt + rate.tilt * lead))
         connection.nextStepAt = now + configuration.stepInterval
         let before = connection.lastWrittenAbsolute
-        let request = absoluteRequest(target, purpose: .absolute(sequence: nil, type: .setVelocity))
+        let request = absoluteRequest(target, purpose: .absolute(id: nil, kind: .velocity))
         if let before, let after = connection.lastWrittenAbsolute, before == after { return }
         connection.queuedAbsolute = request
     }
 
-    private mutating func refuse(_ sequence: UInt16, _ type: MessageType, reason: Refusal.Reason, detail: UInt16 = 0)
-        -> [SessionAction]
-    {
+    private mutating func refuse(
+        _ id: CommandID, _ kind: AccessoryCommand.Kind, reason: CommandRefusal.Reason, detail: UInt16 = 0
+    ) -> [SessionAction] {
         lifecycle.countRefusal()
-        lastRefusedType = type
-        return [.emit(.refused(Refusal(sequence: sequence, refusedTypeCode: type.rawValue, reason: reason, detail: detail)))]
-    }
-
-    private func acknowledgement(_ sequence: UInt16, _ type: MessageType) -> Acknowledgement {
-        Acknowledgement(sequence: sequence, acknowledgedType: type, accessoryTime: AccessoryTimestamp(microseconds: 0))
+        return [.emit(.answered(id, .refused(CommandRefusal(reason: reason, detail: detail, command: kind))))]
     }
 
     // MARK: The line
@@ -468,7 +484,7 @@ public struct UVCSession: AccessoryLink {
         }
         if let zoom = connection.queuedZoom {
             connection.queuedZoom = nil
-            return transmit(.zoom, zoom, now: now)
+            return transmit(.zoom(id: zoom.id), zoom.request, now: now)
         }
         if hasReadablePose, now >= connection.nextPollAt {
             connection.nextPollAt = now + configuration.pollInterval
@@ -523,33 +539,26 @@ public struct UVCSession: AccessoryLink {
                 return sendNext(now: now)
             }
             return poseRead(reply, now: now) + sendNext(now: now)
-        case .speeds(let sequence, let type), .absolute(let sequence, let type):
+        case .speeds(let id, let kind), .absolute(let id, let kind):
             guard reply.errno == 0 else {
                 if case .speeds = purpose { connection.speeds = (0, 0) }  // not known to move: a later stop is written anyway
                 if case .absolute = purpose { connection.lastWrittenAbsolute = nil }
-                guard let sequence else { return sendNext(now: now) }
-                let reason: Refusal.Reason = reply.errno == LinuxErrno.range || reply.errno == LinuxErrno.invalid ? .outOfRange : .faulted
-                return refuse(sequence, type, reason: reason, detail: UInt16(clamping: reply.errno)) + sendNext(now: now)
+                guard let id else { return sendNext(now: now) }
+                return refuse(id, kind, reason: Self.reason(errno: reply.errno), detail: UInt16(clamping: reply.errno)) + sendNext(now: now)
             }
-            return (sequence.map { [.emit(.acknowledged(acknowledgement($0, type)))] } ?? []) + sendNext(now: now)
-        case .zoom:
-            if reply.errno != 0 { failedZoomWrites += 1 }
-            return sendNext(now: now)
+            return (id.map { [.emit(.answered($0, .accepted))] } ?? []) + sendNext(now: now)
+        case .zoom(let id):
+            guard reply.errno == 0 else {
+                return refuse(id, .zoom, reason: Self.reason(errno: reply.errno), detail: UInt16(clamping: reply.errno))
+                    + sendNext(now: now)
+            }
+            return [.emit(.answered(id, .accepted))] + sendNext(now: now)
         }
     }
 
-    /// Zooms through `ZOOM_ABSOLUTE`: its minimum plus `fraction` of its range, snapped to its
-    /// step, in one `S_EXT_CTRLS`; the caller is answered at once with the fraction that makes
-    /// (a write the camera then fails is counted in `failedZoomWrites`). Nil without an
-    /// absolute zoom (a camera with `ZOOM_CONTINUOUS` only, or none) or out of session.
-    public mutating func setZoom(_ fraction: Double, now: Duration) -> (actions: [SessionAction], fraction: Double)? {
-        guard isReady, let zoom = controls.zoomAbsolute, fraction.isFinite else { return nil }
-        let low = Double(zoom.minimum), span = Double(zoom.maximum) - Double(zoom.minimum)
-        let value = UVCControls.absoluteValue(arcSeconds: low + min(max(fraction, 0), 1) * span, control: zoom)
-        connection.queuedZoom = V4L2Frame.Request(
-            request: V4L2Request.setExtendedControls,
-            bytes: V4L2ExtendedControls.encode([(zoom.id, value)]))
-        return (sendNext(now: now), span > 0 ? (Double(value) - low) / span : 0)
+    /// A control write's errno as a refusal: a value the control does not take, or a fault.
+    private static func reason(errno: Int32) -> CommandRefusal.Reason {
+        errno == LinuxErrno.range || errno == LinuxErrno.invalid ? .outOfRange : .faulted
     }
 
     private mutating func nextQuery(now: Duration) -> [SessionAction] {

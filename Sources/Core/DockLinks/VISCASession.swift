@@ -1,4 +1,4 @@
-public import DockProtocol
+import DockProtocol
 public import VISCAProtocol
 
 /// The host's side of a Sony VISCA camera (`Protocol/visca.md`), as a pure state machine behind
@@ -75,7 +75,7 @@ public struct VISCASession: AccessoryLink {
 
     /// What a request in flight is.
     enum Request: Hashable, Sendable {
-        case command(VISCACommand, sequence: UInt16, type: MessageType)
+        case command(VISCACommand, id: CommandID, kind: AccessoryCommand.Kind)
         case inquiry(VISCACommand)
         case resetSequence
         case handshake(VISCACommand)
@@ -135,8 +135,6 @@ public struct VISCASession: AccessoryLink {
     public let configuration: Configuration
     /// Where the session is, what the camera said it is, the backoff and the counters.
     public private(set) var lifecycle: LinkLifecycle
-    public private(set) var lastSentSequence: UInt16?
-    public private(set) var lastRefusedType: MessageType?
     /// The smoothed round trip of requests answered at their first sending.
     public private(set) var smoothedRoundTrip: Duration?
     /// Pose replies received.
@@ -280,61 +278,62 @@ public struct VISCASession: AccessoryLink {
             if let ends = connection.velocityEndsAt, now >= ends {
                 // The time-to-live the camera cannot keep: the host keeps it.
                 connection.velocityEndsAt = nil
-                enqueueDrive(.stopped, sequence: nil, type: .stop)
+                enqueueDrive(.stopped, id: nil, kind: .stop)
             }
             if now - connection.lastPoseAt > configuration.poseStallTimeout { actions += lifecycle.telemetryStalled() }
         }
         return actions + sendNext(now: now)
     }
 
-    public mutating func send(_ message: Message, now: Duration) -> [SessionAction] {
-        guard isReady else { return [] }
-        let sequence = nextSequence
-        nextSequence &+= 1
-        lastSentSequence = sequence
-        switch message {
-        case .setVelocity(let velocity):
-            let wanted = drive(for: velocity)
-            connection.velocityEndsAt = wanted.isMoving ? now + velocity.timeToLive : nil
+    /// Queues the command's VISCA command for the line (a newer motion replaces one still
+    /// waiting); a velocity the camera already runs is in force at once. VISCA has no indicator,
+    /// and presets and zoom are not driven yet: those are refused at once.
+    public mutating func send(_ command: AccessoryCommand, now: Duration) -> SentCommand {
+        guard isReady else { return .dropped }
+        let id = nextCommandID()
+        switch command {
+        case .velocity(let yaw, let pitch, let timeToLive):
+            let wanted = drive(yawRadiansPerSecond: yaw, pitchRadiansPerSecond: pitch)
+            connection.velocityEndsAt = wanted.isMoving ? now + timeToLive : nil
             if wanted == connection.drive, connection.queued == nil {
                 // Already what the camera does: in force at once.
-                return [.emit(.acknowledged(acknowledgement(sequence, .setVelocity)))] + sendNext(now: now)
+                return SentCommand(id: id, actions: [.emit(.answered(id, .accepted))] + sendNext(now: now))
             }
-            enqueueDrive(wanted, sequence: sequence, type: .setVelocity)
-        case .moveTo(let move):
+            enqueueDrive(wanted, id: id, kind: .velocity)
+        case .move(let yaw, let pitch, let pace):
             connection.velocityEndsAt = nil
-            connection.queued = .command(positionCommand(for: move), sequence: sequence, type: .moveTo)
+            connection.queued = .command(positionCommand(yawRadians: yaw, pitchRadians: pitch, pace: pace), id: id, kind: .move)
             connection.drive = .stopped
         case .stop:
             connection.velocityEndsAt = nil
-            enqueueDrive(.stopped, sequence: sequence, type: .stop)
-        case .heartbeat, .setIndicator, .hello:
-            // Nothing to keep alive, no indicator: nothing goes on the line.
-            return [.emit(.acknowledged(acknowledgement(sequence, message.type)))]
-        case .info, .ack, .nack, .telemetry, .event, .fault:
-            preconditionFailure("the host sent an accessory's message: \(message)")
+            enqueueDrive(.stopped, id: id, kind: .stop)
+        case .indicator, .zoom, .recallPreset:
+            lifecycle.countRefusal()
+            return SentCommand(
+                id: id, actions: [.emit(.answered(id, .refused(CommandRefusal(reason: .unsupported, command: command.kind))))])
         }
-        return sendNext(now: now)
+        return SentCommand(id: id, actions: sendNext(now: now))
     }
 
     // MARK: Commands
 
     private var isReady: Bool { lifecycle.isReady }
 
-    private mutating func enqueueDrive(_ wanted: Drive, sequence: UInt16?, type: MessageType) {
+    /// Queues a drive, as the host's command `id` or (nil) the session's own (the stop when a
+    /// time-to-live runs out), which is numbered too.
+    private mutating func enqueueDrive(_ wanted: Drive, id: CommandID?, kind: AccessoryCommand.Kind) {
         connection.drive = wanted
-        connection.queued = .command(wanted.command, sequence: sequence ?? nextInternalSequence(), type: type)
+        connection.queued = .command(wanted.command, id: id ?? nextCommandID(), kind: kind)
     }
 
-    private mutating func nextInternalSequence() -> UInt16 {
+    private mutating func nextCommandID() -> CommandID {
         defer { nextSequence &+= 1 }
-        return nextSequence
+        return CommandID(nextSequence)
     }
 
     /// The steps and directions for a velocity, with hysteresis against the drive in force.
-    private func drive(for velocity: VelocityCommand) -> Drive {
+    private func drive(yawRadiansPerSecond yaw: Double, pitchRadiansPerSecond pitch: Double) -> Drive {
         let profile = configuration.profile
-        let yaw = velocity.yawRate.radiansPerSecond, pitch = velocity.pitchRate.radiansPerSecond
         let pan: PanDirection = yaw > 0 ? .right : .left
         let tilt: TiltDirection = pitch > 0 ? .up : .down
         let panStep = profile.pan.speeds.step(for: abs(yaw), current: connection.drive.pan == pan ? connection.drive.panStep : nil)
@@ -344,27 +343,27 @@ public struct VISCASession: AccessoryLink {
 
     /// An absolute move: counts from the profile, speed steps that arrive in time (for a move
     /// by duration, the slowest step fast enough; for one by speed, the fastest not faster).
-    private func positionCommand(for move: OrientationMove) -> VISCACommand {
+    private func positionCommand(yawRadians yaw: Double, pitchRadians pitch: Double, pace: MovePace) -> VISCACommand {
         let profile = configuration.profile
-        let pan = counts(move.yaw.radians, profile.pan), tilt = counts(move.pitch.radians, profile.tilt)
+        let pan = counts(yaw, profile.pan), tilt = counts(pitch, profile.tilt)
         let here = connection.poses.latest?.pose
         func step(_ axis: VISCAProfile.Axis, distance: Double) -> UInt8 {
             let table = axis.speeds
             let wanted: Double
-            switch move.pace {
+            switch pace {
             case .duration(let duration):
                 wanted = distance / max(duration.secondsValue, 0.001)
                 for step in 1...max(table.maximumStep, 1) where table.radiansPerSecond(step: step) >= wanted { return step }
                 return table.maximumStep
             case .maximumSpeed(let speed):
-                wanted = speed.radiansPerSecond
+                wanted = speed
                 var chosen: UInt8 = 1
                 for step in 1...max(table.maximumStep, 1) where table.radiansPerSecond(step: step) <= wanted { chosen = step }
                 return chosen
             }
         }
-        let panStep = step(profile.pan, distance: abs(move.yaw.radians - (here?.yawRadians ?? 0)))
-        let tiltStep = step(profile.tilt, distance: abs(move.pitch.radians - (here?.pitchRadians ?? 0)))
+        let panStep = step(profile.pan, distance: abs(yaw - (here?.yawRadians ?? 0)))
+        let tiltStep = step(profile.tilt, distance: abs(pitch - (here?.pitchRadians ?? 0)))
         if profile.quirks.oneSpeedByteInPositionMoves {
             // One speed for both axes (Sony SRG-X400): the slower's, the second byte 00.
             return .absolutePosition(panSpeed: min(panStep, tiltStep), tiltSpeed: 0, pan: pan, tilt: tilt)
@@ -379,10 +378,6 @@ public struct VISCASession: AccessoryLink {
 
     private func radians(_ count: Int16, _ axis: VISCAProfile.Axis) -> Double {
         Double(count) / axis.countsPerDegree * .pi / 180
-    }
-
-    private func acknowledgement(_ sequence: UInt16, _ type: MessageType) -> Acknowledgement {
-        Acknowledgement(sequence: sequence, acknowledgedType: type, accessoryTime: AccessoryTimestamp(microseconds: 0))
     }
 
     // MARK: The line
@@ -527,8 +522,8 @@ public struct VISCASession: AccessoryLink {
             connection.busySockets[socket] = flight.request
             return accepted(flight, now: now) + sendNext(now: now)
         case .completion(let socket):
-            if ipSequence == nil || matches(connection.inFlight) == nil, connection.busySockets.removeValue(forKey: socket) != nil {
-                return sendNext(now: now)
+            if ipSequence == nil || matches(connection.inFlight) == nil, let request = connection.busySockets.removeValue(forKey: socket) {
+                return ended(request) + sendNext(now: now)
             }
             // A Completion with no ACK before it (some cameras; IF_Clear always).
             guard let flight = matches(connection.inFlight) else { return [] }
@@ -588,8 +583,8 @@ public struct VISCASession: AccessoryLink {
     /// The camera accepted a command (ACK): the host hears it.
     private mutating func accepted(_ flight: InFlight, now: Duration) -> [SessionAction] {
         switch flight.request {
-        case .command(_, let sequence, let type):
-            return [.emit(.acknowledged(acknowledgement(sequence, type)))]
+        case .command(_, let id, _):
+            return [.emit(.answered(id, .accepted))]
         case .handshake:
             return nextHandshakeStep(now: now)
         case .inquiry, .resetSequence:
@@ -597,31 +592,33 @@ public struct VISCASession: AccessoryLink {
         }
     }
 
+    /// A command the camera carried out (Completion): the host hears it ended.
+    private func ended(_ request: Request) -> [SessionAction] {
+        guard case .command(_, let id, _) = request else { return [] }
+        return [.emit(.answered(id, .ended))]
+    }
+
     /// A request done without an ACK (Completion only, or 0F 01 to a resend over IP).
     private mutating func completed(_ flight: InFlight, socket: UInt8?, now: Duration) -> [SessionAction] {
         observeRoundTrip(flight, now: now)
         connection.inFlight = nil
-        return accepted(flight, now: now) + sendNext(now: now)
+        switch flight.request {
+        case .command: return ended(flight.request) + sendNext(now: now)
+        case .handshake, .inquiry, .resetSequence: return accepted(flight, now: now) + sendNext(now: now)
+        }
     }
 
     private mutating func refusal(_ request: Request, code: VISCAErrorCode) -> [SessionAction] {
-        guard case .command(_, let sequence, let type) = request else { return [] }
-        let reason: Refusal.Reason
+        guard case .command(_, let id, let kind) = request else { return [] }
+        let reason: CommandRefusal.Reason
         switch code {
-        case .syntax: reason = .unknownMessage
-        case .messageLength: reason = .wrongLength
+        case .syntax: reason = .unsupported
+        case .messageLength: reason = .malformed
         default: reason = .outOfRange  // not executable, or a code of the camera's own
         }
         lifecycle.countRefusal()
-        lastRefusedType = type
-        if type == .setVelocity || type == .stop { connection.drive = .stopped }
-        return [
-            .emit(
-                .refused(
-                    Refusal(
-                        sequence: sequence, refusedTypeCode: type.rawValue, reason: reason,
-                        detail: UInt16(code.rawValue))))
-        ]
+        if kind == .velocity || kind == .stop { connection.drive = .stopped }
+        return [.emit(.answered(id, .refused(CommandRefusal(reason: reason, detail: UInt16(code.rawValue), command: kind))))]
     }
 
     private mutating func inquiryAnswered(_ flight: InFlight, data: [UInt8], now: Duration) -> [SessionAction] {
