@@ -75,8 +75,8 @@ public protocol AccessoryLink: Sendable {
     var lifecycle: LinkLifecycle { get }
     /// What the accessory can and cannot do.
     var capabilities: AccessoryCapabilities { get }
-    /// The protocol's name, for status and logs (`dock-serial`, `visca`, `uvc`).
-    var protocolName: String { get }
+    /// The protocol the link speaks.
+    var accessoryProtocol: AccessoryProtocol { get }
     /// When the shell must call `tick(now:)` at the latest, besides its 30 Hz loop; nil when
     /// nothing is due.
     var nextDeadline: Duration? { get }

@@ -76,7 +76,7 @@ public struct AccessorySession: AccessoryLink {
     /// How old the newest telemetry sample is at `now`.
     public func poseAge(at now: Duration) -> Duration? { connection.poses.latest.map { now - $0.time } }
 
-    public var protocolName: String { "dock-serial" }
+    public var accessoryProtocol: AccessoryProtocol { .dockSerial }
 
     /// The speed configured for the port (the dock's own protocol does not probe).
     public var baudRate: Int? { nil }

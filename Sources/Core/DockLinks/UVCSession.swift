@@ -161,7 +161,7 @@ public struct UVCSession: AccessoryLink {
         lifecycle = LinkLifecycle(initialBackoff: configuration.initialBackoff, maximumBackoff: configuration.maximumBackoff)
     }
 
-    public var protocolName: String { "uvc" }
+    public var accessoryProtocol: AccessoryProtocol { .uvc }
 
     public var baudRate: Int? { nil }
 

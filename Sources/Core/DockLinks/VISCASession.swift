@@ -159,7 +159,7 @@ public struct VISCASession: AccessoryLink {
         lifecycle = LinkLifecycle(initialBackoff: configuration.initialBackoff, maximumBackoff: configuration.maximumBackoff)
     }
 
-    public var protocolName: String { "visca" }
+    public var accessoryProtocol: AccessoryProtocol { .visca }
 
     /// On a serial line, the speed to open it at: the profile's speeds in turn, moving on after
     /// each handshake that found nothing; nil over the network.
