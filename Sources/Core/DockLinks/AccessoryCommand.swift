@@ -131,11 +131,14 @@ public struct SentCommand: Hashable, Sendable {
     public static let dropped = SentCommand(id: nil, actions: [])
 }
 
-/// What became of a command, as its link reports it (`SessionEvent.answered`).
+/// What became of a command, as its link reports it (`SessionEvent.answered`). A motion command
+/// still waiting for the line when a newer one replaces it is never answered; the host answers
+/// its caller once a newer one is, or after its own timeout.
 public enum CommandAnswer: Hashable, Sendable {
     /// The command is in force: the accessory acknowledged it (dock-serial's `ack`, VISCA's ACK,
     /// a V4L2 control write that returned), or it needed nothing on the wire (a drive the
-    /// accessory already runs, a target the link steps itself).
+    /// accessory already runs, a target the link steps itself); on a protocol that confirms
+    /// nothing, once its bytes are written.
     case accepted
     /// The accessory, or the link, will not carry it out.
     case refused(CommandRefusal)
