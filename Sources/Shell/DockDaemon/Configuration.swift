@@ -328,28 +328,28 @@ private func hex(_ name: String, _ help: String, _ path: any WritableKeyPath<Con
 private func choice<Value: RawRepresentable & CaseIterable & Sendable>(
     _ name: String, _ help: String, _ path: any WritableKeyPath<Configuration, Value> & Sendable
 ) -> Configuration.Key where Value.RawValue == String {
-    Configuration.Key(
-        name: name, help: help, isBoolean: false,
-        read: { configuration, value in
-            guard let parsed = Value(rawValue: value) else {
-                return "must be one of \(Value.allCases.map(\.rawValue).joined(separator: ", ")), got '\(value)'"
-            }
-            configuration[keyPath: path] = parsed
-            return nil
-        }, show: { $0[keyPath: path].rawValue })
+    choice(name, help, path, Value.allCases.map(\.rawValue), parse: Value.init(rawValue:), show: \.rawValue)
 }
 
+/// A key whose values are one of `choices`, kept as the text.
 private func choice(
     _ name: String, _ help: String, _ path: any WritableKeyPath<Configuration, String> & Sendable,
     _ choices: [String]
 ) -> Configuration.Key {
+    choice(name, help, path, choices, parse: { choices.contains($0) ? $0 : nil }, show: { $0 })
+}
+
+private func choice<Value: Sendable>(
+    _ name: String, _ help: String, _ path: any WritableKeyPath<Configuration, Value> & Sendable, _ choices: [String],
+    parse: @escaping @Sendable (String) -> Value?, show: @escaping @Sendable (Value) -> String
+) -> Configuration.Key {
     Configuration.Key(
         name: name, help: help, isBoolean: false,
         read: { configuration, value in
-            guard choices.contains(value) else { return "must be one of \(choices.joined(separator: ", ")), got '\(value)'" }
-            configuration[keyPath: path] = value
+            guard let parsed = parse(value) else { return "must be one of \(choices.joined(separator: ", ")), got '\(value)'" }
+            configuration[keyPath: path] = parsed
             return nil
-        }, show: { $0[keyPath: path] })
+        }, show: { show($0[keyPath: path]) })
 }
 
 extension StringProtocol {
