@@ -152,6 +152,8 @@ struct Options: Equatable {
         case .uvc:
             guard case .v4l2 = endpoint else { throw UsageError(message: "--protocol uvc serves the webcam on --v4l2 PATH") }
             options.uvcModel = options.uvcModel ?? "generic"
+        case .pelcoD:
+            throw UsageError(message: "docksim has no emulated Pelco-D head yet")
         case .dockSerial, .visca:
             if case .v4l2 = endpoint { throw UsageError(message: "--v4l2 serves a UVC webcam: add --protocol uvc") }
             if options.uvcModel != nil { throw UsageError(message: "--model names a UVC webcam's model: add --protocol uvc --v4l2 PATH") }
@@ -163,7 +165,7 @@ struct Options: Equatable {
                 throw UsageError(message: "--profile: no profile '\(profileName)' (there are \(names))")
             }
             options.viscaProfile = profile
-        case .dockSerial, .uvc:
+        case .dockSerial, .uvc, .pelcoD:
             switch endpoint {
             case .pty, .v4l2: break
             case .udp, .tcp: throw UsageError(message: "--udp, --udp-raw and --tcp serve a VISCA camera: add --protocol visca")
