@@ -22,11 +22,13 @@ import Testing
         let link = try #require(try settings.accessoryLink(identifier: "/dev/ttyUSB0") as? PelcoDSession)
         #expect(link.accessoryProtocol == .pelcoD)
         #expect(link.baudRate == 2400)
-        #expect(link.configuration == {
-            var expected = PelcoDSession.Configuration()
-            expected.identifier = "/dev/ttyUSB0"
-            return expected
-        }(), "the settings' defaults are the link's: one generic head")
+        #expect(
+            link.configuration
+                == {
+                    var expected = PelcoDSession.Configuration()
+                    expected.identifier = "/dev/ttyUSB0"
+                    return expected
+                }(), "the settings' defaults are the link's: one generic head")
     }
 
     @Test func everyKeyReachesTheLinkFromAFileOrAFlag() throws {
@@ -38,7 +40,8 @@ import Testing
             pelco-d-tilt-deg-s = 45.5
             pelco-d-speed-exponent = 2
             """
-        let settings = try configuration(["--config", "/etc/dockd/dockd.conf", "--pelco-d-position-queries"], files: ["/etc/dockd/dockd.conf": file])
+        let settings = try configuration(
+            ["--config", "/etc/dockd/dockd.conf", "--pelco-d-position-queries"], files: ["/etc/dockd/dockd.conf": file])
         let link = try #require(try settings.accessoryLink(identifier: "/dev/ttyUSB1") as? PelcoDSession)
         let configuration = link.configuration
         #expect(configuration.address == 17 && configuration.baudRate == 9600)
@@ -63,7 +66,8 @@ import Testing
         #expect(refusal(["--pelco-d-pan-deg-s", "0"]) == "--pelco-d-pan-deg-s: pelco-d-pan-deg-s: must be from 0.1 to 1000.0, got 0")
         #expect(refusal(["--pelco-d-tilt-deg-s", "nan"]) == "--pelco-d-tilt-deg-s: pelco-d-tilt-deg-s: must be a finite number, got 'nan'")
         #expect(
-            refusal(["--pelco-d-speed-exponent", "9"]) == "--pelco-d-speed-exponent: pelco-d-speed-exponent: must be from 0.2 to 5.0, got 9")
+            refusal(["--pelco-d-speed-exponent", "9"]) == "--pelco-d-speed-exponent: pelco-d-speed-exponent: must be from 0.2 to 5.0, got 9"
+        )
         #expect(
             refusal(["--protocol", "pelco-d", "--simulator"])
                 == "protocol: the in-process simulator is a dock-serial dock; run docksim --protocol pelco-d for an emulated Pelco-D head")

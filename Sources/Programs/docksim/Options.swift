@@ -22,6 +22,8 @@ struct Options: Equatable {
     var endpoint: Endpoint
     /// A Sony VISCA camera of this profile instead of the dock, when set.
     var viscaProfile: VISCAProfile?
+    /// A Pelco-D head of this configuration instead of the dock, when set.
+    var pelcoDHead: PelcoDHead.Configuration?
     /// With `--protocol uvc`: the webcam's model, a built-in name or a JSON file (read by the caller).
     var uvcModel: String?
     /// The scenario file, or nil for the built-in scene.
@@ -62,13 +64,14 @@ struct Options: Equatable {
     }
 
     static let usage =
-        "usage: docksim (--pty PATH | --udp HOST:PORT | --tcp HOST:PORT | --v4l2 PATH) [--protocol dock-serial|visca|uvc] [--profile NAME] [--model NAME|FILE] [--scenario FILE] [--report FILE] [--plot FILE.svg] [--camera unix:SOCKET] [--seed N] [--trace] [--quiet]"
+        "usage: docksim (--pty PATH | --udp HOST:PORT | --tcp HOST:PORT | --v4l2 PATH) [--protocol dock-serial|visca|uvc|pelco-d] [--profile NAME] [--address N] [--position-queries] [--model NAME|FILE] [--scenario FILE] [--report FILE] [--plot FILE.svg] [--camera unix:SOCKET] [--seed N] [--trace] [--quiet]"
 
     static var help: String {
         """
         docksim: a simulated dock on a pseudo-terminal, speaking Protocol/dock-serial.md, so that
         dockd (or any host) can open it like a USB serial port; or a simulated Sony VISCA PTZ
-        camera (Protocol/visca.md) on a pseudo-terminal, on UDP or on TCP.
+        camera (Protocol/visca.md) on a pseudo-terminal, on UDP or on TCP; or a simulated Pelco-D
+        pan-tilt head (Protocol/pelco-d.md) on a pseudo-terminal.
 
         \(usage)
 
@@ -124,6 +127,9 @@ struct Options: Equatable {
         let accessoryProtocol = parsed.text(T.accessoryProtocol).flatMap(AccessoryProtocol.init(name:)) ?? .dockSerial
         let profileName = parsed.text(T.profile) ?? "generic"
         let isRawUDP = parsed.has(T.udpRaw)
+        if accessoryProtocol != .pelcoD, parsed.has(T.address) || parsed.flag(T.positionQueries) {
+            throw UsageError(message: "--address and --position-queries describe a Pelco-D head: add --protocol pelco-d")
+        }
         var options = Options(endpoint: .pty(""))
         options.uvcModel = parsed.text(T.model)
         options.scenarioPath = parsed.text(T.scenario)
@@ -152,9 +158,7 @@ struct Options: Equatable {
         case .uvc:
             guard case .v4l2 = endpoint else { throw UsageError(message: "--protocol uvc serves the webcam on --v4l2 PATH") }
             options.uvcModel = options.uvcModel ?? "generic"
-        case .pelcoD:
-            throw UsageError(message: "docksim has no emulated Pelco-D head yet")
-        case .dockSerial, .visca:
+        case .dockSerial, .visca, .pelcoD:
             if case .v4l2 = endpoint { throw UsageError(message: "--v4l2 serves a UVC webcam: add --protocol uvc") }
             if options.uvcModel != nil { throw UsageError(message: "--model names a UVC webcam's model: add --protocol uvc --v4l2 PATH") }
         }
@@ -165,7 +169,18 @@ struct Options: Equatable {
                 throw UsageError(message: "--profile: no profile '\(profileName)' (there are \(names))")
             }
             options.viscaProfile = profile
-        case .dockSerial, .uvc, .pelcoD:
+        case .pelcoD:
+            guard case .pty = endpoint else { throw UsageError(message: "--protocol pelco-d serves the head on --pty PATH") }
+            var head = PelcoDHead.Configuration()
+            if let text = parsed.text(T.address) {
+                guard let address = UInt8(text), address >= 1 else {
+                    throw UsageError(message: "--address needs a whole number from 1 to 255, got '\(text)'")
+                }
+                head.address = address
+            }
+            head.answersPositionQueries = parsed.flag(T.positionQueries)
+            options.pelcoDHead = head
+        case .dockSerial, .uvc:
             switch endpoint {
             case .pty, .v4l2: break
             case .udp, .tcp: throw UsageError(message: "--udp, --udp-raw and --tcp serve a VISCA camera: add --protocol visca")

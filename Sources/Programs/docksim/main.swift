@@ -56,7 +56,8 @@ if options.cameraSocketPath != nil {
 do {
     let signals = try TerminationSignals()
     let visca = options.viscaProfile.map { VISCACamera.Configuration(profile: $0, transport: options.viscaTransport) }
-    var run = try RealTimeRun(simulation: Simulation(scenario: scenario, visca: visca, uvc: webcam), endpoint: options.endpoint, log: log)
+    let simulation = Simulation(scenario: scenario, visca: visca, uvc: webcam, pelcoD: options.pelcoDHead)
+    var run = try RealTimeRun(simulation: simulation, endpoint: options.endpoint, log: log)
     if options.isTracing { run.trace = { printError("docksim: \($0)") } }
     log("scenario \(scenario.name), \(seconds(scenario.duration)) s, seed \(scenario.seed)")
     if let socketPath = options.cameraSocketPath {
