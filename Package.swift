@@ -25,6 +25,7 @@ let package = Package(
         .executable(name: "dockd", targets: ["dockd"]),
         .executable(name: "dockctl", targets: ["dockctl"]),
         .executable(name: "dockbench", targets: ["dockbench"]),
+        .executable(name: "dockd-vision", targets: ["dockd-vision"]),
         .library(name: "DockClient", targets: ["DockClient"]),
         // The emulated UVC camera's LD_PRELOAD library (docksim --preload-library prints its path).
         .library(name: "dockd-uvc-preload", type: .dynamic, targets: ["CUVCPreload"]),
@@ -100,6 +101,28 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // Pure: the vision service's logic — its settings, the camera's format chosen, frames
+        // checked, capture times judged, the detectors' schedule, Track built from detections.
+        .target(name: "DockVision", dependencies: ["DockOptions", "DockTracking"], path: "Sources/Core/DockVision", swiftSettings: strictSettings),
+        // I/O: the vision service — V4L2 capture, OpenCV's detectors (through CVision), the feed to dockd.
+        .target(
+            name: "VisionService", dependencies: ["CV4L2", "CVision", "DockAPI", "DockClient", "DockLogLevel", "DockSystem", "DockTracking", "DockVision"],
+            path: "Sources/Shell/VisionService", swiftSettings: strictSettings
+        ),
+        // The kernel's V4L2 structs and request numbers, for the vision service's capture.
+        .systemLibrary(name: "CV4L2", path: "Sources/CShims/CV4L2"),
+        // The vision service: a camera's frames to faces and people, sent to dockd with Track.
+        .executableTarget(
+            name: "dockd-vision", dependencies: ["VisionService", "DockVision", "DockOptions", "DockSystem", "DockVersion"],
+            path: "Sources/Programs/dockd-vision", swiftSettings: strictSettings
+        ),
+
+        // The vision service's detectors measured on still frames (BENCHMARKS.md; not installed).
+        .executableTarget(
+            name: "visionbench", dependencies: ["VisionService", "DockVision", "DockTracking"], path: "Sources/Programs/visionbench",
+            swiftSettings: strictSettings
+        ),
+
         // I/O: the Swift client library, DockKit-shaped, over the Varlink socket.
         .target(name: "DockClient", dependencies: ["DockAPI", "DockSystem"], path: "Sources/Clients/DockClient", swiftSettings: strictSettings),
         // The example app of DockClient's documentation (written against it alone; ClientTests runs it).
@@ -147,6 +170,17 @@ let package = Package(
             name: "dockwire",
             dependencies: ["DockOptions", "DockProtocol", "DockVersion"], path: "Sources/Programs/dockwire",
             swiftSettings: strictSettings
+        ),
+
+        // C++: OpenCV's detectors, decoding and colour conversion behind a C interface that
+        // dockd-vision calls (OpenCV has no C interface since 4.0).
+        .target(
+            // Debian's OpenCV 4.6 (libopencv-dev): its headers (`pkg-config --cflags opencv4`), and
+            // the five libraries the shim calls, by name: pkg-config's --libs names all 55 of
+            // Debian's, and each would become a dependency of the package (VTK, Qt, HDF5...).
+            name: "CVision", path: "Sources/CShims/CVision",
+            cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
+            linkerSettings: ["opencv_dnn", "opencv_objdetect", "opencv_imgcodecs", "opencv_imgproc", "opencv_core"].map { .linkedLibrary($0) }
         ),
 
         // C libraries from Debian, used by the I/O layer (serial ports and udev hot-plug).
@@ -237,11 +271,18 @@ let package = Package(
             dependencies: ["DockOptions"],
             swiftSettings: strictSettings
         ),
+        .testTarget(name: "DockVisionTests", dependencies: ["DockVision", "DockOptions", "DockTracking"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "VisionServiceTests",
+            dependencies: ["VisionService", "DockVision", "DockTracking", "CVision", "dockd-vision", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "DockwireTests",
             dependencies: ["dockwire", "TestSupport"],
             swiftSettings: strictSettings
         ),
     ],
-    swiftLanguageModes: [.v6]
+    swiftLanguageModes: [.v6],
+    cxxLanguageStandard: .cxx17
 )
