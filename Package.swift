@@ -74,7 +74,7 @@ let package = Package(
         // over the same physics, and their world.
         .target(
             name: "DockSimulator",
-            dependencies: ["DockJSON", "DockProtocol", "DockTracking", "VISCAProtocol", "V4L2Protocol"],
+            dependencies: ["CFrameKernel", "DockJSON", "DockProtocol", "DockTracking", "VISCAProtocol", "V4L2Protocol"],
             path: "Sources/Simulation/DockSimulator",
             swiftSettings: strictSettings
         ),
@@ -89,7 +89,7 @@ let package = Package(
         .executableTarget(
             name: "docksim",
             dependencies: ["DockSimulator", "DockSystem", "DockProtocol", "DockTracking", "DockClient", "DockAPI", "DockOptions",
-                           "VISCAProtocol", "V4L2Protocol", "DockVersion"], path: "Sources/Programs/docksim",
+                           "VISCAProtocol", "V4L2Protocol", "DockVersion", "CFrameKernel", "CJPEGEncoder"], path: "Sources/Programs/docksim",
             swiftSettings: strictSettings
         ),
 
@@ -160,6 +160,14 @@ let package = Package(
         // what dockd puts on the line.
         .target(name: "SimulatedSerialDock", dependencies: ["DockProtocol", "DockSimulator", "DockSystem"], path: "Sources/Simulation/SimulatedSerialDock",
                 swiftSettings: strictSettings),
+        // The emulated webcam's pixel work (pure C, no I/O): the plate through a homography, people
+        // composited, YUYV packed; and the footage cutter's passes. Optimised in every build, so a
+        // debug docksim still draws 30 frames a second.
+        .target(name: "CFrameKernel", path: "Sources/Simulation/CFrameKernel", cSettings: [.unsafeFlags(["-O2"])]),
+        // The emulated webcam's Motion-JPEG frames, with Debian's libjpeg-turbo.
+        .target(
+            name: "CJPEGEncoder", dependencies: ["CFrameKernel"], path: "Sources/CShims/CJPEGEncoder",
+            linkerSettings: [.linkedLibrary("jpeg")]),
         // The emulated UVC camera's preload library: open/openat/close/ioctl on a docksim socket.
         .target(name: "CUVCPreload", path: "Sources/Simulation/UVCPreload", linkerSettings: [.linkedLibrary("dl")]),
         // Counts the process's heap allocations, for dockbench's no-allocation check.
