@@ -123,7 +123,7 @@ enum UVCServe {
         let start = MonotonicClock.now()
         emulated.video.monotonicOrigin = start
         let now: @Sendable () -> Duration = { MonotonicClock.now() - start }
-        let camera = SharedCamera(emulated, log: log)
+        let camera = try SharedCamera(emulated, log: log)
         // What it sees: the built-in scene (one person standing 3 m ahead, swaying), from its
         // start.
         let room = Simulation(scenario: Scenario.defaultScene)
@@ -134,7 +134,8 @@ enum UVCServe {
         while true {
             let due = camera.state.withLock { $0.camera.video.nextFrameDue }
             let wait = due.map { max(.zero, min(.milliseconds(100), $0 - now())) } ?? .milliseconds(100)
-            let ready = try Poll.waitForReading([listener, signals.descriptor], timeout: wait)
+            let ready = try Poll.waitForReading([listener, signals.descriptor, camera.wake.descriptor], timeout: wait)
+            if ready.contains(camera.wake.descriptor) { camera.wake.drain() }
             if ready.contains(signals.descriptor), let number = signals.take(), number != SIGHUP {
                 log("stopped by signal \(number)")
                 return 0
@@ -220,11 +221,13 @@ enum UVCServe {
                 if perQuery > .zero, request.request == V4L2Request.queryExtendedControl || request.request == V4L2Request.queryControl {
                     Thread.sleep(forTimeInterval: perQuery.secondsValue)  // the model's slow enumeration
                 }
-                let (reply, descriptors) = camera.state.withLock { state in
+                let (reply, descriptors, started) = camera.state.withLock { state in
+                    let wasStreaming = state.camera.video.isStreaming
                     let reply = state.camera.handle(request, now: now(), fileHandle: fileHandle)
                     let descriptors = state.video.replied(to: request, with: reply, fileHandle: fileHandle, stream: state.camera.video)
-                    return (reply, descriptors)
+                    return (reply, descriptors, !wasStreaming && state.camera.video.isStreaming)
                 }
+                if started { camera.wake.signal() }  // the main loop times the frames
                 if request.request == V4L2Request.setExtendedControls, reply.errno == 0,
                     let controls = try? V4L2ExtendedControls.decode(request.bytes).controls
                 {
@@ -252,8 +255,11 @@ private final class SharedCamera: Sendable {
     }
 
     let state: Mutex<State>
-    init(_ camera: UVCCamera, log: @escaping @Sendable (String) -> Void) {
+    /// Wakes the main loop (streaming started: a frame falls due sooner than it would wake).
+    let wake: WakeSignal
+    init(_ camera: UVCCamera, log: @escaping @Sendable (String) -> Void) throws {
         state = Mutex(State(camera: camera, video: WebcamVideo(log: log)))
+        wake = try WakeSignal()
     }
 }
 
