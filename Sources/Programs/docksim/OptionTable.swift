@@ -72,8 +72,8 @@ enum OptionTable {
     static let footage = Option(
         "--footage", .file, placeholder: "DIR",
         help: """
-            with --protocol uvc: draw the webcam's video from the footage in DIR (docs/simulator.md says how it is \
-            made); without it, from a synthetic test pattern
+            with --protocol uvc: draw the webcam's video from the footage in DIR (made by docksim --make-footage DIR); \
+            without it, from a synthetic test pattern
             """)
     static let frameLog = Option(
         "--frame-log", .file, placeholder: "FILE",
@@ -85,7 +85,7 @@ enum OptionTable {
         "--corrupt-mjpeg", .text, placeholder: "N",
         help: """
             with --protocol uvc: scramble every N-th Motion-JPEG frame past its first 64 bytes (a frame no decoder \
-            can read; the buffer is flagged ERROR)
+            can read, delivered as any other: the driver cannot tell)
             """)
     static let seed = Option("--seed", .text, placeholder: "N", help: "use seed N instead of the scenario's")
     static let trace = Option(

@@ -86,6 +86,10 @@ struct Options: Equatable {
                             it streams video of the built-in scene (YUYV, MJPEG).
           docksim --preload-library
                             print the preload library's absolute path
+          docksim --make-footage DIR [--video FILE] [--quiet]
+                            make the webcam's footage (for --footage DIR) from a real video, by
+                            default Debian's vtest.avi, with ffmpeg: a background plate and six
+                            people cut from it
 
         The run ends when the scenario's time is up, or on SIGTERM or SIGINT. An unplug fault closes
         the pseudo-terminal and removes the link; the replug makes a new one behind the same link.

@@ -184,7 +184,7 @@ enum UVCServe {
         guard let (slot, memory, scene, origin) = job else { return }
         let drawn = maker.draw(scene, into: slot, of: memory, monotonicOrigin: origin)
         camera.state.withLock { state in
-            state.camera.video.finishFrame(slot, bytesUsed: drawn.bytesUsed, isDamaged: drawn.isDamaged)
+            state.camera.video.finishFrame(slot, bytesUsed: drawn.bytesUsed, isDamaged: false)
             state.video.updateReadiness(state.camera.video)
         }
     }
