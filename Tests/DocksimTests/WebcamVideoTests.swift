@@ -199,6 +199,66 @@ final class PreloadLibrary {
         _ = library.close(other)
     }
 
+    /// The webcam in a scenario's room streams the room: its frames show the scenario's person
+    /// where the scenario puts it at each frame's capture time (docksim's frame log says where it
+    /// stood and where it was drawn), and the frames keep coming while the world runs.
+    @Test func theWebcamInTheRoomStreamsItsPeople() throws {
+        let library = try PreloadLibrary()
+        let directory = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
+        let base = "\(directory)/webcam-room-video-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let device = base + ".video", frameLog = base + ".frames", scenario = base + ".json"
+        try #"""
+        {"name": "webcam-video", "duration_s": 4, "seed": 3,
+         "subjects": [{"id": 1, "kind": "person", "primary": true,
+                       "path": {"waypoints": [{"t_s": 0, "x_m": -1, "y_m": 3}, {"t_s": 4, "x_m": 1, "y_m": 3}]}}]}
+        """#.write(toFile: scenario, atomically: true, encoding: .utf8)
+        defer {
+            unlink(scenario)
+            unlink(frameLog)
+        }
+        let docksim = try ChildProcess(
+            "docksim",
+            ["--protocol", "uvc", "--model", "generic", "--v4l2", device, "--scenario", scenario, "--frame-log", frameLog, "--quiet"])
+        var fd: Int32 = -1
+        #expect(
+            Self.waitUntil(10) {
+                fd = library.open(device, O_RDWR)
+                return fd >= 0
+            }, "the device opens")
+        try #require(fd >= 0)
+        #expect(library.call(fd, V4L2Request.requestBuffers, V4L2RequestBuffers(count: 2).bytes).errno == 0)
+        for index in 0..<2 { #expect(library.call(fd, V4L2Request.queueBuffer, V4L2Buffer(index: UInt32(index)).bytes).errno == 0) }
+        #expect(library.call(fd, V4L2Request.streamOn, V4L2Integer.image(1)).errno == 0)
+        var stamps: [Int64] = []
+        for _ in 0..<10 {
+            let reply = library.call(fd, V4L2Request.dequeueBuffer, V4L2Buffer(index: 0).bytes)  // blocking
+            #expect(reply.errno == 0)
+            let buffer = try V4L2Buffer(bytes: reply.bytes)
+            #expect(buffer.bytesUsed == 460_800)
+            stamps.append(buffer.timestampSeconds * 1_000_000 + buffer.timestampMicroseconds)
+            #expect(library.call(fd, V4L2Request.queueBuffer, V4L2Buffer(index: buffer.index).bytes).errno == 0)
+        }
+        #expect(zip(stamps, stamps.dropFirst()).allSatisfy { $0 < $1 })
+        let text = try String(contentsOfFile: frameLog, encoding: .utf8)
+        var drawn = 0
+        for line in text.split(separator: "\n") {
+            guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                let stamp = (object["timestamp_us"] as? NSNumber)?.int64Value, stamps.contains(stamp),
+                let people = object["people"] as? [[String: Any]], let person = people.first,
+                let x = person["x_m"] as? Double, let rect = person["rect_px"] as? [Double], rect.count == 4
+            else { continue }
+            drawn += 1
+            // Walking from x = −1 m to 1 m, 3 m ahead, with the camera at rest: left of centre
+            // while x < 0, right of it after.
+            let centre = rect[0] + rect[2] / 2
+            #expect(x < 0 ? centre < 320 : centre >= 320, "x \(x) m drawn centred at \(centre) px")
+        }
+        #expect(drawn == 10, "each dequeued frame is one docksim drew with the person in it")
+        _ = library.close(fd)
+        docksim.process.terminate()
+        docksim.process.waitUntilExit()
+    }
+
     /// Where docksim says it drew a person in the frame of this timestamp.
     struct LoggedFrame {
         var rectangles: [(x: Double, y: Double, width: Double, height: Double)]
