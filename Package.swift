@@ -89,7 +89,8 @@ let package = Package(
         .executableTarget(
             name: "docksim",
             dependencies: ["DockSimulator", "DockSystem", "DockProtocol", "DockTracking", "DockClient", "DockAPI", "DockOptions",
-                           "VISCAProtocol", "V4L2Protocol", "DockVersion", "CFrameKernel", "CJPEGEncoder"], path: "Sources/Programs/docksim",
+                           "DockLinks", "VISCAProtocol", "V4L2Protocol", "DockVersion", "CFrameKernel", "CJPEGEncoder"],
+                           path: "Sources/Programs/docksim",
             swiftSettings: strictSettings
         ),
 

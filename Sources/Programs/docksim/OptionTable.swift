@@ -1,3 +1,4 @@
+import DockLinks
 import DockOptions
 
 /// docksim's options, declared once: the parser (`Options.parse`) and the help's option list read
@@ -9,8 +10,8 @@ enum OptionTable {
             create the dock's serial port and make PATH a symbolic link to it (an existing link there is replaced; \
             PATH is removed at exit)
             """)
-    static let protocolName = Option(
-        "--protocol", .choice(["dock-serial", "visca", "uvc"]),
+    static let accessoryProtocol = Option(
+        "--protocol", .choice(AccessoryProtocol.names),
         help: """
             dock-serial (the default), visca: a VISCA camera in the dock's place, over the same motor physics and the \
             same room, or uvc: a UVC webcam (with --v4l2)
@@ -72,8 +73,8 @@ enum OptionTable {
     static let footage = Option(
         "--footage", .file, placeholder: "DIR",
         help: """
-            with --protocol uvc: draw the webcam's video from the footage in DIR (docs/simulator.md says how it is \
-            made); without it, from a synthetic test pattern
+            with --protocol uvc: draw the webcam's video from the footage in DIR (made by docksim --make-footage DIR); \
+            without it, from a synthetic test pattern
             """)
     static let frameLog = Option(
         "--frame-log", .file, placeholder: "FILE",
@@ -85,7 +86,7 @@ enum OptionTable {
         "--corrupt-mjpeg", .text, placeholder: "N",
         help: """
             with --protocol uvc: scramble every N-th Motion-JPEG frame past its first 64 bytes (a frame no decoder \
-            can read; the buffer is flagged ERROR)
+            can read, delivered as any other: the driver cannot tell)
             """)
     static let seed = Option("--seed", .text, placeholder: "N", help: "use seed N instead of the scenario's")
     static let trace = Option(
@@ -99,7 +100,7 @@ enum OptionTable {
     static let version = Option("--version", help: "print docksim's version")
 
     static let all = [
-        pty, protocolName, profile, udp, udpRaw, tcp, v4l2, model, footage, frameLog, corruptMJPEG, scenario, report, plot,
-        camera, seed, trace, quiet, help, version,
+        pty, accessoryProtocol, profile, udp, udpRaw, tcp, v4l2, model, footage, frameLog, corruptMJPEG, scenario, report,
+        plot, camera, seed, trace, quiet, help, version,
     ]
 }

@@ -1,3 +1,4 @@
+import DockLinks
 import DockOptions
 import DockSimulator
 import DockSystem
@@ -26,9 +27,9 @@ enum UVCServe {
             print(preloadLibraryPath)
             return FileManager.default.fileExists(atPath: preloadLibraryPath) ? 0 : 1
         }
-        guard let index = arguments.firstIndex(of: "--protocol"), index + 1 < arguments.count, arguments[index + 1] == "uvc" else {
-            return nil
-        }
+        guard let index = arguments.firstIndex(of: "--protocol"), index + 1 < arguments.count,
+            AccessoryProtocol(name: arguments[index + 1]) == .uvc
+        else { return nil }
         // With a scenario or a camera app, the webcam is in the room: the scenario run's.
         guard !arguments.contains("--scenario"), !arguments.contains("--camera") else { return nil }
         // The webcam alone takes docksim's --protocol, --v4l2, --model and --quiet, and --eio.
@@ -37,7 +38,7 @@ enum UVCServe {
             parsed = try OptionParser.parse(
                 arguments,
                 options: [
-                    OptionTable.protocolName, OptionTable.v4l2, OptionTable.model,
+                    OptionTable.accessoryProtocol, OptionTable.v4l2, OptionTable.model,
                     OptionTable.quiet, eio, OptionTable.footage, OptionTable.frameLog, OptionTable.corruptMJPEG,
                 ])
         } catch {
@@ -123,7 +124,7 @@ enum UVCServe {
         let start = MonotonicClock.now()
         emulated.video.monotonicOrigin = start
         let now: @Sendable () -> Duration = { MonotonicClock.now() - start }
-        let camera = SharedCamera(emulated, log: log)
+        let camera = try SharedCamera(emulated, log: log)
         // What it sees: the built-in scene (one person standing 3 m ahead, swaying), from its
         // start.
         let room = Simulation(scenario: Scenario.defaultScene)
@@ -134,7 +135,8 @@ enum UVCServe {
         while true {
             let due = camera.state.withLock { $0.camera.video.nextFrameDue }
             let wait = due.map { max(.zero, min(.milliseconds(100), $0 - now())) } ?? .milliseconds(100)
-            let ready = try Poll.waitForReading([listener, signals.descriptor], timeout: wait)
+            let ready = try Poll.waitForReading([listener, signals.descriptor, camera.wake.descriptor], timeout: wait)
+            if ready.contains(camera.wake.descriptor) { camera.wake.drain() }
             if ready.contains(signals.descriptor), let number = signals.take(), number != SIGHUP {
                 log("stopped by signal \(number)")
                 return 0
@@ -183,7 +185,7 @@ enum UVCServe {
         guard let (slot, memory, scene, origin) = job else { return }
         let drawn = maker.draw(scene, into: slot, of: memory, monotonicOrigin: origin)
         camera.state.withLock { state in
-            state.camera.video.finishFrame(slot, bytesUsed: drawn.bytesUsed, isDamaged: drawn.isDamaged)
+            state.camera.video.finishFrame(slot, bytesUsed: drawn.bytesUsed, isDamaged: false)
             state.video.updateReadiness(state.camera.video)
         }
     }
@@ -220,11 +222,13 @@ enum UVCServe {
                 if perQuery > .zero, request.request == V4L2Request.queryExtendedControl || request.request == V4L2Request.queryControl {
                     Thread.sleep(forTimeInterval: perQuery.secondsValue)  // the model's slow enumeration
                 }
-                let (reply, descriptors) = camera.state.withLock { state in
+                let (reply, descriptors, started) = camera.state.withLock { state in
+                    let wasStreaming = state.camera.video.isStreaming
                     let reply = state.camera.handle(request, now: now(), fileHandle: fileHandle)
                     let descriptors = state.video.replied(to: request, with: reply, fileHandle: fileHandle, stream: state.camera.video)
-                    return (reply, descriptors)
+                    return (reply, descriptors, !wasStreaming && state.camera.video.isStreaming)
                 }
+                if started { camera.wake.signal() }  // the main loop times the frames
                 if request.request == V4L2Request.setExtendedControls, reply.errno == 0,
                     let controls = try? V4L2ExtendedControls.decode(request.bytes).controls
                 {
@@ -252,8 +256,11 @@ private final class SharedCamera: Sendable {
     }
 
     let state: Mutex<State>
-    init(_ camera: UVCCamera, log: @escaping @Sendable (String) -> Void) {
+    /// Wakes the main loop (streaming started: a frame falls due sooner than it would wake).
+    let wake: WakeSignal
+    init(_ camera: UVCCamera, log: @escaping @Sendable (String) -> Void) throws {
         state = Mutex(State(camera: camera, video: WebcamVideo(log: log)))
+        wake = try WakeSignal()
     }
 }
 

@@ -117,7 +117,7 @@ final class WebcamEndpoint {
                 continue
             }
             let drawn = maker.draw(scene, into: slot, of: memory, monotonicOrigin: stream.monotonicOrigin)
-            simulation.finishVideoFrame(slot, bytesUsed: drawn.bytesUsed, isDamaged: drawn.isDamaged)
+            simulation.finishVideoFrame(slot, bytesUsed: drawn.bytesUsed, isDamaged: false)
             if let stream = simulation.uvc?.video { video.updateReadiness(stream) }
         }
     }

@@ -174,7 +174,8 @@ final class FrameMaker {
             "{\"sequence\": \(slot.sequence), \"timestamp_us\": \(microseconds), \"format\": \"\(format)\", \"width\": \(slot.width), "
             + "\"height\": \(slot.height), \"bytes\": \(bytesUsed), \"damaged\": \(isDamaged), \"yaw_rad\": \(scene.yawRadians), "
             + "\"pitch_rad\": \(scene.pitchRadians), \"hfov_rad\": \(scene.camera.horizontalFieldOfViewRadians), "
-            + "\"mirrored\": \(scene.camera.isMirrored), \"people\": [\(people.joined(separator: ", "))]}\n"
+            + "\"mirrored\": \(scene.camera.isMirrored), \"mount_height_m\": \(scene.mountHeightMeters), "
+            + "\"people\": [\(people.joined(separator: ", "))]}\n"
         fputs(line, file)
         fflush(file)
     }

@@ -4,6 +4,7 @@ import DockVersion
 import Foundation
 import V4L2Protocol
 
+if let status = MakeFootage.runIfAsked(Array(CommandLine.arguments.dropFirst())) { exit(status) }
 if let status = UVCServe.runIfAsked(Array(CommandLine.arguments.dropFirst())) { exit(status) }
 
 let options: Options

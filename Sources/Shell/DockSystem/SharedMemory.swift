@@ -75,3 +75,31 @@ public final class EventCounter: @unchecked Sendable {
 
     deinit { descriptor.close() }
 }
+
+/// A way for any thread to wake a loop that waits in `poll` (`eventfd(2)`, non-blocking):
+/// `signal()` makes `descriptor` readable until `drain()`.
+public final class WakeSignal: Sendable {
+    /// Readable while signalled.
+    public let descriptor: FileDescriptor
+
+    /// An unsignalled wake-up.
+    public init() throws(SystemError) {
+        let raw = eventfd(0, Int32(EFD_CLOEXEC) | Int32(EFD_NONBLOCK))
+        guard raw >= 0 else { throw SystemError("eventfd") }
+        descriptor = FileDescriptor(rawValue: raw)
+    }
+
+    /// Wakes the loop.
+    public func signal() {
+        var one: UInt64 = 1
+        _ = Glibc.write(descriptor.rawValue, &one, 8)
+    }
+
+    /// Clears the signal.
+    public func drain() {
+        var count: UInt64 = 0
+        _ = Glibc.read(descriptor.rawValue, &count, 8)
+    }
+
+    deinit { descriptor.close() }
+}

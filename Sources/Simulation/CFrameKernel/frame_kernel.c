@@ -19,18 +19,15 @@ static inline uint8_t clamp_byte(double value) {
     return (uint8_t)(value + 0.5);
 }
 
-// Bilinear taps of a continuous coordinate (pixel centres at +0.5): the two indices and the weight
-// of the second.
-static inline void taps(double at, int size, int *first, int *second, double *weight) {
-    double shifted = at - 0.5;
-    double lower = floor(shifted);
-    *weight = shifted - lower;
-    *first = reflect((int)lower, size);
-    *second = reflect((int)lower + 1, size);
+// The largest integer not above `value` (floor without a call into libm).
+static inline int floor_int(double value) {
+    int truncated = (int)value;
+    return truncated > value ? truncated - 1 : truncated;
 }
 
 void dock_render_plate(const dock_image *plate, const double h[9], dock_canvas *canvas) {
     const int width = canvas->width, height = canvas->height;
+    const int plateWidth = plate->width, plateHeight = plate->height;
     for (int row = 0; row < height; row++) {
         double cy = row + 0.5;
         // h·(x, y, 1) is affine in x along a row: start at x = 0.5, step by h's first column.
@@ -39,29 +36,36 @@ void dock_render_plate(const dock_image *plate, const double h[9], dock_canvas *
         double pw = h[6] * 0.5 + h[7] * cy + h[8];
         uint8_t *oy = canvas->y + (long)row * width, *ou = canvas->u + (long)row * width, *ov = canvas->v + (long)row * width;
         for (int column = 0; column < width; column++, px += h[0], py += h[3], pw += h[6]) {
-            if (pw <= 1e-9) {
+            double sx = 0, sy = 0;
+            int behind = pw <= 1e-9;
+            if (!behind) {
+                double inverse = 1.0 / pw;
+                sx = px * inverse - 0.5;  // the sample's position in pixel indices
+                sy = py * inverse - 0.5;
+                behind = fabs(sx) > 1e7 || fabs(sy) > 1e7;
+            }
+            if (behind) {
                 oy[column] = 128;
                 ou[column] = 128;
                 ov[column] = 128;
                 continue;
             }
-            double sx = px / pw, sy = py / pw;
-            if (fabs(sx) > 1e7 || fabs(sy) > 1e7) {
-                oy[column] = 128;
-                ou[column] = 128;
-                ov[column] = 128;
-                continue;
+            // Bilinear, the weights in 1/256ths.
+            int x0 = floor_int(sx), y0 = floor_int(sy);
+            int wx = (int)((sx - x0) * 256 + 0.5), wy = (int)((sy - y0) * 256 + 0.5);
+            int x1 = x0 + 1, y1 = y0 + 1;
+            if ((unsigned)x0 >= (unsigned)(plateWidth - 1) || (unsigned)y0 >= (unsigned)(plateHeight - 1)) {
+                x1 = reflect(x1, plateWidth);
+                y1 = reflect(y1, plateHeight);
+                x0 = reflect(x0, plateWidth);
+                y0 = reflect(y0, plateHeight);
             }
-            int x0, x1, y0, y1;
-            double wx, wy;
-            taps(sx, plate->width, &x0, &x1, &wx);
-            taps(sy, plate->height, &y0, &y1, &wy);
-            long a = (long)y0 * plate->width + x0, b = (long)y0 * plate->width + x1;
-            long c = (long)y1 * plate->width + x0, d = (long)y1 * plate->width + x1;
-            double w00 = (1 - wx) * (1 - wy), w01 = wx * (1 - wy), w10 = (1 - wx) * wy, w11 = wx * wy;
-            oy[column] = clamp_byte(plate->y[a] * w00 + plate->y[b] * w01 + plate->y[c] * w10 + plate->y[d] * w11);
-            ou[column] = clamp_byte(plate->u[a] * w00 + plate->u[b] * w01 + plate->u[c] * w10 + plate->u[d] * w11);
-            ov[column] = clamp_byte(plate->v[a] * w00 + plate->v[b] * w01 + plate->v[c] * w10 + plate->v[d] * w11);
+            long a = (long)y0 * plateWidth + x0, b = (long)y0 * plateWidth + x1;
+            long c = (long)y1 * plateWidth + x0, d = (long)y1 * plateWidth + x1;
+            int w00 = (256 - wx) * (256 - wy), w01 = wx * (256 - wy), w10 = (256 - wx) * wy, w11 = wx * wy;
+            oy[column] = (uint8_t)((plate->y[a] * w00 + plate->y[b] * w01 + plate->y[c] * w10 + plate->y[d] * w11 + 32768) >> 16);
+            ou[column] = (uint8_t)((plate->u[a] * w00 + plate->u[b] * w01 + plate->u[c] * w10 + plate->u[d] * w11 + 32768) >> 16);
+            ov[column] = (uint8_t)((plate->v[a] * w00 + plate->v[b] * w01 + plate->v[c] * w10 + plate->v[d] * w11 + 32768) >> 16);
         }
     }
 }
@@ -70,7 +74,7 @@ void dock_render_plate(const dock_image *plate, const double h[9], dock_canvas *
 static inline void clamped_taps(double at, int size, int *first, int *second, double *weight) {
     double shifted = at - 0.5;
     if (shifted < 0) shifted = 0;
-    double lower = floor(shifted);
+    double lower = (double)floor_int(shifted);
     *weight = shifted - lower;
     int index = (int)lower;
     if (index >= size - 1) {
@@ -312,4 +316,26 @@ int dock_label_components(const uint8_t *mask, int width, int height, int32_t *l
         }
     }
     return count;
+}
+
+void dock_cut_region(const dock_image *frame, const int32_t *labels, int32_t label, int left, int top, int width,
+                     int height, uint8_t *y, uint8_t *u, uint8_t *v, uint8_t *alpha) {
+    for (int row = 0; row < height; row++) {
+        for (int column = 0; column < width; column++) {
+            long source = (long)(top + row) * frame->width + left + column, at = (long)row * width + column;
+            y[at] = frame->y[source];
+            u[at] = frame->u[source];
+            v[at] = frame->v[source];
+            int sum = 0, samples = 0;
+            for (int dy = -1; dy <= 1; dy++) {
+                for (int dx = -1; dx <= 1; dx++) {
+                    int r = row + dy, c = column + dx;
+                    if (r < 0 || r >= height || c < 0 || c >= width) continue;
+                    sum += labels[(long)(top + r) * frame->width + left + c] == label ? 255 : 0;
+                    samples++;
+                }
+            }
+            alpha[at] = (uint8_t)(sum / samples);
+        }
+    }
 }

@@ -77,3 +77,9 @@ typedef struct {
 /// `parent` (scratch) width × height + 1.
 int dock_label_components(const uint8_t *mask, int width, int height, int32_t *labels, int32_t *parent,
                           dock_component *components, int capacity);
+
+/// Cuts the rectangle from (left, top), `width` × `height`, out of `frame` into planes of that
+/// size: the frame's Y, U and V, and as alpha the pixels labelled `label` (255, else 0) softened
+/// by a 3 × 3 mean.
+void dock_cut_region(const dock_image *frame, const int32_t *labels, int32_t label, int left, int top, int width,
+                     int height, uint8_t *y, uint8_t *u, uint8_t *v, uint8_t *alpha);

@@ -193,21 +193,3 @@ public struct VideoRenderer: Sendable {
         }
     }
 }
-
-/// Calls `body` with the C kernel's view of `image`.
-private func withImage<Result>(_ image: FootageImage, _ body: (UnsafePointer<dock_image>) -> Result) -> Result {
-    image.y.withUnsafeBufferPointer { y in
-        image.u.withUnsafeBufferPointer { u in
-            image.v.withUnsafeBufferPointer { v in
-                func call(_ alpha: UnsafePointer<UInt8>?) -> Result {
-                    var view = dock_image(
-                        y: y.baseAddress, u: u.baseAddress, v: v.baseAddress, alpha: alpha, width: Int32(image.width),
-                        height: Int32(image.height))
-                    return body(&view)
-                }
-                guard let alpha = image.alpha else { return call(nil) }
-                return alpha.withUnsafeBufferPointer { call($0.baseAddress) }
-            }
-        }
-    }
-}

@@ -17,6 +17,8 @@ public struct VideoScene: Hashable, Sendable {
     public var pitchRadians: Double
     /// The camera as zoomed: its field of view, aspect ratio and mirroring.
     public var camera: CameraInformation
+    /// The camera's height above the floor, metres.
+    public var mountHeightMeters: Double
     /// The people in the room, farthest first (the order they are drawn in).
     public var people: [ScenePerson]
     /// The objects in the room, farthest first.
@@ -24,10 +26,11 @@ public struct VideoScene: Hashable, Sendable {
 
     /// Creates a scene.
     public init(
-        captureTime: Duration, yawRadians: Double, pitchRadians: Double, camera: CameraInformation, people: [ScenePerson] = [],
-        objects: [SceneObject] = []
+        captureTime: Duration, yawRadians: Double, pitchRadians: Double, camera: CameraInformation, mountHeightMeters: Double = 1.2,
+        people: [ScenePerson] = [], objects: [SceneObject] = []
     ) {
         self.captureTime = captureTime
+        self.mountHeightMeters = mountHeightMeters
         self.yawRadians = yawRadians
         self.pitchRadians = pitchRadians
         self.camera = camera
@@ -70,7 +73,8 @@ public struct VideoScene: Hashable, Sendable {
         }
         return VideoScene(
             captureTime: captureTime, yawRadians: yawRadians, pitchRadians: pitchRadians, camera: zoomed.setup.information,
-            people: people.sorted { $0.0 > $1.0 }.map(\.1), objects: objects.sorted { $0.0 > $1.0 }.map(\.1))
+            mountHeightMeters: camera.setup.mountHeightMeters, people: people.sorted { $0.0 > $1.0 }.map(\.1),
+            objects: objects.sorted { $0.0 > $1.0 }.map(\.1))
     }
 }
 
