@@ -107,14 +107,15 @@ let package = Package(
         .target(name: "DockVision", dependencies: ["DockOptions", "DockTracking"], path: "Sources/Core/DockVision", swiftSettings: strictSettings),
         // I/O: the vision service — V4L2 capture, OpenCV's detectors (through CVision), the feed to dockd.
         .target(
-            name: "VisionService", dependencies: ["CV4L2", "CVision", "DockAPI", "DockClient", "DockLogLevel", "DockSystem", "DockTracking", "DockVision"],
+            name: "VisionService",
+            dependencies: ["CV4L2", "CVision", "DockAPI", "DockClient", "DockLogLevel", "DockPolicy", "DockSystem", "DockTracking", "DockVision"],
             path: "Sources/Shell/VisionService", swiftSettings: strictSettings
         ),
         // The kernel's V4L2 structs and request numbers, for the vision service's capture.
         .systemLibrary(name: "CV4L2", path: "Sources/CShims/CV4L2"),
         // The vision service: a camera's frames to faces and people, sent to dockd with Track.
         .executableTarget(
-            name: "dockd-vision", dependencies: ["VisionService", "DockVision", "DockOptions", "DockSystem", "DockVersion"],
+            name: "dockd-vision", dependencies: ["VisionService", "DockClient", "DockLogLevel", "DockVision", "DockOptions", "DockSystem", "DockVersion"],
             path: "Sources/Programs/dockd-vision", swiftSettings: strictSettings
         ),
 
@@ -283,7 +284,7 @@ let package = Package(
         .testTarget(name: "DockVisionTests", dependencies: ["DockVision", "DockOptions", "DockTracking"], swiftSettings: strictSettings),
         .testTarget(
             name: "VisionServiceTests",
-            dependencies: ["VisionService", "DockVision", "DockTracking", "CVision", "dockd-vision", "TestSupport"],
+            dependencies: ["VisionService", "DockVision", "DockOptions", "DockTracking", "CVision", "dockd-vision", "dockd", "docksim", "dockctl", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
