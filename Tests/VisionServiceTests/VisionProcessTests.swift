@@ -83,6 +83,41 @@ import Testing
         #expect(vision.errorLines.joined().contains("dockd-vision stopped after") || finished.error.contains("dockd-vision stopped after"))
     }
 
+    @Test func aCorruptMJPEGFrameIsNamedAndSkipped() throws {
+        // The emulated webcam scrambles every 10th Motion-JPEG frame past its first 64 bytes, as a
+        // damaged transfer would: the driver cannot tell, the service must.
+        let base = Self.temporaryBase()
+        let device = base + ".video"
+        let docksim = try ChildProcess("docksim", ["--protocol", "uvc", "--v4l2", device, "--corrupt-mjpeg", "10", "--quiet"])
+        defer {
+            if docksim.process.isRunning { docksim.signal(SIGKILL) }
+            unlink(device)
+        }
+        #expect(Self.waitUntil(10) { access(device, F_OK) == 0 }, "the emulated webcam's socket")
+        let vision = try ChildProcess(
+            "dockd-vision",
+            ["--config", "", "--device", device, "--socket", base + ".sock", "--format", "mjpeg", "--log-level", "debug"],
+            environment: ["LD_PRELOAD": try Self.preloadLibrary()])
+        #expect(vision.waitForErrorLine(containing: "streaming \(device): 640x360 MJPG") != nil, "\(vision.errorLines)")
+        let corrupt = vision.waitForErrorLine(containing: "corrupt")
+        #expect(
+            corrupt?.contains("corrupt MJPEG frame") == true || corrupt?.contains("corrupt frame: JPEG frame") == true,
+            "\(vision.errorLines)")
+        #expect(corrupt?.contains("skipped") == true)
+        // It goes on: the next status line counts good frames and the bad ones.
+        let deadline = Date().addingTimeInterval(30)
+        var good = 0, bad = 0
+        while good < 30, Date() < deadline, let line = vision.waitForErrorLine(containing: " frames (", timeoutSeconds: 30) {
+            good = Int(line.components(separatedBy: "debug: ").last?.split(separator: " ").first ?? "") ?? 0
+            bad = Int(line.components(separatedBy: "skipped, ").last?.split(separator: " ").first ?? "") ?? 0
+        }
+        #expect(good >= 30 && bad >= 1, "\(vision.errorLines)")
+        vision.signal(SIGTERM)
+        #expect(try vision.finish().status == 0)
+        docksim.signal(SIGTERM)
+        _ = try docksim.finish()
+    }
+
     @Test func aMissingModelAndAMissingCameraAreNamedAndItCarriesOn() throws {
         let base = Self.temporaryBase()
         let vision = try ChildProcess(

@@ -153,7 +153,6 @@ public final class VisionRunner {
         defer { capture.stop() }
         var lastFrame = MonotonicClock.now()
         var clockProblemLogged = false
-        var frameProblems = 0
         let working = workingSize(for: capture.format.size)
         let camera = settings.camera(width: working.width, height: working.height)
         while true {
@@ -177,15 +176,14 @@ public final class VisionRunner {
                     frame.bytes, format: capture.format.format, size: capture.format.size, stride: capture.stride, working: working)
             } catch {
                 counts.badFrames += 1
-                frameProblems += 1
-                // The first of a run of bad frames, then one in a hundred.
-                if frameProblems == 1 || frameProblems % 100 == 0 {
+                // The first bad frame, then one line in a hundred, with the count: a camera that
+                // damages every tenth frame does not fill the journal.
+                if counts.badFrames == 1 || counts.badFrames % 100 == 0 {
                     logger.warning("\(error) (frame \(frame.sequence); \(counts.badFrames) bad so far; skipped)")
                 }
                 try capture.requeue(frame)
                 continue
             }
-            frameProblems = 0
             try capture.requeue(frame)
             let plan = schedule.plan(sequence: frame.sequence)
             let detections = detect(plan)
