@@ -6,7 +6,7 @@ _dockd_vision() {
     local command= i
     for ((i = 1; i < COMP_CWORD; i++)); do
         case ${COMP_WORDS[i]} in
-            --config|--device|--socket|--accessory|--width|--height|--fps|--format|--detect-width|--fov-deg|--orientation|--mirrored|--faces|--face-model|--bodies|--body-model|--body-model-size|--body-every|--face-min-px|--appearance|--tracking|--threads|--log-level|--completions) ((i++)) ;;
+            --config|--device|--socket|--accessory|--width|--height|--fps|--format|--detect-width|--fov-deg|--orientation|--mirrored|--faces|--face-model|--bodies|--body-model|--body-model-size|--body-every|--face-scale|--body-scale|--face-min-px|--appearance|--tracking|--threads|--log-level|--completions) ((i++)) ;;
             -*) ;;
             *) command=${COMP_WORDS[i]}; break ;;
         esac
@@ -33,6 +33,8 @@ _dockd_vision() {
                 --body-model) files=true ;;
                 --body-model-size) COMPREPLY=(); return ;;
                 --body-every) COMPREPLY=(); return ;;
+                --face-scale) COMPREPLY=(); return ;;
+                --body-scale) COMPREPLY=(); return ;;
                 --face-min-px) COMPREPLY=(); return ;;
                 --appearance) COMPREPLY=($(compgen -W 'true false' -- "$cur")); return ;;
                 --tracking) COMPREPLY=($(compgen -W 'true false' -- "$cur")); return ;;
@@ -40,7 +42,7 @@ _dockd_vision() {
                 --log-level) COMPREPLY=($(compgen -W 'error warning notice info debug' -- "$cur")); return ;;
                 --completions) COMPREPLY=($(compgen -W 'bash zsh fish' -- "$cur")); return ;;
             esac
-            options='--config --device --socket --accessory --width --height --fps --format --detect-width --fov-deg --orientation --mirrored --faces --face-model --bodies --body-model --body-model-size --body-every --face-min-px --appearance --tracking --threads --log-level --completions --help --version'
+            options='--config --device --socket --accessory --width --height --fps --format --detect-width --fov-deg --orientation --mirrored --faces --face-model --bodies --body-model --body-model-size --body-every --face-scale --body-scale --face-min-px --appearance --tracking --threads --log-level --completions --help --version'
             words=''
             ;;
         *) return ;;
