@@ -129,6 +129,9 @@ import Testing
         #expect(vision.waitForErrorLine(containing: "person detector: hog") != nil, "\(vision.errorLines)")
         #expect(vision.waitForErrorLine(containing: "cannot open camera \(base).video") != nil, "\(vision.errorLines)")
         #expect(vision.process.isRunning, "it waits for its camera")
+        vision.signal(SIGHUP)
+        #expect(vision.waitForErrorLine(containing: "SIGHUP ignored") != nil, "\(vision.errorLines)")
+        #expect(vision.process.isRunning, "SIGHUP does not stop it")
         vision.signal(SIGTERM)
         #expect(try vision.finish().status == 0)
     }

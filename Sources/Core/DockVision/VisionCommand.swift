@@ -93,7 +93,8 @@ public enum VisionCommand: Hashable, Sendable {
 
         dockd-vision is a client of dockd's API like any application: when it stops, dockd treats it
         as any client that went away. It waits for the camera and for dockd, and tries again when
-        either goes away. Signals: SIGTERM and SIGINT stop it.
+        either goes away. Signals: SIGTERM and SIGINT stop it; SIGHUP is ignored (restart it to apply
+        changed settings).
         Exit status: 0 after a clean stop, 1 on a failure, 64 on a usage error, 78 on a bad setting.
         """
     }

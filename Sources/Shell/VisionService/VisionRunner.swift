@@ -88,7 +88,18 @@ public final class VisionRunner {
 
     private func waitForSignal(_ signals: TerminationSignals, timeout: Duration) -> Bool {
         guard let ready = try? Poll.waitForReading([signals.descriptor], timeout: timeout), !ready.isEmpty else { return false }
-        return signals.take() != nil
+        return isStopSignal(signals.take())
+    }
+
+    /// Whether a signal taken stops the service: SIGTERM and SIGINT do; SIGHUP (there are no
+    /// settings to read again while running: a change needs a restart) is logged and ignored.
+    private func isStopSignal(_ number: Int32?) -> Bool {
+        guard let number else { return false }
+        if number == SIGHUP {
+            logger.notice("SIGHUP ignored: restart the service to apply changed settings")
+            return false
+        }
+        return true
     }
 
     /// Loads the detectors not loaded yet, at most every `reloadInterval`.
@@ -157,7 +168,7 @@ public final class VisionRunner {
         let camera = settings.camera(width: working.width, height: working.height)
         while true {
             let ready = try capture.waitForFrame(timeout: .milliseconds(500), alsoWatching: signals.descriptor.rawValue)
-            if signals.take() != nil { return true }
+            if isStopSignal(signals.take()) { return true }
             let now = MonotonicClock.now()
             guard ready, let frame = try capture.newestFrame() else {
                 if now - lastFrame > Self.stallTimeout { throw .stalled(now - lastFrame) }
