@@ -79,6 +79,24 @@ enum OptionTable {
             batch with Track when the detector delivers it, and follow dockd's primary subject (GetStatus at 10 Hz) \
             for the report's primary_id_switches and the plot
             """)
+    static let footage = Option(
+        "--footage", .file, placeholder: "DIR",
+        help: """
+            with --protocol uvc: draw the webcam's video from the footage in DIR (made by docksim --make-footage DIR); \
+            without it, from a synthetic test pattern
+            """)
+    static let frameLog = Option(
+        "--frame-log", .file, placeholder: "FILE",
+        help: """
+            with --protocol uvc: write a JSON line to FILE for each video frame drawn (sequence, timestamp, pose, \
+            field of view, where each person was drawn), for checking the frames
+            """)
+    static let corruptMJPEG = Option(
+        "--corrupt-mjpeg", .text, placeholder: "N",
+        help: """
+            with --protocol uvc: scramble every N-th Motion-JPEG frame past its first 64 bytes (a frame no decoder \
+            can read, delivered as any other: the driver cannot tell)
+            """)
     static let seed = Option("--seed", .text, placeholder: "N", help: "use seed N instead of the scenario's")
     static let trace = Option(
         "--trace",
@@ -91,7 +109,7 @@ enum OptionTable {
     static let version = Option("--version", help: "print docksim's version")
 
     static let all = [
-        pty, accessoryProtocol, profile, address, positionQueries, udp, udpRaw, tcp, v4l2, model, scenario, report, plot,
-        camera, seed, trace, quiet, help, version,
+        pty, accessoryProtocol, profile, address, positionQueries, udp, udpRaw, tcp, v4l2, model, footage, frameLog,
+        corruptMJPEG, scenario, report, plot, camera, seed, trace, quiet, help, version,
     ]
 }

@@ -34,7 +34,9 @@ struct RealTimeRun {
     /// A UVC webcam's device.
     private var webcam: WebcamEndpoint?
 
-    init(simulation: Simulation, endpoint: Options.Endpoint, log: @escaping (String) -> Void) throws(SystemError) {
+    init(
+        simulation: Simulation, endpoint: Options.Endpoint, video: FrameMaker? = nil, log: @escaping (String) -> Void
+    ) throws(SystemError) {
         self.simulation = simulation
         self.endpoint = endpoint
         self.log = log
@@ -50,7 +52,13 @@ struct RealTimeRun {
             server = try NetworkServer(.stream, at: address)
             log("VISCA camera on tcp:\(address)")
         case .v4l2(let path):
-            webcam = try WebcamEndpoint(path: path, log: log)
+            let maker: FrameMaker
+            if let video {
+                maker = video
+            } else {
+                maker = try FrameMaker(footage: .testPattern, frameLogPath: nil, corruptEvery: nil)
+            }
+            webcam = try WebcamEndpoint(path: path, maker: maker, log: log)
         }
         try plugIn()
     }
@@ -96,6 +104,7 @@ struct RealTimeRun {
     mutating func run(signals: TerminationSignals) throws(SystemError) -> Int32? {
         let start = MonotonicClock.now()
         origin = start
+        simulation.setVideoClockOrigin(start)
         let primary = simulation.scenario.primarySubject?.identifier
         while !simulation.isFinished {
             var watched = [signals.descriptor]
@@ -118,6 +127,7 @@ struct RealTimeRun {
             if let webcam { output.append(webcam.serve(ready, simulation: &simulation, now: now)) }
             output.append(simulation.advance(to: now))
             webcam?.flush(now: now)
+            webcam?.makeFrames(&simulation, now: now)
             try carryOut(output, primary: primary)
         }
         finish()

@@ -185,9 +185,33 @@ public struct Simulation: Sendable {
         .nanoseconds(Int64((Double(index) * 1e9 / scenario.camera.framesPerSecond).rounded()))
     }
 
+    // MARK: The webcam's video
+
+    /// The UVC webcam's next video frame due by `now` (the run already advanced to `now`): the
+    /// buffer to fill and the scene to draw in it — the subjects where they are at the frame's
+    /// capture time, the camera where it points now and as zoomed. Nil when no frame is due, or
+    /// it is dropped (no buffer queued), or there is no webcam.
+    public mutating func beginVideoFrame(now time: Duration) -> (slot: UVCVideoStream.FrameSlot, scene: VideoScene)? {
+        guard uvc != nil, let slot = uvc!.video.beginFrame(now: time) else { return nil }
+        let scene = VideoScene.make(
+            subjects: subjects, camera: camera, yawRadians: cameraYawRadians, pitchRadians: cameraPitchRadians,
+            magnification: uvc!.magnification, captureTime: slot.captureTime)
+        return (slot, scene)
+    }
+
+    /// The shell filled `slot`'s buffer with `bytesUsed` bytes (`isDamaged`: flagged `ERROR`).
+    public mutating func finishVideoFrame(_ slot: UVCVideoStream.FrameSlot, bytesUsed: Int, isDamaged: Bool = false) {
+        uvc?.video.finishFrame(slot, bytesUsed: bytesUsed, isDamaged: isDamaged)
+    }
+
+    /// Sets the webcam's stream's clock: the host's `CLOCK_MONOTONIC` at simulation time zero.
+    public mutating func setVideoClockOrigin(_ origin: Duration) { uvc?.video.monotonicOrigin = origin }
+
     private mutating func capture(into output: inout SimulationOutput) {
         let seconds = now.secondsValue
         let yaw = cameraYawRadians, pitch = cameraPitchRadians
+        // A webcam's zoom narrows what it sees (a dock's camera does not zoom here).
+        let camera = self.camera.zoomed(by: uvc?.magnification ?? 1)
         var projections: [PartProjection] = []
         var present: [Int] = [], still: [Int] = []
         for subject in subjects {
@@ -203,7 +227,7 @@ public struct Simulation: Sendable {
                 }
             }
         }
-        let (batch, truth) = detector.detect(projections, captureTime: now, camera: scenario.camera.information)
+        let (batch, truth) = detector.detect(projections, captureTime: now, camera: camera.setup.information)
         pendingBatches.append(batch)
         output.truths.append(
             GroundTruthFrame(
