@@ -64,6 +64,8 @@ give the same file on every machine. The detections are written in MOTChallenge 
 import math
 import random
 
+import mot_noise
+
 LEVELS = {
     "easy": dict(
         miss_rate=0.03, fade_rate=0.004, fade_mean=5, jitter=0.04, jitter_correlation=0.6,
@@ -90,15 +92,6 @@ LEVELS = {
         acquire_frames=8, warmup_frames=10, warmup_confidence=0.65, warmup_jitter=2.0,
         base_confidence=(0.6, 0.9), nms_iou=0.55),
 }
-
-
-def _poisson(rng, mean):
-    # Knuth's method: fine for the small means used here.
-    limit, count, product = math.exp(-mean), 0, rng.random()
-    while product > limit:
-        count += 1
-        product *= rng.random()
-    return count
 
 
 def _iou(a, b):
@@ -282,7 +275,7 @@ def degrade(truth, level, seed, image_width=640, image_height=480, last_frame=No
             candidates.append((conf, cx - w / 2, bottom - h, cx + w / 2, bottom))
             ghosts[key][0] -= 1
         # Still false positives: start, stay, end.
-        for _ in range(_poisson(rng, p["background_fp_per_frame"])):
+        for _ in range(mot_noise.poisson(rng, p["background_fp_per_frame"])):
             h = rng.uniform(60, 220)
             w = h * rng.uniform(0.35, 0.5)
             x, y = rng.uniform(0, image_width - w), rng.uniform(0, max(1.0, image_height - h))
@@ -396,7 +389,6 @@ def check():
 
 
 def main(arguments):
-    import mot_noise
     if arguments == ["--check"]:
         check()
         return 0
@@ -416,7 +408,5 @@ def main(arguments):
 
 
 if __name__ == "__main__":
-    import os
     import sys
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     sys.exit(main(sys.argv[1:]))
