@@ -4,7 +4,7 @@ import Glibc
 import TestSupport
 import Testing
 
-@testable import dockctl
+@testable import DockctlProgram
 
 /// dockctl's arguments, parsed without side effects.
 @Suite struct DockctlParsingTests {

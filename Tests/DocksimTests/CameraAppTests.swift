@@ -8,7 +8,7 @@ import TestSupport
 import Testing
 
 @testable import DockSimulator
-@testable import docksim
+@testable import DocksimProgram
 
 /// `docksim --camera` and `--plot`: the options, the `Track` calls the camera app makes, and a
 /// whole run of `crossing` against `dockd` on a real pseudo-terminal and socket.

@@ -20,6 +20,30 @@ import Testing
         #expect(run.error.isEmpty)
     }
 
+    /// The package installs dockd's binary once and links the other three to it: started by
+    /// another program's name, it is that program, word for word.
+    @Test(arguments: [
+        ("dockctl", ["--version"]), ("dockctl", ["--help"]), ("dockctl", ["--completions", "fish"]), ("dockctl", ["nonsense"]),
+        ("docksim", ["--version"]), ("docksim", ["--help"]), ("dockwire", ["--version"]), ("dockwire", ["--help"]),
+        ("dockwire", ["example"]),
+    ])
+    func dockdsBinaryByAnotherNameIsThatProgram(program: String, arguments: [String]) throws {
+        let directory = "\(ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp")/dockd-names-\(getpid())-\(program)-\(arguments.count)"
+        try? FileManager.default.removeItem(atPath: directory)
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let link = URL(fileURLWithPath: "\(directory)/\(program)")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: try ChildProcess.executable("dockd"))
+        let environment = ProcessInfo.processInfo.environment
+        let linked = try ChildProcess(program: link, arguments, exactEnvironment: environment).finish()
+        let own = try ChildProcess(program: try ChildProcess.executable(program), arguments, exactEnvironment: environment).finish()
+        #expect(linked.status == own.status, "\(arguments)")
+        #expect(linked.output == own.output, "\(arguments)")
+        #expect(linked.error == own.error, "\(arguments)")
+        #expect(!own.output.isEmpty || !own.error.isEmpty)
+        if arguments == ["--version"] { #expect(linked.output == "\(program) \(DockVersion.number)\n") }
+    }
+
     @Test func dockdShowsItInGetInfoAndAtStart() throws {
         let socket = "\(ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp")/dockd-version-\(getpid()).sock"
         let dockd = try ChildProcess(

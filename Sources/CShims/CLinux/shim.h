@@ -41,3 +41,9 @@ static inline int dock_sched_setattr(struct dock_sched_attr *attr) {
     attr->size = (uint32_t)sizeof *attr;
     return (int)syscall(SYS_sched_setattr, 0, attr, 0U);
 }
+
+// pthread_setname_np(3) and pthread_getname_np (pthread.h declares them only under _GNU_SOURCE):
+// a thread's name as ps -L and top show it, 15 bytes at most.
+#include <pthread.h>
+int pthread_setname_np(pthread_t thread, const char *name);
+int pthread_getname_np(pthread_t thread, char *name, size_t length);

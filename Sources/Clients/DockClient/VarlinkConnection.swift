@@ -1,6 +1,5 @@
 public import DockAPI
 import DockSystem
-import Foundation
 import Glibc
 import Synchronization
 
@@ -49,7 +48,7 @@ public final class VarlinkConnection: Sendable {
             throw .cannotConnect(path: path, reason: "\(error)")
         }
         // The thread holds the connection weakly: the connection going away shuts the socket.
-        let thread = Thread { [weak self, socket, shared] in
+        let reader: @Sendable () -> Void = { [weak self, socket, shared] in
             var splitter = VarlinkFrameSplitter()
             reading: while true {
                 guard case .bytes(let bytes)? = try? socket.read(maximumCount: 65_536),
@@ -77,8 +76,12 @@ public final class VarlinkConnection: Sendable {
             for waiter in pending { waiter.resume(returning: nil) }
             socket.close()
         }
-        thread.name = "dockd client"
-        thread.start()
+        do {
+            try DetachedThread.start(name: "dockd client", reader)
+        } catch {
+            socket.close()
+            throw .cannotConnect(path: path, reason: "no reader thread: \(error)")
+        }
     }
 
     /// Shutting the socket down ends the reader thread, which then closes it.
