@@ -33,6 +33,10 @@ public final class VarlinkConnection: Sendable {
 
     private final class Shared: Sendable {
         let routing = Mutex(Routing())
+        /// Whether the reader has closed the socket. Held while the socket is written, shut down
+        /// or closed: once closed, its number may belong to another file of the process (in the
+        /// tests, another test's socket), which a late shutdown or write would cut or corrupt.
+        let isSocketClosed = Mutex(false)
     }
 
     private let socket: FileDescriptor
@@ -74,7 +78,10 @@ public final class VarlinkConnection: Sendable {
             }
             stream?.finish()
             for waiter in pending { waiter.resume(returning: nil) }
-            socket.close()
+            shared.isSocketClosed.withLock { isClosed in
+                isClosed = true
+                socket.close()
+            }
         }
         do {
             try DetachedThread.start(name: "dockd client", reader)
@@ -85,7 +92,11 @@ public final class VarlinkConnection: Sendable {
     }
 
     /// Shutting the socket down ends the reader thread, which then closes it.
-    deinit { _ = shutdown(socket.rawValue, Int32(SHUT_RDWR)) }
+    deinit {
+        shared.isSocketClosed.withLock { isClosed in
+            if !isClosed { _ = shutdown(socket.rawValue, Int32(SHUT_RDWR)) }
+        }
+    }
 
     /// Whether a reply can say `continues`: only one whose text holds that word, or an escape
     /// that could spell it. The others — every call's reply — are read once, by their caller,
@@ -159,7 +170,7 @@ public final class VarlinkConnection: Sendable {
             case .closed: waiter.resume(returning: nil)
             case .heldBack: break
             case .write:
-                if !Self.sendAll(bytes, on: socket) {
+                if !shared.isSocketClosed.withLock({ $0 ? false : Self.sendAll(bytes, on: socket) }) {
                     let failed = shared.routing.withLock { $0.pending.isEmpty ? nil : $0.pending.removeLast() }
                     failed?.resume(returning: nil)
                 }
@@ -264,7 +275,7 @@ public final class VarlinkConnection: Sendable {
                 }
                 if shared.routing.withLock({ $0.isClosed }) { return .failed }
                 guard isClear else { return .wait }
-                return Self.sendAll(bytes, on: socket) ? .written : .failed
+                return shared.isSocketClosed.withLock { $0 ? false : Self.sendAll(bytes, on: socket) } ? .written : .failed
             }
             switch step {
             case .written: return
