@@ -8,7 +8,7 @@ import Testing
 @testable import DockClient
 
 /// The DockKit-shaped Swift client, with DockKit's axes converted to dockd's.
-@Suite(.serialized) struct DockKitClientTests {
+@Suite(.serialized, .onAThreadOfItsOwn) struct DockKitClientTests {
     @Test func visionRectanglesBecomeTopLeftBoxes() {
         let observation = DockAccessory.Observation(
             identifier: 9, type: .humanBody, rect: VisionRect(x: 0.25, y: 0.1, width: 0.5, height: 0.3))

@@ -7,7 +7,7 @@ import Testing
 @testable import DockctlProgram
 
 /// dockctl's arguments, parsed without side effects.
-@Suite struct DockctlParsingTests {
+@Suite(.onTheProcessThreads) struct DockctlParsingTests {
     let environment = ["DOCKD_SOCKET": "/tmp/d.sock"]
 
     @Test func commandsParse() throws {
@@ -264,7 +264,7 @@ import Testing
 }
 
 /// dockctl and the DockKit-shaped client against a running dockd on the simulator.
-@Suite(.serialized) struct ClientProcessTests {
+@Suite(.serialized, .onTheProcessThreads) struct ClientProcessTests {
     /// The dock's pose as `dockctl --json status` reports it.
     static func pose(_ environment: [String: String]) throws -> (yaw: Double, pitch: Double) {
         let child = try ChildProcess("dockctl", ["--json", "status"], environment: environment)

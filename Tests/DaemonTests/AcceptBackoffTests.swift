@@ -5,7 +5,7 @@ import Testing
 
 /// `accept` out of descriptors (`EMFILE`): dockd pauses accepting instead of spinning on a
 /// listener that stays readable, and serves again once descriptors are free.
-@Suite struct AcceptBackoffTests {
+@Suite(.onTheProcessThreads) struct AcceptBackoffTests {
     /// The CPU time (user + system, seconds) the process has used, from /proc/PID/stat.
     static func cpuSeconds(_ pid: Int32) -> Double {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),

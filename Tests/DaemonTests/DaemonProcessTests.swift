@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// `dockd` as a process against `docksim` on a real pseudo-terminal, through the serial transport.
-@Suite(.serialized) struct DaemonProcessTests {
+@Suite(.serialized, .onTheProcessThreads) struct DaemonProcessTests {
     func temporaryPath(_ name: String) -> String {
         let directory = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
         return "\(directory)/\(name)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"

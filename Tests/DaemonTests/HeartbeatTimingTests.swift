@@ -13,7 +13,7 @@ import Testing
 /// may be is the schedule's, held in virtual time (`HeartbeatScheduleTests`): here the frames are
 /// timed by this test's own reader thread, which a loaded machine delays by as much as 180 ms (the
 /// gaps it saw against 50 when this test asserted them), so the gaps are not asserted here.
-@Suite struct HeartbeatTimingTests {
+@Suite(.onTheProcessThreads) struct HeartbeatTimingTests {
     /// Waits until `dock` has received `count` host frames that `match`, or 20 s have passed.
     static func waitForFrames(_ dock: PseudoTerminalDock, count: Int, _ match: (Frame) -> Bool) -> Int {
         let deadline = MonotonicClock.now() + .seconds(20)

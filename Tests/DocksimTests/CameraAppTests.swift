@@ -12,7 +12,7 @@ import Testing
 
 /// `docksim --camera` and `--plot`: the options, the `Track` calls the camera app makes, and a
 /// whole run of `crossing` against `dockd` on a real pseudo-terminal and socket.
-@Suite(.serialized) struct CameraAppTests {
+@Suite(.serialized, .onAThreadOfItsOwn) struct CameraAppTests {
     @Test func cameraAndPlotOptionsAreParsed() throws {
         let parsed = try Options.parse(["--pty", "/tmp/d", "--camera", "unix:/run/dockd/dockd.sock", "--plot", "run.svg"])
         guard case .run(let options) = parsed else {
@@ -95,9 +95,9 @@ import Testing
         "/tmp/\(name)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     }
 
-    // These tests wait for processes by sleeping in tasks, not by blocking: a thread of the test
-    // pool held for the 16 seconds of crossing leaves other suites' async tests starved on a
-    // 2-core machine.
+    // These tests wait for processes by sleeping in tasks, not by blocking; and they run on
+    // threads of their own (.onAThreadOfItsOwn), so the 16 seconds of crossing hold no thread of
+    // the test pool, which other suites' async tests need.
 
     /// Waits until `path` exists (docksim makes the link once its pty is open).
     func waitForPath(_ path: String, timeoutSeconds: Double = 20) async throws -> Bool {

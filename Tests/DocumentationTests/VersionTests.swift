@@ -6,7 +6,7 @@ import Testing
 
 /// One version, `DockVersion.number`, everywhere it shows: every program's `--version`, dockd's
 /// `GetInfo` and its log line at start (scripts/package takes the package's from `dockd --version`).
-@Suite struct VersionTests {
+@Suite(.onTheProcessThreads) struct VersionTests {
     @Test func itIsThreeNumbers() {
         let parts = DockVersion.number.split(separator: ".", omittingEmptySubsequences: false)
         #expect(parts.count == 3 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isNumber) }, "\(DockVersion.number)")
@@ -28,7 +28,8 @@ import Testing
         ("dockwire", ["example"]),
     ])
     func dockdsBinaryByAnotherNameIsThatProgram(program: String, arguments: [String]) throws {
-        let directory = "\(ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp")/dockd-names-\(getpid())-\(program)-\(arguments.count)"
+        let directory =
+            "\(ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp")/dockd-names-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try? FileManager.default.removeItem(atPath: directory)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
