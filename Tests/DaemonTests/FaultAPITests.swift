@@ -9,7 +9,7 @@ import Testing
 @Suite(.onTheProcessThreads) struct FaultAPITests {
     static func parameters(_ reply: [String: Any]?) -> [String: Any] { reply?["parameters"] as? [String: Any] ?? [:] }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test
     func aStallUnderTrackingIsClearedAndTrackingResumesAndAFaultedDockRefusesClients() throws {
         let socket = "\(ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp")/dockd-faults-\(getpid()).sock"
         let scenario = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -52,6 +52,9 @@ public struct ComputingThreadTrait: TestTrait, SuiteTrait, TestScoping {
 /// and sockets. Two at a time, as the cooperative pool ran them before, so that the real-time
 /// processes they start share the cores as they did; but off the pool, which they held while
 /// they waited, and with it the start of every other test and the wake-up of every `Task.sleep`.
+/// A test here takes no `.timeLimit`: Swift Testing starts its clock when it starts the test, and
+/// so counts the time the test queues for one of the two threads (minutes beside a CPU hog); each
+/// wait inside these tests has a deadline of its own instead.
 public struct ProcessThreadsTrait: TestTrait, SuiteTrait, TestScoping {
     public var isRecursive: Bool { true }
 
