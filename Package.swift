@@ -88,7 +88,7 @@ let package = Package(
         .target(
             name: "DocksimProgram",
             dependencies: ["DockSimulator", "DockSystem", "DockProtocol", "DockTracking", "DockClient", "DockAPI", "DockOptions",
-                           "VISCAProtocol", "V4L2Protocol", "DockVersion"], path: "Sources/Programs/DocksimProgram",
+                           "DockLinks", "VISCAProtocol", "V4L2Protocol", "DockVersion"], path: "Sources/Programs/DocksimProgram",
             swiftSettings: strictSettings
         ),
         .executableTarget(name: "docksim", dependencies: ["DocksimProgram"], path: "Sources/Programs/docksim", swiftSettings: strictSettings),
