@@ -13,8 +13,8 @@ func printError(_ message: String) {
     StandardError.write(message + "\n")
 }
 
-/// dockctl, the command-line client: one program of the multi-call binary (`DockMulticall`), and
-/// the `dockctl` executable of the build.
+/// dockctl, the command-line client: one program of dockd's binary
+/// (`Sources/Programs/dockd/main.swift`), and the `dockctl` executable of the build.
 public enum DockctlMain {
     /// Runs dockctl with `arguments` (without the program's name), and exits with its status.
     public static func run(_ arguments: [String]) -> Never {

@@ -4,8 +4,8 @@ import DockVersion
 import Glibc
 import V4L2Protocol
 
-/// docksim, the simulated dock, camera and webcam: one program of the multi-call binary
-/// (`DockMulticall`), and the `docksim` executable of the build.
+/// docksim, the simulated dock, camera and webcam: one program of dockd's binary
+/// (`Sources/Programs/dockd/main.swift`), and the `docksim` executable of the build.
 public enum DocksimMain {
     /// Runs docksim with `arguments` (without the program's name), and exits with its status.
     public static func run(_ arguments: [String]) -> Never {

@@ -21,8 +21,8 @@ func readToEnd(_ descriptor: Int32) -> [UInt8]? {
     }
 }
 
-/// dockwire, the dock frames' decoder and encoder: one program of the multi-call binary
-/// (`DockMulticall`), and the `dockwire` executable of the build.
+/// dockwire, the dock frames' decoder and encoder: one program of dockd's binary
+/// (`Sources/Programs/dockd/main.swift`), and the `dockwire` executable of the build.
 public enum DockwireMain {
     /// Runs dockwire with `arguments` (without the program's name), and exits with its status.
     public static func run(_ arguments: [String]) -> Never {
