@@ -9,6 +9,7 @@ import V4L2Protocol
 public enum DocksimMain {
     /// Runs docksim with `arguments` (without the program's name), and exits with its status.
     public static func run(_ arguments: [String]) -> Never {
+        if let status = MakeFootage.runIfAsked(arguments) { exit(status) }
         if let status = UVCServe.runIfAsked(arguments) { exit(status) }
 
         let options: Options
@@ -61,8 +62,20 @@ public enum DocksimMain {
         do {
             let signals = try TerminationSignals()
             let visca = options.viscaProfile.map { VISCACamera.Configuration(profile: $0, transport: options.viscaTransport) }
-            var run = try RealTimeRun(
-                simulation: Simulation(scenario: scenario, visca: visca, uvc: webcam), endpoint: options.endpoint, log: log)
+            var maker: FrameMaker?
+            if webcam != nil {
+                let footage: Footage
+                do {
+                    footage = try Footage.load(directory: options.video.footagePath)
+                } catch {
+                    printError("docksim: \(error)")
+                    exit(1)
+                }
+                maker = try FrameMaker(footage: footage, frameLogPath: options.video.frameLogPath, corruptEvery: options.video.corruptEvery)
+                log("webcam video: \(footage.source)")
+            }
+            let simulation = Simulation(scenario: scenario, visca: visca, uvc: webcam, pelcoD: options.pelcoDHead)
+            var run = try RealTimeRun(simulation: simulation, endpoint: options.endpoint, video: maker, log: log)
             if options.isTracing { run.trace = { printError("docksim: \($0)") } }
             log("scenario \(scenario.name), \(seconds(scenario.duration)) s, seed \(scenario.seed)")
             if let socketPath = options.cameraSocketPath {
