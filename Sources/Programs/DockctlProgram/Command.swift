@@ -58,8 +58,11 @@ struct Invocation: Equatable {
             SOCKET: --socket, else $DOCKD_SOCKET; else, for a normal user, $XDG_RUNTIME_DIR/dockd.sock (or
             /tmp/dockd-UID/dockd.sock without XDG_RUNTIME_DIR) and then /run/dockd/dockd.sock; for root the latter.
 
-            Exit status: 0 on success, 1 when dockd refuses or cannot be reached, 64 on a usage error,
-            65 when replay's detection file cannot be read or is malformed.
+            Exit status: 0 done; 1 refused by dockd or the dock (the message says what and why; --json
+            also prints dockd's named error), or a motion that did not run to its end; 64 a usage error
+            (dockctl asked dockd nothing); 65 replay's detection file unreadable or malformed; 69 dockd
+            cannot be reached. A number beyond the dock's limits (dockctl status shows them) is clamped
+            to the limit, and the answer names it.
             """
     }
 

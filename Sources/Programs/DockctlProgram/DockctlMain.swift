@@ -30,7 +30,7 @@ public enum DockctlMain {
             printError("dockctl: \(error.message)")
             printError(
                 error.command.flatMap { Invocation.commandHelp($0)?.split(separator: "\n").first.map(String.init) } ?? Invocation.usage)
-            exit(64)
+            exit(ErrorSentence.usage)
         }
         if case .help(let text) = invocation.action {
             print(text)
@@ -61,7 +61,7 @@ public enum DockctlMain {
 }
 
 /// A usage that only shows itself once dockd has answered (a limit half given before a dock
-/// attached); exits 1 like any other refusal.
+/// attached); exits like a refusal (``ErrorSentence/refused``).
 struct Refused: Error, CustomStringConvertible {
     var description: String
 }
@@ -71,6 +71,8 @@ func perform(_ invocation: Invocation, socketPaths: [String]) async -> Int32 {
     do {
         let connection = try VarlinkConnection.connect(toFirstOf: socketPaths).connection
         let call: DockCall
+        var check = LimitCheck()
+        var limits: Dock.Limits?
         switch invocation.action {
         case .help, .version, .completions, .replay:
             return 0  // all handled before any connection
@@ -80,7 +82,12 @@ func perform(_ invocation: Invocation, socketPaths: [String]) async -> Int32 {
             call = .listAccessories
         case .watch:
             return await watch(connection, isJSON: invocation.isJSON)
-        case .velocity(let yaw, let pitch, let duration, let takeOver, let waits):
+        case .velocity(var yaw, var pitch, let duration, let takeOver, let waits):
+            limits = try await connection.status().limits
+            if let limits {
+                yaw = check.rate(yaw, axis: .yaw, limit: limits.yawSpeedRadiansPerSecond)
+                pitch = check.rate(pitch, axis: .pitch, limit: limits.pitchSpeedRadiansPerSecond)
+            }
             // Always with a duration: a one-shot client's velocity must be bounded, or it would
             // stop the moment dockctl exits (a velocity without one holds control).
             call = .host(
@@ -89,11 +96,20 @@ func perform(_ invocation: Invocation, socketPaths: [String]) async -> Int32 {
                         yawRadiansPerSecond: yaw, pitchRadiansPerSecond: pitch,
                         duration: .seconds(min(max(duration, -1e9), 1e9))),
                     takeOver: takeOver, waitsForEnd: waits))
-        case .orient(let yaw, let pitch, let relative, let duration, let speed, let takeOver, let waits):
+        case .orient(var yaw, var pitch, let relative, let duration, let speed, let takeOver, let waits):
+            limits = try await connection.status().limits
+            // A relative move's target depends on where the dock is when dockd moves it: dockd
+            // clamps that one, and its answer names what it clamped.
+            if let limits, !relative {
+                yaw = check.angle(yaw, axis: .yaw, range: limits.yawRadians)
+                pitch = check.angle(pitch, axis: .pitch, range: limits.pitchRadians)
+            }
             let pace: OrientationPace
             switch (duration, speed) {
             case (let seconds?, nil): pace = .duration(.seconds(min(max(seconds, -1e9), 1e9)))
-            case (nil, let speed?): pace = .maximumSpeed(speed)
+            case (nil, let speed?):
+                let fastest = limits.map { max($0.yawSpeedRadiansPerSecond, $0.pitchSpeedRadiansPerSecond) }
+                pace = .maximumSpeed(fastest.map { check.speed(speed, limit: $0) } ?? speed)
             case (nil, nil): pace = .fastest
             case (_?, _?): preconditionFailure("the parser refuses --duration with --speed")
             }
@@ -159,17 +175,29 @@ func perform(_ invocation: Invocation, socketPaths: [String]) async -> Int32 {
             case .regionOfInterest(let x, let y, let width, let height):
                 guard case .region(let kept) = reply else { preconditionFailure("SetRegionOfInterest answers with its region") }
                 print(Presentation.region(asked: NormalizedRect(x: x, y: y, width: width, height: height), kept: kept))
+            case .velocity, .orient:
+                guard case .motion(let result) = reply else { preconditionFailure("a motion answers with its result") }
+                check.reported(result.clamped, limits: limits)
+                print(Presentation.motion(result, clamped: check.notes))
             default:
                 print(Presentation.describe(reply))
             }
         }
         // A motion that did not run to its end (replaced, stopped) is not a success for a script.
-        if case .motion(let result) = reply, let ended = result.ended, !ended.isSuccess { return 1 }
+        if case .motion(let result) = reply, let ended = result.ended, !ended.isSuccess { return ErrorSentence.refused }
         return 0
     } catch {
-        printError("dockctl: \(error)")
-        return 1
+        return failed(error, isJSON: invocation.isJSON)
     }
+}
+
+/// Says what went wrong in a sentence (with `--json`, also dockd's named error as it came, on
+/// standard output), and returns the exit status for it.
+func failed(_ error: any Error, isJSON: Bool) -> Int32 {
+    let (sentence, status) = ErrorSentence.describe(error)
+    if isJSON, let json = ErrorSentence.json(error) { print(json) }
+    printError("dockctl: \(sentence)" + (sentence.hasSuffix(".") || sentence.hasSuffix("?") ? "" : "."))
+    return status
 }
 
 func watch(_ connection: VarlinkConnection, isJSON: Bool) async -> Int32 {
@@ -194,7 +222,6 @@ func watch(_ connection: VarlinkConnection, isJSON: Bool) async -> Int32 {
         }
         return 0
     } catch {
-        printError("dockctl: \(error)")
-        return 1
+        return failed(error, isJSON: isJSON)
     }
 }

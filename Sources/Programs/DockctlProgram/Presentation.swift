@@ -6,8 +6,9 @@ import DockTracking
 /// Human-readable forms of dockd's replies (radians shown with degrees alongside).
 enum Presentation {
     static func degrees(_ radians: Double) -> String {
-        let degrees = (radians * 180 / .pi * 10).rounded() / 10
-        return "\((radians * 1000).rounded() / 1000) rad (\(degrees)°)"
+        // + 0 turns a negative zero (a pose of -1e-9 rounded) into 0: no "-0.0" is shown.
+        let degrees = (radians * 180 / .pi * 10).rounded() / 10 + 0
+        return "\((radians * 1000).rounded() / 1000 + 0) rad (\(degrees)°)"
     }
 
     static func describe(_ reply: Dock.Reply) -> String {
@@ -29,14 +30,20 @@ enum Presentation {
         case .zoom(let zoom):
             return "zoom \(round3(zoom))"
         case .motion(let result):
-            var notes: [String] = []
-            if !result.clamped.isEmpty { notes.append("clamped to the limits: " + result.clamped.joined(separator: ", ")) }
-            if let cancelled = result.cancelledAnimation { notes.append("cancelled \(cancelled.rawValue)") }
-            let head = result.ended.map(ending) ?? "ok"
-            return notes.isEmpty ? head : head + "; " + notes.joined(separator: "; ")
+            return motion(result, clamped: result.clamped)
         case .done, .event:
             return "ok"
         }
+    }
+
+    /// How a motion ended, with what was `clamped` to the limits (each named with its limit where
+    /// dockctl knows it) and the animation it cancelled.
+    static func motion(_ result: Dock.MotionResult, clamped: [String]) -> String {
+        var notes: [String] = []
+        if !clamped.isEmpty { notes.append("clamped to the limits: " + clamped.joined(separator: ", ")) }
+        if let cancelled = result.cancelledAnimation { notes.append("cancelled \(cancelled.rawValue)") }
+        let head = result.ended.map(ending) ?? "ok"
+        return notes.isEmpty ? head : head + "; " + notes.joined(separator: "; ")
     }
 
     /// How a motion ended, in a word or three: `reached`, `done`, `replaced by client 4`...
@@ -56,7 +63,7 @@ enum Presentation {
             + "speed ≤ \(round3(limits.yawSpeedRadiansPerSecond)) / \(round3(limits.pitchSpeedRadiansPerSecond)) rad/s"
     }
 
-    static func round3(_ value: Double) -> String { String((value * 1000).rounded() / 1000) }
+    static func round3(_ value: Double) -> String { String((value * 1000).rounded() / 1000 + 0) }
 
     static func summary(_ status: Dock.Status) -> String {
         var lines: [String] = []
@@ -74,7 +81,8 @@ enum Presentation {
             if let age = pose.ageSeconds { lines.append("pose age:   \(Int((age * 1000).rounded())) ms") }
         }
         if let limits = status.limits { lines.append("limits:     \(limitsText(limits))") }
-        lines.append("tracking:   \(status.isTrackingEnabled ? "on" : "off"), framing \(status.framingMode.rawValue)")
+        lines.append("tracking:   \(tracking(status))")
+        lines.append("framing:    \(status.framingMode.rawValue)")
         let controller: String =
             switch status.controller {
             case .none, .systemTracker: status.controller.kind.rawValue
@@ -86,9 +94,6 @@ enum Presentation {
         if !status.faults.isEmpty {
             lines.append("faults:     " + status.faults.map { $0.code + ($0.axis.map { " on \($0.name)" } ?? "") }.joined(separator: ", "))
         }
-        let primary = status.primary.map { ", subject \($0)" } ?? ""
-        let inFrame = status.isSubjectInFrame ? ", in frame" : ""
-        lines.append("tracker:    \(status.tracker.rawValue)\(primary)\(inFrame)")
         for subject in status.subjects {
             let box =
                 subject.box.map { "box " + [$0.x, $0.y, $0.width, $0.height].map(round3).joined(separator: " ") } ?? "behind the camera"
@@ -98,6 +103,31 @@ enum Presentation {
         let counters = status.counters
         lines.append("counters:   bad frames \(counters.badFrames), reconnects \(counters.reconnects), refusals \(counters.refusals)")
         return lines.joined(separator: "\n")
+    }
+
+    /// Tracking's state as one thing: whether dockd moves the dock to follow, and what the
+    /// tracker sees (it watches whether tracking is on or off); with tracking on and no
+    /// observation ever received, where they come from.
+    static func tracking(_ status: Dock.Status) -> String {
+        let subject = status.primary.map { "subject \($0)" + (status.isSubjectInFrame ? " (in frame)" : " (out of the region)") }
+        guard status.isTrackingEnabled else {
+            return subject.map { "off, watching \($0); dockctl track on follows them" } ?? "off"
+        }
+        let holder: String? =
+            switch status.controller {
+            case .client(let client, _), .unattended(let client): "client \(client) holds control, so nothing is followed until it lets go"
+            case .none, .systemTracker: nil
+            }
+        if let holder { return "on, but \(holder)" }
+        switch status.tracker {
+        case .following: return "on, following " + (subject ?? "the subject")
+        case .holding: return "on, holding still where the subject was lost"
+        case .returning: return "on, turning back to rest: the subject was lost"
+        case .idle:
+            guard status.counters.observations == 0 else { return "on, watching: nobody to follow" }
+            return "on, but no observations have arrived: boxes come from dockd-vision, an app's Track, "
+                + "or docksim --camera"
+        }
     }
 
     static func live(_ status: Dock.Status, recent: [String]) -> String {
