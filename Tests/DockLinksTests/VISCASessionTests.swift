@@ -130,6 +130,7 @@ import VISCAProtocol
         #expect(!line.session.capabilities.contains(.telemetryStream))
         #expect(!line.session.capabilities.contains(.continuousSpeeds))
         #expect(line.session.capabilities.contains(.orientationMoves))
+        #expect(!line.session.capabilities.contains(.zoom), "a zoom dockd does not drive is not listed")
     }
 
     @Test func aCameraThatIgnoresAddressSetIsStillFoundByItsVersion() {

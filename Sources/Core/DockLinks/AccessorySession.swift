@@ -83,17 +83,18 @@ public struct AccessorySession: AccessoryLink {
 
     /// What the dock can do: a failsafe, a time-to-live on velocities, telemetry at a fixed
     /// rate, continuous speeds and orientation moves always (the protocol has them); buttons,
-    /// a dock sensor, an indicator and zoom as its `info` says.
+    /// a dock sensor and an indicator as its `info` says. A zoom control is one of its buttons:
+    /// the dock reports it turned (a `zoom` button event), and the protocol has no command that
+    /// zooms, so `zoom` — a zoom dockd drives — is never listed.
     public var capabilities: AccessoryCapabilities {
         var capabilities: AccessoryCapabilities = [
             .failsafe, .velocityTimeToLive, .telemetryStream, .continuousSpeeds,
             .orientationMoves, .faultReports,
         ]
         let features = info?.features ?? []
-        if !features.isDisjoint(with: [.trackingButton, .shutterButton, .flipButton]) { capabilities.insert(.buttons) }
+        if !features.isDisjoint(with: [.trackingButton, .shutterButton, .flipButton, .zoomControl]) { capabilities.insert(.buttons) }
         if features.contains(.dockSensor) { capabilities.insert(.dockSensor) }
         if features.contains(.colorIndicator) { capabilities.insert(.indicator) }
-        if features.contains(.zoomControl) { capabilities.insert(.zoom) }
         return capabilities
     }
 

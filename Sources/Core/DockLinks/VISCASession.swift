@@ -168,12 +168,11 @@ public struct VISCASession: AccessoryLink {
         return configuration.baudRates[baudProbe % configuration.baudRates.count]
     }
 
-    /// A VISCA camera moves to absolute orientations; zoom where its profile has one. It has no
-    /// failsafe, no time-to-live, no telemetry, no buttons, no dock sensor, no indicator, and
-    /// stepped speeds.
-    public var capabilities: AccessoryCapabilities {
-        configuration.profile.zoom == nil ? [.orientationMoves] : [.orientationMoves, .zoom]
-    }
+    /// A VISCA camera moves to absolute orientations. It has no failsafe, no time-to-live, no
+    /// telemetry, no buttons, no dock sensor, no indicator, and stepped speeds; and no `zoom`
+    /// yet: its profile may say the camera has one, but dockd does not drive it (`SetZoom`
+    /// answers NotSupported), and a capability is listed only when it works.
+    public var capabilities: AccessoryCapabilities { [.orientationMoves] }
 
     public var nextDeadline: Duration? {
         switch state {
