@@ -235,7 +235,8 @@ extension DockKitClientTests {
 extension DockKitClientTests {
     @Test(.timeLimit(.minutes(1)))
     func streamsAndCallsShareTheManagersOneConnection() async throws {
-        let (dockd, socket) = try ClientProcessTests.startDaemon()
+        // Connections are logged at debug: the default level tells what happened to the dock.
+        let (dockd, socket) = try ClientProcessTests.startDaemon(logLevel: "debug")
         let manager = try DockAccessoryManager(socketPath: socket)
         let dock = try #require(try await manager.accessories().first)
         let motion = try dock.motionStates, tracking = try dock.trackingStates, changes = try manager.accessoryStateChanges

@@ -252,7 +252,7 @@ import Testing
         let sluggard = try daemon.client(receiveBufferBytes: 2048)
         try sluggard.send("io.dockd.Dock.Watch", more: true)
         #expect(
-            daemon.process.waitForErrorLine(containing: "disconnected", timeoutSeconds: 60) != nil,
+            daemon.process.waitForErrorLine(containing: "dropping it", timeoutSeconds: 60) != nil,
             "dropped once its socket is full")
         let other = try daemon.client()
         #expect(Self.parameters(try other.call("io.dockd.Dock.GetStatus"))["status"] != nil)

@@ -94,7 +94,7 @@ import Testing
         let dockd = try ChildProcess("dockd", ["--config", "", "--socket", "", "--simulator", "--scenario", scenario])
         #expect(dockd.waitForErrorLine(containing: "attached DK-1 Demo") != nil)
         #expect(
-            dockd.waitForErrorLine(containing: "button: trackingButton(isPressed: true)") != nil,
+            dockd.waitForErrorLine(containing: "button: tracking button pressed") != nil,
             "the scenario presses the tracking button at 1 s")
         #expect(dockd.waitForErrorLine(containing: "control: nobody -> system tracker") != nil, "which turns tracking on")
         dockd.signal(SIGTERM)

@@ -29,7 +29,7 @@ extension HostPolicy {
             linkLost(into: &actions)
             actions.append(.publish(.disconnected))
         case .connectFailed(let reason, let retryAfter):
-            log(.info, "cannot open the port: \(reason); retrying in \(retryAfter)", into: &actions)
+            log(.info, "cannot open the \(session.accessoryProtocol.deviceNoun): \(reason); retrying in \(retryAfter)", into: &actions)
         case .versionMismatch(let offered, let supported):
             log(
                 .error,
@@ -48,7 +48,7 @@ extension HostPolicy {
             log(.warning, "the dock reset; opening a new session", into: &actions)
             linkLost(into: &actions)
         case .button(let kind):
-            log(.info, "button: \(kind)", into: &actions)
+            log(.info, "button: \(kind.words)", into: &actions)
             actions.append(.publish(.button(kind)))
             if case .trackingButton(isPressed: true) = kind { controlChanged(arbiter.trackingButtonPressed(), into: &actions) }
         case .fault(let fault):
@@ -88,6 +88,7 @@ extension HostPolicy {
         do {
             let result = try motion.handle(.animate(.wake), pose: session.pose(at: now), limits: limits, now: now)
             for command in result.commands { _ = send(command, now: now, into: &actions) }
+            log(.notice, "playing wake (wake-on-attach)", into: &actions)
         } catch {
             log(.warning, "could not play wake: \(error)", into: &actions)
         }

@@ -283,6 +283,9 @@ public struct HostPolicy: Sendable {
             }
             actions.append(.reply(token, .done))
         case .setSystemTracking(let enabled):
+            if enabled != arbiter.isSystemTrackingEnabled {
+                log(.notice, "tracking \(enabled ? "on" : "off") (client \(client))", into: &actions)
+            }
             controlChanged(arbiter.setSystemTracking(enabled), into: &actions)
             actions.append(.reply(token, .done))
         case .setLimits(let request):

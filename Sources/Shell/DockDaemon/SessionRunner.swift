@@ -1,4 +1,5 @@
 public import DockLinks
+import DockLogLevel
 public import DockPolicy
 public import DockSystem
 public import DockTracking
@@ -89,7 +90,14 @@ public final class SessionRunner {
     /// perhaps before this returns — `NotReady` if dockd shuts down first.
     public func submit(_ request: ClientRequest, from client: ClientID, reply: @escaping (HostReply) -> Void) {
         nextToken += 1
-        callers[nextToken] = reply
+        // A refusal is logged with what was refused and why (a frame's, at debug: they come 30 a second).
+        let log = log
+        callers[nextToken] = { answer in
+            if case .failure(let error) = answer {
+                log.log(request.isFrame ? .debug : .info, "refused client \(client)'s \(request.words): \(error.words)")
+            }
+            reply(answer)
+        }
         perform(policy.requested(request, token: nextToken, from: client, now: loop.now))
         // A frame shows in the status at the next tick; its count at once (not a new snapshot per
         // frame: clients send 30 to 60 a second).

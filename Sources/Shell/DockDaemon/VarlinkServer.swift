@@ -72,7 +72,7 @@ public final class VarlinkServer {
         try? connection.setNonBlocking()
         nextClient += 1
         let peer = UnixSocket.peerCredentials(connection)
-        log.info("client \(nextClient) connected" + (peer.map { " (pid \($0.processID), uid \($0.userID), gid \($0.groupID))" } ?? ""))
+        log.debug("client \(nextClient) connected" + (peer.map { " (pid \($0.processID), uid \($0.userID), gid \($0.groupID))" } ?? ""))
         clients[nextClient] = ClientConnection(id: nextClient, descriptor: connection, server: self)
     }
 
@@ -108,7 +108,7 @@ public final class VarlinkServer {
     /// A client was released: its control goes back (on the loop's next turn, so never from
     /// inside the runner's own work).
     func released(_ client: ClientID) {
-        log.info("client \(client) disconnected")
+        log.debug("client \(client) disconnected")
         watching(client, false)
         let runner = service.runner
         loop.execute { runner.clientDisconnected(client) }

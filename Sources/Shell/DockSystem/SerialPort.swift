@@ -25,7 +25,7 @@ public enum SerialPort {
         guard raw >= 0 else { throw SystemError("open", path) }
         let port = FileDescriptor(rawValue: raw)
         do throws(SystemError) {
-            guard ioctl(raw, UInt(TIOCEXCL)) == 0 else { throw SystemError("ioctl TIOCEXCL", path) }
+            guard ioctl(raw, UInt(TIOCEXCL)) == 0 else { throw SystemError("take the serial port for dockd alone", path) }
             try port.makeRaw()
             var settings = termios()
             if tcgetattr(raw, &settings) == 0, let speed = speedConstant(baudRate) {
@@ -44,11 +44,11 @@ public enum SerialPort {
     private static func openWithLibserialport(path: String, baudRate: Int) throws(SystemError) -> FileDescriptor {
         var handle: OpaquePointer?
         guard sp_get_port_by_name(path, &handle) == SP_OK, let port = handle else {
-            throw SystemError("sp_get_port_by_name", path, code: ENODEV)
+            throw SystemError("find the serial port", path, code: ENODEV)
         }
         defer { sp_free_port(port) }
         guard sp_open(port, SP_MODE_READ_WRITE) == SP_OK else {
-            throw SystemError("sp_open", path, code: errno == 0 ? EIO : errno)
+            throw SystemError("open the serial port", path, code: errno == 0 ? EIO : errno)
         }
         var descriptor: Int32 = -1
         guard sp_set_baudrate(port, Int32(baudRate)) == SP_OK, sp_set_bits(port, 8) == SP_OK,
@@ -57,15 +57,15 @@ public enum SerialPort {
             sp_get_port_handle(port, &descriptor) == SP_OK, descriptor >= 0
         else {
             sp_close(port)
-            throw SystemError("configure serial port", path, code: EIO)
+            throw SystemError("configure the serial port", path, code: EIO)
         }
         // Keep our own descriptor: libserialport's closes with its port structure.
         let owned = dup(descriptor)
         sp_close(port)
-        guard owned >= 0 else { throw SystemError("dup", path) }
+        guard owned >= 0 else { throw SystemError("keep the serial port open", path) }
         let result = FileDescriptor(rawValue: owned)
         do throws(SystemError) {
-            guard ioctl(owned, UInt(TIOCEXCL)) == 0 else { throw SystemError("ioctl TIOCEXCL", path) }
+            guard ioctl(owned, UInt(TIOCEXCL)) == 0 else { throw SystemError("take the serial port for dockd alone", path) }
             try result.makeRaw()
             try result.setNonBlocking()
             return result
