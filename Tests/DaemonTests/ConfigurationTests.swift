@@ -1,4 +1,5 @@
 import DockLinks
+import DockPolicy
 import Testing
 
 @testable import DockDaemon
@@ -113,6 +114,28 @@ import Testing
         #expect(Configuration.helpLines().contains { $0.contains("--protocol VALUE") && $0.hasSuffix("[dock-serial]") })
     }
 
+    /// `wake` on attach: a dock-serial dock by default, a camera whose picture may be in a call not;
+    /// the setting, given, wins either way, and an empty value is the default again.
+    @Test func wakeOnAttachDependsOnTheProtocolUnlessSet() throws {
+        for accessoryProtocol in AccessoryProtocol.allCases {
+            guard case .run(let configuration, _) = try parse(["--protocol", accessoryProtocol.name, "--device", "/dev/x"]),
+                case .run(let asked, _) = try parse(["--protocol", accessoryProtocol.name, "--device", "/dev/x", "--wake-on-attach"]),
+                case .run(let refused, _) = try parse([
+                    "--protocol", accessoryProtocol.name, "--device", "/dev/x", "--wake-on-attach=false",
+                ])
+            else {
+                Issue.record("not a run")
+                continue
+            }
+            #expect(configuration.hostSettings.wakesOnAttach == (accessoryProtocol == .dockSerial), "\(accessoryProtocol.name)")
+            #expect(asked.hostSettings.wakesOnAttach && !refused.hostSettings.wakesOnAttach)
+        }
+        var configuration = Configuration()
+        try configuration.apply(fileText: "wake-on-attach = false\nwake-on-attach =\n", path: "dockd.conf")
+        #expect(configuration.wakeOnAttach == nil && configuration.wakesOnAttach)
+        #expect(Configuration.helpLines().contains { $0.contains("--wake-on-attach") && $0.hasSuffix("[empty]") })
+    }
+
     /// Found by `scripts/fuzz configuration` (FuzzTesting/regressions/configuration/crlf-blank-line):
     /// split as Characters, a CRLF file was one line, so a blank CRLF line was refused.
     @Test func aFileWithCRLFLineEndsReadsAsWithLF() throws {
@@ -170,6 +193,6 @@ import Testing
         }
         #expect(help.contains("--baud VALUE") && help.contains("[115200]"))
         #expect(help.contains("--tracking ") && help.contains("[false]"))
-        #expect(help.hasPrefix("dockd: keeps a motorised camera dock"))
+        #expect(help.hasPrefix("dockd: drives a motorised pan-tilt camera mount"))
     }
 }

@@ -83,7 +83,7 @@ import Testing
     @Test func listDevicesPrintsWhatUdevSees() throws {
         let result = try ChildProcess.run("dockd", ["--config", "", "--socket", "", "--list-devices"])
         #expect(result.status == 0)
-        #expect(result.output.hasPrefix("looking for USB 1209:d0c0\n"))
+        #expect(result.output.hasPrefix("looking for a USB serial dock 1209:d0c0\n"), "\(result.output)")
         let listed = result.output.split(separator: "\n").dropFirst()
         #expect(!listed.isEmpty, "either devices or the statement that there are none")
     }

@@ -23,8 +23,17 @@ public struct Configuration: Hashable, Sendable {
     public var serialNumber = ""
     /// System tracking on at start.
     public var tracking = false
-    /// Play `wake` when a dock attaches.
-    public var wakeOnAttach = true
+    /// Play `wake` when the accessory attaches; nil: as ``wakesOnAttachByDefault`` says for its
+    /// protocol (a desk dock does, a camera whose picture someone may be watching does not).
+    public var wakeOnAttach: Bool?
+
+    /// Whether `wake` plays on attach when `wake-on-attach` is not set: for a dock-serial dock
+    /// only. A VISCA camera, a UVC webcam and a Pelco-D head carry a picture that may be in a
+    /// call or on a recording, where a swing of ±45° at attach is unwelcome.
+    public var wakesOnAttachByDefault: Bool { accessoryProtocol == .dockSerial }
+
+    /// Whether `wake` plays on attach, set or by default.
+    public var wakesOnAttach: Bool { wakeOnAttach ?? wakesOnAttachByDefault }
     /// How long the dock holds still after losing its subject before it returns to rest, seconds.
     public var restAfterSeconds = 8.0
     /// The rest pose's yaw, degrees.
@@ -94,7 +103,11 @@ public struct Configuration: Hashable, Sendable {
     }()
 
     static let keys: [Key] = [
-        text("device", "serial device of the dock (a tty or a pseudo-terminal); empty: find it by USB IDs", \.device),
+        text(
+            "device",
+            "the accessory's device: the serial port of a dock, a VISCA camera or a Pelco-D head (a tty or a "
+                + "pseudo-terminal), or a UVC webcam's /dev/videoN; empty: find it (a dock by its USB IDs, a webcam "
+                + "by its pan/tilt controls)", \.device),
         flag("simulator", "run the in-process simulated dock instead of a serial device", \.simulator),
         text("scenario", "scenario file for the in-process simulator; empty: one person standing in front of it", \.scenario),
         integer("baud", "serial speed in baud", \.baud, 1200...4_000_000),
@@ -102,7 +115,10 @@ public struct Configuration: Hashable, Sendable {
         hex("product-id", "the dock's USB product ID, 4 hex digits", \.productID),
         text("serial-number", "accept only the dock with this USB serial number; empty: any", \.serialNumber),
         flag("tracking", "system tracking on at start", \.tracking),
-        flag("wake-on-attach", "play the wake animation when a dock attaches", \.wakeOnAttach),
+        optionalFlag(
+            "wake-on-attach",
+            "play the wake animation when the accessory attaches; empty: a dock-serial dock does, "
+                + "a VISCA camera, a UVC webcam or a Pelco-D head does not (its picture may be in a call)", \.wakeOnAttach),
         number(
             "rest-after-s", "seconds the dock holds still after losing its subject before it turns back to rest",
             \.restAfterSeconds, 0...3600),
@@ -123,7 +139,9 @@ public struct Configuration: Hashable, Sendable {
             "protocol",
             "what the accessory speaks: dock-serial, visca (a Sony VISCA PTZ camera), uvc (a PTZ webcam "
                 + "on /dev/videoN) or pelco-d (a Pelco-D pan-tilt head on RS-485)", \.accessoryProtocol),
-        text("profile", "the VISCA camera's profile: generic, a name in Protocol/visca, or a JSON file", \.profile),
+        text(
+            "profile", "the VISCA camera's profile: generic, sony-evi-d100, telycam-tlc-700 (built in), or a JSON file",
+            \.profile),
         text(
             "visca",
             "a network VISCA camera: udp:HOST:PORT (Sony's VISCA over IP, port 52381), udp-raw:HOST:PORT "
@@ -134,8 +152,8 @@ public struct Configuration: Hashable, Sendable {
             \.viscaBaud, 0...4_000_000),
         text(
             "uvc-model",
-            "the UVC webcam's model: generic, a name in Protocol/uvc (obsbot-tiny, insta360-link, "
-                + "logitech-c920), or a JSON file", \.uvcModel),
+            "the UVC webcam's model: generic, obsbot-tiny, insta360-link, logitech-c920 (built in), or a JSON file",
+            \.uvcModel),
         integer("pelco-d-address", "the Pelco-D head's address on the bus (its DIP switches)", \.pelcoDAddress, 1...255),
         integer("pelco-d-baud", "the Pelco-D head's serial speed in baud (2400 and 9600 are usual)", \.pelcoDBaud, 1200...4_000_000),
         number(
@@ -319,6 +337,24 @@ private func flag(_ name: String, _ help: String, _ path: any WritableKeyPath<Co
             }
             return nil
         }, show: { String($0[keyPath: path]) })
+}
+
+/// A Boolean that may be left unset (nil: a default that depends on other settings): an empty
+/// value unsets it, and it shows as empty then.
+private func optionalFlag(_ name: String, _ help: String, _ path: any WritableKeyPath<Configuration, Bool?> & Sendable)
+    -> Configuration.Key
+{
+    Configuration.Key(
+        name: name, help: help, isBoolean: true,
+        read: { configuration, value in
+            switch value {
+            case "true", "yes", "on", "1": configuration[keyPath: path] = true
+            case "false", "no", "off", "0": configuration[keyPath: path] = false
+            case "": configuration[keyPath: path] = nil
+            default: return "must be true or false (or empty: the default), got '\(value)'"
+            }
+            return nil
+        }, show: { $0[keyPath: path].map(String.init) ?? "" })
 }
 
 private func integer(

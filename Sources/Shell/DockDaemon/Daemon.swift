@@ -189,43 +189,12 @@ public enum Daemon {
         LogLevel(name: name) ?? .info  // Configuration accepts only the levels' names
     }
 
-    /// Prints what udev sees, marking the devices that match the configured dock.
+    /// What udev sees that the configured protocol can use (`DeviceList`), the matching one marked.
     public static func listDevices(_ configuration: Configuration) -> String {
-        let devices = DeviceDiscovery.serialDevices()
-        var lines = [
-            "looking for USB \(configuration.vendorID):\(configuration.productID)"
-                + (configuration.serialNumber.isEmpty ? "" : " serial \(configuration.serialNumber)")
-        ]
-        if devices.isEmpty { lines.append("udev knows no serial devices") }
-        for device in devices {
-            let isMatch = DeviceDiscovery.matches(
-                device, vendorID: configuration.vendorID,
-                productID: configuration.productID,
-                serialNumber: configuration.serialNumber)
-            let usb =
-                device.vendorID.map { vendor in
-                    "USB \(vendor):\(device.productID ?? "????")"
-                        + (device.serialNumber.map { " serial \($0)" } ?? "")
-                        + ([device.manufacturer, device.product].compactMap { $0 }.joined(separator: " ").isEmpty
-                            ? ""
-                            : " (" + [device.manufacturer, device.product].compactMap { $0 }.joined(separator: " ") + ")")
-                } ?? "not USB"
-            lines.append("\(isMatch ? "*" : " ") \(device.path)  \(usb)")
-        }
-        var videos = DeviceDiscovery.videoDevices()
-        if configuration.accessoryProtocol == .uvc, !configuration.device.isEmpty,
-            !videos.contains(where: { $0.path == configuration.device })
-        {
-            videos.append(SerialDeviceDescription(path: configuration.device))  // named, if udev does not know it (an emulated camera)
-        }
-        lines.append(videos.isEmpty ? "udev knows no video4linux devices" : "video4linux devices (--protocol uvc):")
-        for device in videos {
-            let usb =
-                device.vendorID.map { "USB \($0):\(device.productID ?? "????")" + (device.product.map { " (\($0))" } ?? "") } ?? "not USB"
-            let controls = V4L2Probe.controls(path: device.path)
-            lines.append(
-                "\(controls == nil ? " " : "*") \(device.path)  \(usb)  " + (controls.map { $0.summary } ?? "no pan/tilt, or not readable"))
-        }
-        return lines.joined(separator: "\n")
+        let usesVideo = configuration.accessoryProtocol == .uvc
+        return DeviceList.text(
+            configuration, serial: usesVideo ? [] : DeviceDiscovery.serialDevices(),
+            video: usesVideo ? DeviceDiscovery.videoDevices() : [],
+            controls: { V4L2Probe.controls(path: $0)?.summary })
     }
 }

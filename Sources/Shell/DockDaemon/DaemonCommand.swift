@@ -93,7 +93,8 @@ public enum DaemonCommand: Hashable, Sendable {
     /// The whole help text, with the defaults in force for the user who asks.
     public static func helpText(defaults: Configuration = Configuration()) -> String {
         """
-        dockd: keeps a motorised camera dock (pan-tilt gimbal) on a serial line, and the subject in frame.
+        dockd: drives a motorised pan-tilt camera mount (a USB dock on its serial protocol, a VISCA PTZ camera,
+        a UVC PTZ webcam, a Pelco-D head, or the in-process simulated dock) and keeps the subject in frame.
 
         \(usage)
 
@@ -101,7 +102,8 @@ public enum DaemonCommand: Hashable, Sendable {
         'key = value', '#' comments), then from flags, which win. Every key is also a flag.
 
           --config FILE              read settings from FILE instead (an empty FILE reads none)
-          --list-devices             print the serial devices udev sees and which is the dock, then exit
+          --list-devices             print the devices the chosen protocol can use (USB serial docks; serial
+                                     ports for visca and pelco-d; cameras for uvc), * on the one dockd takes; exit
           --help                     show this help
           --version                  print dockd's version and exit
 

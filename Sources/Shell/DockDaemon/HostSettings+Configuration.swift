@@ -7,7 +7,7 @@ extension Configuration {
         let degree = Double.pi / 180
         var settings = HostSettings()
         settings.isTrackingEnabled = tracking
-        settings.wakesOnAttach = wakeOnAttach
+        settings.wakesOnAttach = wakesOnAttach
         settings.limits = LimitRequest(
             yawRadians: yawMinimumDegrees * degree...yawMaximumDegrees * degree,
             pitchRadians: pitchMinimumDegrees * degree...pitchMaximumDegrees * degree,
