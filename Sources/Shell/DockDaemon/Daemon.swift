@@ -32,7 +32,7 @@ public enum Daemon {
         // This thread runs the loop: its wake-ups (the tick, the heartbeat) should not wait for
         // another program's time slice to end (`LoopScheduling`).
         switch LoopScheduling.requestShortSlice() {
-        case .granted(let slice): log.info("event loop: scheduler time slice \(slice.components.attoseconds / 1_000_000_000_000) µs")
+        case .granted(let slice): log.debug("event loop: scheduler time slice \(slice.components.attoseconds / 1_000_000_000_000) µs")
         case .unsupported: log.debug("event loop: the kernel keeps its own time slice (custom slices need Linux 6.12)")
         case .otherPolicy(let policy): log.debug("event loop: scheduling policy \(policy) left as it is")
         case .failed(let error): log.info("event loop: the kernel's time slice kept (\(error))")
