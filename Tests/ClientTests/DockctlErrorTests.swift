@@ -115,7 +115,7 @@ import Testing
         #expect(try dockctl("--socket /nonexistent.sock status").error.contains("; is dockd running? From a clone, scripts/run starts it"))
 
         // Beyond the dock's limits, every number the same way: clamped to the limit in force, named.
-        let clamped: [(line: String, says: String)] = [
+        var clamped: [(line: String, says: String)] = [
             ("velocity --yaw 99 --duration 0.2", "done; clamped to the limits: yaw rate to 3.142 rad/s, the dock's highest speed"),
             ("velocity --pitch -99 --duration 0.2", "done; clamped to the limits: pitch rate to -1.571 rad/s, the dock's highest speed"),
             ("orient --yaw 0 --pitch 9", "reached; clamped to the limits: pitch to 1.047 rad (60.0°), the end of the dock's pitch range"),
@@ -126,6 +126,14 @@ import Testing
                 "reached; clamped to the limits: yaw (the dock's range: -2.967 rad (-170.0°) to 2.967 rad (170.0°))"
             ),
         ]
+        // Limits are narrowed, never widened past the dock's own: an end asked beyond is kept at it, and said.
+        clamped.append(
+            (
+                "limits --yaw-max 9 --max-speed 2",
+                "yaw -2.967...2.967 rad, pitch -0.524...1.047 rad, speed ≤ 2.0 / 1.571 rad/s; clamped to the limits: "
+                    + "--yaw-max to 2.967 rad (170.0°), the end of the dock's yaw range, --max-speed to 2.0 / 1.571 rad/s "
+                    + "(yaw / pitch), the dock's highest speeds"
+            ))
         for (line, says) in clamped {
             let run = try dockctl(line)
             #expect(run.status == 0, "dockctl \(line): \(run.error)")

@@ -179,6 +179,13 @@ func perform(_ invocation: Invocation, socketPaths: [String]) async -> Int32 {
                 guard case .motion(let result) = reply else { preconditionFailure("a motion answers with its result") }
                 check.reported(result.clamped, limits: limits)
                 print(Presentation.motion(result, clamped: check.notes))
+            case .limits(let yawMinimum, let yawMaximum, let pitchMinimum, let pitchMaximum, let maximumSpeed):
+                guard case .limits(let kept) = reply else { preconditionFailure("SetLimits answers with the limits") }
+                check.narrowed(
+                    yaw: (yawMinimum, yawMaximum), pitch: (pitchMinimum, pitchMaximum), maximumSpeed: maximumSpeed, kept: kept)
+                print(
+                    Presentation.limitsText(kept)
+                        + (check.notes.isEmpty ? "" : "; clamped to the limits: " + check.notes.joined(separator: ", ")))
             default:
                 print(Presentation.describe(reply))
             }

@@ -37,6 +37,26 @@ struct LimitCheck {
         return limit
     }
 
+    /// What dockd kept of narrowed limits that asked for more than the dock's own (dockd never
+    /// widens them): each end given that was not kept, named with the end in force.
+    mutating func narrowed(
+        yaw: (low: Double?, high: Double?), pitch: (low: Double?, high: Double?), maximumSpeed: Double?, kept: Dock.Limits
+    ) {
+        func end(_ option: String, _ asked: Double?, _ kept: Double, _ axis: Axis) {
+            guard let asked, abs(asked - kept) > 1e-6 else { return }
+            notes.append("\(option) to \(Presentation.degrees(kept)), the end of the dock's \(axis.rawValue) range")
+        }
+        end("--yaw-min", yaw.low, kept.yawRadians.lowerBound, .yaw)
+        end("--yaw-max", yaw.high, kept.yawRadians.upperBound, .yaw)
+        end("--pitch-min", pitch.low, kept.pitchRadians.lowerBound, .pitch)
+        end("--pitch-max", pitch.high, kept.pitchRadians.upperBound, .pitch)
+        if let maximumSpeed, min(kept.yawSpeedRadiansPerSecond, kept.pitchSpeedRadiansPerSecond) < maximumSpeed - 1e-6 {
+            notes.append(
+                "--max-speed to \(Presentation.round3(kept.yawSpeedRadiansPerSecond)) / "
+                    + "\(Presentation.round3(kept.pitchSpeedRadiansPerSecond)) rad/s (yaw / pitch), the dock's highest speeds")
+        }
+    }
+
     /// The fields dockd itself reports clamped (a relative orientation past the range), each named
     /// with its limit from `limits`.
     mutating func reported(_ fields: [String], limits: Dock.Limits?) {
