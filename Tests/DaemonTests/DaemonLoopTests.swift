@@ -168,6 +168,35 @@ import Testing
         #expect(spawned.load(ordering: .relaxed) > 0, "children spawned during the runs")
     }
 
+    /// A holder whose `SetVelocity` waits for its end vanishes: the stop is sent on the turn of
+    /// the loop that hears the hang-up, no later in the loop's time than for a holder with
+    /// nothing waiting (the scripted run), and the dock stands still. The real-time figure from
+    /// the dock's side is the check scripts' (`scripts/check-visca`, `check-pelco-d`, `check-uvc`).
+    @Test(.timeLimit(.minutes(1))) func aHolderWithACallWaitingStopsTheDockOnTheTurnItVanishes() throws {
+        let daemon = VirtualDaemon(failsafe: .milliseconds(100))
+        daemon.advance(by: .milliseconds(300))
+        let watcher = try PairedClient(daemon.server)
+        watcher.send("io.dockd.Dock.Watch", more: true)
+        let holder = try PairedClient(daemon.server)
+        holder.send("io.dockd.Dock.AcquireControl")
+        holder.send("io.dockd.Dock.SetVelocity", ["yaw": 0.8, "pitch": 0, "duration": 30, "wait": true])
+        daemon.advance(by: .milliseconds(200))
+        let answers = holder.replies()
+        #expect(answers.count == 1 && answers.first?.error == nil, "control acquired, the velocity's answer waiting: \(answers)")
+        #expect(daemon.dock.firmware.yaw.motorRadians > 0.05, "turning: \(daemon.dock.firmware.yaw.motorRadians)")
+        _ = watcher.replies()
+        holder.close()
+        let closedAt = daemon.loop.now.secondsValue
+        daemon.advance(by: .milliseconds(100))
+        let stop = Self.events(watcher.replies()).first { $0.kind == "control" && $0.motion == "idle" }
+        let delay = try #require(stop, "a control event with the dock idle").time - closedAt
+        #expect(delay >= 0 && delay <= 0.001, "stopped \(delay) s after the holder vanished")
+        #expect(daemon.runner.policy.arbiter.controller == .none)
+        let yaw = daemon.dock.firmware.yaw.motorRadians
+        daemon.advance(by: .milliseconds(500))
+        #expect(abs(daemon.dock.firmware.yaw.motorRadians - yaw) < 0.02, "the dock stands still")
+    }
+
     /// A client that stops reading is dropped once its unsent replies pass the limit; the others
     /// are served on.
     @Test(.timeLimit(.minutes(1))) func aWatcherThatNeverReadsIsDroppedAndOthersAreServed() throws {
