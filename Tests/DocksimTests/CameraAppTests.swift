@@ -100,7 +100,7 @@ import Testing
     // the test pool, which other suites' async tests need.
 
     /// Waits until `path` exists (docksim makes the link once its pty is open).
-    func waitForPath(_ path: String, timeoutSeconds: Double = 20) async throws -> Bool {
+    func waitForPath(_ path: String, timeoutSeconds: Double = 60) async throws -> Bool {
         let deadline = Date().addingTimeInterval(timeoutSeconds)
         while Date() < deadline {
             if access(path, F_OK) == 0 { return true }

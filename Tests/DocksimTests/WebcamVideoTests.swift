@@ -81,7 +81,7 @@ final class PreloadLibrary {
             "docksim", ["--protocol", "uvc", "--model", "obsbot-tiny", "--v4l2", device, "--frame-log", frameLog, "--quiet"])
         var fd: Int32 = -1
         #expect(
-            Self.waitUntil(10) {
+            Self.waitUntil(60) {
                 fd = library.open(device, O_RDWR | O_NONBLOCK)
                 return fd >= 0
             }, "the device opens")
@@ -189,7 +189,7 @@ final class PreloadLibrary {
         for (address, length) in mappings { #expect(library.munmap(address, length) == 0) }
         #expect(library.close(fd) == 0)
         #expect(
-            Self.waitUntil(5) { library.call(other, V4L2Request.requestBuffers, V4L2RequestBuffers(count: 2).bytes).errno == 0 },
+            Self.waitUntil(60) { library.call(other, V4L2Request.requestBuffers, V4L2RequestBuffers(count: 2).bytes).errno == 0 },
             "the stream is free once the first open closed")
 
         // docksim gone: the device answers ENODEV, as an unplugged camera does.
@@ -221,7 +221,7 @@ final class PreloadLibrary {
             ["--protocol", "uvc", "--model", "generic", "--v4l2", device, "--scenario", scenario, "--frame-log", frameLog, "--quiet"])
         var fd: Int32 = -1
         #expect(
-            Self.waitUntil(10) {
+            Self.waitUntil(60) {
                 fd = library.open(device, O_RDWR)
                 return fd >= 0
             }, "the device opens")

@@ -28,7 +28,7 @@ import Testing
 
     func webcam(_ device: String) throws -> ChildProcess {
         let docksim = try ChildProcess("docksim", ["--protocol", "uvc", "--v4l2", device, "--quiet"])
-        #expect(Self.waitUntil(10) { access(device, F_OK) == 0 }, "the emulated webcam's socket")
+        #expect(Self.waitUntil(60) { access(device, F_OK) == 0 }, "the emulated webcam's socket")
         return docksim
     }
 
@@ -93,7 +93,7 @@ import Testing
             if docksim.process.isRunning { docksim.signal(SIGKILL) }
             unlink(device)
         }
-        #expect(Self.waitUntil(10) { access(device, F_OK) == 0 }, "the emulated webcam's socket")
+        #expect(Self.waitUntil(60) { access(device, F_OK) == 0 }, "the emulated webcam's socket")
         let vision = try ChildProcess(
             "dockd-vision",
             ["--config", "", "--device", device, "--socket", base + ".sock", "--format", "mjpeg", "--log-level", "debug"],

@@ -10,7 +10,8 @@ import V4L2Protocol
 /// webcam on a Unix socket at PATH, which the preload library (`docksim --preload-library`)
 /// presents to any program as a V4L2 device; each framed ioctl (`Protocol/uvc.md` §3) is
 /// answered by a `UVCCamera` of the model, on the wall clock. Each accepted `S_EXT_CTRLS` is
-/// logged with its `CLOCK_MONOTONIC` time, so a check can time what reached the camera. Its video
+/// logged with its `CLOCK_MONOTONIC` time, so a check can time what reached the camera, and each
+/// event subscription, so a check can wait for it before the change it should hear. Its video
 /// shows the built-in scene (a person standing 3 m ahead) drawn from `--footage DIR` or the test
 /// pattern. And `docksim --preload-library`: the library's absolute path.
 enum UVCServe {
@@ -239,6 +240,13 @@ enum UVCServe {
                     return (reply, descriptors, !wasStreaming && state.camera.video.isStreaming)
                 }
                 if started { camera.wake.signal() }  // the main loop times the frames
+                if request.request == V4L2Request.subscribeEvent, reply.errno == 0,
+                    let asked = V4L2Event.subscription(request.bytes)
+                {
+                    // Said, so that a program's subscription is an event a script can wait for
+                    // before it writes the control whose change it should hear.
+                    log("client \(fileHandle) subscribed to \(V4L2ControlID.name(of: asked.id) ?? "\(asked.id)") events")
+                }
                 if request.request == V4L2Request.setExtendedControls, reply.errno == 0,
                     let controls = try? V4L2ExtendedControls.decode(request.bytes).controls
                 {
