@@ -169,8 +169,11 @@ public final class VisionRunner {
         while true {
             let ready = try capture.waitForFrame(timeout: .milliseconds(500), alsoWatching: signals.descriptor.rawValue)
             if isStopSignal(signals.take()) { return true }
+            let frame = ready ? try capture.newestFrame() : nil
+            // The time the frame was dequeued: read after DQBUF, never before — taking the newest
+            // may dequeue a frame that was filled while the older ones were given back.
             let now = MonotonicClock.now()
-            guard ready, let frame = try capture.newestFrame() else {
+            guard let frame else {
                 if now - lastFrame > Self.stallTimeout { throw .stalled(now - lastFrame) }
                 continue
             }
