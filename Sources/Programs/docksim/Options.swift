@@ -32,6 +32,9 @@ struct Options: Equatable {
     var plotPath: String?
     /// dockd's control socket, when docksim plays the camera app over its API.
     var cameraSocketPath: String?
+    /// With `--score-only`: the camera app sends no boxes (another detector feeds dockd); it only
+    /// sets dockd up and follows its primary subject.
+    var isScoreOnly = false
     /// A seed replacing the scenario's.
     var seed: UInt64?
     /// Fewer messages on standard error.
@@ -64,7 +67,7 @@ struct Options: Equatable {
     }
 
     static let usage =
-        "usage: docksim (--pty PATH | --udp HOST:PORT | --tcp HOST:PORT | --v4l2 PATH) [--protocol dock-serial|visca|uvc] [--profile NAME] [--model NAME|FILE] [--scenario FILE] [--report FILE] [--plot FILE.svg] [--camera unix:SOCKET] [--seed N] [--trace] [--quiet]"
+        "usage: docksim (--pty PATH | --udp HOST:PORT | --tcp HOST:PORT | --v4l2 PATH) [--protocol dock-serial|visca|uvc] [--profile NAME] [--model NAME|FILE] [--scenario FILE] [--report FILE] [--plot FILE.svg] [--camera unix:SOCKET [--score-only]] [--seed N] [--trace] [--quiet]"
 
     static var help: String {
         """
@@ -144,6 +147,10 @@ struct Options: Equatable {
                         + "(e.g. unix:/run/dockd/dockd.sock), got '\(text)'")
             }
             options.cameraSocketPath = String(text.dropFirst("unix:".count))
+        }
+        options.isScoreOnly = parsed.flag(T.scoreOnly)
+        if options.isScoreOnly, options.cameraSocketPath == nil {
+            throw UsageError(message: "--score-only follows dockd's primary subject: add --camera unix:SOCKET")
         }
         if let text = parsed.text(T.seed) {
             guard let seed = UInt64(text) else { throw UsageError(message: "--seed needs a whole number, got '\(text)'") }
