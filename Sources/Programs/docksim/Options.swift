@@ -82,12 +82,14 @@ struct Options: Equatable {
 
         An emulated UVC PTZ webcam (Protocol/uvc.md) with no scenario (no room, no camera app):
           docksim --protocol uvc --v4l2 PATH [--model NAME|FILE] [--eio CONTROL]... [--footage DIR]
-                  [--frame-log FILE] [--corrupt-mjpeg N] [--quiet]
+                  [--frame-log FILE] [--corrupt-mjpeg N] [--undecodable-format] [--other-clock] [--quiet]
                             serve it on a Unix socket at PATH, answering from the model
                             (Protocol/uvc/NAME.json: generic, obsbot-tiny, insta360-link,
                             logitech-c920); --eio makes a control fail with EIO. Run programs with
                             LD_PRELOAD=$(docksim --preload-library) to see PATH as a V4L2 device;
                             it streams video of the built-in scene (YUYV, MJPEG).
+                            --undecodable-format offers only H.264 instead, --other-clock stamps
+                            buffers with CLOCK_REALTIME and flags no clock (bad input for a program).
           docksim --preload-library
                             print the preload library's absolute path
           docksim --make-footage DIR [--video FILE] [--quiet]
