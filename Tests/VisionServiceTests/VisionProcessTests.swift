@@ -183,7 +183,10 @@ import Testing
         let base = Self.temporaryBase()
         let vision = try ChildProcess(
             "dockd-vision",
-            ["--config", "", "--device", base + ".video", "--socket", base + ".sock", "--faces", "yunet", "--face-model", base + ".onnx"])
+            ["--config", "", "--device", base + ".video", "--socket", base + ".sock", "--faces", "yunet", "--face-model", base + ".onnx"],
+            environment: ["DOCKD_VISION_LATENCY_LOG": base + ".missing/latency.txt"])
+        let latencyLine = vision.waitForErrorLine(containing: "latency log: cannot open \(base).missing/latency.txt")
+        #expect(latencyLine?.contains("No such file or directory; not written") == true, "\(vision.errorLines)")
         #expect(
             vision.waitForErrorLine(containing: "model missing: \(base).onnx: No such file or directory; carrying on without faces") != nil,
             "\(vision.errorLines)")
