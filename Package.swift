@@ -86,13 +86,14 @@ let package = Package(
 
         // The simulated dock on a pseudo-terminal, for the daemon and for firmware-free testing;
         // with --camera it also plays the camera app over dockd's API.
-        .executableTarget(
-            name: "docksim",
+        .target(
+            name: "DocksimProgram",
             dependencies: ["DockSimulator", "DockSystem", "DockProtocol", "DockTracking", "DockClient", "DockAPI", "DockOptions",
                            "DockLinks", "VISCAProtocol", "V4L2Protocol", "DockVersion", "CFrameKernel", "CJPEGEncoder"],
-                           path: "Sources/Programs/docksim",
+            path: "Sources/Programs/DocksimProgram",
             swiftSettings: strictSettings
         ),
+        .executableTarget(name: "docksim", dependencies: ["DocksimProgram"], path: "Sources/Programs/docksim", swiftSettings: strictSettings),
 
         // I/O: the running service — sessions over transports, the control loop, signals, systemd.
         .target(
@@ -132,16 +133,19 @@ let package = Package(
                           swiftSettings: strictSettings),
 
         // The command-line client (and the tracker's offline replay).
-        .executableTarget(
-            name: "dockctl",
-            dependencies: ["DockClient", "DockAPI", "DockOptions", "DockTracking", "DockVersion"], path: "Sources/Programs/dockctl",
+        .target(
+            name: "DockctlProgram",
+            dependencies: ["DockClient", "DockAPI", "DockOptions", "DockSystem", "DockTracking", "DockVersion"], path: "Sources/Programs/DockctlProgram",
             swiftSettings: strictSettings
         ),
+        .executableTarget(name: "dockctl", dependencies: ["DockctlProgram"], path: "Sources/Programs/dockctl", swiftSettings: strictSettings),
 
-        // The daemon.
+        // The daemon; its binary is also dockctl, docksim and dockwire by those names (the
+        // package installs it once, under the four names).
         .executableTarget(
             name: "dockd",
-            dependencies: ["DockDaemon", "DockSystem", "DockVersion"], path: "Sources/Programs/dockd",
+            dependencies: ["DockDaemon", "DockSystem", "DockVersion", "DockctlProgram", "DocksimProgram", "DockwireProgram"],
+            path: "Sources/Programs/dockd",
             swiftSettings: strictSettings
         ),
 
@@ -176,11 +180,11 @@ let package = Package(
         .target(name: "CAllocationCounter", path: "Sources/CShims/CAllocationCounter"),
 
         // Command-line decoder and encoder of dock frames, for firmware authors and for captures.
-        .executableTarget(
-            name: "dockwire",
-            dependencies: ["DockOptions", "DockProtocol", "DockVersion"], path: "Sources/Programs/dockwire",
+        .target(
+            name: "DockwireProgram", dependencies: ["DockOptions", "DockProtocol", "DockVersion"], path: "Sources/Programs/DockwireProgram",
             swiftSettings: strictSettings
         ),
+        .executableTarget(name: "dockwire", dependencies: ["DockwireProgram"], path: "Sources/Programs/dockwire", swiftSettings: strictSettings),
 
         // C++: OpenCV's detectors, decoding and colour conversion behind a C interface that
         // dockd-vision calls (OpenCV has no C interface since 4.0).
@@ -238,24 +242,24 @@ let package = Package(
         ),
         .testTarget(
             name: "DockEvaluationTests",
-            dependencies: ["DockEvaluation", "DockTracking", "DockSimulator", "DockLinks", "DockPolicy", "VISCAProtocol", "V4L2Protocol"],
+            dependencies: ["DockEvaluation", "DockTracking", "DockSimulator", "DockLinks", "DockPolicy", "VISCAProtocol", "V4L2Protocol", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "DockSimulatorTests",
-            dependencies: ["DockSimulator", "DockProtocol", "DockTracking", "VISCAProtocol", "V4L2Protocol"],
+            dependencies: ["DockSimulator", "DockProtocol", "DockTracking", "VISCAProtocol", "V4L2Protocol", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
         .testTarget(
             name: "DocksimTests",
-            dependencies: ["docksim", "dockd", "DockAPI", "DockProtocol", "DockSimulator", "DockSystem", "DockTracking", "TestSupport",
+            dependencies: ["docksim", "DocksimProgram", "dockd", "DockAPI", "DockProtocol", "DockSimulator", "DockSystem", "DockTracking", "TestSupport",
                            "V4L2Protocol"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "DaemonTests",
-            dependencies: ["dockd", "docksim", "DockDaemon", "DockPolicy", "DockLinks", "DockProtocol", "DockSimulator", "DockSystem",
+            dependencies: ["CLinux", "dockd", "docksim", "DockDaemon", "DockPolicy", "DockLinks", "DockProtocol", "DockSimulator", "DockSystem",
                            "SimulatedSerialDock", "TestSupport"],
             swiftSettings: strictSettings
         ),
@@ -266,7 +270,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ClientTests",
-            dependencies: ["dockctl", "dockd", "dockbench", "dockclient-example", "DockClient", "DockAPI", "DockOptions", "DockSimulator",
+            dependencies: ["dockctl", "DockctlProgram", "dockd", "dockbench", "dockclient-example", "DockClient", "DockAPI", "DockOptions", "DockSimulator",
                            "DockTracking", "TestSupport"],
             swiftSettings: strictSettings
         ),
@@ -289,7 +293,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DockwireTests",
-            dependencies: ["dockwire", "TestSupport"],
+            dependencies: ["dockwire", "DockwireProgram", "TestSupport"],
             swiftSettings: strictSettings
         ),
     ],

@@ -1,11 +1,12 @@
 import DockAPI
 import DockPolicy
+import TestSupport
 import Testing
 
 @testable import DockClient
 
 /// One connection carrying calls and a stream: replies told apart without request identifiers.
-@Suite(.serialized) struct ConnectionRoutingTests {
+@Suite(.serialized, .onAThreadOfItsOwn) struct ConnectionRoutingTests {
     static let status = HostPolicy().status(now: .zero, device: "stand-in")
 
     @Test(.timeLimit(.minutes(1)))

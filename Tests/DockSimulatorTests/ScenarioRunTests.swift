@@ -1,11 +1,12 @@
 import DockProtocol
 import DockTracking
+import TestSupport
 import Testing
 
 @testable import DockSimulator
 
 /// Every example scenario, run in virtual time against a minimal host.
-@Suite struct ScenarioRunTests {
+@Suite(.onTheComputingThread) struct ScenarioRunTests {
     @Test func thereAreAtLeastEightExampleScenariosAndAllParse() throws {
         let names = try scenarioFileNames()
         #expect(names.count >= 8)

@@ -1,5 +1,3 @@
-public import Foundation
-
 /// A JSON value that keeps integers and floating-point numbers apart and serialises
 /// deterministically (object keys sorted), for the Varlink API.
 public enum JSONValue: Hashable, Sendable, Decodable {
@@ -28,11 +26,6 @@ public enum JSONValue: Hashable, Sendable, Decodable {
         } else {
             self = .object(try container.decode([String: JSONValue].self))
         }
-    }
-
-    /// Parses JSON text.
-    public static func parse(_ data: Data) throws -> JSONValue {
-        try JSONParser.parse([UInt8](data))
     }
 
     /// Parses JSON text given as bytes.

@@ -3,7 +3,6 @@ import DockLogLevel
 import DockSimulator
 public import DockSystem
 import DockVersion
-import Foundation
 import Glibc
 
 /// The running service: one event loop (``EpollLoop``, on the calling thread) owning every
@@ -43,7 +42,7 @@ public enum Daemon {
         if configuration.simulator {
             var scenario = Scenario.defaultScene
             if !configuration.scenario.isEmpty {
-                guard let data = FileManager.default.contents(atPath: configuration.scenario) else {
+                guard let data = try? FileContents.read(atPath: configuration.scenario) else {
                     log.error("cannot read scenario '\(configuration.scenario)'")
                     return 1
                 }
@@ -59,7 +58,7 @@ public enum Daemon {
             switch configuration.accessoryProtocol {
             case .uvc:
                 transport = configuration.device.isEmpty ? DiscoveredVideoTransport() : V4L2Transport(path: configuration.device)
-            case .visca, .dockSerial:
+            case .visca, .dockSerial, .pelcoD:
                 if let camera = ViscaAddress(configuration.visca) {
                     transport = NetworkTransport(kind: camera.kind, address: camera.address)
                 } else if !configuration.device.isEmpty {

@@ -1,7 +1,6 @@
 public import DockProtocol
 public import DockSimulator
 import DockSystem
-import Foundation
 import Glibc
 import Synchronization
 
@@ -22,8 +21,7 @@ public final class PseudoTerminalDock: Sendable {
         firmware = Mutex(AccessoryFirmware(configuration: configuration, seed: seed))
         terminal = try PseudoTerminal()
         try terminal.master.setNonBlocking()
-        let thread = Thread { [self] in serve() }
-        thread.start()
+        try DetachedThread.start(name: "pty dock") { [self] in serve() }
     }
 
     /// The path dockd opens.

@@ -22,6 +22,8 @@ struct Options: Equatable {
     var endpoint: Endpoint
     /// A Sony VISCA camera of this profile instead of the dock, when set.
     var viscaProfile: VISCAProfile?
+    /// A Pelco-D head of this configuration instead of the dock, when set.
+    var pelcoDHead: PelcoDHead.Configuration?
     /// With `--protocol uvc`: the webcam's model, a built-in name or a JSON file (read by the caller).
     var uvcModel: String?
     /// The scenario file, or nil for the built-in scene.
@@ -67,13 +69,14 @@ struct Options: Equatable {
     }
 
     static let usage =
-        "usage: docksim (--pty PATH | --udp HOST:PORT | --tcp HOST:PORT | --v4l2 PATH) [--protocol dock-serial|visca|uvc] [--profile NAME] [--model NAME|FILE] [--scenario FILE] [--report FILE] [--plot FILE.svg] [--camera unix:SOCKET [--score-only]] [--seed N] [--trace] [--quiet]"
+        "usage: docksim (--pty PATH | --udp HOST:PORT | --tcp HOST:PORT | --v4l2 PATH) [--protocol dock-serial|visca|uvc|pelco-d] [--profile NAME] [--address N] [--position-queries] [--model NAME|FILE] [--scenario FILE] [--report FILE] [--plot FILE.svg] [--camera unix:SOCKET [--score-only]] [--seed N] [--trace] [--quiet]"
 
     static var help: String {
         """
         docksim: a simulated dock on a pseudo-terminal, speaking Protocol/dock-serial.md, so that
         dockd (or any host) can open it like a USB serial port; or a simulated Sony VISCA PTZ
-        camera (Protocol/visca.md) on a pseudo-terminal, on UDP or on TCP.
+        camera (Protocol/visca.md) on a pseudo-terminal, on UDP or on TCP; or a simulated Pelco-D
+        pan-tilt head (Protocol/pelco-d.md) on a pseudo-terminal.
 
         \(usage)
 
@@ -137,6 +140,9 @@ struct Options: Equatable {
         let accessoryProtocol = parsed.text(T.accessoryProtocol).flatMap(AccessoryProtocol.init(name:)) ?? .dockSerial
         let profileName = parsed.text(T.profile) ?? "generic"
         let isRawUDP = parsed.has(T.udpRaw)
+        if accessoryProtocol != .pelcoD, parsed.has(T.address) || parsed.flag(T.positionQueries) {
+            throw UsageError(message: "--address and --position-queries describe a Pelco-D head: add --protocol pelco-d")
+        }
         var options = Options(endpoint: .pty(""))
         options.uvcModel = parsed.text(T.model)
         options.scenarioPath = parsed.text(T.scenario)
@@ -170,7 +176,7 @@ struct Options: Equatable {
         case .uvc:
             guard case .v4l2 = endpoint else { throw UsageError(message: "--protocol uvc serves the webcam on --v4l2 PATH") }
             options.uvcModel = options.uvcModel ?? "generic"
-        case .dockSerial, .visca:
+        case .dockSerial, .visca, .pelcoD:
             if options.video != VideoOptions() {
                 throw UsageError(
                     message: "--footage, --frame-log and --corrupt-mjpeg are the webcam's video: add --protocol uvc --v4l2 PATH")
@@ -185,6 +191,17 @@ struct Options: Equatable {
                 throw UsageError(message: "--profile: no profile '\(profileName)' (there are \(names))")
             }
             options.viscaProfile = profile
+        case .pelcoD:
+            guard case .pty = endpoint else { throw UsageError(message: "--protocol pelco-d serves the head on --pty PATH") }
+            var head = PelcoDHead.Configuration()
+            if let text = parsed.text(T.address) {
+                guard let address = UInt8(text), address >= 1 else {
+                    throw UsageError(message: "--address needs a whole number from 1 to 255, got '\(text)'")
+                }
+                head.address = address
+            }
+            head.answersPositionQueries = parsed.flag(T.positionQueries)
+            options.pelcoDHead = head
         case .dockSerial, .uvc:
             switch endpoint {
             case .pty, .v4l2: break

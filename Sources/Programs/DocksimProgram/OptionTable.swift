@@ -14,12 +14,21 @@ enum OptionTable {
         "--protocol", .choice(AccessoryProtocol.names),
         help: """
             dock-serial (the default), visca: a VISCA camera in the dock's place, over the same motor physics and the \
-            same room, or uvc: a UVC webcam (with --v4l2)
+            same room, uvc: a UVC webcam (with --v4l2), or pelco-d: a Pelco-D pan-tilt head (with --pty)
             """)
     static let profile = Option(
         "--profile", .text, placeholder: "NAME",
         help: """
             the VISCA camera's profile (Protocol/visca/NAME.json): generic (the default), telycam-tlc-700, sony-evi-d100
+            """)
+    static let address = Option(
+        "--address", .text, placeholder: "N",
+        help: "with --protocol pelco-d: the head's address on the bus, 1-255 (1 by default); frames for others are ignored")
+    static let positionQueries = Option(
+        "--position-queries",
+        help: """
+            with --protocol pelco-d: the head answers the pan and tilt position queries (51, 53) and keeps presets \
+            (03, 05, 07); without it, it answers nothing, as most heads
             """)
     static let udp = Option(
         "--udp", .text, placeholder: "HOST:PORT",
@@ -107,7 +116,7 @@ enum OptionTable {
     static let version = Option("--version", help: "print docksim's version")
 
     static let all = [
-        pty, accessoryProtocol, profile, udp, udpRaw, tcp, v4l2, model, footage, frameLog, corruptMJPEG, scenario, report,
-        plot, camera, scoreOnly, seed, trace, quiet, help, version,
+        pty, accessoryProtocol, profile, address, positionQueries, udp, udpRaw, tcp, v4l2, model, footage, frameLog,
+        corruptMJPEG, scenario, report, plot, camera, scoreOnly, seed, trace, quiet, help, version,
     ]
 }

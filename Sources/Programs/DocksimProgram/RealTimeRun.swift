@@ -4,8 +4,9 @@ import DockSystem
 import Glibc
 
 /// Runs a simulation against the wall clock, with the dock's serial port on a pseudo-terminal
-/// (or a VISCA camera's on a pseudo-terminal, a UDP socket or a TCP listener, or a UVC webcam
-/// on a Unix socket that the preload library shows as a V4L2 device).
+/// (or a VISCA camera's on a pseudo-terminal, a UDP socket or a TCP listener, a Pelco-D head's on
+/// a pseudo-terminal, or a UVC webcam on a Unix socket that the preload library shows as a V4L2
+/// device).
 struct RealTimeRun {
     var simulation: Simulation
     var report: RunReport
@@ -74,8 +75,16 @@ struct RealTimeRun {
             throw error
         }
         self.terminal = terminal
-        log((simulation.visca == nil ? "dock" : "VISCA camera") + " on \(linkPath) -> \(terminal.slavePath)")
+        log(accessoryName + " on \(linkPath) -> \(terminal.slavePath)")
     }
+
+    /// What sits on the pseudo-terminal.
+    private var accessoryName: String {
+        simulation.visca != nil ? "VISCA camera" : simulation.pelcoD != nil ? "Pelco-D head" : "dock"
+    }
+
+    /// Whether the bytes are shown as hex (a VISCA camera's or a Pelco-D head's), not as frames.
+    private var tracesHex: Bool { simulation.visca != nil || simulation.pelcoD != nil }
 
     private mutating func unplug() {
         isPluggedIn = false
@@ -173,7 +182,7 @@ struct RealTimeRun {
 
     private mutating func traceHost(_ bytes: [UInt8]) {
         guard let trace else { return }
-        guard simulation.visca == nil else {
+        guard !tracesHex else {
             trace("t=\(seconds(simulation.now)) <- \(hexText(bytes))")
             return
         }
@@ -188,7 +197,7 @@ struct RealTimeRun {
 
     private mutating func traceDock(_ bytes: [UInt8]) {
         guard let trace else { return }
-        guard simulation.visca == nil else {
+        guard !tracesHex else {
             if !bytes.isEmpty { trace("t=\(seconds(simulation.now)) -> \(hexText(bytes))") }
             return
         }
@@ -232,8 +241,12 @@ struct RealTimeRun {
 
     private mutating func finish() {
         report.faults = simulation.faultLog
-        report.dockGoodFrames = simulation.visca?.packetsReceived ?? simulation.uvc?.requestsAnswered ?? simulation.firmware.goodFrameCount
-        report.dockBadFrames = simulation.visca?.framingErrors ?? simulation.firmware.badFrameCount
+        report.dockGoodFrames =
+            simulation.visca?.packetsReceived ?? simulation.uvc?.requestsAnswered ?? simulation.pelcoD?.framesReceived
+            ?? simulation.firmware.goodFrameCount
+        report.dockBadFrames =
+            simulation.visca?.framingErrors ?? simulation.pelcoD.map { $0.checksumErrors + $0.strayRuns }
+            ?? simulation.firmware.badFrameCount
         report.cameraApp = cameraApp?.stop()
         terminal?.close()
         terminal = nil
