@@ -177,7 +177,9 @@ final class PreloadLibrary {
         }
         #expect(zip(sequences, sequences.dropFirst()).allSatisfy { $0 < $1 }, "\(sequences)")
         for (sequence, stamp) in zip(sequences, stamps) {
-            let expected = stamps[0] + .nanoseconds(33_333_333) * Int(sequence)
+            // 333,333 units of 100 ns: the interval the webcam offers, not a third of 100 ms
+            // (33 ns a frame apart, 2 µs by frame 61).
+            let expected = stamps[0] + .nanoseconds(33_333_300) * Int(sequence)
             #expect(abs((stamp - expected) / .microseconds(1)) <= 2, "frame \(sequence) at \(stamp), \(expected) expected")
         }
 
