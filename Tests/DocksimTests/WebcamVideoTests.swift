@@ -202,6 +202,37 @@ final class PreloadLibrary {
         _ = library.close(other)
     }
 
+    /// O_NONBLOCK given to open() is honoured as a driver honours it: with every buffer held by
+    /// the program (none queued, so no frame can be filled), DQBUF fails at once with EAGAIN —
+    /// where a blocking open's DQBUF would wait for a frame — and the descriptor's flags say so.
+    @Test(.timeLimit(.minutes(1))) func nonBlockingGivenAtOpenIsHonoured() throws {
+        let library = try PreloadLibrary()
+        let directory = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
+        let device = "\(directory)/webcam-nonblock-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).video"
+        let docksim = try ChildProcess("docksim", ["--protocol", "uvc", "--v4l2", device, "--quiet"])
+        defer {
+            docksim.process.terminate()
+            docksim.process.waitUntilExit()
+        }
+        var fd: Int32 = -1
+        #expect(
+            Self.waitUntil(10) {
+                fd = library.open(device, O_RDWR | O_NONBLOCK)
+                return fd >= 0
+            }, "the device opens")
+        try #require(fd >= 0)
+        defer { _ = library.close(fd) }
+        #expect(fcntl(fd, F_GETFL) & O_NONBLOCK != 0, "the descriptor is non-blocking")
+        #expect(library.call(fd, V4L2Request.requestBuffers, V4L2RequestBuffers(count: 2).bytes).errno == 0)
+        #expect(library.call(fd, V4L2Request.streamOn, V4L2Integer.image(1)).errno == 0)
+        #expect(library.call(fd, V4L2Request.dequeueBuffer, V4L2Buffer(index: 0).bytes).errno == LinuxErrno.again)
+        // And a blocking open stays blocking.
+        let blocking = library.open(device, O_RDWR)
+        try #require(blocking >= 0)
+        #expect(fcntl(blocking, F_GETFL) & O_NONBLOCK == 0)
+        _ = library.close(blocking)
+    }
+
     /// The webcam in a scenario's room streams the room: its frames show the scenario's person
     /// where the scenario puts it at each frame's capture time (docksim's frame log says where it
     /// stood and where it was drawn), and the frames keep coming while the world runs.
