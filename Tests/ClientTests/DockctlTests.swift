@@ -1,3 +1,4 @@
+import DockClient
 import DockTracking
 import Foundation
 import Glibc
@@ -236,6 +237,22 @@ import Testing
             #expect(text.hasPrefix("usage: dockctl \(command)"))
             #expect(general.contains(command))
         }
+    }
+
+    /// A socket this user may not use says how to get in, not "is dockd running?".
+    @Test func aRefusedSocketSaysHowToJoinGroupDock() {
+        let denied = ErrorSentence.describe(
+            DockClientError.cannotConnect(path: "/run/dockd/dockd.sock", reason: "connect /run/dockd/dockd.sock: Permission denied"))
+        #expect(denied.status == 69)
+        #expect(
+            denied.sentence
+                == "cannot reach dockd at /run/dockd/dockd.sock (permission denied); \(ErrorSentence.permissionHint)")
+        let missing = ErrorSentence.describe(
+            DockClientError.cannotConnectToAny([
+                .cannotConnect(path: "/run/user/7/dockd.sock", reason: "connect /run/user/7/dockd.sock: No such file or directory"),
+                .cannotConnect(path: "/run/dockd/dockd.sock", reason: "connect /run/dockd/dockd.sock: Permission denied"),
+            ]))
+        #expect(missing.sentence.hasSuffix(ErrorSentence.permissionHint), "\(missing.sentence)")
     }
 
     @Test func usageErrorsNameTheProblem() {

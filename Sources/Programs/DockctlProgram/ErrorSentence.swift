@@ -21,6 +21,16 @@ enum ErrorSentence {
         "is dockd running? From a clone, scripts/run starts it; an installed dockd starts through its socket "
         + "(systemctl status dockd.socket). --socket PATH or DOCKD_SOCKET names another socket"
 
+    /// What to do when a socket refused this user: the system's socket is for group dock.
+    static let permissionHint =
+        "the socket is for members of group dock: sudo usermod -aG dock $USER, then log in again (or --socket PATH names another)"
+
+    /// The hint for sockets that could not be reached for these reasons: a permission refused
+    /// says how to get it, anything else how dockd is started.
+    static func hint(for reasons: [String]) -> String {
+        reasons.contains { $0.contains("Permission denied") } ? permissionHint : unreachableHint
+    }
+
     /// The sentence for `error`, and the exit status it ends with.
     static func describe(_ error: any Error) -> (sentence: String, status: Int32) {
         switch error {
@@ -33,13 +43,13 @@ enum ErrorSentence {
     static func describe(_ error: DockClientError) -> (sentence: String, status: Int32) {
         switch error {
         case .cannotConnect(let path, let reason):
-            ("cannot reach dockd at \(path) (\(why(reason, path))); \(unreachableHint)", unreachable)
+            ("cannot reach dockd at \(path) (\(why(reason, path))); \(hint(for: [reason]))", unreachable)
         case .cannotConnectToAny(let failures):
             (
                 "cannot reach dockd; tried "
                     + failures.map { failure in
                         if case .cannotConnect(let path, let reason) = failure { "\(path) (\(why(reason, path)))" } else { "\(failure)" }
-                    }.joined(separator: ", then ") + "; \(unreachableHint)", unreachable
+                    }.joined(separator: ", then ") + "; \(hint(for: failures.map { "\($0)" }))", unreachable
             )
         case .disconnected:
             (
