@@ -9,14 +9,14 @@ import Testing
         let socket: String
         let process: ChildProcess
 
-        init() throws {
+        init(logLevel: String = "info") throws {
             socket =
                 "\(ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp")/dockd-api-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
             process = try ChildProcess(
                 "dockd",
                 [
                     "--config", "", "--simulator", "--socket", socket, "--wake-on-attach=false",
-                    "--simulator-camera=false",
+                    "--simulator-camera=false", "--log-level", logLevel,
                 ])
             #expect(process.waitForErrorLine(containing: "control API on") != nil)
             #expect(process.waitForErrorLine(containing: "attached DK-1 Demo") != nil)
@@ -358,8 +358,8 @@ extension APITests {
 extension APITests {
     @Test func clientsThatHangUpBeforeTheirReplyDoNotKillDockd() throws {
         // The reply (or the Watch stream) is written to a socket whose peer has gone: that is an
-        // EPIPE for dockd to shrug off, not a SIGPIPE to die of.
-        let daemon = try Daemon()
+        // EPIPE for dockd to shrug off, not a SIGPIPE to die of. (Connections are logged at debug.)
+        let daemon = try Daemon(logLevel: "debug")
         for index in 0..<200 {
             let client = try daemon.client()
             try client.send(index % 2 == 0 ? "io.dockd.Dock.GetStatus" : "io.dockd.Dock.Watch", more: index % 2 == 1)
