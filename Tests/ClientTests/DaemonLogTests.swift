@@ -45,6 +45,8 @@ import Testing
         #expect(try dockd.finish().status == 0)
         let log = dockd.errorLines
         #expect(!log.contains { $0.contains(" connected") || $0.contains(" disconnected") }, "no line per client connection: \(log)")
+        #expect(!log.contains { $0.contains("control: nobody -> client") }, "nor per command: \(log)")
+        #expect(log.contains { $0.contains("control: nobody -> system tracker") }, "but the tracker taking over: \(log)")
         #expect(!log.contains { $0.contains("Dock") && $0.contains("Kind") }, "\(log)")
     }
 }

@@ -141,7 +141,7 @@ import Testing
     }
 
     @Test func aSecondClientIsBusyAndAVanishedControllerStopsTheDock() throws {
-        let daemon = try Daemon()
+        let daemon = try Daemon(logLevel: "debug")  // control changes of a client are logged at debug
         let watcher = try daemon.client()
         try watcher.send("io.dockd.Dock.Watch", more: true)
         #expect(watcher.receive() != nil, "the stream is set up once its first reply arrives")

@@ -382,7 +382,10 @@ public struct HostPolicy: Sendable {
 
     mutating func controlChanged(_ change: ControlArbiter.Change?, into actions: inout [HostAction]) {
         guard let change else { return }
-        log(.info, "control: \(change.from.description) -> \(change.to.description)", into: &actions)
+        // A client's motion taking and giving back control is every dockctl command: at debug. The
+        // tracker gaining or losing it is what a person reading the log wants to know.
+        let involvesTracker = change.from == .systemTracker || change.to == .systemTracker
+        log(involvesTracker ? .info : .debug, "control: \(change.from.description) -> \(change.to.description)", into: &actions)
         actions.append(.publish(.control(change)))
     }
 
