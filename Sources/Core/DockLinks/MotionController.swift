@@ -48,6 +48,19 @@ public enum MotionFinish: Hashable, Sendable {
     case animationFinished(AnimationKind)
 }
 
+extension MotionFinish: CustomStringConvertible {
+    /// How logs and `Watch` say a motion finished: in words, never the Swift case
+    /// (`animationFinished(DockLinks.AnimationKind.kapow)`).
+    public var description: String {
+        switch self {
+        case .velocityExpired: "its duration ran out"
+        case .orientationReached: "reached"
+        case .timedOut: "timed out before arriving"
+        case .animationFinished(let kind): "\(kind.rawValue) finished"
+        }
+    }
+}
+
 /// Turns motion requests into accessory commands, pure and driven by a 30 Hz tick: velocities are
 /// re-sent each tick with a short time-to-live (so the dock stops by itself within 200 ms if the
 /// daemon dies) and slowed before the position limits; orientation moves are clamped into the

@@ -102,22 +102,6 @@ public enum MotionParameter: Hashable, Sendable, CaseIterable {
     case pitchMaximumSpeed
 }
 
-extension MotionParameter: CustomStringConvertible {
-    /// The parameter in words, for logs (the API spells it on the wire, `DockAPI`).
-    public var description: String {
-        switch self {
-        case .yaw: "yaw"
-        case .pitch: "pitch"
-        case .duration: "duration"
-        case .speed: "speed"
-        case .yawRange: "yaw range"
-        case .pitchRange: "pitch range"
-        case .yawMaximumSpeed: "highest yaw speed"
-        case .pitchMaximumSpeed: "highest pitch speed"
-        }
-    }
-}
-
 /// Why a motion request was refused; `field` names the offending parameter.
 public enum MotionError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A number is NaN or infinite.
