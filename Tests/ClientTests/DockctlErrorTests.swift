@@ -20,7 +20,8 @@ import Testing
             "dockd refused duration: it must be within 0.0...60.0"
         ),
         "DockRefused": (
-            ["reason": .string("faulted"), "detail": .integer(1)], "the dock refused the command: it has a fault (motor stall)"
+            ["reason": .string("faulted"), "detail": .integer(1)],
+            "the dock refused the command: it has a fault (code 1); dockctl status names it"
         ),
         "DockFault": (
             ["fault": .object(["code": .string("over_temperature"), "axis": .string("pitch"), "active": .bool(true)])],

@@ -107,9 +107,8 @@ enum ErrorSentence {
     static func refusal(_ reason: String, detail: Int) -> String {
         switch reason {
         case "faulted":
-            let code = UInt8(exactly: detail).flatMap(FaultReport.Code.init(rawValue:))
-            return "it has a fault (\(code.map { words($0.name) } ?? "code \(detail)")); dockctl status shows it, "
-                + "and dockctl stop clears one that has passed"
+            // The detail is the fault's code in the dock's protocol; the status names the fault.
+            return "it has a fault (code \(detail)); dockctl status names it, and dockctl stop clears one that has passed"
         case "out_of_range": return "a value is beyond what it takes; dockctl status shows its limits"
         case "unknown_message": return "it does not know that command (its firmware may be older than dockd)"
         case "wrong_length": return "the command reached it garbled; try again, and check the cable if it keeps happening"
