@@ -33,9 +33,13 @@ let package = Package(
         // Pure: the version every program and the package show (one constant).
         .target(name: "DockVersion", path: "Sources/Core/DockVersion", swiftSettings: strictSettings),
 
+        // Pure: the numbers every part shares — a duration's seconds and back (one conversion),
+        // and the ranges a setting's numbers may take. Standard library only.
+        .target(name: "DockNumbers", path: "Sources/Core/DockNumbers", swiftSettings: strictSettings),
+
         // Pure: options declared once (name, value, range, help), and from them the parser, the
         // help and the shell completions of every program.
-        .target(name: "DockOptions", path: "Sources/Core/DockOptions", swiftSettings: strictSettings),
+        .target(name: "DockOptions", dependencies: ["DockNumbers"], path: "Sources/Core/DockOptions", swiftSettings: strictSettings),
 
         // Pure: the log levels (syslog's), one type for the host's policy and the daemon's logger.
         .target(name: "DockLogLevel", path: "Sources/Core/DockLogLevel", swiftSettings: strictSettings),
@@ -55,10 +59,10 @@ let package = Package(
         .target(name: "V4L2Protocol", dependencies: ["DockJSON"], path: "Sources/Core/V4L2Protocol", swiftSettings: strictSettings),
 
         // Pure: observations, image geometry and camera models (the tracker grows here).
-        .target(name: "DockTracking", dependencies: ["DockOptions"], path: "Sources/Core/DockTracking", swiftSettings: strictSettings),
+        .target(name: "DockTracking", dependencies: ["DockNumbers"], path: "Sources/Core/DockTracking", swiftSettings: strictSettings),
 
         // Pure: the accessory session, motion, control arbitration and animations.
-        .target(name: "DockLinks", dependencies: ["DockProtocol", "VISCAProtocol", "V4L2Protocol"], path: "Sources/Core/DockLinks", swiftSettings: strictSettings),
+        .target(name: "DockLinks", dependencies: ["DockProtocol", "VISCAProtocol", "V4L2Protocol", "DockNumbers"], path: "Sources/Core/DockLinks", swiftSettings: strictSettings),
 
         // Pure: the host's policy — session, motion, control, tracking, indicator and what
         // clients hear — as one value type that the daemon, the evaluation and the tests drive.
@@ -66,14 +70,14 @@ let package = Package(
 
         // Pure: the Varlink API — framing, typed calls, replies and events, the io.dockd.Dock
         // interface.
-        .target(name: "DockAPI", dependencies: ["DockLinks", "DockPolicy", "DockJSON", "DockProtocol", "DockTracking"], path: "Sources/Core/DockAPI",
+        .target(name: "DockAPI", dependencies: ["DockLinks", "DockPolicy", "DockJSON", "DockProtocol", "DockTracking", "DockNumbers"], path: "Sources/Core/DockAPI",
                 swiftSettings: strictSettings),
 
         // Pure: the simulated dock (firmware model and motor physics), a simulated VISCA camera
         // over the same physics, and their world.
         .target(
             name: "DockSimulator",
-            dependencies: ["DockJSON", "DockProtocol", "DockTracking", "VISCAProtocol", "V4L2Protocol"],
+            dependencies: ["DockJSON", "DockProtocol", "DockTracking", "VISCAProtocol", "V4L2Protocol", "DockNumbers"],
             path: "Sources/Simulation/DockSimulator",
             swiftSettings: strictSettings
         ),
@@ -88,7 +92,7 @@ let package = Package(
         .executableTarget(
             name: "docksim",
             dependencies: ["DockSimulator", "DockSystem", "DockProtocol", "DockTracking", "DockClient", "DockAPI", "DockOptions",
-                           "VISCAProtocol", "V4L2Protocol", "DockVersion"], path: "Sources/Programs/docksim",
+                           "VISCAProtocol", "V4L2Protocol", "DockVersion", "DockNumbers"], path: "Sources/Programs/docksim",
             swiftSettings: strictSettings
         ),
 
@@ -96,12 +100,12 @@ let package = Package(
         .target(
             name: "DockDaemon",
             dependencies: ["DockAPI", "DockLinks", "DockPolicy", "DockLogLevel", "DockOptions", "DockProtocol", "DockSimulator", "DockSystem", "DockTracking",
-                           "VISCAProtocol", "V4L2Protocol", "DockVersion"], path: "Sources/Shell/DockDaemon",
+                           "VISCAProtocol", "V4L2Protocol", "DockVersion", "DockNumbers"], path: "Sources/Shell/DockDaemon",
             swiftSettings: strictSettings
         ),
 
         // I/O: the Swift client library, DockKit-shaped, over the Varlink socket.
-        .target(name: "DockClient", dependencies: ["DockAPI", "DockSystem"], path: "Sources/Clients/DockClient", swiftSettings: strictSettings),
+        .target(name: "DockClient", dependencies: ["DockAPI", "DockSystem", "DockNumbers"], path: "Sources/Clients/DockClient", swiftSettings: strictSettings),
         // The example app of DockClient's documentation (written against it alone; ClientTests runs it).
         .executableTarget(name: "dockclient-example", dependencies: ["DockClient"], path: "examples/FollowMe",
                           swiftSettings: strictSettings),
@@ -109,7 +113,7 @@ let package = Package(
         // The command-line client (and the tracker's offline replay).
         .executableTarget(
             name: "dockctl",
-            dependencies: ["DockClient", "DockAPI", "DockOptions", "DockTracking", "DockVersion"], path: "Sources/Programs/dockctl",
+            dependencies: ["DockClient", "DockAPI", "DockOptions", "DockTracking", "DockVersion", "DockNumbers"], path: "Sources/Programs/dockctl",
             swiftSettings: strictSettings
         ),
 
@@ -124,13 +128,13 @@ let package = Package(
         .executableTarget(
             name: "dockbench",
             dependencies: ["DockClient", "DockAPI", "DockOptions", "DockSystem", "DockTracking", "DockEvaluation", "DockSimulator",
-                           "SimulatedSerialDock", "CAllocationCounter", "DockVersion"], path: "Sources/Programs/dockbench",
+                           "SimulatedSerialDock", "CAllocationCounter", "DockVersion", "DockNumbers"], path: "Sources/Programs/dockbench",
             swiftSettings: strictSettings
         ),
         // The tracker and the baseline in closed loop with the simulator, in virtual time (pure).
         .target(
             name: "DockEvaluation",
-            dependencies: ["DockLinks", "DockPolicy", "DockProtocol", "DockSimulator", "DockTracking", "VISCAProtocol", "V4L2Protocol"], path: "Sources/Core/DockEvaluation",
+            dependencies: ["DockLinks", "DockPolicy", "DockProtocol", "DockSimulator", "DockTracking", "VISCAProtocol", "V4L2Protocol", "DockNumbers"], path: "Sources/Core/DockEvaluation",
             swiftSettings: strictSettings
         ),
         // I/O: the simulated dock on a pseudo-terminal, owned by a test or benchmark that times
@@ -167,6 +171,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(name: "DockJSONTests", dependencies: ["DockJSON"], swiftSettings: strictSettings),
+        .testTarget(name: "DockNumbersTests", dependencies: ["DockNumbers"], swiftSettings: strictSettings),
         .testTarget(
             name: "VISCAProtocolTests",
             dependencies: ["VISCAProtocol"],
@@ -179,17 +184,17 @@ let package = Package(
         ),
         .testTarget(
             name: "DockLinksTests",
-            dependencies: ["DockLinks", "DockSimulator", "DockProtocol", "VISCAProtocol", "V4L2Protocol"],
+            dependencies: ["DockLinks", "DockSimulator", "DockProtocol", "VISCAProtocol", "V4L2Protocol", "DockNumbers"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "DockPolicyTests",
-            dependencies: ["DockPolicy", "DockLinks", "DockLogLevel", "DockProtocol", "DockSimulator", "DockTracking", "VISCAProtocol", "V4L2Protocol"],
+            dependencies: ["DockPolicy", "DockLinks", "DockLogLevel", "DockProtocol", "DockSimulator", "DockTracking", "VISCAProtocol", "V4L2Protocol", "DockNumbers"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "DockTrackingTests",
-            dependencies: ["DockTracking", "DockSimulator"],
+            dependencies: ["DockTracking", "DockSimulator", "DockNumbers"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -199,7 +204,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DockSimulatorTests",
-            dependencies: ["DockSimulator", "DockProtocol", "DockTracking", "VISCAProtocol", "V4L2Protocol"],
+            dependencies: ["DockSimulator", "DockProtocol", "DockTracking", "VISCAProtocol", "V4L2Protocol", "DockNumbers"],
             swiftSettings: strictSettings
         ),
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
@@ -212,7 +217,7 @@ let package = Package(
         .testTarget(
             name: "DaemonTests",
             dependencies: ["dockd", "docksim", "DockDaemon", "DockPolicy", "DockLinks", "DockProtocol", "DockSimulator", "DockSystem",
-                           "SimulatedSerialDock", "TestSupport"],
+                           "SimulatedSerialDock", "TestSupport", "DockNumbers"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -223,7 +228,7 @@ let package = Package(
         .testTarget(
             name: "ClientTests",
             dependencies: ["dockctl", "dockd", "dockbench", "dockclient-example", "DockClient", "DockAPI", "DockOptions", "DockSimulator",
-                           "DockTracking", "TestSupport"],
+                           "DockTracking", "TestSupport", "DockNumbers"],
             swiftSettings: strictSettings
         ),
         // The manual pages, the shell completions and the version against the programs' own word.
@@ -234,7 +239,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DockOptionsTests",
-            dependencies: ["DockOptions"],
+            dependencies: ["DockOptions", "DockNumbers"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,5 +1,6 @@
 import DockDaemon
 import DockLinks
+import DockNumbers
 import DockPolicy
 import DockProtocol
 import DockSimulator

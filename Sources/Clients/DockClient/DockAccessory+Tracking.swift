@@ -1,4 +1,5 @@
 import DockAPI
+import DockNumbers
 import DockPolicy
 import DockProtocol
 import DockTracking

@@ -1,4 +1,5 @@
 public import DockLinks
+import DockNumbers
 public import DockPolicy
 import DockProtocol
 public import DockTracking

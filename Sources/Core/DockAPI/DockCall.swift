@@ -1,4 +1,5 @@
 import DockLinks
+import DockNumbers
 public import DockPolicy
 import DockProtocol
 import DockTracking

@@ -1,3 +1,4 @@
+import DockNumbers
 public import DockProtocol
 
 /// What a client (or the tracker) asks the dock to do.

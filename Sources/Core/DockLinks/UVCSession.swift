@@ -1,3 +1,4 @@
+import DockNumbers
 public import DockProtocol
 public import V4L2Protocol
 

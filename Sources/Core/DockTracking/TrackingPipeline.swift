@@ -1,3 +1,5 @@
+import DockNumbers
+
 /// The tracker as the daemon runs it, one value: frames of observations go in as they arrive
 /// (`observe`, with the gimbal's pose at each frame's capture time), and every control tick
 /// (`step`, at 30 Hz) predicts the tracks to now, fuses faces with bodies, chooses or holds the
@@ -140,7 +142,7 @@ public struct TrackingPipeline: Sendable {
         accessoryAccelerationRadiansPerSecondSquared accessoryAcceleration: (yaw: Double, pitch: Double)? = nil
     ) -> Step {
         if let accessoryAcceleration { controller.accessoryAccelerationRadiansPerSecondSquared = accessoryAcceleration }
-        let seconds = lastStep.map { max(0, (now - $0).trackerSeconds) } ?? 1.0 / 30
+        let seconds = lastStep.map { max(0, (now - $0).secondsValue) } ?? 1.0 / 30
         lastStep = now
         tracker.predict(to: now)
         let tracks = tracker.tracks
@@ -262,7 +264,7 @@ public struct TrackingPipeline: Sendable {
     /// newest box fused into the track its box comes from (a person's body, else its face; an
     /// object's own).
     func evidenceAge(of subject: FusedSubject, now: Duration) -> Double {
-        max(0, (now - subject.boxLastSeen).trackerSeconds)
+        max(0, (now - subject.boxLastSeen).secondsValue)
     }
 
     /// The dock moved under someone else's command: the controller starts again from rest.

@@ -1,5 +1,6 @@
 import DockAPI
 import DockClient
+import DockNumbers
 import DockPolicy
 import DockSystem
 import DockTracking
@@ -86,7 +87,7 @@ enum TrackingLoadBenchmark {
                 var next = MonotonicClock.now()
                 while next < end {
                     let now = MonotonicClock.now()
-                    let secondsNow = Double(now.components.seconds) + Double(now.components.attoseconds) / 1e18
+                    let secondsNow = now.secondsValue
                     let batch = ObservationBatch(
                         observations: observations(at: secondsNow - Double(start.components.seconds)),
                         camera: camera, captureTime: now)

@@ -1,4 +1,5 @@
 import DockLinks
+import DockNumbers
 import DockOptions
 import DockTracking
 

@@ -1,4 +1,5 @@
 import DockAPI
+import DockNumbers
 import DockTracking
 import Foundation
 
@@ -22,7 +23,7 @@ func replay(detectionsPath: String, resultPath: String, settings: MOTReplay.Sett
     let start = ContinuousClock.now
     let results = MOTReplay.run(detections, settings: settings)
     let elapsed = ContinuousClock.now - start
-    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    let seconds = elapsed.secondsValue
     guard FileManager.default.createFile(atPath: resultPath, contents: Data(MOTFormat.text(results).utf8)) else {
         printError("dockctl: cannot write '\(resultPath)'")
         return 1

@@ -1,3 +1,4 @@
+import DockNumbers
 import DockOptions
 import DockSimulator
 import DockSystem
@@ -189,10 +190,4 @@ enum UVCServe {
 private final class SharedCamera: Sendable {
     let state: Mutex<UVCCamera>
     init(_ camera: UVCCamera) { state = Mutex(camera) }
-}
-
-extension Duration {
-    fileprivate var secondsValue: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
 }

@@ -1,4 +1,5 @@
 import DockLogLevel
+import DockNumbers
 import DockOptions
 import DockTracking
 
