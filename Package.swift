@@ -58,26 +58,32 @@ let package = Package(
         // through DockJSON).
         .target(name: "V4L2Protocol", dependencies: ["DockJSON"], path: "Sources/Core/V4L2Protocol", swiftSettings: strictSettings),
 
-        // Pure: observations, image geometry and camera models (the tracker grows here).
-        .target(name: "DockTracking", dependencies: ["DockNumbers"], path: "Sources/Core/DockTracking", swiftSettings: strictSettings),
+        // Pure: the API's vocabulary, shared by the daemon and its clients — what a request
+        // carries (observations, normalised image geometry, camera information) and what a
+        // client is told. Standard library only.
+        .target(name: "DockVocabulary", path: "Sources/Core/DockVocabulary", swiftSettings: strictSettings),
+
+        // Pure: the tracker — measurement model, filters, association, fusion, primary choice,
+        // framing — over the vocabulary's observations.
+        .target(name: "DockTracking", dependencies: ["DockNumbers", "DockVocabulary"], path: "Sources/Core/DockTracking", swiftSettings: strictSettings),
 
         // Pure: the accessory session, motion, control arbitration and animations.
         .target(name: "DockLinks", dependencies: ["DockProtocol", "VISCAProtocol", "V4L2Protocol", "DockNumbers"], path: "Sources/Core/DockLinks", swiftSettings: strictSettings),
 
         // Pure: the host's policy — session, motion, control, tracking, indicator and what
         // clients hear — as one value type that the daemon, the evaluation and the tests drive.
-        .target(name: "DockPolicy", dependencies: ["DockLinks", "DockLogLevel", "DockProtocol", "DockTracking"], path: "Sources/Core/DockPolicy", swiftSettings: strictSettings),
+        .target(name: "DockPolicy", dependencies: ["DockLinks", "DockLogLevel", "DockProtocol", "DockTracking", "DockVocabulary"], path: "Sources/Core/DockPolicy", swiftSettings: strictSettings),
 
         // Pure: the Varlink API — framing, typed calls, replies and events, the io.dockd.Dock
         // interface.
-        .target(name: "DockAPI", dependencies: ["DockLinks", "DockPolicy", "DockJSON", "DockProtocol", "DockTracking", "DockNumbers"], path: "Sources/Core/DockAPI",
+        .target(name: "DockAPI", dependencies: ["DockLinks", "DockPolicy", "DockJSON", "DockProtocol", "DockNumbers", "DockVocabulary"], path: "Sources/Core/DockAPI",
                 swiftSettings: strictSettings),
 
         // Pure: the simulated dock (firmware model and motor physics), a simulated VISCA camera
         // over the same physics, and their world.
         .target(
             name: "DockSimulator",
-            dependencies: ["DockJSON", "DockProtocol", "DockTracking", "VISCAProtocol", "V4L2Protocol", "DockNumbers"],
+            dependencies: ["DockJSON", "DockProtocol", "VISCAProtocol", "V4L2Protocol", "DockNumbers", "DockVocabulary"],
             path: "Sources/Simulation/DockSimulator",
             swiftSettings: strictSettings
         ),
@@ -91,8 +97,8 @@ let package = Package(
         // with --camera it also plays the camera app over dockd's API.
         .executableTarget(
             name: "docksim",
-            dependencies: ["DockSimulator", "DockSystem", "DockProtocol", "DockTracking", "DockClient", "DockAPI", "DockOptions",
-                           "VISCAProtocol", "V4L2Protocol", "DockVersion", "DockNumbers"], path: "Sources/Programs/docksim",
+            dependencies: ["DockSimulator", "DockSystem", "DockProtocol", "DockClient", "DockAPI", "DockOptions",
+                           "VISCAProtocol", "V4L2Protocol", "DockVersion", "DockNumbers", "DockVocabulary"], path: "Sources/Programs/docksim",
             swiftSettings: strictSettings
         ),
 
@@ -100,12 +106,12 @@ let package = Package(
         .target(
             name: "DockDaemon",
             dependencies: ["DockAPI", "DockLinks", "DockPolicy", "DockLogLevel", "DockOptions", "DockProtocol", "DockSimulator", "DockSystem", "DockTracking",
-                           "VISCAProtocol", "V4L2Protocol", "DockVersion", "DockNumbers"], path: "Sources/Shell/DockDaemon",
+                           "VISCAProtocol", "V4L2Protocol", "DockVersion", "DockNumbers", "DockVocabulary"], path: "Sources/Shell/DockDaemon",
             swiftSettings: strictSettings
         ),
 
         // I/O: the Swift client library, DockKit-shaped, over the Varlink socket.
-        .target(name: "DockClient", dependencies: ["DockAPI", "DockSystem", "DockNumbers"], path: "Sources/Clients/DockClient", swiftSettings: strictSettings),
+        .target(name: "DockClient", dependencies: ["DockAPI", "DockSystem", "DockNumbers", "DockVocabulary"], path: "Sources/Clients/DockClient", swiftSettings: strictSettings),
         // The example app of DockClient's documentation (written against it alone; ClientTests runs it).
         .executableTarget(name: "dockclient-example", dependencies: ["DockClient"], path: "examples/FollowMe",
                           swiftSettings: strictSettings),
@@ -113,7 +119,7 @@ let package = Package(
         // The command-line client (and the tracker's offline replay).
         .executableTarget(
             name: "dockctl",
-            dependencies: ["DockClient", "DockAPI", "DockOptions", "DockTracking", "DockVersion", "DockNumbers"], path: "Sources/Programs/dockctl",
+            dependencies: ["DockClient", "DockAPI", "DockOptions", "DockTracking", "DockVersion", "DockNumbers", "DockVocabulary"], path: "Sources/Programs/dockctl",
             swiftSettings: strictSettings
         ),
 
@@ -128,13 +134,13 @@ let package = Package(
         .executableTarget(
             name: "dockbench",
             dependencies: ["DockClient", "DockAPI", "DockOptions", "DockSystem", "DockTracking", "DockEvaluation", "DockSimulator",
-                           "SimulatedSerialDock", "CAllocationCounter", "DockVersion", "DockNumbers"], path: "Sources/Programs/dockbench",
+                           "SimulatedSerialDock", "CAllocationCounter", "DockVersion", "DockNumbers", "DockVocabulary"], path: "Sources/Programs/dockbench",
             swiftSettings: strictSettings
         ),
         // The tracker and the baseline in closed loop with the simulator, in virtual time (pure).
         .target(
             name: "DockEvaluation",
-            dependencies: ["DockLinks", "DockPolicy", "DockProtocol", "DockSimulator", "DockTracking", "VISCAProtocol", "V4L2Protocol", "DockNumbers"], path: "Sources/Core/DockEvaluation",
+            dependencies: ["DockLinks", "DockPolicy", "DockProtocol", "DockSimulator", "DockTracking", "VISCAProtocol", "V4L2Protocol", "DockNumbers", "DockVocabulary"], path: "Sources/Core/DockEvaluation",
             swiftSettings: strictSettings
         ),
         // I/O: the simulated dock on a pseudo-terminal, owned by a test or benchmark that times
@@ -189,29 +195,29 @@ let package = Package(
         ),
         .testTarget(
             name: "DockPolicyTests",
-            dependencies: ["DockPolicy", "DockLinks", "DockLogLevel", "DockProtocol", "DockSimulator", "DockTracking", "VISCAProtocol", "V4L2Protocol", "DockNumbers"],
+            dependencies: ["DockPolicy", "DockLinks", "DockLogLevel", "DockProtocol", "DockSimulator", "DockTracking", "VISCAProtocol", "V4L2Protocol", "DockNumbers", "DockVocabulary"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "DockTrackingTests",
-            dependencies: ["DockTracking", "DockSimulator", "DockNumbers"],
+            dependencies: ["DockTracking", "DockSimulator", "DockNumbers", "DockVocabulary"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "DockEvaluationTests",
-            dependencies: ["DockEvaluation", "DockTracking", "DockSimulator", "DockLinks", "DockPolicy", "VISCAProtocol", "V4L2Protocol"],
+            dependencies: ["DockEvaluation", "DockTracking", "DockSimulator", "DockLinks", "DockPolicy", "VISCAProtocol", "V4L2Protocol", "DockVocabulary"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "DockSimulatorTests",
-            dependencies: ["DockSimulator", "DockProtocol", "DockTracking", "VISCAProtocol", "V4L2Protocol", "DockNumbers"],
+            dependencies: ["DockSimulator", "DockProtocol", "VISCAProtocol", "V4L2Protocol", "DockNumbers", "DockVocabulary"],
             swiftSettings: strictSettings
         ),
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
         .testTarget(
             name: "DocksimTests",
-            dependencies: ["docksim", "dockd", "DockAPI", "DockProtocol", "DockSimulator", "DockSystem", "DockTracking", "TestSupport",
-                           "V4L2Protocol"],
+            dependencies: ["docksim", "dockd", "DockAPI", "DockProtocol", "DockSimulator", "DockSystem", "TestSupport",
+                           "V4L2Protocol", "DockVocabulary"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -222,13 +228,13 @@ let package = Package(
         ),
         .testTarget(
             name: "DockAPITests",
-            dependencies: ["DockAPI", "DockPolicy", "DockLinks", "DockProtocol", "DockTracking"],
+            dependencies: ["DockAPI", "DockPolicy", "DockLinks", "DockProtocol", "DockVocabulary"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "ClientTests",
             dependencies: ["dockctl", "dockd", "dockbench", "dockclient-example", "DockClient", "DockAPI", "DockOptions", "DockSimulator",
-                           "DockTracking", "TestSupport", "DockNumbers"],
+                           "DockTracking", "TestSupport", "DockNumbers", "DockVocabulary"],
             swiftSettings: strictSettings
         ),
         // The manual pages, the shell completions and the version against the programs' own word.

@@ -1,5 +1,5 @@
 import DockAPI
-import DockTracking
+import DockVocabulary
 import Foundation
 import Glibc
 import TestSupport

@@ -1,7 +1,7 @@
 import DockLinks
 import DockPolicy
 import DockProtocol
-import DockTracking
+import DockVocabulary
 import Testing
 
 @testable import DockAPI

@@ -1,6 +1,6 @@
 import DockPolicy
 import DockProtocol
-import DockTracking
+import DockVocabulary
 import Testing
 
 @testable import DockAPI

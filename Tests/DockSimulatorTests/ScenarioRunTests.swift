@@ -1,6 +1,6 @@
 import DockNumbers
 import DockProtocol
-import DockTracking
+import DockVocabulary
 import Testing
 
 @testable import DockSimulator

@@ -1,4 +1,5 @@
 import DockNumbers
+import DockVocabulary
 import Testing
 
 @testable import DockTracking

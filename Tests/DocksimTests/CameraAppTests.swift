@@ -1,6 +1,6 @@
 import DockAPI
 import DockPolicy
-import DockTracking
+import DockVocabulary
 import Foundation
 import FoundationXML
 import Glibc

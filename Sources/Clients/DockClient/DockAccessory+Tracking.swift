@@ -2,7 +2,7 @@ import DockAPI
 import DockNumbers
 import DockPolicy
 import DockProtocol
-import DockTracking
+import DockVocabulary
 
 extension DockAccessory {
     /// Hands the tracker one frame's observations; with system tracking on, dockd follows the
@@ -18,7 +18,7 @@ extension DockAccessory {
         guard let captureTime = Duration.fromSeconds(cameraInformation.captureTimeSeconds) else {
             throw .invalidArgument(ParameterError(parameter: "cameraInformation.captureTimeSeconds", reason: "must be finite"))
         }
-        let camera = DockTracking.CameraInformation(
+        let camera = DockVocabulary.CameraInformation(
             horizontalFieldOfViewRadians: cameraInformation.horizontalFieldOfViewRadians,
             aspectRatio: cameraInformation.aspectRatio, orientation: .up,
             isMirrored: cameraInformation.isMirrored)

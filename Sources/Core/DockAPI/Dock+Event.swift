@@ -2,7 +2,7 @@ public import DockLinks
 import DockNumbers
 public import DockPolicy
 public import DockProtocol
-public import DockTracking
+public import DockVocabulary
 
 extension Dock {
     /// A `CommandRefusal`: a command the dock refused.

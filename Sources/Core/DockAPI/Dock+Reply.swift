@@ -1,6 +1,6 @@
 public import DockLinks
 import DockProtocol
-public import DockTracking
+public import DockVocabulary
 
 extension Dock {
     /// A successful reply, read as its method's reply type says.

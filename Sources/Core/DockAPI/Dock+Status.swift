@@ -2,7 +2,7 @@ public import DockLinks
 import DockNumbers
 public import DockPolicy
 import DockProtocol
-public import DockTracking
+public import DockVocabulary
 
 extension Dock {
     /// A `Status`: everything about one dock at one moment.

@@ -1,7 +1,7 @@
 public import DockLinks
 public import DockPolicy
 public import DockProtocol
-public import DockTracking
+public import DockVocabulary
 
 /// The types of `Protocol/io.dockd.Dock.varlink` as values, in both directions: each has the
 /// JSON the daemon sends (`json`) and a throwing decoder a client reads it with

@@ -2,7 +2,7 @@ import DockLinks
 import DockNumbers
 import DockPolicy
 import DockProtocol
-import DockTracking
+import DockVocabulary
 
 extension DockCall {
     /// The call as a client sends it, for the daemon's dock (nil) or the one named: the inverse of

@@ -2,7 +2,7 @@ import DockLinks
 import DockNumbers
 public import DockPolicy
 import DockProtocol
-import DockTracking
+import DockVocabulary
 
 /// The `io.dockd.Dock` methods, by name: the one place their names are spelled.
 public enum DockMethod: String, CaseIterable, Hashable, Sendable {

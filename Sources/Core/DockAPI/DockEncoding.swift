@@ -1,7 +1,7 @@
 import DockLinks
 public import DockPolicy
 import DockProtocol
-import DockTracking
+import DockVocabulary
 
 /// The JSON forms of the interface's types (`Protocol/io.dockd.Dock.varlink`): one encoder per
 /// reply and event shape, so the daemon never spells a field name of its own.

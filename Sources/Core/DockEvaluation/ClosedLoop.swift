@@ -4,6 +4,7 @@ public import DockPolicy
 import DockProtocol
 public import DockSimulator
 public import DockTracking
+public import DockVocabulary
 public import V4L2Protocol
 import VISCAProtocol
 

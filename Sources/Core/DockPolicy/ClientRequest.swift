@@ -1,6 +1,6 @@
 public import DockLinks
 public import DockProtocol
-public import DockTracking
+public import DockVocabulary
 
 /// Names one request in flight, so that its reply (which may come later, when the dock has
 /// answered or the motion has ended) finds its caller.

@@ -1,6 +1,6 @@
 public import DockLinks
 public import DockProtocol
-public import DockTracking
+public import DockVocabulary
 
 /// A snapshot of a dock for clients: what `GetStatus` and `Watch` report.
 public struct DockStatus: Hashable, Sendable {

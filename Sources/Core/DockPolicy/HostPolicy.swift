@@ -2,6 +2,7 @@ public import DockLinks
 import DockLogLevel
 public import DockProtocol
 public import DockTracking
+public import DockVocabulary
 
 /// The host's whole policy for one accessory, as one pure value: the session with the dock, the
 /// motion controller, who holds control, the tracker, the indicator, and what clients are told.

@@ -1,4 +1,5 @@
 import DockNumbers
+public import DockVocabulary
 
 /// Chooses the subject the dock follows, and holds it: the client's selection first; else the
 /// current primary for as long as its track lives (a passer-by or an occluder does not steal it);

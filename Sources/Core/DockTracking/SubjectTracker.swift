@@ -1,4 +1,5 @@
 import DockNumbers
+public import DockVocabulary
 
 #if canImport(Glibc)
     import Glibc

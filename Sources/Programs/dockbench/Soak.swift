@@ -2,7 +2,7 @@ import DockAPI
 import DockClient
 import DockPolicy
 import DockSystem
-import DockTracking
+import DockVocabulary
 import Foundation
 import Glibc
 import SimulatedSerialDock

@@ -1,7 +1,7 @@
 import DockAPI
 import DockLinks
 import DockProtocol
-import DockTracking
+import DockVocabulary
 
 /// Human-readable forms of dockd's replies (radians shown with degrees alongside).
 enum Presentation {

@@ -4,8 +4,8 @@ import DockLinks
 import DockOptions
 import DockPolicy
 import DockProtocol
-import DockTracking
 import DockVersion
+import DockVocabulary
 import Foundation
 import Glibc
 

@@ -1,7 +1,7 @@
 public import DockLinks
 public import DockPolicy
 public import DockSystem
-public import DockTracking
+public import DockVocabulary
 
 /// One accessory in the running daemon: the shell around the pure `HostPolicy`, on the daemon's
 /// event loop. It feeds the policy the loop's time and what happens — bytes from the link, the

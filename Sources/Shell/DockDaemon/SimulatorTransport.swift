@@ -1,7 +1,7 @@
 import DockLinks
 public import DockSimulator
 public import DockSystem
-public import DockTracking
+public import DockVocabulary
 import Glibc
 
 /// The simulated dock inside the daemon (`dockd --simulator`): the same firmware model docksim

@@ -1,6 +1,6 @@
 import DockJSON
 import DockProtocol
-import DockTracking
+import DockVocabulary
 
 extension Scenario {
     /// Reads a scenario file's text.
