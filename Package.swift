@@ -68,7 +68,7 @@ let package = Package(
         .target(name: "DockTracking", dependencies: ["DockNumbers", "DockVocabulary"], path: "Sources/Core/DockTracking", swiftSettings: strictSettings),
 
         // Pure: the accessory session, motion, control arbitration and animations.
-        .target(name: "DockLinks", dependencies: ["DockProtocol", "VISCAProtocol", "V4L2Protocol", "DockNumbers"], path: "Sources/Core/DockLinks", swiftSettings: strictSettings),
+        .target(name: "DockLinks", dependencies: ["DockProtocol", "VISCAProtocol", "V4L2Protocol", "DockNumbers", "DockVocabulary"], path: "Sources/Core/DockLinks", swiftSettings: strictSettings),
 
         // Pure: the host's policy — session, motion, control, tracking, indicator and what
         // clients hear — as one value type that the daemon, the evaluation and the tests drive.
@@ -190,7 +190,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DockLinksTests",
-            dependencies: ["DockLinks", "DockSimulator", "DockProtocol", "VISCAProtocol", "V4L2Protocol", "DockNumbers"],
+            dependencies: ["DockLinks", "DockSimulator", "DockProtocol", "VISCAProtocol", "V4L2Protocol", "DockNumbers", "DockVocabulary"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -223,7 +223,7 @@ let package = Package(
         .testTarget(
             name: "DaemonTests",
             dependencies: ["dockd", "docksim", "DockDaemon", "DockPolicy", "DockLinks", "DockProtocol", "DockSimulator", "DockSystem",
-                           "SimulatedSerialDock", "TestSupport", "DockNumbers"],
+                           "SimulatedSerialDock", "TestSupport", "DockNumbers", "DockVocabulary"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,5 +1,6 @@
 import DockAPI
 import DockPolicy
+import DockVocabulary
 import Testing
 
 @testable import DockClient

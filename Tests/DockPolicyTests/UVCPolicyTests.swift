@@ -2,6 +2,7 @@ import DockLinks
 import DockPolicy
 import DockProtocol
 import DockSimulator
+import DockVocabulary
 import Foundation
 import Testing
 import V4L2Protocol

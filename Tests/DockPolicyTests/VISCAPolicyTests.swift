@@ -3,6 +3,7 @@ import DockNumbers
 import DockPolicy
 import DockProtocol
 import DockTracking
+import DockVocabulary
 import Testing
 import VISCAProtocol
 

@@ -1,5 +1,6 @@
 public import DockAPI
 import DockPolicy
+public import DockVocabulary
 import Foundation
 
 /// The entry point, as in DockKit: connects to dockd and lists its docks.

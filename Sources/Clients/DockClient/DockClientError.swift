@@ -1,4 +1,5 @@
 public import DockAPI
+public import DockVocabulary
 
 /// What went wrong talking to dockd.
 public enum DockClientError: Error, Hashable, Sendable, CustomStringConvertible {

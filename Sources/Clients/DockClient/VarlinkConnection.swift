@@ -1,5 +1,6 @@
 public import DockAPI
 import DockSystem
+public import DockVocabulary
 import Foundation
 import Glibc
 import Synchronization

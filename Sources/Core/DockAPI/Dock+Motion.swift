@@ -1,5 +1,6 @@
-public import DockLinks
+import DockLinks
 public import DockPolicy
+public import DockVocabulary
 
 extension Dock {
     /// A `MotionEnd`: how a motion that was not refused ended.

@@ -1,4 +1,4 @@
-public import DockLinks
+import DockLinks
 import DockProtocol
 public import DockVocabulary
 

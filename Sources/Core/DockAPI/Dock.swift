@@ -3,12 +3,7 @@ public import DockPolicy
 public import DockProtocol
 public import DockVocabulary
 
-/// The types of `Protocol/io.dockd.Dock.varlink` as values, in both directions: each has the
-/// JSON the daemon sends (`json`) and a throwing decoder a client reads it with
-/// (`init(json:path:)`), so that no program outside DockAPI spells a field of the wire. Where the
-/// core already has a value that says exactly what the wire says (`NormalizedRect`,
-/// `ControlArbiter.Controller`, `SubjectSummary`, `AccessoryEvent.Kind`), that value is used.
-public enum Dock {
+extension Dock {
     /// An `Accessory`: a dock as dockd knows it.
     public struct Accessory: Hashable, Sendable {
         /// Its serial number (`id`).
@@ -317,29 +312,7 @@ extension NormalizedPoint {
     public var json: JSONValue { .object(["x": .number(x), "y": .number(y)]) }
 }
 
-extension ControlArbiter.Controller {
-    /// The names of a `Controller`'s kinds.
-    public enum Kind: String, CaseIterable, Hashable, Sendable {
-        /// Nobody.
-        case none
-        /// The system tracker.
-        case tracker
-        /// A client.
-        case client
-        /// A disconnected client's bounded motion, playing to its end.
-        case unattended
-    }
-
-    /// Which kind of controller this is.
-    public var kind: Kind {
-        switch self {
-        case .none: .none
-        case .systemTracker: .tracker
-        case .client: .client
-        case .unattended: .unattended
-        }
-    }
-
+extension Dock.Controller {
     /// Reads a `Controller`.
     public init(json: JSONValue, path: String) throws(ReplyError) {
         let r = try ReplyReader(json, path: path)

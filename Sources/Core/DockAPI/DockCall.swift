@@ -1,8 +1,8 @@
 import DockLinks
 import DockNumbers
-public import DockPolicy
+import DockPolicy
 import DockProtocol
-import DockVocabulary
+public import DockVocabulary
 
 /// The `io.dockd.Dock` methods, by name: the one place their names are spelled.
 public enum DockMethod: String, CaseIterable, Hashable, Sendable {

@@ -5,6 +5,7 @@ import DockPolicy
 import DockProtocol
 import DockSimulator
 import DockSystem
+import DockVocabulary
 import Foundation
 import Glibc
 import SimulatedSerialDock

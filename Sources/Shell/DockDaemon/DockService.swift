@@ -1,7 +1,8 @@
 public import DockAPI
-public import DockLinks
+import DockLinks
 public import DockPolicy
 import DockVersion
+public import DockVocabulary
 
 /// The `io.dockd.Dock` methods over a session runner: the call parsed into a `DockCall` (every
 /// parameter checked), the dock it names checked, the runner asked, the answer encoded. On the

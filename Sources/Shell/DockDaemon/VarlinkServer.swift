@@ -1,6 +1,7 @@
 import DockAPI
 import DockLinks
 public import DockSystem
+import DockVocabulary
 import Glibc
 
 /// The control API's server on the daemon's event loop: the listening Unix socket and every
