@@ -98,7 +98,7 @@ let package = Package(
         .executableTarget(
             name: "docksim",
             dependencies: ["DockSimulator", "DockSystem", "DockProtocol", "DockClient", "DockAPI", "DockOptions",
-                           "VISCAProtocol", "V4L2Protocol", "DockVersion", "DockNumbers", "DockVocabulary"], path: "Sources/Programs/docksim",
+                           "DockLinks", "VISCAProtocol", "V4L2Protocol", "DockVersion", "DockNumbers", "DockVocabulary"], path: "Sources/Programs/docksim",
             swiftSettings: strictSettings
         ),
 

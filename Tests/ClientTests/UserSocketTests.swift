@@ -110,8 +110,13 @@ import Testing
             lstat(socket, &status) == 0 && status.st_mode & S_IFMT == S_IFSOCK && status.st_uid == user.userID,
             "a socket of the user's own at \(socket)")
 
-        // dockctl as the same user, no flags: the per-user socket is the first it tries.
-        let dockctl = try ChildProcess.executable("dockctl").path
+        // dockctl as the same user, no flags, where scripts/run said it is (the README's next
+        // step: the PATH line it prints): the per-user socket is the first it tries.
+        let pathLine = run.errorLines.first { $0.contains("export PATH=\"") }
+        let printedDirectory = pathLine?.split(separator: "\"").dropFirst().first?.split(separator: ":").first
+        try #require(printedDirectory != nil, "scripts/run says where the programs are: \(run.errorLines.prefix(5))")
+        let dockctl = String(printedDirectory!) + "/dockctl"
+        #expect(access(dockctl, X_OK) == 0, "dockctl is where scripts/run says: \(dockctl)")
         let reached = try Self.asUser(user, dockctl, ["status"], environment: environment).finish()
         #expect(reached.status == 0, "\(reached.error)")
         #expect(reached.output.contains("dock:       DK-1 Demo (SIM-0001) on simulator"), "\(reached.output)")

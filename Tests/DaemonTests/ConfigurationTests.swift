@@ -1,3 +1,4 @@
+import DockLinks
 import Testing
 
 @testable import DockDaemon
@@ -90,6 +91,26 @@ import Testing
                     location: "simulator",
                     message: "choose either a device or the simulator"))
         ) { try parse(["--simulator", "--device", "/dev/x"]) }
+        #expect(
+            throws: DaemonCommand.Failure.configuration(
+                .init(
+                    location: "/etc/dockd/dockd.conf:1",
+                    message: "protocol: must be one of dock-serial, visca, uvc, got 'pelco-d'"))
+        ) { try parse([], files: ["/etc/dockd/dockd.conf": "protocol = pelco-d\n"]) }
+    }
+
+    /// The protocol is read into its enum where the setting is read, by its name, and shown by it.
+    @Test func theProtocolIsParsedOnceByName() throws {
+        for accessoryProtocol in AccessoryProtocol.allCases {
+            guard case .run(let configuration, _) = try parse(["--protocol", accessoryProtocol.name, "--device", "/dev/x"]) else {
+                Issue.record("not a run")
+                continue
+            }
+            #expect(configuration.accessoryProtocol == accessoryProtocol)
+        }
+        #expect(AccessoryProtocol.names == ["dock-serial", "visca", "uvc"])
+        #expect(AccessoryProtocol(name: "VISCA") == nil, "names are exact")
+        #expect(Configuration.helpLines().contains { $0.contains("--protocol VALUE") && $0.hasSuffix("[dock-serial]") })
     }
 
     /// Found by `scripts/fuzz configuration` (FuzzTesting/regressions/configuration/crlf-blank-line):

@@ -62,7 +62,7 @@ import Testing
         let line = try #require(result.output.split(separator: "\n").first { $0.contains("Overall exposure level") })
         let score = try #require(line.split(separator: ":").last?.split(separator: " ").first.flatMap { Double($0) })
         #expect(score <= 2.0, "\(line)")
-        let readme = try String(contentsOf: Self.repository.appendingPathComponent("README.md"), encoding: .utf8)
-        #expect(readme.contains("exposure level \(score)"), "the README shows the score the units get (\(score))")
+        let readme = try String(contentsOf: Self.repository.appendingPathComponent("docs/daemon.md"), encoding: .utf8)
+        #expect(readme.contains("exposure level \(score)"), "docs/daemon.md shows the score the units get (\(score))")
     }
 }

@@ -23,10 +23,11 @@ import V4L2Protocol
 
     @Test func aWebcamOnADeviceWithAModel() throws {
         let settings = try configuration(["--protocol", "uvc", "--device", "/dev/video0", "--uvc-model", "obsbot-tiny"])
-        let link = try #require(try settings.uvcLink(identifier: "/dev/video0"))
-        #expect(link.protocolName == "uvc")
+        #expect(settings.accessoryProtocol == .uvc)
+        let link = try #require(try settings.accessoryLink(identifier: "/dev/video0"))
+        #expect(link.accessoryProtocol == .uvc)
         #expect((link as? UVCSession)?.configuration.displayName == "OBSBOT Tiny")
-        #expect(try configuration(["--device", "/dev/ttyACM0"]).uvcLink(identifier: "x") == nil, "dock-serial is not UVC")
+        #expect(try configuration(["--device", "/dev/ttyACM0"]).accessoryLink(identifier: "x") == nil, "dock-serial: HostPolicy's own")
     }
 
     @Test func aWebcamIsFoundOrNamedAndNeedsAKnownModel() throws {

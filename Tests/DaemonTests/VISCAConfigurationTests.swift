@@ -20,13 +20,13 @@ import Testing
 
     @Test func aNetworkCameraImpliesTheProtocolAndNamesItsFraming() throws {
         let udp = try configuration(["--visca", "udp:192.0.2.10:52381"])
-        #expect(udp.accessoryProtocol == "visca")
+        #expect(udp.accessoryProtocol == .visca)
         #expect(ViscaAddress(udp.visca)?.framing == .sonyIP)
         #expect(ViscaAddress("udp-raw:192.0.2.10:1259")?.framing == .rawIP)
         #expect(ViscaAddress("tcp:[::1]:5678")?.address.host == "::1")
         #expect(ViscaAddress("tcp:camera.local:5678")?.framing == .serial, "raw VISCA on TCP is a byte stream")
         let link = try #require(try udp.accessoryLink(identifier: "udp:192.0.2.10:52381"))
-        #expect(link.protocolName == "visca")
+        #expect(link.accessoryProtocol == .visca)
         #expect(link.baudRate == nil, "no serial speed over the network")
     }
 

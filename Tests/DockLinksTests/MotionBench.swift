@@ -28,7 +28,7 @@ struct MotionBench {
     @discardableResult
     mutating func request(_ request: MotionRequest) throws(MotionError) -> MotionResult {
         let result = try motion.handle(request, pose: bench.session.pose(at: now), limits: limits, now: now)
-        for message in result.messages { bench.send(message) }
+        for command in result.commands { bench.send(command) }
         return result
     }
 
@@ -39,8 +39,8 @@ struct MotionBench {
             trace.append((now, yaw, pitch))
             guard isTicking, now >= nextTick else { continue }
             nextTick += MotionController.tickInterval
-            let (messages, finish) = motion.tick(pose: bench.session.pose(at: now), limits: limits, now: now)
-            for message in messages { bench.send(message) }
+            let (commands, finish) = motion.tick(pose: bench.session.pose(at: now), limits: limits, now: now)
+            for command in commands { bench.send(command) }
             if let finish { finishes.append((now, finish)) }
         }
     }

@@ -135,7 +135,7 @@ import Testing
         bench.run(for: .milliseconds(300))
         let result = try bench.request(.stop)
         #expect(result.cancelledAnimation == .wake)
-        #expect(result.messages == [.stop])
+        #expect(result.commands == [.stop])
         bench.run(for: .milliseconds(400))
         #expect(bench.bench.firmware.isStill)
         #expect(bench.motion.activity == .idle)

@@ -43,9 +43,12 @@ struct SessionBench {
         }
     }
 
-    /// Sends a command through the session.
-    mutating func send(_ message: Message) {
-        perform(session.send(message, now: now))
+    /// Gives the session a command; returns its identity.
+    @discardableResult
+    mutating func send(_ command: AccessoryCommand) -> CommandID? {
+        let sent = session.send(command, now: now)
+        perform(sent.actions)
+        return sent.id
     }
 
     mutating func perform(_ actions: [SessionAction]) {
@@ -68,7 +71,7 @@ struct SessionBench {
                 guard isPluggedIn, isPortOpen, !isMute else { continue }
                 let answer = firmware.receive(bytes: bytes, now: now)
                 perform(session.bytesReceived(answer, now: now))
-            case .emit(.acknowledged):
+            case .emit(.answered(_, .accepted)):
                 break  // every accepted frame: the session tests look at what else happened
             case .emit(let event):
                 events.append((now, event))

@@ -158,11 +158,7 @@ import Testing
         var bench = SessionBench()
         bench.start()
         bench.run(for: .milliseconds(200))
-        bench.send(
-            .setVelocity(
-                VelocityCommand(
-                    yawRate: AngularRate(radiansPerSecond: 1)!, pitchRate: .zero,
-                    timeToLive: .seconds(2))))
+        bench.send(.velocity(yawRadiansPerSecond: 1, pitchRadiansPerSecond: 0, timeToLive: .seconds(2)))
         bench.run(for: .seconds(1))
         let offset = try #require(bench.session.clock.offset)
         #expect(abs(offset.secondsValue) <= 0.001, "the simulated dock's clock starts with the host's")

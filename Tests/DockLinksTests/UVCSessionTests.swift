@@ -75,7 +75,12 @@ import V4L2Protocol
             perform(session.start(now: now))
         }
 
-        mutating func send(_ message: Message) { perform(session.send(message, now: now)) }
+        @discardableResult
+        mutating func send(_ command: AccessoryCommand) -> CommandID? {
+            let sent = session.send(command, now: now)
+            perform(sent.actions)
+            return sent.id
+        }
 
         /// Lets time pass in 10 ms steps.
         mutating func wait(_ duration: Duration) {
@@ -100,18 +105,12 @@ import V4L2Protocol
         var attachCount: Int { events.filter { if case .attached = $0 { true } else { false } }.count }
     }
 
-    static func velocity(yawDegrees: Double, pitchDegrees: Double, ttl: Duration = .seconds(1)) -> Message {
-        .setVelocity(
-            VelocityCommand(
-                yawRate: AngularRate(radiansPerSecond: yawDegrees * .pi / 180)!,
-                pitchRate: AngularRate(radiansPerSecond: pitchDegrees * .pi / 180)!, timeToLive: ttl))
+    static func velocity(yawDegrees: Double, pitchDegrees: Double, ttl: Duration = .seconds(1)) -> AccessoryCommand {
+        .velocity(yawRadiansPerSecond: yawDegrees * .pi / 180, pitchRadiansPerSecond: pitchDegrees * .pi / 180, timeToLive: ttl)
     }
 
-    static func move(yawDegrees: Double, pitchDegrees: Double) -> Message {
-        .moveTo(
-            OrientationMove(
-                yaw: Angle(radians: yawDegrees * .pi / 180)!, pitch: Angle(radians: pitchDegrees * .pi / 180)!,
-                pace: .duration(.seconds(1))))
+    static func move(yawDegrees: Double, pitchDegrees: Double) -> AccessoryCommand {
+        .move(yawRadians: yawDegrees * .pi / 180, pitchRadians: pitchDegrees * .pi / 180, pace: .duration(.seconds(1)))
     }
 
     static func values(_ set: [(id: UInt32, value: Int32)]) -> [UInt32: Int32] {
@@ -226,7 +225,7 @@ import V4L2Protocol
         let count = rig.sets().count
         rig.send(Self.velocity(yawDegrees: -1000, pitchDegrees: 1000))
         #expect(rig.sets().count == count, "the same speeds again: nothing written")
-        #expect(rig.events.filter { if case .acknowledged = $0 { true } else { false } }.count == 3, "each one acknowledged")
+        #expect(rig.events.filter { if case .answered(_, .accepted) = $0 { true } else { false } }.count == 3, "each one accepted")
         rig.wait(.milliseconds(200))
         #expect(rig.camera.panArcSeconds < -40_000, "the camera turned left: \(rig.camera.panArcSeconds)″")
     }
@@ -294,19 +293,21 @@ import V4L2Protocol
     /// `S_EXT_CTRLS` of its own; a camera without an absolute zoom cannot be zoomed.
     @Test func zoomWritesTheAbsoluteZoomAsAFractionOfItsRange() throws {
         var rig = Rig(model: "insta360-link")  // zoom_absolute 100…400
-        #expect(rig.session.setZoom(0.5, now: rig.now) == nil, "not in session yet")
+        #expect(rig.session.zoomFraction(nearest: 0.5) == nil, "not in session yet")
+        #expect(rig.session.send(.zoom(fraction: 0.5), now: rig.now) == .dropped, "not in session yet")
         rig.start()
         let mark = rig.camera.requests.count
-        let half = rig.session.setZoom(0.5, now: rig.now)
-        let zoomed = try #require(half)
-        rig.perform(zoomed.actions)
-        #expect(zoomed.fraction == 0.5)
+        #expect(rig.session.zoomFraction(nearest: 0.5) == 0.5)
+        let half = rig.send(.zoom(fraction: 0.5))
         #expect(rig.sets(from: mark).last!.map(\.id) == [V4L2ControlID.zoomAbsolute])
         #expect(rig.camera.values[V4L2ControlID.zoomAbsolute] == 250)
-        let below = rig.session.setZoom(-3, now: rig.now)
-        let widest = try #require(below)
-        rig.perform(widest.actions)
-        #expect(widest.fraction == 0 && rig.camera.values[V4L2ControlID.zoomAbsolute] == 100, "clamped to the range")
+        #expect(half != nil && rig.events.last == half.map { .answered($0, .accepted) }, "answered when the write returned")
+        #expect(rig.session.zoomFraction(nearest: -3) == 0)
+        rig.send(.zoom(fraction: -3))
+        #expect(rig.camera.values[V4L2ControlID.zoomAbsolute] == 100, "clamped to the range")
+        #expect(rig.session.zoomFraction(nearest: .nan) == nil)
+        let nan = rig.send(.zoom(fraction: .nan))
+        #expect(nan != nil && rig.events.last == nan.map { .answered($0, .refused(CommandRefusal(reason: .outOfRange, command: .zoom))) })
 
         var bare = UVCSessionTests.model("generic")
         bare.controls = bare.controls.filter { $0.id != V4L2ControlID.zoomAbsolute }
@@ -314,7 +315,12 @@ import V4L2Protocol
         plain.camera = UVCCamera(model: bare)
         plain.start()
         #expect(plain.session.state == .ready(isDocked: true))
-        #expect(plain.session.setZoom(0.5, now: plain.now) == nil, "no absolute zoom")
+        #expect(plain.session.zoomFraction(nearest: 0.5) == nil, "no absolute zoom")
+        guard let refused = plain.send(.zoom(fraction: 0.5)) else {
+            Issue.record("dropped")
+            return
+        }
+        #expect(plain.events.last == .answered(refused, .refused(CommandRefusal(reason: .unsupported, command: .zoom))))
     }
 
     /// A control that answers `EIO` is left out; the others drive the camera.
@@ -324,14 +330,10 @@ import V4L2Protocol
         #expect(rig.session.state == .ready(isDocked: true))
         #expect(rig.session.controls.failing == [V4L2ControlID.tiltAbsolute])
         #expect(rig.session.controls.summary.hasSuffix("EIO on tilt_absolute"))
-        rig.send(Self.move(yawDegrees: 20, pitchDegrees: 5))
+        let id = rig.send(Self.move(yawDegrees: 20, pitchDegrees: 5))
         #expect(rig.sets().last!.map(\.id) == [V4L2ControlID.panAbsolute], "only the control that works")
-        #expect(
-            rig.events.last
-                == .acknowledged(
-                    Acknowledgement(
-                        sequence: 0, acknowledgedType: .moveTo,
-                        accessoryTime: AccessoryTimestamp(microseconds: 0))))
+        #expect(id == CommandID(0))
+        #expect(rig.events.last == .answered(CommandID(0), .accepted))
     }
 
     /// Pose reads that fail with `EIO` are counted and waited out: a stall after a second, the

@@ -81,7 +81,12 @@ import VISCAProtocol
             seen = written.count
         }
 
-        mutating func send(_ message: Message) { perform(session.send(message, now: now)) }
+        @discardableResult
+        mutating func send(_ command: AccessoryCommand) -> CommandID? {
+            let sent = session.send(command, now: now)
+            perform(sent.actions)
+            return sent.id
+        }
 
         /// What was written since the last call, as hex text.
         mutating func takeWritten() -> [String] {
@@ -156,29 +161,20 @@ import VISCAProtocol
         _ = line.takeWritten()
         let table = Self.generic.pan.speeds
         let rate = table.radiansPerSecond(step: 5)
-        line.send(
-            .setVelocity(
-                VelocityCommand(
-                    yawRate: AngularRate(radiansPerSecond: rate)!, pitchRate: .zero,
-                    timeToLive: .milliseconds(200))))
-        let sequence = try #require(line.session.lastSentSequence)
+        guard let id = line.send(.velocity(yawRadiansPerSecond: rate, pitchRadiansPerSecond: 0, timeToLive: .milliseconds(200))) else {
+            Issue.record("dropped")
+            return
+        }
         let drive = line.takeWritten().filter { $0.hasPrefix("81 01 06 01") }
         #expect(drive == ["81 01 06 01 05 01 02 03 FF"], "pan right at step 5, tilt stopped")
         line.answer("90 41 FF")
-        #expect(
-            line.events.last
-                == .acknowledged(
-                    Acknowledgement(
-                        sequence: sequence, acknowledgedType: .setVelocity,
-                        accessoryTime: AccessoryTimestamp(microseconds: 0))))
+        #expect(line.events.last == .answered(id, .accepted), "the ACK")
         line.answer("90 51 FF")
+        #expect(line.events.last == .answered(id, .ended), "the Completion")
         // The same speed, a hair different, thirty times a second: nothing new on the line.
         for _ in 0..<5 {
-            line.send(
-                .setVelocity(
-                    VelocityCommand(
-                        yawRate: AngularRate(radiansPerSecond: rate * 1.02)!, pitchRate: .zero,
-                        timeToLive: .milliseconds(200))))
+            let again = line.send(.velocity(yawRadiansPerSecond: rate * 1.02, pitchRadiansPerSecond: 0, timeToLive: .milliseconds(200)))
+            #expect(line.events.last == again.map { .answered($0, .accepted) }, "in force at once")
             line.wait(.milliseconds(33))
         }
         #expect(line.takeWritten().filter { $0.hasPrefix("81 01 06 01") }.isEmpty, "no drive resent while the step holds")
@@ -187,11 +183,7 @@ import VISCAProtocol
     @Test func aVelocityNotRenewedStopsWhenItsTimeToLiveRunsOut() throws {
         var line = Line()
         line.attach()
-        line.send(
-            .setVelocity(
-                VelocityCommand(
-                    yawRate: AngularRate(radiansPerSecond: -0.3)!,
-                    pitchRate: AngularRate(radiansPerSecond: 0.2)!, timeToLive: .milliseconds(200))))
+        line.send(.velocity(yawRadiansPerSecond: -0.3, pitchRadiansPerSecond: 0.2, timeToLive: .milliseconds(200)))
         let start = line.now
         #expect(line.takeWritten().contains { $0.hasPrefix("81 01 06 01") && $0.hasSuffix("01 01 FF") }, "left and up")
         line.answer("90 41 FF", "90 51 FF")
@@ -256,31 +248,24 @@ import VISCAProtocol
     @Test func bufferFullIsWaitedOutAndTheCommandGoesAgain() {
         var line = Line()
         line.attach()
-        line.send(
-            .moveTo(
-                OrientationMove(
-                    yaw: Angle(radians: 0.5)!, pitch: Angle(radians: 0)!,
-                    pace: .duration(.seconds(2)))))
+        line.send(.move(yawRadians: 0.5, pitchRadians: 0, pace: .duration(.seconds(2))))
         let move = line.takeWritten()
         #expect(move.count == 1 && move[0].hasPrefix("81 01 06 02"))
         line.answer("90 60 03 FF")
-        #expect(line.events.allSatisfy { if case .refused = $0 { false } else { true } }, "buffer full is no refusal")
+        #expect(line.events.allSatisfy { if case .answered(_, .refused) = $0 { false } else { true } }, "buffer full is no refusal")
         line.wait(.milliseconds(100))
         #expect(line.takeWritten().contains(move[0]), "the same move once a socket may be free")
     }
 
-    @Test func aCompletionWithoutAckAcceptsTheCommand() throws {
+    @Test func aCompletionWithoutAckEndsTheCommand() throws {
         var line = Line()
         line.attach()
-        line.send(.stop)
-        let sequence = try #require(line.session.lastSentSequence)
+        guard let id = line.send(.stop) else {
+            Issue.record("dropped")
+            return
+        }
         line.answer("90 52 FF")
-        #expect(
-            line.events.contains(
-                .acknowledged(
-                    Acknowledgement(
-                        sequence: sequence, acknowledgedType: .stop,
-                        accessoryTime: AccessoryTimestamp(microseconds: 0)))))
+        #expect(line.events.last == .answered(id, .ended), "done, and so taken")
         line.wait(.seconds(1))
         #expect(line.session.resendCount == 0, "not sent again")
     }
@@ -288,16 +273,13 @@ import VISCAProtocol
     @Test func aSyntaxErrorIsARefusalNamingTheCommand() throws {
         var line = Line()
         line.attach()
-        line.send(.moveTo(OrientationMove(yaw: Angle(radians: 0.1)!, pitch: Angle(radians: 0)!, pace: .duration(.seconds(1)))))
-        let sequence = try #require(line.session.lastSentSequence)
+        guard let id = line.send(.move(yawRadians: 0.1, pitchRadians: 0, pace: .duration(.seconds(1)))) else {
+            Issue.record("dropped")
+            return
+        }
         line.answer("90 60 02 FF")
-        #expect(
-            line.events.last
-                == .refused(
-                    Refusal(
-                        sequence: sequence, refusedTypeCode: MessageType.moveTo.rawValue,
-                        reason: .unknownMessage, detail: 2)))
-        #expect(line.session.lastRefusedType == .moveTo)
+        #expect(line.events.last == .answered(id, .refused(CommandRefusal(reason: .unsupported, detail: 2, command: .move))))
+        #expect(line.session.refusalCount == 1)
     }
 
     @Test func aPoseIsStampedHalfARoundTripBeforeItsReply() throws {
@@ -355,8 +337,10 @@ import VISCAProtocol
         #expect(line.session.state == .ready(isDocked: true))
 
         _ = line.takeWritten()
-        line.send(.stop)
-        let sequence = try #require(line.session.lastSentSequence)
+        guard let id = line.send(.stop) else {
+            Issue.record("dropped")
+            return
+        }
         let stop = try VISCAIPMessage.decode(try #require(line.written.first))
         #expect(stop.payloadType == .command)
         line.wait(line.session.replyTimeout + .milliseconds(1))  // lost: resent under the same number
@@ -367,13 +351,7 @@ import VISCAProtocol
             line.session.bytesReceived(
                 VISCAIPMessage.controlError(.sequenceNumber, sequence: stop.sequence).encode(),
                 now: line.now))
-        #expect(
-            line.events.contains(
-                .acknowledged(
-                    Acknowledgement(
-                        sequence: sequence, acknowledgedType: .stop,
-                        accessoryTime: AccessoryTimestamp(microseconds: 0)))),
-            "ERROR 0F 01 to a resend: the camera had carried it out")
+        #expect(line.events.contains(.answered(id, .ended)), "ERROR 0F 01 to a resend: the camera had carried it out")
         #expect(!line.events.contains(.disconnected))
     }
 

@@ -118,8 +118,8 @@ extension Dock {
                 case .disconnected?: .disconnected
                 case .button(let button)?: .button(button)
                 case .fault(let fault)?: .fault(Fault(fault))
-                case .refused(let refusal, let command)?:
-                    .refused(CommandRefusal(reason: refusal.reason.name, detail: Int(refusal.detail), command: command?.name))
+                case .refused(let refusal)?:
+                    .refused(CommandRefusal(reason: refusal.reason.name, detail: Int(refusal.detail), command: refusal.command?.name))
                 case .control(let change)?: .control(from: change.from, to: change.to)
                 case .framing(let mode)?: .framing(mode)
                 case .motionEnded(let owner, let ending)?: .motionEnded(client: owner, ending: MotionEnd(ending))

@@ -85,8 +85,8 @@ public enum DockEncoding {
             return ("button", text)
         case .fault(let fault)?:
             return ("fault", "\(fault.code.name)\(fault.axis.map { " on \($0.name)" } ?? "") " + (fault.isActive ? "raised" : "cleared"))
-        case .refused(let refusal, let command)?:
-            return ("refused", "\(command.map { $0.name + " " } ?? "")refused: \(refusal.reason.name) detail \(refusal.detail)")
+        case .refused(let refusal)?:
+            return ("refused", "\(refusal.command.map { $0.name + " " } ?? "")refused: \(refusal.reason.name) detail \(refusal.detail)")
         case .control(let change)?:
             return ("control", "\(change.from) -> \(change.to)")
         case .framing(let mode)?:

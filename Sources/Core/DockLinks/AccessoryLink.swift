@@ -58,42 +58,28 @@ public struct AccessoryCapabilities: OptionSet, Hashable, Sendable {
 }
 
 /// The host's side of one accessory, whatever protocol it speaks: the one contract that the
-/// host's policy drives. `AccessorySession` (dock-serial) and `VISCASession` (Sony VISCA on a
-/// serial line, UDP or TCP) implement it.
+/// host's policy drives. `AccessorySession` (dock-serial), `VISCASession` (Sony VISCA on a
+/// serial line, UDP or TCP) and `UVCSession` (a UVC webcam's V4L2 controls) implement it.
 ///
 /// A link is a pure state machine: it is handed the time and what happened to its port, and
-/// returns actions for its shell (open, write, close, report). Commands come in as the typed
-/// messages of `Protocol/dock-serial.md` — velocity with a time-to-live, a move to an
-/// orientation, stop, the indicator — which say what the host wants, not how a wire spells it;
-/// each link turns them into its own protocol's bytes, and what its protocol cannot do it
-/// emulates (a time-to-live the host keeps) or leaves undone (an indicator it does not have),
-/// as its `capabilities` say. What the accessory answers comes back as `SessionEvent`s:
-/// `acknowledged` and `refused` name the `lastSentSequence` of the command they answer.
+/// returns actions for its shell (open, write, close, report). Its `LinkLifecycle` keeps where
+/// it is, the backoff and the counters; the link keeps its protocol's conversation. Commands
+/// come in as `AccessoryCommand`s — velocity with a time-to-live, a move to an orientation,
+/// stop, the indicator, zoom, a preset — which say what the host wants, not how a wire spells
+/// it: `send` returns the command's `CommandID` with its actions, and what the accessory makes
+/// of it comes back as `SessionEvent.answered(id, .accepted | .refused(reason) | .ended)`.
+/// What a protocol lacks shows in `capabilities`, never as a special case in the host.
 public protocol AccessoryLink: Sendable {
-    /// Where the link is.
-    var state: AccessoryLinkState { get }
-    /// What the accessory is — identity and limits — once it has said (kept while disconnected).
-    var info: AccessoryInfo? { get }
+    /// Where the link is, what the accessory said it is, the reconnect backoff and the counters:
+    /// the part every protocol shares.
+    var lifecycle: LinkLifecycle { get }
     /// What the accessory can and cannot do.
     var capabilities: AccessoryCapabilities { get }
-    /// The protocol's name, for status and logs (`dock-serial`, `visca`).
-    var protocolName: String { get }
+    /// The protocol the link speaks.
+    var accessoryProtocol: AccessoryProtocol { get }
     /// When the shell must call `tick(now:)` at the latest, besides its 30 Hz loop; nil when
     /// nothing is due.
     var nextDeadline: Duration? { get }
-    /// Runs received that were not good frames or packets.
-    var badFrameCount: Int { get }
-    /// Times the link was lost.
-    var disconnectCount: Int { get }
-    /// Commands the accessory refused.
-    var refusalCount: Int { get }
-    /// Whether the pose has stopped arriving while ready.
-    var isTelemetryStalled: Bool { get }
-    /// The sequence number the last command was sent under (the one `acknowledged` and
-    /// `refused` name).
-    var lastSentSequence: UInt16? { get }
-    /// The type of the command the accessory last refused, when it was one the link sent.
-    var lastRefusedType: MessageType? { get }
     /// The serial speed to open the port at next; nil: the transport's own setting.
     var baudRate: Int? { get }
 
@@ -117,18 +103,34 @@ public protocol AccessoryLink: Sendable {
     mutating func bytesReceived(_ bytes: [UInt8], now: Duration) -> [SessionAction]
     /// Time passes: retries, keep-alives, polls, timeouts.
     mutating func tick(now: Duration) -> [SessionAction]
-    /// Sends a command to the accessory (only while it is in session; otherwise nothing).
-    mutating func send(_ message: Message, now: Duration) -> [SessionAction]
-    /// Zooms to `fraction` of the way from the widest the zoom goes (0) to its longest (1),
-    /// linear in the accessory's own zoom units, while in session.
+    /// Gives the accessory a command, while it is in session.
     ///
-    /// - Returns: the actions, and the fraction set once the accessory's own step has rounded
-    ///   it; nil when this link cannot drive a zoom (a dock-serial dock's zoom is a button it
-    ///   reports, not a motor the host drives).
-    mutating func setZoom(_ fraction: Double, now: Duration) -> (actions: [SessionAction], fraction: Double)?
+    /// - Returns: the command's identity, which its answers (`SessionEvent.answered`) name, with
+    ///   the actions for the shell; `SentCommand.dropped` out of session. A command the link
+    ///   cannot carry is answered `refused(.unsupported)`, never trapped on.
+    mutating func send(_ command: AccessoryCommand, now: Duration) -> SentCommand
+    /// Where the accessory's zoom goes for `fraction` (0 widest … 1 longest), once its own
+    /// steps have rounded it; nil when this link drives no zoom now (a dock-serial dock's zoom
+    /// is a button it reports, not a motor the host drives).
+    func zoomFraction(nearest fraction: Double) -> Double?
 }
 
 extension AccessoryLink {
+    /// Where the link is.
+    public var state: AccessoryLinkState { lifecycle.state }
+    /// What the accessory is — identity and limits — once it has said (kept while disconnected).
+    public var info: AccessoryInfo? { lifecycle.info }
+    /// Runs received that were not good frames or packets.
+    public var badFrameCount: Int { lifecycle.badFrameCount }
+    /// Times the link was lost.
+    public var disconnectCount: Int { lifecycle.disconnectCount }
+    /// Commands the accessory refused.
+    public var refusalCount: Int { lifecycle.refusalCount }
+    /// Whether the pose has stopped arriving while ready.
+    public var isTelemetryStalled: Bool { lifecycle.isTelemetryStalled }
+    /// When the next attempt to open the port is due, while disconnected.
+    public var reconnectAt: Duration? { lifecycle.reconnectAt }
+
     /// No zoom the host can drive: nil.
-    public mutating func setZoom(_ fraction: Double, now: Duration) -> (actions: [SessionAction], fraction: Double)? { nil }
+    public func zoomFraction(nearest fraction: Double) -> Double? { nil }
 }

@@ -35,51 +35,48 @@ public struct AccessorySession: AccessoryLink {
         public init() {}
     }
 
+    /// What one open port holds: replaced whole when the port closes.
+    struct Connection {
+        var decoder = FrameDecoder()
+        var nextSequence: UInt16 = 0
+        /// When the last frame went out.
+        var lastSent: Duration = .zero
+        var lastTelemetryAt: Duration = .zero
+        var handshakeSentAt: Duration = .zero
+        var handshakeAttempt = 0
+        /// Frames waiting for their answer (not `hello`).
+        var pending: [(sequence: UInt16, type: MessageType, sentAt: Duration)] = []
+        var clock = ClockMapping()
+        var poses = PoseHistory()
+        var latestTelemetry: Telemetry?
+    }
+
     /// The settings.
     public let configuration: Configuration
-    /// Where the session is.
-    public private(set) var state = State.disconnected
-    /// What the accessory said of itself in the last handshake (kept while disconnected).
-    public private(set) var info: AccessoryInfo?
-    /// When the next attempt to open the port is due, while disconnected.
-    public var reconnectAt: Duration? { retry.reconnectAt }
-    /// The accessory's clock on the host's.
-    public private(set) var clock = ClockMapping()
-    /// Recent poses on the host's clock.
-    public private(set) var poses = PoseHistory()
-    /// The latest telemetry as received.
-    public private(set) var latestTelemetry: Telemetry?
-    /// Runs received that were not good frames.
-    public private(set) var badFrameCount = 0
-    /// Times the link was lost.
-    public private(set) var disconnectCount = 0
-    /// Commands the accessory refused.
-    public private(set) var refusalCount = 0
-    /// Whether telemetry has stopped arriving while ready.
-    public private(set) var isTelemetryStalled = false
+    /// Where the session is, what the dock said it is, the backoff and the counters.
+    public private(set) var lifecycle: LinkLifecycle
+    private var connection = Connection()
 
-    private var decoder = FrameDecoder()
-    private var nextSequence: UInt16 = 0
-    private var lastSent: Duration = .zero
-    private var lastTelemetryAt: Duration = .zero
-    private var handshakeSentAt: Duration = .zero
-    private var handshakeAttempt = 0
-    private var retry: ReconnectBackoff
-    private var pending: [(sequence: UInt16, type: MessageType, sentAt: Duration)] = []
+    /// The accessory's clock on the host's.
+    public var clock: ClockMapping { connection.clock }
+    /// Recent poses on the host's clock.
+    public var poses: PoseHistory { connection.poses }
+    /// The latest telemetry as received.
+    public var latestTelemetry: Telemetry? { connection.latestTelemetry }
 
     /// Creates a session that has not started.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        retry = ReconnectBackoff(initial: configuration.initialBackoff, maximum: configuration.maximumBackoff)
+        lifecycle = LinkLifecycle(initialBackoff: configuration.initialBackoff, maximumBackoff: configuration.maximumBackoff)
     }
 
     /// The dock's pose at `time` on the host's clock, from telemetry.
-    public func pose(at time: Duration) -> Pose? { poses.pose(at: time) }
+    public func pose(at time: Duration) -> Pose? { connection.poses.pose(at: time) }
 
     /// How old the newest telemetry sample is at `now`.
-    public func poseAge(at now: Duration) -> Duration? { poses.latest.map { now - $0.time } }
+    public func poseAge(at now: Duration) -> Duration? { connection.poses.latest.map { now - $0.time } }
 
-    public var protocolName: String { "dock-serial" }
+    public var accessoryProtocol: AccessoryProtocol { .dockSerial }
 
     /// The speed configured for the port (the dock's own protocol does not probe).
     public var baudRate: Int? { nil }
@@ -118,16 +115,11 @@ public struct AccessorySession: AccessoryLink {
     /// `tick(now:)` by then. Nil when no accessory is in session.
     public var heartbeatDeadline: Duration? {
         switch state {
-        case .ready: lastSent + heartbeatInterval
-        case .handshaking: info == nil ? nil : lastSent + heartbeatInterval
+        case .ready: connection.lastSent + heartbeatInterval
+        case .handshaking: info == nil ? nil : connection.lastSent + heartbeatInterval
         case .disconnected, .connecting, .incompatible: nil
         }
     }
-
-    /// The sequence number of the last frame sent.
-    public private(set) var lastSentSequence: UInt16?
-    /// The type of the command the accessory last refused, when it was one the session sent.
-    public private(set) var lastRefusedType: MessageType?
 
     private var telemetryTimeout: Duration {
         // As in `heartbeatInterval`: the non-generic arithmetic, same values.
@@ -138,83 +130,39 @@ public struct AccessorySession: AccessoryLink {
     // MARK: Events from the shell
 
     /// Starts the session: the first attempt to open the port.
-    public mutating func start(now: Duration) -> [SessionAction] {
-        switch state {
-        case .disconnected:
-            state = .connecting
-            retry.attempting()
-            return [.openTransport]
-        case .connecting, .handshaking, .ready, .incompatible:
-            return []
-        }
-    }
+    public mutating func start(now: Duration) -> [SessionAction] { lifecycle.start() }
 
     /// The port is open: say hello.
     public mutating func transportOpened(now: Duration) -> [SessionAction] {
-        switch state {
-        case .connecting, .disconnected:
-            decoder = FrameDecoder()
-            nextSequence = 0
-            pending.removeAll()
-            handshakeAttempt = 0
-            return beginHandshake(now: now)
-        case .handshaking, .ready, .incompatible:
-            preconditionFailure("transportOpened in state \(state)")
-        }
+        lifecycle.transportOpened()
+        return beginHandshake(now: now)
     }
 
     /// Opening the port failed: try again after the backoff.
     public mutating func transportFailed(reason: String, now: Duration) -> [SessionAction] {
-        switch state {
-        case .connecting:
-            state = .disconnected
-            let wait = retry.schedule(now: now)
-            return [.emit(.connectFailed(reason: reason, retryAfter: wait))]
-        case .disconnected, .handshaking, .ready, .incompatible:
-            return []
-        }
+        lifecycle.transportFailed(reason: reason, now: now)
     }
 
     /// The port reported end of file, an I/O error or a hang-up: the link is gone.
-    public mutating func transportClosed(now: Duration) -> [SessionAction] {
-        switch state {
-        case .disconnected:
-            return []
-        case .connecting, .handshaking, .ready, .incompatible:
-            let wasUp = state != .connecting
-            state = .disconnected
-            retry.schedule(now: now)
-            disconnectCount += 1
-            poses.removeAll()
-            clock.reset()
-            latestTelemetry = nil
-            isTelemetryStalled = false
-            return wasUp ? [.closeTransport, .emit(.disconnected)] : [.closeTransport]
-        }
-    }
+    public mutating func transportClosed(now: Duration) -> [SessionAction] { close(.lost, now: now) }
 
     /// A device that may be this accessory appeared (udev `add`): if the session is waiting to
     /// reconnect, it tries now and starts the backoff afresh.
-    public mutating func deviceAppeared(now: Duration) -> [SessionAction] {
-        switch state {
-        case .disconnected:
-            retry.reset()
-            retry.attempting()
-            state = .connecting
-            return [.openTransport]
-        case .connecting, .handshaking, .ready, .incompatible:
-            return []
-        }
-    }
+    public mutating func deviceAppeared(now: Duration) -> [SessionAction] { lifecycle.deviceAppeared() }
 
-    /// Bytes arrived from the port.
+    /// Bytes arrived from the port; none count while it is closed (they would be the last
+    /// connection's, and its state is gone).
     public mutating func bytesReceived(_ bytes: [UInt8], now: Duration) -> [SessionAction] {
+        switch state {
+        case .handshaking, .ready, .incompatible: break
+        case .disconnected, .connecting: return []
+        }
         var actions: [SessionAction] = []
         for byte in bytes {
-            guard let result = decoder.decode(byte) else { continue }
+            guard let result = connection.decoder.decode(byte) else { continue }
             switch result {
             case .failure:
-                badFrameCount += 1
+                lifecycle.countBadFrame()
             case .success(let frame):
                 actions += frameReceived(frame, now: now)
             }
@@ -226,41 +174,101 @@ public struct AccessorySession: AccessoryLink {
     public mutating func tick(now: Duration) -> [SessionAction] {
         switch state {
         case .disconnected:
-            guard retry.takeIfDue(now: now) else { return [] }
-            state = .connecting
-            return [.openTransport]
+            return lifecycle.reconnectIfDue(now: now)
         case .connecting, .incompatible:
             return []
         case .handshaking:
             if info != nil {
                 // Answered: waiting for the first telemetry, and keeping the failsafe fed meanwhile.
-                return now - lastSent >= heartbeatInterval ? [.write(frame(.heartbeat, now: now))] : []
+                return now - connection.lastSent >= heartbeatInterval ? [.write(frame(.heartbeat, now: now))] : []
             }
-            guard now - handshakeSentAt >= configuration.handshakeTimeout else { return [] }
-            guard handshakeAttempt < configuration.handshakeAttempts else {
-                return transportClosed(now: now).filter { $0 != .emit(.disconnected) } + [.emit(.handshakeFailed)]
+            guard now - connection.handshakeSentAt >= configuration.handshakeTimeout else { return [] }
+            guard connection.handshakeAttempt < configuration.handshakeAttempts else {
+                return close(.handshakeFailed, now: now)
             }
+            lifecycle.handshakeRestarted()
             return beginHandshake(now: now)
         case .ready:
             var actions: [SessionAction] = []
-            if now - lastTelemetryAt > telemetryTimeout, !isTelemetryStalled {
-                isTelemetryStalled = true
-                actions.append(.emit(.telemetryStalled))
-            }
-            pending.removeAll { now - $0.sentAt > .seconds(1) }
-            if now - lastSent >= heartbeatInterval {
-                actions += send(.heartbeat, now: now)
+            if now - connection.lastTelemetryAt > telemetryTimeout { actions += lifecycle.telemetryStalled() }
+            connection.pending.removeAll { now - $0.sentAt > .seconds(1) }
+            if now - connection.lastSent >= heartbeatInterval {
+                actions.append(.write(frame(.heartbeat, now: now)))
             }
             return actions
         }
     }
 
-    /// Sends a command to the accessory (only while ready; otherwise nothing is sent).
-    public mutating func send(_ message: Message, now: Duration) -> [SessionAction] {
+    /// Sends a command to the dock as its frame, under the frame's sequence number (only while
+    /// ready, or once the dock has answered `hello`: a stop may go then). Zoom and presets are
+    /// not in the protocol, and a value outside its ranges cannot be framed: both are refused
+    /// at once.
+    public mutating func send(_ command: AccessoryCommand, now: Duration) -> SentCommand {
         switch state {
-        case .ready: return [.write(frame(message, now: now))]
-        case .handshaking where info != nil: return [.write(frame(message, now: now))]  // answered: a stop may go
-        case .handshaking, .disconnected, .connecting, .incompatible: return []
+        case .ready: break
+        case .handshaking where info != nil: break  // answered: a stop may go
+        case .handshaking, .disconnected, .connecting, .incompatible: return .dropped
+        }
+        guard let message = Self.message(for: command), message.firstInvalidField == nil else {
+            let id = CommandID(connection.nextSequence)
+            connection.nextSequence &+= 1
+            let reason: CommandRefusal.Reason
+            switch command {
+            case .zoom, .recallPreset: reason = .unsupported
+            case .velocity, .move, .stop, .indicator: reason = .outOfRange
+            }
+            lifecycle.countRefusal()
+            return SentCommand(id: id, actions: [.emit(.answered(id, .refused(CommandRefusal(reason: reason, command: command.kind))))])
+        }
+        let id = CommandID(connection.nextSequence)
+        return SentCommand(id: id, actions: [.write(frame(message, now: now))])
+    }
+
+    /// A command as `Protocol/dock-serial.md` frames it; nil for what it has no message for, or
+    /// a value it cannot carry (not finite, or past its fixed point's range).
+    static func message(for command: AccessoryCommand) -> Message? {
+        switch command {
+        case .velocity(let yaw, let pitch, let timeToLive):
+            guard let yawRate = AngularRate(radiansPerSecond: yaw), let pitchRate = AngularRate(radiansPerSecond: pitch) else {
+                return nil
+            }
+            return .setVelocity(VelocityCommand(yawRate: yawRate, pitchRate: pitchRate, timeToLive: timeToLive))
+        case .move(let yaw, let pitch, let pace):
+            guard let yawAngle = Angle(radians: yaw), let pitchAngle = Angle(radians: pitch) else { return nil }
+            let wirePace: OrientationMove.Pace
+            switch pace {
+            case .duration(let duration): wirePace = .duration(duration)
+            case .maximumSpeed(let speed):
+                guard let rate = AngularRate(radiansPerSecond: speed) else { return nil }
+                wirePace = .maximumSpeed(rate)
+            }
+            return .moveTo(OrientationMove(yaw: yawAngle, pitch: pitchAngle, pace: wirePace))
+        case .stop:
+            return .stop
+        case .indicator(let light):
+            let pattern: IndicatorState.Pattern
+            switch light.pattern {
+            case .off: pattern = .off
+            case .solid: pattern = .solid
+            case .slowBlink: pattern = .slowBlink
+            case .fastBlink: pattern = .fastBlink
+            case .pulse: pattern = .pulse
+            }
+            return .setIndicator(IndicatorState(pattern: pattern, red: light.red, green: light.green, blue: light.blue))
+        case .zoom, .recallPreset:
+            return nil
+        }
+    }
+
+    /// The command a frame of this type carries; nil for the session's own (`hello`,
+    /// `heartbeat`) and the dock's.
+    private static func kind(of type: MessageType) -> AccessoryCommand.Kind? {
+        switch type {
+        case .setVelocity: .velocity
+        case .moveTo: .move
+        case .stop: .stop
+        case .setIndicator: .indicator
+        case .hello, .heartbeat, .info, .ack, .nack, .telemetry, .event, .fault: nil
         }
     }
 
@@ -271,7 +279,7 @@ public struct AccessorySession: AccessoryLink {
         case .info(let info):
             guard state == .handshaking else { return [] }
             guard configuration.offeredVersions.contains(info.protocolVersion) else {
-                state = .incompatible
+                lifecycle.refuseAccessory()
                 return [
                     .emit(
                         .versionMismatch(
@@ -280,7 +288,7 @@ public struct AccessorySession: AccessoryLink {
                 ]
             }
             guard info.failsafeTimeout >= configuration.minimumFailsafeTimeout else {
-                state = .incompatible
+                lifecycle.refuseAccessory()
                 return [
                     .emit(
                         .failsafeTooShort(
@@ -288,43 +296,44 @@ public struct AccessorySession: AccessoryLink {
                             minimum: configuration.minimumFailsafeTimeout))
                 ]
             }
-            self.info = info
-            handshakeAttempt = configuration.handshakeAttempts  // no more hellos; wait for telemetry
+            lifecycle.described(info)
+            connection.handshakeAttempt = configuration.handshakeAttempts  // no more hellos; wait for telemetry
             // A heartbeat now gives the clock mapping its first round trip.
             return [.write(self.frame(.heartbeat, now: now))]
         case .telemetry(let telemetry):
             return telemetryReceived(telemetry, now: now)
         case .ack(let ack):
-            if let index = pending.firstIndex(where: { $0.sequence == ack.sequence && $0.type == ack.acknowledgedType }) {
-                clock.observe(sentAt: pending[index].sentAt, receivedAt: now, accessoryTime: ack.accessoryTime)
-                pending.remove(at: index)
+            if let index = connection.pending.firstIndex(where: { $0.sequence == ack.sequence && $0.type == ack.acknowledgedType }) {
+                connection.clock.observe(sentAt: connection.pending[index].sentAt, receivedAt: now, accessoryTime: ack.accessoryTime)
+                connection.pending.remove(at: index)
             }
-            return [.emit(.acknowledged(ack))]
+            // The session's own heartbeat is nobody's command: its `ack` fed the clock, and that is all.
+            guard ack.acknowledgedType != .heartbeat, ack.acknowledgedType != .hello else { return [] }
+            return [.emit(.answered(CommandID(ack.sequence), .accepted))]
         case .nack(let refusal):
-            lastRefusedType = pending.last { $0.sequence == refusal.sequence }?.type
-            pending.removeAll { $0.sequence == refusal.sequence }
+            let refusedType = connection.pending.last { $0.sequence == refusal.sequence }?.type
+            connection.pending.removeAll { $0.sequence == refusal.sequence }
             switch refusal.reason {
             case .unsupportedVersion where state == .handshaking:
-                state = .incompatible
+                lifecycle.refuseAccessory()
                 let low = UInt8(truncatingIfNeeded: refusal.detail), high = UInt8(truncatingIfNeeded: refusal.detail >> 8)
                 return [.emit(.versionMismatch(offered: configuration.offeredVersions, supported: low...max(low, high)))]
             case .notReady:
                 guard case .ready = state else { return [] }
-                poses.removeAll()
-                clock.reset()
-                handshakeAttempt = 0
+                connection.poses.removeAll()
+                connection.clock.reset()
+                connection.handshakeAttempt = 0
+                lifecycle.handshakeRestarted()
                 return [.emit(.accessoryReset)] + beginHandshake(now: now)
-            case .unknownMessage, .wrongLength, .outOfRange, .faulted, .unsupportedVersion:
-                refusalCount += 1
-                return [.emit(.refused(refusal))]
+            case .unknownMessage: return refused(refusal, .unsupported, type: refusedType)
+            case .wrongLength: return refused(refusal, .malformed, type: refusedType)
+            case .outOfRange: return refused(refusal, .outOfRange, type: refusedType)
+            case .faulted: return refused(refusal, .faulted, type: refusedType)
+            case .unsupportedVersion: return refused(refusal, .unsupportedVersion, type: refusedType)
             }
         case .event(let event):
-            guard case .ready(let isDocked) = state else { return [] }
-            if case .dockChanged(let docked) = event.kind {
-                guard docked != isDocked else { return [] }
-                state = .ready(isDocked: docked)
-                return [.emit(docked ? .docked : .undocked)]
-            }
+            guard case .ready = state else { return [] }
+            if case .dockChanged(let docked) = event.kind { return lifecycle.dockChanged(isDocked: docked) }
             return [.emit(.button(event.kind))]
         case .fault(let fault):
             // Faults still active are announced right after `info` (§5.1), before the first
@@ -335,48 +344,45 @@ public struct AccessorySession: AccessoryLink {
             case .handshaking, .disconnected, .connecting, .incompatible: return []
             }
         case .hello, .heartbeat, .setVelocity, .moveTo, .stop, .setIndicator:
-            badFrameCount += 1  // a host message coming from the accessory is nonsense
+            lifecycle.countBadFrame()  // a host message coming from the accessory is nonsense
             return []
         }
     }
 
+    /// The dock refused a frame: its command's answer (no command for the session's own).
+    private mutating func refused(_ refusal: Refusal, _ reason: CommandRefusal.Reason, type: MessageType?) -> [SessionAction] {
+        lifecycle.countRefusal()
+        let answer = CommandRefusal(reason: reason, detail: refusal.detail, command: type.flatMap(Self.kind(of:)))
+        return [.emit(.answered(CommandID(refusal.sequence), .refused(answer)))]
+    }
+
     private mutating func telemetryReceived(_ telemetry: Telemetry, now: Duration) -> [SessionAction] {
-        if case .ready = state, let previous = latestTelemetry, telemetry.accessoryTime < previous.accessoryTime {
+        if case .ready = state, let previous = connection.latestTelemetry, telemetry.accessoryTime < previous.accessoryTime {
             // The accessory's clock went back: it restarted without our noticing (§4). A new
             // handshake, as for `not_ready`.
-            poses.removeAll()
-            clock.reset()
-            latestTelemetry = nil
-            handshakeAttempt = 0
+            connection.poses.removeAll()
+            connection.clock.reset()
+            connection.latestTelemetry = nil
+            connection.handshakeAttempt = 0
+            lifecycle.handshakeRestarted()
             return [.emit(.accessoryReset)] + beginHandshake(now: now)
         }
-        clock.observeArrival(accessoryTime: telemetry.accessoryTime, receivedAt: now)
-        let sampledAt = clock.hostTime(of: telemetry.accessoryTime) ?? now
-        poses.record(
+        connection.clock.observeArrival(accessoryTime: telemetry.accessoryTime, receivedAt: now)
+        let sampledAt = connection.clock.hostTime(of: telemetry.accessoryTime) ?? now
+        connection.poses.record(
             Pose(
                 yawRadians: telemetry.yaw.radians, pitchRadians: telemetry.pitch.radians,
                 yawRadiansPerSecond: telemetry.yawRate.radiansPerSecond,
                 pitchRadiansPerSecond: telemetry.pitchRate.radiansPerSecond), at: min(sampledAt, now))
-        latestTelemetry = telemetry
-        lastTelemetryAt = now
+        connection.latestTelemetry = telemetry
+        connection.lastTelemetryAt = now
         let isDocked = telemetry.flags.contains(.docked)
         switch state {
         case .handshaking:
-            guard let info else { return [] }
-            state = .ready(isDocked: isDocked)
-            retry.reset()
-            return [.emit(.attached(info, isDocked: isDocked))]
-        case .ready(let wasDocked):
-            var actions: [SessionAction] = []
-            if isTelemetryStalled {
-                isTelemetryStalled = false
-                actions.append(.emit(.telemetryResumed))
-            }
-            if isDocked != wasDocked {
-                state = .ready(isDocked: isDocked)
-                actions.append(.emit(isDocked ? .docked : .undocked))
-            }
-            return actions
+            guard info != nil else { return [] }
+            return lifecycle.attached(isDocked: isDocked)
+        case .ready:
+            return lifecycle.telemetryArrived() + lifecycle.dockChanged(isDocked: isDocked)
         case .disconnected, .connecting, .incompatible:
             return []
         }
@@ -384,11 +390,16 @@ public struct AccessorySession: AccessoryLink {
 
     // MARK: Sending
 
+    /// The port closes: its connection goes whole.
+    private mutating func close(_ closing: LinkLifecycle.Closing, now: Duration) -> [SessionAction] {
+        connection = Connection()
+        return lifecycle.transportClosed(closing, now: now)
+    }
+
+    /// Says `hello` (the lifecycle is handshaking, and has forgotten the dock's `info`).
     private mutating func beginHandshake(now: Duration) -> [SessionAction] {
-        state = .handshaking
-        handshakeAttempt += 1
-        handshakeSentAt = now
-        info = nil
+        connection.handshakeAttempt += 1
+        connection.handshakeSentAt = now
         let hello = Hello(
             minimumVersion: configuration.offeredVersions.lowerBound,
             maximumVersion: configuration.offeredVersions.upperBound)
@@ -396,13 +407,12 @@ public struct AccessorySession: AccessoryLink {
     }
 
     private mutating func frame(_ message: Message, now: Duration) -> [UInt8] {
-        let sequence = nextSequence
-        nextSequence &+= 1
-        lastSent = now
-        lastSentSequence = sequence
+        let sequence = connection.nextSequence
+        connection.nextSequence &+= 1
+        connection.lastSent = now
         if message.type != .hello {
-            if pending.count >= 64 { pending.removeFirst() }
-            pending.append((sequence, message.type, now))
+            if connection.pending.count >= 64 { connection.pending.removeFirst() }
+            connection.pending.append((sequence, message.type, now))
         }
         do {
             return try FrameEncoder.encode(Frame(sequence: sequence, message: message))

@@ -1,11 +1,11 @@
 import DockNumbers
-public import DockProtocol
+import DockProtocol
 public import DockVocabulary
 
 /// What became of a request that was accepted.
 public struct MotionResult: Hashable, Sendable {
-    /// Messages to send to the accessory now.
-    public var messages: [Message]
+    /// Commands to give the accessory now.
+    public var commands: [AccessoryCommand]
     /// The request's fields that were clamped to the limits (the API reports them).
     public var clampedFields: [MotionParameter]
     /// The animation the request cancelled, if one was playing.
@@ -84,7 +84,7 @@ public struct MotionController: Sendable {
     ) throws(MotionError) -> MotionResult {
         var clamped: [MotionParameter] = []
         let next: Activity
-        var messages: [Message] = []
+        var commands: [AccessoryCommand] = []
         switch request {
         case .velocity(let yawRate, let pitchRate, let duration):
             guard yawRate.isFinite else { throw .notFinite(field: .yaw) }
@@ -112,14 +112,14 @@ public struct MotionController: Sendable {
             if !limits.pitchRadians.contains(targetPitch) { clamped.append(.pitch) }
             targetYaw = min(max(targetYaw, limits.yawRadians.lowerBound), limits.yawRadians.upperBound)
             targetPitch = min(max(targetPitch, limits.pitchRadians.lowerBound), limits.pitchRadians.upperBound)
-            let wirePace: OrientationMove.Pace
+            let movePace: MovePace
             let expected: Duration
             switch pace {
             case .duration(let duration):
                 guard duration > .zero, duration <= .seconds(60) else {
                     throw .outOfRange(field: .duration, allowed: 0...60)
                 }
-                wirePace = .duration(max(duration, .milliseconds(1)))
+                movePace = .duration(max(duration, .milliseconds(1)))
                 expected = duration
             case .maximumSpeed, .fastest:
                 let fastest = max(limits.yawSpeedRadiansPerSecond, limits.pitchSpeedRadiansPerSecond)
@@ -131,21 +131,20 @@ public struct MotionController: Sendable {
                 }
                 let capped = min(speed, fastest)
                 if capped < speed { clamped.append(.speed) }
-                // The wire carries whole µrad/s and refuses 0: a speed that rounds to 0 (5e-324,
-                // 4e-7 rad/s) is refused here, by name, rather than built into a frame the
-                // session's encoder would trap on.
+                // Commands carry whole µrad/s, and a move at 0 goes nowhere: a speed that rounds
+                // to 0 (5e-324, 4e-7 rad/s) is refused here, by name.
                 guard let rate = AngularRate(radiansPerSecond: capped), rate.microradiansPerSecond >= 1 else {
                     throw .outOfRange(
                         field: .speed, allowed: Self.slowestSpeedRadiansPerSecond...max(fastest, Self.slowestSpeedRadiansPerSecond))
                 }
-                wirePace = .maximumSpeed(rate)
+                movePace = .maximumSpeed(radiansPerSecond: rate.radiansPerSecond)
                 let distance = max(abs(targetYaw - (pose?.yawRadians ?? 0)), abs(targetPitch - (pose?.pitchRadians ?? 0)))
                 expected = .fromSeconds(distance / capped) ?? .seconds(60)
             }
-            messages.append(.moveTo(OrientationMove(yaw: angle(targetYaw), pitch: angle(targetPitch), pace: wirePace)))
+            commands.append(.move(yawRadians: onGrid(targetYaw), pitchRadians: onGrid(targetPitch), pace: movePace))
             next = .moving(yawRadians: targetYaw, pitchRadians: targetPitch, deadline: now + expected + .seconds(5))
         case .stop:
-            messages.append(.stop)
+            commands.append(.stop)
             next = .idle
         case .animate(let kind):
             guard let pose else { throw .notReady }
@@ -162,14 +161,14 @@ public struct MotionController: Sendable {
         }
         activity = next
         let first = tick(pose: pose, limits: limits, now: now)
-        messages += first.messages
+        commands += first.commands
         return MotionResult(
-            messages: messages, clampedFields: clamped, cancelledAnimation: cancelled,
+            commands: commands, clampedFields: clamped, cancelledAnimation: cancelled,
             finished: first.finished)
     }
 
     /// Advances the control loop: the commands for this tick, and how an activity ended if it did.
-    public mutating func tick(pose: Pose?, limits: MotionLimits, now: Duration) -> (messages: [Message], finished: MotionFinish?) {
+    public mutating func tick(pose: Pose?, limits: MotionLimits, now: Duration) -> (commands: [AccessoryCommand], finished: MotionFinish?) {
         switch activity {
         case .idle:
             return ([], nil)
@@ -201,8 +200,7 @@ public struct MotionController: Sendable {
                 let yaw = clampInto(origin.yawRadians, limits.yawRadians)
                 let pitch = clampInto(origin.pitchRadians, limits.pitchRadians)
                 activity = .settling(trajectory.kind, yawRadians: yaw, pitchRadians: pitch, deadline: now + .seconds(3))
-                let speed = AngularRate(radiansPerSecond: 0.5)!
-                return ([.moveTo(OrientationMove(yaw: angle(yaw), pitch: angle(pitch), pace: .maximumSpeed(speed)))], nil)
+                return ([.move(yawRadians: onGrid(yaw), pitchRadians: onGrid(pitch), pace: .maximumSpeed(radiansPerSecond: 0.5))], nil)
             }
             // Feed forward the trajectory's rate half a tick ahead, and pull towards where the
             // trajectory is now.
@@ -269,13 +267,15 @@ private func clampInto(_ value: Double, _ range: ClosedRange<Double>) -> Double 
     min(max(value, range.lowerBound), range.upperBound)
 }
 
-private func angle(_ radians: Double) -> Angle {
-    Angle(radians: radians) ?? Angle(microradians: 0)
+/// `value` (radians, or rad/s) on the millionth's grid commands are built on — the finest a
+/// protocol carries (dock-serial's µrad and µrad/s), so every link is sent the same numbers —
+/// or 0 where it is not finite or past ±2,147 (no request gets there: the limits clamp first).
+private func onGrid(_ value: Double) -> Double {
+    Angle(radians: value)?.radians ?? 0
 }
 
-private func velocityCommand(_ yaw: Double, _ pitch: Double, timeToLive: Duration) -> Message {
-    .setVelocity(
-        VelocityCommand(
-            yawRate: AngularRate(radiansPerSecond: yaw) ?? .zero, pitchRate: AngularRate(radiansPerSecond: pitch) ?? .zero,
-            timeToLive: max(.milliseconds(1), min(timeToLive, .seconds(5)))))
+private func velocityCommand(_ yaw: Double, _ pitch: Double, timeToLive: Duration) -> AccessoryCommand {
+    .velocity(
+        yawRadiansPerSecond: onGrid(yaw), pitchRadiansPerSecond: onGrid(pitch),
+        timeToLive: max(.milliseconds(1), min(timeToLive, .seconds(5))))
 }

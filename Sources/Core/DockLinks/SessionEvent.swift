@@ -23,10 +23,8 @@ public enum SessionEvent: Hashable, Sendable {
     case button(AccessoryEvent.Kind)
     /// A fault was raised or cleared.
     case fault(FaultReport)
-    /// The accessory refused a command.
-    case refused(Refusal)
-    /// The accessory accepted a command.
-    case acknowledged(Acknowledgement)
+    /// A command the link was given (`AccessoryLink.send`) was accepted, refused or ended.
+    case answered(CommandID, CommandAnswer)
     /// The accessory's failsafe timeout is shorter than the host can keep alive: the session
     /// refuses the accessory (idle until the port closes) rather than run it unsafely.
     case failsafeTooShort(advertised: Duration, minimum: Duration)

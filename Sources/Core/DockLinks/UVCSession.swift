@@ -1,5 +1,5 @@
 import DockNumbers
-public import DockProtocol
+import DockProtocol
 public import V4L2Protocol
 
 /// The host's side of a UVC PTZ webcam on `/dev/videoN` (`Protocol/uvc.md`), as a pure state
@@ -93,9 +93,11 @@ public struct UVCSession: AccessoryLink {
         case handshakeStop
         case handshakePose
         case poll
-        case speeds(sequence: UInt16?, type: MessageType)
-        case absolute(sequence: UInt16?, type: MessageType)
-        case zoom
+        /// A write of the speeds: the host's command `id`, or (nil) the session's own.
+        case speeds(id: CommandID?, kind: AccessoryCommand.Kind)
+        /// A write of the absolute targets.
+        case absolute(id: CommandID?, kind: AccessoryCommand.Kind)
+        case zoom(id: CommandID)
     }
 
     struct Outstanding: Hashable, Sendable {
@@ -104,67 +106,63 @@ public struct UVCSession: AccessoryLink {
         var sentAt: Duration
     }
 
+    /// What one open device holds: replaced whole when it closes.
+    struct Connection {
+        var decoder = V4L2Frame.Decoder.replies()
+        var outstanding: Outstanding?
+        /// Queries still to make during the handshake.
+        var queries: [UInt32] = []
+        var useLegacyQuery = false
+        /// The motion request waiting for the line (a newer one replaces it), and a stop of the
+        /// speeds that must go before an absolute move.
+        var queuedMotion: (purpose: Purpose, request: V4L2Frame.Request)?
+        var queuedAbsolute: (purpose: Purpose, request: V4L2Frame.Request)?
+        /// A `ZOOM_ABSOLUTE` write waiting for the line (a newer one replaces it).
+        var queuedZoom: (id: CommandID, request: V4L2Frame.Request)?
+        /// The speeds the camera was last told (0, 0 when still).
+        var speeds: (pan: Int32, tilt: Int32) = (0, 0)
+        /// A velocity stepped through absolute targets: degrees per second, and where the
+        /// commanded motion has got to (unsnapped arc-seconds) by `lastStepAt`.
+        var stepped: (yaw: Double, pitch: Double)?
+        var steppedTarget: (pan: Double, tilt: Double) = (0, 0)
+        var lastStepAt: Duration = .zero
+        var lastWrittenAbsolute: (pan: Int32, tilt: Int32)?
+        var nextStepAt: Duration = .zero
+        var velocityEndsAt: Duration?
+        var nextPollAt: Duration = .zero
+        var lastPoseAt: Duration = .zero
+        var lastRead: (pan: Int32, tilt: Int32)?
+        /// A read-back target the camera reaches later: recorded when due.
+        var pendingSample: (time: Duration, yaw: Double, pitch: Double)?
+        var previousSample: (time: Duration, yaw: Double, pitch: Double)?
+        var deadReckoned: (time: Duration, yaw: Double, pitch: Double)?
+        /// Recent poses on the host's clock.
+        var poses = PoseHistory()
+    }
+
     /// The settings.
     public let configuration: Configuration
-    public private(set) var state = AccessoryLinkState.disconnected
-    public private(set) var info: AccessoryInfo?
-    public private(set) var badFrameCount = 0
-    public private(set) var disconnectCount = 0
-    public private(set) var refusalCount = 0
-    public private(set) var isTelemetryStalled = false
-    public private(set) var lastSentSequence: UInt16?
-    public private(set) var lastRefusedType: MessageType?
-    /// The controls found and how they are classified.
+    /// Where the session is, what the camera said it is, the backoff and the counters.
+    public private(set) var lifecycle: LinkLifecycle
+    /// The controls found and how they are classified (kept while disconnected, as `info` is).
     public private(set) var controls = UVCControls()
-    /// What `QUERYCAP` said.
+    /// What `QUERYCAP` said (kept while disconnected).
     public private(set) var capability: V4L2Capability?
-    /// When the next attempt to open the device is due, while disconnected.
-    public var reconnectAt: Duration? { retry.reconnectAt }
     /// Pose reads that failed (`EIO` and the like) without the camera being gone.
     public private(set) var failedReads = 0
     /// Recent poses on the host's clock.
-    public private(set) var poses = PoseHistory()
+    public var poses: PoseHistory { connection.poses }
 
-    private var decoder = V4L2Frame.Decoder.replies()
-    private var retry: ReconnectBackoff
-    private var outstanding: Outstanding?
-    /// Queries still to make during the handshake.
-    private var queries: [UInt32] = []
-    private var useLegacyQuery = false
-    /// The motion request waiting for the line (a newer one replaces it), and a stop of the
-    /// speeds that must go before an absolute move.
-    private var queuedMotion: (purpose: Purpose, request: V4L2Frame.Request)?
-    private var queuedAbsolute: (purpose: Purpose, request: V4L2Frame.Request)?
-    /// A `ZOOM_ABSOLUTE` write waiting for the line (a newer one replaces it).
-    private var queuedZoom: V4L2Frame.Request?
-    /// Zoom writes the camera failed (`EIO`, `ERANGE`...), after the caller was answered.
-    public private(set) var failedZoomWrites = 0
-    /// The speeds the camera was last told (0, 0 when still).
-    private var speeds: (pan: Int32, tilt: Int32) = (0, 0)
-    /// A velocity stepped through absolute targets: degrees per second, and where the commanded
-    /// motion has got to (unsnapped arc-seconds) by `lastStepAt`.
-    private var stepped: (yaw: Double, pitch: Double)?
-    private var steppedTarget: (pan: Double, tilt: Double) = (0, 0)
-    private var lastStepAt: Duration = .zero
-    private var lastWrittenAbsolute: (pan: Int32, tilt: Int32)?
-    private var nextStepAt: Duration = .zero
-    private var velocityEndsAt: Duration?
-    private var nextPollAt: Duration = .zero
-    private var lastPoseAt: Duration = .zero
-    private var lastRead: (pan: Int32, tilt: Int32)?
-    /// A read-back target the camera reaches later: recorded when due.
-    private var pendingSample: (time: Duration, yaw: Double, pitch: Double)?
-    private var previousSample: (time: Duration, yaw: Double, pitch: Double)?
-    private var deadReckoned: (time: Duration, yaw: Double, pitch: Double)?
+    private var connection = Connection()
     private var nextSequence: UInt16 = 0
 
     /// Creates a session that has not started.
     public init(configuration: Configuration) {
         self.configuration = configuration
-        retry = ReconnectBackoff(initial: configuration.initialBackoff, maximum: configuration.maximumBackoff)
+        lifecycle = LinkLifecycle(initialBackoff: configuration.initialBackoff, maximumBackoff: configuration.maximumBackoff)
     }
 
-    public var protocolName: String { "uvc" }
+    public var accessoryProtocol: AccessoryProtocol { .uvc }
 
     public var baudRate: Int? { nil }
 
@@ -182,109 +180,43 @@ public struct UVCSession: AccessoryLink {
         case .handshaking, .ready: break
         }
         var deadlines: [Duration] = []
-        if let outstanding { deadlines.append(outstanding.sentAt + configuration.replyTimeout) }
+        if let outstanding = connection.outstanding { deadlines.append(outstanding.sentAt + configuration.replyTimeout) }
         if isReady {
-            if let velocityEndsAt { deadlines.append(velocityEndsAt) }
-            if stepped != nil { deadlines.append(nextStepAt) }
-            if outstanding == nil, hasReadablePose { deadlines.append(nextPollAt) }
-            if let pendingSample { deadlines.append(pendingSample.time) }
+            if let velocityEndsAt = connection.velocityEndsAt { deadlines.append(velocityEndsAt) }
+            if connection.stepped != nil { deadlines.append(connection.nextStepAt) }
+            if connection.outstanding == nil, hasReadablePose { deadlines.append(connection.nextPollAt) }
+            if let pendingSample = connection.pendingSample { deadlines.append(pendingSample.time) }
         }
         return deadlines.min()
     }
 
-    public func pose(at time: Duration) -> Pose? { poses.pose(at: time, horizon: configuration.poseHorizon) }
+    public func pose(at time: Duration) -> Pose? { connection.poses.pose(at: time, horizon: configuration.poseHorizon) }
 
-    public func poseAge(at now: Duration) -> Duration? { poses.latest.map { now - $0.time } }
+    public func poseAge(at now: Duration) -> Duration? { connection.poses.latest.map { now - $0.time } }
 
     // MARK: Events from the shell
 
-    public mutating func start(now: Duration) -> [SessionAction] {
-        switch state {
-        case .disconnected:
-            state = .connecting
-            retry.attempting()
-            return [.openTransport]
-        case .connecting, .handshaking, .ready, .incompatible:
-            return []
-        }
-    }
+    public mutating func start(now: Duration) -> [SessionAction] { lifecycle.start() }
 
     public mutating func transportOpened(now: Duration) -> [SessionAction] {
-        switch state {
-        case .connecting, .disconnected:
-            decoder = .replies()
-            outstanding = nil
-            queuedMotion = nil
-            queuedAbsolute = nil
-            queuedZoom = nil
-            speeds = (0, 0)
-            stepped = nil
-            lastWrittenAbsolute = nil
-            velocityEndsAt = nil
-            lastRead = nil
-            pendingSample = nil
-            previousSample = nil
-            deadReckoned = nil
-            controls = UVCControls()
-            controls.isDigitalByModel = configuration.isDigital
-            capability = nil
-            info = nil
-            useLegacyQuery = false
-            state = .handshaking
-            return transmit(
-                .capability,
-                V4L2Frame.Request(
-                    request: V4L2Request.queryCapability,
-                    bytes: [UInt8](repeating: 0, count: V4L2Capability.size)), now: now)
-        case .handshaking, .ready, .incompatible:
-            preconditionFailure("transportOpened in state \(state)")
-        }
+        lifecycle.transportOpened()
+        controls = UVCControls()
+        controls.isDigitalByModel = configuration.isDigital
+        capability = nil
+        return transmit(
+            .capability,
+            V4L2Frame.Request(
+                request: V4L2Request.queryCapability,
+                bytes: [UInt8](repeating: 0, count: V4L2Capability.size)), now: now)
     }
 
     public mutating func transportFailed(reason: String, now: Duration) -> [SessionAction] {
-        switch state {
-        case .connecting:
-            state = .disconnected
-            let wait = retry.schedule(now: now)
-            return [.emit(.connectFailed(reason: reason, retryAfter: wait))]
-        case .disconnected, .handshaking, .ready, .incompatible:
-            return []
-        }
+        lifecycle.transportFailed(reason: reason, now: now)
     }
 
-    public mutating func transportClosed(now: Duration) -> [SessionAction] {
-        switch state {
-        case .disconnected:
-            return []
-        case .connecting, .handshaking, .ready, .incompatible:
-            let wasUp = state != .connecting
-            state = .disconnected
-            retry.schedule(now: now)
-            disconnectCount += 1
-            poses.removeAll()
-            outstanding = nil
-            queuedMotion = nil
-            queuedAbsolute = nil
-            queuedZoom = nil
-            stepped = nil
-            velocityEndsAt = nil
-            pendingSample = nil
-            isTelemetryStalled = false
-            return wasUp ? [.closeTransport, .emit(.disconnected)] : [.closeTransport]
-        }
-    }
+    public mutating func transportClosed(now: Duration) -> [SessionAction] { close(.lost, now: now) }
 
-    public mutating func deviceAppeared(now: Duration) -> [SessionAction] {
-        switch state {
-        case .disconnected:
-            retry.reset()
-            state = .connecting
-            retry.attempting()
-            return [.openTransport]
-        case .connecting, .handshaking, .ready, .incompatible:
-            return []
-        }
-    }
+    public mutating func deviceAppeared(now: Duration) -> [SessionAction] { lifecycle.deviceAppeared() }
 
     public mutating func bytesReceived(_ bytes: [UInt8], now: Duration) -> [SessionAction] {
         switch state {
@@ -293,18 +225,18 @@ public struct UVCSession: AccessoryLink {
         }
         let replies: [V4L2Frame.Reply]
         do {
-            replies = try decoder.replies(bytes)
+            replies = try connection.decoder.replies(bytes)
         } catch {
-            badFrameCount += 1
+            lifecycle.countBadFrame()
             return []
         }
         var actions: [SessionAction] = []
         for reply in replies {
-            guard let flight = outstanding, flight.request.request == reply.request else {
-                badFrameCount += 1  // an answer to nothing asked
+            guard let flight = connection.outstanding, flight.request.request == reply.request else {
+                lifecycle.countBadFrame()  // an answer to nothing asked
                 continue
             }
-            outstanding = nil
+            connection.outstanding = nil
             if reply.errno == LinuxErrno.noDevice {
                 return actions + transportClosed(now: now)  // unplugged: reopen when it is back
             }
@@ -317,113 +249,127 @@ public struct UVCSession: AccessoryLink {
     public mutating func tick(now: Duration) -> [SessionAction] {
         switch state {
         case .disconnected:
-            guard retry.takeIfDue(now: now) else { return [] }
-            state = .connecting
-            retry.attempting()
-            return [.openTransport]
+            return lifecycle.reconnectIfDue(now: now)
         case .connecting, .incompatible:
             return []
         case .handshaking, .ready:
             break
         }
-        if let flight = outstanding, now - flight.sentAt >= configuration.replyTimeout {
+        if let flight = connection.outstanding, now - flight.sentAt >= configuration.replyTimeout {
             return transportClosed(now: now)  // the device stopped answering: as gone
         }
         guard isReady else { return [] }
         var actions: [SessionAction] = []
-        if let ends = velocityEndsAt, now >= ends {
+        if let ends = connection.velocityEndsAt, now >= ends {
             // The time-to-live UVC cannot keep: the host keeps it.
-            velocityEndsAt = nil
-            actions += halt(sequence: nil, type: .stop, now: now)
+            connection.velocityEndsAt = nil
+            actions += halt(id: nil, now: now)
         }
-        if stepped != nil, now >= nextStepAt { stepAbsolute(now: now) }
-        if let pending = pendingSample, now >= pending.time {
-            pendingSample = nil
+        if connection.stepped != nil, now >= connection.nextStepAt { stepAbsolute(now: now) }
+        if let pending = connection.pendingSample, now >= pending.time {
+            connection.pendingSample = nil
             record(yaw: pending.yaw, pitch: pending.pitch, at: pending.time, now: now)
         }
         if !hasReadablePose { deadReckon(now: now) }
-        if hasReadablePose, now - lastPoseAt > configuration.poseStallTimeout, !isTelemetryStalled {
-            isTelemetryStalled = true
-            actions.append(.emit(.telemetryStalled))
-        }
+        if hasReadablePose, now - connection.lastPoseAt > configuration.poseStallTimeout { actions += lifecycle.telemetryStalled() }
         return actions + sendNext(now: now)
     }
 
-    public mutating func send(_ message: Message, now: Duration) -> [SessionAction] {
-        guard isReady else { return [] }
-        let sequence = nextSequence
+    /// Queues the controls' writes for the command (a newer motion replaces one still waiting);
+    /// what needs no write — the speeds already in force, a velocity stepped through absolute
+    /// targets, a stop without speed controls — is in force at once. What the camera has no
+    /// control for, an indicator and presets are refused at once.
+    public mutating func send(_ command: AccessoryCommand, now: Duration) -> SentCommand {
+        guard isReady else { return .dropped }
+        let id = CommandID(nextSequence)
         nextSequence &+= 1
-        lastSentSequence = sequence
-        switch message {
-        case .setVelocity(let velocity):
-            let yaw = velocity.yawRate.radiansPerSecond * 180 / .pi, pitch = velocity.pitchRate.radiansPerSecond * 180 / .pi
+        switch command {
+        case .velocity(let yawRate, let pitchRate, let timeToLive):
+            let yaw = yawRate * 180 / .pi, pitch = pitchRate * 180 / .pi
             let moving = yaw != 0 || pitch != 0
-            velocityEndsAt = moving ? now + velocity.timeToLive : nil
+            connection.velocityEndsAt = moving ? now + timeToLive : nil
             switch controls.velocity {
             case .speedControls:
                 let wanted = speedValues(yaw: yaw, pitch: pitch)
-                if wanted == speeds, queuedMotion == nil {
-                    return [.emit(.acknowledged(acknowledgement(sequence, .setVelocity)))] + sendNext(now: now)
+                if wanted == connection.speeds, connection.queuedMotion == nil {
+                    return SentCommand(id: id, actions: [.emit(.answered(id, .accepted))] + sendNext(now: now))
                 }
-                queueSpeeds(wanted, sequence: sequence, type: .setVelocity)
+                queueSpeeds(wanted, id: id, kind: .velocity)
             case .steppedAbsolute:
                 if moving {
-                    if stepped == nil {
-                        steppedTarget = startingTarget()
-                        lastStepAt = now
+                    if connection.stepped == nil {
+                        connection.steppedTarget = startingTarget()
+                        connection.lastStepAt = now
                     } else {
                         advanceStepped(to: now)  // the old rate up to now, the new one from here
                     }
-                    stepped = (yaw, pitch)
+                    connection.stepped = (yaw, pitch)
                     stepAbsolute(now: now)
                 } else {
-                    stepped = nil
+                    connection.stepped = nil
                 }
-                return [.emit(.acknowledged(acknowledgement(sequence, .setVelocity)))] + sendNext(now: now)
+                return SentCommand(id: id, actions: [.emit(.answered(id, .accepted))] + sendNext(now: now))
             case .none:
-                return refuse(sequence, .setVelocity, reason: .unknownMessage)
+                return SentCommand(id: id, actions: refuse(id, .velocity, reason: .unsupported))
             }
-        case .moveTo(let move):
+        case .move(let yaw, let pitch, _):
             guard controls.panAbsolute != nil || controls.tiltAbsolute != nil else {
-                return refuse(sequence, .moveTo, reason: .unknownMessage)
+                return SentCommand(id: id, actions: refuse(id, .move, reason: .unsupported))
             }
-            velocityEndsAt = nil
-            stepped = nil
-            if speeds != (0, 0) { queueSpeeds((0, 0), sequence: nil, type: .stop) }
-            let target = (pan: move.yaw.radians * 180 / .pi * 3600, tilt: move.pitch.radians * 180 / .pi * 3600)
-            steppedTarget = target
-            queuedAbsolute = absoluteRequest(target, purpose: .absolute(sequence: sequence, type: .moveTo))
+            connection.velocityEndsAt = nil
+            connection.stepped = nil
+            if connection.speeds != (0, 0) { queueSpeeds((0, 0), id: nil, kind: .stop) }
+            let target = (pan: yaw * 180 / .pi * 3600, tilt: pitch * 180 / .pi * 3600)
+            connection.steppedTarget = target
+            connection.queuedAbsolute = absoluteRequest(target, purpose: .absolute(id: id, kind: .move))
         case .stop:
-            velocityEndsAt = nil
-            return halt(sequence: sequence, type: .stop, now: now)
-        case .heartbeat, .setIndicator, .hello:
-            // Nothing to keep alive, no indicator: nothing goes to the camera.
-            return [.emit(.acknowledged(acknowledgement(sequence, message.type)))]
-        case .info, .ack, .nack, .telemetry, .event, .fault:
-            preconditionFailure("the host sent an accessory's message: \(message)")
+            connection.velocityEndsAt = nil
+            return SentCommand(id: id, actions: halt(id: id, now: now))
+        case .zoom(let fraction):
+            guard let zoom = controls.zoomAbsolute else { return SentCommand(id: id, actions: refuse(id, .zoom, reason: .unsupported)) }
+            guard fraction.isFinite else { return SentCommand(id: id, actions: refuse(id, .zoom, reason: .outOfRange)) }
+            connection.queuedZoom = (
+                id,
+                V4L2Frame.Request(
+                    request: V4L2Request.setExtendedControls,
+                    bytes: V4L2ExtendedControls.encode([(zoom.id, zoomValue(fraction, zoom))]))
+            )
+        case .indicator, .recallPreset:
+            return SentCommand(id: id, actions: refuse(id, command.kind, reason: .unsupported))
         }
-        return sendNext(now: now)
+        return SentCommand(id: id, actions: sendNext(now: now))
+    }
+
+    /// `ZOOM_ABSOLUTE`'s minimum plus `fraction` (clamped to 0…1) of its range, snapped to its
+    /// step, as a fraction of the range again; nil without an absolute zoom (a camera with
+    /// `ZOOM_CONTINUOUS` only, or none), out of session, or for a fraction that is not finite.
+    public func zoomFraction(nearest fraction: Double) -> Double? {
+        guard isReady, let zoom = controls.zoomAbsolute, fraction.isFinite else { return nil }
+        let low = Double(zoom.minimum), span = Double(zoom.maximum) - Double(zoom.minimum)
+        return span > 0 ? (Double(zoomValue(fraction, zoom)) - low) / span : 0
+    }
+
+    private func zoomValue(_ fraction: Double, _ zoom: V4L2ControlDescription) -> Int32 {
+        let low = Double(zoom.minimum), span = Double(zoom.maximum) - Double(zoom.minimum)
+        return UVCControls.absoluteValue(arcSeconds: low + min(max(fraction, 0), 1) * span, control: zoom)
     }
 
     // MARK: Motion
 
-    private var isReady: Bool {
-        if case .ready = state { return true }
-        return false
-    }
+    private var isReady: Bool { lifecycle.isReady }
 
     private var hasReadablePose: Bool { controls.panAbsolute != nil || controls.tiltAbsolute != nil }
 
     /// Stops: both speeds 0 (always written, even when they already are: a stop must reach the
     /// camera), a stepped velocity ended where its target is.
-    private mutating func halt(sequence: UInt16?, type: MessageType, now: Duration) -> [SessionAction] {
-        stepped = nil
+    private mutating func halt(id: CommandID?, now: Duration) -> [SessionAction] {
+        connection.stepped = nil
         switch controls.velocity {
         case .speedControls:
-            queueSpeeds((0, 0), sequence: sequence, type: type)
+            queueSpeeds((0, 0), id: id, kind: .stop)
             return sendNext(now: now)
         case .steppedAbsolute, .none:
-            return (sequence.map { [.emit(.acknowledged(acknowledgement($0, type)))] } ?? []) + sendNext(now: now)
+            return (id.map { [.emit(.answered($0, .accepted))] } ?? []) + sendNext(now: now)
         }
     }
 
@@ -435,13 +381,13 @@ public struct UVCSession: AccessoryLink {
         )
     }
 
-    private mutating func queueSpeeds(_ wanted: (pan: Int32, tilt: Int32), sequence: UInt16?, type: MessageType) {
-        speeds = wanted
+    private mutating func queueSpeeds(_ wanted: (pan: Int32, tilt: Int32), id: CommandID?, kind: AccessoryCommand.Kind) {
+        connection.speeds = wanted
         var list: [(id: UInt32, value: Int32)] = []
         if controls.panSpeed != nil { list.append((V4L2ControlID.panSpeed, wanted.pan)) }
         if controls.tiltSpeed != nil { list.append((V4L2ControlID.tiltSpeed, wanted.tilt)) }
-        queuedMotion = (
-            .speeds(sequence: sequence, type: type),
+        connection.queuedMotion = (
+            .speeds(id: id, kind: kind),
             V4L2Frame.Request(request: V4L2Request.setExtendedControls, bytes: V4L2ExtendedControls.encode(list))
         )
     }
@@ -452,7 +398,7 @@ public struct UVCSession: AccessoryLink {
         -> (purpose: Purpose, request: V4L2Frame.Request)
     {
         var list: [(id: UInt32, value: Int32)] = []
-        var written = lastWrittenAbsolute ?? lastRead ?? (0, 0)
+        var written = connection.lastWrittenAbsolute ?? connection.lastRead ?? (0, 0)
         if let pan = controls.panAbsolute {
             written.pan = UVCControls.absoluteValue(arcSeconds: narrowed(target.pan, configuration.yawDegrees), control: pan)
             list.append((pan.id, written.pan))
@@ -461,7 +407,7 @@ public struct UVCSession: AccessoryLink {
             written.tilt = UVCControls.absoluteValue(arcSeconds: narrowed(target.tilt, configuration.pitchDegrees), control: tilt)
             list.append((tilt.id, written.tilt))
         }
-        lastWrittenAbsolute = written
+        connection.lastWrittenAbsolute = written
         return (purpose, V4L2Frame.Request(request: V4L2Request.setExtendedControls, bytes: V4L2ExtendedControls.encode(list)))
     }
 
@@ -471,14 +417,14 @@ public struct UVCSession: AccessoryLink {
     }
 
     private func startingTarget() -> (pan: Double, tilt: Double) {
-        if let written = lastWrittenAbsolute { return (Double(written.pan), Double(written.tilt)) }
-        if let read = lastRead { return (Double(read.pan), Double(read.tilt)) }
+        if let written = connection.lastWrittenAbsolute { return (Double(written.pan), Double(written.tilt)) }
+        if let read = connection.lastRead { return (Double(read.pan), Double(read.tilt)) }
         return (0, 0)
     }
 
     /// The rate of a stepped velocity, capped at what the motors follow, arc-seconds per second.
     private var steppedRate: (pan: Double, tilt: Double) {
-        guard let rate = stepped else { return (0, 0) }
+        guard let rate = connection.stepped else { return (0, 0) }
         let cap = configuration.absoluteDegreesPerSecond
         func clampRate(_ r: Double) -> Double { min(max(r, -cap), cap) * 3600 }
         return (clampRate(rate.yaw), clampRate(rate.pitch))
@@ -495,36 +441,32 @@ public struct UVCSession: AccessoryLink {
     /// Moves the commanded motion on to `now` at the stepped rate: the time that passed, not a
     /// step per call, so a tracker's thirty velocities a second move it no faster than one.
     private mutating func advanceStepped(to now: Duration) {
-        let rate = steppedRate, seconds = (now - lastStepAt).secondsValue
-        lastStepAt = now
-        steppedTarget = bounded((steppedTarget.pan + rate.pan * seconds, steppedTarget.tilt + rate.tilt * seconds))
+        let rate = steppedRate, seconds = (now - connection.lastStepAt).secondsValue
+        connection.lastStepAt = now
+        connection.steppedTarget = bounded(
+            (connection.steppedTarget.pan + rate.pan * seconds, connection.steppedTarget.tilt + rate.tilt * seconds))
     }
 
     /// A stepped velocity's next target: the commanded motion, added up unsnapped so slow rates
     /// still advance, one `stepInterval` ahead (so the motors never wait for the next write);
     /// written when the snapped target moves.
     private mutating func stepAbsolute(now: Duration) {
-        guard stepped != nil else { return }
+        guard connection.stepped != nil else { return }
         advanceStepped(to: now)
         let rate = steppedRate, lead = configuration.stepInterval.secondsValue
-        let target = bounded((steppedTarget.pan + rate.pan * lead, steppedTarget.tilt + rate.tilt * lead))
-        nextStepAt = now + configuration.stepInterval
-        let before = lastWrittenAbsolute
-        let request = absoluteRequest(target, purpose: .absolute(sequence: nil, type: .setVelocity))
-        if let before, let after = lastWrittenAbsolute, before == after { return }
-        queuedAbsolute = request
+        let target = bounded((connection.steppedTarget.pan + rate.pan * lead, connection.steppedTarget.tilt + rate.tilt * lead))
+        connection.nextStepAt = now + configuration.stepInterval
+        let before = connection.lastWrittenAbsolute
+        let request = absoluteRequest(target, purpose: .absolute(id: nil, kind: .velocity))
+        if let before, let after = connection.lastWrittenAbsolute, before == after { return }
+        connection.queuedAbsolute = request
     }
 
-    private mutating func refuse(_ sequence: UInt16, _ type: MessageType, reason: Refusal.Reason, detail: UInt16 = 0)
-        -> [SessionAction]
-    {
-        refusalCount += 1
-        lastRefusedType = type
-        return [.emit(.refused(Refusal(sequence: sequence, refusedTypeCode: type.rawValue, reason: reason, detail: detail)))]
-    }
-
-    private func acknowledgement(_ sequence: UInt16, _ type: MessageType) -> Acknowledgement {
-        Acknowledgement(sequence: sequence, acknowledgedType: type, accessoryTime: AccessoryTimestamp(microseconds: 0))
+    private mutating func refuse(
+        _ id: CommandID, _ kind: AccessoryCommand.Kind, reason: CommandRefusal.Reason, detail: UInt16 = 0
+    ) -> [SessionAction] {
+        lifecycle.countRefusal()
+        return [.emit(.answered(id, .refused(CommandRefusal(reason: reason, detail: detail, command: kind))))]
     }
 
     // MARK: The line
@@ -532,21 +474,21 @@ public struct UVCSession: AccessoryLink {
     /// Puts what is due on the line when nothing is out: a stop of the speeds or a velocity
     /// first, then an absolute target, then a pose read.
     private mutating func sendNext(now: Duration) -> [SessionAction] {
-        guard isReady, outstanding == nil else { return [] }
-        if let motion = queuedMotion {
-            queuedMotion = nil
+        guard isReady, connection.outstanding == nil else { return [] }
+        if let motion = connection.queuedMotion {
+            connection.queuedMotion = nil
             return transmit(motion.purpose, motion.request, now: now)
         }
-        if let absolute = queuedAbsolute {
-            queuedAbsolute = nil
+        if let absolute = connection.queuedAbsolute {
+            connection.queuedAbsolute = nil
             return transmit(absolute.purpose, absolute.request, now: now)
         }
-        if let zoom = queuedZoom {
-            queuedZoom = nil
-            return transmit(.zoom, zoom, now: now)
+        if let zoom = connection.queuedZoom {
+            connection.queuedZoom = nil
+            return transmit(.zoom(id: zoom.id), zoom.request, now: now)
         }
-        if hasReadablePose, now >= nextPollAt {
-            nextPollAt = now + configuration.pollInterval
+        if hasReadablePose, now >= connection.nextPollAt {
+            connection.nextPollAt = now + configuration.pollInterval
             return transmit(.poll, poseRequest(), now: now)
         }
         return []
@@ -558,7 +500,7 @@ public struct UVCSession: AccessoryLink {
     }
 
     private mutating func transmit(_ purpose: Purpose, _ request: V4L2Frame.Request, now: Duration) -> [SessionAction] {
-        outstanding = Outstanding(purpose: purpose, request: request, sentAt: now)
+        connection.outstanding = Outstanding(purpose: purpose, request: request, sentAt: now)
         return [.write(request.encode())]
     }
 
@@ -571,7 +513,7 @@ public struct UVCSession: AccessoryLink {
                 return handshakeFailed(now: now)  // not a V4L2 device
             }
             self.capability = capability
-            queries = V4L2ControlID.ptzControls
+            connection.queries = V4L2ControlID.ptzControls
             return nextQuery(now: now)
         case .query(let id, let legacy):
             switch reply.errno {
@@ -579,8 +521,8 @@ public struct UVCSession: AccessoryLink {
                 let decoded = legacy ? try? V4L2QueryControl.decode(reply.bytes) : try? V4L2QueryExtendedControl.decode(reply.bytes)
                 if let control = decoded, control.id == id, !control.flags.contains(.disabled) { controls.found[id] = control }
             case LinuxErrno.notTTY where !legacy:
-                useLegacyQuery = true  // an old driver: the 32-bit query, this control again
-                queries.insert(id, at: 0)
+                connection.useLegacyQuery = true  // an old driver: the 32-bit query, this control again
+                connection.queries.insert(id, at: 0)
             case LinuxErrno.io:
                 controls.failing.insert(id)  // firmware that does not answer it: do without
             default:
@@ -598,39 +540,32 @@ public struct UVCSession: AccessoryLink {
                 return sendNext(now: now)
             }
             return poseRead(reply, now: now) + sendNext(now: now)
-        case .speeds(let sequence, let type), .absolute(let sequence, let type):
+        case .speeds(let id, let kind), .absolute(let id, let kind):
             guard reply.errno == 0 else {
-                if case .speeds = purpose { speeds = (0, 0) }  // not known to move: a later stop is written anyway
-                if case .absolute = purpose { lastWrittenAbsolute = nil }
-                guard let sequence else { return sendNext(now: now) }
-                let reason: Refusal.Reason = reply.errno == LinuxErrno.range || reply.errno == LinuxErrno.invalid ? .outOfRange : .faulted
-                return refuse(sequence, type, reason: reason, detail: UInt16(clamping: reply.errno)) + sendNext(now: now)
+                if case .speeds = purpose { connection.speeds = (0, 0) }  // not known to move: a later stop is written anyway
+                if case .absolute = purpose { connection.lastWrittenAbsolute = nil }
+                guard let id else { return sendNext(now: now) }
+                return refuse(id, kind, reason: Self.reason(errno: reply.errno), detail: UInt16(clamping: reply.errno)) + sendNext(now: now)
             }
-            return (sequence.map { [.emit(.acknowledged(acknowledgement($0, type)))] } ?? []) + sendNext(now: now)
-        case .zoom:
-            if reply.errno != 0 { failedZoomWrites += 1 }
-            return sendNext(now: now)
+            return (id.map { [.emit(.answered($0, .accepted))] } ?? []) + sendNext(now: now)
+        case .zoom(let id):
+            guard reply.errno == 0 else {
+                return refuse(id, .zoom, reason: Self.reason(errno: reply.errno), detail: UInt16(clamping: reply.errno))
+                    + sendNext(now: now)
+            }
+            return [.emit(.answered(id, .accepted))] + sendNext(now: now)
         }
     }
 
-    /// Zooms through `ZOOM_ABSOLUTE`: its minimum plus `fraction` of its range, snapped to its
-    /// step, in one `S_EXT_CTRLS`; the caller is answered at once with the fraction that makes
-    /// (a write the camera then fails is counted in `failedZoomWrites`). Nil without an
-    /// absolute zoom (a camera with `ZOOM_CONTINUOUS` only, or none) or out of session.
-    public mutating func setZoom(_ fraction: Double, now: Duration) -> (actions: [SessionAction], fraction: Double)? {
-        guard isReady, let zoom = controls.zoomAbsolute, fraction.isFinite else { return nil }
-        let low = Double(zoom.minimum), span = Double(zoom.maximum) - Double(zoom.minimum)
-        let value = UVCControls.absoluteValue(arcSeconds: low + min(max(fraction, 0), 1) * span, control: zoom)
-        queuedZoom = V4L2Frame.Request(
-            request: V4L2Request.setExtendedControls,
-            bytes: V4L2ExtendedControls.encode([(zoom.id, value)]))
-        return (sendNext(now: now), span > 0 ? (Double(value) - low) / span : 0)
+    /// A control write's errno as a refusal: a value the control does not take, or a fault.
+    private static func reason(errno: Int32) -> CommandRefusal.Reason {
+        errno == LinuxErrno.range || errno == LinuxErrno.invalid ? .outOfRange : .faulted
     }
 
     private mutating func nextQuery(now: Duration) -> [SessionAction] {
-        guard !queries.isEmpty else { return afterEnumeration(now: now) }
-        let id = queries.removeFirst()
-        if useLegacyQuery {
+        guard !connection.queries.isEmpty else { return afterEnumeration(now: now) }
+        let id = connection.queries.removeFirst()
+        if connection.useLegacyQuery {
             return transmit(
                 .query(id, legacy: true),
                 V4L2Frame.Request(
@@ -649,7 +584,7 @@ public struct UVCSession: AccessoryLink {
     private mutating func afterEnumeration(now: Duration) -> [SessionAction] {
         guard controls.panTilt != .none else { return handshakeFailed(now: now) }
         guard controls.velocity == .speedControls else { return readFirstPose(now: now) }
-        speeds = (0, 0)
+        connection.speeds = (0, 0)
         var list: [(id: UInt32, value: Int32)] = []
         if controls.panSpeed != nil { list.append((V4L2ControlID.panSpeed, 0)) }
         if controls.tiltSpeed != nil { list.append((V4L2ControlID.tiltSpeed, 0)) }
@@ -668,43 +603,39 @@ public struct UVCSession: AccessoryLink {
     @discardableResult
     private mutating func poseRead(_ reply: V4L2Frame.Reply, now: Duration) -> [SessionAction] {
         guard let decoded = try? V4L2ExtendedControls.decode(reply.bytes) else {
-            badFrameCount += 1
+            lifecycle.countBadFrame()
             return []
         }
-        var read = lastRead ?? (0, 0)
+        var read = connection.lastRead ?? (0, 0)
         for control in decoded.controls {
             if control.id == V4L2ControlID.panAbsolute { read.pan = control.value }
             if control.id == V4L2ControlID.tiltAbsolute { read.tilt = control.value }
         }
         let yaw = Double(read.pan) / 3600 * .pi / 180, pitch = Double(read.tilt) / 3600 * .pi / 180
-        let changed = lastRead.map { $0 != read } ?? true
-        let previous = lastRead
-        lastRead = read
-        lastPoseAt = now
+        let changed = connection.lastRead.map { $0 != read } ?? true
+        let previous = connection.lastRead
+        connection.lastRead = read
+        connection.lastPoseAt = now
         if configuration.readBackIsTarget, changed, let previous, configuration.motionLag > .zero {
             // The camera answers its target: it is still where it was, and there `motionLag` on.
             let oldYaw = Double(previous.pan) / 3600 * .pi / 180, oldPitch = Double(previous.tilt) / 3600 * .pi / 180
             record(yaw: oldYaw, pitch: oldPitch, at: now, now: now)
-            pendingSample = (now + configuration.motionLag, yaw, pitch)
-        } else if pendingSample == nil {
+            connection.pendingSample = (now + configuration.motionLag, yaw, pitch)
+        } else if connection.pendingSample == nil {
             record(yaw: yaw, pitch: pitch, at: now, now: now)
         }
-        if isTelemetryStalled {
-            isTelemetryStalled = false
-            return [.emit(.telemetryResumed)]
-        }
-        return []
+        return lifecycle.telemetryArrived()
     }
 
     private mutating func record(yaw: Double, pitch: Double, at time: Duration, now: Duration) {
         var yawRate = 0.0, pitchRate = 0.0
-        if let previous = previousSample, time > previous.time {
+        if let previous = connection.previousSample, time > previous.time {
             let span = (time - previous.time).secondsValue
             yawRate = (yaw - previous.yaw) / span
             pitchRate = (pitch - previous.pitch) / span
         }
-        previousSample = (time, yaw, pitch)
-        poses.record(
+        connection.previousSample = (time, yaw, pitch)
+        connection.poses.record(
             Pose(yawRadians: yaw, pitchRadians: pitch, yawRadiansPerSecond: yawRate, pitchRadiansPerSecond: pitchRate),
             at: min(time, now))
     }
@@ -712,18 +643,24 @@ public struct UVCSession: AccessoryLink {
     /// A camera with speed controls only: the pose is the speeds told, added up.
     private mutating func deadReckon(now: Duration) {
         let unit = configuration.degreesPerSecondPerSpeedUnit * .pi / 180
-        let yawRate = Double(speeds.pan) * unit, pitchRate = Double(speeds.tilt) * unit
-        var state = deadReckoned ?? (now, 0, 0)
+        let yawRate = Double(connection.speeds.pan) * unit, pitchRate = Double(connection.speeds.tilt) * unit
+        var state = connection.deadReckoned ?? (now, 0, 0)
         let span = (now - state.time).secondsValue
         state = (now, state.yaw + yawRate * span, state.pitch + pitchRate * span)
-        deadReckoned = state
-        poses.record(
+        connection.deadReckoned = state
+        connection.poses.record(
             Pose(yawRadians: state.yaw, pitchRadians: state.pitch, yawRadiansPerSecond: yawRate, pitchRadiansPerSecond: pitchRate),
             at: now)
     }
 
     private mutating func handshakeFailed(now: Duration) -> [SessionAction] {
-        transportClosed(now: now).filter { $0 != .emit(.disconnected) } + [.emit(.handshakeFailed)]
+        close(.handshakeFailed, now: now)
+    }
+
+    /// The device closes: its connection goes whole.
+    private mutating func close(_ closing: LinkLifecycle.Closing, now: Duration) -> [SessionAction] {
+        connection = Connection()
+        return lifecycle.transportClosed(closing, now: now)
     }
 
     private mutating func attach(now: Duration) -> [SessionAction] {
@@ -763,11 +700,8 @@ public struct UVCSession: AccessoryLink {
             model: String((configuration.displayName.isEmpty ? card : configuration.displayName).prefix(32)),
             firmwareVersion: String("\(capability?.driver ?? "v4l2") \(capability?.versionText ?? "")".prefix(32)),
             serialNumber: String((configuration.identifier.isEmpty ? (capability?.busInfo ?? card) : configuration.identifier).prefix(32)))
-        info = attached
-        state = .ready(isDocked: true)
-        retry.reset()
-        nextPollAt = now + configuration.pollInterval
-        lastPoseAt = now
-        return [.emit(.attached(attached, isDocked: true))]
+        connection.nextPollAt = now + configuration.pollInterval
+        connection.lastPoseAt = now
+        return lifecycle.attached(attached, isDocked: true)
     }
 }

@@ -1,5 +1,5 @@
 import DockNumbers
-public import DockProtocol
+import DockProtocol
 public import VISCAProtocol
 
 /// The host's side of a Sony VISCA camera (`Protocol/visca.md`), as a pure state machine behind
@@ -76,7 +76,7 @@ public struct VISCASession: AccessoryLink {
 
     /// What a request in flight is.
     enum Request: Hashable, Sendable {
-        case command(VISCACommand, sequence: UInt16, type: MessageType)
+        case command(VISCACommand, id: CommandID, kind: AccessoryCommand.Kind)
         case inquiry(VISCACommand)
         case resetSequence
         case handshake(VISCACommand)
@@ -104,18 +104,38 @@ public struct VISCASession: AccessoryLink {
         }
     }
 
+    /// What one open port holds: replaced whole when the port closes.
+    struct Connection {
+        var decoder = VISCAPacketDecoder()
+        /// The command (or handshake step) waiting for its answer.
+        var inFlight: InFlight?
+        /// The pose inquiry waiting for its answer: inquiries use no socket, so one may be out
+        /// beside a command (and a stop never waits for a poll).
+        var inquiry: InFlight?
+        /// The motion command waiting for the line (a newer one replaces it).
+        var queued: Request?
+        /// Sockets holding an accepted command until its Completion.
+        var busySockets: [UInt8: Request] = [:]
+        /// When a command refused for a full buffer goes again.
+        var retryAt: Duration?
+        var nextPollAt: Duration = .zero
+        var lastPoseAt: Duration = .zero
+        var nextIPSequence: UInt32 = 0
+        /// What the camera does once every sent and queued command has taken effect.
+        var drive = Drive.stopped
+        /// When the velocity in force runs out (the time-to-live the camera cannot keep).
+        var velocityEndsAt: Duration?
+        var version: VISCAVersion?
+        var handshakeSteps: [VISCACommand] = []
+        var previousSample: (time: Duration, yaw: Double, pitch: Double)?
+        /// Recent poses on the host's clock.
+        var poses = PoseHistory()
+    }
+
     /// The settings.
     public let configuration: Configuration
-    public private(set) var state = AccessoryLinkState.disconnected
-    public private(set) var info: AccessoryInfo?
-    public private(set) var badFrameCount = 0
-    public private(set) var disconnectCount = 0
-    public private(set) var refusalCount = 0
-    public private(set) var isTelemetryStalled = false
-    public private(set) var lastSentSequence: UInt16?
-    public private(set) var lastRefusedType: MessageType?
-    /// When the next attempt to open the port is due, while disconnected.
-    public var reconnectAt: Duration? { retry.reconnectAt }
+    /// Where the session is, what the camera said it is, the backoff and the counters.
+    public private(set) var lifecycle: LinkLifecycle
     /// The smoothed round trip of requests answered at their first sending.
     public private(set) var smoothedRoundTrip: Duration?
     /// Pose replies received.
@@ -125,42 +145,22 @@ public struct VISCASession: AccessoryLink {
     /// Commands written to the line (each resend counts again).
     public private(set) var commandsWritten = 0
     /// Recent poses on the host's clock.
-    public private(set) var poses = PoseHistory()
+    public var poses: PoseHistory { connection.poses }
 
-    private var decoder = VISCAPacketDecoder()
-    private var retry: ReconnectBackoff
-    /// The command (or handshake step) waiting for its answer.
-    private var inFlight: InFlight?
-    /// The pose inquiry waiting for its answer: inquiries use no socket, so one may be out
-    /// beside a command (and a stop never waits for a poll).
-    private var inquiry: InFlight?
-    /// The motion command waiting for the line (a newer one replaces it).
-    private var queued: Request?
-    /// Sockets holding an accepted command until its Completion.
-    private var busySockets: [UInt8: Request] = [:]
-    private var retryAt: Duration?
-    private var nextPollAt: Duration = .zero
-    private var lastPoseAt: Duration = .zero
+    private var connection = Connection()
     private var roundTripVariance: Duration = .zero
-    private var nextIPSequence: UInt32 = 0
     private var nextSequence: UInt16 = 0
-    /// What the camera does once every sent and queued command has taken effect.
-    private var drive = Drive.stopped
-    /// When the velocity in force runs out (the time-to-live the camera cannot keep).
-    private var velocityEndsAt: Duration?
-    private var version: VISCAVersion?
-    private var handshakeSteps: [VISCACommand] = []
-    private var previousSample: (time: Duration, yaw: Double, pitch: Double)?
+    /// Which of the profile's serial speeds the next port opens at.
     private var baudProbe = 0
     private var timeoutBackoff = 1
 
     /// Creates a session that has not started.
     public init(configuration: Configuration) {
         self.configuration = configuration
-        retry = ReconnectBackoff(initial: configuration.initialBackoff, maximum: configuration.maximumBackoff)
+        lifecycle = LinkLifecycle(initialBackoff: configuration.initialBackoff, maximumBackoff: configuration.maximumBackoff)
     }
 
-    public var protocolName: String { "visca" }
+    public var accessoryProtocol: AccessoryProtocol { .visca }
 
     /// On a serial line, the speed to open it at: the profile's speeds in turn, moving on after
     /// each handshake that found nothing; nil over the network.
@@ -182,11 +182,11 @@ public struct VISCASession: AccessoryLink {
         case .handshaking, .ready: break
         }
         var deadlines: [Duration] = []
-        if let inFlight { deadlines.append(inFlight.sentAt + replyTimeout) }
-        if let inquiry { deadlines.append(inquiry.sentAt + replyTimeout) }
-        if let retryAt { deadlines.append(retryAt) }
-        if let velocityEndsAt { deadlines.append(velocityEndsAt) }
-        if inquiry == nil, case .ready = state { deadlines.append(nextPollAt) }
+        if let inFlight = connection.inFlight { deadlines.append(inFlight.sentAt + replyTimeout) }
+        if let inquiry = connection.inquiry { deadlines.append(inquiry.sentAt + replyTimeout) }
+        if let retryAt = connection.retryAt { deadlines.append(retryAt) }
+        if let velocityEndsAt = connection.velocityEndsAt { deadlines.append(velocityEndsAt) }
+        if connection.inquiry == nil, case .ready = state { deadlines.append(connection.nextPollAt) }
         return deadlines.min()
     }
 
@@ -201,102 +201,41 @@ public struct VISCASession: AccessoryLink {
         return min(base * timeoutBackoff, range.upperBound)
     }
 
-    public func pose(at time: Duration) -> Pose? { poses.pose(at: time, horizon: configuration.poseHorizon) }
+    public func pose(at time: Duration) -> Pose? { connection.poses.pose(at: time, horizon: configuration.poseHorizon) }
 
-    public func poseAge(at now: Duration) -> Duration? { poses.latest.map { now - $0.time } }
+    public func poseAge(at now: Duration) -> Duration? { connection.poses.latest.map { now - $0.time } }
 
     // MARK: Events from the shell
 
-    public mutating func start(now: Duration) -> [SessionAction] {
-        switch state {
-        case .disconnected:
-            state = .connecting
-            retry.attempting()
-            return [.openTransport]
-        case .connecting, .handshaking, .ready, .incompatible:
-            return []
-        }
-    }
+    public mutating func start(now: Duration) -> [SessionAction] { lifecycle.start() }
 
     public mutating func transportOpened(now: Duration) -> [SessionAction] {
-        switch state {
-        case .connecting, .disconnected:
-            decoder = VISCAPacketDecoder()
-            inFlight = nil
-            inquiry = nil
-            queued = nil
-            busySockets.removeAll()
-            retryAt = nil
-            drive = .stopped
-            velocityEndsAt = nil
-            version = nil
-            info = nil
-            previousSample = nil
-            state = .handshaking
-            // A serial line may hold a chain of cameras: address set numbers them from 1 (ours
-            // is the first). A network camera has its address already.
-            // The stop is for a camera that a host before us left moving (a dockd killed
-            // with SIGKILL: VISCA has no failsafe to stop it).
-            let stop = Drive.stopped.command
-            switch configuration.framing {
-            case .serial: handshakeSteps = [.addressSet, .interfaceClear, stop, .versionInquiry, .panTiltPositionInquiry]
-            case .sonyIP, .rawIP: handshakeSteps = [.interfaceClear, stop, .versionInquiry, .panTiltPositionInquiry]
-            }
-            if configuration.framing == .sonyIP {
-                return transmit(
-                    InFlight(
-                        request: .resetSequence, payload: [0x01], ipSequence: 0, sentAt: now,
-                        firstSentAt: now, attempt: 1))
-            }
-            return nextHandshakeStep(now: now)
-        case .handshaking, .ready, .incompatible:
-            preconditionFailure("transportOpened in state \(state)")
+        lifecycle.transportOpened()
+        // A serial line may hold a chain of cameras: address set numbers them from 1 (ours
+        // is the first). A network camera has its address already.
+        // The stop is for a camera that a host before us left moving (a dockd killed
+        // with SIGKILL: VISCA has no failsafe to stop it).
+        let stop = Drive.stopped.command
+        switch configuration.framing {
+        case .serial: connection.handshakeSteps = [.addressSet, .interfaceClear, stop, .versionInquiry, .panTiltPositionInquiry]
+        case .sonyIP, .rawIP: connection.handshakeSteps = [.interfaceClear, stop, .versionInquiry, .panTiltPositionInquiry]
         }
+        if configuration.framing == .sonyIP {
+            return transmit(
+                InFlight(
+                    request: .resetSequence, payload: [0x01], ipSequence: 0, sentAt: now,
+                    firstSentAt: now, attempt: 1))
+        }
+        return nextHandshakeStep(now: now)
     }
 
     public mutating func transportFailed(reason: String, now: Duration) -> [SessionAction] {
-        switch state {
-        case .connecting:
-            state = .disconnected
-            let wait = retry.schedule(now: now)
-            return [.emit(.connectFailed(reason: reason, retryAfter: wait))]
-        case .disconnected, .handshaking, .ready, .incompatible:
-            return []
-        }
+        lifecycle.transportFailed(reason: reason, now: now)
     }
 
-    public mutating func transportClosed(now: Duration) -> [SessionAction] {
-        switch state {
-        case .disconnected:
-            return []
-        case .connecting, .handshaking, .ready, .incompatible:
-            let wasUp = state != .connecting
-            state = .disconnected
-            retry.schedule(now: now)
-            disconnectCount += 1
-            poses.removeAll()
-            inFlight = nil
-            inquiry = nil
-            queued = nil
-            busySockets.removeAll()
-            retryAt = nil
-            velocityEndsAt = nil
-            isTelemetryStalled = false
-            return wasUp ? [.closeTransport, .emit(.disconnected)] : [.closeTransport]
-        }
-    }
+    public mutating func transportClosed(now: Duration) -> [SessionAction] { close(.lost, now: now) }
 
-    public mutating func deviceAppeared(now: Duration) -> [SessionAction] {
-        switch state {
-        case .disconnected:
-            retry.reset()
-            retry.attempting()
-            state = .connecting
-            return [.openTransport]
-        case .connecting, .handshaking, .ready, .incompatible:
-            return []
-        }
-    }
+    public mutating func deviceAppeared(now: Duration) -> [SessionAction] { lifecycle.deviceAppeared() }
 
     public mutating func bytesReceived(_ bytes: [UInt8], now: Duration) -> [SessionAction] {
         switch state {
@@ -308,7 +247,7 @@ public struct VISCASession: AccessoryLink {
         do {
             message = try VISCAIPMessage.decode(bytes)
         } catch {
-            badFrameCount += 1
+            lifecycle.countBadFrame()
             return []
         }
         switch message.payloadType {
@@ -317,7 +256,7 @@ public struct VISCASession: AccessoryLink {
         case .controlReply, .controlCommand:
             return controlReplyReceived(message, now: now)
         case .command, .inquiry, .deviceSetting:
-            badFrameCount += 1  // a host's message coming from the camera
+            lifecycle.countBadFrame()  // a host's message coming from the camera
             return []
         }
     }
@@ -325,114 +264,107 @@ public struct VISCASession: AccessoryLink {
     public mutating func tick(now: Duration) -> [SessionAction] {
         switch state {
         case .disconnected:
-            guard retry.takeIfDue(now: now) else { return [] }
-            state = .connecting
-            return [.openTransport]
+            return lifecycle.reconnectIfDue(now: now)
         case .connecting, .incompatible:
             return []
         case .handshaking, .ready:
             break
         }
         var actions: [SessionAction] = []
-        for flight in [inFlight, inquiry].compactMap(\.self) where now - flight.sentAt >= replyTimeout {
+        for flight in [connection.inFlight, connection.inquiry].compactMap(\.self) where now - flight.sentAt >= replyTimeout {
             actions += timedOut(flight, now: now)
             guard state == .handshaking || isReady else { return actions }
         }
         if isReady {
-            if let ends = velocityEndsAt, now >= ends {
+            if let ends = connection.velocityEndsAt, now >= ends {
                 // The time-to-live the camera cannot keep: the host keeps it.
-                velocityEndsAt = nil
-                enqueueDrive(.stopped, sequence: nil, type: .stop)
+                connection.velocityEndsAt = nil
+                enqueueDrive(.stopped, id: nil, kind: .stop)
             }
-            if now - lastPoseAt > configuration.poseStallTimeout, !isTelemetryStalled {
-                isTelemetryStalled = true
-                actions.append(.emit(.telemetryStalled))
-            }
+            if now - connection.lastPoseAt > configuration.poseStallTimeout { actions += lifecycle.telemetryStalled() }
         }
         return actions + sendNext(now: now)
     }
 
-    public mutating func send(_ message: Message, now: Duration) -> [SessionAction] {
-        guard isReady else { return [] }
-        let sequence = nextSequence
-        nextSequence &+= 1
-        lastSentSequence = sequence
-        switch message {
-        case .setVelocity(let velocity):
-            let wanted = drive(for: velocity)
-            velocityEndsAt = wanted.isMoving ? now + velocity.timeToLive : nil
-            if wanted == drive, queued == nil {
+    /// Queues the command's VISCA command for the line (a newer motion replaces one still
+    /// waiting); a velocity the camera already runs is in force at once. VISCA has no indicator,
+    /// and presets and zoom are not driven yet: those are refused at once.
+    public mutating func send(_ command: AccessoryCommand, now: Duration) -> SentCommand {
+        guard isReady else { return .dropped }
+        let id = nextCommandID()
+        switch command {
+        case .velocity(let yaw, let pitch, let timeToLive):
+            let wanted = drive(yawRadiansPerSecond: yaw, pitchRadiansPerSecond: pitch)
+            connection.velocityEndsAt = wanted.isMoving ? now + timeToLive : nil
+            if wanted == connection.drive, connection.queued == nil {
                 // Already what the camera does: in force at once.
-                return [.emit(.acknowledged(acknowledgement(sequence, .setVelocity)))] + sendNext(now: now)
+                return SentCommand(id: id, actions: [.emit(.answered(id, .accepted))] + sendNext(now: now))
             }
-            enqueueDrive(wanted, sequence: sequence, type: .setVelocity)
-        case .moveTo(let move):
-            velocityEndsAt = nil
-            queued = .command(positionCommand(for: move), sequence: sequence, type: .moveTo)
-            drive = .stopped
+            enqueueDrive(wanted, id: id, kind: .velocity)
+        case .move(let yaw, let pitch, let pace):
+            connection.velocityEndsAt = nil
+            connection.queued = .command(positionCommand(yawRadians: yaw, pitchRadians: pitch, pace: pace), id: id, kind: .move)
+            connection.drive = .stopped
         case .stop:
-            velocityEndsAt = nil
-            enqueueDrive(.stopped, sequence: sequence, type: .stop)
-        case .heartbeat, .setIndicator, .hello:
-            // Nothing to keep alive, no indicator: nothing goes on the line.
-            return [.emit(.acknowledged(acknowledgement(sequence, message.type)))]
-        case .info, .ack, .nack, .telemetry, .event, .fault:
-            preconditionFailure("the host sent an accessory's message: \(message)")
+            connection.velocityEndsAt = nil
+            enqueueDrive(.stopped, id: id, kind: .stop)
+        case .indicator, .zoom, .recallPreset:
+            lifecycle.countRefusal()
+            return SentCommand(
+                id: id, actions: [.emit(.answered(id, .refused(CommandRefusal(reason: .unsupported, command: command.kind))))])
         }
-        return sendNext(now: now)
+        return SentCommand(id: id, actions: sendNext(now: now))
     }
 
     // MARK: Commands
 
-    private var isReady: Bool {
-        if case .ready = state { return true }
-        return false
+    private var isReady: Bool { lifecycle.isReady }
+
+    /// Queues a drive, as the host's command `id` or (nil) the session's own (the stop when a
+    /// time-to-live runs out), which is numbered too.
+    private mutating func enqueueDrive(_ wanted: Drive, id: CommandID?, kind: AccessoryCommand.Kind) {
+        connection.drive = wanted
+        connection.queued = .command(wanted.command, id: id ?? nextCommandID(), kind: kind)
     }
 
-    private mutating func enqueueDrive(_ wanted: Drive, sequence: UInt16?, type: MessageType) {
-        drive = wanted
-        queued = .command(wanted.command, sequence: sequence ?? nextInternalSequence(), type: type)
-    }
-
-    private mutating func nextInternalSequence() -> UInt16 {
+    private mutating func nextCommandID() -> CommandID {
         defer { nextSequence &+= 1 }
-        return nextSequence
+        return CommandID(nextSequence)
     }
 
     /// The steps and directions for a velocity, with hysteresis against the drive in force.
-    private func drive(for velocity: VelocityCommand) -> Drive {
+    private func drive(yawRadiansPerSecond yaw: Double, pitchRadiansPerSecond pitch: Double) -> Drive {
         let profile = configuration.profile
-        let yaw = velocity.yawRate.radiansPerSecond, pitch = velocity.pitchRate.radiansPerSecond
         let pan: PanDirection = yaw > 0 ? .right : .left
         let tilt: TiltDirection = pitch > 0 ? .up : .down
-        let panStep = profile.pan.speeds.step(for: abs(yaw), current: drive.pan == pan ? drive.panStep : nil)
-        let tiltStep = profile.tilt.speeds.step(for: abs(pitch), current: drive.tilt == tilt ? drive.tiltStep : nil)
+        let panStep = profile.pan.speeds.step(for: abs(yaw), current: connection.drive.pan == pan ? connection.drive.panStep : nil)
+        let tiltStep = profile.tilt.speeds.step(for: abs(pitch), current: connection.drive.tilt == tilt ? connection.drive.tiltStep : nil)
         return Drive(panStep: panStep, pan: panStep == 0 ? .stop : pan, tiltStep: tiltStep, tilt: tiltStep == 0 ? .stop : tilt)
     }
 
     /// An absolute move: counts from the profile, speed steps that arrive in time (for a move
     /// by duration, the slowest step fast enough; for one by speed, the fastest not faster).
-    private func positionCommand(for move: OrientationMove) -> VISCACommand {
+    private func positionCommand(yawRadians yaw: Double, pitchRadians pitch: Double, pace: MovePace) -> VISCACommand {
         let profile = configuration.profile
-        let pan = counts(move.yaw.radians, profile.pan), tilt = counts(move.pitch.radians, profile.tilt)
-        let here = poses.latest?.pose
+        let pan = counts(yaw, profile.pan), tilt = counts(pitch, profile.tilt)
+        let here = connection.poses.latest?.pose
         func step(_ axis: VISCAProfile.Axis, distance: Double) -> UInt8 {
             let table = axis.speeds
             let wanted: Double
-            switch move.pace {
+            switch pace {
             case .duration(let duration):
                 wanted = distance / max(duration.secondsValue, 0.001)
                 for step in 1...max(table.maximumStep, 1) where table.radiansPerSecond(step: step) >= wanted { return step }
                 return table.maximumStep
             case .maximumSpeed(let speed):
-                wanted = speed.radiansPerSecond
+                wanted = speed
                 var chosen: UInt8 = 1
                 for step in 1...max(table.maximumStep, 1) where table.radiansPerSecond(step: step) <= wanted { chosen = step }
                 return chosen
             }
         }
-        let panStep = step(profile.pan, distance: abs(move.yaw.radians - (here?.yawRadians ?? 0)))
-        let tiltStep = step(profile.tilt, distance: abs(move.pitch.radians - (here?.pitchRadians ?? 0)))
+        let panStep = step(profile.pan, distance: abs(yaw - (here?.yawRadians ?? 0)))
+        let tiltStep = step(profile.tilt, distance: abs(pitch - (here?.pitchRadians ?? 0)))
         if profile.quirks.oneSpeedByteInPositionMoves {
             // One speed for both axes (Sony SRG-X400): the slower's, the second byte 00.
             return .absolutePosition(panSpeed: min(panStep, tiltStep), tiltSpeed: 0, pan: pan, tilt: tilt)
@@ -449,10 +381,6 @@ public struct VISCASession: AccessoryLink {
         Double(count) / axis.countsPerDegree * .pi / 180
     }
 
-    private func acknowledgement(_ sequence: UInt16, _ type: MessageType) -> Acknowledgement {
-        Acknowledgement(sequence: sequence, acknowledgedType: type, accessoryTime: AccessoryTimestamp(microseconds: 0))
-    }
-
     // MARK: The line
 
     /// Puts what is due on the line: the queued command when no other waits for its ACK (and
@@ -460,12 +388,12 @@ public struct VISCASession: AccessoryLink {
     private mutating func sendNext(now: Duration) -> [SessionAction] {
         guard isReady else { return [] }  // the handshake sends its own steps
         var actions: [SessionAction] = []
-        if let retry = retryAt, now >= retry { retryAt = nil }
-        if inFlight == nil, retryAt == nil, let request = queued {
-            queued = nil
+        if let retry = connection.retryAt, now >= retry { connection.retryAt = nil }
+        if connection.inFlight == nil, connection.retryAt == nil, let request = connection.queued {
+            connection.queued = nil
             actions += transmit(request, now: now)
         }
-        if inquiry == nil, now >= nextPollAt {
+        if connection.inquiry == nil, now >= connection.nextPollAt {
             actions += transmit(.inquiry(.panTiltPositionInquiry), now: now)
         }
         return actions
@@ -482,8 +410,8 @@ public struct VISCASession: AccessoryLink {
                     firstSentAt: now, attempt: 1))
         }
         // Numbered from 0 after RESET, one more each message (Protocol/visca.md §7).
-        let sequence = nextIPSequence
-        nextIPSequence &+= 1
+        let sequence = connection.nextIPSequence
+        connection.nextIPSequence &+= 1
         let payload = command.encode(address: configuration.framing == .serial ? 1 : configuration.profile.address)
         return transmit(
             InFlight(
@@ -492,7 +420,7 @@ public struct VISCASession: AccessoryLink {
     }
 
     private mutating func transmit(_ flight: InFlight) -> [SessionAction] {
-        if case .inquiry = flight.request { inquiry = flight } else { inFlight = flight }
+        if case .inquiry = flight.request { connection.inquiry = flight } else { connection.inFlight = flight }
         if case .command = flight.request { commandsWritten += 1 }
         guard configuration.framing == .sonyIP else { return [.write(flight.payload)] }
         let type: VISCAIPMessage.PayloadType
@@ -513,7 +441,7 @@ public struct VISCASession: AccessoryLink {
         var attempts = configuration.attempts
         if case .handshake(let command) = flight.request, !command.isInquiry { attempts = 1 }
         guard flight.attempt < attempts else {
-            if case .inquiry = flight.request { inquiry = nil } else { inFlight = nil }
+            if case .inquiry = flight.request { connection.inquiry = nil } else { connection.inFlight = nil }
             switch state {
             case .handshaking:
                 if case .handshake(let command) = flight.request, !command.isInquiry {
@@ -537,9 +465,9 @@ public struct VISCASession: AccessoryLink {
     // MARK: Replies
 
     private mutating func controlReplyReceived(_ message: VISCAIPMessage, now: Duration) -> [SessionAction] {
-        if let flight = inFlight, case .resetSequence = flight.request {
-            inFlight = nil
-            nextIPSequence = 0
+        if let flight = connection.inFlight, case .resetSequence = flight.request {
+            connection.inFlight = nil
+            connection.nextIPSequence = 0
             observeRoundTrip(flight, now: now)
             return isReady ? sendNext(now: now) : nextHandshakeStep(now: now)
         }
@@ -548,14 +476,14 @@ public struct VISCASession: AccessoryLink {
         // number as out of sequence) — for a command, it is done; for a pose inquiry, its answer
         // was lost, and the next poll asks again under a new number. To a first sending, the
         // numbering is off: reset it, and send the command again.
-        if let flight = inquiry, flight.ipSequence == message.sequence {
-            inquiry = nil
+        if let flight = connection.inquiry, flight.ipSequence == message.sequence {
+            connection.inquiry = nil
             return sendNext(now: now)
         }
-        guard let flight = inFlight, flight.ipSequence == message.sequence else { return [] }
+        guard let flight = connection.inFlight, flight.ipSequence == message.sequence else { return [] }
         if flight.attempt > 1 { return completed(flight, socket: nil, now: now) }
-        inFlight = nil
-        queued = queued ?? flight.request
+        connection.inFlight = nil
+        connection.queued = connection.queued ?? flight.request
         return transmit(
             InFlight(
                 request: .resetSequence, payload: [0x01], ipSequence: 0, sentAt: now, firstSentAt: now,
@@ -564,16 +492,16 @@ public struct VISCASession: AccessoryLink {
 
     private mutating func packetsReceived(_ bytes: [UInt8], ipSequence: UInt32?, now: Duration) -> [SessionAction] {
         var actions: [SessionAction] = []
-        for result in decoder.decode(bytes) {
+        for result in connection.decoder.decode(bytes) {
             switch result {
             case .failure:
-                badFrameCount += 1
+                lifecycle.countBadFrame()
             case .success(let packet):
                 do {
                     let (_, reply) = try VISCAReply.decode(packet)
                     actions += replyReceived(reply, ipSequence: ipSequence, now: now)
                 } catch {
-                    badFrameCount += 1
+                    lifecycle.countBadFrame()
                 }
             }
         }
@@ -589,46 +517,46 @@ public struct VISCASession: AccessoryLink {
         }
         switch reply {
         case .ack(let socket):
-            guard let flight = matches(inFlight) else { return [] }
+            guard let flight = matches(connection.inFlight) else { return [] }
             observeRoundTrip(flight, now: now)
-            inFlight = nil
-            busySockets[socket] = flight.request
+            connection.inFlight = nil
+            connection.busySockets[socket] = flight.request
             return accepted(flight, now: now) + sendNext(now: now)
         case .completion(let socket):
-            if ipSequence == nil || matches(inFlight) == nil, busySockets.removeValue(forKey: socket) != nil {
-                return sendNext(now: now)
+            if ipSequence == nil || matches(connection.inFlight) == nil, let request = connection.busySockets.removeValue(forKey: socket) {
+                return ended(request) + sendNext(now: now)
             }
             // A Completion with no ACK before it (some cameras; IF_Clear always).
-            guard let flight = matches(inFlight) else { return [] }
+            guard let flight = matches(connection.inFlight) else { return [] }
             return completed(flight, socket: socket, now: now)
         case .inquiryReply(let data):
-            if let flight = matches(inquiry), !(ipSequence == nil && isInquiryHandshake) {
-                inquiry = nil
+            if let flight = matches(connection.inquiry), !(ipSequence == nil && isInquiryHandshake) {
+                connection.inquiry = nil
                 return inquiryAnswered(flight, data: data, now: now)
             }
-            guard let flight = matches(inFlight) else { return [] }
-            inFlight = nil
+            guard let flight = matches(connection.inFlight) else { return [] }
+            connection.inFlight = nil
             return inquiryAnswered(flight, data: data, now: now)
         case .error(let socket, let code):
-            if socket != 0, let request = busySockets.removeValue(forKey: socket) {
+            if socket != 0, let request = connection.busySockets.removeValue(forKey: socket) {
                 // An accepted command ended in error (cancelled by a later one, or could not run).
                 var actions = code == .cancelled ? [] : refusal(request, code: code)
                 actions += sendNext(now: now)
                 return actions
             }
             // Socket 0: the command's answer if one waits for its ACK, else the inquiry's.
-            guard let flight = matches(inFlight) ?? matches(inquiry) else { return [] }
+            guard let flight = matches(connection.inFlight) ?? matches(connection.inquiry) else { return [] }
             observeRoundTrip(flight, now: now)
             if case .inquiry = flight.request {
-                inquiry = nil
-                badFrameCount += 1  // a pose inquiry the camera did not take: try again at the next poll
+                connection.inquiry = nil
+                lifecycle.countBadFrame()  // a pose inquiry the camera did not take: try again at the next poll
                 return sendNext(now: now)
             }
-            inFlight = nil
+            connection.inFlight = nil
             if code == .bufferFull {
                 // Both sockets busy: the command waits for a Completion (or a while) and goes again.
-                queued = queued ?? flight.request
-                retryAt = now + max(smoothedRoundTrip ?? .milliseconds(20), .milliseconds(10))
+                connection.queued = connection.queued ?? flight.request
+                connection.retryAt = now + max(smoothedRoundTrip ?? .milliseconds(20), .milliseconds(10))
                 return sendNext(now: now)
             }
             if case .handshake(let command) = flight.request {
@@ -638,9 +566,9 @@ public struct VISCASession: AccessoryLink {
             }
             return refusal(flight.request, code: code) + sendNext(now: now)
         case .addressSet:
-            guard let flight = matches(inFlight), case .handshake(.addressSet) = flight.request else { return [] }
+            guard let flight = matches(connection.inFlight), case .handshake(.addressSet) = flight.request else { return [] }
             observeRoundTrip(flight, now: now)
-            inFlight = nil
+            connection.inFlight = nil
             return nextHandshakeStep(now: now)
         case .networkChange:
             return []
@@ -649,15 +577,15 @@ public struct VISCASession: AccessoryLink {
 
     /// Whether the command slot holds a handshake inquiry (its answer is for it, not a poll).
     private var isInquiryHandshake: Bool {
-        guard case .handshake(let command)? = inFlight?.request else { return false }
+        guard case .handshake(let command)? = connection.inFlight?.request else { return false }
         return command.isInquiry
     }
 
     /// The camera accepted a command (ACK): the host hears it.
     private mutating func accepted(_ flight: InFlight, now: Duration) -> [SessionAction] {
         switch flight.request {
-        case .command(_, let sequence, let type):
-            return [.emit(.acknowledged(acknowledgement(sequence, type)))]
+        case .command(_, let id, _):
+            return [.emit(.answered(id, .accepted))]
         case .handshake:
             return nextHandshakeStep(now: now)
         case .inquiry, .resetSequence:
@@ -665,31 +593,33 @@ public struct VISCASession: AccessoryLink {
         }
     }
 
+    /// A command the camera carried out (Completion): the host hears it ended.
+    private func ended(_ request: Request) -> [SessionAction] {
+        guard case .command(_, let id, _) = request else { return [] }
+        return [.emit(.answered(id, .ended))]
+    }
+
     /// A request done without an ACK (Completion only, or 0F 01 to a resend over IP).
     private mutating func completed(_ flight: InFlight, socket: UInt8?, now: Duration) -> [SessionAction] {
         observeRoundTrip(flight, now: now)
-        inFlight = nil
-        return accepted(flight, now: now) + sendNext(now: now)
+        connection.inFlight = nil
+        switch flight.request {
+        case .command: return ended(flight.request) + sendNext(now: now)
+        case .handshake, .inquiry, .resetSequence: return accepted(flight, now: now) + sendNext(now: now)
+        }
     }
 
     private mutating func refusal(_ request: Request, code: VISCAErrorCode) -> [SessionAction] {
-        guard case .command(_, let sequence, let type) = request else { return [] }
-        let reason: Refusal.Reason
+        guard case .command(_, let id, let kind) = request else { return [] }
+        let reason: CommandRefusal.Reason
         switch code {
-        case .syntax: reason = .unknownMessage
-        case .messageLength: reason = .wrongLength
+        case .syntax: reason = .unsupported
+        case .messageLength: reason = .malformed
         default: reason = .outOfRange  // not executable, or a code of the camera's own
         }
-        refusalCount += 1
-        lastRefusedType = type
-        if type == .setVelocity || type == .stop { drive = .stopped }
-        return [
-            .emit(
-                .refused(
-                    Refusal(
-                        sequence: sequence, refusedTypeCode: type.rawValue, reason: reason,
-                        detail: UInt16(code.rawValue))))
-        ]
+        lifecycle.countRefusal()
+        if kind == .velocity || kind == .stop { connection.drive = .stopped }
+        return [.emit(.answered(id, .refused(CommandRefusal(reason: reason, detail: UInt16(code.rawValue), command: kind))))]
     }
 
     private mutating func inquiryAnswered(_ flight: InFlight, data: [UInt8], now: Duration) -> [SessionAction] {
@@ -703,14 +633,14 @@ public struct VISCASession: AccessoryLink {
         switch command {
         case .versionInquiry:
             guard let version = VISCAVersion(data: data) else {
-                badFrameCount += 1
+                lifecycle.countBadFrame()
                 return handshakeFailed(now: now)
             }
-            self.version = version
+            connection.version = version
             return nextHandshakeStep(now: now)
         case .panTiltPositionInquiry:
             guard let position = VISCAPanTiltPosition(data: data) else {
-                badFrameCount += 1
+                lifecycle.countBadFrame()
                 return sendNext(now: now)
             }
             var actions = poseReceived(position, sampledAt: now - roundTrip / 2, pollStartedAt: flight.firstSentAt, now: now)
@@ -728,23 +658,19 @@ public struct VISCASession: AccessoryLink {
         let profile = configuration.profile
         let yaw = radians(position.pan, profile.pan), pitch = radians(position.tilt, profile.tilt)
         var yawRate = 0.0, pitchRate = 0.0
-        if let previous = previousSample, sampledAt > previous.time {
+        if let previous = connection.previousSample, sampledAt > previous.time {
             let span = (sampledAt - previous.time).secondsValue
             yawRate = (yaw - previous.yaw) / span
             pitchRate = (pitch - previous.pitch) / span
         }
-        previousSample = (sampledAt, yaw, pitch)
-        poses.record(
+        connection.previousSample = (sampledAt, yaw, pitch)
+        connection.poses.record(
             Pose(yawRadians: yaw, pitchRadians: pitch, yawRadiansPerSecond: yawRate, pitchRadiansPerSecond: pitchRate),
             at: min(sampledAt, now))
         pollCount += 1
-        lastPoseAt = now
-        nextPollAt = max(nextPollAt, pollStartedAt + configuration.pollInterval)
-        if isTelemetryStalled {
-            isTelemetryStalled = false
-            return [.emit(.telemetryResumed)]
-        }
-        return []
+        connection.lastPoseAt = now
+        connection.nextPollAt = max(connection.nextPollAt, pollStartedAt + configuration.pollInterval)
+        return lifecycle.telemetryArrived()
     }
 
     private mutating func observeRoundTrip(_ flight: InFlight, now: Duration) {
@@ -755,8 +681,8 @@ public struct VISCASession: AccessoryLink {
             // were apart.
             let quiet = now + (flight.sentAt - flight.firstSentAt) + .milliseconds(5)
             if configuration.framing != .sonyIP {
-                nextPollAt = max(nextPollAt, quiet)
-                retryAt = max(retryAt ?? quiet, quiet)
+                connection.nextPollAt = max(connection.nextPollAt, quiet)
+                connection.retryAt = max(connection.retryAt ?? quiet, quiet)
             }
             return
         }
@@ -778,19 +704,25 @@ public struct VISCASession: AccessoryLink {
     /// serial speed, on a serial line).
     private mutating func handshakeFailed(now: Duration) -> [SessionAction] {
         baudProbe += 1
-        return transportClosed(now: now).filter { $0 != .emit(.disconnected) } + [.emit(.handshakeFailed)]
+        return close(.handshakeFailed, now: now)
+    }
+
+    /// The port closes: its connection goes whole.
+    private mutating func close(_ closing: LinkLifecycle.Closing, now: Duration) -> [SessionAction] {
+        connection = Connection()
+        return lifecycle.transportClosed(closing, now: now)
     }
 
     private mutating func nextHandshakeStep(now: Duration) -> [SessionAction] {
         guard case .handshaking = state else { return [] }
-        guard !handshakeSteps.isEmpty else { return [] }
-        let step = handshakeSteps.removeFirst()
+        guard !connection.handshakeSteps.isEmpty else { return [] }
+        let step = connection.handshakeSteps.removeFirst()
         return transmit(.handshake(step), now: now)
     }
 
     private mutating func attach(now: Duration) -> [SessionAction] {
         let profile = configuration.profile
-        let version = self.version ?? VISCAVersion(vendor: 0, model: 0, romVersion: 0, maximumSocket: 2)
+        let version = connection.version ?? VISCAVersion(vendor: 0, model: 0, romVersion: 0, maximumSocket: 2)
         func limits(_ axis: VISCAProfile.Axis) -> AxisLimits {
             AxisLimits(
                 minimum: Angle(radians: axis.minimumDegrees * .pi / 180) ?? Angle(microradians: 0),
@@ -808,11 +740,8 @@ public struct VISCASession: AccessoryLink {
             failsafeTimeout: .zero, yaw: limits(profile.pan), pitch: limits(profile.tilt),
             model: profile.displayName, firmwareVersion: "VISCA \(code), ROM \(hex(version.romVersion))",
             serialNumber: identifier)
-        info = attached
-        state = .ready(isDocked: true)
-        retry.reset()
-        handshakeSteps.removeAll()
-        return [.emit(.attached(attached, isDocked: true))]
+        connection.handshakeSteps.removeAll()
+        return lifecycle.attached(attached, isDocked: true)
     }
 
     private func hex(_ value: UInt16) -> String {

@@ -33,8 +33,8 @@ public enum HostEvent: Hashable, Sendable {
     case button(AccessoryEvent.Kind)
     /// A fault was raised or cleared.
     case fault(FaultReport)
-    /// The dock refused a command of this type.
-    case refused(Refusal, command: MessageType?)
+    /// The dock refused a command (of this kind, when it was one).
+    case refused(CommandRefusal)
     /// Control changed hands.
     case control(ControlArbiter.Change)
     /// The framing mode changed.

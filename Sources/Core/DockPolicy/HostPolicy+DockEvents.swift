@@ -54,10 +54,10 @@ extension HostPolicy {
             if case .trackingButton(isPressed: true) = kind { controlChanged(arbiter.trackingButtonPressed(), into: &actions) }
         case .fault(let fault):
             faultReported(fault, now: now, into: &actions)
-        case .refused(let refusal):
-            refused(refusal, now: now, into: &actions)
-        case .acknowledged(let ack):
-            if let motion = current, motion.token != nil, motion.sequences.contains(ack.sequence) { acknowledge(now: now, into: &actions) }
+        case .answered(let id, .accepted), .answered(let id, .ended):
+            if let motion = current, motion.token != nil, motion.commands.contains(id) { acknowledge(now: now, into: &actions) }
+        case .answered(let id, .refused(let refusal)):
+            refused(id, refusal, now: now, into: &actions)
         case .telemetryStalled:
             log(.warning, "telemetry stalled", into: &actions)
         case .telemetryResumed:
@@ -88,7 +88,7 @@ extension HostPolicy {
         guard settings.wakesOnAttach, !isFaulted, let limits else { return }
         do {
             let result = try motion.handle(.animate(.wake), pose: session.pose(at: now), limits: limits, now: now)
-            for message in result.messages { _ = send(message, now: now, into: &actions) }
+            for command in result.commands { _ = send(command, now: now, into: &actions) }
         } catch {
             log(.warning, "could not play wake: \(error)", into: &actions)
         }
@@ -133,17 +133,16 @@ extension HostPolicy {
         }
     }
 
-    mutating func refused(_ refusal: Refusal, now: Duration, into actions: inout [HostAction]) {
-        let command = session.lastRefusedType
-        actions.append(.publish(.refused(refusal, command: command)))
+    mutating func refused(_ id: CommandID, _ refusal: CommandRefusal, now: Duration, into actions: inout [HostAction]) {
+        actions.append(.publish(.refused(refusal)))
         let text = "\(refusal.reason.name) (detail \(refusal.detail))"
-        if let refusedMotion = current, refusedMotion.sequences.contains(refusal.sequence) {
+        if let refusedMotion = current, refusedMotion.commands.contains(id) {
             // Not sent again: the caller hears the dock's word, and the motion is over.
             log(.warning, "the dock refused client \(refusedMotion.owner)'s command: \(text)", into: &actions)
             motion.reset()
             fail(refusedMotion, .dockRefused(refusal.reason, detail: refusal.detail), into: &actions)
-        } else if trackerSequences.contains(refusal.sequence) {
-            trackerSequences.removeAll()
+        } else if trackerCommands.contains(id) {
+            trackerCommands.removeAll()
             motion.reset()
             isTrackerMoving = false
             if trackerHold == nil {

@@ -44,17 +44,16 @@ extension HostPolicy {
         case .velocity(_, _, let duration): isBounded = duration != nil
         case .orientation, .animate, .stop: isBounded = true
         }
-        // The motion is current, and each frame's sequence noted, before the link's actions are
-        // carried out: a link may answer at once (a UVC webcam already at the speed asked, a
-        // stepped target), and an acknowledgement of a motion not yet current was lost — its
-        // caller waited for the acknowledgement timeout.
+        // The motion is current, and each command's identity noted, before the link's actions
+        // are carried out: a link may answer at once (a UVC webcam already at the speed asked, a
+        // stepped target).
         current = ClientMotion(
             owner: client, isBounded: isBounded, token: token, waitsForEnd: waitsForEnd && isBounded,
             result: result, startedAt: now)
-        for message in result.messages {
-            let sent = session.send(message, now: now)
-            current?.sequences.append(session.lastSentSequence ?? 0)
-            perform(sent, now: now, into: &actions)
+        for command in result.commands {
+            let sent = session.send(command, now: now)
+            if let id = sent.id { current?.commands.append(id) }
+            perform(sent.actions, now: now, into: &actions)
         }
         // Already there (a move to where the dock rests): it ended as it began, and no later tick
         // would say so.
@@ -64,7 +63,7 @@ extension HostPolicy {
             controlChanged(arbiter.motionEnded(for: client), into: &actions)
             return
         }
-        if current?.sequences.isEmpty == true { acknowledge(now: now, into: &actions) }
+        if current?.commands.isEmpty == true { acknowledge(now: now, into: &actions) }
     }
 
     /// The dock accepted one of the current motion's frames: a caller that does not wait for the
@@ -121,18 +120,18 @@ extension HostPolicy {
             return
         }
         let result = try? motion.handle(.stop, pose: session.pose(at: now), limits: limits, now: now)
-        for message in result?.messages ?? [.stop] { _ = send(message, now: now, into: &actions) }
+        for command in result?.commands ?? [.stop] { _ = send(command, now: now, into: &actions) }
     }
 
     mutating func advanceMotion(now: Duration, limits: MotionLimits, into actions: inout [HostAction]) {
-        let (messages, finish) = motion.tick(pose: session.pose(at: now), limits: limits, now: now)
-        for message in messages {
-            let sequence = send(message, now: now, into: &actions)
+        let (commands, finish) = motion.tick(pose: session.pose(at: now), limits: limits, now: now)
+        for command in commands {
+            guard let id = send(command, now: now, into: &actions) else { continue }
             if current != nil {
-                current!.sequences.append(sequence)
-                current!.sequences.suffixInPlace(16)
+                current!.commands.append(id)
+                current!.commands.suffixInPlace(16)
             } else if isTrackerMoving {
-                recordTrackerSequence(sequence)
+                recordTrackerCommand(id)
             }
         }
         guard let finish else { return }

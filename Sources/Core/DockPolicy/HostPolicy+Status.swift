@@ -40,7 +40,7 @@ extension HostPolicy {
             observations: observationCount, cameraFrames: cameraFrameCount,
             subjects: pose.map { pipeline.summaries(gimbalYawRadians: $0.yawRadians, gimbalPitchRadians: $0.pitchRadians, now: now) } ?? [],
             primary: pipeline.primary, tracker: trackerState, isSubjectInFrame: trackingStep?.isSubjectInFrame ?? false)
-        status.protocolName = session.protocolName
+        status.protocolName = session.accessoryProtocol.name
         status.capabilities = session.capabilities
         status.poseAge = pose == nil ? nil : session.poseAge(at: now)
         return status

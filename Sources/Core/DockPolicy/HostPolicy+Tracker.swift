@@ -60,15 +60,17 @@ extension HostPolicy {
                 .velocity(yawRadiansPerSecond: yaw, pitchRadiansPerSecond: pitch, duration: nil),
                 pose: pose, limits: limits, now: now)
             isTrackerMoving = true
-            for message in result.messages { recordTrackerSequence(send(message, now: now, into: &actions)) }
+            for command in result.commands {
+                if let id = send(command, now: now, into: &actions) { recordTrackerCommand(id) }
+            }
         } catch {
             log(.debug, "tracker velocity refused: \(error)", into: &actions)
         }
     }
 
-    mutating func recordTrackerSequence(_ sequence: UInt16) {
-        trackerSequences.append(sequence)
-        trackerSequences.suffixInPlace(16)
+    mutating func recordTrackerCommand(_ id: CommandID) {
+        trackerCommands.append(id)
+        trackerCommands.suffixInPlace(16)
     }
 
     /// Whether a fault that stops motion is active (a failsafe stop ends with the next frame).
@@ -82,12 +84,12 @@ extension HostPolicy {
         let inFrame = trackingStep?.isSubjectInFrame ?? false
         let wanted =
             !arbiter.isSystemTrackingEnabled
-            ? IndicatorState(pattern: .off, red: 0, green: 0, blue: 0)
+            ? IndicatorLight(pattern: .off, red: 0, green: 0, blue: 0)
             : inFrame
-                ? IndicatorState(pattern: .solid, red: 0, green: 160, blue: 0)
-                : IndicatorState(pattern: .slowBlink, red: 0, green: 160, blue: 0)
+                ? IndicatorLight(pattern: .solid, red: 0, green: 160, blue: 0)
+                : IndicatorLight(pattern: .slowBlink, red: 0, green: 160, blue: 0)
         guard wanted != indicator else { return }
         indicator = wanted
-        _ = send(.setIndicator(wanted), now: now, into: &actions)
+        _ = send(.indicator(wanted), now: now, into: &actions)
     }
 }

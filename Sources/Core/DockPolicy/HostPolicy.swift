@@ -65,8 +65,8 @@ public struct HostPolicy: Sendable {
         var token: RequestToken?
         var waitsForEnd: Bool
         var result: MotionResult
-        /// The frames sent for it (the newest few), to match the dock's answers.
-        var sequences: [UInt16] = []
+        /// The commands given for it (the newest few), to match the dock's answers.
+        var commands: [CommandID] = []
         var startedAt: Duration
     }
 
@@ -77,11 +77,12 @@ public struct HostPolicy: Sendable {
     }
 
     var current: ClientMotion?
-    var trackerSequences: [UInt16] = []
+    /// The tracker's commands (the newest few), to match the dock's answers.
+    var trackerCommands: [CommandID] = []
     var trackerHold: TrackerHold?
     var isTrackerMoving = false
     var clientLimits = LimitRequest()
-    var indicator: IndicatorState?
+    var indicator: IndicatorLight?
     /// Stalls in a row (each within 5 s of the last), and when the last was.
     var stallStreak = (count: 0, at: Duration.zero)
     /// The length of the appearance descriptors each client has sent (see `acceptsAppearance`).
@@ -293,12 +294,12 @@ public struct HostPolicy: Sendable {
                 actions.append(.reply(token, .failure(.notReady)))
                 return actions
             }
-            guard let zoomed = session.setZoom(fraction, now: now) else {
+            guard let zoomed = session.zoomFraction(nearest: fraction) else {
                 actions.append(.reply(token, .failure(.notSupported("zoom"))))
                 return actions
             }
-            perform(zoomed.actions, now: now, into: &actions)
-            actions.append(.reply(token, .zoom(zoomed.fraction)))
+            _ = send(.zoom(fraction: fraction), now: now, into: &actions)
+            actions.append(.reply(token, .zoom(zoomed)))
         case .setFramingMode(let mode):
             pipeline.framingMode = mode
             actions.append(.publish(.framing(mode)))
@@ -333,10 +334,11 @@ public struct HostPolicy: Sendable {
 
     // MARK: Helpers
 
-    /// Sends a message through the session; returns the frame's sequence number.
-    mutating func send(_ message: Message, now: Duration, into actions: inout [HostAction]) -> UInt16 {
-        perform(session.send(message, now: now), now: now, into: &actions)
-        return session.lastSentSequence ?? 0
+    /// Gives the accessory a command; returns its identity (nil: dropped, out of session).
+    mutating func send(_ command: AccessoryCommand, now: Duration, into actions: inout [HostAction]) -> CommandID? {
+        let sent = session.send(command, now: now)
+        perform(sent.actions, now: now, into: &actions)
+        return sent.id
     }
 
     mutating func setLimits(_ request: LimitRequest, into actions: inout [HostAction]) -> HostReply {

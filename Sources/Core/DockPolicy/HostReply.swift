@@ -34,7 +34,7 @@ public enum HostError: Error, Hashable, Sendable {
     /// A parameter is invalid: its path (`observations[2].appearance`) and why.
     case invalidParameter(String, reason: String)
     /// The dock refused the command.
-    case dockRefused(Refusal.Reason, detail: UInt16)
+    case dockRefused(CommandRefusal.Reason, detail: UInt16)
     /// The dock raised a fault that ended the motion.
     case dockFault(FaultReport)
     /// No subject at that point.

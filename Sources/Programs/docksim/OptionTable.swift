@@ -1,3 +1,4 @@
+import DockLinks
 import DockOptions
 
 /// docksim's options, declared once: the parser (`Options.parse`) and the help's option list read
@@ -9,8 +10,8 @@ enum OptionTable {
             create the dock's serial port and make PATH a symbolic link to it (an existing link there is replaced; \
             PATH is removed at exit)
             """)
-    static let protocolName = Option(
-        "--protocol", .choice(["dock-serial", "visca", "uvc"]),
+    static let accessoryProtocol = Option(
+        "--protocol", .choice(AccessoryProtocol.names),
         help: """
             dock-serial (the default), visca: a VISCA camera in the dock's place, over the same motor physics and the \
             same room, or uvc: a UVC webcam (with --v4l2)
@@ -81,7 +82,7 @@ enum OptionTable {
     static let version = Option("--version", help: "print docksim's version")
 
     static let all = [
-        pty, protocolName, profile, udp, udpRaw, tcp, v4l2, model, scenario, report, plot, camera, seed, trace, quiet,
+        pty, accessoryProtocol, profile, udp, udpRaw, tcp, v4l2, model, scenario, report, plot, camera, seed, trace, quiet,
         help, version,
     ]
 }

@@ -1,3 +1,4 @@
+import DockLinks
 import DockOptions
 import DockSimulator
 import DockSystem
@@ -119,7 +120,8 @@ struct Options: Equatable {
             throw UsageError(message: "give one of --pty, --udp, --udp-raw, --tcp and --v4l2")
         }
         let endpoint = endpoints.compactMap { $0 }.first
-        let protocolName = parsed.text(T.protocolName) ?? "dock-serial"
+        // The option's choices are the protocols' names: read once, into the enum.
+        let accessoryProtocol = parsed.text(T.accessoryProtocol).flatMap(AccessoryProtocol.init(name:)) ?? .dockSerial
         let profileName = parsed.text(T.profile) ?? "generic"
         let isRawUDP = parsed.has(T.udpRaw)
         var options = Options(endpoint: .pty(""))
@@ -146,24 +148,26 @@ struct Options: Equatable {
         options.endpoint = endpoint
         options.isRawUDP = isRawUDP
         if case .v4l2(let path) = endpoint, path.isEmpty { throw UsageError(message: "--v4l2 needs a path") }
-        if protocolName == "uvc" {
+        switch accessoryProtocol {
+        case .uvc:
             guard case .v4l2 = endpoint else { throw UsageError(message: "--protocol uvc serves the webcam on --v4l2 PATH") }
             options.uvcModel = options.uvcModel ?? "generic"
-        } else if case .v4l2 = endpoint {
-            throw UsageError(message: "--v4l2 serves a UVC webcam: add --protocol uvc")
-        } else if options.uvcModel != nil {
-            throw UsageError(message: "--model names a UVC webcam's model: add --protocol uvc --v4l2 PATH")
+        case .dockSerial, .visca:
+            if case .v4l2 = endpoint { throw UsageError(message: "--v4l2 serves a UVC webcam: add --protocol uvc") }
+            if options.uvcModel != nil { throw UsageError(message: "--model names a UVC webcam's model: add --protocol uvc --v4l2 PATH") }
         }
-        if protocolName == "visca" {
+        switch accessoryProtocol {
+        case .visca:
             guard let profile = VISCAProfile.named(profileName) else {
                 let names = VISCAProfile.builtIn.map(\.name).joined(separator: ", ")
                 throw UsageError(message: "--profile: no profile '\(profileName)' (there are \(names))")
             }
             options.viscaProfile = profile
-        } else if case .pty = endpoint {
-        } else if case .v4l2 = endpoint {
-        } else {
-            throw UsageError(message: "--udp, --udp-raw and --tcp serve a VISCA camera: add --protocol visca")
+        case .dockSerial, .uvc:
+            switch endpoint {
+            case .pty, .v4l2: break
+            case .udp, .tcp: throw UsageError(message: "--udp, --udp-raw and --tcp serve a VISCA camera: add --protocol visca")
+            }
         }
         return .run(options)
     }

@@ -1,3 +1,4 @@
+import DockLinks
 import DockNumbers
 import DockOptions
 import DockSimulator
@@ -25,9 +26,9 @@ enum UVCServe {
             print(preloadLibraryPath)
             return FileManager.default.fileExists(atPath: preloadLibraryPath) ? 0 : 1
         }
-        guard let index = arguments.firstIndex(of: "--protocol"), index + 1 < arguments.count, arguments[index + 1] == "uvc" else {
-            return nil
-        }
+        guard let index = arguments.firstIndex(of: "--protocol"), index + 1 < arguments.count,
+            AccessoryProtocol(name: arguments[index + 1]) == .uvc
+        else { return nil }
         // With a scenario or a camera app, the webcam is in the room: the scenario run's.
         guard !arguments.contains("--scenario"), !arguments.contains("--camera") else { return nil }
         // The webcam alone takes docksim's --protocol, --v4l2, --model and --quiet, and --eio.
@@ -36,7 +37,7 @@ enum UVCServe {
             parsed = try OptionParser.parse(
                 arguments,
                 options: [
-                    OptionTable.protocolName, OptionTable.v4l2, OptionTable.model,
+                    OptionTable.accessoryProtocol, OptionTable.v4l2, OptionTable.model,
                     OptionTable.quiet, eio,
                 ])
         } catch {

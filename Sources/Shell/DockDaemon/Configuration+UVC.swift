@@ -1,4 +1,4 @@
-public import DockLinks
+import DockLinks
 import Foundation
 public import V4L2Protocol
 
@@ -22,10 +22,8 @@ extension Configuration {
         }
     }
 
-    /// The link to a UVC webcam when the settings name one (`--protocol uvc`), named
-    /// `identifier` (its device path); nil for the other protocols.
-    public func uvcLink(identifier: String) throws(Configuration.Error) -> (any AccessoryLink)? {
-        guard accessoryProtocol == "uvc" else { return nil }
+    /// The link to a UVC webcam of the settings' model, named `identifier` (its device path).
+    func uvcLink(identifier: String) throws(Configuration.Error) -> UVCSession {
         var settings = UVCSession.Configuration(model: try uvcCameraModel())
         settings.identifier = identifier
         return UVCSession(configuration: settings)

@@ -47,10 +47,9 @@ extension Configuration {
         }
     }
 
-    /// The link to the accessory the settings describe, named `identifier` (the port) where the
-    /// protocol reports no serial number; nil for dock-serial, which `HostPolicy` makes itself.
-    public func accessoryLink(identifier: String) throws(Configuration.Error) -> (any AccessoryLink)? {
-        guard accessoryProtocol == "visca" || !visca.isEmpty else { return nil }
+    /// The link to a VISCA camera of the settings' profile, on the network camera they name or
+    /// a serial line, named `identifier` (the port: VISCA reports no serial number).
+    func viscaLink(identifier: String) throws(Configuration.Error) -> VISCASession {
         let profile = try viscaProfile()
         var framing = ViscaAddress(visca)?.framing ?? .serial
         if framing == .sonyIP, profile.quirks.udpWithoutSequenceHeader { framing = .rawIP }

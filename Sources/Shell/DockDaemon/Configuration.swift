@@ -1,3 +1,4 @@
+public import DockLinks
 import DockLogLevel
 import DockNumbers
 import DockOptions
@@ -48,8 +49,8 @@ public struct Configuration: Hashable, Sendable {
     public var maximumSpeedDegreesPerSecond = 360.0
     /// `error`, `warning`, `notice`, `info` or `debug`.
     public var logLevel = "info"
-    /// The protocol the accessory speaks: `dock-serial`, `visca` or `uvc`.
-    public var accessoryProtocol = "dock-serial"
+    /// The protocol the accessory speaks (`--protocol`: `dock-serial`, `visca` or `uvc`).
+    public var accessoryProtocol = AccessoryProtocol.dockSerial
     /// The VISCA camera's profile: a built-in name or a JSON file.
     public var profile = "generic"
     /// A network VISCA camera, `udp:HOST:PORT`, `udp-raw:HOST:PORT` or `tcp:HOST:PORT`; empty:
@@ -110,7 +111,7 @@ public struct Configuration: Hashable, Sendable {
         choice(
             "protocol",
             "what the accessory speaks: dock-serial, visca (a Sony VISCA PTZ camera) or uvc (a PTZ webcam "
-                + "on /dev/videoN)", \.accessoryProtocol, ["dock-serial", "visca", "uvc"]),
+                + "on /dev/videoN)", \.accessoryProtocol),
         text("profile", "the VISCA camera's profile: generic, a name in Protocol/visca, or a JSON file", \.profile),
         text(
             "visca",
@@ -217,12 +218,15 @@ public struct Configuration: Hashable, Sendable {
             guard device.isEmpty, !simulator else {
                 throw Error(location: "visca", message: "choose one of a network camera, a device and the simulator")
             }
-            checked.accessoryProtocol = "visca"
+            checked.accessoryProtocol = .visca
         }
         guard viscaBaud == 0 || viscaBaud >= 1200 else {
             throw Error(location: "visca-baud", message: "must be 0 (probe) or from 1200 to 4000000, got \(viscaBaud)")
         }
-        if checked.accessoryProtocol == "uvc" {
+        switch checked.accessoryProtocol {
+        case .dockSerial:
+            break
+        case .uvc:
             guard !simulator else {
                 throw Error(
                     location: "protocol",
@@ -234,8 +238,7 @@ public struct Configuration: Hashable, Sendable {
             } catch {
                 throw Error(location: "uvc-model", message: "\(error)")
             }
-        }
-        if checked.accessoryProtocol == "visca" {
+        case .visca:
             guard !simulator else {
                 throw Error(
                     location: "protocol",
@@ -322,17 +325,32 @@ private func hex(_ name: String, _ help: String, _ path: any WritableKeyPath<Con
         }, show: { $0[keyPath: path] })
 }
 
+/// A key whose values are a closed enum's names: parsed into the enum here, once.
+private func choice<Value: RawRepresentable & CaseIterable & Sendable>(
+    _ name: String, _ help: String, _ path: any WritableKeyPath<Configuration, Value> & Sendable
+) -> Configuration.Key where Value.RawValue == String {
+    choice(name, help, path, Value.allCases.map(\.rawValue), parse: Value.init(rawValue:), show: \.rawValue)
+}
+
+/// A key whose values are one of `choices`, kept as the text.
 private func choice(
     _ name: String, _ help: String, _ path: any WritableKeyPath<Configuration, String> & Sendable,
     _ choices: [String]
 ) -> Configuration.Key {
+    choice(name, help, path, choices, parse: { choices.contains($0) ? $0 : nil }, show: { $0 })
+}
+
+private func choice<Value: Sendable>(
+    _ name: String, _ help: String, _ path: any WritableKeyPath<Configuration, Value> & Sendable, _ choices: [String],
+    parse: @escaping @Sendable (String) -> Value?, show: @escaping @Sendable (Value) -> String
+) -> Configuration.Key {
     Configuration.Key(
         name: name, help: help, isBoolean: false,
         read: { configuration, value in
-            guard choices.contains(value) else { return "must be one of \(choices.joined(separator: ", ")), got '\(value)'" }
-            configuration[keyPath: path] = value
+            guard let parsed = parse(value) else { return "must be one of \(choices.joined(separator: ", ")), got '\(value)'" }
+            configuration[keyPath: path] = parsed
             return nil
-        }, show: { $0[keyPath: path] })
+        }, show: { show($0[keyPath: path]) })
 }
 
 extension StringProtocol {

@@ -55,16 +55,21 @@ public enum Daemon {
                 }
             }
             transport = SimulatorTransport(scenario: scenario, start: loop.now)
-        } else if configuration.accessoryProtocol == "uvc" {
-            transport = configuration.device.isEmpty ? DiscoveredVideoTransport() : V4L2Transport(path: configuration.device)
-        } else if let camera = ViscaAddress(configuration.visca) {
-            transport = NetworkTransport(kind: camera.kind, address: camera.address)
-        } else if !configuration.device.isEmpty {
-            transport = DevicePortTransport(path: configuration.device, baudRate: configuration.baud)
         } else {
-            transport = DiscoveredPortTransport(
-                vendorID: configuration.vendorID, productID: configuration.productID,
-                serialNumber: configuration.serialNumber, baudRate: configuration.baud)
+            switch configuration.accessoryProtocol {
+            case .uvc:
+                transport = configuration.device.isEmpty ? DiscoveredVideoTransport() : V4L2Transport(path: configuration.device)
+            case .visca, .dockSerial:
+                if let camera = ViscaAddress(configuration.visca) {
+                    transport = NetworkTransport(kind: camera.kind, address: camera.address)
+                } else if !configuration.device.isEmpty {
+                    transport = DevicePortTransport(path: configuration.device, baudRate: configuration.baud)
+                } else {
+                    transport = DiscoveredPortTransport(
+                        vendorID: configuration.vendorID, productID: configuration.productID,
+                        serialNumber: configuration.serialNumber, baudRate: configuration.baud)
+                }
+            }
         }
 
         // The control API's socket before anything runs: one that cannot be served ends dockd.
@@ -78,7 +83,7 @@ public enum Daemon {
 
         let link: (any AccessoryLink)?
         do {
-            link = try configuration.uvcLink(identifier: transport.name) ?? configuration.accessoryLink(identifier: transport.name)
+            link = try configuration.accessoryLink(identifier: transport.name)
         } catch {
             log.error("\(error)")
             return 78
@@ -209,7 +214,7 @@ public enum Daemon {
             lines.append("\(isMatch ? "*" : " ") \(device.path)  \(usb)")
         }
         var videos = DeviceDiscovery.videoDevices()
-        if configuration.accessoryProtocol == "uvc", !configuration.device.isEmpty,
+        if configuration.accessoryProtocol == .uvc, !configuration.device.isEmpty,
             !videos.contains(where: { $0.path == configuration.device })
         {
             videos.append(SerialDeviceDescription(path: configuration.device))  // named, if udev does not know it (an emulated camera)

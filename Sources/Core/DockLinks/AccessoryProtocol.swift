@@ -1,0 +1,21 @@
+/// The protocols dockd speaks with an accessory: a closed set, parsed from its name once, where
+/// `--protocol` (dockd's or docksim's) is read, and switched on exhaustively after that.
+public enum AccessoryProtocol: String, CaseIterable, Hashable, Sendable, CustomStringConvertible {
+    /// dockd's own serial protocol (`Protocol/dock-serial.md`).
+    case dockSerial = "dock-serial"
+    /// Sony VISCA PTZ cameras, on a serial line, UDP or TCP (`Protocol/visca.md`).
+    case visca
+    /// UVC PTZ webcams, through their V4L2 controls (`Protocol/uvc.md`).
+    case uvc
+
+    /// The protocol's name, as `--protocol` takes it and status shows it.
+    public var name: String { rawValue }
+
+    /// The protocol named `name`; nil for a name that is none of them.
+    public init?(name: String) { self.init(rawValue: name) }
+
+    /// Every protocol's name, in declaration order, for help texts and errors.
+    public static var names: [String] { allCases.map(\.name) }
+
+    public var description: String { name }
+}

@@ -1,0 +1,14 @@
+public import DockLinks
+
+extension Configuration {
+    /// The link to the accessory the settings describe, named `identifier` (the port) where the
+    /// protocol reports no serial number; nil for dock-serial, whose session `HostPolicy` makes
+    /// from the host's settings.
+    public func accessoryLink(identifier: String) throws(Configuration.Error) -> (any AccessoryLink)? {
+        switch accessoryProtocol {
+        case .dockSerial: nil
+        case .visca: try viscaLink(identifier: identifier)
+        case .uvc: try uvcLink(identifier: identifier)
+        }
+    }
+}
