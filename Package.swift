@@ -106,12 +106,12 @@ let package = Package(
         .target(
             name: "DockDaemon",
             dependencies: ["DockAPI", "DockLinks", "DockPolicy", "DockLogLevel", "DockOptions", "DockProtocol", "DockSimulator", "DockSystem", "DockTracking",
-                           "VISCAProtocol", "V4L2Protocol", "DockVersion", "DockNumbers", "DockVocabulary"], path: "Sources/Shell/DockDaemon",
+                           "VISCAProtocol", "V4L2Protocol", "DockVersion", "DockNumbers", "DockVocabulary", "DockJSON"], path: "Sources/Shell/DockDaemon",
             swiftSettings: strictSettings
         ),
 
         // I/O: the Swift client library, DockKit-shaped, over the Varlink socket.
-        .target(name: "DockClient", dependencies: ["DockAPI", "DockSystem", "DockNumbers", "DockVocabulary"], path: "Sources/Clients/DockClient", swiftSettings: strictSettings),
+        .target(name: "DockClient", dependencies: ["DockAPI", "DockSystem", "DockNumbers", "DockVocabulary", "DockJSON"], path: "Sources/Clients/DockClient", swiftSettings: strictSettings),
         // The example app of DockClient's documentation (written against it alone; ClientTests runs it).
         .executableTarget(name: "dockclient-example", dependencies: ["DockClient"], path: "examples/FollowMe",
                           swiftSettings: strictSettings),
@@ -119,7 +119,7 @@ let package = Package(
         // The command-line client (and the tracker's offline replay).
         .executableTarget(
             name: "dockctl",
-            dependencies: ["DockClient", "DockAPI", "DockOptions", "DockTracking", "DockVersion", "DockNumbers", "DockVocabulary"], path: "Sources/Programs/dockctl",
+            dependencies: ["DockClient", "DockAPI", "DockOptions", "DockTracking", "DockVersion", "DockNumbers", "DockVocabulary", "DockJSON"], path: "Sources/Programs/dockctl",
             swiftSettings: strictSettings
         ),
 
@@ -134,7 +134,7 @@ let package = Package(
         .executableTarget(
             name: "dockbench",
             dependencies: ["DockClient", "DockAPI", "DockOptions", "DockSystem", "DockTracking", "DockEvaluation", "DockSimulator",
-                           "SimulatedSerialDock", "CAllocationCounter", "DockVersion", "DockNumbers", "DockVocabulary"], path: "Sources/Programs/dockbench",
+                           "SimulatedSerialDock", "CAllocationCounter", "DockVersion", "DockNumbers", "DockVocabulary", "DockJSON"], path: "Sources/Programs/dockbench",
             swiftSettings: strictSettings
         ),
         // The tracker and the baseline in closed loop with the simulator, in virtual time (pure).
@@ -217,7 +217,7 @@ let package = Package(
         .testTarget(
             name: "DocksimTests",
             dependencies: ["docksim", "dockd", "DockAPI", "DockProtocol", "DockSimulator", "DockSystem", "TestSupport",
-                           "V4L2Protocol", "DockVocabulary"],
+                           "V4L2Protocol", "DockVocabulary", "DockJSON"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -228,13 +228,13 @@ let package = Package(
         ),
         .testTarget(
             name: "DockAPITests",
-            dependencies: ["DockAPI", "DockPolicy", "DockLinks", "DockProtocol", "DockVocabulary"],
+            dependencies: ["DockAPI", "DockPolicy", "DockLinks", "DockProtocol", "DockVocabulary", "DockJSON"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "ClientTests",
             dependencies: ["dockctl", "dockd", "dockbench", "dockclient-example", "DockClient", "DockAPI", "DockOptions", "DockSimulator",
-                           "DockTracking", "TestSupport", "DockNumbers", "DockVocabulary"],
+                           "DockTracking", "TestSupport", "DockNumbers", "DockVocabulary", "DockJSON"],
             swiftSettings: strictSettings
         ),
         // The manual pages, the shell completions and the version against the programs' own word.

@@ -1,4 +1,5 @@
 import DockAPI
+import DockJSON
 import DockVocabulary
 import Foundation
 import Glibc

@@ -1,3 +1,4 @@
+import DockJSON
 import DockPolicy
 import DockProtocol
 import DockVocabulary

@@ -1,4 +1,5 @@
 import DockAPI
+import DockJSON
 import DockPolicy
 import DockVocabulary
 import Foundation

@@ -1,4 +1,5 @@
 public import DockAPI
+public import DockJSON
 public import DockVocabulary
 
 /// What went wrong talking to dockd.

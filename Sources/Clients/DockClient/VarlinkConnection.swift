@@ -1,4 +1,5 @@
 public import DockAPI
+public import DockJSON
 import DockSystem
 public import DockVocabulary
 import Foundation

@@ -1,3 +1,4 @@
+public import DockJSON
 import DockLinks
 import DockProtocol
 public import DockVocabulary

@@ -1,3 +1,4 @@
+public import DockJSON
 public import DockLinks
 import DockNumbers
 public import DockPolicy

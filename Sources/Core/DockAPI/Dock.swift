@@ -1,3 +1,4 @@
+public import DockJSON
 public import DockLinks
 public import DockPolicy
 public import DockProtocol

@@ -1,3 +1,4 @@
+import DockJSON
 import DockLinks
 import DockNumbers
 import DockPolicy

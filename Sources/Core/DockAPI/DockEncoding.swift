@@ -1,3 +1,4 @@
+public import DockJSON
 import DockLinks
 public import DockPolicy
 import DockProtocol

@@ -1,4 +1,4 @@
-import DockJSON
+public import DockJSON
 
 /// The API's JSON reader: dockd's one reader (`DockJSON`'s `JSONReader`) with the API's reading of
 /// its numbers — whole numbers that fit in 64 bits are integers, however they are written (12,
@@ -42,5 +42,12 @@ extension JSONValue {
             for member in members { object[member.key] = JSONValue(member.node) }
             self = .object(object)
         }
+    }
+}
+
+extension JSONValue {
+    /// Parses JSON text given as bytes, as the API reads it.
+    public static func parse(bytes: [UInt8]) throws -> JSONValue {
+        try JSONParser.parse(bytes)
     }
 }

@@ -1,3 +1,5 @@
+public import DockJSON
+
 /// A parameter that is missing, unknown, of the wrong type, or out of range; the API answers it
 /// with `io.dockd.Dock.InvalidParameter`.
 public struct ParameterError: Error, Hashable, Sendable, CustomStringConvertible {

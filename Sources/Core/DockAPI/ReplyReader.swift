@@ -1,3 +1,5 @@
+public import DockJSON
+
 /// A field of a reply or an event that is missing, of the wrong type or out of range: the client
 /// refuses the whole reply and names the field by its path (`status.pose.yaw`,
 /// `status.subjects[2].box`) rather than read a default in its place.

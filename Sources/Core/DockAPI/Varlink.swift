@@ -1,3 +1,4 @@
+public import DockJSON
 import Foundation
 
 /// Varlink framing: each message is a JSON object followed by a NUL byte. The splitter gathers

@@ -1,5 +1,6 @@
 import DockAPI
 import DockClient
+import DockJSON
 import DockPolicy
 import DockSystem
 import DockVocabulary

@@ -1,4 +1,5 @@
 import DockAPI
+import DockJSON
 import DockNumbers
 import DockTracking
 import Foundation

@@ -1,5 +1,6 @@
 import DockAPI
 import DockClient
+import DockJSON
 import DockLinks
 import DockOptions
 import DockPolicy

@@ -1,4 +1,5 @@
 public import DockAPI
+import DockJSON
 import DockLinks
 public import DockPolicy
 import DockVersion

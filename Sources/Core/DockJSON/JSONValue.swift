@@ -1,7 +1,5 @@
-public import Foundation
-
 /// A JSON value that keeps integers and floating-point numbers apart and serialises
-/// deterministically (object keys sorted), for the Varlink API.
+/// deterministically (object keys sorted): what the Varlink API reads and writes.
 public enum JSONValue: Hashable, Sendable, Decodable {
     case null
     case bool(Bool)
@@ -28,16 +26,6 @@ public enum JSONValue: Hashable, Sendable, Decodable {
         } else {
             self = .object(try container.decode([String: JSONValue].self))
         }
-    }
-
-    /// Parses JSON text.
-    public static func parse(_ data: Data) throws -> JSONValue {
-        try JSONParser.parse([UInt8](data))
-    }
-
-    /// Parses JSON text given as bytes.
-    public static func parse(bytes: [UInt8]) throws -> JSONValue {
-        try JSONParser.parse(bytes)
     }
 
     /// The value as compact JSON text.
