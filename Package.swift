@@ -59,9 +59,10 @@ let package = Package(
         .target(name: "V4L2Protocol", dependencies: ["DockJSON"], path: "Sources/Core/V4L2Protocol", swiftSettings: strictSettings),
 
         // Pure: the API's vocabulary, shared by the daemon and its clients — what a request
-        // carries (observations, normalised image geometry, camera information) and what a
-        // client is told. Standard library only.
-        .target(name: "DockVocabulary", path: "Sources/Core/DockVocabulary", swiftSettings: strictSettings),
+        // carries (observations, normalised image geometry, camera information, motions, limits)
+        // and what a client is told (replies, errors, events, the one status). Over DockJSON only
+        // (an error a client does not know keeps its JSON parameters).
+        .target(name: "DockVocabulary", dependencies: ["DockJSON"], path: "Sources/Core/DockVocabulary", swiftSettings: strictSettings),
 
         // Pure: the tracker — measurement model, filters, association, fusion, primary choice,
         // framing — over the vocabulary's observations.
@@ -72,11 +73,11 @@ let package = Package(
 
         // Pure: the host's policy — session, motion, control, tracking, indicator and what
         // clients hear — as one value type that the daemon, the evaluation and the tests drive.
-        .target(name: "DockPolicy", dependencies: ["DockLinks", "DockLogLevel", "DockProtocol", "DockTracking", "DockVocabulary"], path: "Sources/Core/DockPolicy", swiftSettings: strictSettings),
+        .target(name: "DockPolicy", dependencies: ["DockLinks", "DockLogLevel", "DockProtocol", "DockTracking", "DockVocabulary", "DockNumbers"], path: "Sources/Core/DockPolicy", swiftSettings: strictSettings),
 
         // Pure: the Varlink API — framing, typed calls, replies and events, the io.dockd.Dock
         // interface.
-        .target(name: "DockAPI", dependencies: ["DockLinks", "DockPolicy", "DockJSON", "DockProtocol", "DockNumbers", "DockVocabulary"], path: "Sources/Core/DockAPI",
+        .target(name: "DockAPI", dependencies: ["DockJSON", "DockNumbers", "DockVocabulary"], path: "Sources/Core/DockAPI",
                 swiftSettings: strictSettings),
 
         // Pure: the simulated dock (firmware model and motor physics), a simulated VISCA camera
@@ -228,7 +229,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DockAPITests",
-            dependencies: ["DockAPI", "DockPolicy", "DockLinks", "DockProtocol", "DockVocabulary", "DockJSON"],
+            dependencies: ["DockAPI", "DockVocabulary", "DockJSON"],
             swiftSettings: strictSettings
         ),
         .testTarget(

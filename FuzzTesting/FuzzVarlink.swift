@@ -14,6 +14,7 @@
 //   which JSON cannot write back — is refused by DockCall, never accepted.
 import DockAPI
 import DockJSON
+import DockVocabulary
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzVarlink(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {

@@ -1,7 +1,4 @@
 import DockJSON
-import DockLinks
-import DockPolicy
-import DockProtocol
 import DockVocabulary
 import Testing
 
@@ -80,8 +77,8 @@ import Testing
         #expect(throws: DockCall.Refusal.parameter(ParameterError(parameter: "zoom", reason: "required"))) {
             try parse(#"{"method":"io.dockd.Dock.SetZoom","parameters":{}}"#)
         }
-        #expect(DockEncoding.reply(.zoom(0.5)).parameters == ["zoom": .number(0.5)])
-        let refused = DockEncoding.reply(.failure(.notSupported("zoom")))
+        #expect(VarlinkReply(.success(.zoom(0.5))).parameters == ["zoom": .number(0.5)])
+        let refused = VarlinkReply(.failure(.notSupported(capability: "zoom")))
         #expect(refused.error == "io.dockd.Dock.NotSupported" && refused.parameters == ["capability": .string("zoom")])
         #expect(DockInterface.definition.contains("error NotSupported (capability: string)"))
     }
@@ -149,18 +146,13 @@ import Testing
     }
 
     @Test func refusalsAreNamedErrorsWithTheirFields() {
-        let refused = DockEncoding.reply(.failure(.dockRefused(.faulted, detail: 2)))
+        let refused = VarlinkReply(.failure(.dockRefused(reason: "faulted", detail: 2)))
         #expect(refused.error == DockInterface.Error.dockRefused)
         #expect(refused.parameters == ["reason": .string("faulted"), "detail": .integer(2)])
-        let fault = FaultReport(accessoryTime: AccessoryTimestamp(microseconds: 0), code: .motorStall, axis: .yaw, isActive: true)
         #expect(
-            DockEncoding.reply(.failure(.dockFault(fault))).parameters
+            VarlinkReply(.failure(.dockFault(Dock.Fault(code: "motor_stall", axis: .yaw, isActive: true)))).parameters
                 == ["fault": .object(["code": .string("motor_stall"), "axis": .string("yaw"), "active": .bool(true)])])
-        let ended = DockEncoding.reply(
-            .motion(
-                MotionOutcome(
-                    clampedFields: [.yaw], cancelledAnimation: nil,
-                    ending: .replaced(byClient: 4))))
+        let ended = VarlinkReply(.success(.motion(Dock.MotionResult(clamped: ["yaw"], ended: .replaced(byClient: 4)))))
         #expect(
             ended.parameters["result"]
                 == .object([
@@ -170,14 +162,15 @@ import Testing
     }
 
     @Test func buttonEventsCarryTheButtonAndItsStateAsFields() throws {
-        let status = HostPolicy().status(now: .zero, device: "memory")
-        let reply = DockEncoding.watchReply(.button(.trackingButton(isPressed: true)), time: .seconds(2), status: status)
+        let status = RoundTripTests.emptyStatus
+        let reply = VarlinkReply.watch(
+            Dock.Event(timeSeconds: 2, payload: .button(.trackingButton(isPressed: true)), detail: "tracking pressed", status: status))
         let event = try #require(reply.parameters["event"]?.objectMembers)
         #expect(event["kind"] == .string("button"))
         #expect(event["button"] == .object(["button": .string("tracking"), "pressed": .bool(true)]))
         #expect(event["detail"] == .string("tracking pressed"))
         #expect(reply.continues)
-        let zoom = DockEncoding.watchReply(.button(.zoom(steps: -2)), time: .zero, status: status).parameters["event"]?.objectMembers
-        #expect(zoom?["button"] == .object(["button": .string("zoom"), "steps": .integer(-2)]))
+        let zoom = VarlinkReply.watch(Dock.Event(timeSeconds: 0, payload: .button(.zoom(steps: -2)), detail: "", status: status))
+        #expect(zoom.parameters["event"]?.objectMembers["button"] == .object(["button": .string("zoom"), "steps": .integer(-2)]))
     }
 }

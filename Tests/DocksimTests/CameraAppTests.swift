@@ -1,6 +1,5 @@
 import DockAPI
 import DockJSON
-import DockPolicy
 import DockVocabulary
 import Foundation
 import FoundationXML
@@ -70,7 +69,11 @@ import Testing
     }
 
     @Test func thePrimaryIsReadFromAStatus() {
-        var status = Dock.Status(HostPolicy().status(now: .zero, device: "memory"))
+        var status = Dock.Status(
+            state: .ready, isDocked: true, accessory: nil, pose: nil, limits: nil, isTrackingEnabled: true, framingMode: .automatic,
+            regionOfInterest: .fullImage, selectedSubjects: [], controller: .systemTracker, motion: .idle, faults: [], tracker: .idle,
+            isSubjectInFrame: false, primary: nil, subjects: [], loop: .none,
+            counters: Dock.Counters(badFrames: 0, reconnects: 0, refusals: 0, observations: 0, cameraFrames: 0))
         #expect(CameraApp.primary(in: status) == TrackerPrimary.none)
         #expect(CameraApp.primaryBox(in: status) == nil)
         status.primary = 4

@@ -1,5 +1,3 @@
-import DockLinks
-import DockPolicy
 import DockVocabulary
 
 extension DockAccessory {

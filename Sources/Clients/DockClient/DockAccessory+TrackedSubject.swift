@@ -1,5 +1,4 @@
 import DockAPI
-import DockPolicy
 import DockVocabulary
 
 extension DockAccessory {

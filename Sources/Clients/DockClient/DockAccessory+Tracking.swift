@@ -1,7 +1,5 @@
 import DockAPI
 import DockNumbers
-import DockPolicy
-import DockProtocol
 import DockVocabulary
 
 extension DockAccessory {

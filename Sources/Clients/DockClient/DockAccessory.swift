@@ -1,5 +1,4 @@
 import DockAPI
-import DockPolicy
 import DockVocabulary
 
 /// A dock as the manager lists it, as DockKit's `DockAccessory`: what it is, and the calls and

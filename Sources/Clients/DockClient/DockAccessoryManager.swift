@@ -1,5 +1,4 @@
-public import DockAPI
-import DockPolicy
+import DockAPI
 public import DockVocabulary
 import Foundation
 

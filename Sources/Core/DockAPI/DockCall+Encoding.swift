@@ -1,8 +1,5 @@
 import DockJSON
-import DockLinks
 import DockNumbers
-import DockPolicy
-import DockProtocol
 import DockVocabulary
 
 extension DockCall {

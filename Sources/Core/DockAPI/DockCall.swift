@@ -1,8 +1,5 @@
 import DockJSON
-import DockLinks
 import DockNumbers
-import DockPolicy
-import DockProtocol
 public import DockVocabulary
 
 /// The `io.dockd.Dock` methods, by name: the one place their names are spelled.

@@ -1,26 +1,5 @@
 public import DockJSON
-
-/// A parameter that is missing, unknown, of the wrong type, or out of range; the API answers it
-/// with `io.dockd.Dock.InvalidParameter`.
-public struct ParameterError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The parameter's name.
-    public var parameter: String
-    /// What is wrong with it.
-    public var reason: String
-
-    /// Creates the error.
-    public init(parameter: String, reason: String) {
-        self.parameter = parameter
-        self.reason = reason
-    }
-
-    public var description: String { "\(parameter): \(reason)" }
-
-    /// The reply that reports it.
-    public var reply: VarlinkReply {
-        .failure(DockInterface.Error.invalidParameter, ["parameter": .string(parameter), "reason": .string(reason)])
-    }
-}
+public import DockVocabulary
 
 /// Typed access to a call's parameters: every parameter must be one the method knows, of its
 /// type, and finite; `null` counts as absent.

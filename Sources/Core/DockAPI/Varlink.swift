@@ -1,5 +1,4 @@
 public import DockJSON
-import Foundation
 
 /// Varlink framing: each message is a JSON object followed by a NUL byte. The splitter gathers
 /// bytes from a stream socket and hands out whole messages; a message longer than the limit is an

@@ -131,3 +131,10 @@ extension JSONValue {
     /// The Boolean, if this is one.
     public var boolValue: Bool? { if case .bool(let flag) = self { flag } else { nil } }
 }
+
+extension JSONValue {
+    /// The members of an object value (empty for anything else).
+    public var objectMembers: [String: JSONValue] {
+        if case .object(let members) = self { members } else { [:] }
+    }
+}

@@ -132,9 +132,7 @@ public final class VarlinkServer {
             if let statusTimer { loop.cancel(statusTimer) }
             statusTimer = nil
         } else {
-            service.runner.watcher = { [weak self] item in
-                self?.broadcast(DockEncoding.watchReply(item.event, time: item.time, status: item.status))
-            }
+            service.runner.watcher = { [weak self] event in self?.broadcast(.watch(event)) }
             scheduleStatus(at: loop.now + .milliseconds(100))
         }
     }
@@ -142,7 +140,7 @@ public final class VarlinkServer {
     private func scheduleStatus(at time: Duration) {
         statusTimer = loop.schedule(at: time) { [weak self] in
             guard let self, !watchers.isEmpty else { return }
-            broadcast(DockEncoding.watchReply(nil, time: loop.now, status: service.currentStatus()))
+            broadcast(.watch(service.runner.statusEvent()))
             scheduleStatus(at: max(time + .milliseconds(100), loop.now))
         }
     }
@@ -262,7 +260,7 @@ final class ClientConnection {
         } catch {
             return send(error.reply.bytes)
         }
-        send(DockEncoding.watchReply(nil, time: server.loop.now, status: server.service.currentStatus()).bytes)
+        send(VarlinkReply.watch(server.service.runner.statusEvent()).bytes)
         if state == .open { server.watching(id, true) }
     }
 
