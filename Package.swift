@@ -89,8 +89,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
-        // I/O: file descriptors, pseudo-terminals, polling, clocks and signals.
-        .target(name: "DockSystem", dependencies: ["CLinux", "CSerialPort", "CUdev", "DockLogLevel"], path: "Sources/Shell/DockSystem", swiftSettings: strictSettings),
+        // I/O, the least a client needs: file descriptors, system errors, Unix sockets and where
+        // dockd's control socket is (no serial or udev library, so an app linking DockClient needs
+        // neither).
+        .target(name: "DockSockets", dependencies: ["CLinux"], path: "Sources/Shell/DockSockets", swiftSettings: strictSettings),
+        // I/O: serial ports, pseudo-terminals, udev, polling, the event loop, clocks and signals.
+        .target(name: "DockSystem", dependencies: ["CLinux", "CSerialPort", "CUdev", "DockLogLevel", "DockSockets"], path: "Sources/Shell/DockSystem", swiftSettings: strictSettings),
         // Linux headers the Glibc module lacks (signalfd); no library to link.
         .systemLibrary(name: "CLinux", path: "Sources/CShims/CLinux"),
 
@@ -99,7 +103,7 @@ let package = Package(
         .executableTarget(
             name: "docksim",
             dependencies: ["DockSimulator", "DockSystem", "DockProtocol", "DockClient", "DockAPI", "DockOptions",
-                           "DockLinks", "VISCAProtocol", "V4L2Protocol", "DockVersion", "DockNumbers", "DockVocabulary"], path: "Sources/Programs/docksim",
+                           "DockLinks", "VISCAProtocol", "V4L2Protocol", "DockVersion", "DockNumbers", "DockVocabulary", "DockSockets"], path: "Sources/Programs/docksim",
             swiftSettings: strictSettings
         ),
 
@@ -107,12 +111,12 @@ let package = Package(
         .target(
             name: "DockDaemon",
             dependencies: ["DockAPI", "DockLinks", "DockPolicy", "DockLogLevel", "DockOptions", "DockProtocol", "DockSimulator", "DockSystem", "DockTracking",
-                           "VISCAProtocol", "V4L2Protocol", "DockVersion", "DockNumbers", "DockVocabulary", "DockJSON"], path: "Sources/Shell/DockDaemon",
+                           "VISCAProtocol", "V4L2Protocol", "DockVersion", "DockNumbers", "DockVocabulary", "DockJSON", "DockSockets"], path: "Sources/Shell/DockDaemon",
             swiftSettings: strictSettings
         ),
 
         // I/O: the Swift client library, DockKit-shaped, over the Varlink socket.
-        .target(name: "DockClient", dependencies: ["DockAPI", "DockSystem", "DockNumbers", "DockVocabulary", "DockJSON"], path: "Sources/Clients/DockClient", swiftSettings: strictSettings),
+        .target(name: "DockClient", dependencies: ["DockAPI", "DockSockets", "DockNumbers", "DockVocabulary", "DockJSON"], path: "Sources/Clients/DockClient", swiftSettings: strictSettings),
         // The example app of DockClient's documentation (written against it alone; ClientTests runs it).
         .executableTarget(name: "dockclient-example", dependencies: ["DockClient"], path: "examples/FollowMe",
                           swiftSettings: strictSettings),
@@ -135,7 +139,7 @@ let package = Package(
         .executableTarget(
             name: "dockbench",
             dependencies: ["DockClient", "DockAPI", "DockOptions", "DockSystem", "DockTracking", "DockEvaluation", "DockSimulator",
-                           "SimulatedSerialDock", "CAllocationCounter", "DockVersion", "DockNumbers", "DockVocabulary", "DockJSON"], path: "Sources/Programs/dockbench",
+                           "SimulatedSerialDock", "CAllocationCounter", "DockVersion", "DockNumbers", "DockVocabulary", "DockJSON", "DockSockets"], path: "Sources/Programs/dockbench",
             swiftSettings: strictSettings
         ),
         // The tracker and the baseline in closed loop with the simulator, in virtual time (pure).
@@ -146,7 +150,7 @@ let package = Package(
         ),
         // I/O: the simulated dock on a pseudo-terminal, owned by a test or benchmark that times
         // what dockd puts on the line.
-        .target(name: "SimulatedSerialDock", dependencies: ["DockProtocol", "DockSimulator", "DockSystem"], path: "Sources/Simulation/SimulatedSerialDock",
+        .target(name: "SimulatedSerialDock", dependencies: ["DockProtocol", "DockSimulator", "DockSystem", "DockSockets"], path: "Sources/Simulation/SimulatedSerialDock",
                 swiftSettings: strictSettings),
         // The emulated UVC camera's preload library: open/openat/close/ioctl on a docksim socket.
         .target(name: "CUVCPreload", path: "Sources/Simulation/UVCPreload", linkerSettings: [.linkedLibrary("dl")]),
@@ -218,13 +222,13 @@ let package = Package(
         .testTarget(
             name: "DocksimTests",
             dependencies: ["docksim", "dockd", "DockAPI", "DockProtocol", "DockSimulator", "DockSystem", "TestSupport",
-                           "V4L2Protocol", "DockVocabulary", "DockJSON"],
+                           "V4L2Protocol", "DockVocabulary", "DockJSON", "DockSockets"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "DaemonTests",
             dependencies: ["dockd", "docksim", "DockDaemon", "DockPolicy", "DockLinks", "DockProtocol", "DockSimulator", "DockSystem",
-                           "SimulatedSerialDock", "TestSupport", "DockNumbers", "DockVocabulary"],
+                           "SimulatedSerialDock", "TestSupport", "DockNumbers", "DockVocabulary", "DockSockets"],
             swiftSettings: strictSettings
         ),
         .testTarget(

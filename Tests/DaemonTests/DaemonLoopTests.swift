@@ -4,6 +4,7 @@ import DockNumbers
 import DockPolicy
 import DockProtocol
 import DockSimulator
+import DockSockets
 import DockSystem
 import DockVocabulary
 import Glibc

@@ -1,4 +1,4 @@
-import DockSystem
+import DockSockets
 import Foundation
 import Glibc
 

@@ -1,6 +1,6 @@
 public import DockAPI
 public import DockJSON
-import DockSystem
+import DockSockets
 public import DockVocabulary
 import Foundation
 import Glibc

@@ -2,6 +2,7 @@ import DockLinks
 import DockNumbers
 import DockOptions
 import DockSimulator
+import DockSockets
 import DockSystem
 import Foundation
 import Synchronization

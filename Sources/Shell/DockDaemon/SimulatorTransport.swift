@@ -1,5 +1,6 @@
 import DockLinks
 public import DockSimulator
+public import DockSockets
 public import DockSystem
 public import DockVocabulary
 import Glibc

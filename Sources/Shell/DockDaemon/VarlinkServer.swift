@@ -1,5 +1,6 @@
 import DockAPI
 import DockLinks
+public import DockSockets
 public import DockSystem
 import DockVocabulary
 import Glibc
