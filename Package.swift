@@ -25,6 +25,7 @@ let package = Package(
         .executable(name: "dockd", targets: ["dockd"]),
         .executable(name: "dockctl", targets: ["dockctl"]),
         .executable(name: "dockbench", targets: ["dockbench"]),
+        .executable(name: "dockd-vision", targets: ["dockd-vision"]),
         .library(name: "DockClient", targets: ["DockClient"]),
         // The emulated UVC camera's LD_PRELOAD library (docksim --preload-library prints its path).
         .library(name: "dockd-uvc-preload", type: .dynamic, targets: ["CUVCPreload"]),
@@ -84,7 +85,7 @@ let package = Package(
         // over the same physics, and their world.
         .target(
             name: "DockSimulator",
-            dependencies: ["DockJSON", "DockProtocol", "VISCAProtocol", "V4L2Protocol", "DockNumbers", "DockVocabulary"],
+            dependencies: ["CFrameKernel", "DockJSON", "DockProtocol", "VISCAProtocol", "V4L2Protocol", "DockNumbers", "DockVocabulary"],
             path: "Sources/Simulation/DockSimulator",
             swiftSettings: strictSettings
         ),
@@ -102,8 +103,10 @@ let package = Package(
         // with --camera it also plays the camera app over dockd's API.
         .executableTarget(
             name: "docksim",
-            dependencies: ["DockSimulator", "DockSystem", "DockProtocol", "DockClient", "DockAPI", "DockOptions",
-                           "DockLinks", "VISCAProtocol", "V4L2Protocol", "DockVersion", "DockNumbers", "DockVocabulary", "DockSockets"], path: "Sources/Programs/docksim",
+            dependencies: ["DockSimulator", "DockSystem", "DockProtocol", "DockTracking", "DockClient", "DockAPI", "DockOptions",
+                           "DockLinks", "VISCAProtocol", "V4L2Protocol", "DockVersion", "CFrameKernel", "CJPEGEncoder", "DockNumbers",
+                           "DockVocabulary", "DockSockets"],
+                           path: "Sources/Programs/docksim",
             swiftSettings: strictSettings
         ),
 
@@ -112,6 +115,29 @@ let package = Package(
             name: "DockDaemon",
             dependencies: ["DockAPI", "DockLinks", "DockPolicy", "DockLogLevel", "DockOptions", "DockProtocol", "DockSimulator", "DockSystem", "DockTracking",
                            "VISCAProtocol", "V4L2Protocol", "DockVersion", "DockNumbers", "DockVocabulary", "DockJSON", "DockSockets"], path: "Sources/Shell/DockDaemon",
+            swiftSettings: strictSettings
+        ),
+
+        // Pure: the vision service's logic — its settings, the camera's format chosen, frames
+        // checked, capture times judged, the detectors' schedule, Track built from detections.
+        .target(name: "DockVision", dependencies: ["DockOptions", "DockVocabulary", "DockNumbers"], path: "Sources/Core/DockVision", swiftSettings: strictSettings),
+        // I/O: the vision service — V4L2 capture, OpenCV's detectors (through CVision), the feed to dockd.
+        .target(
+            name: "VisionService",
+            dependencies: ["CV4L2", "CVision", "DockAPI", "DockClient", "DockLogLevel", "DockPolicy", "DockSystem", "DockVision", "DockVocabulary", "DockSockets"],
+            path: "Sources/Shell/VisionService", swiftSettings: strictSettings
+        ),
+        // The kernel's V4L2 structs and request numbers, for the vision service's capture.
+        .systemLibrary(name: "CV4L2", path: "Sources/CShims/CV4L2"),
+        // The vision service: a camera's frames to faces and people, sent to dockd with Track.
+        .executableTarget(
+            name: "dockd-vision", dependencies: ["VisionService", "DockClient", "DockLogLevel", "DockVision", "DockOptions", "DockSystem", "DockVersion"],
+            path: "Sources/Programs/dockd-vision", swiftSettings: strictSettings
+        ),
+
+        // The vision service's detectors measured on still frames (BENCHMARKS.md; not installed).
+        .executableTarget(
+            name: "visionbench", dependencies: ["VisionService", "DockVision", "DockVocabulary"], path: "Sources/Programs/visionbench",
             swiftSettings: strictSettings
         ),
 
@@ -152,6 +178,14 @@ let package = Package(
         // what dockd puts on the line.
         .target(name: "SimulatedSerialDock", dependencies: ["DockProtocol", "DockSimulator", "DockSystem", "DockSockets"], path: "Sources/Simulation/SimulatedSerialDock",
                 swiftSettings: strictSettings),
+        // The emulated webcam's pixel work (pure C, no I/O): the plate through a homography, people
+        // composited, YUYV packed; and the footage cutter's passes. Optimised in every build, so a
+        // debug docksim still draws 30 frames a second.
+        .target(name: "CFrameKernel", path: "Sources/Simulation/CFrameKernel", cSettings: [.unsafeFlags(["-O2"])]),
+        // The emulated webcam's Motion-JPEG frames, with Debian's libjpeg-turbo.
+        .target(
+            name: "CJPEGEncoder", dependencies: ["CFrameKernel"], path: "Sources/CShims/CJPEGEncoder",
+            linkerSettings: [.linkedLibrary("jpeg")]),
         // The emulated UVC camera's preload library: open/openat/close/ioctl on a docksim socket.
         .target(name: "CUVCPreload", path: "Sources/Simulation/UVCPreload", linkerSettings: [.linkedLibrary("dl")]),
         // Counts the process's heap allocations, for dockbench's no-allocation check.
@@ -162,6 +196,17 @@ let package = Package(
             name: "dockwire",
             dependencies: ["DockOptions", "DockProtocol", "DockVersion"], path: "Sources/Programs/dockwire",
             swiftSettings: strictSettings
+        ),
+
+        // C++: OpenCV's detectors, decoding and colour conversion behind a C interface that
+        // dockd-vision calls (OpenCV has no C interface since 4.0).
+        .target(
+            // Debian's OpenCV 4.6 (libopencv-dev): its headers (`pkg-config --cflags opencv4`), and
+            // the five libraries the shim calls, by name: pkg-config's --libs names all 55 of
+            // Debian's, and each would become a dependency of the package (VTK, Qt, HDF5...).
+            name: "CVision", path: "Sources/CShims/CVision",
+            cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
+            linkerSettings: ["opencv_dnn", "opencv_objdetect", "opencv_imgcodecs", "opencv_imgproc", "opencv_core"].map { .linkedLibrary($0) }
         ),
 
         // C libraries from Debian, used by the I/O layer (serial ports and udev hot-plug).
@@ -253,11 +298,18 @@ let package = Package(
             dependencies: ["DockOptions", "DockNumbers"],
             swiftSettings: strictSettings
         ),
+        .testTarget(name: "DockVisionTests", dependencies: ["DockVision", "DockOptions", "DockVocabulary"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "VisionServiceTests",
+            dependencies: ["VisionService", "DockVision", "DockOptions", "CVision", "dockd-vision", "dockd", "docksim", "dockctl", "TestSupport", "DockVocabulary"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "DockwireTests",
             dependencies: ["dockwire", "TestSupport"],
             swiftSettings: strictSettings
         ),
     ],
-    swiftLanguageModes: [.v6]
+    swiftLanguageModes: [.v6],
+    cxxLanguageStandard: .cxx17
 )

@@ -118,6 +118,11 @@ if target == "uvc":
             seeds.append(struct.pack("<IiI", request, errno, len(image)) + image)
         seeds.append(struct.pack("<II", request, len(image)) + image)
     seeds.append(struct.pack("<IiI", 0x80685600, 0, 0x10001) + capability)
+if target == "vision":
+    seeds.append(pathlib.Path("systemd/dockd-vision.conf").read_bytes())
+    seeds.append(b"device = /dev/video2\nfaces = haar\nbody-every = 5  # twice a second\nface-scale = 0.75\nappearance = false\n")
+    seeds.append(b"faces = yunet\nface-model = /var/lib/yunet.onnx\nbodies = onnx\nbody-model = p.onnx\nbody-model-size = 320\n")
+    seeds.append(b"\xff\xd8" + bytes(60) + b"\xff\xd9\0\0")
 
 for seed in seeds:
     (corpus / ("seed-" + hashlib.sha1(seed).hexdigest()[:16])).write_bytes(seed)

@@ -95,8 +95,8 @@ import Testing
             throws: DaemonCommand.Failure.configuration(
                 .init(
                     location: "/etc/dockd/dockd.conf:1",
-                    message: "protocol: must be one of dock-serial, visca, uvc, got 'pelco-d'"))
-        ) { try parse([], files: ["/etc/dockd/dockd.conf": "protocol = pelco-d\n"]) }
+                    message: "protocol: must be one of dock-serial, visca, uvc, pelco-d, got 'pelco-p'"))
+        ) { try parse([], files: ["/etc/dockd/dockd.conf": "protocol = pelco-p\n"]) }
     }
 
     /// The protocol is read into its enum where the setting is read, by its name, and shown by it.
@@ -108,7 +108,7 @@ import Testing
             }
             #expect(configuration.accessoryProtocol == accessoryProtocol)
         }
-        #expect(AccessoryProtocol.names == ["dock-serial", "visca", "uvc"])
+        #expect(AccessoryProtocol.names == ["dock-serial", "visca", "uvc", "pelco-d"])
         #expect(AccessoryProtocol(name: "VISCA") == nil, "names are exact")
         #expect(Configuration.helpLines().contains { $0.contains("--protocol VALUE") && $0.hasSuffix("[dock-serial]") })
     }

@@ -6,7 +6,7 @@ import DockVocabulary
 
 /// The host's policy wired to a simulated accessory in virtual time: the shell the daemon is, in
 /// a few lines, with everything the policy did recorded for the tests to read. The accessory is
-/// the `Peer` — the dock's firmware (``HostBench``), a VISCA camera, a UVC webcam — so every
+/// the `Peer` — the dock's firmware (``HostBench``), a VISCA camera, a UVC webcam, a Pelco-D head — so every
 /// policy test of every protocol runs on this one bench.
 struct PolicyBench<Peer: BenchPeer> {
     var host: HostPolicy

@@ -23,6 +23,63 @@ import Testing
         #expect(!V4L2Request.carriesControlArray(V4L2Request.setControl))
     }
 
+    /// The capture ioctls' numbers, from the same C program (`Protocol/uvc.md` §2), and the
+    /// emulation's own.
+    @Test func captureRequestNumbersMatchTheCHeaders() {
+        #expect(V4L2Request.enumerateFormat == 0xC040_5602)
+        #expect(V4L2Request.getFormat == 0xC0D0_5604)
+        #expect(V4L2Request.setFormat == 0xC0D0_5605)
+        #expect(V4L2Request.tryFormat == 0xC0D0_5640)
+        #expect(V4L2Request.requestBuffers == 0xC014_5608)
+        #expect(V4L2Request.queryBuffer == 0xC058_5609)
+        #expect(V4L2Request.queueBuffer == 0xC058_560F)
+        #expect(V4L2Request.exportBuffer == 0xC040_5610)
+        #expect(V4L2Request.dequeueBuffer == 0xC058_5611)
+        #expect(V4L2Request.streamOn == 0x4004_5612)
+        #expect(V4L2Request.streamOff == 0x4004_5613)
+        #expect(V4L2Request.getParameters == 0xC0CC_5615)
+        #expect(V4L2Request.setParameters == 0xC0CC_5616)
+        #expect(V4L2Request.enumerateInput == 0xC050_561A)
+        #expect(V4L2Request.getInput == 0x8004_5626)
+        #expect(V4L2Request.setInput == 0xC004_5627)
+        #expect(V4L2Request.enumerateFrameSizes == 0xC02C_564A)
+        #expect(V4L2Request.enumerateFrameIntervals == 0xC034_564B)
+        #expect(V4L2Request.createBuffers == 0xC100_565C)
+        #expect(V4L2Request.getSelection == 0xC040_565E)
+        #expect(V4L2Request.emulatedPollState == 0x8008_56FE)
+        #expect(V4L2Request.emulatedMap == 0x4018_56FD)
+        #expect(V4L2Request.emulatedUnmap == 0x4008_56FC)
+        #expect(V4L2Capture.yuyv == 0x5659_5559 && V4L2Capture.mjpeg == 0x4750_4A4D)
+    }
+
+    /// `struct v4l2_buffer`'s fields at the offsets `offsetof` gives on x86_64: timestamp at 24
+    /// (seconds, then microseconds), sequence at 56, memory 60, `m.offset` 64, length 72.
+    @Test func bufferImageHasTheCLayout() throws {
+        var buffer = V4L2Buffer(index: 3)
+        buffer.bytesUsed = 460_800
+        buffer.flags = [.done, .timestampMonotonic]
+        buffer.timestampSeconds = 1234
+        buffer.timestampMicroseconds = 567_890
+        buffer.sequence = 42
+        buffer.offset = 462_848 * 3
+        buffer.length = 460_800
+        let image = buffer.bytes
+        #expect(image.count == 88)
+        #expect(Array(image[0..<4]) == [3, 0, 0, 0] && Array(image[4..<8]) == [1, 0, 0, 0])
+        #expect(Array(image[12..<16]) == [0x04, 0x20, 0, 0])
+        #expect(Array(image[24..<28]) == [0xD2, 0x04, 0, 0] && Array(image[32..<36]) == [0x52, 0xAA, 0x08, 0])
+        #expect(image[56] == 42 && image[60] == 1)
+        #expect(Array(image[64..<68]) == [0x00, 0x30, 0x15, 0x00] && Array(image[72..<76]) == [0x00, 0x08, 0x07, 0x00])
+        #expect(try V4L2Buffer(bytes: image) == buffer)
+        #expect(throws: V4L2DecodingError.self) { try V4L2Buffer(bytes: Array(image.prefix(80))) }
+        var format = V4L2PixelFormat(width: 640, height: 360, pixelFormat: V4L2Capture.yuyv)
+        format.sizeImage = 460_800
+        #expect(format.bytes.count == 208 && Array(format.bytes[8..<12]) == [0x80, 0x02, 0, 0] && format.bytes[28] == 0x00)
+        #expect(try V4L2PixelFormat(bytes: format.bytes) == format)
+        #expect(try V4L2StreamParameters(bytes: V4L2StreamParameters(numerator: 1, denominator: 30).bytes).denominator == 30)
+        #expect(V4L2StreamParameters(numerator: 1, denominator: 30).bytes[16] == 30, "timeperframe's denominator at 16")
+    }
+
     @Test func extendedControlsImageHasTheCLayout() throws {
         let image = V4L2ExtendedControls.encode([(V4L2ControlID.panAbsolute, 36000), (V4L2ControlID.tiltAbsolute, -7200)])
         #expect(image.count == 32 + 2 * 20)

@@ -41,3 +41,36 @@ static inline int dock_sched_setattr(struct dock_sched_attr *attr) {
     attr->size = (uint32_t)sizeof *attr;
     return (int)syscall(SYS_sched_setattr, 0, attr, 0U);
 }
+
+// Shared memory and descriptor passing for the emulated webcam's video (docksim).
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+
+// memfd_create(2), close-on-exec (glibc declares it only under _GNU_SOURCE).
+static inline int dock_memfd_create(const char *name) {
+    return (int)syscall(SYS_memfd_create, name, 1U /* MFD_CLOEXEC */);
+}
+
+// Sends `count` bytes with `descriptorCount` descriptors attached (SCM_RIGHTS), once: returns what
+// sendmsg(2) returns (the CMSG macros cannot be called from Swift).
+static inline long dock_send_with_descriptors(int socket, const void *bytes, size_t count, const int *descriptors,
+                                              int descriptorCount) {
+    struct iovec vector = {.iov_base = (void *)bytes, .iov_len = count};
+    union {
+        char buffer[CMSG_SPACE(sizeof(int) * 4)];
+        struct cmsghdr align;
+    } control;
+    memset(&control, 0, sizeof control);
+    struct msghdr message = {.msg_iov = &vector, .msg_iovlen = 1};
+    if (descriptorCount > 0 && descriptorCount <= 4) {
+        message.msg_control = control.buffer;
+        message.msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)descriptorCount);
+        struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+        header->cmsg_level = SOL_SOCKET;
+        header->cmsg_type = SCM_RIGHTS;
+        header->cmsg_len = CMSG_LEN(sizeof(int) * (size_t)descriptorCount);
+        memcpy(CMSG_DATA(header), descriptors, sizeof(int) * (size_t)descriptorCount);
+    }
+    return (long)sendmsg(socket, &message, MSG_NOSIGNAL);
+}

@@ -19,8 +19,8 @@ public enum AccessoryCommand: Hashable, Sendable {
     /// accessory's own zoom units (`zoom`; `AccessoryLink.zoomFraction(nearest:)` says where
     /// the accessory's steps put it).
     case zoom(fraction: Double)
-    /// Go to a position the accessory has stored under `number` (no link has presets yet: each
-    /// refuses it as `unsupported`).
+    /// Go to a position the accessory has stored under `number` (Pelco-D's Go To Preset, on a
+    /// head whose pose the link can read; every other link refuses it as `unsupported`).
     case recallPreset(number: Int)
 
     /// A command's kind, named as clients read it in a refusal.

@@ -59,7 +59,8 @@ public struct AccessoryCapabilities: OptionSet, Hashable, Sendable {
 
 /// The host's side of one accessory, whatever protocol it speaks: the one contract that the
 /// host's policy drives. `AccessorySession` (dock-serial), `VISCASession` (Sony VISCA on a
-/// serial line, UDP or TCP) and `UVCSession` (a UVC webcam's V4L2 controls) implement it.
+/// serial line, UDP or TCP), `UVCSession` (a UVC webcam's V4L2 controls) and `PelcoDSession` (a
+/// Pelco-D head on RS-485) implement it.
 ///
 /// A link is a pure state machine: it is handed the time and what happened to its port, and
 /// returns actions for its shell (open, write, close, report). Its `LinkLifecycle` keeps where

@@ -7,6 +7,8 @@ public enum AccessoryProtocol: String, CaseIterable, Hashable, Sendable, CustomS
     case visca
     /// UVC PTZ webcams, through their V4L2 controls (`Protocol/uvc.md`).
     case uvc
+    /// Pelco-D pan-tilt heads on an RS-485 line (`Protocol/pelco-d.md`).
+    case pelcoD = "pelco-d"
 
     /// The protocol's name, as `--protocol` takes it and status shows it.
     public var name: String { rawValue }

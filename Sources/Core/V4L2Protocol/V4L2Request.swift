@@ -47,6 +47,62 @@ public enum V4L2Request {
     /// `VIDIOC_QUERY_EXT_CTRL` = `_IOWR('V', 103, struct v4l2_query_ext_ctrl)`.
     public static let queryExtendedControl = v4l2(read | write, 103, V4L2QueryExtendedControl.size)
 
+    // Video capture (single-planar, memory-mapped streaming).
+
+    /// `VIDIOC_ENUM_FMT` = `_IOWR('V', 2, struct v4l2_fmtdesc)`.
+    public static let enumerateFormat = v4l2(read | write, 2, V4L2FormatDescription.size)
+    /// `VIDIOC_G_FMT` = `_IOWR('V', 4, struct v4l2_format)`.
+    public static let getFormat = v4l2(read | write, 4, V4L2PixelFormat.size)
+    /// `VIDIOC_S_FMT` = `_IOWR('V', 5, struct v4l2_format)`.
+    public static let setFormat = v4l2(read | write, 5, V4L2PixelFormat.size)
+    /// `VIDIOC_REQBUFS` = `_IOWR('V', 8, struct v4l2_requestbuffers)`.
+    public static let requestBuffers = v4l2(read | write, 8, V4L2RequestBuffers.size)
+    /// `VIDIOC_QUERYBUF` = `_IOWR('V', 9, struct v4l2_buffer)`.
+    public static let queryBuffer = v4l2(read | write, 9, V4L2Buffer.size)
+    /// `VIDIOC_QBUF` = `_IOWR('V', 15, struct v4l2_buffer)`.
+    public static let queueBuffer = v4l2(read | write, 15, V4L2Buffer.size)
+    /// `VIDIOC_EXPBUF` = `_IOWR('V', 16, struct v4l2_exportbuffer)` (64 bytes).
+    public static let exportBuffer = v4l2(read | write, 16, 64)
+    /// `VIDIOC_DQBUF` = `_IOWR('V', 17, struct v4l2_buffer)`.
+    public static let dequeueBuffer = v4l2(read | write, 17, V4L2Buffer.size)
+    /// `VIDIOC_STREAMON` = `_IOW('V', 18, int)`.
+    public static let streamOn = v4l2(write, 18, 4)
+    /// `VIDIOC_STREAMOFF` = `_IOW('V', 19, int)`.
+    public static let streamOff = v4l2(write, 19, 4)
+    /// `VIDIOC_G_PARM` = `_IOWR('V', 21, struct v4l2_streamparm)`.
+    public static let getParameters = v4l2(read | write, 21, V4L2StreamParameters.size)
+    /// `VIDIOC_S_PARM` = `_IOWR('V', 22, struct v4l2_streamparm)`.
+    public static let setParameters = v4l2(read | write, 22, V4L2StreamParameters.size)
+    /// `VIDIOC_ENUMINPUT` = `_IOWR('V', 26, struct v4l2_input)`.
+    public static let enumerateInput = v4l2(read | write, 26, V4L2Input.size)
+    /// `VIDIOC_G_INPUT` = `_IOR('V', 38, int)`.
+    public static let getInput = v4l2(read, 38, 4)
+    /// `VIDIOC_S_INPUT` = `_IOWR('V', 39, int)`.
+    public static let setInput = v4l2(read | write, 39, 4)
+    /// `VIDIOC_TRY_FMT` = `_IOWR('V', 64, struct v4l2_format)`.
+    public static let tryFormat = v4l2(read | write, 64, V4L2PixelFormat.size)
+    /// `VIDIOC_ENUM_FRAMESIZES` = `_IOWR('V', 74, struct v4l2_frmsizeenum)`.
+    public static let enumerateFrameSizes = v4l2(read | write, 74, V4L2FrameSize.size)
+    /// `VIDIOC_ENUM_FRAMEINTERVALS` = `_IOWR('V', 75, struct v4l2_frmivalenum)`.
+    public static let enumerateFrameIntervals = v4l2(read | write, 75, V4L2FrameInterval.size)
+    /// `VIDIOC_CREATE_BUFS` = `_IOWR('V', 92, struct v4l2_create_buffers)` (256 bytes).
+    public static let createBuffers = v4l2(read | write, 92, 256)
+    /// `VIDIOC_G_SELECTION` = `_IOWR('V', 94, struct v4l2_selection)`.
+    public static let getSelection = v4l2(read | write, 94, V4L2Selection.size)
+
+    // The emulation's own requests (no ioctls of V4L2's; numbers in its driver-private range),
+    // which the preload library makes for what a kernel driver learns without an ioctl.
+
+    /// How a file handle stands for `poll`: `_IOR('V', 254, 8 bytes)` answering two `__u32`s,
+    /// the events waiting and the capture state (`EmulatedPollState`).
+    public static let emulatedPollState = v4l2(read, 254, 8)
+    /// May the program map this range of the device: `_IOW('V', 253, 24 bytes)` — the offset
+    /// and length (`__u64` each), `mmap`'s protection and flags (`__u32` each); answered with
+    /// the errno `mmap` would fail with, or 0 (and the buffer counts as mapped).
+    public static let emulatedMap = v4l2(write, 253, 24)
+    /// The program unmapped the buffer at this offset: `_IOW('V', 252, __u64)`.
+    public static let emulatedUnmap = v4l2(write, 252, 8)
+
     /// Whether the request's struct is a `v4l2_ext_controls`, whose `controls` pointer the
     /// transport must point at the control array that follows it in a frame.
     public static func carriesControlArray(_ request: UInt32) -> Bool {
@@ -69,6 +125,29 @@ public enum V4L2Request {
         case dequeueEvent: "DQEVENT"
         case emulatedEventsPending: "events pending (emulation)"
         case queryExtendedControl: "QUERY_EXT_CTRL"
+        case enumerateFormat: "ENUM_FMT"
+        case getFormat: "G_FMT"
+        case setFormat: "S_FMT"
+        case tryFormat: "TRY_FMT"
+        case requestBuffers: "REQBUFS"
+        case queryBuffer: "QUERYBUF"
+        case queueBuffer: "QBUF"
+        case exportBuffer: "EXPBUF"
+        case dequeueBuffer: "DQBUF"
+        case streamOn: "STREAMON"
+        case streamOff: "STREAMOFF"
+        case getParameters: "G_PARM"
+        case setParameters: "S_PARM"
+        case enumerateInput: "ENUMINPUT"
+        case getInput: "G_INPUT"
+        case setInput: "S_INPUT"
+        case enumerateFrameSizes: "ENUM_FRAMESIZES"
+        case enumerateFrameIntervals: "ENUM_FRAMEINTERVALS"
+        case createBuffers: "CREATE_BUFS"
+        case getSelection: "G_SELECTION"
+        case emulatedPollState: "poll state (emulation)"
+        case emulatedMap: "mmap (emulation)"
+        case emulatedUnmap: "munmap (emulation)"
         default: "ioctl 0x" + String(request, radix: 16)
         }
     }

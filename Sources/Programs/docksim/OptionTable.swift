@@ -14,12 +14,21 @@ enum OptionTable {
         "--protocol", .choice(AccessoryProtocol.names),
         help: """
             dock-serial (the default), visca: a VISCA camera in the dock's place, over the same motor physics and the \
-            same room, or uvc: a UVC webcam (with --v4l2)
+            same room, uvc: a UVC webcam (with --v4l2), or pelco-d: a Pelco-D pan-tilt head (with --pty)
             """)
     static let profile = Option(
         "--profile", .text, placeholder: "NAME",
         help: """
             the VISCA camera's profile (Protocol/visca/NAME.json): generic (the default), telycam-tlc-700, sony-evi-d100
+            """)
+    static let address = Option(
+        "--address", .text, placeholder: "N",
+        help: "with --protocol pelco-d: the head's address on the bus, 1-255 (1 by default); frames for others are ignored")
+    static let positionQueries = Option(
+        "--position-queries",
+        help: """
+            with --protocol pelco-d: the head answers the pan and tilt position queries (51, 53) and keeps presets \
+            (03, 05, 07); without it, it answers nothing, as most heads
             """)
     static let udp = Option(
         "--udp", .text, placeholder: "HOST:PORT",
@@ -70,6 +79,24 @@ enum OptionTable {
             batch with Track when the detector delivers it, and follow dockd's primary subject (GetStatus at 10 Hz) \
             for the report's primary_id_switches and the plot
             """)
+    static let footage = Option(
+        "--footage", .file, placeholder: "DIR",
+        help: """
+            with --protocol uvc: draw the webcam's video from the footage in DIR (made by docksim --make-footage DIR); \
+            without it, from a synthetic test pattern
+            """)
+    static let frameLog = Option(
+        "--frame-log", .file, placeholder: "FILE",
+        help: """
+            with --protocol uvc: write a JSON line to FILE for each video frame drawn (sequence, timestamp, pose, \
+            field of view, where each person was drawn), for checking the frames
+            """)
+    static let corruptMJPEG = Option(
+        "--corrupt-mjpeg", .text, placeholder: "N",
+        help: """
+            with --protocol uvc: scramble every N-th Motion-JPEG frame past its first 64 bytes (a frame no decoder \
+            can read, delivered as any other: the driver cannot tell)
+            """)
     static let seed = Option("--seed", .text, placeholder: "N", help: "use seed N instead of the scenario's")
     static let trace = Option(
         "--trace",
@@ -82,7 +109,7 @@ enum OptionTable {
     static let version = Option("--version", help: "print docksim's version")
 
     static let all = [
-        pty, accessoryProtocol, profile, udp, udpRaw, tcp, v4l2, model, scenario, report, plot, camera, seed, trace, quiet,
-        help, version,
+        pty, accessoryProtocol, profile, address, positionQueries, udp, udpRaw, tcp, v4l2, model, footage, frameLog,
+        corruptMJPEG, scenario, report, plot, camera, seed, trace, quiet, help, version,
     ]
 }

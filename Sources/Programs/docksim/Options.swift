@@ -22,6 +22,8 @@ struct Options: Equatable {
     var endpoint: Endpoint
     /// A Sony VISCA camera of this profile instead of the dock, when set.
     var viscaProfile: VISCAProfile?
+    /// A Pelco-D head of this configuration instead of the dock, when set.
+    var pelcoDHead: PelcoDHead.Configuration?
     /// With `--protocol uvc`: the webcam's model, a built-in name or a JSON file (read by the caller).
     var uvcModel: String?
     /// The scenario file, or nil for the built-in scene.
@@ -40,6 +42,8 @@ struct Options: Equatable {
     var isTracing = false
     /// With `--udp-raw`: VISCA packets in datagrams without Sony's header.
     var isRawUDP = false
+    /// With `--protocol uvc`: where the webcam's video comes from and what is logged of it.
+    var video = VideoOptions()
 
     /// How the VISCA camera's bytes travel, from the endpoint.
     var viscaTransport: VISCACamera.Transport {
@@ -62,13 +66,14 @@ struct Options: Equatable {
     }
 
     static let usage =
-        "usage: docksim (--pty PATH | --udp HOST:PORT | --tcp HOST:PORT | --v4l2 PATH) [--protocol dock-serial|visca|uvc] [--profile NAME] [--model NAME|FILE] [--scenario FILE] [--report FILE] [--plot FILE.svg] [--camera unix:SOCKET] [--seed N] [--trace] [--quiet]"
+        "usage: docksim (--pty PATH | --udp HOST:PORT | --tcp HOST:PORT | --v4l2 PATH) [--protocol dock-serial|visca|uvc|pelco-d] [--profile NAME] [--address N] [--position-queries] [--model NAME|FILE] [--scenario FILE] [--report FILE] [--plot FILE.svg] [--camera unix:SOCKET] [--seed N] [--trace] [--quiet]"
 
     static var help: String {
         """
         docksim: a simulated dock on a pseudo-terminal, speaking Protocol/dock-serial.md, so that
         dockd (or any host) can open it like a USB serial port; or a simulated Sony VISCA PTZ
-        camera (Protocol/visca.md) on a pseudo-terminal, on UDP or on TCP.
+        camera (Protocol/visca.md) on a pseudo-terminal, on UDP or on TCP; or a simulated Pelco-D
+        pan-tilt head (Protocol/pelco-d.md) on a pseudo-terminal.
 
         \(usage)
 
@@ -76,13 +81,19 @@ struct Options: Equatable {
         \(HelpText.optionList(OptionTable.all, column: 22))
 
         An emulated UVC PTZ webcam (Protocol/uvc.md) with no scenario (no room, no camera app):
-          docksim --protocol uvc --v4l2 PATH [--model NAME|FILE] [--eio CONTROL]... [--quiet]
+          docksim --protocol uvc --v4l2 PATH [--model NAME|FILE] [--eio CONTROL]... [--footage DIR]
+                  [--frame-log FILE] [--corrupt-mjpeg N] [--quiet]
                             serve it on a Unix socket at PATH, answering from the model
                             (Protocol/uvc/NAME.json: generic, obsbot-tiny, insta360-link,
                             logitech-c920); --eio makes a control fail with EIO. Run programs with
-                            LD_PRELOAD=$(docksim --preload-library) to see PATH as a V4L2 device.
+                            LD_PRELOAD=$(docksim --preload-library) to see PATH as a V4L2 device;
+                            it streams video of the built-in scene (YUYV, MJPEG).
           docksim --preload-library
                             print the preload library's absolute path
+          docksim --make-footage DIR [--video FILE] [--quiet]
+                            make the webcam's footage (for --footage DIR) from a real video, by
+                            default Debian's vtest.avi, with ffmpeg: a background plate and six
+                            people cut from it
 
         The run ends when the scenario's time is up, or on SIGTERM or SIGINT. An unplug fault closes
         the pseudo-terminal and removes the link; the replug makes a new one behind the same link.
@@ -124,6 +135,9 @@ struct Options: Equatable {
         let accessoryProtocol = parsed.text(T.accessoryProtocol).flatMap(AccessoryProtocol.init(name:)) ?? .dockSerial
         let profileName = parsed.text(T.profile) ?? "generic"
         let isRawUDP = parsed.has(T.udpRaw)
+        if accessoryProtocol != .pelcoD, parsed.has(T.address) || parsed.flag(T.positionQueries) {
+            throw UsageError(message: "--address and --position-queries describe a Pelco-D head: add --protocol pelco-d")
+        }
         var options = Options(endpoint: .pty(""))
         options.uvcModel = parsed.text(T.model)
         options.scenarioPath = parsed.text(T.scenario)
@@ -143,6 +157,7 @@ struct Options: Equatable {
         }
         options.isQuiet = parsed.flag(T.quiet)
         options.isTracing = parsed.flag(T.trace)
+        options.video = try VideoOptions(parsed)
         guard let endpoint else { throw UsageError(message: "--pty PATH (or, for a VISCA camera, --udp or --tcp) is required") }
         if case .pty(let path) = endpoint, path.isEmpty { throw UsageError(message: "--pty needs a path") }
         options.endpoint = endpoint
@@ -152,7 +167,11 @@ struct Options: Equatable {
         case .uvc:
             guard case .v4l2 = endpoint else { throw UsageError(message: "--protocol uvc serves the webcam on --v4l2 PATH") }
             options.uvcModel = options.uvcModel ?? "generic"
-        case .dockSerial, .visca:
+        case .dockSerial, .visca, .pelcoD:
+            if options.video != VideoOptions() {
+                throw UsageError(
+                    message: "--footage, --frame-log and --corrupt-mjpeg are the webcam's video: add --protocol uvc --v4l2 PATH")
+            }
             if case .v4l2 = endpoint { throw UsageError(message: "--v4l2 serves a UVC webcam: add --protocol uvc") }
             if options.uvcModel != nil { throw UsageError(message: "--model names a UVC webcam's model: add --protocol uvc --v4l2 PATH") }
         }
@@ -163,6 +182,17 @@ struct Options: Equatable {
                 throw UsageError(message: "--profile: no profile '\(profileName)' (there are \(names))")
             }
             options.viscaProfile = profile
+        case .pelcoD:
+            guard case .pty = endpoint else { throw UsageError(message: "--protocol pelco-d serves the head on --pty PATH") }
+            var head = PelcoDHead.Configuration()
+            if let text = parsed.text(T.address) {
+                guard let address = UInt8(text), address >= 1 else {
+                    throw UsageError(message: "--address needs a whole number from 1 to 255, got '\(text)'")
+                }
+                head.address = address
+            }
+            head.answersPositionQueries = parsed.flag(T.positionQueries)
+            options.pelcoDHead = head
         case .dockSerial, .uvc:
             switch endpoint {
             case .pty, .v4l2: break
@@ -170,5 +200,30 @@ struct Options: Equatable {
             }
         }
         return .run(options)
+    }
+}
+
+/// The webcam's video options (`--footage`, `--frame-log`, `--corrupt-mjpeg`), with or without a
+/// scenario.
+struct VideoOptions: Equatable {
+    /// The footage directory; nil: the test pattern.
+    var footagePath: String?
+    /// Where to log each frame drawn, if anywhere.
+    var frameLogPath: String?
+    /// Damage every N-th Motion-JPEG frame, when set.
+    var corruptEvery: Int?
+
+    init() {}
+
+    /// The options as parsed.
+    init(_ parsed: ParsedOptions) throws(Options.UsageError) {
+        footagePath = parsed.text(OptionTable.footage)
+        frameLogPath = parsed.text(OptionTable.frameLog)
+        if let text = parsed.text(OptionTable.corruptMJPEG) {
+            guard let every = Int(text), every >= 1 else {
+                throw Options.UsageError(message: "--corrupt-mjpeg needs a whole number of at least 1, got '\(text)'")
+            }
+            corruptEvery = every
+        }
     }
 }

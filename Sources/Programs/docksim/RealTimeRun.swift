@@ -6,8 +6,9 @@ import DockSystem
 import Glibc
 
 /// Runs a simulation against the wall clock, with the dock's serial port on a pseudo-terminal
-/// (or a VISCA camera's on a pseudo-terminal, a UDP socket or a TCP listener, or a UVC webcam
-/// on a Unix socket that the preload library shows as a V4L2 device).
+/// (or a VISCA camera's on a pseudo-terminal, a UDP socket or a TCP listener, a Pelco-D head's on
+/// a pseudo-terminal, or a UVC webcam on a Unix socket that the preload library shows as a V4L2
+/// device).
 struct RealTimeRun {
     var simulation: Simulation
     var report: RunReport
@@ -35,7 +36,9 @@ struct RealTimeRun {
     /// A UVC webcam's device.
     private var webcam: WebcamEndpoint?
 
-    init(simulation: Simulation, endpoint: Options.Endpoint, log: @escaping (String) -> Void) throws(SystemError) {
+    init(
+        simulation: Simulation, endpoint: Options.Endpoint, video: FrameMaker? = nil, log: @escaping (String) -> Void
+    ) throws(SystemError) {
         self.simulation = simulation
         self.endpoint = endpoint
         self.log = log
@@ -51,7 +54,13 @@ struct RealTimeRun {
             server = try NetworkServer(.stream, at: address)
             log("VISCA camera on tcp:\(address)")
         case .v4l2(let path):
-            webcam = try WebcamEndpoint(path: path, log: log)
+            let maker: FrameMaker
+            if let video {
+                maker = video
+            } else {
+                maker = try FrameMaker(footage: .testPattern, frameLogPath: nil, corruptEvery: nil)
+            }
+            webcam = try WebcamEndpoint(path: path, maker: maker, log: log)
         }
         try plugIn()
     }
@@ -68,8 +77,16 @@ struct RealTimeRun {
             throw error
         }
         self.terminal = terminal
-        log((simulation.visca == nil ? "dock" : "VISCA camera") + " on \(linkPath) -> \(terminal.slavePath)")
+        log(accessoryName + " on \(linkPath) -> \(terminal.slavePath)")
     }
+
+    /// What sits on the pseudo-terminal.
+    private var accessoryName: String {
+        simulation.visca != nil ? "VISCA camera" : simulation.pelcoD != nil ? "Pelco-D head" : "dock"
+    }
+
+    /// Whether the bytes are shown as hex (a VISCA camera's or a Pelco-D head's), not as frames.
+    private var tracesHex: Bool { simulation.visca != nil || simulation.pelcoD != nil }
 
     private mutating func unplug() {
         isPluggedIn = false
@@ -89,6 +106,7 @@ struct RealTimeRun {
     mutating func run(signals: TerminationSignals) throws(SystemError) -> Int32? {
         let start = MonotonicClock.now()
         origin = start
+        simulation.setVideoClockOrigin(start)
         let primary = simulation.scenario.primarySubject?.identifier
         while !simulation.isFinished {
             var watched = [signals.descriptor]
@@ -111,6 +129,7 @@ struct RealTimeRun {
             if let webcam { output.append(webcam.serve(ready, simulation: &simulation, now: now)) }
             output.append(simulation.advance(to: now))
             webcam?.flush(now: now)
+            webcam?.makeFrames(&simulation, now: now)
             try carryOut(output, primary: primary)
         }
         finish()
@@ -158,7 +177,7 @@ struct RealTimeRun {
 
     private mutating func traceHost(_ bytes: [UInt8]) {
         guard let trace else { return }
-        guard simulation.visca == nil else {
+        guard !tracesHex else {
             trace("t=\(seconds(simulation.now)) <- \(hexText(bytes))")
             return
         }
@@ -173,7 +192,7 @@ struct RealTimeRun {
 
     private mutating func traceDock(_ bytes: [UInt8]) {
         guard let trace else { return }
-        guard simulation.visca == nil else {
+        guard !tracesHex else {
             if !bytes.isEmpty { trace("t=\(seconds(simulation.now)) -> \(hexText(bytes))") }
             return
         }
@@ -217,8 +236,12 @@ struct RealTimeRun {
 
     private mutating func finish() {
         report.faults = simulation.faultLog
-        report.dockGoodFrames = simulation.visca?.packetsReceived ?? simulation.uvc?.requestsAnswered ?? simulation.firmware.goodFrameCount
-        report.dockBadFrames = simulation.visca?.framingErrors ?? simulation.firmware.badFrameCount
+        report.dockGoodFrames =
+            simulation.visca?.packetsReceived ?? simulation.uvc?.requestsAnswered ?? simulation.pelcoD?.framesReceived
+            ?? simulation.firmware.goodFrameCount
+        report.dockBadFrames =
+            simulation.visca?.framingErrors ?? simulation.pelcoD.map { $0.checksumErrors + $0.strayRuns }
+            ?? simulation.firmware.badFrameCount
         report.cameraApp = cameraApp?.stop()
         terminal?.close()
         terminal = nil

@@ -12,11 +12,13 @@ import V4L2Protocol
 /// webcam on a Unix socket at PATH, which the preload library (`docksim --preload-library`)
 /// presents to any program as a V4L2 device; each framed ioctl (`Protocol/uvc.md` §3) is
 /// answered by a `UVCCamera` of the model, on the wall clock. Each accepted `S_EXT_CTRLS` is
-/// logged with its `CLOCK_MONOTONIC` time, so a check can time what reached the camera. And `docksim --preload-library`:
-/// the library's absolute path.
+/// logged with its `CLOCK_MONOTONIC` time, so a check can time what reached the camera. Its video
+/// shows the built-in scene (a person standing 3 m ahead) drawn from `--footage DIR` or the test
+/// pattern. And `docksim --preload-library`: the library's absolute path.
 enum UVCServe {
     static let usage =
-        "usage: docksim --protocol uvc --v4l2 PATH [--model NAME|FILE] [--eio CONTROL]... [--quiet] | docksim --preload-library"
+        "usage: docksim --protocol uvc --v4l2 PATH [--model NAME|FILE] [--eio CONTROL]... [--footage DIR] [--frame-log FILE] "
+        + "[--corrupt-mjpeg N] [--quiet] | docksim --preload-library"
 
     /// `--eio CONTROL`, which may be given more than once: the control's writes fail with EIO.
     static let eio = Option("--eio", .text, placeholder: "CONTROL", help: "make writes of this control fail with EIO (repeatable)")
@@ -39,7 +41,7 @@ enum UVCServe {
                 arguments,
                 options: [
                     OptionTable.accessoryProtocol, OptionTable.v4l2, OptionTable.model,
-                    OptionTable.quiet, eio,
+                    OptionTable.quiet, eio, OptionTable.footage, OptionTable.frameLog, OptionTable.corruptMJPEG,
                 ])
         } catch {
             printError("docksim: \(error.message) (for --protocol uvc without a scenario)\n\(usage)")
@@ -65,8 +67,15 @@ enum UVCServe {
             return 64
         }
         guard let model = model(named: modelName) else { return 64 }
+        let video: VideoOptions
+        do throws(Options.UsageError) {
+            video = try VideoOptions(parsed)
+        } catch {
+            printError("docksim: \(error.message)\n\(usage)")
+            return 64
+        }
         do {
-            return try serve(model: model, path: path, failing: failing, isQuiet: isQuiet)
+            return try serve(model: model, path: path, failing: failing, video: video, isQuiet: isQuiet)
         } catch {
             printError("docksim: \(error)")
             return 1
@@ -92,9 +101,18 @@ enum UVCServe {
         return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("libdockd-uvc-preload.so").path
     }
 
-    private static func serve(model: UVCCameraModel, path: String, failing: Set<UInt32>, isQuiet: Bool) throws -> Int32 {
+    private static func serve(model: UVCCameraModel, path: String, failing: Set<UInt32>, video: VideoOptions, isQuiet: Bool) throws -> Int32
+    {
         let log: @Sendable (String) -> Void = { message in if !isQuiet { printError("docksim: \(message)") } }
         signal(SIGPIPE, SIG_IGN)
+        let footage: Footage
+        do {
+            footage = try Footage.load(directory: video.footagePath)
+        } catch {
+            printError("docksim: \(error)")
+            return 1
+        }
+        let maker = try FrameMaker(footage: footage, frameLogPath: video.frameLogPath, corruptEvery: video.corruptEvery)
         let signals = try TerminationSignals()
         let listener = try UnixSocket.listen(path: path, mode: 0o666)
         defer {
@@ -103,15 +121,24 @@ enum UVCServe {
         }
         var emulated = UVCCamera(model: model)
         emulated.failingControls.formUnion(failing)  // --eio: firmware that does not answer these
-        let camera = SharedCamera(emulated)
-        let start = ContinuousClock.now
-        let now: @Sendable () -> Duration = { start.duration(to: .now) }
-        log("UVC camera \(model.displayName) (\(model.name)) on \(path); LD_PRELOAD=\(preloadLibraryPath)")
+        emulated.keepsRequests = false  // a long run would keep every poll and every buffer
+        // The webcam's clock: CLOCK_MONOTONIC from now (buffer timestamps are on it).
+        let start = MonotonicClock.now()
+        emulated.video.monotonicOrigin = start
+        let now: @Sendable () -> Duration = { MonotonicClock.now() - start }
+        let camera = try SharedCamera(emulated, log: log)
+        // What it sees: the built-in scene (one person standing 3 m ahead, swaying), from its
+        // start.
+        let room = Simulation(scenario: Scenario.defaultScene)
+        log("UVC camera \(model.displayName) (\(model.name)) on \(path); LD_PRELOAD=\(preloadLibraryPath); video: \(footage.source)")
         var reported = (pan: 0.0, tilt: 0.0)
         var nextFileHandle = 0
         var previous = reported
         while true {
-            let ready = try Poll.waitForReading([listener, signals.descriptor], timeout: .milliseconds(100))
+            let due = camera.state.withLock { $0.camera.video.nextFrameDue }
+            let wait = due.map { max(.zero, min(.milliseconds(100), $0 - now())) } ?? .milliseconds(100)
+            let ready = try Poll.waitForReading([listener, signals.descriptor, camera.wake.descriptor], timeout: wait)
+            if ready.contains(camera.wake.descriptor) { camera.wake.drain() }
             if ready.contains(signals.descriptor), let number = signals.take(), number != SIGHUP {
                 log("stopped by signal \(number)")
                 return 0
@@ -119,13 +146,15 @@ enum UVCServe {
             if ready.contains(listener), let connection = UnixSocket.accept(listener) {
                 nextFileHandle += 1
                 let fileHandle = nextFileHandle
+                camera.state.withLock { $0.video.opened(fileHandle) }
                 let thread = Thread { answer(connection, fileHandle: fileHandle, camera: camera, model: model, now: now, log: log) }
                 thread.name = "docksim uvc client"
                 thread.start()
             }
-            let position = camera.state.withLock { camera in
-                camera.advance(to: now())
-                return (pan: camera.panArcSeconds / 3600, tilt: camera.tiltArcSeconds / 3600)
+            makeFrame(camera: camera, room: room, maker: maker, now: now())
+            let position = camera.state.withLock { state in
+                state.camera.advance(to: now())
+                return (pan: state.camera.panArcSeconds / 3600, tilt: state.camera.tiltArcSeconds / 3600)
             }
             // Every half degree on the way, and where it comes to rest (so a move's end is always
             // in the log, however close to the last report it is).
@@ -139,6 +168,30 @@ enum UVCServe {
         }
     }
 
+    /// Draws the frame due by `now`, if one is and a buffer waits for it: the scene taken under
+    /// the lock, drawn outside it (the buffers' memory stays alive while it is drawn in), then
+    /// handed back.
+    private static func makeFrame(camera: SharedCamera, room: Simulation, maker: FrameMaker, now: Duration) {
+        let job = camera.state.withLock { state -> (UVCVideoStream.FrameSlot, SharedMemory, VideoScene, Duration)? in
+            state.camera.advance(to: now)
+            guard let slot = state.camera.video.beginFrame(now: now) else { return nil }
+            guard let memory = state.video.memory(for: slot.generation) else {
+                state.camera.video.finishFrame(slot, bytesUsed: 0, isDamaged: true)
+                return nil
+            }
+            let scene = VideoScene.make(
+                subjects: room.subjects, camera: room.camera, yawRadians: state.camera.pan.outputRadians,
+                pitchRadians: state.camera.tilt.outputRadians, magnification: state.camera.magnification, captureTime: slot.captureTime)
+            return (slot, memory, scene, state.camera.video.monotonicOrigin)
+        }
+        guard let (slot, memory, scene, origin) = job else { return }
+        let drawn = maker.draw(scene, into: slot, of: memory, monotonicOrigin: origin)
+        camera.state.withLock { state in
+            state.camera.video.finishFrame(slot, bytesUsed: drawn.bytesUsed, isDamaged: false)
+            state.video.updateReadiness(state.camera.video)
+        }
+    }
+
     /// Answers one program's framed ioctls until it closes the device.
     private static func answer(
         _ connection: FileDescriptor, fileHandle: Int, camera: SharedCamera, model: UVCCameraModel,
@@ -146,7 +199,11 @@ enum UVCServe {
     ) {
         defer {
             connection.close()
-            camera.state.withLock { $0.closed(fileHandle: fileHandle) }
+            camera.state.withLock { state in
+                state.camera.closed(fileHandle: fileHandle)
+                state.video.closed(fileHandle, stream: state.camera.video)
+                state.video.updateReadiness(state.camera.video)
+            }
         }
         var decoder = V4L2Frame.Decoder.requests()
         let perQuery = model.enumerationDelay / max(model.controls.count, 1)
@@ -167,7 +224,13 @@ enum UVCServe {
                 if perQuery > .zero, request.request == V4L2Request.queryExtendedControl || request.request == V4L2Request.queryControl {
                     Thread.sleep(forTimeInterval: perQuery.secondsValue)  // the model's slow enumeration
                 }
-                let reply = camera.state.withLock { $0.handle(request, now: now(), fileHandle: fileHandle) }
+                let (reply, descriptors, started) = camera.state.withLock { state in
+                    let wasStreaming = state.camera.video.isStreaming
+                    let reply = state.camera.handle(request, now: now(), fileHandle: fileHandle)
+                    let descriptors = state.video.replied(to: request, with: reply, fileHandle: fileHandle, stream: state.camera.video)
+                    return (reply, descriptors, !wasStreaming && state.camera.video.isStreaming)
+                }
+                if started { camera.wake.signal() }  // the main loop times the frames
                 if request.request == V4L2Request.setExtendedControls, reply.errno == 0,
                     let controls = try? V4L2ExtendedControls.decode(request.bytes).controls
                 {
@@ -178,18 +241,27 @@ enum UVCServe {
                         "set " + controls.map { "\(V4L2ControlID.name(of: $0.id) ?? "\($0.id)")=\($0.value)" }.joined(separator: ",")
                             + " at \(stamp)")
                 }
-                var frame = reply.encode()[...]
-                while !frame.isEmpty {
-                    guard let written = try? connection.write(Array(frame)), written > 0 else { return }
-                    frame = frame.dropFirst(written)
-                }
+                let sent = UnixSocket.send(reply.encode(), passing: descriptors, on: connection)
+                for descriptor in descriptors { descriptor.close() }
+                guard sent else { return }
             }
         }
     }
 }
 
-/// The one camera every connected program talks to.
+/// The one camera every connected program talks to, with its video's shared memory and
+/// counters, under one lock.
 private final class SharedCamera: Sendable {
-    let state: Mutex<UVCCamera>
-    init(_ camera: UVCCamera) { state = Mutex(camera) }
+    struct State {
+        var camera: UVCCamera
+        let video: WebcamVideo
+    }
+
+    let state: Mutex<State>
+    /// Wakes the main loop (streaming started: a frame falls due sooner than it would wake).
+    let wake: WakeSignal
+    init(_ camera: UVCCamera, log: @escaping @Sendable (String) -> Void) throws {
+        state = Mutex(State(camera: camera, video: WebcamVideo(log: log)))
+        wake = try WakeSignal()
+    }
 }

@@ -10,14 +10,16 @@ import V4L2Protocol
 /// by the simulation's camera, each when it is due (a control query after its share of the
 /// model's slow enumeration), without holding up the world. Unplugged, the device is gone: the
 /// connections close (an ioctl in flight fails with `ENODEV`) and the socket is removed (an open
-/// fails with `ENOENT`), until the replug listens again.
+/// fails with `ENOENT`), until the replug listens again. Its video is the room as the webcam
+/// sees it (`makeFrames`).
 final class WebcamEndpoint {
     private struct Connection {
         var descriptor: FileDescriptor
         /// The file handle it is to the camera (its event subscriptions).
         var fileHandle: Int
         var decoder = V4L2Frame.Decoder.requests()
-        var replies: [(due: Duration, bytes: [UInt8])] = []
+        /// Replies not yet sent, each with the descriptors that go with it (copies, closed once sent).
+        var replies: [(due: Duration, bytes: [UInt8], descriptors: [FileDescriptor])] = []
     }
 
     let path: String
@@ -27,11 +29,15 @@ final class WebcamEndpoint {
     /// File handles closed since the last `serve`, for the camera to forget.
     private var closedHandles: [Int] = []
     private let log: (String) -> Void
+    private let video: WebcamVideo
+    private let maker: FrameMaker
 
-    /// Listens at `path` (a stale socket there is replaced).
-    init(path: String, log: @escaping (String) -> Void) throws(SystemError) {
+    /// Listens at `path` (a stale socket there is replaced); draws frames with `maker`.
+    init(path: String, maker: FrameMaker, log: @escaping (String) -> Void) throws(SystemError) {
         self.path = path
         self.log = log
+        self.maker = maker
+        video = WebcamVideo(log: log)
         try plugIn()
     }
 
@@ -55,8 +61,7 @@ final class WebcamEndpoint {
         listener?.close()
         listener = nil
         for connection in connections {
-            connection.descriptor.close()
-            closedHandles.append(connection.fileHandle)
+            close(connection)
         }
         connections = []
     }
@@ -65,11 +70,11 @@ final class WebcamEndpoint {
     /// each from `simulation` at `now`; returns what the world did meanwhile.
     func serve(_ ready: [FileDescriptor], simulation: inout Simulation, now: Duration) -> SimulationOutput {
         var output = SimulationOutput()
-        for handle in closedHandles { simulation.uvcFileHandleClosed(handle) }
-        closedHandles = []
+        forgetClosed(&simulation)
         if let listener, ready.contains(listener), let accepted = UnixSocket.accept(listener) {
             nextFileHandle += 1
             connections.append(Connection(descriptor: accepted, fileHandle: nextFileHandle))
+            video.opened(nextFileHandle)
         }
         var closed: [Int] = []
         for index in connections.indices where ready.contains(connections[index].descriptor) {
@@ -87,18 +92,55 @@ final class WebcamEndpoint {
                 continue
             }
             for request in requests {
-                let answer = simulation.answerUVC(request, at: now, fileHandle: connections[index].fileHandle)
+                let fileHandle = connections[index].fileHandle
+                let answer = simulation.answerUVC(request, at: now, fileHandle: fileHandle)
                 output.append(answer.output)
+                let descriptors =
+                    simulation.uvc.map { video.replied(to: request, with: answer.reply, fileHandle: fileHandle, stream: $0.video) } ?? []
                 let due = max(now + answer.delay, connections[index].replies.last?.due ?? .zero)
-                connections[index].replies.append((due, answer.reply.encode()))
+                connections[index].replies.append((due, answer.reply.encode(), descriptors))
             }
         }
         for index in closed.reversed() {
-            connections[index].descriptor.close()
-            closedHandles.append(connections[index].fileHandle)
+            close(connections[index])
             connections.remove(at: index)
         }
+        forgetClosed(&simulation)
         return output
+    }
+
+    /// Draws the video frames due by `now` (the run already advanced to `now`) into the buffers
+    /// queued for them.
+    func makeFrames(_ simulation: inout Simulation, now: Duration) {
+        while let (slot, scene) = simulation.beginVideoFrame(now: now) {
+            guard let stream = simulation.uvc?.video, let memory = video.memory(for: slot.generation) else {
+                simulation.finishVideoFrame(slot, bytesUsed: 0, isDamaged: true)
+                continue
+            }
+            let drawn = maker.draw(scene, into: slot, of: memory, monotonicOrigin: stream.monotonicOrigin)
+            simulation.finishVideoFrame(slot, bytesUsed: drawn.bytesUsed, isDamaged: false)
+            if let stream = simulation.uvc?.video { video.updateReadiness(stream) }
+        }
+    }
+
+    /// The camera forgets the file handles closed since it last heard, and their video goes.
+    private func forgetClosed(_ simulation: inout Simulation) {
+        for handle in closedHandles {
+            simulation.uvcFileHandleClosed(handle)
+            if let stream = simulation.uvc?.video {
+                video.closed(handle, stream: stream)
+                video.updateReadiness(stream)
+            }
+        }
+        closedHandles = []
+    }
+
+    private func close(_ connection: Connection) {
+        connection.descriptor.close()
+        for reply in connection.replies {
+            for descriptor in reply.descriptors { descriptor.close() }
+        }
+        closedHandles.append(connection.fileHandle)
     }
 
     /// Sends every reply due by `now`.
@@ -107,15 +149,16 @@ final class WebcamEndpoint {
         for index in connections.indices {
             while let first = connections[index].replies.first, first.due <= now {
                 connections[index].replies.removeFirst()
-                guard (try? connections[index].descriptor.write(first.bytes)) == first.bytes.count else {
+                let sent = UnixSocket.send(first.bytes, passing: first.descriptors, on: connections[index].descriptor)
+                for descriptor in first.descriptors { descriptor.close() }
+                guard sent else {
                     closed.append(index)
                     break
                 }
             }
         }
         for index in closed.reversed() {
-            connections[index].descriptor.close()
-            closedHandles.append(connections[index].fileHandle)
+            close(connections[index])
             connections.remove(at: index)
         }
     }

@@ -4,6 +4,7 @@ import DockVersion
 import Foundation
 import V4L2Protocol
 
+if let status = MakeFootage.runIfAsked(Array(CommandLine.arguments.dropFirst())) { exit(status) }
 if let status = UVCServe.runIfAsked(Array(CommandLine.arguments.dropFirst())) { exit(status) }
 
 let options: Options
@@ -56,7 +57,20 @@ if options.cameraSocketPath != nil {
 do {
     let signals = try TerminationSignals()
     let visca = options.viscaProfile.map { VISCACamera.Configuration(profile: $0, transport: options.viscaTransport) }
-    var run = try RealTimeRun(simulation: Simulation(scenario: scenario, visca: visca, uvc: webcam), endpoint: options.endpoint, log: log)
+    var maker: FrameMaker?
+    if webcam != nil {
+        let footage: Footage
+        do {
+            footage = try Footage.load(directory: options.video.footagePath)
+        } catch {
+            printError("docksim: \(error)")
+            exit(1)
+        }
+        maker = try FrameMaker(footage: footage, frameLogPath: options.video.frameLogPath, corruptEvery: options.video.corruptEvery)
+        log("webcam video: \(footage.source)")
+    }
+    let simulation = Simulation(scenario: scenario, visca: visca, uvc: webcam, pelcoD: options.pelcoDHead)
+    var run = try RealTimeRun(simulation: simulation, endpoint: options.endpoint, video: maker, log: log)
     if options.isTracing { run.trace = { printError("docksim: \($0)") } }
     log("scenario \(scenario.name), \(seconds(scenario.duration)) s, seed \(scenario.seed)")
     if let socketPath = options.cameraSocketPath {

@@ -9,6 +9,20 @@ extension Configuration {
         case .dockSerial: nil
         case .visca: try viscaLink(identifier: identifier)
         case .uvc: try uvcLink(identifier: identifier)
+        case .pelcoD: pelcoDLink(identifier: identifier)
         }
+    }
+
+    /// The link to a Pelco-D head as the settings describe it, named `identifier` (the port).
+    func pelcoDLink(identifier: String) -> PelcoDSession {
+        var settings = PelcoDSession.Configuration()
+        settings.address = UInt8(clamping: pelcoDAddress)
+        settings.baudRate = pelcoDBaud
+        settings.panDegreesPerSecondAtFastestStep = pelcoDPanDegreesPerSecond
+        settings.tiltDegreesPerSecondAtFastestStep = pelcoDTiltDegreesPerSecond
+        settings.speedExponent = pelcoDSpeedExponent
+        settings.answersPositionQueries = pelcoDPositionQueries
+        settings.identifier = identifier
+        return PelcoDSession(configuration: settings)
     }
 }

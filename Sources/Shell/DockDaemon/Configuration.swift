@@ -49,7 +49,7 @@ public struct Configuration: Hashable, Sendable {
     public var maximumSpeedDegreesPerSecond = 360.0
     /// `error`, `warning`, `notice`, `info` or `debug`.
     public var logLevel = "info"
-    /// The protocol the accessory speaks (`--protocol`: `dock-serial`, `visca` or `uvc`).
+    /// The protocol the accessory speaks (`--protocol`: `dock-serial`, `visca`, `uvc` or `pelco-d`).
     public var accessoryProtocol = AccessoryProtocol.dockSerial
     /// The VISCA camera's profile: a built-in name or a JSON file.
     public var profile = "generic"
@@ -60,6 +60,18 @@ public struct Configuration: Hashable, Sendable {
     public var viscaBaud = 0
     /// A UVC webcam's model: a built-in name (`Protocol/uvc`) or a JSON file.
     public var uvcModel = "generic"
+    /// A Pelco-D head's address on the bus, 1–255.
+    public var pelcoDAddress = 1
+    /// A Pelco-D head's serial speed, baud.
+    public var pelcoDBaud = 2400
+    /// A Pelco-D head's pan speed at step 0x3F, degrees per second.
+    public var pelcoDPanDegreesPerSecond = 60.0
+    /// A Pelco-D head's tilt speed at step 0x3F, degrees per second.
+    public var pelcoDTiltDegreesPerSecond = 30.0
+    /// The exponent of a Pelco-D head's speed curve (1: the steps are evenly spaced).
+    public var pelcoDSpeedExponent = 1.0
+    /// Whether the Pelco-D head answers the position queries.
+    public var pelcoDPositionQueries = false
     /// The control API's socket (unless systemd passes one); empty: no API. This is root's
     /// default; ``init(effectiveUserID:environment:)`` gives a normal user's.
     public var socket = "/run/dockd/dockd.sock"
@@ -110,8 +122,8 @@ public struct Configuration: Hashable, Sendable {
         choice("log-level", "error, warning, notice, info or debug", \.logLevel, LogLevel.allCases.map(\.name)),
         choice(
             "protocol",
-            "what the accessory speaks: dock-serial, visca (a Sony VISCA PTZ camera) or uvc (a PTZ webcam "
-                + "on /dev/videoN)", \.accessoryProtocol),
+            "what the accessory speaks: dock-serial, visca (a Sony VISCA PTZ camera), uvc (a PTZ webcam "
+                + "on /dev/videoN) or pelco-d (a Pelco-D pan-tilt head on RS-485)", \.accessoryProtocol),
         text("profile", "the VISCA camera's profile: generic, a name in Protocol/visca, or a JSON file", \.profile),
         text(
             "visca",
@@ -125,6 +137,22 @@ public struct Configuration: Hashable, Sendable {
             "uvc-model",
             "the UVC webcam's model: generic, a name in Protocol/uvc (obsbot-tiny, insta360-link, "
                 + "logitech-c920), or a JSON file", \.uvcModel),
+        integer("pelco-d-address", "the Pelco-D head's address on the bus (its DIP switches)", \.pelcoDAddress, 1...255),
+        integer("pelco-d-baud", "the Pelco-D head's serial speed in baud (2400 and 9600 are usual)", \.pelcoDBaud, 1200...4_000_000),
+        number(
+            "pelco-d-pan-deg-s", "the Pelco-D head's pan speed at step 0x3F (degrees per second; measure it)",
+            \.pelcoDPanDegreesPerSecond, 0.1...1000),
+        number(
+            "pelco-d-tilt-deg-s", "the Pelco-D head's tilt speed at step 0x3F (degrees per second; measure it)",
+            \.pelcoDTiltDegreesPerSecond, 0.1...1000),
+        number(
+            "pelco-d-speed-exponent",
+            "the curve of the Pelco-D head's speed steps: step s turns at (s/63)^EXPONENT of the fastest; 1: even steps",
+            \.pelcoDSpeedExponent, 0.2...5),
+        flag(
+            "pelco-d-position-queries",
+            "the Pelco-D head answers position queries (51/53); without, dockd reckons its pose from the speeds sent",
+            \.pelcoDPositionQueries),
         text("socket", "the control API's Unix socket (mode 0660) unless systemd passes one; empty: no API", \.socket),
     ]
 
@@ -249,6 +277,13 @@ public struct Configuration: Hashable, Sendable {
                 _ = try checked.viscaProfile()
             } catch {
                 throw Error(location: "profile", message: "\(error)")
+            }
+        case .pelcoD:
+            guard !simulator else {
+                throw Error(
+                    location: "protocol",
+                    message: "the in-process simulator is a dock-serial dock; run docksim "
+                        + "--protocol pelco-d for an emulated Pelco-D head")
             }
         }
         return checked

@@ -59,7 +59,7 @@ public enum Daemon {
             switch configuration.accessoryProtocol {
             case .uvc:
                 transport = configuration.device.isEmpty ? DiscoveredVideoTransport() : V4L2Transport(path: configuration.device)
-            case .visca, .dockSerial:
+            case .visca, .dockSerial, .pelcoD:
                 if let camera = ViscaAddress(configuration.visca) {
                     transport = NetworkTransport(kind: camera.kind, address: camera.address)
                 } else if !configuration.device.isEmpty {

@@ -93,6 +93,37 @@ public enum UnixSocket {
         return PeerCredentials(processID: credentials.0, userID: credentials.1, groupID: credentials.2)
     }
 
+    /// Sends all of `bytes` on a connected socket, `descriptors` attached to the first part
+    /// (`SCM_RIGHTS`; at most four): the receiver gets copies of them. Waits while the socket is
+    /// full.
+    ///
+    /// - Returns: false when the peer is gone.
+    public static func send(_ bytes: [UInt8], passing descriptors: [FileDescriptor], on socket: FileDescriptor) -> Bool {
+        precondition(descriptors.count <= 4, "at most four descriptors travel with one message")
+        var sent = 0
+        var attached = descriptors.map(\.rawValue)
+        while sent < bytes.count {
+            let count = bytes.withUnsafeBytes { raw in
+                attached.withUnsafeBufferPointer { fds in
+                    dock_send_with_descriptors(
+                        socket.rawValue, raw.baseAddress! + sent, bytes.count - sent, fds.baseAddress, Int32(fds.count))
+                }
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN {
+                    var wanted = pollfd(fd: socket.rawValue, events: Int16(POLLOUT), revents: 0)
+                    _ = poll(&wanted, 1, 1000)
+                    continue
+                }
+                return false
+            }
+            sent += count
+            attached = []  // delivered with the first part
+        }
+        return true
+    }
+
     /// Connects to the socket at `path` (for clients).
     public static func connect(path: String) throws(SystemError) -> FileDescriptor {
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)

@@ -11,12 +11,15 @@ public struct Logger: Sendable {
     public var threshold: Level
     /// Whether lines carry `<N>` prefixes for journald.
     public var usesJournalPrefixes: Bool
+    /// The program a line names when journald is not reading (`dockd: info: ...`).
+    public var program = "dockd"
     /// Where lines go; standard error unless a test captures them.
     private let sink: @Sendable (String) -> Void
 
     /// A logger to standard error; journald prefixes when `JOURNAL_STREAM` is set.
-    public init(threshold: Level = .info, environment: [String: String]) {
+    public init(threshold: Level = .info, environment: [String: String], program: String = "dockd") {
         self.threshold = threshold
+        self.program = program
         usesJournalPrefixes = environment["JOURNAL_STREAM"] != nil
         sink = { line in
             var bytes = Array(line.utf8)
@@ -36,7 +39,7 @@ public struct Logger: Sendable {
     public func log(_ level: Level, _ message: @autoclosure () -> String) {
         guard level >= threshold else { return }
         let text = message().split(whereSeparator: \.isNewline).joined(separator: " ")
-        sink(usesJournalPrefixes ? "<\(level.rawValue)>\(text)" : "dockd: \(level.name): \(text)")
+        sink(usesJournalPrefixes ? "<\(level.rawValue)>\(text)" : "\(program): \(level.name): \(text)")
     }
 
     public func error(_ message: @autoclosure () -> String) { log(.error, message()) }

@@ -1,7 +1,10 @@
 // An LD_PRELOAD library that makes a Unix socket served by `docksim --protocol uvc --v4l2 PATH`
-// look like a V4L2 device to any program (v4l2-ctl, dockd): opening PATH connects to the socket,
-// and each ioctl on the descriptor goes there as a framed request (Protocol/uvc.md section 3)
-// and its result comes back. Written for this project; no code of libcamera or umockdev is in it.
+// look like a V4L2 device to any program (v4l2-ctl, ffmpeg, dockd): opening PATH connects to the
+// socket, and each ioctl on the descriptor goes there as a framed request (Protocol/uvc.md
+// section 3) and its result comes back. Video buffers are shared memory: the REQBUFS reply brings
+// a memory file and a counter of filled buffers (SCM_RIGHTS), mmap of the device maps the file,
+// and poll waits on the counter (section 6). Written for this project; no code of libcamera or
+// umockdev is in it.
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -28,9 +31,23 @@
 
 int dockd_uvc_preload_version(void) { return 1; }
 
-enum { MAX_TRACKED = 4096, MAX_PAYLOAD = 64 * 1024 };
+enum { MAX_TRACKED = 4096, MAX_PAYLOAD = 64 * 1024, MAX_MAPPINGS = 256 };
 static unsigned char tracked[MAX_TRACKED];
+// Per emulated descriptor: the buffers' memory file and the filled-buffers counter docksim sent
+// with the last REQBUFS (-1: none).
+static int memory_fd[MAX_TRACKED];
+static int ready_fd[MAX_TRACKED];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+// The program's mappings of emulated buffers, so munmap can tell docksim (a buffer's MAPPED flag).
+struct mapping {
+    void *address;
+    size_t length;
+    int fd;  // -1 once the descriptor is closed
+    uint64_t offset;
+};
+static struct mapping mappings[MAX_MAPPINGS];
+static pthread_mutex_t mappings_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static int is_tracked(int fd) { return fd >= 0 && fd < MAX_TRACKED && tracked[fd]; }
 
@@ -106,6 +123,8 @@ static int emulated_open(const char *path) {
         return -1;
     }
     tracked[fd] = 1;
+    memory_fd[fd] = -1;
+    ready_fd[fd] = -1;
     return fd;
 }
 
@@ -152,10 +171,29 @@ OPENAT_WRAPPER(openat64)
 int __open_2(const char *path, int flags) { return open(path, flags); }
 int __open64_2(const char *path, int flags) { return open64(path, flags); }
 
-int close(int fd) {
-    if (is_tracked(fd)) tracked[fd] = 0;
+static int real_close(int fd) {
     int (*real)(int) = (int (*)(int))next_symbol("close");
     return real(fd);
+}
+
+// Replaces a descriptor slot's copy (closing the old one).
+static void replace_fd(int *slot, int fd) {
+    if (*slot >= 0) real_close(*slot);
+    *slot = fd;
+}
+
+int close(int fd) {
+    if (is_tracked(fd)) {
+        tracked[fd] = 0;
+        replace_fd(&memory_fd[fd], -1);
+        replace_fd(&ready_fd[fd], -1);
+        pthread_mutex_lock(&mappings_lock);
+        for (int i = 0; i < MAX_MAPPINGS; i++) {
+            if (mappings[i].address != NULL && mappings[i].fd == fd) mappings[i].fd = -1;  // stays mapped
+        }
+        pthread_mutex_unlock(&mappings_lock);
+    }
+    return real_close(fd);
 }
 
 // Waits until the socket can be read or written: a program may have made the device's descriptor
@@ -199,6 +237,42 @@ static int receive_all(int fd, void *bytes, size_t count) {
     return 0;
 }
 
+// Receives exactly `count` bytes, keeping any descriptors that come with them (SCM_RIGHTS, up to
+// `capacity`; more are closed) in `fds`, their number in `*received`.
+static int receive_with_descriptors(int fd, void *bytes, size_t count, int *fds, int capacity, int *received) {
+    unsigned char *at = bytes;
+    *received = 0;
+    while (count > 0) {
+        union {
+            char buffer[CMSG_SPACE(sizeof(int) * 8)];
+            struct cmsghdr align;
+        } control;
+        struct iovec vector = {.iov_base = at, .iov_len = count};
+        struct msghdr message = {.msg_iov = &vector, .msg_iovlen = 1, .msg_control = control.buffer,
+                                 .msg_controllen = sizeof control.buffer};
+        ssize_t got = recvmsg(fd, &message, MSG_CMSG_CLOEXEC);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            wait_for(fd, POLLIN);
+            continue;
+        }
+        if (got <= 0) return -1;
+        for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header != NULL; header = CMSG_NXTHDR(&message, header)) {
+            if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) continue;
+            int n = (int)((header->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+            int passed[8];
+            memcpy(passed, CMSG_DATA(header), sizeof(int) * (size_t)(n < 8 ? n : 8));
+            for (int i = 0; i < n && i < 8; i++) {
+                if (*received < capacity) fds[(*received)++] = passed[i];
+                else real_close(passed[i]);
+            }
+        }
+        at += got;
+        count -= (size_t)got;
+    }
+    return 0;
+}
+
 static void put32(unsigned char *at, uint32_t value) {
     for (int i = 0; i < 4; i++) at[i] = (unsigned char)(value >> (8 * i));
 }
@@ -212,15 +286,31 @@ static int is_extended(uint32_t request) {
            request == (uint32_t)VIDIOC_TRY_EXT_CTRLS;
 }
 
-// The emulation's own request (no V4L2 ioctl): how many events a descriptor has waiting
-// (Protocol/uvc.md section 6), asked while a program waits in poll or select.
-#define EMULATED_EVENTS_PENDING _IOR('V', 255, uint32_t)
+// The emulation's own requests (no V4L2 ioctls; Protocol/uvc.md section 6): how a descriptor
+// stands for poll (events waiting; capture: 0 waiting, 1 a filled buffer, 2 an error), may a
+// range be mapped (and it counts as mapped), and a range was unmapped.
+struct emulated_poll_state {
+    uint32_t events;
+    uint32_t capture;
+};
+struct emulated_map {
+    uint64_t offset;
+    uint64_t length;
+    uint32_t protection;
+    uint32_t flags;
+};
+#define EMULATED_POLL_STATE _IOR('V', 254, struct emulated_poll_state)
+#define EMULATED_MAP _IOW('V', 253, struct emulated_map)
+#define EMULATED_UNMAP _IOW('V', 252, uint64_t)
 
 // One ioctl through the socket: the struct (for EXT_CTRLS, the header with its pointer zeroed
 // and the array after it) out, the errno and the struct after the call back.
 static int emulated_ioctl(int fd, uint32_t request, void *argument) {
     size_t size = (request >> 16) & 0x3FFF;
     int reads = (request >> 30) & 2;
+    // One frame buffer for every descriptor and thread: the lock is held from the moment the
+    // request is framed until its reply is copied out (a program may queue a buffer in one
+    // thread while another dequeues, as ffmpeg does).
     static unsigned char frame[12 + MAX_PAYLOAD];
     size_t length = 0;
     struct v4l2_ext_controls *controls = argument;
@@ -228,36 +318,54 @@ static int emulated_ioctl(int fd, uint32_t request, void *argument) {
         if (argument == NULL) { errno = EFAULT; return -1; }
         size_t array = (size_t)controls->count * sizeof(struct v4l2_ext_control);
         if (sizeof *controls + array > MAX_PAYLOAD || (array > 0 && controls->controls == NULL)) { errno = EINVAL; return -1; }
+    } else if (size > 0 && argument == NULL) {
+        errno = EFAULT;
+        return -1;
+    }
+    pthread_mutex_lock(&lock);
+    if (is_extended(request)) {
+        size_t array = (size_t)controls->count * sizeof(struct v4l2_ext_control);
         memcpy(frame + 8, controls, sizeof *controls);
         memset(frame + 8 + offsetof(struct v4l2_ext_controls, controls), 0, sizeof controls->controls);
         if (array > 0) memcpy(frame + 8 + sizeof *controls, controls->controls, array);
         length = sizeof *controls + array;
     } else if (size > 0) {
-        if (argument == NULL) { errno = EFAULT; return -1; }
         memcpy(frame + 8, argument, size);
         length = size;
     }
     put32(frame, request);
     put32(frame + 4, (uint32_t)length);
-    pthread_mutex_lock(&lock);
     unsigned char header[12];
-    int failed = send_all(fd, frame, 8 + length) != 0 || receive_all(fd, header, 12) != 0;
+    int passed[4], passedCount = 0;
+    int failed = send_all(fd, frame, 8 + length) != 0 || receive_with_descriptors(fd, header, 12, passed, 4, &passedCount) != 0;
     uint32_t answer = failed ? 0 : get32(header + 8);
     if (!failed && answer > MAX_PAYLOAD) failed = 1;
     if (!failed) failed = receive_all(fd, frame, answer) != 0;
-    pthread_mutex_unlock(&lock);
-    if (failed) { errno = ENODEV; return -1; }  // docksim gone: as a camera unplugged
-    int32_t error = (int32_t)get32(header + 4);
-    if (is_extended(request)) {
+    int32_t error = failed ? 0 : (int32_t)get32(header + 4);
+    // A REQBUFS that allocated brings the buffers' memory and the filled-buffers counter; one that
+    // freed them leaves no memory to map.
+    if (!failed && error == 0 && request == (uint32_t)VIDIOC_REQBUFS) {
+        if (passedCount == 2) {
+            replace_fd(&memory_fd[fd], passed[0]);
+            replace_fd(&ready_fd[fd], passed[1]);
+            passedCount = 0;
+        } else if (answer >= 4 && get32(frame) == 0) {
+            replace_fd(&memory_fd[fd], -1);
+        }
+    }
+    for (int i = 0; i < passedCount; i++) real_close(passed[i]);
+    if (!failed && is_extended(request)) {
         if (answer >= sizeof *controls) {
             // which, count, error_idx, request_fd, reserved: the pointer stays the caller's
             memcpy(controls, frame, offsetof(struct v4l2_ext_controls, controls));
             size_t array = (size_t)controls->count * sizeof(struct v4l2_ext_control);
             if (answer >= sizeof *controls + array && array > 0) memcpy(controls->controls, frame + sizeof *controls, array);
         }
-    } else if (reads && size > 0) {
+    } else if (!failed && reads && size > 0) {
         memcpy(argument, frame, answer < size ? answer : size);
     }
+    pthread_mutex_unlock(&lock);
+    if (failed) { errno = ENODEV; return -1; }  // docksim gone: as a camera unplugged
     if (error != 0) { errno = error; return -1; }
     return 0;
 }
@@ -265,6 +373,18 @@ static int emulated_ioctl(int fd, uint32_t request, void *argument) {
 static void sleep_milliseconds(long milliseconds) {
     struct timespec pause = {.tv_sec = milliseconds / 1000, .tv_nsec = (milliseconds % 1000) * 1000000};
     while (nanosleep(&pause, &pause) != 0 && errno == EINTR) {}
+}
+
+// Waits up to `milliseconds` for a descriptor's filled-buffers counter to be non-zero, or for
+// docksim to hang up; without a counter, just waits.
+static void wait_for_frame(int fd, int milliseconds) {
+    int (*real_poll)(struct pollfd *, nfds_t, int) = (int (*)(struct pollfd *, nfds_t, int))next_symbol("poll");
+    struct pollfd wanted[2] = {{.fd = ready_fd[fd], .events = POLLIN}, {.fd = fd, .events = 0}};
+    if (wanted[0].fd < 0) {
+        sleep_milliseconds(milliseconds < 10 ? milliseconds : 10);
+        return;
+    }
+    real_poll(wanted, 2, milliseconds);
 }
 
 int ioctl(int fd, unsigned long request, ...) {
@@ -280,34 +400,118 @@ int ioctl(int fd, unsigned long request, ...) {
             sleep_milliseconds(10);
             result = emulated_ioctl(fd, (uint32_t)request, argument);
         }
+        // A blocking VIDIOC_DQBUF waits for a filled buffer (docksim answers EAGAIN while none
+        // is): on the counter docksim keeps, asking again at least every 100 ms (streaming may
+        // have stopped meanwhile: then it fails with EINVAL, as the driver's wait ends).
+        while (result != 0 && errno == EAGAIN && (uint32_t)request == (uint32_t)VIDIOC_DQBUF &&
+               !(fcntl(fd, F_GETFL) & O_NONBLOCK)) {
+            wait_for_frame(fd, 100);
+            result = emulated_ioctl(fd, (uint32_t)request, argument);
+        }
         return result;
     }
     int (*real)(int, unsigned long, ...) = (int (*)(int, unsigned long, ...))next_symbol("ioctl");
     return real(fd, request, argument);
 }
 
-// poll and select on an emulated descriptor: it is ready for POLLPRI (an exception, in select)
-// when it has an event waiting, and ready with POLLERR when docksim is gone; reading and writing
-// never (no streaming). The other descriptors are waited on by the real call in slices of at most
-// 10 ms, between which the emulated ones are asked again, until something is ready or the
-// timeout (milliseconds, < 0: none) has passed.
+// mmap of an emulated descriptor maps the buffers' memory file docksim sent, once docksim agrees
+// the range is a buffer (shared, readable, at a buffer's offset, no longer than it); munmap of
+// such a mapping tells docksim. Other mappings go to the real calls.
+static void *emulated_mmap(void *address, size_t length, int protection, int flags, int fd, off_t offset) {
+    struct emulated_map asked = {.offset = (uint64_t)offset, .length = length, .protection = (uint32_t)protection,
+                                 .flags = (uint32_t)flags};
+    if (emulated_ioctl(fd, (uint32_t)EMULATED_MAP, &asked) != 0) return MAP_FAILED;
+    if (memory_fd[fd] < 0) {
+        errno = EINVAL;
+        return MAP_FAILED;
+    }
+    void *(*real)(void *, size_t, int, int, int, off_t) = (void *(*)(void *, size_t, int, int, int, off_t))next_symbol("mmap");
+    void *mapped = real(address, length, protection, flags, memory_fd[fd], offset);
+    if (mapped == MAP_FAILED) return mapped;
+    pthread_mutex_lock(&mappings_lock);
+    for (int i = 0; i < MAX_MAPPINGS; i++) {
+        if (mappings[i].address == NULL) {
+            mappings[i] = (struct mapping){.address = mapped, .length = length, .fd = fd, .offset = (uint64_t)offset};
+            break;
+        }
+    }
+    pthread_mutex_unlock(&mappings_lock);
+    return mapped;
+}
+
+void *mmap(void *address, size_t length, int protection, int flags, int fd, off_t offset) {
+    if (is_tracked(fd)) return emulated_mmap(address, length, protection, flags, fd, offset);
+    void *(*real)(void *, size_t, int, int, int, off_t) = (void *(*)(void *, size_t, int, int, int, off_t))next_symbol("mmap");
+    return real(address, length, protection, flags, fd, offset);
+}
+
+void *mmap64(void *address, size_t length, int protection, int flags, int fd, off64_t offset) {
+    if (is_tracked(fd)) return emulated_mmap(address, length, protection, flags, fd, (off_t)offset);
+    void *(*real)(void *, size_t, int, int, int, off64_t) =
+        (void *(*)(void *, size_t, int, int, int, off64_t))next_symbol("mmap64");
+    return real(address, length, protection, flags, fd, offset);
+}
+
+int munmap(void *address, size_t length) {
+    int fd = -1;
+    uint64_t offset = 0;
+    int found = 0;
+    if (address != NULL) {
+        pthread_mutex_lock(&mappings_lock);
+        for (int i = 0; i < MAX_MAPPINGS; i++) {
+            if (mappings[i].address == address) {
+                fd = mappings[i].fd;
+                offset = mappings[i].offset;
+                found = 1;
+                mappings[i] = (struct mapping){.address = NULL, .fd = -1};
+                break;
+            }
+        }
+        pthread_mutex_unlock(&mappings_lock);
+    }
+    int (*real)(void *, size_t) = (int (*)(void *, size_t))next_symbol("munmap");
+    int result = real(address, length);
+    if (found && fd >= 0 && is_tracked(fd)) {
+        int saved = errno;
+        emulated_ioctl(fd, (uint32_t)EMULATED_UNMAP, &offset);
+        errno = saved;
+    }
+    return result;
+}
+
+// poll and select on an emulated descriptor, as the driver answers them: ready for POLLPRI (an
+// exception, in select) when a control event waits; when POLLIN is asked, readable when a filled
+// buffer waits and POLLERR when it is not streaming; POLLERR | POLLHUP when docksim is gone;
+// never writable. Each emulated descriptor is asked how it stands, then the real call waits on
+// the other descriptors and, for one waiting for frames, on its filled-buffers counter — in
+// slices of 10 ms while an event is asked for (events have no counter), else 200 ms — until
+// something is ready or the timeout (milliseconds, < 0: none) has passed.
 static long elapsed_milliseconds(const struct timespec *start) {
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
     return (now.tv_sec - start->tv_sec) * 1000 + (now.tv_nsec - start->tv_nsec) / 1000000;
 }
 
-static int slice_for(long timeout, const struct timespec *start) {
-    if (timeout < 0) return 10;
+static int slice_for(long timeout, const struct timespec *start, int longest) {
+    if (timeout < 0) return longest;
     long left = timeout - elapsed_milliseconds(start);
-    return left <= 0 ? 0 : (left < 10 ? (int)left : 10);
+    return left <= 0 ? 0 : (left < longest ? (int)left : longest);
 }
 
-// 1: an event waits, 0: none, -1: docksim is gone.
-static int has_event(int fd) {
-    uint32_t count = 0;
-    if (emulated_ioctl(fd, (uint32_t)EMULATED_EVENTS_PENDING, &count) != 0) return -1;
-    return count > 0;
+// What an emulated descriptor is ready for, of the events asked; -1 when docksim is gone. Sets
+// `*waits_for_frame` when it streams and a frame is awaited.
+static short emulated_readiness(int fd, short asked, int *waits_for_frame) {
+    struct emulated_poll_state state = {0, 0};
+    *waits_for_frame = 0;
+    if (emulated_ioctl(fd, (uint32_t)EMULATED_POLL_STATE, &state) != 0) return POLLERR | POLLHUP;
+    short ready = 0;
+    if (state.events > 0 && (asked & POLLPRI)) ready |= POLLPRI;
+    if (asked & (POLLIN | POLLRDNORM)) {
+        if (state.capture == 1) ready |= asked & (POLLIN | POLLRDNORM);
+        else if (state.capture == 2) ready |= POLLERR;
+        else *waits_for_frame = ready_fd[fd] >= 0;
+    }
+    return ready;
 }
 
 static int emulated_poll(struct pollfd *fds, nfds_t count, long timeout, const sigset_t *mask) {
@@ -315,10 +519,14 @@ static int emulated_poll(struct pollfd *fds, nfds_t count, long timeout, const s
     int (*real_ppoll)(struct pollfd *, nfds_t, const struct timespec *, const sigset_t *) =
         (int (*)(struct pollfd *, nfds_t, const struct timespec *, const sigset_t *))next_symbol("ppoll");
     int *saved = calloc(count ? count : 1, sizeof *saved);
+    short *savedEvents = calloc(count ? count : 1, sizeof *savedEvents);
     short *emulated = calloc(count ? count : 1, sizeof *emulated);
-    if (saved == NULL || emulated == NULL) {
+    unsigned char *onCounter = calloc(count ? count : 1, 1);
+    if (saved == NULL || savedEvents == NULL || emulated == NULL || onCounter == NULL) {
         free(saved);
+        free(savedEvents);
         free(emulated);
+        free(onCounter);
         errno = ENOMEM;
         return -1;
     }
@@ -326,18 +534,27 @@ static int emulated_poll(struct pollfd *fds, nfds_t count, long timeout, const s
     clock_gettime(CLOCK_MONOTONIC, &start);
     int result;
     for (;;) {
-        int ready = 0;
+        int ready = 0, asksEvents = 0;
         for (nfds_t i = 0; i < count; i++) {
             saved[i] = fds[i].fd;
+            savedEvents[i] = fds[i].events;
             emulated[i] = 0;
+            onCounter[i] = 0;
             if (!is_tracked(fds[i].fd)) continue;
-            int event = has_event(fds[i].fd);
-            if (event < 0) emulated[i] = POLLERR | POLLHUP;
-            else if (event > 0 && (fds[i].events & POLLPRI)) emulated[i] = POLLPRI;
+            int waits = 0;
+            emulated[i] = emulated_readiness(fds[i].fd, fds[i].events, &waits);
+            if (fds[i].events & POLLPRI) asksEvents = 1;
             if (emulated[i]) ready++;
-            fds[i].fd = -1;  // the real call leaves it out
+            if (!emulated[i] && waits) {
+                // The real call waits on the counter in its place.
+                fds[i].fd = ready_fd[saved[i]];
+                fds[i].events = POLLIN;
+                onCounter[i] = 1;
+            } else {
+                fds[i].fd = -1;  // the real call leaves it out
+            }
         }
-        int slice = ready ? 0 : slice_for(timeout, &start);
+        int slice = ready ? 0 : slice_for(timeout, &start, asksEvents ? 10 : 200);
         if (mask != NULL) {
             struct timespec wait = {.tv_sec = slice / 1000, .tv_nsec = (slice % 1000) * 1000000L};
             result = real_ppoll(fds, count, &wait, mask);
@@ -345,15 +562,23 @@ static int emulated_poll(struct pollfd *fds, nfds_t count, long timeout, const s
             result = real_poll(fds, count, slice);
         }
         for (nfds_t i = 0; i < count; i++) {
-            if (fds[i].fd == -1 && saved[i] != -1) fds[i].revents = emulated[i];
+            if (onCounter[i]) {
+                int filled = (fds[i].revents & POLLIN) != 0;
+                fds[i].revents = filled ? (short)(savedEvents[i] & (POLLIN | POLLRDNORM)) : 0;
+            } else if (fds[i].fd == -1 && saved[i] != -1) {
+                fds[i].revents = emulated[i];
+            }
             fds[i].fd = saved[i];
+            fds[i].events = savedEvents[i];
         }
         if (result < 0) break;
-        result += ready;
+        result += ready;  // the counters' readiness the real call counted already
         if (result > 0 || (timeout >= 0 && elapsed_milliseconds(&start) >= timeout)) break;
     }
     free(saved);
+    free(savedEvents);
     free(emulated);
+    free(onCounter);
     return result;
 }
 

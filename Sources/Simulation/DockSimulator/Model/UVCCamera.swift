@@ -42,6 +42,8 @@ public struct UVCCamera: Sendable {
     public private(set) var pan: AxisPhysics
     /// The motors.
     public private(set) var tilt: AxisPhysics
+    /// Its video capture: formats, buffers, streaming (frames are the shell's to make).
+    public var video = UVCVideoStream()
     private var time: Duration = .zero
     /// Each open file handle's control-event subscriptions (control id: subscription flags), its
     /// events not yet dequeued, and how many it has been sent.
@@ -52,6 +54,20 @@ public struct UVCCamera: Sendable {
 
     /// How fast the motors may change speed, rad/s² (UVC reports none; a small gimbal's).
     public static let accelerationRadiansPerSecondSquared = 20.0
+
+    /// How many times the picture is magnified at the zoom control's maximum (the emulation's
+    /// choice, a digital zoom's 2×; the model files give no optics).
+    public static let maximumMagnification = 2.0
+
+    /// How many times the picture is magnified at the zoom as set: 1 at `zoom_absolute`'s
+    /// minimum (or without the control), `maximumMagnification` at its maximum, linearly between.
+    public var magnification: Double {
+        guard let control = model.control(V4L2ControlID.zoomAbsolute), control.maximum > control.minimum,
+            let value = values[V4L2ControlID.zoomAbsolute]
+        else { return 1 }
+        let fraction = Double(Int64(value) - control.minimum) / Double(control.maximum - control.minimum)
+        return 1 + min(max(fraction, 0), 1) * (Self.maximumMagnification - 1)
+    }
 
     /// A camera of `model`, at rest at 0, 0, its controls at their defaults.
     public init(model: UVCCameraModel) {
@@ -101,6 +117,10 @@ public struct UVCCamera: Sendable {
         if values[V4L2ControlID.tiltAbsolute] != nil { values[V4L2ControlID.tiltAbsolute] = Int32(tiltArcSeconds.rounded()) }
         pan.halt()
         tilt.halt()
+        // Powered off: the stream is gone; powered on, it starts at its defaults again.
+        var fresh = UVCVideoStream(formats: video.formats, pageSize: video.pageSize)
+        fresh.monotonicOrigin = video.monotonicOrigin
+        video = fresh
     }
 
     /// Moves the motors on to `now`, in steps of at most 5 ms.
@@ -131,6 +151,7 @@ public struct UVCCamera: Sendable {
 
     /// A file handle closed: its subscriptions and events go with it.
     public mutating func closed(fileHandle: Int) {
+        video.closed(fileHandle: fileHandle)
         subscriptions[fileHandle] = nil
         events[fileHandle] = nil
         eventCounts[fileHandle] = nil
@@ -187,6 +208,10 @@ public struct UVCCamera: Sendable {
                 V4L2Event.control(
                     changes: event.changes, control: control.description, value: event.value,
                     pending: UInt32(queue.count), sequence: sequence, nanoseconds: nanoseconds))
+        case V4L2Request.emulatedPollState:  // the emulation's own: events waiting, and frames
+            var image = V4L2Event.pendingImage(events[fileHandle]?.count ?? 0)
+            image += V4L2Integer.image(video.pollState(for: fileHandle))
+            return reply(0, image)
         default:  // the emulation's own: how many are waiting
             return reply(0, V4L2Event.pendingImage(events[fileHandle]?.count ?? 0))
         }
@@ -257,8 +282,11 @@ public struct UVCCamera: Sendable {
                 poseReadsAnswered += 1
             }
             return reply(0, V4L2ExtendedControls.encode(which: decoded.which, answered, errorIndex: UInt32(decoded.controls.count)))
-        case V4L2Request.subscribeEvent, V4L2Request.unsubscribeEvent, V4L2Request.dequeueEvent, V4L2Request.emulatedEventsPending:
+        case V4L2Request.subscribeEvent, V4L2Request.unsubscribeEvent, V4L2Request.dequeueEvent, V4L2Request.emulatedEventsPending,
+            V4L2Request.emulatedPollState:
             return eventRequest(request, fileHandle: fileHandle)
+        case let number where UVCVideoStream.handles(number):
+            return video.handle(request, fileHandle: fileHandle, now: now)
         case V4L2Request.queryMenu:
             return reply(LinuxErrno.invalid)
         default:

@@ -18,6 +18,9 @@ public struct Simulation: Sendable {
     /// A UVC PTZ webcam in the dock's place, when the run has one: the host sends it framed
     /// ioctls (`Protocol/uvc.md` §3), and the camera world looks through its pan and tilt.
     public private(set) var uvc: UVCCamera?
+    /// A Pelco-D pan-tilt head in the dock's place, when the run has one: the host speaks
+    /// Pelco-D to it, and the camera world looks through its pan and tilt.
+    public private(set) var pelcoD: PelcoDHead?
     /// The camera on the dock.
     public let camera: VirtualCamera
     /// The subjects with their paths resolved.
@@ -43,9 +46,12 @@ public struct Simulation: Sendable {
     private var uvcReplies: [(due: Duration, bytes: [UInt8])] = []
 
     /// Sets up a run at time zero; with `visca`, a VISCA camera of that configuration takes the
-    /// dock's place, with `uvc` a UVC webcam of that model (the same scenario, seeds and world
-    /// otherwise).
-    public init(scenario: Scenario, visca: VISCACamera.Configuration? = nil, uvc: UVCCameraModel? = nil) {
+    /// dock's place, with `uvc` a UVC webcam of that model, with `pelcoD` a Pelco-D head (the same
+    /// scenario, seeds and world otherwise).
+    public init(
+        scenario: Scenario, visca: VISCACamera.Configuration? = nil, uvc: UVCCameraModel? = nil,
+        pelcoD: PelcoDHead.Configuration? = nil
+    ) {
         var random = SimulationRandom(seed: scenario.seed)
         self.scenario = scenario
         firmware = AccessoryFirmware(configuration: scenario.accessory, seed: random.next())
@@ -68,15 +74,20 @@ public struct Simulation: Sendable {
             camera.keepsRequests = false  // a long run would keep every poll
             return camera
         }
+        self.pelcoD = pelcoD.map { PelcoDHead(configuration: $0, seed: scenario.seed &+ 0x5045_4C43) }
     }
 
-    /// The pan and tilt the camera looks through, radians (the dock's, the VISCA camera's or
-    /// the webcam's).
-    public var cameraYawRadians: Double { visca?.pan.outputRadians ?? uvc?.pan.outputRadians ?? firmware.yaw.outputRadians }
+    /// The pan and tilt the camera looks through, radians (the dock's, the VISCA camera's, the
+    /// webcam's or the Pelco-D head's).
+    public var cameraYawRadians: Double {
+        visca?.pan.outputRadians ?? uvc?.pan.outputRadians ?? pelcoD?.pan.outputRadians ?? firmware.yaw.outputRadians
+    }
     /// The camera's pitch, radians.
-    public var cameraPitchRadians: Double { visca?.tilt.outputRadians ?? uvc?.tilt.outputRadians ?? firmware.pitch.outputRadians }
+    public var cameraPitchRadians: Double {
+        visca?.tilt.outputRadians ?? uvc?.tilt.outputRadians ?? pelcoD?.tilt.outputRadians ?? firmware.pitch.outputRadians
+    }
     /// Whether the motors stand still.
-    public var isStill: Bool { visca?.isStill ?? uvc?.isStill ?? firmware.isStill }
+    public var isStill: Bool { visca?.isStill ?? uvc?.isStill ?? pelcoD?.isStill ?? firmware.isStill }
 
     /// Whether the run has reached its duration.
     public var isFinished: Bool { now >= scenario.duration }
@@ -109,6 +120,8 @@ public struct Simulation: Sendable {
         let delivered = corrupt(Array(bytes))
         if visca != nil {
             accessoryOutput(visca!.receive(delivered, now: now), into: &output)
+        } else if pelcoD != nil {
+            accessoryOutput(pelcoD!.receive(delivered, now: now), into: &output)
         } else {
             output.bytesToHost += corrupt(firmware.receive(bytes: delivered, now: now))
         }
@@ -173,9 +186,33 @@ public struct Simulation: Sendable {
         .nanoseconds(Int64((Double(index) * 1e9 / scenario.camera.framesPerSecond).rounded()))
     }
 
+    // MARK: The webcam's video
+
+    /// The UVC webcam's next video frame due by `now` (the run already advanced to `now`): the
+    /// buffer to fill and the scene to draw in it — the subjects where they are at the frame's
+    /// capture time, the camera where it points now and as zoomed. Nil when no frame is due, or
+    /// it is dropped (no buffer queued), or there is no webcam.
+    public mutating func beginVideoFrame(now time: Duration) -> (slot: UVCVideoStream.FrameSlot, scene: VideoScene)? {
+        guard uvc != nil, let slot = uvc!.video.beginFrame(now: time) else { return nil }
+        let scene = VideoScene.make(
+            subjects: subjects, camera: camera, yawRadians: cameraYawRadians, pitchRadians: cameraPitchRadians,
+            magnification: uvc!.magnification, captureTime: slot.captureTime)
+        return (slot, scene)
+    }
+
+    /// The shell filled `slot`'s buffer with `bytesUsed` bytes (`isDamaged`: flagged `ERROR`).
+    public mutating func finishVideoFrame(_ slot: UVCVideoStream.FrameSlot, bytesUsed: Int, isDamaged: Bool = false) {
+        uvc?.video.finishFrame(slot, bytesUsed: bytesUsed, isDamaged: isDamaged)
+    }
+
+    /// Sets the webcam's stream's clock: the host's `CLOCK_MONOTONIC` at simulation time zero.
+    public mutating func setVideoClockOrigin(_ origin: Duration) { uvc?.video.monotonicOrigin = origin }
+
     private mutating func capture(into output: inout SimulationOutput) {
         let seconds = now.secondsValue
         let yaw = cameraYawRadians, pitch = cameraPitchRadians
+        // A webcam's zoom narrows what it sees (a dock's camera does not zoom here).
+        let camera = self.camera.zoomed(by: uvc?.magnification ?? 1)
         var projections: [PartProjection] = []
         var present: [Int] = [], still: [Int] = []
         for subject in subjects {
@@ -191,7 +228,7 @@ public struct Simulation: Sendable {
                 }
             }
         }
-        let (batch, truth) = detector.detect(projections, captureTime: now, camera: scenario.camera.information)
+        let (batch, truth) = detector.detect(projections, captureTime: now, camera: camera.setup.information)
         pendingBatches.append(batch)
         output.truths.append(
             GroundTruthFrame(
@@ -214,6 +251,8 @@ public struct Simulation: Sendable {
             uvc!.advance(to: time)
         } else if visca != nil {
             accessoryOutput(visca!.advance(to: time), into: &output)
+        } else if pelcoD != nil {
+            accessoryOutput(pelcoD!.advance(to: time), into: &output)
         } else {
             output.bytesToHost += dockOutput(firmware.advanceBytes(to: time))
         }
@@ -266,6 +305,10 @@ public struct Simulation: Sendable {
                 applyToWebcam(fault.kind, starts: true, index: index, into: &output)
                 return
             }
+            if pelcoD != nil {
+                applyToHead(fault.kind, starts: true, index: index, into: &output)
+                return
+            }
             switch fault.kind {
             case .unplug:
                 isPluggedIn = false
@@ -292,6 +335,11 @@ public struct Simulation: Sendable {
                 markEnded(faultIndex: index)
                 return
             }
+            if pelcoD != nil {
+                applyToHead(scenario.faults[index].kind, starts: false, index: index, into: &output)
+                markEnded(faultIndex: index)
+                return
+            }
             switch scenario.faults[index].kind {
             case .unplug:
                 firmware.reboot(now: now)
@@ -307,13 +355,13 @@ public struct Simulation: Sendable {
             }
             markEnded(faultIndex: index)
         case .button(let button, let isPressed):
-            guard visca == nil, uvc == nil else { return }  // a camera has no buttons, zoom rocker or dock sensor
+            guard visca == nil, uvc == nil, pelcoD == nil else { return }  // a camera or head has no buttons, zoom rocker or dock sensor
             frames = firmware.button(button, isPressed: isPressed, now: now)
         case .zoom(let steps):
-            guard visca == nil, uvc == nil else { return }
+            guard visca == nil, uvc == nil, pelcoD == nil else { return }
             frames = firmware.zoom(steps: steps, now: now)
         case .dock(let docked):
-            guard visca == nil, uvc == nil else { return }
+            guard visca == nil, uvc == nil, pelcoD == nil else { return }
             frames = firmware.setDocked(docked, now: now)
         }
         var bytes: [UInt8] = []
@@ -369,9 +417,35 @@ public struct Simulation: Sendable {
         }
     }
 
+    /// A fault as a Pelco-D head has it: unplugged, hung (a telemetry stall: it takes nothing in
+    /// and answers nothing, its motors going on), rebooted (a moment unplugged), a noisy line,
+    /// host silence; it reports no stalled motor or heat.
+    private mutating func applyToHead(
+        _ kind: FaultScript.Kind, starts: Bool, index: Int,
+        into output: inout SimulationOutput
+    ) {
+        switch kind {
+        case .unplug:
+            isPluggedIn = !starts
+            accessoryOutput(pelcoD!.setUnplugged(starts, now: now), into: &output)
+            output.linkChanges.append(starts ? .unplugged : .replugged)
+        case .lineNoise(_, let rate): bitErrorRate = starts ? rate : 0
+        case .telemetryStall: pelcoD!.isUnresponsive = starts
+        case .reboot:
+            _ = pelcoD!.setUnplugged(true, now: now)
+            accessoryOutput(pelcoD!.setUnplugged(false, now: now), into: &output)
+            markEnded(faultIndex: index)
+        case .hostSilence: isHostSilenced = starts
+        case .replyDelay, .replyLoss, .motorStall, .overTemperature: break
+        }
+    }
+
     /// Good frames the accessory has taken from the host (a VISCA camera's packets; a webcam's
-    /// pose reads, which a host makes only once its handshake — a slow enumeration — is done).
-    private var accessoryGoodFrames: Int { visca?.packetsReceived ?? uvc?.poseReadsAnswered ?? firmware.goodFrameCount }
+    /// pose reads, which a host makes only once its handshake — a slow enumeration — is done; a
+    /// Pelco-D head's frames).
+    private var accessoryGoodFrames: Int {
+        visca?.packetsReceived ?? uvc?.poseReadsAnswered ?? pelcoD?.framesReceived ?? firmware.goodFrameCount
+    }
 
     private mutating func markEnded(faultIndex: Int) {
         guard let index = faultLog.firstIndex(where: { $0.faultIndex == faultIndex }) else { return }
@@ -389,7 +463,7 @@ public struct Simulation: Sendable {
                 faultLog[index].stoppedAfterSeconds = now.secondsValue - faultLog[index].startSeconds
             }
             guard faultLog[index].recoveredAfterSeconds == nil, let framesAtEnd = faultLog[index].goodFramesAtEnd,
-                visca != nil || uvc != nil || firmware.session != .notReady, accessoryGoodFrames > framesAtEnd
+                visca != nil || uvc != nil || pelcoD != nil || firmware.session != .notReady, accessoryGoodFrames > framesAtEnd
             else { continue }
             faultLog[index].recoveredAfterSeconds = max(0, now.secondsValue - faultLog[index].endSeconds)
         }
@@ -400,7 +474,7 @@ public struct Simulation: Sendable {
 public struct SimulationOutput: Sendable {
     /// Bytes the dock put on the line for the host (after the cable's damage).
     public var bytesToHost: [UInt8] = []
-    /// A VISCA camera's output as it left, one write or datagram each (the same bytes as
+    /// A VISCA camera's or Pelco-D head's output as it left, one write or datagram each (the same bytes as
     /// `bytesToHost`, for a datagram link that must keep them apart).
     public var chunksToHost: [[UInt8]] = []
     /// Observation batches the detector finished, in delivery order.

@@ -70,6 +70,27 @@ public struct VirtualCamera: Hashable, Sendable {
     /// Projects a part seen with the camera at the given yaw and pitch; nil when any of it lies
     /// behind the camera.
     public func project(_ part: SubjectPart, yawRadians: Double, pitchRadians: Double) -> PartProjection? {
+        guard let corners = dockAlignedCorners(of: part, yawRadians: yawRadians, pitchRadians: pitchRadians),
+            let box = NormalizedRect(enclosing: corners.map { setup.information.deliveredPoint(fromDockAligned: $0) }), box.area > 0
+        else { return nil }
+        let inFrame = (box.intersection(.fullImage)?.area ?? 0) / box.area
+        let horizontalDistance = (part.xMeters * part.xMeters + part.yMeters * part.yMeters).squareRoot()
+        let centerHeight = (part.bottomMeters + part.topMeters) / 2 - setup.mountHeightMeters
+        let distance = (horizontalDistance * horizontalDistance + centerHeight * centerHeight).squareRoot()
+        return PartProjection(part: part, box: box, inFrameFraction: inFrame, distanceMeters: distance)
+    }
+
+    /// A part's box in the dock-aligned image (not clipped to it) with the camera at the given yaw
+    /// and pitch: the box around its four corners, the part standing turned to face the camera;
+    /// nil when any of it lies behind the camera.
+    public func dockAlignedBox(of part: SubjectPart, yawRadians: Double, pitchRadians: Double) -> NormalizedRect? {
+        guard let corners = dockAlignedCorners(of: part, yawRadians: yawRadians, pitchRadians: pitchRadians),
+            let box = NormalizedRect(enclosing: corners), box.area > 0
+        else { return nil }
+        return box
+    }
+
+    private func dockAlignedCorners(of part: SubjectPart, yawRadians: Double, pitchRadians: Double) -> [NormalizedPoint]? {
         let horizontalDistance = (part.xMeters * part.xMeters + part.yMeters * part.yMeters).squareRoot()
         guard horizontalDistance > 1e-6 else { return nil }
         // Unit vector across the line of sight on the floor, to place the part's left and right edges.
@@ -83,14 +104,10 @@ public struct VirtualCamera: Hashable, Sendable {
                 let z = height - setup.mountHeightMeters
                 guard let point = dockAlignedPoint(x: x, y: y, z: z, yawRadians: yawRadians, pitchRadians: pitchRadians)
                 else { return nil }
-                points.append(setup.information.deliveredPoint(fromDockAligned: point))
+                points.append(point)
             }
         }
-        guard let box = NormalizedRect(enclosing: points), box.area > 0 else { return nil }
-        let inFrame = (box.intersection(.fullImage)?.area ?? 0) / box.area
-        let centerHeight = (part.bottomMeters + part.topMeters) / 2 - setup.mountHeightMeters
-        let distance = (horizontalDistance * horizontalDistance + centerHeight * centerHeight).squareRoot()
-        return PartProjection(part: part, box: box, inFrameFraction: inFrame, distanceMeters: distance)
+        return points
     }
 
     /// Where a point (metres, relative to the camera: x right of the dock, y ahead, z up) shows in

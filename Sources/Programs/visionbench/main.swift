@@ -1,0 +1,168 @@
+import DockVision
+import DockVocabulary
+import Foundation
+import Glibc
+import VisionService
+
+// visionbench: the vision service's detectors measured on still frames, in the CPU time of the
+// measuring thread (OpenCV set to one thread), so that a busy machine slows the figures little (BENCHMARKS.md, "The
+// vision service's detectors"; scripts/vision-bench runs it). Not installed.
+//
+//   visionbench speed REPEATS FRAME...      each detector's time a frame, at the frames' own size
+//   visionbench quality TRUTH               recall and precision against hand-made truth
+//
+// TRUTH has one line a box: `IMAGE KIND X Y W H` (KIND face, body, or ignore-face / ignore-body
+// for a region where a detection is neither right nor wrong), and `IMAGE none` for a picture with
+// nothing in it; IMAGE relative to the TRUTH file's folder or absolute; boxes in the image's pixels.
+
+struct Candidate {
+    var name: String
+    var kind: SubjectKind
+    var make: () throws -> any Detector
+}
+
+func candidates() -> [Candidate] {
+    var list: [Candidate] = []
+    // Faces: Debian's two frontal cascades, at the frame's size and scaled down first.
+    for (name, path, scales) in [
+        ("lbp", VisionSettings.lbpCascade, [1.0, 0.75, 0.5]), ("lbp-24", VisionSettings.lbpSmallCascade, [1.0, 0.75, 0.5]),
+        ("haar", VisionSettings.haarCascade, [1.0, 0.75, 0.5]),
+    ] {
+        for scale in scales {
+            list.append(
+                Candidate(name: "\(name) x\(scale)", kind: .face) {
+                    try OpenCVDetector.cascade(
+                        path: path, name: name,
+                        search: OpenCVDetector.Search(scaleStep: 1.2, minimumNeighbours: 3, minimumSize: 24, inputScale: scale))
+                })
+        }
+    }
+    // People: HOG at two pyramid steps, at the frame's size, scaled down and enlarged.
+    for (step, scale) in [(1.2, 1.0), (1.2, 0.75), (1.2, 0.5), (1.05, 1.0), (1.2, 1.5)] {
+        list.append(
+            Candidate(name: "hog step \(step) x\(scale)", kind: .body) {
+                try OpenCVDetector.hog(search: OpenCVDetector.Search(scaleStep: step, minimumNeighbours: 2, stride: 8, inputScale: scale))
+            })
+    }
+    // VISIONBENCH_ONLY=word: only the candidates whose name contains it.
+    if let only = ProcessInfo.processInfo.environment["VISIONBENCH_ONLY"] { return list.filter { $0.name.contains(only) } }
+    return list
+}
+
+func now() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
+func speed(repeats: Int, frames: [String]) throws {
+    let images = try frames.map { path in
+        let image = VisionImage()
+        try image.load(path: path)
+        return image
+    }
+    print(
+        "detector                 ms/frame (median of \(repeats) passes over \(frames.count) frames, \(images[0].width)x\(images[0].height))"
+    )
+    for candidate in candidates() {
+        let detector = try candidate.make()
+        _ = try detector.detect(in: images[0])
+        var passes: [Double] = []
+        for _ in 0..<repeats {
+            let start = now()
+            for image in images { _ = try detector.detect(in: image) }
+            passes.append((now() - start) * 1000 / Double(images.count))
+        }
+        passes.sort()
+        let median = passes[passes.count / 2]
+        print(candidate.name.padding(toLength: 24, withPad: " ", startingAt: 0), String(format: "%6.2f", median))
+    }
+    // Decoding and scaling, and the appearance of one person.
+    let image = VisionImage()
+    let width = 1280, height = 720
+    let yuyv = [UInt8](repeating: 100, count: width * height * 2)
+    var start = now()
+    for _ in 0..<100 {
+        try yuyv.withUnsafeBytes {
+            try image.set(
+                $0, format: .yuyv, size: FrameSize(width: width, height: height), stride: 0, working: FrameSize(width: 640, height: 360))
+        }
+    }
+    print("YUYV 1280x720 to 640x360    ", String(format: "%6.2f", (now() - start) * 10))
+    start = now()
+    for _ in 0..<1000 { _ = images[0].appearance(of: PixelBox(x: 100, y: 50, width: 60, height: 150)) }
+    print("appearance of one person    ", String(format: "%6.3f", (now() - start)))
+}
+
+struct Box {
+    var kind: String
+    var box: PixelBox
+}
+
+func quality(truthPath: String) throws {
+    let text = try String(contentsOfFile: truthPath, encoding: .utf8)
+    let folder = truthPath.split(separator: "/").dropLast().joined(separator: "/")
+    var truth: [(String, [Box])] = []
+    for line in text.split(separator: "\n") where !line.hasPrefix("#") && !line.trimmingCharacters(in: .whitespaces).isEmpty {
+        let words = line.split(separator: " ").map(String.init)
+        let path = words[0].hasPrefix("/") ? words[0] : (truthPath.hasPrefix("/") ? "/" : "") + folder + "/" + words[0]
+        if truth.last?.0 != path { truth.append((path, [])) }
+        if words[1] != "none" {
+            let numbers = words[2...5].map { Double($0)! }
+            truth[truth.count - 1].1.append(
+                Box(kind: words[1], box: PixelBox(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])))
+        }
+    }
+    print("detector                 kind  truth  found  right  recall  precision  (IoU >= 0.4; frames scaled to 640 wide)")
+    for candidate in candidates() {
+        let detector = try candidate.make()
+        var truths = 0, found = 0, right = 0
+        for (path, boxes) in truth {
+            let probe = VisionImage()
+            try probe.load(path: path)
+            let scale = 640.0 / Double(probe.width)
+            let image = VisionImage()
+            try image.load(path: path, working: FrameSize(width: 640, height: Int((Double(probe.height) * scale).rounded())))
+            let detections = try detector.detect(in: image).map {
+                PixelBox(x: $0.box.x / scale, y: $0.box.y / scale, width: $0.box.width / scale, height: $0.box.height / scale)
+            }
+            let wanted = boxes.filter { $0.kind == candidate.kind.rawValue }.map(\.box)
+            let ignored = boxes.filter { $0.kind == "ignore-" + candidate.kind.rawValue }.map(\.box)
+            truths += wanted.count
+            var taken = [Bool](repeating: false, count: wanted.count)
+            for detection in detections {
+                let best = wanted.indices.filter { !taken[$0] }.max { detection.overlap(wanted[$0]) < detection.overlap(wanted[$1]) }
+                if let best, detection.overlap(wanted[best]) >= 0.4 {
+                    taken[best] = true
+                    found += 1
+                    right += 1
+                } else if ignored.contains(where: { detection.overlap($0) >= 0.4 }) {
+                    continue
+                } else {
+                    found += 1
+                }
+            }
+        }
+        let recall = truths > 0 ? Double(right) / Double(truths) : 0
+        let precision = found > 0 ? Double(right) / Double(found) : 0
+        print(
+            candidate.name.padding(toLength: 24, withPad: " ", startingAt: 0),
+            candidate.kind.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0),
+            String(format: "%5d  %5d  %5d  %6.2f  %9.2f", truths, found, right, recall, precision))
+    }
+}
+
+VisionRunner.setThreads(1)
+let arguments = Array(CommandLine.arguments.dropFirst())
+do {
+    switch arguments.first {
+    case "speed" where arguments.count >= 3: try speed(repeats: Int(arguments[1]) ?? 5, frames: Array(arguments[2...]))
+    case "quality" where arguments.count == 2: try quality(truthPath: arguments[1])
+    default:
+        FileHandle.standardError.write(Data("usage: visionbench speed REPEATS FRAME... | visionbench quality TRUTH\n".utf8))
+        exit(64)
+    }
+} catch {
+    FileHandle.standardError.write(Data("visionbench: \(error)\n".utf8))
+    exit(1)
+}
