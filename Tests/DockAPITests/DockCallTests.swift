@@ -173,4 +173,27 @@ import Testing
         let zoom = VarlinkReply.watch(Dock.Event(timeSeconds: 0, payload: .button(.zoom(steps: -2)), detail: "", status: status))
         #expect(zoom.parameters["event"]?.objectMembers["button"] == .object(["button": .string("zoom"), "steps": .integer(-2)]))
     }
+
+    /// The one field reader's problems, in the words `InvalidParameter` and a client's
+    /// `ReplyError` have always used (a file's reader words them at more length, with a line).
+    @Test func theFieldReadersProblemsAreWordedAsTheWireAlwaysHas() {
+        func reason(_ problem: JSONFieldError.Problem) -> String {
+            ParameterError(JSONFieldError(path: "yaw", line: nil, problem: problem)).reason
+        }
+        #expect(reason(.missing) == "required")
+        #expect(reason(.unknown) == "unknown parameter")
+        #expect(reason(.wrongType(expected: "a number", found: "a string")) == "must be a number, got a string")
+        #expect(reason(.notFinite(written: "1e999")) == "must be finite")
+        #expect(reason(.notWhole(written: "1.5")) == "must be a whole number, got a number")
+        #expect(reason(.notOneOf(["yes", "no"], found: .name("maybe"))) == "must be one of yes, no, got \"maybe\"")
+        #expect(reason(.notOneOf(["yes", "no"], found: .type("a number"))) == "must be a string, got a number")
+        #expect(reason(.outOfRange(lower: "0", upper: "255", found: "300")) == "must be within 0...255")
+        #expect(reason(.invalid("must be more than 0")) == "must be more than 0")
+        #expect(
+            ParameterError(JSONFieldError(path: "point.x", line: 4, problem: .missing))
+                == ParameterError(parameter: "point.x", reason: "required"))
+        #expect(
+            ReplyError(JSONFieldError(path: "", line: nil, problem: .wrongType(expected: "an object", found: "an array")))
+                == ReplyError(path: "parameters", reason: "must be an object, got an array"))
+    }
 }

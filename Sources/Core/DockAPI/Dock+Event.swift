@@ -3,9 +3,11 @@ public import DockVocabulary
 
 extension Dock.CommandRefusal {
     /// Reads a `CommandRefusal`.
-    public init(json: JSONValue, path: String) throws(ReplyError) {
-        let r = try ReplyReader(json, path: path)
-        self.init(reason: try r.string("reason"), detail: try r.integer("detail"), command: try r.optionalString("command"))
+    public init(json: JSONValue, path: String) throws(ReplyError) { self = try json.read(at: path, Self.init(reading:)) }
+
+    /// Reads it from its fields.
+    init(reading r: JSONFields) throws(JSONFieldError) {
+        self.init(reason: try r.string("reason"), detail: try r.integer("detail", as: Int.self), command: try r.optionalString("command"))
     }
 
     /// The JSON form.
@@ -18,33 +20,35 @@ extension Dock.CommandRefusal {
 
 extension Dock.Event {
     /// Reads an `Event`.
-    public init(json: JSONValue, path: String) throws(ReplyError) {
-        let r = try ReplyReader(json, path: path)
+    public init(json: JSONValue, path: String) throws(ReplyError) { self = try json.read(at: path, Self.init(reading:)) }
+
+    /// Reads it from its fields.
+    init(reading r: JSONFields) throws(JSONFieldError) {
         let payload: Payload
         switch try r.choice("kind", as: Kind.self) {
         case .status: payload = .status
-        case .attached: payload = .attached(try r.decoded("accessory", Dock.Accessory.init(json:path:)))
+        case .attached: payload = .attached(try Dock.Accessory(reading: r.object("accessory")))
         case .docked: payload = .docked
         case .undocked: payload = .undocked
         case .disconnected: payload = .disconnected
-        case .button: payload = .button(try r.decoded("button", Dock.ButtonEvent.init(json:path:)))
-        case .fault: payload = .fault(try r.decoded("fault", Dock.Fault.init(json:path:)))
+        case .button: payload = .button(try Dock.ButtonEvent(reading: r.object("button")))
+        case .fault: payload = .fault(try Dock.Fault(reading: r.object("fault")))
         case .control:
             let control = try r.object("control")
             payload = .control(
-                from: try control.decoded("from", Dock.Controller.init(json:path:)),
-                to: try control.decoded("to", Dock.Controller.init(json:path:)))
-        case .refused: payload = .refused(try r.decoded("refusal", Dock.CommandRefusal.init(json:path:)))
+                from: try Dock.Controller(reading: control.object("from")),
+                to: try Dock.Controller(reading: control.object("to")))
+        case .refused: payload = .refused(try Dock.CommandRefusal(reading: r.object("refusal")))
         case .framing: payload = .framing(try r.choice("framing", as: FramingMode.self))
         case .motionEnded:
             let motion = try r.object("motion")
             payload = .motionEnded(
                 client: try motion.integer("client", as: ClientID.self),
-                ending: try r.decoded("motion", Dock.MotionEnd.init(json:path:)))
+                ending: try Dock.MotionEnd(reading: r.object("motion")))
         }
         self.init(
-            timeSeconds: try r.double("time"), payload: payload, detail: try r.string("detail"),
-            status: try r.decoded("status", Dock.Status.init(json:path:)))
+            timeSeconds: try r.number("time"), payload: payload, detail: try r.string("detail"),
+            status: try Dock.Status(reading: r.object("status")))
     }
 
     /// The JSON form.
@@ -72,8 +76,10 @@ extension Dock.Event {
 
 extension Dock.ButtonEvent {
     /// Reads a `ButtonEvent`.
-    public init(json: JSONValue, path: String) throws(ReplyError) {
-        let r = try ReplyReader(json, path: path)
+    public init(json: JSONValue, path: String) throws(ReplyError) { self = try json.read(at: path, Self.init(reading:)) }
+
+    /// Reads it from its fields.
+    init(reading r: JSONFields) throws(JSONFieldError) {
         switch try r.choice("button", as: Button.self) {
         case .tracking: self = .trackingButton(isPressed: try r.bool("pressed"))
         case .shutter: self = .shutterButton(isPressed: try r.bool("pressed"))

@@ -3,8 +3,10 @@ public import DockVocabulary
 
 extension Dock.MotionEnd {
     /// Reads a `MotionEnd` (or the same fields inside a `MotionEnded`).
-    public init(json: JSONValue, path: String) throws(ReplyError) {
-        let r = try ReplyReader(json, path: path)
+    public init(json: JSONValue, path: String) throws(ReplyError) { self = try json.read(at: path, Self.init(reading:)) }
+
+    /// Reads it from its fields.
+    init(reading r: JSONFields) throws(JSONFieldError) {
         switch try r.choice("how", as: How.self) {
         case .completed: self = .completed(try r.choice("finish", as: Finish.self))
         case .replaced: self = .replaced(byClient: try r.integer("by_client", as: ClientID.self))
@@ -27,11 +29,14 @@ extension Dock.MotionEnd {
 
 extension Dock.MotionResult {
     /// Reads a `MotionResult`.
-    public init(json: JSONValue, path: String) throws(ReplyError) {
-        let r = try ReplyReader(json, path: path)
+    public init(json: JSONValue, path: String) throws(ReplyError) { self = try json.read(at: path, Self.init(reading:)) }
+
+    /// Reads it from its fields.
+    init(reading r: JSONFields) throws(JSONFieldError) {
         self.init(
-            clamped: try r.strings("clamped"), cancelledAnimation: try r.optionalChoice("cancelled_animation", as: AnimationKind.self),
-            ended: try r.optionalDecoded("ended", Dock.MotionEnd.init(json:path:)))
+            clamped: try r.strings("clamped"),
+            cancelledAnimation: try r.optionalChoice("cancelled_animation", as: AnimationKind.self),
+            ended: try r.optionalObject("ended").map(Dock.MotionEnd.init(reading:)))
     }
 
     /// The JSON form.

@@ -4,24 +4,29 @@ public import DockVocabulary
 extension Dock.Reply {
     /// Reads the reply parameters of a call to `method`.
     public init(_ method: DockMethod, parameters: [String: JSONValue]) throws(ReplyError) {
-        let r = ReplyReader(members: parameters)
+        self = try JSONValue.object(parameters).read(at: "") { r throws(JSONFieldError) in try Self(method, reading: r) }
+    }
+
+    private init(_ method: DockMethod, reading r: JSONFields) throws(JSONFieldError) {
         switch method {
-        case .getStatus: self = .status(try r.decoded("status", Dock.Status.init(json:path:)))
-        case .listAccessories: self = .accessories(try r.decodedArray("accessories", Dock.Accessory.init(json:path:)))
-        case .watch: self = .event(try r.decoded("event", Dock.Event.init(json:path:)))
-        case .setVelocity, .setOrientation, .animate: self = .motion(try r.decoded("result", Dock.MotionResult.init(json:path:)))
-        case .setLimits: self = .limits(try r.decoded("limits", Dock.Limits.init(json:path:)))
-        case .selectSubjectAt: self = .subject(try r.integer("subject"))
-        case .setRegionOfInterest: self = .region(try r.decoded("region", NormalizedRect.init(json:path:)))
+        case .getStatus: self = .status(try Dock.Status(reading: r.object("status")))
+        case .listAccessories:
+            self = .accessories(
+                try r.objects("accessories", Dock.Accessory.init(reading:)))
+        case .watch: self = .event(try Dock.Event(reading: r.object("event")))
+        case .setVelocity, .setOrientation, .animate: self = .motion(try Dock.MotionResult(reading: r.object("result")))
+        case .setLimits: self = .limits(try Dock.Limits(reading: r.object("limits")))
+        case .selectSubjectAt: self = .subject(try r.integer("subject", as: Int.self))
+        case .setRegionOfInterest: self = .region(try NormalizedRect(reading: r.object("region")))
         case .selectSubjects:
             self = .selection(
-                untracked: try r.decodedArray("untracked") { value, path throws(ReplyError) in
-                    guard case .integer(let id) = value, let identifier = Int(exactly: id) else {
-                        throw ReplyError(path: path, reason: "must be a subject ID, got \(value.typeName)")
+                untracked: try r.array("untracked").map { element throws(JSONFieldError) in
+                    guard case .integer(let id) = element.value, let identifier = Int(exactly: id) else {
+                        throw JSONFieldError.field(element.path, "must be a subject ID, got \(element.value.typeName)")
                     }
                     return identifier
                 })
-        case .setZoom: self = .zoom(try r.double("zoom"))
+        case .setZoom: self = .zoom(try r.number("zoom"))
         case .stop, .setSystemTracking, .track, .setFramingMode, .acquireControl, .releaseControl:
             self = .done
         }
@@ -47,7 +52,10 @@ extension Dock.Reply {
 extension Dock.Failure {
     /// Reads the error `name` with its `parameters`.
     public init(name: String, parameters: [String: JSONValue]) throws(ReplyError) {
-        let r = ReplyReader(members: parameters)
+        self = try JSONValue.object(parameters).read(at: "") { r throws(JSONFieldError) in try Self(name: name, reading: r) }
+    }
+
+    private init(name: String, reading r: JSONFields) throws(JSONFieldError) {
         switch name {
         case DockInterface.Error.noSuchAccessory: self = .noSuchAccessory(try r.string("accessory"))
         case DockInterface.Error.notReady: self = .notReady
@@ -58,12 +66,13 @@ extension Dock.Failure {
             self = .invalidParameter(ParameterError(parameter: try r.string("parameter"), reason: try r.string("reason")))
         case VarlinkService.Error.invalidParameter:
             self = .invalidParameter(ParameterError(parameter: try r.string("parameter"), reason: ""))
-        case DockInterface.Error.dockRefused: self = .dockRefused(reason: try r.string("reason"), detail: try r.integer("detail"))
-        case DockInterface.Error.dockFault: self = .dockFault(try r.decoded("fault", Dock.Fault.init(json:path:)))
+        case DockInterface.Error.dockRefused:
+            self = .dockRefused(reason: try r.string("reason"), detail: try r.integer("detail", as: Int.self))
+        case DockInterface.Error.dockFault: self = .dockFault(try Dock.Fault(reading: r.object("fault")))
         case VarlinkService.Error.methodNotFound: self = .methodNotFound(try r.string("method"))
         case VarlinkService.Error.interfaceNotFound: self = .interfaceNotFound(try r.string("interface"))
         case VarlinkService.Error.expectedMore: self = .expectedMore
-        default: self = .other(name: name, parameters: parameters)
+        default: self = .other(name: name, parameters: r.members)
         }
     }
 }

@@ -3,21 +3,25 @@ public import DockVocabulary
 
 extension Dock.Status {
     /// Reads a `Status`.
-    public init(json: JSONValue, path: String) throws(ReplyError) {
-        let r = try ReplyReader(json, path: path)
+    public init(json: JSONValue, path: String) throws(ReplyError) { self = try json.read(at: path, Self.init(reading:)) }
+
+    /// Reads it from its fields.
+    init(reading r: JSONFields) throws(JSONFieldError) {
         self.init(
             state: try r.choice("state", as: State.self), isDocked: try r.bool("docked"),
-            accessory: try r.optionalDecoded("accessory", Dock.Accessory.init(json:path:)),
-            pose: try r.optionalDecoded("pose", Dock.Pose.init(json:path:)),
-            limits: try r.optionalDecoded("limits", Dock.Limits.init(json:path:)),
+            accessory: try r.optionalObject("accessory").map(Dock.Accessory.init(reading:)),
+            pose: try r.optionalObject("pose").map(Dock.Pose.init(reading:)),
+            limits: try r.optionalObject("limits").map(Dock.Limits.init(reading:)),
             isTrackingEnabled: try r.bool("tracking"), framingMode: try r.choice("framing", as: FramingMode.self),
-            regionOfInterest: try r.decoded("region_of_interest", NormalizedRect.init(json:path:)),
-            selectedSubjects: try r.integers("selected_subjects"),
-            controller: try r.decoded("controller", Dock.Controller.init(json:path:)),
-            motion: try r.choice("motion", as: Motion.self), faults: try r.decodedArray("faults", Dock.Fault.init(json:path:)),
+            regionOfInterest: try NormalizedRect(reading: r.object("region_of_interest")),
+            selectedSubjects: try r.integers("selected_subjects").map { Int($0) },
+            controller: try Dock.Controller(reading: r.object("controller")),
+            motion: try r.choice("motion", as: Motion.self),
+            faults: try r.objects("faults", Dock.Fault.init(reading:)),
             tracker: try r.choice("tracker", as: Tracker.self), isSubjectInFrame: try r.bool("subject_in_frame"),
-            primary: try r.optionalInteger("primary"), subjects: try r.decodedArray("subjects", SubjectSummary.init(json:path:)),
-            loop: try r.decoded("loop", Dock.Loop.init(json:path:)), counters: try r.decoded("counters", Dock.Counters.init(json:path:)))
+            primary: try r.optionalInteger("primary", as: Int.self),
+            subjects: try r.objects("subjects", SubjectSummary.init(reading:)),
+            loop: try Dock.Loop(reading: r.object("loop")), counters: try Dock.Counters(reading: r.object("counters")))
     }
 
     /// The JSON form.

@@ -3,12 +3,15 @@ public import DockVocabulary
 
 extension Dock.Accessory {
     /// Reads an `Accessory`.
-    public init(json: JSONValue, path: String) throws(ReplyError) {
-        let r = try ReplyReader(json, path: path)
+    public init(json: JSONValue, path: String) throws(ReplyError) { self = try json.read(at: path, Self.init(reading:)) }
+
+    /// Reads it from its fields.
+    init(reading r: JSONFields) throws(JSONFieldError) {
         self.init(
             identifier: try r.string("id"), device: try r.string("device"), model: try r.string("model"),
             firmwareVersion: try r.string("firmware"), protocolName: try r.string("protocol"),
-            protocolVersion: try r.integer("protocol_version"), capabilities: try r.strings("capabilities"),
+            protocolVersion: try r.integer("protocol_version", as: Int.self),
+            capabilities: try r.strings("capabilities"),
             lacks: try r.strings("lacks"))
     }
 
@@ -24,12 +27,14 @@ extension Dock.Accessory {
 
 extension Dock.Pose {
     /// Reads a `Pose`.
-    public init(json: JSONValue, path: String) throws(ReplyError) {
-        let r = try ReplyReader(json, path: path)
+    public init(json: JSONValue, path: String) throws(ReplyError) { self = try json.read(at: path, Self.init(reading:)) }
+
+    /// Reads it from its fields.
+    init(reading r: JSONFields) throws(JSONFieldError) {
         self.init(
-            yawRadians: try r.double("yaw"), pitchRadians: try r.double("pitch"),
-            yawRadiansPerSecond: try r.double("yaw_rate"), pitchRadiansPerSecond: try r.double("pitch_rate"),
-            ageSeconds: try r.optionalDouble("age"))
+            yawRadians: try r.number("yaw"), pitchRadians: try r.number("pitch"),
+            yawRadiansPerSecond: try r.number("yaw_rate"), pitchRadiansPerSecond: try r.number("pitch_rate"),
+            ageSeconds: try r.optionalNumber("age"))
     }
 
     /// The JSON form.
@@ -45,17 +50,19 @@ extension Dock.Pose {
 
 extension Dock.Limits {
     /// Reads a `Limits`.
-    public init(json: JSONValue, path: String) throws(ReplyError) {
-        let r = try ReplyReader(json, path: path)
+    public init(json: JSONValue, path: String) throws(ReplyError) { self = try json.read(at: path, Self.init(reading:)) }
+
+    /// Reads it from its fields.
+    init(reading r: JSONFields) throws(JSONFieldError) {
         self.init(
             yawRadians: try Self.range(r.object("yaw")), pitchRadians: try Self.range(r.object("pitch")),
-            yawSpeedRadiansPerSecond: try r.double("yaw_max_speed"), pitchSpeedRadiansPerSecond: try r.double("pitch_max_speed"))
+            yawSpeedRadiansPerSecond: try r.number("yaw_max_speed"), pitchSpeedRadiansPerSecond: try r.number("pitch_max_speed"))
     }
 
     /// Reads a `Range` (`min` at most `max`).
-    static func range(_ r: ReplyReader) throws(ReplyError) -> ClosedRange<Double> {
-        let low = try r.double("min"), high = try r.double("max")
-        guard low <= high else { throw ReplyError(path: r.path, reason: "min must not exceed max") }
+    static func range(_ r: JSONFields) throws(JSONFieldError) -> ClosedRange<Double> {
+        let low = try r.number("min"), high = try r.number("max")
+        guard low <= high else { throw JSONFieldError.field(r.path, "min must not exceed max") }
         return low...high
     }
 
@@ -75,11 +82,14 @@ extension Dock.Limits {
 
 extension Dock.Counters {
     /// Reads a `Counters`.
-    public init(json: JSONValue, path: String) throws(ReplyError) {
-        let r = try ReplyReader(json, path: path)
+    public init(json: JSONValue, path: String) throws(ReplyError) { self = try json.read(at: path, Self.init(reading:)) }
+
+    /// Reads it from its fields.
+    init(reading r: JSONFields) throws(JSONFieldError) {
         self.init(
-            badFrames: try r.integer("bad_frames"), reconnects: try r.integer("reconnects"), refusals: try r.integer("refusals"),
-            observations: try r.integer("observations"), cameraFrames: try r.integer("camera_frames"))
+            badFrames: try r.integer("bad_frames", as: Int.self), reconnects: try r.integer("reconnects", as: Int.self),
+            refusals: try r.integer("refusals", as: Int.self),
+            observations: try r.integer("observations", as: Int.self), cameraFrames: try r.integer("camera_frames", as: Int.self))
     }
 
     /// The JSON form.
@@ -94,11 +104,14 @@ extension Dock.Counters {
 
 extension Dock.Loop {
     /// Reads a `Loop`.
-    public init(json: JSONValue, path: String) throws(ReplyError) {
-        let r = try ReplyReader(json, path: path)
+    public init(json: JSONValue, path: String) throws(ReplyError) { self = try json.read(at: path, Self.init(reading:)) }
+
+    /// Reads it from its fields.
+    init(reading r: JSONFields) throws(JSONFieldError) {
         self.init(
-            ticks: try r.integer("ticks"), missed: try r.integer("missed"), latenessP50Seconds: try r.double("late_p50"),
-            latenessP99Seconds: try r.double("late_p99"), latenessMaximumSeconds: try r.double("late_max"))
+            ticks: try r.integer("ticks", as: Int.self), missed: try r.integer("missed", as: Int.self),
+            latenessP50Seconds: try r.number("late_p50"),
+            latenessP99Seconds: try r.number("late_p99"), latenessMaximumSeconds: try r.number("late_max"))
     }
 
     /// The JSON form.
@@ -112,12 +125,14 @@ extension Dock.Loop {
 
 extension Dock.Fault {
     /// Reads a `Fault`.
-    public init(json: JSONValue, path: String) throws(ReplyError) {
-        let r = try ReplyReader(json, path: path)
+    public init(json: JSONValue, path: String) throws(ReplyError) { self = try json.read(at: path, Self.init(reading:)) }
+
+    /// Reads it from its fields.
+    init(reading r: JSONFields) throws(JSONFieldError) {
         var axis: Dock.Axis?
         if let name = try r.optionalString("axis") {
             guard let named = Dock.Axis(rawValue: name) else {
-                throw ReplyError(path: path + ".axis", reason: "must be one of yaw, pitch, got \"\(name)\"")
+                throw JSONFieldError.field(r.fieldPath("axis"), "must be one of yaw, pitch, got \"\(name)\"")
             }
             axis = named
         }
@@ -134,9 +149,11 @@ extension Dock.Fault {
 
 extension NormalizedRect {
     /// Reads a `Rect` (normalised 0...1, origin at the top left).
-    public init(json: JSONValue, path: String) throws(ReplyError) {
-        let r = try ReplyReader(json, path: path)
-        self.init(x: try r.double("x"), y: try r.double("y"), width: try r.double("width"), height: try r.double("height"))
+    public init(json: JSONValue, path: String) throws(ReplyError) { self = try json.read(at: path, Self.init(reading:)) }
+
+    /// Reads it from its fields.
+    init(reading r: JSONFields) throws(JSONFieldError) {
+        self.init(x: try r.number("x"), y: try r.number("y"), width: try r.number("width"), height: try r.number("height"))
     }
 
     /// The JSON form of a `Rect`.
@@ -152,8 +169,10 @@ extension NormalizedPoint {
 
 extension Dock.Controller {
     /// Reads a `Controller`.
-    public init(json: JSONValue, path: String) throws(ReplyError) {
-        let r = try ReplyReader(json, path: path)
+    public init(json: JSONValue, path: String) throws(ReplyError) { self = try json.read(at: path, Self.init(reading:)) }
+
+    /// Reads it from its fields.
+    init(reading r: JSONFields) throws(JSONFieldError) {
         let acquired = try r.bool("acquired")
         switch try r.choice("kind", as: Kind.self) {
         case .none: self = .none
@@ -177,12 +196,15 @@ extension Dock.Controller {
 
 extension SubjectSummary {
     /// Reads a `Subject`.
-    public init(json: JSONValue, path: String) throws(ReplyError) {
-        let r = try ReplyReader(json, path: path)
-        let box = try r.optionalDecoded("box", NormalizedRect.init(json:path:))
+    public init(json: JSONValue, path: String) throws(ReplyError) { self = try json.read(at: path, Self.init(reading:)) }
+
+    /// Reads it from its fields.
+    init(reading r: JSONFields) throws(JSONFieldError) {
+        let box = try r.optionalObject("box").map(NormalizedRect.init(reading:))
         self.init(
-            identifier: try r.integer("id"), kind: try r.choice("kind", as: SubjectKind.self), box: box,
-            isPrimary: try r.bool("primary"), saliencyRank: try r.integer("saliency_rank"), isCoasting: try r.bool("coasting"))
+            identifier: try r.integer("id", as: Int.self), kind: try r.choice("kind", as: SubjectKind.self), box: box,
+            isPrimary: try r.bool("primary"), saliencyRank: try r.integer("saliency_rank", as: Int.self), isCoasting: try r.bool("coasting")
+        )
     }
 
     /// The JSON form of a `Subject` (a box that is not finite is left out: behind the camera).

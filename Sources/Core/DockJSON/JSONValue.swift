@@ -1,5 +1,6 @@
-/// A JSON value that keeps integers and floating-point numbers apart and serialises
-/// deterministically (object keys sorted): what the Varlink API reads and writes.
+/// dockd's one JSON value tree: integers and floating-point numbers kept apart, serialised
+/// deterministically (object keys sorted). What `JSONReader` reads — for the Varlink API and for
+/// every file — and what the API writes.
 public enum JSONValue: Hashable, Sendable, Decodable {
     case null
     case bool(Bool)
