@@ -101,14 +101,15 @@ let package = Package(
 
         // The simulated dock on a pseudo-terminal, for the daemon and for firmware-free testing;
         // with --camera it also plays the camera app over dockd's API.
-        .executableTarget(
-            name: "docksim",
+        .target(
+            name: "DocksimProgram",
             dependencies: ["DockSimulator", "DockSystem", "DockProtocol", "DockTracking", "DockClient", "DockAPI", "DockOptions",
                            "DockLinks", "VISCAProtocol", "V4L2Protocol", "DockVersion", "CFrameKernel", "CJPEGEncoder", "DockNumbers",
                            "DockVocabulary", "DockSockets"],
-                           path: "Sources/Programs/docksim",
+            path: "Sources/Programs/DocksimProgram",
             swiftSettings: strictSettings
         ),
+        .executableTarget(name: "docksim", dependencies: ["DocksimProgram"], path: "Sources/Programs/docksim", swiftSettings: strictSettings),
 
         // I/O: the running service — sessions over transports, the control loop, signals, systemd.
         .target(
@@ -148,16 +149,21 @@ let package = Package(
                           swiftSettings: strictSettings),
 
         // The command-line client (and the tracker's offline replay).
-        .executableTarget(
-            name: "dockctl",
-            dependencies: ["DockClient", "DockAPI", "DockOptions", "DockTracking", "DockVersion", "DockNumbers", "DockVocabulary", "DockJSON"], path: "Sources/Programs/dockctl",
+        .target(
+            name: "DockctlProgram",
+            dependencies: ["DockClient", "DockAPI", "DockOptions", "DockSystem", "DockTracking", "DockVersion", "DockNumbers", "DockVocabulary",
+                           "DockJSON"],
+            path: "Sources/Programs/DockctlProgram",
             swiftSettings: strictSettings
         ),
+        .executableTarget(name: "dockctl", dependencies: ["DockctlProgram"], path: "Sources/Programs/dockctl", swiftSettings: strictSettings),
 
-        // The daemon.
+        // The daemon; its binary is also dockctl, docksim and dockwire by those names (the
+        // package installs it once, under the four names).
         .executableTarget(
             name: "dockd",
-            dependencies: ["DockDaemon", "DockSystem", "DockVersion"], path: "Sources/Programs/dockd",
+            dependencies: ["DockDaemon", "DockSockets", "DockSystem", "DockVersion", "DockctlProgram", "DocksimProgram", "DockwireProgram"],
+            path: "Sources/Programs/dockd",
             swiftSettings: strictSettings
         ),
 
@@ -192,11 +198,11 @@ let package = Package(
         .target(name: "CAllocationCounter", path: "Sources/CShims/CAllocationCounter"),
 
         // Command-line decoder and encoder of dock frames, for firmware authors and for captures.
-        .executableTarget(
-            name: "dockwire",
-            dependencies: ["DockOptions", "DockProtocol", "DockVersion"], path: "Sources/Programs/dockwire",
+        .target(
+            name: "DockwireProgram", dependencies: ["DockOptions", "DockProtocol", "DockVersion"], path: "Sources/Programs/DockwireProgram",
             swiftSettings: strictSettings
         ),
+        .executableTarget(name: "dockwire", dependencies: ["DockwireProgram"], path: "Sources/Programs/dockwire", swiftSettings: strictSettings),
 
         // C++: OpenCV's detectors, decoding and colour conversion behind a C interface that
         // dockd-vision calls (OpenCV has no C interface since 4.0).
@@ -255,24 +261,25 @@ let package = Package(
         ),
         .testTarget(
             name: "DockEvaluationTests",
-            dependencies: ["DockEvaluation", "DockTracking", "DockSimulator", "DockLinks", "DockPolicy", "VISCAProtocol", "V4L2Protocol", "DockVocabulary"],
+            dependencies: ["DockEvaluation", "DockTracking", "DockSimulator", "DockLinks", "DockPolicy", "VISCAProtocol", "V4L2Protocol", "DockVocabulary",
+                           "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "DockSimulatorTests",
-            dependencies: ["DockSimulator", "DockProtocol", "VISCAProtocol", "V4L2Protocol", "DockNumbers", "DockVocabulary"],
+            dependencies: ["DockSimulator", "DockProtocol", "VISCAProtocol", "V4L2Protocol", "DockNumbers", "DockVocabulary", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
         .testTarget(
             name: "DocksimTests",
-            dependencies: ["docksim", "dockd", "DockAPI", "DockProtocol", "DockSimulator", "DockSystem", "TestSupport",
+            dependencies: ["docksim", "DocksimProgram", "dockd", "DockAPI", "DockProtocol", "DockSimulator", "DockSystem", "TestSupport",
                            "V4L2Protocol", "DockVocabulary", "DockJSON", "DockSockets"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "DaemonTests",
-            dependencies: ["dockd", "docksim", "DockDaemon", "DockPolicy", "DockLinks", "DockProtocol", "DockSimulator", "DockSystem",
+            dependencies: ["CLinux", "dockd", "docksim", "DockDaemon", "DockPolicy", "DockLinks", "DockProtocol", "DockSimulator", "DockSystem",
                            "SimulatedSerialDock", "TestSupport", "DockNumbers", "DockVocabulary", "DockSockets"],
             swiftSettings: strictSettings
         ),
@@ -283,8 +290,8 @@ let package = Package(
         ),
         .testTarget(
             name: "ClientTests",
-            dependencies: ["dockctl", "dockd", "dockbench", "dockclient-example", "DockClient", "DockAPI", "DockOptions", "DockSimulator",
-                           "DockTracking", "TestSupport", "DockNumbers", "DockVocabulary", "DockJSON"],
+            dependencies: ["dockctl", "DockctlProgram", "dockd", "dockbench", "dockclient-example", "DockClient", "DockAPI", "DockOptions",
+                           "DockSimulator", "DockTracking", "TestSupport", "DockNumbers", "DockVocabulary", "DockJSON"],
             swiftSettings: strictSettings
         ),
         // The manual pages, the shell completions and the version against the programs' own word.
@@ -306,7 +313,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DockwireTests",
-            dependencies: ["dockwire", "TestSupport"],
+            dependencies: ["dockwire", "DockwireProgram", "TestSupport"],
             swiftSettings: strictSettings
         ),
     ],

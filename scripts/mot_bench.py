@@ -1,6 +1,8 @@
 """dockd's tracker against ByteTrack, norfair and SORT on MOTChallenge sequences with degraded
-detections (scripts/mot_noise.py). Run by scripts/mot-bench, which makes the virtual environment;
-see there for the options.
+detections, from two detector models (`--models`): `noise` (scripts/mot_noise.py, each box's errors
+drawn afresh every frame) and `crowd` (scripts/mot_crowd.py, a detector with memory in a crowd:
+occlusion from a side, merged and split boxes, false positives that stay). Run by scripts/mot-bench,
+which makes the virtual environment; see there for the options.
 
 Every tracker reads the same detection file and is scored by py-motmetrics (IoU >= 0.5) against
 the same ground truth. The peers run with their library defaults:
@@ -29,7 +31,10 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import mot_crowd  # noqa: E402
 import mot_noise  # noqa: E402
+
+MODELS = {"noise": mot_noise, "crowd": mot_crowd}
 
 
 # --- SORT, from the paper's description -------------------------------------------------------
@@ -268,6 +273,10 @@ def main():
     parser.add_argument("--dockctl", required=True)
     parser.add_argument("--out", required=True)
     parser.add_argument("--levels", default="easy,medium,hard")
+    parser.add_argument("--models", default="noise,crowd", help="detector models: noise (mot_noise.py), crowd (mot_crowd.py)")
+    parser.add_argument("--reuse-peers", action="store_true",
+                        help="score the result files the trackers left out of --trackers wrote into --out in an earlier run, "
+                             "where their detection file is the same")
     parser.add_argument("--seeds", default="1,2,3,4,5,6", help="seeds dockd's defaults were chosen on (one row)")
     parser.add_argument("--held-out", default="31,32,33,34,35,36", help="seeds never looked at while choosing them (one row; '' for none)")
     parser.add_argument("--size", default="640x480")
@@ -280,6 +289,11 @@ def main():
     width, height = (int(v) for v in args.size.split("x"))
     fps = int(args.fps) if args.fps == int(args.fps) else args.fps
     os.makedirs(args.out, exist_ok=True)
+    models = args.models.split(",")
+    unknown = [model for model in models if model not in MODELS]
+    if unknown:
+        raise SystemExit(f"mot-bench: unknown detector model {unknown[0]} (noise, crowd)")
+    trackers = args.trackers.split(",")
     seed_sets = [("tuning", [int(s) for s in args.seeds.split(",") if s])]
     if args.held_out:
         seed_sets.append(("held out", [int(s) for s in args.held_out.split(",") if s]))
@@ -291,15 +305,26 @@ def main():
         for row in truth:
             counts[row[1]] = counts.get(row[1], 0) + 1
         main_subject = max(sorted(counts), key=lambda identifier: counts[identifier])
-        for level in args.levels.split(","):
+        for model, level in [(model, level) for model in models for level in args.levels.split(",")]:
             for set_name, seeds in seed_sets:
-                results = {tracker: ([], 0.0) for tracker in args.trackers.split(",")}
+                results = {tracker: ([], 0.0) for tracker in trackers}
+                reused = {tracker: [] for tracker in TRACKERS if tracker not in trackers} if args.reuse_peers else {}
                 for seed in seeds:
-                    tag = f"{name}-{level}-{seed}"
-                    detections = mot_noise.degrade(truth, level, seed, width, height, last_frame)
+                    # (The first model's files keep the names they had before there were two.)
+                    tag = f"{name}-{level}-{seed}" if model == "noise" else f"{name}-{model}-{level}-{seed}"
+                    detections = MODELS[model].degrade(truth, level, seed, width, height, last_frame)
                     detection_path = os.path.join(args.out, f"{tag}-det.txt")
+                    text = mot_noise.mot_text(detections)
+                    if reused and os.path.isfile(detection_path) and open(detection_path).read() != text:
+                        raise SystemExit(f"mot-bench: {detection_path} is not this run's detection file: its results cannot be reused")
                     with open(detection_path, "w") as file:
-                        file.write(mot_noise.mot_text(detections))
+                        file.write(text)
+                    for tracker in reused:
+                        result_path = os.path.join(args.out, f"{tag}-{tracker}.txt")
+                        if reused[tracker] is not None and os.path.isfile(result_path):
+                            reused[tracker].append(result_path)
+                        else:
+                            reused[tracker] = None
                     frames = [[] for _ in range(last_frame)]
                     for frame, x, y, w, h, conf in mot_noise.read_mot_detections(open(detection_path).read()):
                         frames[frame - 1].append((x, y, x + w, y + h, conf))
@@ -317,9 +342,12 @@ def main():
                             write_result(result_path, tracks)
                         paths, seconds = results[tracker]
                         results[tracker] = (paths + [result_path], seconds + elapsed)
+                # A peer left out is scored from the files of an earlier run when it has one for every seed
+                # (its time is not known then: NaN).
+                results.update({tracker: (paths, math.nan) for tracker, paths in reused.items() if paths})
                 for tracker, (paths, seconds) in results.items():
                     result = score(gt_path, paths, main_subject)
-                    result.update(sequence=name, level=level, seeds=f"{set_name} {','.join(map(str, seeds))}", tracker=tracker,
+                    result.update(sequence=name, model=model, level=level, seeds=f"{set_name} {','.join(map(str, seeds))}", tracker=tracker,
                                   us_per_frame=1e6 * seconds / (last_frame * len(seeds)),
                                   degenerate=sum(degenerate_boxes(path, width, height) for path in paths))
                     rows.append(result)
@@ -330,22 +358,23 @@ def main():
 
 
 def print_table(rows):
-    print("| sequence | level | seeds | tracker | MOTA | IDF1 | ID sw. | FP | FN | main: coverage % | main: IDs | bad boxes | µs/frame |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("| sequence | model | level | seeds | tracker | MOTA | IDF1 | ID sw. | FP | FN | main: coverage % | main: IDs | bad boxes | "
+          "µs/frame |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
-        print(f"| {r['sequence']} | {r['level']} | {r['seeds']} | {r['tracker']} | {r['mota']:.1f} | {r['idf1']:.1f} | "
+        print(f"| {r['sequence']} | {r['model']} | {r['level']} | {r['seeds']} | {r['tracker']} | {r['mota']:.1f} | {r['idf1']:.1f} | "
               f"{r['switches']} | {r['fp']} | {r['fn']} | {r['coverage']:.0f} | {r['main_ids']} | {r['degenerate']} | "
               f"{r['us_per_frame']:.1f} |")
 
 
 def verdict(rows):
-    """Prints, per sequence, level and seed, whether dockd's IDF1 is at least the best peer's (the
+    """Prints, per sequence, detector model, level and seed set, whether dockd's IDF1 is at least the best peer's (the
     peer with the highest IDF1), its ID switches at most that peer's, no box of its degenerate, and
     on the easy level the main subject on one ID; returns 0 when it is so everywhere."""
     failures = 0
-    keys = sorted({(r["sequence"], r["level"], r["seeds"]) for r in rows})
+    keys = sorted({(r["sequence"], r["level"], r["seeds"], r["model"]) for r in rows})
     for key in keys:
-        group = [r for r in rows if (r["sequence"], r["level"], r["seeds"]) == key]
+        group = [r for r in rows if (r["sequence"], r["level"], r["seeds"], r["model"]) == key]
         ours = [r for r in group if r["tracker"] == "dockd"]
         peers = [r for r in group if r["tracker"] != "dockd"]
         if not ours or not peers:
@@ -357,7 +386,7 @@ def verdict(rows):
         if key[1] == "easy" and ours["main_ids"] != 1:
             ok = False
         failures += not ok
-        print(f"{'ok  ' if ok else 'MISS'} {key[0]} {key[1]} seeds {key[2]}: dockd IDF1 {ours['idf1']:.1f} vs best "
+        print(f"{'ok  ' if ok else 'MISS'} {key[0]} {key[3]} {key[1]} seeds {key[2]}: dockd IDF1 {ours['idf1']:.1f} vs best "
               f"{best_idf1['tracker']} {best_idf1['idf1']:.1f}; switches {ours['switches']} vs its {fewest}; "
               f"main subject on at most {ours['main_ids']} ID(s); {ours['degenerate']} bad boxes")
         # Seed by seed: a row that passes as a whole may hide one seed that does not.

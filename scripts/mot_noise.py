@@ -54,7 +54,7 @@ def read_mot(text):
     return rows
 
 
-def _poisson(rng, mean):
+def poisson(rng, mean):
     # Knuth's method: fine for the small means used here.
     limit, count, product = math.exp(-mean), 0, rng.random()
     while product > limit:
@@ -125,12 +125,12 @@ def degrade(truth, level, seed, image_width=640, image_height=480, last_frame=No
                 top, bottom = middle - 2, middle + 2
             conf = min(0.99, max(0.05, 0.2 + 0.75 * visible + conf_draw))
             detections.append((frame, left, top, right - left, bottom - top, conf))
-        for _ in range(_poisson(rng, p["unconfident_fp_per_frame"])):
+        for _ in range(poisson(rng, p["unconfident_fp_per_frame"])):
             h = rng.uniform(40, 250)
             w = h * rng.uniform(0.3, 0.5)
             x, y = rng.uniform(0, image_width - w), rng.uniform(0, max(1, image_height - h))
             detections.append((frame, x, y, w, h, rng.uniform(0.1, 0.45)))
-        for _ in range(_poisson(rng, p["confident_fp_per_frame"])):
+        for _ in range(poisson(rng, p["confident_fp_per_frame"])):
             h = rng.uniform(60, 250)
             w = h * rng.uniform(0.3, 0.5)
             bursts.append([rng.randint(1, 4), rng.uniform(0, image_width - w), rng.uniform(0, max(1, image_height - h)),

@@ -10,7 +10,7 @@ import Testing
 /// dockctl, which keeps `SIGPIPE` at its default (checked in `/proc` while it is connected), and
 /// the dockd a stand-in on a socket of the test's own that answers the first call and stops
 /// reading before the second.
-@Suite struct BrokenPipeTests {
+@Suite(.onAThreadOfItsOwn) struct BrokenPipeTests {
     /// Whether `SIGPIPE` is ignored by process `pid` (`SigIgn` in `/proc/PID/status`).
     static func ignoresSIGPIPE(_ pid: Int32) throws -> Bool {
         let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)

@@ -1,12 +1,13 @@
 import DockAPI
 import DockJSON
 import DockVocabulary
+import TestSupport
 import Testing
 
 @testable import DockClient
 
 /// One connection carrying calls and a stream: replies told apart without request identifiers.
-@Suite(.serialized) struct ConnectionRoutingTests {
+@Suite(.serialized, .onAThreadOfItsOwn) struct ConnectionRoutingTests {
     /// What a dockd with no dock yet says of itself.
     static let status = Dock.Status(
         state: .disconnected, isDocked: false, accessory: nil, pose: nil, limits: nil, isTrackingEnabled: false,

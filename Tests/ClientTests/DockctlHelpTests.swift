@@ -3,7 +3,7 @@ import DockOptions
 import DockTracking
 import Testing
 
-@testable import dockctl
+@testable import DockctlProgram
 
 /// dockctl's help against its parser: every option the help shows parses, and every option the
 /// parser accepts is in the help. Both come from one table (CommandTable), and these tests are

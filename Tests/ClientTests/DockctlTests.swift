@@ -5,10 +5,10 @@ import Glibc
 import TestSupport
 import Testing
 
-@testable import dockctl
+@testable import DockctlProgram
 
 /// dockctl's arguments, parsed without side effects.
-@Suite struct DockctlParsingTests {
+@Suite(.onTheProcessThreads) struct DockctlParsingTests {
     let environment = ["DOCKD_SOCKET": "/tmp/d.sock"]
 
     @Test func commandsParse() throws {
@@ -265,7 +265,7 @@ import Testing
 }
 
 /// dockctl and the DockKit-shaped client against a running dockd on the simulator.
-@Suite(.serialized) struct ClientProcessTests {
+@Suite(.serialized, .onTheProcessThreads) struct ClientProcessTests {
     /// The dock's pose as `dockctl --json status` reports it.
     static func pose(_ environment: [String: String]) throws -> (yaw: Double, pitch: Double) {
         let child = try ChildProcess("dockctl", ["--json", "status"], environment: environment)
@@ -286,10 +286,19 @@ import Testing
             return try child.finish()
         }
         let start = try Self.pose(environment)
+        let called = ContinuousClock.now
         let turned = try dockctl("velocity --yaw 0.3 --pitch 0 --duration 1")
+        let answered = ContinuousClock.now
         #expect(turned.output == "done\n", "\(turned.error)")
         let afterVelocity = try Self.pose(environment)
-        #expect(abs(afterVelocity.yaw - start.yaw - 0.3) < 0.06, "0.3 rad/s for 1 s: \(start.yaw) -> \(afterVelocity.yaw)")
+        // 0.3 rad/s for dockd's second, less a few milliradians coming up to speed; on a loaded
+        // machine dockd's tick that ends it may come late, and the dock turns on until then — but
+        // never for longer than dockctl took to answer (dockd's simulated dock turns in real time).
+        let moved = afterVelocity.yaw - start.yaw
+        let longest = max(1, (answered - called) / .seconds(1))
+        #expect(
+            moved > 0.24 && moved < 0.3 * longest + 0.06,
+            "0.3 rad/s for 1 s (answered in \(longest) s): \(start.yaw) -> \(afterVelocity.yaw)")
 
         let oriented = try dockctl("orient --yaw 1 --pitch 0")
         #expect(oriented.output == "reached\n", "\(oriented.error)")
@@ -323,10 +332,11 @@ import Testing
         let limit = try Self.pose(environment).yaw
         #expect(limit > 2.9 && limit < 3.0, "at the dock's yaw limit (170°): \(limit)")
         #expect(try dockctl("animate no --no-wait").output == "ok\n")
+        // The shake is waited for (20 s at most), however long each look takes.
         var shook = false
-        for _ in 0..<30 where !shook {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !shook, ContinuousClock.now < deadline {
             shook = abs(try Self.pose(environment).yaw - limit) > 0.05
-            usleep(30_000)
         }
         #expect(shook, "no shook the dock after dockctl had returned")
         dockd.signal(SIGTERM)
@@ -406,7 +416,8 @@ import Testing
         #expect(nobody.error.hasPrefix("dockctl: io.dockd.Dock.NoSubjectFound"))
         // The simulated camera sees the default scene's person: pick them where the status shows them.
         var centre: (x: Double, y: Double)?
-        for _ in 0..<50 where centre == nil {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while centre == nil, ContinuousClock.now < deadline {
             let json = try JSONSerialization.jsonObject(with: Data(try dockctl(["--json", "status"]).output.utf8)) as? [String: Any]
             let subjects = (json?["status"] as? [String: Any])?["subjects"] as? [[String: Any]] ?? []
             if let box = subjects.compactMap({ $0["box"] as? [String: Any] }).first,
@@ -414,8 +425,6 @@ import Testing
                 let height = box["height"] as? Double, (0.05...0.95).contains(x + width / 2), (0.05...0.95).contains(y + height / 2)
             {
                 centre = (x + width / 2, y + height / 2)
-            } else {
-                usleep(100_000)
             }
         }
         let point = try #require(centre, "a subject in view")

@@ -8,7 +8,7 @@ import Testing
 
 /// examples/FollowMe (the `dockclient-example` program), written against DockClient's
 /// documentation alone, run against `dockd --simulator`: what it prints is what it did.
-@Suite(.serialized) struct ExampleAppTests {
+@Suite(.serialized, .onAThreadOfItsOwn) struct ExampleAppTests {
     @Test(.timeLimit(.minutes(1)))
     func theExampleConnectsWatchesMovesTracksAndNods() async throws {
         let (dockd, socket) = try ClientProcessTests.startDaemon()

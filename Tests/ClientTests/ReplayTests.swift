@@ -7,7 +7,7 @@ import Testing
 
 /// `dockctl replay` as a process, on MOTChallenge files made from the simulator's scenarios and
 /// scored against their ground truth.
-@Suite struct ReplayProcessTests {
+@Suite(.onTheProcessThreads) struct ReplayProcessTests {
     /// A scenario run in virtual time with no host, so nobody moves the dock and the camera stays
     /// where it starts, written down as MOTChallenge files.
     struct Recording {

@@ -5,8 +5,8 @@ import Testing
 
 /// A stand-in for dockd on a socket of the test's own: it accepts one client and says exactly
 /// what the test tells it to, in the order it is told, so a client's handling of the wire can be
-/// seen without a daemon's timing. It waits by polling without blocking and sleeping in the
-/// task, never by blocking a thread of the test pool (the client's own tasks need them).
+/// seen without a daemon's timing. It waits on a thread of its own for each message, never by
+/// blocking the test's thread (the client's own tasks need it).
 final class StandInDockd {
     let path = "\(ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp")/stand-in-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
     private let listener: Int32
@@ -31,14 +31,24 @@ final class StandInDockd {
         unlink(path)
     }
 
-    /// Whether `descriptor` has input within `milliseconds`, polled every 2 ms.
+    /// Whether `descriptor` has input within `milliseconds`: a thread of its own waits in
+    /// `poll(2)` and resumes the test when input comes or the time is up — the test's own thread
+    /// stays free for the client's tasks, and no thread of the cooperative pool is needed to wake
+    /// it (a `Task.sleep` is woken there, and the pool may be busy for long).
     private static func readable(_ descriptor: Int32, within milliseconds: Int) async -> Bool {
-        for _ in 0...(milliseconds / 2) {
-            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            if poll(&poller, 1, 0) == 1 { return true }
-            try? await Task.sleep(for: .milliseconds(2))
+        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            Thread {
+                var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                let deadline = ContinuousClock.now + .milliseconds(milliseconds)
+                var ready = false
+                while !ready {
+                    let left = ContinuousClock.now.duration(to: deadline) / .milliseconds(1)
+                    guard left > 0 else { break }
+                    ready = poll(&poller, 1, Int32(left.rounded(.up))) == 1
+                }
+                continuation.resume(returning: ready)
+            }.start()
         }
-        return false
     }
 
     /// Accepts the client (within 20 s).

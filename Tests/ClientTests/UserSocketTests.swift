@@ -7,7 +7,7 @@ import Testing
 /// A normal user's dockd and dockctl meet at the per-user socket with no flags: `scripts/run` run
 /// by a user who is not root serves `$XDG_RUNTIME_DIR/dockd.sock`, and `dockctl status` finds it.
 /// As root (CI) the test creates that user; as a normal user it is that user.
-@Suite(.serialized) struct UserSocketTests {
+@Suite(.serialized, .onTheProcessThreads) struct UserSocketTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
     static let userName = "dockd-test-user"

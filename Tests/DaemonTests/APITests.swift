@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// The control API end to end: dockd on the in-process simulator, clients on a temporary socket.
-@Suite(.serialized) struct APITests {
+@Suite(.serialized, .onTheProcessThreads) struct APITests {
     final class Daemon {
         let socket: String
         let process: ChildProcess

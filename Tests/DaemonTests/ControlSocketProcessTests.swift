@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// dockd as a process: a socket it cannot serve ends it with a clear message and exit status 1.
-@Suite(.serialized) struct ControlSocketProcessTests {
+@Suite(.serialized, .onTheProcessThreads) struct ControlSocketProcessTests {
     func temporaryPath(_ name: String) -> String {
         "\(ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp")/\(name)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     }

@@ -6,10 +6,10 @@ import Testing
 /// The dock's faults as clients meet them, end to end: dockd on the in-process simulator playing
 /// `dock-faults` (tracking turned on by the dock's button at 1 s, the yaw motor jammed from 5 s
 /// to 6 s, the driver overheating from 8 s to 9.5 s), a `Watch` stream and one-shot clients.
-@Suite struct FaultAPITests {
+@Suite(.onTheProcessThreads) struct FaultAPITests {
     static func parameters(_ reply: [String: Any]?) -> [String: Any] { reply?["parameters"] as? [String: Any] ?? [:] }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test
     func aStallUnderTrackingIsClearedAndTrackingResumesAndAFaultedDockRefusesClients() throws {
         let socket = "\(ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp")/dockd-faults-\(getpid()).sock"
         let scenario = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -5,7 +5,7 @@ import Testing
 
 /// dockd's loop asks the kernel for a short time slice (`LoopScheduling`): seen from outside, in
 /// `/proc/PID/sched` of the running daemon, as an unprivileged user would run it too.
-@Suite struct LoopSchedulingTests {
+@Suite(.onTheProcessThreads) struct LoopSchedulingTests {
     /// The `se.slice` line of a thread's `/proc/…/sched`, nanoseconds; nil where the kernel does
     /// not show one (before EEVDF, 6.6).
     static func slice(ofThread path: String) -> Int? {

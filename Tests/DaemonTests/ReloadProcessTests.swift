@@ -5,7 +5,7 @@ import Testing
 
 /// dockd as a process: SIGHUP reloads the settings through the start-up parser, and keeps them
 /// when the new ones are refused or their file has gone.
-@Suite(.serialized) struct ReloadProcessTests {
+@Suite(.serialized, .onTheProcessThreads) struct ReloadProcessTests {
     func temporaryPath(_ name: String) -> String {
         "\(ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp")/\(name)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     }

@@ -7,7 +7,7 @@ import Testing
 
 /// dockd as systemd sees it: notifications on a datagram socket, journald priority prefixes, help
 /// and exit statuses.
-@Suite(.serialized) struct ServiceTests {
+@Suite(.serialized, .onTheProcessThreads) struct ServiceTests {
     /// A datagram socket bound at a temporary path, as systemd's notification socket is.
     final class NotifySocket {
         let path: String

@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 /// Socket activation, device matching, and SIGHUP as a running dockd sees it.
-@Suite struct SystemInterfaceTests {
+@Suite(.onTheProcessThreads) struct SystemInterfaceTests {
     @Test func socketActivationTakesOnlyOurDescriptors() {
         let environment = ["LISTEN_PID": "42", "LISTEN_FDS": "2", "LISTEN_FDNAMES": "api:debug"]
         let passed = SocketActivation.listeningDescriptors(environment: environment, processID: 42)

@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// The units in `systemd/` pass `systemd-analyze verify`, and the service's exposure is at most 2.0.
-@Suite struct SystemdUnitTests {
+@Suite(.onTheProcessThreads) struct SystemdUnitTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 

@@ -5,7 +5,7 @@ import Testing
 
 /// The tracker inside dockd: fed by the simulated camera or by `Track`, seen in `GetStatus` and
 /// `Watch`, moving the dock when system tracking is on, and going back to rest.
-@Suite(.serialized) struct TrackingAPITests {
+@Suite(.serialized, .onTheProcessThreads) struct TrackingAPITests {
     static func monotonicSeconds() -> Double {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)

@@ -1,12 +1,13 @@
 import DockSimulator
 import DockTracking
 import DockVocabulary
+import TestSupport
 import Testing
 
 @testable import DockEvaluation
 
 /// dockd's tracker against the baseline PID on the same scenarios.
-@Suite struct BaselineComparisonTests {
+@Suite(.onTheComputingThread) struct BaselineComparisonTests {
     func centred() -> TrackingPipeline {
         var pipeline = TrackingPipeline()
         pipeline.framingMode = .center

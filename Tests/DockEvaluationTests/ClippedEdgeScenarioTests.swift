@@ -1,6 +1,7 @@
 import DockSimulator
 import DockTracking
 import DockVocabulary
+import TestSupport
 import Testing
 
 @testable import DockEvaluation
@@ -8,7 +9,7 @@ import Testing
 /// The measurement model that does not measure the edges the picture's border cut
 /// (`SubjectTracker.Configuration.clippedEdgeMargin`), against measuring every box as whole, in
 /// closed loop on the scenarios where people stand tall in the picture, cross, or walk out of it.
-@Suite struct ClippedEdgeScenarioTests {
+@Suite(.onTheComputingThread) struct ClippedEdgeScenarioTests {
     /// One closed-loop run, centred framing, with the given tracker settings.
     static func run(_ name: String, tracker: SubjectTracker.Configuration) throws -> ClosedLoop.Result {
         var configuration = TrackingPipeline.Configuration()

@@ -2,6 +2,7 @@ import DockSimulator
 import DockTracking
 import DockVocabulary
 import Foundation
+import TestSupport
 import Testing
 
 @testable import DockEvaluation
@@ -11,7 +12,7 @@ import Testing
 /// and errs by 3 % in position, in closed loop and virtual time. Prints the share of frames with
 /// the subject within the framing tolerance (0.1) from 2 s on, as a Markdown table
 /// (`swift test --filter DetectorDelayGridTests`), and holds the cells to their floors.
-@Suite struct DetectorDelayGridTests {
+@Suite(.onTheComputingThread) struct DetectorDelayGridTests {
     static let framesPerSecond = [5, 10, 15, 30]
     static let delaysMilliseconds = [0, 150, 300, 500]
     static let seeds: [UInt64] = [51, 52, 53]

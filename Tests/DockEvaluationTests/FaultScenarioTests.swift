@@ -2,12 +2,13 @@ import DockSimulator
 import DockTracking
 import DockVocabulary
 import Foundation
+import TestSupport
 import Testing
 
 @testable import DockEvaluation
 
 /// Faults in virtual time, with the tracker following its subject through them.
-@Suite struct FaultScenarioTests {
+@Suite(.onTheComputingThread) struct FaultScenarioTests {
     @Test func aHundredUnplugsMidMotionAreEachSurvivedWithinASecond() throws {
         let scenario = try loadScenario("unplug-100")
         var pipeline = TrackingPipeline()

@@ -1,6 +1,7 @@
 import DockSimulator
 import DockTracking
 import DockVocabulary
+import TestSupport
 import Testing
 
 @testable import DockEvaluation
@@ -8,7 +9,7 @@ import Testing
 /// Framing in a real room, in virtual time with fixed seeds: someone standing in front of the
 /// subject or beside them does not take the subject over, late boxes do not shake the dock, and a
 /// still subject gets a still camera.
-@Suite struct RealRoomTests {
+@Suite(.onTheComputingThread) struct RealRoomTests {
     static func run(_ scenario: Scenario) -> ClosedLoop.Result {
         var pipeline = TrackingPipeline()
         pipeline.framingMode = .center

@@ -1,6 +1,7 @@
 import DockSimulator
 import DockTracking
 import DockVocabulary
+import TestSupport
 import Testing
 
 @testable import DockEvaluation
@@ -8,7 +9,7 @@ import Testing
 /// Re-identification from appearance descriptors (`Observation.appearance`), in closed loop and
 /// virtual time: the same runs — the same boxes, drawn from the same seeds — with the simulated
 /// detector's descriptors and without them.
-@Suite struct ReidentificationScenarioTests {
+@Suite(.onTheComputingThread) struct ReidentificationScenarioTests {
     /// One closed-loop run of `scenario` on `seed`, centred framing, with or without descriptors.
     static func run(
         _ scenario: Scenario, seed: UInt64, descriptors: Bool,

@@ -2,13 +2,14 @@ import DockSimulator
 import DockTracking
 import DockVocabulary
 import Foundation
+import TestSupport
 import Testing
 
 @testable import DockEvaluation
 
 /// The tracker in closed loop with the simulated dock, camera and detector, in virtual time with
 /// the scenarios' fixed seeds.
-@Suite struct TrackingScenarioTests {
+@Suite(.onTheComputingThread) struct TrackingScenarioTests {
     /// One person walking across the room at constant speed, starting a little left of centre.
     static func walker(speed: Double = 0.4, seconds: Double = 12, camera: String = "") throws -> Scenario {
         let end = -0.4 + speed * seconds

@@ -1,6 +1,7 @@
 import DockSimulator
 import DockTracking
 import DockVocabulary
+import TestSupport
 import Testing
 import V4L2Protocol
 
@@ -10,7 +11,7 @@ import V4L2Protocol
 /// suite's UVC runs, the simulated webcam in the dock's place (its model's controls, read-back and
 /// slow enumeration over the dock's motor physics), dockd's host policy over `UVCSession` —
 /// held to each scenario's own criteria, the same way every time.
-@Suite struct UVCScenarioTests {
+@Suite(.onTheComputingThread) struct UVCScenarioTests {
     static func run(_ name: String, model: String) throws -> ClosedLoop.Result {
         let scenario = try loadScenario(name)
         var pipeline = TrackingPipeline()

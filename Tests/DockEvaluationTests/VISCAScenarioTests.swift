@@ -1,6 +1,7 @@
 import DockSimulator
 import DockTracking
 import DockVocabulary
+import TestSupport
 import Testing
 import VISCAProtocol
 
@@ -9,7 +10,7 @@ import VISCAProtocol
 /// The tracker through a VISCA camera in virtual time: the scenarios of the hardware-in-the-loop
 /// suite's VISCA runs, the simulated camera in the dock's place, dockd's host policy over
 /// `VISCASession` — held to each scenario's own criteria, the same way every time.
-@Suite struct VISCAScenarioTests {
+@Suite(.onTheComputingThread) struct VISCAScenarioTests {
     static func run(_ name: String, transport: VISCACamera.Transport, profile: String = "generic") throws -> ClosedLoop.Result {
         let scenario = try loadScenario(name)
         var pipeline = TrackingPipeline()

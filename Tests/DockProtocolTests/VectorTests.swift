@@ -6,8 +6,9 @@ import Testing
 @Suite struct VectorTests {
     @Test func directoryHoldsExactlyTheKnownVectorFiles() throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: Vectors.directory.path)
-        // visca/ holds the VISCA vectors, which VISCAProtocolTests reads.
-        let vectorFiles = Set(names.filter { $0 != "README.md" && $0 != "visca" })
+        // visca/ and pelco-d/ hold those protocols' vectors, which VISCAProtocolTests,
+        // PelcoDSessionTests and PelcoDHeadTests read.
+        let vectorFiles = Set(names.filter { !["README.md", "visca", "pelco-d"].contains($0) })
         #expect(names.contains("README.md"), "Protocol/vectors/README.md documents the format")
         #expect(
             vectorFiles == Set(Vectors.knownFiles),

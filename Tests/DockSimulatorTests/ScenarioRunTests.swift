@@ -1,12 +1,14 @@
 import DockNumbers
 import DockProtocol
+import DockTracking
 import DockVocabulary
+import TestSupport
 import Testing
 
 @testable import DockSimulator
 
 /// Every example scenario, run in virtual time against a minimal host.
-@Suite struct ScenarioRunTests {
+@Suite(.onTheComputingThread) struct ScenarioRunTests {
     @Test func thereAreAtLeastEightExampleScenariosAndAllParse() throws {
         let names = try scenarioFileNames()
         #expect(names.count >= 8)

@@ -108,3 +108,195 @@ extension TrackingPipelineTests {
         print("transcript: a face crossing a body the other way\n" + lines.joined(separator: "\n"))
     }
 }
+
+/// One frame of `crowdScene`: where the two walkers are (pixels of a 640 × 480 picture), how much
+/// of the far one shows, and what the detector reports.
+struct CrowdFrame {
+    let index: Int
+    /// Walker A's (far) and B's (near) true left edges.
+    let aLeft: Double, bLeft: Double
+    /// The share of A's width not behind B.
+    let share: Double
+    /// A's box as the detector reports it (the visible run of columns), or nil: lost behind B.
+    let aSeen: NormalizedRect?
+    /// B's box, or nil: missed.
+    let bSeen: NormalizedRect?
+}
+
+/// A crowd's first two seconds at 30 fps, as `scripts/mot_crowd.py` models a detector: walker A
+/// (far: 40 × 120 px, bottom at y 300) walks right at 2 px a frame from x 200; walker B (near:
+/// 50 × 160 px, bottom at 340) beside and behind them walks right at 4.5 px a frame from x 140 and
+/// passes in front. The detector reports the part of A that B leaves visible — a box that
+/// shrinks from the left as B comes over A, and grows back from the left as B moves on —, loses
+/// A below 0.35 of their width and finds them again only from 0.55; B is missed in frames 22 and
+/// 23 (while A is hidden: a box for A's track to take, if it would).
+func crowdScene() -> [CrowdFrame] {
+    var frames: [CrowdFrame] = []
+    var isLost = false
+    func rect(_ left: Double, _ top: Double, _ width: Double, _ height: Double) -> NormalizedRect {
+        NormalizedRect(x: left / 640, y: top / 480, width: width / 640, height: height / 480)
+    }
+    for index in 0..<60 {
+        let aLeft = 200 + 2 * Double(index), bLeft = 140 + 4.5 * Double(index)
+        let aRight = aLeft + 40, bRight = bLeft + 50
+        // The widest run of A's columns B leaves visible.
+        var run = (aLeft, aRight)
+        if bRight > aLeft && bLeft < aRight {
+            let left = (aLeft, max(aLeft, bLeft)), right = (min(aRight, bRight), aRight)
+            run = left.1 - left.0 >= right.1 - right.0 ? left : right
+        }
+        let share = (run.1 - run.0) / 40
+        isLost = share < (isLost ? 0.55 : 0.35)
+        frames.append(
+            CrowdFrame(
+                index: index, aLeft: aLeft, bLeft: bLeft, share: share,
+                aSeen: isLost ? nil : rect(run.0, 180, run.1 - run.0, 120),
+                bSeen: index == 22 || index == 23 ? nil : rect(bLeft, 180, 50, 160)))
+    }
+    return frames
+}
+
+extension SubjectTrackerTests {
+    /// What a tracker did with one frame of `crowdScene`: which track took A's and B's boxes, and
+    /// where the track born on A is.
+    struct CrowdStep {
+        let frame: CrowdFrame
+        /// The identifiers of the tracks that took A's box and B's box this frame (nil: nobody, or no box).
+        let aTakenBy: Int?, bTakenBy: Int?
+        /// The track born on A: its phase and its centre's x (pixels), nil once it is gone.
+        let aTrack: (phase: SubjectTracker.Phase, centre: Double)?
+        /// The identifiers of the confirmed tracks.
+        let confirmed: [Int]
+    }
+
+    /// Runs `crowdScene` through a tracker with `configuration`; A's track is the one born on A's
+    /// first box.
+    func runCrowdScene(_ configuration: SubjectTracker.Configuration) throws -> (steps: [CrowdStep], aIdentifier: Int, bIdentifier: Int) {
+        var tracker = SubjectTracker(configuration: configuration)
+        var steps: [CrowdStep] = []
+        var aIdentifier = 0, bIdentifier = 0
+        for frame in crowdScene() {
+            let before = Dictionary(uniqueKeysWithValues: tracker.tracks.map { ($0.identifier, $0.hits) })
+            var observations: [Observation] = []
+            if let b = frame.bSeen { observations.append(Observation(kind: .body, box: b, confidence: 0.9)) }
+            if let a = frame.aSeen { observations.append(Observation(kind: .body, box: a, confidence: 0.5 + 0.4 * frame.share)) }
+            update(&tracker, observations, at: frame.index)
+            if frame.index == 0 {
+                // B's box came first: B's track was born first.
+                bIdentifier = try #require(tracker.tracks.first?.identifier)
+                aIdentifier = try #require(tracker.tracks.last?.identifier)
+            }
+            // A track that fused a box this frame took the box its centre is nearer to.
+            var aTakenBy: Int?, bTakenBy: Int?
+            for track in tracker.tracks where track.hits > (before[track.identifier] ?? 0) {
+                let centre =
+                    track.filter.angularBox.project(camera: Self.camera, gimbalYawRadians: 0, gimbalPitchRadians: 0)
+                    .map { $0.x + $0.width / 2 } ?? .nan
+                let toA = frame.aSeen.map { abs($0.x + $0.width / 2 - centre) } ?? .infinity
+                let toB = frame.bSeen.map { abs($0.x + $0.width / 2 - centre) } ?? .infinity
+                if toA < toB { aTakenBy = track.identifier } else { bTakenBy = track.identifier }
+            }
+            let aTrack = tracker.tracks.first { $0.identifier == aIdentifier }.flatMap { track in
+                track.filter.angularBox.project(camera: Self.camera, gimbalYawRadians: 0, gimbalPitchRadians: 0)
+                    .map { (track.phase, 640 * ($0.x + $0.width / 2)) }
+            }
+            steps.append(
+                CrowdStep(
+                    frame: frame, aTakenBy: aTakenBy, bTakenBy: bTakenBy, aTrack: aTrack,
+                    confirmed: tracker.tracks.filter { $0.phase != .tentative }.map(\.identifier)))
+        }
+        return (steps, aIdentifier, bIdentifier)
+    }
+
+    /// One transcript line: the frame, the walkers, the boxes, and for both trackers who took them.
+    func crowdLine(_ step: CrowdStep, _ whole: CrowdStep) -> String {
+        func span(_ box: NormalizedRect?) -> String {
+            box.map { "\(Int((640 * $0.x).rounded()))–\(Int((640 * $0.maxX).rounded()))" } ?? "–"
+        }
+        func taken(_ identifier: Int?) -> String { identifier.map { "\($0)" } ?? "–" }
+        func track(_ aTrack: (phase: SubjectTracker.Phase, centre: Double)?) -> String {
+            aTrack.map { "\($0.phase), \(Int($0.centre.rounded()))" } ?? "gone"
+        }
+        let frame = step.frame
+        return
+            "| \(frame.index) | \(Int(frame.aLeft))–\(Int(frame.aLeft + 40)) | \(fixed3(frame.bLeft).dropLast(2))–\(fixed3(frame.bLeft + 50).dropLast(2)) | "
+            + "\(fixed3(frame.share).dropLast(1)) | \(span(frame.aSeen)) | \(span(frame.bSeen)) | \(taken(step.aTakenBy)) | \(taken(step.bTakenBy)) | "
+            + "\(track(step.aTrack)) | \(taken(whole.aTakenBy)) | \(taken(whole.bTakenBy)) | \(track(whole.aTrack)) |"
+    }
+
+    static let crowdHeader = [
+        "| frame | A (true x) | B (true x) | A's visible share | A's box | B's box | A's box to | B's box to | A's track: phase, centre x "
+            + "| whole boxes: A's box to | B's box to | A's track |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+
+    /// `crowdScene`, frames 0–32: walker A's track, confirmed in the first frames (young), while
+    /// the nearer walker B passes in front of A. A's boxes shrink from the left as B comes over
+    /// them, then A is lost (frame 15) and B's box goes missing twice (frames 22–23). The left
+    /// edge B covers is cut (`occludedEdgeTolerance`): A's track stays on A's right edge, coasts
+    /// where A walks, and takes none of B's boxes. Measured whole, the shrinking boxes drag the
+    /// track right of A and teach it a pace A does not have: it coasts off ahead of them, into B.
+    @Test func transcriptOfAYoungTrackWhosePersonIsHiddenByANeighbour() throws {
+        var wholeConfiguration = SubjectTracker.Configuration()
+        wholeConfiguration.occludedEdgeTolerance = -1
+        let (steps, a, b) = try runCrowdScene(SubjectTracker.Configuration())
+        let (whole, wholeA, _) = try runCrowdScene(wholeConfiguration)
+        var lines = Self.crowdHeader
+        for (step, control) in zip(steps, whole) where step.frame.index <= 32 {
+            let line = crowdLine(step, control)
+            lines.append(line)
+            let frame = step.frame, aCentre = frame.aLeft + 20
+            // A's box, when there is one, goes to A's track; B's never does.
+            if frame.aSeen != nil, frame.index >= 1 { #expect(step.aTakenBy == a, "\(line)") }
+            if frame.bSeen != nil { #expect(step.bTakenBy == b, "\(line)") }
+            #expect(step.bTakenBy != a && step.aTakenBy != b, "\(line)")
+            // A's track stays where A is: on them while seen, within half their width while hidden.
+            let track = try #require(step.aTrack, "\(line)")
+            #expect(abs(track.centre - aCentre) < (frame.aSeen == nil ? 20 : 8), "\(line)")
+            // Coasting 150 ms after its last box (frame 14).
+            if frame.index >= 19 { #expect(track.phase == .coasting, "\(line)") }
+        }
+        print("transcript: a young track whose person is hidden by a neighbour\n" + lines.joined(separator: "\n"))
+        // Measured whole, A's track is half A's width ahead of A by the time A is fully hidden,
+        // and walks on faster than A.
+        let dragged = try #require(whole.first { $0.frame.index == 20 }?.aTrack)
+        let later = try #require(whole.first { $0.frame.index == 32 }?.aTrack)
+        #expect(dragged.centre - 260 > 15, "whole boxes: A's track at \(dragged.centre), A at 260")
+        #expect(later.centre - 284 > dragged.centre - 260 + 10, "whole boxes: A's track at \(later.centre), A at 284")
+        #expect(wholeA == a)
+    }
+
+    /// `crowdScene`, frames 30–59: walker A comes out from behind B on the left (found again at
+    /// frame 33, 0.6 s after they were lost, well within the 1.5 s a track coasts), their box
+    /// growing back from the side B leaves. A's box goes to A's track, under the identifier it had
+    /// before, from the first frame on; no other track is confirmed on A, and B keeps theirs.
+    /// Measured whole, A's track has coasted off into B and A comes back as someone new.
+    @Test func transcriptOfAHiddenPersonComingBackUnderTheirIdentifier() throws {
+        var wholeConfiguration = SubjectTracker.Configuration()
+        wholeConfiguration.occludedEdgeTolerance = -1
+        let (steps, a, b) = try runCrowdScene(SubjectTracker.Configuration())
+        let (whole, wholeA, wholeB) = try runCrowdScene(wholeConfiguration)
+        var lines = Self.crowdHeader
+        for (step, control) in zip(steps, whole) where step.frame.index >= 30 {
+            let line = crowdLine(step, control)
+            lines.append(line)
+            let frame = step.frame
+            if frame.aSeen != nil { #expect(step.aTakenBy == a, "\(line)") }
+            if frame.bSeen != nil { #expect(step.bTakenBy == b, "\(line)") }
+            #expect(Set(step.confirmed) == [a, b], "\(line)")
+            let track = try #require(step.aTrack, "\(line)")
+            if frame.aSeen != nil { #expect(abs(track.centre - (frame.aLeft + 20)) < 8, "\(line)") }
+        }
+        #expect(steps.first { $0.frame.aSeen != nil && $0.frame.index >= 30 }?.frame.index == 33, "A is found again at frame 33")
+        print("transcript: a hidden person coming back under their identifier\n" + lines.joined(separator: "\n"))
+        // Measured whole, A came back under another identifier, and A's track coasts in B's place.
+        let back = try #require(whole.first { $0.frame.index == 45 })
+        #expect(
+            back.aTakenBy != nil && back.aTakenBy != wholeA && back.aTakenBy != wholeB, "whole boxes: A's box went to \(back.aTakenBy ?? 0)"
+        )
+        let lost = try #require(back.aTrack)
+        #expect(
+            lost.centre > back.frame.bLeft && lost.centre < back.frame.bLeft + 50,
+            "whole boxes: A's track at \(lost.centre), B at \(back.frame.bLeft)")
+    }
+}

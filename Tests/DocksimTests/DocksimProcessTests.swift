@@ -8,7 +8,7 @@ import TestSupport
 import Testing
 
 /// `docksim` as a process, serving the dock on a real pseudo-terminal, driven through the codec.
-@Suite(.serialized) struct DocksimProcessTests {
+@Suite(.serialized, .onTheProcessThreads) struct DocksimProcessTests {
     static let scenarios = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Scenarios")

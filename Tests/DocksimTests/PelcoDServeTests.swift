@@ -6,7 +6,7 @@ import Glibc
 import TestSupport
 import Testing
 
-@testable import docksim
+@testable import DocksimProgram
 
 /// `docksim --protocol pelco-d --pty PATH`: the emulated Pelco-D head, parsed and served.
 @Suite(.serialized) struct PelcoDServeTests {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import docksim
+@testable import DocksimProgram
 
 /// `docksim --protocol uvc --v4l2 PATH` with a scenario: the webcam in the room.
 @Suite struct UVCOptionsTests {

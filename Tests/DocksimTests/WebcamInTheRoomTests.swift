@@ -9,7 +9,7 @@ import V4L2Protocol
 /// `docksim --protocol uvc --v4l2 PATH --scenario FILE` as a process: the webcam answers framed
 /// ioctls on its socket, and the scenario's unplug takes the device away (the connection closes,
 /// the socket goes) and puts it back.
-@Suite(.serialized) struct WebcamInTheRoomTests {
+@Suite(.serialized, .onTheProcessThreads) struct WebcamInTheRoomTests {
     static func waitUntil(_ seconds: Double, _ condition: () -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {

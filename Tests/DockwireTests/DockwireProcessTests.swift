@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// Runs the built `dockwire` binary, as a user would.
-@Suite struct DockwireProcessTests {
+@Suite(.onTheProcessThreads) struct DockwireProcessTests {
     static func dockwire(_ arguments: [String], input: String = "") throws -> (status: Int32, output: String, error: String) {
         try ChildProcess.run("dockwire", arguments, input: input)
     }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import dockwire
+@testable import DockwireProgram
 
 @Suite struct CommandTests {
     @Test func commandsParse() throws {

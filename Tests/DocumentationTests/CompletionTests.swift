@@ -6,7 +6,7 @@ import Testing
 /// `dockctl --completions SHELL`) against
 /// `dockctl --help` and each `dockctl COMMAND --help`: bash and fish are asked what they would
 /// complete, as a shell asks them; zsh's file must load and name the same options.
-@Suite struct CompletionTests {
+@Suite(.onTheProcessThreads) struct CompletionTests {
     struct Help {
         let commands: [String]
         let global: Set<String>

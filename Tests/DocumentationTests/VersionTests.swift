@@ -6,7 +6,7 @@ import Testing
 
 /// One version, `DockVersion.number`, everywhere it shows: every program's `--version`, dockd's
 /// `GetInfo` and its log line at start (scripts/package takes the package's from `dockd --version`).
-@Suite struct VersionTests {
+@Suite(.onTheProcessThreads) struct VersionTests {
     @Test func itIsThreeNumbers() {
         let parts = DockVersion.number.split(separator: ".", omittingEmptySubsequences: false)
         #expect(parts.count == 3 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isNumber) }, "\(DockVersion.number)")
@@ -18,6 +18,31 @@ import Testing
         #expect(run.status == 0)
         #expect(run.output == "\(program) \(DockVersion.number)\n")
         #expect(run.error.isEmpty)
+    }
+
+    /// The package installs dockd's binary once and links the other three to it: started by
+    /// another program's name, it is that program, word for word.
+    @Test(arguments: [
+        ("dockctl", ["--version"]), ("dockctl", ["--help"]), ("dockctl", ["--completions", "fish"]), ("dockctl", ["nonsense"]),
+        ("docksim", ["--version"]), ("docksim", ["--help"]), ("dockwire", ["--version"]), ("dockwire", ["--help"]),
+        ("dockwire", ["example"]),
+    ])
+    func dockdsBinaryByAnotherNameIsThatProgram(program: String, arguments: [String]) throws {
+        let directory =
+            "\(ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp")/dockd-names-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try? FileManager.default.removeItem(atPath: directory)
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let link = URL(fileURLWithPath: "\(directory)/\(program)")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: try ChildProcess.executable("dockd"))
+        let environment = ProcessInfo.processInfo.environment
+        let linked = try ChildProcess(program: link, arguments, exactEnvironment: environment).finish()
+        let own = try ChildProcess(program: try ChildProcess.executable(program), arguments, exactEnvironment: environment).finish()
+        #expect(linked.status == own.status, "\(arguments)")
+        #expect(linked.output == own.output, "\(arguments)")
+        #expect(linked.error == own.error, "\(arguments)")
+        #expect(!own.output.isEmpty || !own.error.isEmpty)
+        if arguments == ["--version"] { #expect(linked.output == "\(program) \(DockVersion.number)\n") }
     }
 
     @Test func dockdShowsItInGetInfoAndAtStart() throws {

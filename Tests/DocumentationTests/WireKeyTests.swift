@@ -16,8 +16,8 @@ import Testing
 
     /// The clients' sources.
     static func clientSources() throws -> [String] {
-        var paths = ["Sources/Programs/docksim/CameraApp.swift"]
-        for directory in ["Sources/Programs/dockctl", "Sources/Clients/DockClient", "Sources/Programs/dockbench"] {
+        var paths = ["Sources/Programs/DocksimProgram/CameraApp.swift"]
+        for directory in ["Sources/Programs/DockctlProgram", "Sources/Clients/DockClient", "Sources/Programs/dockbench"] {
             let names = try FileManager.default.contentsOfDirectory(atPath: Repository.root.appendingPathComponent(directory).path)
             paths += names.filter { $0.hasSuffix(".swift") }.sorted().map { "\(directory)/\($0)" }
         }
@@ -27,11 +27,11 @@ import Testing
     /// Literals that are a field's name but mean something else where they are, and why.
     static let otherMeanings: [String: Set<String>] = [
         // dockctl's own command words and a usage message.
-        "Sources/Programs/dockctl/Command.swift": ["status", "limits", "framing", "zoom", "animation", "x", "seconds"],
+        "Sources/Programs/DockctlProgram/Command.swift": ["status", "limits", "framing", "zoom", "animation", "x", "seconds"],
         // The same command words, declared in dockctl's command table.
-        "Sources/Programs/dockctl/CommandTable.swift": ["status", "limits", "framing", "zoom"],
+        "Sources/Programs/DockctlProgram/CommandTable.swift": ["status", "limits", "framing", "zoom"],
         // A word printed for people.
-        "Sources/Programs/dockctl/Presentation.swift": ["docked"],
+        "Sources/Programs/DockctlProgram/Presentation.swift": ["docked"],
         // A row label of the tracking-quality table.
         "Sources/Programs/dockbench/TrackingQuality.swift": ["tracker"],
     ]

@@ -42,6 +42,12 @@ static inline int dock_sched_setattr(struct dock_sched_attr *attr) {
     return (int)syscall(SYS_sched_setattr, 0, attr, 0U);
 }
 
+// pthread_setname_np(3) and pthread_getname_np (pthread.h declares them only under _GNU_SOURCE):
+// a thread's name as ps -L and top show it, 15 bytes at most.
+#include <pthread.h>
+int pthread_setname_np(pthread_t thread, const char *name);
+int pthread_getname_np(pthread_t thread, char *name, size_t length);
+
 // Shared memory and descriptor passing for the emulated webcam's video (docksim).
 #include <string.h>
 #include <sys/eventfd.h>

@@ -1,5 +1,4 @@
 import DockSockets
-import Foundation
 import Glibc
 
 /// Where a client finds dockd when no socket is named.

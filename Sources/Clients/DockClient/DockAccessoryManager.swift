@@ -1,6 +1,6 @@
 import DockAPI
+import DockSockets
 public import DockVocabulary
-import Foundation
 
 /// The entry point, as in DockKit: connects to dockd and lists its docks.
 ///
@@ -24,7 +24,7 @@ public final class DockAccessoryManager: Sendable {
     public init(socketPath: String? = nil, environment: [String: String]? = nil) throws(DockClientError) {
         let paths =
             socketPath.map { [$0] }
-            ?? DockdSocket.defaultPaths(environment: environment ?? ProcessInfo.processInfo.environment)
+            ?? DockdSocket.defaultPaths(environment: environment ?? ProcessEnvironment.current())
         (connection, self.socketPath) = try VarlinkConnection.connect(toFirstOf: paths)
         hub = EventHub(connection: connection)
     }

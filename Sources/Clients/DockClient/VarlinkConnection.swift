@@ -2,7 +2,6 @@ public import DockAPI
 public import DockJSON
 import DockSockets
 public import DockVocabulary
-import Foundation
 import Glibc
 import Synchronization
 
@@ -36,6 +35,10 @@ public final class VarlinkConnection: Sendable {
 
     private final class Shared: Sendable {
         let routing = Mutex(Routing())
+        /// Whether the reader has closed the socket. Held while the socket is written, shut down
+        /// or closed: once closed, its number may belong to another file of the process (in the
+        /// tests, another test's socket), which a late shutdown or write would cut or corrupt.
+        let isSocketClosed = Mutex(false)
     }
 
     private let socket: FileDescriptor
@@ -51,7 +54,7 @@ public final class VarlinkConnection: Sendable {
             throw .cannotConnect(path: path, reason: "\(error)")
         }
         // The thread holds the connection weakly: the connection going away shuts the socket.
-        let thread = Thread { [weak self, socket, shared] in
+        let reader: @Sendable () -> Void = { [weak self, socket, shared] in
             var splitter = VarlinkFrameSplitter()
             reading: while true {
                 guard case .bytes(let bytes)? = try? socket.read(maximumCount: 65_536),
@@ -77,14 +80,25 @@ public final class VarlinkConnection: Sendable {
             }
             stream?.finish()
             for waiter in pending { waiter.resume(returning: nil) }
-            socket.close()
+            shared.isSocketClosed.withLock { isClosed in
+                isClosed = true
+                socket.close()
+            }
         }
-        thread.name = "dockd client"
-        thread.start()
+        do {
+            try DetachedThread.start(name: "dockd client", reader)
+        } catch {
+            socket.close()
+            throw .cannotConnect(path: path, reason: "no reader thread: \(error)")
+        }
     }
 
     /// Shutting the socket down ends the reader thread, which then closes it.
-    deinit { _ = shutdown(socket.rawValue, Int32(SHUT_RDWR)) }
+    deinit {
+        shared.isSocketClosed.withLock { isClosed in
+            if !isClosed { _ = shutdown(socket.rawValue, Int32(SHUT_RDWR)) }
+        }
+    }
 
     /// Whether a reply can say `continues`: only one whose text holds that word, or an escape
     /// that could spell it. The others — every call's reply — are read once, by their caller,
@@ -158,7 +172,7 @@ public final class VarlinkConnection: Sendable {
             case .closed: waiter.resume(returning: nil)
             case .heldBack: break
             case .write:
-                if !Self.sendAll(bytes, on: socket) {
+                if !shared.isSocketClosed.withLock({ $0 ? false : Self.sendAll(bytes, on: socket) }) {
                     let failed = shared.routing.withLock { $0.pending.isEmpty ? nil : $0.pending.removeLast() }
                     failed?.resume(returning: nil)
                 }
@@ -263,7 +277,7 @@ public final class VarlinkConnection: Sendable {
                 }
                 if shared.routing.withLock({ $0.isClosed }) { return .failed }
                 guard isClear else { return .wait }
-                return Self.sendAll(bytes, on: socket) ? .written : .failed
+                return shared.isSocketClosed.withLock { $0 ? false : Self.sendAll(bytes, on: socket) } ? .written : .failed
             }
             switch step {
             case .written: return

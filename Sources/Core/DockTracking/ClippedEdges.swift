@@ -32,7 +32,19 @@ struct ClippedEdges: OptionSet, Hashable, Sendable {
 
     /// The edges of `observed` that the border cut off something `expected` reaches to; `margin`
     /// in normalised units. Empty when `margin` is negative (every edge measured).
-    init(observed box: NormalizedRect, expected: NormalizedRect, margin: Double) {
+    ///
+    /// With `occluders` (the nearer bodies' boxes that `observed`'s left and right edges lie
+    /// along, see `Occluders`), such an edge counts as cut too when `expected` is a subject behind
+    /// that box — its bottom edge higher than the box's by more than `depthMargin` (normalised
+    /// units) — that reaches at least as far as the edge (within `hiddenMargin`) and no farther
+    /// than that box's far side (within `hiddenMargin`): a person passing behind someone is seen up
+    /// to that someone's edge, and the box's edge there is where the view ends, not where the
+    /// person does — as at the border. The nearer subject's own track is not behind itself, and is
+    /// compared with the box whole.
+    init(
+        observed box: NormalizedRect, expected: NormalizedRect, margin: Double, occluders: Occluders = Occluders(),
+        hiddenMargin: Double = 0, depthMargin: Double = 0
+    ) {
         var edges: ClippedEdges = []
         if margin >= 0 {
             if abs(box.x) <= margin, expected.x <= box.x + margin { edges.insert(.left) }
@@ -40,7 +52,49 @@ struct ClippedEdges: OptionSet, Hashable, Sendable {
             if abs(box.maxX - 1) <= margin, expected.maxX >= box.maxX - margin { edges.insert(.right) }
             if abs(box.maxY - 1) <= margin, expected.maxY >= box.maxY - margin { edges.insert(.bottom) }
         }
+        if let left = occluders.left, expected.maxY < left.maxY - depthMargin, expected.x <= box.x + hiddenMargin,
+            expected.x >= left.x - hiddenMargin
+        {
+            edges.insert(.left)
+        }
+        if let right = occluders.right, expected.maxY < right.maxY - depthMargin, expected.maxX >= box.maxX - hiddenMargin,
+            expected.maxX <= right.maxX + hiddenMargin
+        {
+            edges.insert(.right)
+        }
         self = edges
+    }
+
+    /// The nearer subjects' boxes that a box's left and right edges lie along (see `init`).
+    struct Occluders: Hashable, Sendable {
+        /// The box hiding what lies left of the box's left edge; nil: none.
+        var left: NormalizedRect?
+        /// The box hiding what lies right of the box's right edge; nil: none.
+        var right: NormalizedRect?
+
+        /// None.
+        init() {}
+
+        /// For body box `box`, among `others` (every usable body's box this frame, `box` at
+        /// `index`), the nearer ones its left and right edges lie along: a box whose bottom edge is
+        /// lower in the upright picture (on a floor seen from above the horizon, the nearer
+        /// person), that spans at least half of `box`'s height, and that reaches past the edge on
+        /// the outside while ending inside `box` on the other, the edge within its span or within
+        /// `tolerance` of `box`'s width beyond it; the nearest such box on each side. A box within
+        /// another's span is left whole (a part of the nearer person, not someone behind them).
+        init(of box: NormalizedRect, among others: UnsafeBufferPointer<NormalizedRect>, at index: Int, tolerance: Double) {
+            let reach = tolerance * box.width
+            for other in others.indices where other != index {
+                let nearer = others[other]
+                guard nearer.maxY > box.maxY, min(box.maxY, nearer.maxY) - max(box.y, nearer.y) >= 0.5 * box.height else { continue }
+                if nearer.x < box.x, box.x <= nearer.maxX + reach, nearer.maxX < box.maxX, (left?.maxY ?? -1) < nearer.maxY {
+                    left = nearer
+                }
+                if nearer.maxX > box.maxX, box.maxX >= nearer.x - reach, nearer.x > box.x, (right?.maxY ?? -1) < nearer.maxY {
+                    right = nearer
+                }
+            }
+        }
     }
 
     /// `expected` cut where `observed` was: the box a detector would have reported for it.

@@ -215,6 +215,22 @@ public struct SubjectTracker: Sendable {
         /// nor shrunk, by the part the picture still shows (see `ClippedEdges`). Negative: every
         /// edge measured, as if each box were whole.
         public var clippedEdgeMargin = 0.002
+        /// A body's box whose left or right edge lies along a confident, nearer body's box — one
+        /// whose bottom edge is lower in the picture, that spans at least half of its height and
+        /// reaches past that edge, the edge within its span or within this share of the box's
+        /// width beyond it — is seen up to that someone, not to its person's edge: for a track
+        /// behind them (its expected bottom above theirs by more than this share of its height)
+        /// that reaches at least as far (within this share of its width), and no farther than
+        /// their far side, that edge may be cut and not measured, as at the picture's border
+        /// (`ClippedEdges`). A detector reports a half-hidden person whole or up to the one in
+        /// front, so such a pair is judged both ways and the cheaper counts. A person passing
+        /// behind a neighbour gives a box that shrinks from that side, and then grows back from
+        /// it; measured whole, those boxes drag the track's centre away from the hidden side and
+        /// teach it a pace its person does not have, so that it coasts off ahead, into the
+        /// neighbour, and the person coming out again is too far from it and comes back as someone
+        /// new (on `scripts/mot-bench`'s crowd model, TUD-Campus easy; `crowdScene` in the tests).
+        /// Negative: every edge measured.
+        public var occludedEdgeTolerance = 0.1
         /// How long a track whose subject walked out of the picture (`Track.outOfPicture`) is kept,
         /// frozen as it was when it left, for someone coming back on that side; zero: such tracks
         /// coast and die like any other.
@@ -259,7 +275,8 @@ public struct SubjectTracker: Sendable {
         public var isValid: Bool {
             isWithinRanges && minimumConfidence <= confidentThreshold
                 && coastAfterFrames.isFinite && (0...100).contains(coastAfterFrames) && maneuverMaximumLag >= .zero
-                && clippedEdgeMargin.isFinite && clippedEdgeMargin < 0.5 && outOfPictureTimeout >= .zero && outOfPictureAfterSeen >= .zero
+                && clippedEdgeMargin.isFinite && clippedEdgeMargin < 0.5 && occludedEdgeTolerance.isFinite
+                && occludedEdgeTolerance < 1 && outOfPictureTimeout >= .zero && outOfPictureAfterSeen >= .zero
                 && reentryReach.isFinite && (0...1).contains(reentryReach) && reentrySizeRatio.isFinite && reentrySizeRatio > 1
                 && (0...2).contains(reidentificationDistance) && reidentificationAfterSeen >= .zero
                 && (0...2).contains(appearanceVetoDistance) && (0...2).contains(appearanceMatchDistance)
@@ -303,8 +320,10 @@ public struct SubjectTracker: Sendable {
         /// into it for a while, however late the frames arrive.
         public var lastFused: Duration
         /// The tracker's time when a weak box last vouched for it while it coasted (see
-        /// `Stage.vouching`): it keeps the track from being deleted but fuses nothing.
-        public var lastVouched: Duration = .zero
+        /// `Stage.vouching`): it keeps the track from being deleted but fuses nothing. Nil: never
+        /// (not time zero, which in a tracker started at zero vouched for every track through its
+        /// first `coastTimeout`).
+        public var lastVouched: Duration? = nil
         /// When it was first seen.
         public let born: Duration
         /// The yaw rate its fused boxes show (see `Configuration.coastingRateWindow`).
@@ -400,6 +419,12 @@ public struct SubjectTracker: Sendable {
     private var expectedBoxes: [NormalizedRect] = []
     /// Each observation's class this frame: 0 ignored, 1 confident, 2 unconfident.
     private var classes: [UInt8] = []
+    /// Each observation's box this frame if it is a usable body's, as a nearer subject that may
+    /// hide part of another (see `Configuration.occludedEdgeTolerance`); an empty box above the
+    /// picture otherwise, which hides nothing.
+    private var occluderBoxes: [NormalizedRect] = []
+    /// The nearer bodies' boxes each observation's left and right edges lie along this frame.
+    private var hiddenEdges: [ClippedEdges.Occluders] = []
     /// Whether each track is out of the picture at the start of the frame's association.
     private var isOut: [Bool] = []
     /// Whether each track takes part in the frame's association: in the picture, with a valid
@@ -440,6 +465,8 @@ public struct SubjectTracker: Sendable {
         detectorIdentifiers.reserveCapacity(configuration.maximumTracks)
         expectedBoxes.reserveCapacity(configuration.maximumTracks)
         classes.reserveCapacity(solver.maximumColumns)
+        occluderBoxes.reserveCapacity(solver.maximumColumns)
+        hiddenEdges.reserveCapacity(solver.maximumColumns)
         isOut.reserveCapacity(configuration.maximumTracks)
         isAssociable.reserveCapacity(configuration.maximumTracks)
         isHidden.reserveCapacity(configuration.maximumTracks)
@@ -510,12 +537,14 @@ public struct SubjectTracker: Sendable {
                 box.widthRadians < 2.5, box.heightRadians < 2.5
             else { return true }
             if track.outOfPicture != nil { return now - track.leftPictureAt > configuration.outOfPictureTimeout }
-            return switch track.phase {
-            case .tentative: now - track.lastFused > max(configuration.tentativeTimeout, coastAfter)
+            switch track.phase {
+            case .tentative: return now - track.lastFused > max(configuration.tentativeTimeout, coastAfter)
             case .confirmed, .coasting:
-                now - track.lastFused > shortestCoast
-                    && now - track.lastFused > Self.coastTimeout(seen: track.lastSeen - track.born, configuration)
-                    && (now - track.lastVouched > configuration.coastTimeout || now - track.lastFused > configuration.vouchedCoastTimeout)
+                // A weak box that vouched for it buys it as long again as its own boxes earned it.
+                let earned = Self.coastTimeout(seen: track.lastSeen - track.born, configuration)
+                return now - track.lastFused > shortestCoast && now - track.lastFused > earned
+                    && (track.lastVouched.map { now - $0 > earned } ?? true
+                        || now - track.lastFused > configuration.vouchedCoastTimeout)
             }
         }
         let window = configuration.reidentificationWindow
@@ -618,6 +647,40 @@ public struct SubjectTracker: Sendable {
         return configuration.overlapWeight * (1 - overlap) + distance / configuration.gate + identityCost + appearanceCost
     }
 
+    /// The cost of pairing the track whose prediction is `predictions[track]` (its expected box
+    /// `expected`) with an observation's box (see `cost`), and the edges of the box not measured
+    /// for it: those the picture's border cut, compared with the expected box cut alike, on the
+    /// measured part only (`ClippedEdges`). A box whose edge lies along a nearer subject's box
+    /// (`occluders`) may be seen to that subject's edge or whole — a detector reports either, for
+    /// a person half behind someone — so it is judged both ways, that edge cut and not, and the
+    /// likelier (the cheaper pair) counts.
+    static func pairCost(
+        _ box: NormalizedRect, occluders: ClippedEdges.Occluders, expected: NormalizedRect,
+        _ predictions: UnsafeBufferPointer<SubjectFilter.Prediction>, _ track: Int, phase: Phase, isHidden: Bool, stage: Stage,
+        sameDetectorIdentifier: Bool?, appearanceDistance: Double?, _ configuration: borrowing Configuration
+    ) -> (cost: Double, edges: ClippedEdges) {
+        func judged(_ edges: ClippedEdges, _ configuration: borrowing Configuration) -> Double {
+            guard
+                let overlap = allowedOverlap(
+                    expected: edges.clip(expected, like: box), box, phase: phase, isHidden: isHidden, stage: stage,
+                    sameDetectorIdentifier: sameDetectorIdentifier, appearanceDistance: appearanceDistance,
+                    configuration: configuration)
+            else { return .infinity }
+            let distance = edges.isEmpty ? predictions[track].distance(to: box) : predictions[track].clipped(edges).distance(to: box)
+            return cost(
+                distance: distance, overlap: overlap, phase: phase, isHidden: isHidden, stage: stage,
+                sameDetectorIdentifier: sameDetectorIdentifier, appearanceDistance: appearanceDistance,
+                configuration: configuration)
+        }
+        let whole = cutEdges(box, expected: expected, occluders: ClippedEdges.Occluders(), configuration)
+        let best = (cost: judged(whole, configuration), edges: whole)
+        guard occluders != ClippedEdges.Occluders() else { return best }
+        let hidden = cutEdges(box, expected: expected, occluders: occluders, configuration)
+        guard hidden != whole else { return best }
+        let cut = judged(hidden, configuration)
+        return cut < best.cost ? (cut, hidden) : best
+    }
+
     /// The overlap (IoU) of an observation's box with the box the track expects, or nil when the
     /// pair is not allowed at this stage for any reason but its Mahalanobis distance: descriptors
     /// too far apart, sizes too unlike, too little overlap, or (in the distant stage) too far
@@ -693,6 +756,7 @@ public struct SubjectTracker: Sendable {
             case .object: observedKinds.object = true
             }
         }
+        findHiddenEdges(observations, count: count)
         matched.removeAll(keepingCapacity: true)
         phases.removeAll(keepingCapacity: true)
         kinds.removeAll(keepingCapacity: true)
@@ -774,6 +838,40 @@ public struct SubjectTracker: Sendable {
             nextIdentifier += 1
         }
         if configuration.reidentificationWindow > .zero { reidentifyConfirmedTracks() }
+    }
+
+    /// Fills `hiddenEdges` for the frame (see `Configuration.occludedEdgeTolerance`): for each
+    /// usable body's box, the nearer bodies' boxes its edges lie along.
+    private mutating func findHiddenEdges(_ observations: [Observation], count: Int) {
+        occluderBoxes.removeAll(keepingCapacity: true)
+        hiddenEdges.removeAll(keepingCapacity: true)
+        let tolerance = configuration.occludedEdgeTolerance
+        let nobody = NormalizedRect(x: 0, y: -1, width: 0, height: 0)
+        for index in 0..<count {
+            let isBody = classes[index] != 0 && observations[index].kind == .body
+            occluderBoxes.append(isBody && classes[index] == 1 ? observations[index].box : nobody)
+        }
+        occluderBoxes.withUnsafeBufferPointer { boxes in
+            for index in 0..<count {
+                guard tolerance >= 0, classes[index] != 0, observations[index].kind == .body else {
+                    hiddenEdges.append(ClippedEdges.Occluders())
+                    continue
+                }
+                hiddenEdges.append(ClippedEdges.Occluders(of: boxes[index], among: boxes, at: index, tolerance: tolerance))
+            }
+        }
+    }
+
+    /// The edges of `box` the tracker does not measure against `expected`: those the picture's
+    /// border cut, and those a nearer subject hides (`occluders`) from a subject behind them, where
+    /// `expected` reaches at least as far (see `ClippedEdges`).
+    static func cutEdges(
+        _ box: NormalizedRect, expected: NormalizedRect, occluders: ClippedEdges.Occluders, _ configuration: borrowing Configuration
+    ) -> ClippedEdges {
+        let tolerance = configuration.occludedEdgeTolerance
+        return ClippedEdges(
+            observed: box, expected: expected, margin: configuration.clippedEdgeMargin, occluders: occluders,
+            hiddenMargin: tolerance * expected.width, depthMargin: tolerance * expected.height)
     }
 
     /// Fills `appearanceDistances` for the frame: NaN but where a track and an observation of
@@ -964,6 +1062,7 @@ public struct SubjectTracker: Sendable {
         let unpaired = configuration.unpairedCost + (stage == .distant ? configuration.overlapWeight : 0)
         // (Asked once: binding the late frame copies it.)
         let isLate = late != nil
+        let hiddenEdges = hiddenEdges
         // Every stage but the distant one asks a pair's boxes to overlap (`allowedOverlap`), unless
         // the detector vouches for it: a pair whose boxes do not meet at all — most of a frame's —
         // is refused before anything else about it is worked out.
@@ -998,29 +1097,14 @@ public struct SubjectTracker: Sendable {
                                                     if needsOverlap, same != true, !expectedBoxes[track].intersects(box) {
                                                         return .infinity
                                                     }
-                                                    // A box the border cut is compared with the expected box cut
-                                                    // alike, on its measured part only.
-                                                    let edges = ClippedEdges(
-                                                        observed: box, expected: expectedBoxes[track],
-                                                        margin: settings.pointee.clippedEdgeMargin)
                                                     let appearance = appearanceDistances[track * count + observation]
-                                                    let appearanceDistance = appearance.isNaN ? nil : appearance
-                                                    guard
-                                                        let overlap = Self.allowedOverlap(
-                                                            expected: edges.clip(expectedBoxes[track], like: box), box,
-                                                            phase: phases[track], isHidden: isHidden[track], stage: stage,
-                                                            sameDetectorIdentifier: same, appearanceDistance: appearanceDistance,
-                                                            configuration: settings.pointee)
-                                                    else { return .infinity }
-                                                    let distance =
-                                                        edges.isEmpty
-                                                        ? predictions[track].distance(to: box)
-                                                        : predictions[track].clipped(edges).distance(to: box)
-                                                    return Self.cost(
-                                                        distance: distance, overlap: overlap, phase: phases[track],
-                                                        isHidden: isHidden[track],
-                                                        stage: stage, sameDetectorIdentifier: same, appearanceDistance: appearanceDistance,
-                                                        configuration: settings.pointee)
+                                                    return Self.pairCost(
+                                                        box, occluders: hiddenEdges[observation], expected: expectedBoxes[track],
+                                                        predictions, track, phase: phases[track], isHidden: isHidden[track],
+                                                        stage: stage, sameDetectorIdentifier: same,
+                                                        appearanceDistance: appearance.isNaN ? nil : appearance,
+                                                        settings.pointee
+                                                    ).cost
                                                 }
                                             }
                                         }
@@ -1044,7 +1128,23 @@ public struct SubjectTracker: Sendable {
             }
             let box = observations[observationIndex].box
             let expected = expectedBoxes[trackIndex]
-            let edges = ClippedEdges(observed: box, expected: expected, margin: configuration.clippedEdgeMargin)
+            // The edges the pair was judged with: a box a nearer subject may have cut is taken as cut
+            // or as whole, whichever fitted the track better.
+            var edges = Self.cutEdges(box, expected: expected, occluders: ClippedEdges.Occluders(), configuration)
+            if hiddenEdges[observationIndex] != ClippedEdges.Occluders() {
+                var same: Bool?
+                if let mine = detectorIdentifiers[trackIndex], let theirs = observations[observationIndex].identifier {
+                    same = mine == theirs
+                }
+                let appearance = appearanceDistances[trackIndex * count + observationIndex]
+                edges = predictions.withUnsafeBufferPointer { predictions in
+                    Self.pairCost(
+                        box, occluders: hiddenEdges[observationIndex], expected: expected, predictions, trackIndex,
+                        phase: phases[trackIndex], isHidden: isHidden[trackIndex], stage: stage, sameDetectorIdentifier: same,
+                        appearanceDistance: appearance.isNaN ? nil : appearance, configuration
+                    ).edges
+                }
+            }
             let isFused: Bool
             if !edges.isEmpty {
                 isFused = self.tracks[trackIndex].filter.update(with: box, predictions[trackIndex].clipped(edges))

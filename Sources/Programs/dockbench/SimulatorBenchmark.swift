@@ -18,7 +18,8 @@ enum SimulatorBenchmark {
         var trackingPercent: Double
         /// Subjects the tracker followed at the end of the tracking phase.
         var subjects: Int
-        /// Resident set size at the end, MiB.
+        /// Resident set size at the end of the idle phase and at the end, MiB.
+        var residentIdle: Double
         var residentEnd: Double
     }
 
@@ -32,6 +33,7 @@ enum SimulatorBenchmark {
         // A moment for the attach's own work (handshake, first telemetry) to pass.
         try? await Task.sleep(for: .milliseconds(500))
         guard let idle = await cpuPercent(of: daemon, over: seconds),
+            let residentIdle = daemon.residentMegabytes,
             (try? await connection.call(.host(.setSystemTracking(true)))) != nil
         else { return nil }
         try? await Task.sleep(for: .milliseconds(500))
@@ -39,7 +41,8 @@ enum SimulatorBenchmark {
         let subjects = (try? await connection.status())?.subjects.count ?? 0
         return Figures(
             idleSeconds: idle.seconds, trackingSeconds: tracking.seconds, idlePercent: idle.percent,
-            trackingPercent: tracking.percent, subjects: subjects, residentEnd: daemon.residentMegabytes ?? 0)
+            trackingPercent: tracking.percent, subjects: subjects, residentIdle: residentIdle,
+            residentEnd: daemon.residentMegabytes ?? 0)
     }
 
     /// dockd's CPU over about `seconds` of wall time, in which the benchmark only sleeps.

@@ -1,5 +1,5 @@
 import DockLinks
-import Foundation
+import DockSystem
 public import V4L2Protocol
 
 extension Configuration {
@@ -12,7 +12,7 @@ extension Configuration {
             let names = UVCCameraModel.builtIn.map(\.name).joined(separator: ", ")
             throw Error(location: "uvc-model", message: "no built-in model '\(uvcModel)' (there are \(names)), and no file of that name")
         }
-        guard let data = FileManager.default.contents(atPath: uvcModel) else {
+        guard let data = try? FileContents.read(atPath: uvcModel) else {
             throw Error(location: "uvc-model", message: "cannot read '\(uvcModel)'")
         }
         do {

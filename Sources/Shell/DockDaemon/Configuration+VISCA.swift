@@ -1,6 +1,5 @@
 public import DockLinks
 public import DockSystem
-import Foundation
 public import VISCAProtocol
 
 /// Where a network VISCA camera is and how it is spoken to: `udp:HOST:PORT` (Sony's VISCA over
@@ -37,7 +36,7 @@ extension Configuration {
             let names = VISCAProfile.builtIn.map(\.name).joined(separator: ", ")
             throw Error(location: "profile", message: "no built-in profile '\(profile)' (there are \(names)), and no file of that name")
         }
-        guard let data = FileManager.default.contents(atPath: profile) else {
+        guard let data = try? FileContents.read(atPath: profile) else {
             throw Error(location: "profile", message: "cannot read '\(profile)'")
         }
         do {

@@ -1,12 +1,11 @@
 import DockSystem
-import Foundation
 import Glibc
 
 extension DaemonCommand {
     /// Reads a configuration file as dockd does, at start and on SIGHUP: its text, or nil when it
     /// does not exist or cannot be read.
     public static func readConfigurationFile(_ path: String) -> String? {
-        FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
+        (try? FileContents.read(atPath: path)).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The settings SIGHUP applies: the start-up arguments parsed again by ``parse(_:defaults:readFile:)``,

@@ -3,7 +3,6 @@ import DockLogLevel
 import DockSimulator
 public import DockSystem
 import DockVersion
-import Foundation
 import Glibc
 
 /// The running service: one event loop (``EpollLoop``, on the calling thread) owning every
@@ -43,7 +42,7 @@ public enum Daemon {
         if configuration.simulator {
             var scenario = Scenario.defaultScene
             if !configuration.scenario.isEmpty {
-                guard let data = FileManager.default.contents(atPath: configuration.scenario) else {
+                guard let data = try? FileContents.read(atPath: configuration.scenario) else {
                     log.error("cannot read scenario '\(configuration.scenario)'")
                     return 1
                 }

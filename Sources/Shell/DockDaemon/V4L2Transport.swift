@@ -1,7 +1,6 @@
 import Dispatch
 public import DockSockets
 public import DockSystem
-import Foundation
 import Glibc
 import Synchronization
 import V4L2Protocol
@@ -90,7 +89,7 @@ final class V4L2Worker: Sendable {
     private let finished = DispatchSemaphore(value: 0)
 
     init(descriptor: Int32, name: String, wake loopWake: FileDescriptor) {
-        let thread = Thread { [self] in
+        let body: @Sendable () -> Void = { [self] in
             while true {
                 wake.wait()
                 // What was written before the close is still performed: the stop at shutdown is.
@@ -109,8 +108,12 @@ final class V4L2Worker: Sendable {
             Glibc.close(descriptor)
             finished.signal()
         }
-        thread.name = "dockd v4l2 \(name)"
-        thread.start()
+        do {
+            try DetachedThread.start(name: "v4l2 \(name)", body)
+        } catch {
+            // As Foundation's Thread did: a daemon that cannot start a thread cannot run the webcam.
+            fatalError("dockd: cannot start the V4L2 thread for \(name): \(error)")
+        }
     }
 
     /// How many requests were performed.

@@ -2,7 +2,6 @@ public import DockProtocol
 public import DockSimulator
 import DockSockets
 import DockSystem
-import Foundation
 import Glibc
 import Synchronization
 
@@ -23,8 +22,7 @@ public final class PseudoTerminalDock: Sendable {
         firmware = Mutex(AccessoryFirmware(configuration: configuration, seed: seed))
         terminal = try PseudoTerminal()
         try terminal.master.setNonBlocking()
-        let thread = Thread { [self] in serve() }
-        thread.start()
+        try DetachedThread.start(name: "pty dock") { [self] in serve() }
     }
 
     /// The path dockd opens.

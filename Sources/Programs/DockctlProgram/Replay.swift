@@ -1,8 +1,9 @@
 import DockAPI
 import DockJSON
 import DockNumbers
+import DockOptions
+import DockSystem
 import DockTracking
-import Foundation
 
 /// `dockctl replay`: reads the detection file, runs `MOTReplay`, writes the results and prints a
 /// summary. Returns the exit status: 0, 65 when the detections cannot be read or are malformed,
@@ -10,7 +11,7 @@ import Foundation
 /// With `timesTracker` the summary also gives the seconds `MOTReplay.run` took (the tracker over
 /// every frame, without reading or writing files).
 func replay(detectionsPath: String, resultPath: String, settings: MOTReplay.Settings, isJSON: Bool, timesTracker: Bool = false) -> Int32 {
-    guard let data = FileManager.default.contents(atPath: detectionsPath) else {
+    guard let data = try? FileContents.read(atPath: detectionsPath) else {
         printError("dockctl: cannot read '\(detectionsPath)'")
         return 65
     }
@@ -25,7 +26,7 @@ func replay(detectionsPath: String, resultPath: String, settings: MOTReplay.Sett
     let results = MOTReplay.run(detections, settings: settings)
     let elapsed = ContinuousClock.now - start
     let seconds = elapsed.secondsValue
-    guard FileManager.default.createFile(atPath: resultPath, contents: Data(MOTFormat.text(results).utf8)) else {
+    guard (try? FileContents.write(Array(MOTFormat.text(results).utf8), toPath: resultPath)) != nil else {
         printError("dockctl: cannot write '\(resultPath)'")
         return 1
     }
@@ -42,7 +43,7 @@ func replay(detectionsPath: String, resultPath: String, settings: MOTReplay.Sett
         print(
             "replayed \(frames) frame\(frames == 1 ? "" : "s"): \(tracks) track\(tracks == 1 ? "" : "s"), "
                 + "\(results.count) box\(results.count == 1 ? "" : "es") written to \(resultPath)"
-                + (timesTracker ? String(format: "; tracker %.1f µs per frame", seconds * 1e6 / Double(max(frames, 1))) : ""))
+                + (timesTracker ? "; tracker \(DecimalText.fixed(seconds * 1e6 / Double(max(frames, 1)), decimals: 1)) µs per frame" : ""))
     }
     return 0
 }

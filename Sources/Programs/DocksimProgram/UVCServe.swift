@@ -4,7 +4,7 @@ import DockOptions
 import DockSimulator
 import DockSockets
 import DockSystem
-import Foundation
+import Glibc
 import Synchronization
 import V4L2Protocol
 
@@ -27,7 +27,7 @@ enum UVCServe {
     static func runIfAsked(_ arguments: [String]) -> Int32? {
         if arguments == ["--preload-library"] {
             print(preloadLibraryPath)
-            return FileManager.default.fileExists(atPath: preloadLibraryPath) ? 0 : 1
+            return FileContents.exists(atPath: preloadLibraryPath) ? 0 : 1
         }
         guard let index = arguments.firstIndex(of: "--protocol"), index + 1 < arguments.count,
             AccessoryProtocol(name: arguments[index + 1]) == .uvc
@@ -85,7 +85,7 @@ enum UVCServe {
     /// A built-in model by name, or a model file; nil (with the reason printed) when neither.
     static func model(named name: String) -> UVCCameraModel? {
         if let builtIn = UVCCameraModel.named(name) { return builtIn }
-        if let data = FileManager.default.contents(atPath: name),
+        if let data = try? FileContents.read(atPath: name),
             let parsed = try? UVCCameraModel.parse(json: String(decoding: data, as: UTF8.self))
         {
             return parsed
@@ -97,8 +97,12 @@ enum UVCServe {
 
     /// Where the preload library is: beside this executable, as the package builds them.
     static var preloadLibraryPath: String {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("libdockd-uvc-preload.so").path
+        var target = [CChar](repeating: 0, count: Int(PATH_MAX))
+        let count = target.withUnsafeMutableBufferPointer { readlink("/proc/self/exe", $0.baseAddress!, $0.count) }
+        let executable =
+            count > 0 ? String(decoding: target[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
+        let directory = executable.lastIndex(of: "/").map { String(executable[..<$0]) } ?? "."
+        return directory + "/libdockd-uvc-preload.so"
     }
 
     private static func serve(model: UVCCameraModel, path: String, failing: Set<UInt32>, video: VideoOptions, isQuiet: Bool) throws -> Int32
@@ -147,9 +151,15 @@ enum UVCServe {
                 nextFileHandle += 1
                 let fileHandle = nextFileHandle
                 camera.state.withLock { $0.video.opened(fileHandle) }
-                let thread = Thread { answer(connection, fileHandle: fileHandle, camera: camera, model: model, now: now, log: log) }
-                thread.name = "docksim uvc client"
-                thread.start()
+                do {
+                    try DetachedThread.start(name: "docksim uvc client") {
+                        answer(connection, fileHandle: fileHandle, camera: camera, model: model, now: now, log: log)
+                    }
+                } catch {
+                    log("cannot answer a new client: \(error)")
+                    camera.state.withLock { $0.video.closed(fileHandle, stream: $0.camera.video) }
+                    connection.close()
+                }
             }
             makeFrame(camera: camera, room: room, maker: maker, now: now())
             let position = camera.state.withLock { state in
@@ -163,7 +173,7 @@ enum UVCServe {
             let moved = max(abs(position.pan - reported.pan), abs(position.tilt - reported.tilt))
             if moved >= 0.5 || (isResting && moved >= 0.05) {
                 reported = position
-                log("camera at pan \(String(format: "%.1f", position.pan))° tilt \(String(format: "%.1f", position.tilt))°")
+                log("camera at pan \(DecimalText.fixed(position.pan, decimals: 1))° tilt \(DecimalText.fixed(position.tilt, decimals: 1))°")
             }
         }
     }
@@ -222,7 +232,7 @@ enum UVCServe {
             }
             for request in requests {
                 if perQuery > .zero, request.request == V4L2Request.queryExtendedControl || request.request == V4L2Request.queryControl {
-                    Thread.sleep(forTimeInterval: perQuery.secondsValue)  // the model's slow enumeration
+                    usleep(useconds_t(perQuery / .microseconds(1)))  // the model's slow enumeration
                 }
                 let (reply, descriptors, started) = camera.state.withLock { state in
                     let wasStreaming = state.camera.video.isStreaming
@@ -236,7 +246,7 @@ enum UVCServe {
                 {
                     var monotonic = timespec()
                     clock_gettime(CLOCK_MONOTONIC, &monotonic)
-                    let stamp = String(format: "%.6f", Double(monotonic.tv_sec) + Double(monotonic.tv_nsec) / 1e9)
+                    let stamp = DecimalText.fixed(Double(monotonic.tv_sec) + Double(monotonic.tv_nsec) / 1e9, decimals: 6)
                     log(
                         "set " + controls.map { "\(V4L2ControlID.name(of: $0.id) ?? "\($0.id)")=\($0.value)" }.joined(separator: ",")
                             + " at \(stamp)")

@@ -5,7 +5,6 @@ import DockSockets
 import DockSystem
 import DockTracking
 import DockVocabulary
-import Foundation
 import Glibc
 import V4L2Protocol
 
@@ -189,12 +188,12 @@ extension Footage {
     static func load(directory path: String?) throws(FootageError) -> Footage {
         guard let path else { return .testPattern }
         let manifestPath = path + "/" + Footage.manifestName
-        guard let data = FileManager.default.contents(atPath: manifestPath) else {
+        guard let data = try? FileContents.read(atPath: manifestPath) else {
             throw FootageError(message: "\(manifestPath): cannot be read (make it with docksim --make-footage \(path))")
         }
         return try Footage.read(manifest: String(decoding: data, as: UTF8.self)) { name in
             guard !name.contains("/") else { return nil }
-            return FileManager.default.contents(atPath: path + "/" + name).map { [UInt8]($0) }
+            return try? FileContents.read(atPath: path + "/" + name)
         }
     }
 }

@@ -1,6 +1,6 @@
 import DockOptions
 import DockSimulator
-import Foundation
+import DockSystem
 import Glibc
 
 /// `docksim --make-footage DIR [--video FILE] [--quiet]`: the emulated webcam's footage made from
@@ -58,7 +58,7 @@ enum MakeFootage {
     }
 
     static func make(from source: String, into directory: String, log: (String) -> Void) throws {
-        guard FileManager.default.isReadableFile(atPath: source) else {
+        guard access(source, R_OK) == 0 else {
             throw Failure(description: "cannot read \(source) (Debian's opencv-doc has vtest.avi; scripts/install-deps installs it)")
         }
         let (width, height) = try size(of: source)
@@ -79,13 +79,15 @@ enum MakeFootage {
         let focal = Double(width) / 2 / tan(plateFieldOfViewDegrees / 2 * .pi / 180)
         let footage = Footage(
             plate: plate, plateFocalPixels: focal, people: people, strideMeters: strideMeters,
-            source: "\((source as NSString).lastPathComponent): plate the median of \(sample.count) frames, "
+            source: "\(source.split(separator: "/").last.map(String.init) ?? source): plate the median of \(sample.count) frames, "
                 + "\(people.count) people cut by difference from it (docksim --make-footage)")
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try makeDirectories(directory)
         for (name, bytes) in footage.files {
             let path = directory + "/" + name
-            guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
-                throw Failure(description: "cannot write \(path)")
+            do {
+                try FileContents.write(bytes, toPath: path)
+            } catch {
+                throw Failure(description: "cannot write \(path): \(error)")
             }
         }
         log("footage written to \(directory)")
@@ -104,20 +106,14 @@ enum MakeFootage {
 
     /// Decodes every frame of `source` with ffmpeg to planar 4:4:4 and hands each over in order.
     static func decode(_ source: String, width: Int, height: Int, each: (FootageImage, Int) -> Void) throws {
-        let process = Process()
-        process.executableURL = try executable("ffmpeg")
-        process.arguments = ["-v", "error", "-nostdin", "-i", source, "-f", "rawvideo", "-pix_fmt", "yuv444p", "-"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let descriptor = pipe.fileHandleForReading.fileDescriptor
+        let process = try start("ffmpeg", ["-v", "error", "-nostdin", "-i", source, "-f", "rawvideo", "-pix_fmt", "yuv444p", "-"])
         let frameSize = width * height * 3
         var buffer = [UInt8](repeating: 0, count: frameSize)
         var index = 0
         while true {
             var filled = 0
             while filled < frameSize {
-                let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + filled, frameSize - filled) }
+                let count = buffer.withUnsafeMutableBytes { Glibc.read(process.output, $0.baseAddress! + filled, frameSize - filled) }
                 if count < 0, errno == EINTR { continue }
                 guard count > 0 else { break }
                 filled += count
@@ -127,29 +123,35 @@ enum MakeFootage {
             each(frame, index)
             index += 1
         }
-        process.waitUntilExit()
-        guard process.terminationStatus == 0, index > 0 else {
-            throw Failure(description: "ffmpeg could not decode \(source) (exit \(process.terminationStatus))")
+        let status = process.wait()
+        guard status == 0, index > 0 else {
+            throw Failure(description: "ffmpeg could not decode \(source) (exit \(status))")
         }
     }
 
     private static func run(_ name: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = try executable(name)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        let process = try start(name, arguments)
+        let output = process.readToEnd()
+        _ = process.wait()
+        return String(decoding: output, as: UTF8.self)
     }
 
-    private static func executable(_ name: String) throws -> URL {
-        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-            let path = "\(directory)/\(name)"
-            if FileManager.default.isExecutableFile(atPath: path) { return URL(fileURLWithPath: path) }
+    private static func start(_ name: String, _ arguments: [String]) throws -> OutputPipeProcess {
+        do {
+            return try OutputPipeProcess(name, arguments)
+        } catch {
+            throw Failure(description: "cannot run \(name): \(error) (scripts/install-deps installs ffmpeg)")
         }
-        throw Failure(description: "\(name) not found (scripts/install-deps installs ffmpeg)")
+    }
+
+    /// Creates `path` and the directories above it that are missing (mode 0777 less the umask).
+    private static func makeDirectories(_ path: String) throws {
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for part in path.split(separator: "/") {
+            prefix += "/" + part
+            if mkdir(prefix, 0o777) != 0, errno != EEXIST {
+                throw Failure(description: "cannot create \(prefix): \(String(cString: strerror(errno)))")
+            }
+        }
     }
 }

@@ -1,6 +1,6 @@
-import Foundation
+import DockSystem
 
 /// Writes a line to standard error (from any thread: the camera app logs from its tasks).
 func printError(_ message: String) {
-    FileHandle.standardError.write(Data((message + "\n").utf8))
+    StandardError.write(message + "\n")
 }

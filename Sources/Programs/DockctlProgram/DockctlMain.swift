@@ -1,0 +1,202 @@
+import DockAPI
+import DockClient
+import DockJSON
+import DockLinks
+import DockOptions
+import DockPolicy
+import DockProtocol
+import DockSockets
+import DockSystem
+import DockVersion
+import DockVocabulary
+import Glibc
+
+func printError(_ message: String) {
+    StandardError.write(message + "\n")
+}
+
+/// dockctl, the command-line client: one program of dockd's binary
+/// (`Sources/Programs/dockd/main.swift`), and the `dockctl` executable of the build.
+public enum DockctlMain {
+    /// Runs dockctl with `arguments` (without the program's name), and exits with its status.
+    public static func run(_ arguments: [String]) -> Never {
+        // dockd going away mid-call gives an error message because DockClient sends with MSG_NOSIGNAL;
+        // SIGPIPE keeps its default whatever dockctl inherited, so that `dockctl watch | head` ends when
+        // head does instead of writing to a closed pipe for ever.
+        signal(SIGPIPE, SIG_DFL)
+
+        let invocation: Invocation
+        do {
+            invocation = try Invocation.parse(arguments, environment: ProcessEnvironment.current())
+        } catch {
+            printError("dockctl: \(error.message)")
+            printError(
+                error.command.flatMap { Invocation.commandHelp($0)?.split(separator: "\n").first.map(String.init) } ?? Invocation.usage)
+            exit(64)
+        }
+        if case .help(let text) = invocation.action {
+            print(text)
+            exit(0)
+        }
+        if case .completions(let shell) = invocation.action {
+            print(Completions.script(for: CommandTable.program, shell: shell), terminator: "")
+            exit(0)
+        }
+        if case .version = invocation.action {
+            print(DockVersion.line(program: "dockctl"))
+            exit(0)
+        }
+        if case .replay(let detectionsPath, let resultPath, let settings, let timesTracker) = invocation.action {
+            exit(
+                replay(
+                    detectionsPath: detectionsPath, resultPath: resultPath, settings: settings, isJSON: invocation.isJSON,
+                    timesTracker: timesTracker))
+        }
+        // No --socket or DOCKD_SOCKET: a normal user's own dockd first, then the system's.
+        let socketPaths = invocation.socket.map { [$0] } ?? DockdSocket.defaultPaths(environment: ProcessEnvironment.current())
+
+        Task.detached {
+            exit(await perform(invocation, socketPaths: socketPaths))
+        }
+        while true { sleep(3600) }
+    }
+}
+
+/// A usage that only shows itself once dockd has answered (a limit half given before a dock
+/// attached); exits 1 like any other refusal.
+struct Refused: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// Runs the command; returns the exit status.
+func perform(_ invocation: Invocation, socketPaths: [String]) async -> Int32 {
+    do {
+        let connection = try VarlinkConnection.connect(toFirstOf: socketPaths).connection
+        let call: DockCall
+        switch invocation.action {
+        case .help, .version, .completions, .replay:
+            return 0  // all handled before any connection
+        case .status:
+            call = .getStatus
+        case .devices:
+            call = .listAccessories
+        case .watch:
+            return await watch(connection, isJSON: invocation.isJSON)
+        case .velocity(let yaw, let pitch, let duration, let takeOver, let waits):
+            // Always with a duration: a one-shot client's velocity must be bounded, or it would
+            // stop the moment dockctl exits (a velocity without one holds control).
+            call = .host(
+                .motion(
+                    .velocity(
+                        yawRadiansPerSecond: yaw, pitchRadiansPerSecond: pitch,
+                        duration: .seconds(min(max(duration, -1e9), 1e9))),
+                    takeOver: takeOver, waitsForEnd: waits))
+        case .orient(let yaw, let pitch, let relative, let duration, let speed, let takeOver, let waits):
+            let pace: OrientationPace
+            switch (duration, speed) {
+            case (let seconds?, nil): pace = .duration(.seconds(min(max(seconds, -1e9), 1e9)))
+            case (nil, let speed?): pace = .maximumSpeed(speed)
+            case (nil, nil): pace = .fastest
+            case (_?, _?): preconditionFailure("the parser refuses --duration with --speed")
+            }
+            call = .host(
+                .motion(
+                    .orientation(yawRadians: yaw, pitchRadians: pitch, isRelative: relative, pace: pace),
+                    takeOver: takeOver, waitsForEnd: waits))
+        case .stop(let takeOver):
+            call = .host(.stop(takeOver: takeOver))
+        case .animate(let name, let takeOver, let waits):
+            call = .host(.motion(.animate(AnimationKind(rawValue: name)!), takeOver: takeOver, waitsForEnd: waits))
+        case .framing(let mode):
+            call = .host(.setFramingMode(FramingMode(rawValue: mode)!))
+        case .regionOfInterest(let x, let y, let width, let height):
+            // dockd cuts what lies past the picture's edge, and answers the region in force.
+            call = .host(.setRegionOfInterest(NormalizedRect(x: x, y: y, width: width, height: height)))
+        case .wholeImage:
+            call = .host(.setRegionOfInterest(.fullImage))
+        case .select(let subjects):
+            call = .host(.selectSubjects(subjects))
+        case .selectAt(let x, let y):
+            call = .host(.selectSubject(at: NormalizedPoint(x: x, y: y)))
+        case .zoom(let fraction):
+            call = .host(.setZoom(fraction))
+        case .track(let enabled):
+            call = .host(.setSystemTracking(enabled))
+        case .limits(let yawMinimum, let yawMaximum, let pitchMinimum, let pitchMaximum, let maximumSpeed):
+            // An end not given stays where it is: the current limits fill it in.
+            var current: Dock.Limits?
+            if [yawMinimum, yawMaximum, pitchMinimum, pitchMaximum].contains(where: { $0 != nil }) {
+                current = try await connection.status().limits
+            }
+            func range(_ option: String, _ low: Double?, _ high: Double?, _ now: ClosedRange<Double>?) throws -> ClosedRange<Double>? {
+                guard low != nil || high != nil else { return nil }
+                guard let lower = low ?? now?.lowerBound, let upper = high ?? now?.upperBound else {
+                    throw Refused(
+                        description: "no dock is attached, so its limits are not known: give both \(option)-min and \(option)-max")
+                }
+                guard lower <= upper else { throw Refused(description: "\(option)-min \(lower) is above \(option)-max \(upper)") }
+                return lower...upper
+            }
+            call = .host(
+                .setLimits(
+                    LimitRequest(
+                        yawRadians: try range("--yaw", yawMinimum, yawMaximum, current?.yawRadians),
+                        pitchRadians: try range("--pitch", pitchMinimum, pitchMaximum, current?.pitchRadians),
+                        yawSpeedRadiansPerSecond: maximumSpeed, pitchSpeedRadiansPerSecond: maximumSpeed)))
+        }
+        let parameters = try await connection.send(call.encoded())
+        let reply: Dock.Reply
+        do {
+            reply = try call.method.map { method throws(ReplyError) in try Dock.Reply(method, parameters: parameters) } ?? .done
+        } catch {
+            throw DockClientError.invalidReply(error)
+        }
+        if invocation.isJSON {
+            print(JSONValue.object(parameters).serialized)
+        } else {
+            switch invocation.action {
+            case .select(let subjects):
+                guard case .selection(let untracked) = reply else { preconditionFailure("SelectSubjects answers with its selection") }
+                print(Presentation.selection(subjects, untracked: untracked))
+            case .regionOfInterest(let x, let y, let width, let height):
+                guard case .region(let kept) = reply else { preconditionFailure("SetRegionOfInterest answers with its region") }
+                print(Presentation.region(asked: NormalizedRect(x: x, y: y, width: width, height: height), kept: kept))
+            default:
+                print(Presentation.describe(reply))
+            }
+        }
+        // A motion that did not run to its end (replaced, stopped) is not a success for a script.
+        if case .motion(let result) = reply, let ended = result.ended, !ended.isSuccess { return 1 }
+        return 0
+    } catch {
+        printError("dockctl: \(error)")
+        return 1
+    }
+}
+
+func watch(_ connection: VarlinkConnection, isJSON: Bool) async -> Int32 {
+    let isTerminal = isatty(1) == 1 && !isJSON
+    var recent: [String] = []
+    do {
+        for try await parameters in connection.stream(DockCall.watch.encoded()) {
+            if !isTerminal {
+                // Piped: each event as dockd sent it.
+                guard let event = DockMethod.watch.replyField.flatMap({ parameters[$0] }) else { continue }
+                print(event.serialized)
+                fflush(nil)
+                continue
+            }
+            guard case .event(let event) = try Dock.Reply(.watch, parameters: parameters) else { continue }
+            if event.kind != .status {
+                recent.append("\(event.kind.rawValue): \(event.detail)")
+                recent = Array(recent.suffix(8))
+            }
+            print("\u{1B}[H\u{1B}[2J" + Presentation.live(event.status, recent: recent), terminator: "")
+            fflush(nil)
+        }
+        return 0
+    } catch {
+        printError("dockctl: \(error)")
+        return 1
+    }
+}
