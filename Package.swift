@@ -125,7 +125,7 @@ let package = Package(
         // I/O: the vision service — V4L2 capture, OpenCV's detectors (through CVision), the feed to dockd.
         .target(
             name: "VisionService",
-            dependencies: ["CV4L2", "CVision", "DockAPI", "DockClient", "DockLogLevel", "DockPolicy", "DockSystem", "DockVision", "DockVocabulary", "DockSockets"],
+            dependencies: ["CV4L2", "CVision", "DockAPI", "DockClient", "DockLogLevel", "DockSystem", "DockVision", "DockVocabulary", "DockSockets"],
             path: "Sources/Shell/VisionService", swiftSettings: strictSettings
         ),
         // The kernel's V4L2 structs and request numbers, for the vision service's capture.
@@ -152,7 +152,7 @@ let package = Package(
         .target(
             name: "DockctlProgram",
             dependencies: ["DockClient", "DockAPI", "DockOptions", "DockSystem", "DockTracking", "DockVersion", "DockNumbers", "DockVocabulary",
-                           "DockJSON"],
+                           "DockJSON", "DockSockets"],
             path: "Sources/Programs/DockctlProgram",
             swiftSettings: strictSettings
         ),
@@ -171,7 +171,7 @@ let package = Package(
         .executableTarget(
             name: "dockbench",
             dependencies: ["DockClient", "DockAPI", "DockOptions", "DockSystem", "DockTracking", "DockEvaluation", "DockSimulator",
-                           "SimulatedSerialDock", "CAllocationCounter", "DockVersion", "DockNumbers", "DockVocabulary", "DockJSON", "DockSockets"], path: "Sources/Programs/dockbench",
+                           "SimulatedSerialDock", "CAllocationCounter", "DockProtocol", "DockVersion", "DockNumbers", "DockVocabulary", "DockJSON", "DockSockets"], path: "Sources/Programs/dockbench",
             swiftSettings: strictSettings
         ),
         // The tracker and the baseline in closed loop with the simulator, in virtual time (pure).
@@ -267,7 +267,8 @@ let package = Package(
         ),
         .testTarget(
             name: "DockSimulatorTests",
-            dependencies: ["DockSimulator", "DockProtocol", "VISCAProtocol", "V4L2Protocol", "DockNumbers", "DockVocabulary", "TestSupport"],
+            dependencies: ["DockSimulator", "DockProtocol", "DockTracking", "VISCAProtocol", "V4L2Protocol", "DockNumbers", "DockVocabulary",
+                           "TestSupport"],
             swiftSettings: strictSettings
         ),
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
@@ -280,7 +281,7 @@ let package = Package(
         .testTarget(
             name: "DaemonTests",
             dependencies: ["CLinux", "dockd", "docksim", "DockDaemon", "DockPolicy", "DockLinks", "DockProtocol", "DockSimulator", "DockSystem",
-                           "SimulatedSerialDock", "TestSupport", "DockNumbers", "DockVocabulary", "DockSockets"],
+                           "SimulatedSerialDock", "TestSupport", "DockNumbers", "DockVocabulary", "DockSockets", "DockTracking", "V4L2Protocol"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -313,7 +314,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DockwireTests",
-            dependencies: ["dockwire", "DockwireProgram", "TestSupport"],
+            dependencies: ["dockwire", "DockwireProgram", "DockProtocol", "TestSupport"],
             swiftSettings: strictSettings
         ),
     ],

@@ -1,4 +1,3 @@
-import DockLinks
 import DockOptions
 import DockTracking
 import DockVocabulary

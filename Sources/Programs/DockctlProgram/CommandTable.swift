@@ -1,4 +1,3 @@
-import DockLinks
 import DockNumbers
 import DockOptions
 import DockTracking

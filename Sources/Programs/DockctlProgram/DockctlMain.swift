@@ -1,10 +1,7 @@
 import DockAPI
 import DockClient
 import DockJSON
-import DockLinks
 import DockOptions
-import DockPolicy
-import DockProtocol
 import DockSockets
 import DockSystem
 import DockVersion

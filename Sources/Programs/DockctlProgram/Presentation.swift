@@ -1,6 +1,4 @@
 import DockAPI
-import DockLinks
-import DockProtocol
 import DockVocabulary
 
 /// Human-readable forms of dockd's replies (radians shown with degrees alongside).

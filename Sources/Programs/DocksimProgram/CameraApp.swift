@@ -1,7 +1,5 @@
 import DockAPI
 import DockClient
-import DockPolicy
-import DockProtocol
 import DockSimulator
 import DockSystem
 import DockVocabulary

@@ -1,7 +1,5 @@
 import DockAPI
 import DockClient
-import DockLinks
-import DockPolicy
 import DockProtocol
 import DockSimulator
 import DockSystem

@@ -1,6 +1,5 @@
 import DockAPI
 import DockClient
-import DockPolicy
 import DockSystem
 import DockVocabulary
 

@@ -1,7 +1,6 @@
 import DockAPI
 import DockClient
 import DockJSON
-import DockPolicy
 import DockSystem
 import DockVocabulary
 import Foundation

@@ -1,7 +1,5 @@
 import DockAPI
 import DockClient
-import DockLinks
-import DockPolicy
 import DockVocabulary
 import Foundation
 

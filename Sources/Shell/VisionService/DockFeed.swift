@@ -1,6 +1,5 @@
 import DockAPI
 import DockClient
-import DockPolicy
 public import DockSystem
 public import DockVocabulary
 import Synchronization
