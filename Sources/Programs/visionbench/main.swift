@@ -12,8 +12,9 @@ import VisionService
 //   visionbench quality TRUTH               recall and precision against hand-made truth
 //
 // TRUTH has one line a box: `IMAGE KIND X Y W H` (KIND face, body, or ignore-face / ignore-body
-// for a region where a detection is neither right nor wrong), and `IMAGE none` for a picture with
-// nothing in it; IMAGE relative to the TRUTH file's folder or absolute; boxes in the image's pixels.
+// for a region where a detection is neither right nor wrong: one that matches no box and lies at
+// least half inside such a region is not counted), and `IMAGE none` for a picture with nothing in
+// it; IMAGE relative to the TRUTH file's folder or absolute; boxes in the image's pixels.
 
 struct Candidate {
     var name: String
@@ -99,6 +100,14 @@ struct Box {
     var box: PixelBox
 }
 
+/// The share of `box`'s area that lies inside `region`: an ignored region is judged by it, not by
+/// overlap, so that a detection of part of a person (a torso in a crowd) inside it is not counted.
+func inside(_ box: PixelBox, _ region: PixelBox) -> Double {
+    let width = min(box.x + box.width, region.x + region.width) - max(box.x, region.x)
+    let height = min(box.y + box.height, region.y + region.height) - max(box.y, region.y)
+    return width > 0 && height > 0 ? width * height / (box.width * box.height) : 0
+}
+
 func quality(truthPath: String) throws {
     let text = try String(contentsOfFile: truthPath, encoding: .utf8)
     let folder = truthPath.split(separator: "/").dropLast().joined(separator: "/")
@@ -136,7 +145,7 @@ func quality(truthPath: String) throws {
                     taken[best] = true
                     found += 1
                     right += 1
-                } else if ignored.contains(where: { detection.overlap($0) >= 0.4 }) {
+                } else if ignored.contains(where: { inside(detection, $0) >= 0.5 }) {
                     continue
                 } else {
                     found += 1
