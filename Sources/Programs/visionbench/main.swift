@@ -118,11 +118,12 @@ func inside(_ box: PixelBox, _ region: PixelBox) -> Double {
 
 func quality(truthPath: String) throws {
     let text = try String(contentsOfFile: truthPath, encoding: .utf8)
-    let folder = truthPath.split(separator: "/").dropLast().joined(separator: "/")
+    // The truth file's folder, with its slash ("" for a file in the working directory).
+    let folder = truthPath.contains("/") ? String(truthPath[...truthPath.lastIndex(of: "/")!]) : ""
     var truth: [(String, [Box])] = []
     for line in text.split(separator: "\n") where !line.hasPrefix("#") && !line.trimmingCharacters(in: .whitespaces).isEmpty {
         let words = line.split(separator: " ").map(String.init)
-        let path = words[0].hasPrefix("/") ? words[0] : (truthPath.hasPrefix("/") ? "/" : "") + folder + "/" + words[0]
+        let path = words[0].hasPrefix("/") ? words[0] : folder + words[0]
         if truth.last?.0 != path { truth.append((path, [])) }
         if words[1] != "none" {
             let numbers = words[2...5].map { Double($0)! }
