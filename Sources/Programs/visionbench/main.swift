@@ -29,7 +29,7 @@ func candidates() -> [Candidate] {
     var list: [Candidate] = []
     // Faces: Debian's two frontal cascades, at the frame's size and scaled down first.
     for (name, path, scales) in [
-        ("lbp", VisionSettings.lbpCascade, [1.0, 0.75, 0.5]), ("lbp-24", VisionSettings.lbpSmallCascade, [1.0, 0.75, 0.5]),
+        ("lbp-improved", VisionSettings.lbpImprovedCascade, [1.0, 0.75, 0.5]), ("lbp-24", VisionSettings.lbpCascade, [1.0, 0.75, 0.5]),
         ("haar", VisionSettings.haarCascade, [1.0, 0.75, 0.5]),
     ] {
         for scale in scales {
