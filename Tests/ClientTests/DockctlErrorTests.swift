@@ -1,4 +1,5 @@
 import DockAPI
+import DockJSON
 import Foundation
 import Glibc
 import TestSupport

@@ -1,5 +1,6 @@
 import DockClient
 import DockTracking
+import DockVocabulary
 import Foundation
 import Glibc
 import TestSupport

@@ -1,4 +1,5 @@
 import DockProtocol
+import DockVocabulary
 import Testing
 
 @testable import DockLinks
@@ -150,5 +151,15 @@ import Testing
             #expect(trajectory.offset(at: trajectory.duration) == .home, "\(kind) ends at its start")
             #expect(trajectory.offset(at: .zero) == .home)
         }
+    }
+
+    /// The log and `Watch`'s `motion_ended` line name a finish in words, never the Swift case
+    /// (issue 45: `animationFinished(DockCore.AnimationKind.kapow)` was what a watcher read).
+    @Test func finishesAreNamedInWords() {
+        #expect("\(MotionFinish.velocityExpired)" == "its duration ran out")
+        #expect("\(MotionFinish.orientationReached)" == "reached")
+        #expect("\(MotionFinish.timedOut)" == "timed out before arriving")
+        #expect("\(MotionFinish.animationFinished(.yes))" == "yes finished")
+        #expect("\(MotionFinish.animationFinished(.kapow))" == "kapow finished")
     }
 }

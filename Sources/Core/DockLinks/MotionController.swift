@@ -1,26 +1,6 @@
+import DockNumbers
 import DockProtocol
-
-/// What a client (or the tracker) asks the dock to do.
-public enum MotionRequest: Hashable, Sendable {
-    /// Turn at these rates (rad/s) for `duration`, or for the default time-to-live when nil.
-    case velocity(yawRadiansPerSecond: Double, pitchRadiansPerSecond: Double, duration: Duration?)
-    /// Go to an orientation (radians), absolute or relative to the current pose.
-    case orientation(yawRadians: Double, pitchRadians: Double, isRelative: Bool, pace: OrientationPace)
-    /// Decelerate to a standstill.
-    case stop
-    /// Play a built-in animation.
-    case animate(AnimationKind)
-}
-
-/// How fast an orientation move goes.
-public enum OrientationPace: Hashable, Sendable {
-    /// Arrive after this long.
-    case duration(Duration)
-    /// Move each axis at up to this speed, rad/s.
-    case maximumSpeed(Double)
-    /// Move as fast as the limits allow.
-    case fastest
-}
+public import DockVocabulary
 
 /// What became of a request that was accepted.
 public struct MotionResult: Hashable, Sendable {

@@ -1,3 +1,5 @@
+public import DockVocabulary
+
 extension MotionParameter: CustomStringConvertible {
     /// The parameter in words, for logs (the API spells it on the wire: `wireName`).
     public var description: String {

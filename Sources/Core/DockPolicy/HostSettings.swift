@@ -1,4 +1,5 @@
 public import DockLinks
+public import DockVocabulary
 
 /// What the host's policy is configured with: the daemon's settings that shape behaviour (the
 /// daemon maps its configuration file and flags onto this).

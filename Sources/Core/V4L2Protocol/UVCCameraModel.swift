@@ -71,9 +71,19 @@ public struct UVCCameraModel: Hashable, Sendable {
     public struct ParseError: Error, Hashable, Sendable, CustomStringConvertible {
         /// The field (`controls[2].maximum`).
         public var field: String
+        /// The line of the file it is on.
+        public var line: Int
         /// What is wrong.
         public var reason: String
-        public var description: String { "\(field): \(reason)" }
+
+        /// Creates an error.
+        public init(field: String, line: Int, reason: String) {
+            self.field = field
+            self.line = line
+            self.reason = reason
+        }
+
+        public var description: String { "line \(line): \(field): \(reason)" }
     }
 
     /// Parses and checks a model.
@@ -81,42 +91,44 @@ public struct UVCCameraModel: Hashable, Sendable {
     /// - Throws: `ParseError` for text that is not such JSON, an unknown control name, a range
     ///   upside down, a step of zero, a missing source.
     public static func parse(json: String) throws(ParseError) -> UVCCameraModel {
-        let root: JSONNode
+        let document: JSONDocument
         do {
-            root = try JSONReader.parse(json, options: .file)
+            document = try JSONReader.document(json)
         } catch {
-            throw ParseError(field: "(document)", reason: "not JSON: \(error)")
+            throw ParseError(field: "(document)", line: error.line, reason: "not JSON: \(error)")
         }
-        var document = try ModelFields(root, path: "")
+        do {
+            return try parse(document.fields())
+        } catch {
+            throw ParseError(field: error.path.isEmpty ? "(document)" : error.path, line: error.line ?? 1, reason: error.reason)
+        }
+    }
+
+    private static func parse(_ document: JSONFields) throws(JSONFieldError) -> UVCCameraModel {
         let name = try document.string("name")
         guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-") }) else {
-            throw ParseError(field: "name", reason: "must be lower-case letters, digits and '-', got '\(name)'")
+            throw document.error("name", "must be lower-case letters, digits and '-', got '\(name)'")
         }
         let displayName = try document.string("display_name")
         let source = try document.string("source")
-        guard !source.isEmpty else { throw ParseError(field: "source", reason: "must say where the numbers came from") }
+        guard !source.isEmpty else { throw document.error("source", "must say where the numbers came from") }
         let usbID = try document.string("usb_id")
         var controls: [Control] = []
-        for (index, node) in try document.array("controls").enumerated() {
-            let field = "controls[\(index)]"
-            var entry = try ModelFields(node, path: field)
+        for element in try document.array("controls") {
+            let entry = try element.fields()
             let controlName = try entry.string("name")
-            guard let id = V4L2ControlID.id(named: controlName) else {
-                throw ParseError(field: "\(field).name", reason: "no PTZ control '\(controlName)'")
-            }
+            guard let id = V4L2ControlID.id(named: controlName) else { throw entry.error("name", "no PTZ control '\(controlName)'") }
             let minimum = try entry.integer("minimum")
             let maximum = try entry.integer("maximum")
-            guard minimum <= maximum else {
-                throw ParseError(field: "\(field).maximum", reason: "must not be below the minimum \(minimum)")
-            }
+            guard minimum <= maximum else { throw entry.error("maximum", "must not be below the minimum \(minimum)") }
             let step = try entry.integer("step")
-            guard step > 0 else { throw ParseError(field: "\(field).step", reason: "must be positive") }
+            guard step > 0 else { throw entry.error("step", "must be positive") }
             let defaultValue = try entry.integer("default")
             let failsWithIO = try entry.optionalBool("fails_with_eio") ?? false
             let controlSource = try entry.string("source")
-            guard !controlSource.isEmpty else { throw ParseError(field: "\(field).source", reason: "must say where the numbers came from") }
+            guard !controlSource.isEmpty else { throw entry.error("source", "must say where the numbers came from") }
             try entry.finish()
-            guard !controls.contains(where: { $0.id == id }) else { throw ParseError(field: "\(field).name", reason: "listed twice") }
+            guard !controls.contains(where: { $0.id == id }) else { throw entry.error("name", "listed twice") }
             controls.append(
                 Control(
                     name: controlName, id: id, minimum: minimum, maximum: maximum, step: UInt64(step),
@@ -125,14 +137,14 @@ public struct UVCCameraModel: Hashable, Sendable {
         let speedPerUnit = try document.number("speed_degrees_per_second_per_unit")
         let absoluteSpeed = try document.number("absolute_degrees_per_second")
         guard speedPerUnit > 0, absoluteSpeed > 0 else {
-            throw ParseError(field: "speed_degrees_per_second_per_unit", reason: "speeds must be positive")
+            throw document.error("speed_degrees_per_second_per_unit", "speeds must be positive")
         }
         let isDigital = try document.bool("digital_pan_tilt")
         let readBackIsTarget = try document.bool("read_back_is_target")
         let motionLag = try document.integer("motion_lag_ms")
         let enumerationDelay = try document.integer("enumeration_delay_ms")
         guard (0...10_000).contains(motionLag), (0...30_000).contains(enumerationDelay) else {
-            throw ParseError(field: "motion_lag_ms", reason: "lags must be 0 to 10000 ms, enumeration 0 to 30000 ms")
+            throw document.error("motion_lag_ms", "lags must be 0 to 10000 ms, enumeration 0 to 30000 ms")
         }
         try document.finish()
         return UVCCameraModel(

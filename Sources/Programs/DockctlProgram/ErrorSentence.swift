@@ -1,6 +1,7 @@
 import DockAPI
 import DockClient
-import DockProtocol
+import DockJSON
+import DockVocabulary
 
 /// What dockctl says when a call fails: one sentence for each error dockd can answer
 /// (`Protocol/io.dockd.Dock.varlink`'s named errors and Varlink's own), saying what went wrong and
@@ -90,7 +91,7 @@ enum ErrorSentence {
         case .dockRefused(let reason, let detail):
             "the dock refused the command: " + refusal(reason, detail: detail)
         case .dockFault(let fault):
-            "the dock stopped with a fault (\(words(fault.code))\(fault.axis.map { " on the \($0.name) axis" } ?? "")) that ended the motion; "
+            "the dock stopped with a fault (\(words(fault.code))\(fault.axis.map { " on the \($0.rawValue) axis" } ?? "")) that ended the motion; "
                 + "dockctl status shows the dock's faults, and dockctl stop clears one that has passed"
         case .methodNotFound(let method):
             "this dockd has no method \(method): it is older than dockctl (compare dockd --version and dockctl --version)"

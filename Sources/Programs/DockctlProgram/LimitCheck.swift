@@ -1,5 +1,6 @@
 import DockAPI
 import DockLinks
+import DockVocabulary
 
 /// One rule for every number the dock's limits bound: a rate beyond its highest speed, an
 /// orientation past its range, a speed above its fastest is clamped to the limit in force (as

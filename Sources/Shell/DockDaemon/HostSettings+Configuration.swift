@@ -1,5 +1,6 @@
 import DockLinks
 public import DockPolicy
+import DockVocabulary
 
 extension Configuration {
     /// The settings the host's policy takes from the daemon's configuration.

@@ -2,6 +2,7 @@ import DockAPI
 import DockLinks
 import DockPolicy
 import DockProtocol
+import DockVocabulary
 
 extension ClientRequest {
     /// What was asked, for the log: `velocity`, `tracking on`, `zoom`.
