@@ -85,6 +85,11 @@ public struct Simulation: Sendable {
     public var cameraPitchRadians: Double {
         visca?.tilt.outputRadians ?? uvc?.tilt.outputRadians ?? pelcoD?.tilt.outputRadians ?? firmware.pitch.outputRadians
     }
+    /// Where the camera's pan can go, radians: its axis's end stops.
+    public var cameraYawRangeRadians: ClosedRange<Double> {
+        let axis = (visca?.pan ?? uvc?.pan ?? pelcoD?.pan ?? firmware.yaw).parameters
+        return axis.minimumRadians...max(axis.minimumRadians, axis.maximumRadians)
+    }
     /// Whether the motors stand still.
     public var isStill: Bool { visca?.isStill ?? uvc?.isStill ?? pelcoD?.isStill ?? firmware.isStill }
 
@@ -233,7 +238,7 @@ public struct Simulation: Sendable {
             GroundTruthFrame(
                 captureTime: now, yawRadians: yaw, pitchRadians: pitch, parts: truth,
                 presentSubjects: present, stillSubjects: still,
-                velocityCommands: firmware.velocityCommands))
+                velocityCommands: firmware.velocityCommands, yawRangeRadians: cameraYawRangeRadians))
     }
 
     private mutating func deliverBatches(into output: inout SimulationOutput) {
