@@ -132,7 +132,7 @@ public struct ClosedLoop: Sendable {
         switch pointer {
         case .tracker(let pipeline, let poseAtCapture):
             settings.isTrackingEnabled = true
-            settings.restAfter = pipeline.restAfter
+            settings.lostBehaviour = pipeline.lostBehaviour
             settings.restYawRadians = pipeline.restYawRadians
             settings.restPitchRadians = pipeline.restPitchRadians
             settings.reidentificationWindow = pipeline.reidentificationWindow

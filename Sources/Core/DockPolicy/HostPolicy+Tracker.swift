@@ -50,6 +50,15 @@ extension HostPolicy {
             log(.notice, "tracking resumes", into: &actions)
         }
         guard !isFaulted else { return }
+        if step.zoomsOut {
+            // The lost behaviour's zoom out, where the accessory can zoom; elsewhere it holds.
+            if session.zoomFraction(nearest: 0) != nil {
+                log(.info, "subject lost: zooming out", into: &actions)
+                _ = send(.zoom(fraction: 0), now: now, into: &actions)
+            } else {
+                log(.notice, "subject lost: the accessory cannot zoom out; holding", into: &actions)
+            }
+        }
         guard let yaw = step.yawRadiansPerSecond, let pitch = step.pitchRadiansPerSecond else {
             isTrackerMoving = false
             return

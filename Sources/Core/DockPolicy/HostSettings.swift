@@ -1,4 +1,5 @@
 public import DockLinks
+public import DockTracking
 
 /// What the host's policy is configured with: the daemon's settings that shape behaviour (the
 /// daemon maps its configuration file and flags onto this).
@@ -9,8 +10,8 @@ public struct HostSettings: Hashable, Sendable {
     public var wakesOnAttach = true
     /// Limits narrower than the dock's own (never wider); nil fields keep the dock's.
     public var limits = LimitRequest()
-    /// How long the dock holds still after losing its subject before it returns to rest.
-    public var restAfter: Duration = .seconds(8)
+    /// What the dock does when its subject is lost, and after how long (home is the rest pose).
+    public var lostBehaviour = LostBehaviour.default
     /// The rest pose's yaw, radians.
     public var restYawRadians = 0.0
     /// The rest pose's pitch, radians.
