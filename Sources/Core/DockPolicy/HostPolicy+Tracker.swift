@@ -14,8 +14,16 @@ extension HostPolicy {
             pendingObservations.sort { $0.captureTime < $1.captureTime }
             for batch in pendingObservations {
                 guard let captured = session.pose(at: batch.captureTime) else { continue }
+                // The field of view the frame was taken with: the client's, at the widest zoom,
+                // narrowed by the zoom the accessory had at capture time.
+                var camera = batch.camera
+                if settings.fieldOfViewFollowsZoom, let zoom = captured.zoomFraction,
+                    let magnification = session.magnification(atZoomFraction: zoom)
+                {
+                    camera = camera.zoomed(by: magnification)
+                }
                 pipeline.observe(
-                    batch.observations, camera: batch.camera, captureTime: batch.captureTime,
+                    batch.observations, camera: camera, captureTime: batch.captureTime,
                     gimbalYawRadians: captured.yawRadians, gimbalPitchRadians: captured.pitchRadians)
             }
             pendingObservations.removeAll(keepingCapacity: true)

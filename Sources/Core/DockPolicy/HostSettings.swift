@@ -12,6 +12,11 @@ public struct HostSettings: Hashable, Sendable {
     public var limits = LimitRequest()
     /// What the dock does when its subject is lost, and after how long (home is the rest pose).
     public var lostBehaviour = LostBehaviour.default
+    /// Whether a frame's field of view follows the zoom the accessory had when it was captured:
+    /// the camera information a client sends with `Track` is taken as the camera's at its widest
+    /// zoom, and narrowed by the magnification the accessory's model or profile gives for the
+    /// zoom in the pose history at the capture time (where the link knows both).
+    public var fieldOfViewFollowsZoom = true
     /// The rest pose's yaw, radians.
     public var restYawRadians = 0.0
     /// The rest pose's pitch, radians.

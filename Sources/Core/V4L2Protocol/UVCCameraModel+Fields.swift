@@ -67,6 +67,14 @@ extension UVCCameraModel {
             return value
         }
 
+        mutating func object(_ key: String) throws(ParseError) -> JSONNode {
+            let node = try member(key)
+            guard case .object = node.value else {
+                throw ParseError(field: field(key), reason: "must be an object, got \(node.kindName)")
+            }
+            return node
+        }
+
         mutating func array(_ key: String) throws(ParseError) -> [JSONNode] {
             let node = try member(key)
             guard case .array(let elements) = node.value else {
@@ -74,6 +82,9 @@ extension UVCCameraModel {
             }
             return elements
         }
+
+        /// Whether the object has the member (without reading it).
+        func has(_ key: String) -> Bool { members.contains { $0.key == key } }
 
         /// Throws for the first member (in the file's order) that no one read.
         func finish() throws(ParseError) {

@@ -232,7 +232,9 @@ public struct Simulation: Sendable {
                 }
             }
         }
-        let (batch, truth) = detector.detect(projections, captureTime: now, camera: camera.setup.information)
+        // The camera app sends the field of view at the widest zoom, as an app that does not
+        // drive the zoom knows it (dockd narrows it by the zoom at capture time).
+        let (batch, truth) = detector.detect(projections, captureTime: now, camera: self.camera.setup.information)
         pendingBatches.append(batch)
         output.truths.append(
             GroundTruthFrame(
