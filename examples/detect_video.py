@@ -10,6 +10,7 @@ socket), so it needs no package beyond the standard library.
     /usr/bin/python3 examples/detect_video.py /usr/share/doc/opencv-doc/examples/data/vtest.avi --out det.txt
     dockctl replay --mot det.txt --out tracks.txt --size 768x576 --fps 10
     /usr/bin/python3 examples/detect_video.py /dev/video0 --faces --track unix:/run/dockd/dockd.sock
+    LD_PRELOAD=$(docksim --preload-library) python3 examples/detect_video.py /tmp/webcam --size 640x360 --track unix:...
 
 With --appearance each person also gets an appearance descriptor, computed with OpenCV alone: a
 hue-saturation histogram (8 x 4 = 32 bins) of the torso — the middle half of the box across, from
@@ -27,6 +28,7 @@ import json
 import math
 import os
 import socket
+import stat
 import sys
 import time
 
@@ -79,15 +81,32 @@ def torso_histogram(hsv, x, y, w, h):
     return [round(float(value) / norm, 4) for value in histogram]
 
 
-def open_source(source):
-    """A VideoCapture for a file, /dev/videoN or a camera index; and whether it is a live camera."""
+def open_source(source, size):
+    """A VideoCapture for a file, a V4L2 device (/dev/videoN, any character device, or a camera
+    index) at `size` when given; and whether it is a live camera."""
     if source.isdigit():
-        return cv2.VideoCapture(int(source), cv2.CAP_V4L2), True
-    if source.startswith("/dev/video"):
-        return cv2.VideoCapture(source, cv2.CAP_V4L2), True
-    if not os.path.exists(source):
+        capture, is_live = cv2.VideoCapture(int(source), cv2.CAP_V4L2), True
+    elif source.startswith("/dev/video") or (os.path.exists(source) and stat.S_ISCHR(os.stat(source).st_mode)):
+        capture, is_live = cv2.VideoCapture(source, cv2.CAP_V4L2), True
+    elif not os.path.exists(source):
         raise SystemExit(f"detect_video: no such file: {source}")
-    return cv2.VideoCapture(source), False
+    else:
+        return cv2.VideoCapture(source), False
+    if size:
+        capture.set(cv2.CAP_PROP_FRAME_WIDTH, size[0])
+        capture.set(cv2.CAP_PROP_FRAME_HEIGHT, size[1])
+    return capture, is_live
+
+
+def frame_size(text):
+    """WIDTHxHEIGHT, for argparse."""
+    try:
+        width, height = (int(part) for part in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"needs WIDTHxHEIGHT, e.g. 640x360, got {text!r}")
+    if width <= 0 or height <= 0:
+        raise argparse.ArgumentTypeError(f"needs a positive size, got {text!r}")
+    return width, height
 
 
 def main():
@@ -98,6 +117,8 @@ def main():
     parser.add_argument("--faces-out", help="write the faces found as MOTChallenge detections here (implies --faces)")
     parser.add_argument("--track", metavar="unix:SOCKET", help="send every frame to dockd with Track")
     parser.add_argument("--fov", type=float, default=60, help="the camera's horizontal field of view, degrees (60)")
+    parser.add_argument("--size", type=frame_size, metavar="WxH",
+                        help="ask a camera for frames of this size (e.g. 640x360; the driver may round it)")
     parser.add_argument("--scale", type=float, default=1.0, help="resize frames by this before detecting (1.0)")
     parser.add_argument("--hog-step", type=float, default=1.2, help="HOG's pyramid step (1.2; 1.05 finds more, slower)")
     parser.add_argument("--appearance", action="store_true",
@@ -108,7 +129,7 @@ def main():
     if args.faces_out:
         args.faces = True
 
-    capture, is_live = open_source(args.source)
+    capture, is_live = open_source(args.source, args.size)
     if not capture.isOpened():
         raise SystemExit(f"detect_video: cannot open {args.source}")
     fps = capture.get(cv2.CAP_PROP_FPS) or 30.0

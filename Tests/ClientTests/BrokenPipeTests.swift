@@ -21,7 +21,7 @@ import Testing
         return mask & (1 << (UInt64(SIGPIPE) - 1)) != 0
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aClientWithSIGPIPEAtItsDefaultSurvivesDockdGoingAwayMidCall() async throws {
         let dockd = StandInDockd()
         // limits with one end given reads the status first (to keep the other end), then sets them.

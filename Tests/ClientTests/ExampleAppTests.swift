@@ -8,7 +8,7 @@ import Testing
 /// examples/FollowMe (the `dockclient-example` program), written against DockClient's
 /// documentation alone, run against `dockd --simulator`: what it prints is what it did.
 @Suite(.serialized, .onAThreadOfItsOwn) struct ExampleAppTests {
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func theExampleConnectsWatchesMovesTracksAndNods() async throws {
         let (dockd, socket) = try ClientProcessTests.startDaemon()
         let example = try ChildProcess("dockclient-example", ["--socket", socket])

@@ -41,19 +41,18 @@ final class StandInDockd {
                 var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
                 let deadline = ContinuousClock.now + .milliseconds(milliseconds)
                 var ready = false
-                while !ready {
-                    let left = ContinuousClock.now.duration(to: deadline) / .milliseconds(1)
-                    guard left > 0 else { break }
+                repeat {  // one look at least, even with no time to wait
+                    let left = max(0, ContinuousClock.now.duration(to: deadline) / .milliseconds(1))
                     ready = poll(&poller, 1, Int32(left.rounded(.up))) == 1
-                }
+                } while !ready && ContinuousClock.now < deadline
                 continuation.resume(returning: ready)
             }.start()
         }
     }
 
-    /// Accepts the client (within 20 s).
+    /// Accepts the client (within 60 s).
     func accept() async {
-        #expect(await Self.readable(listener, within: 20_000), "the client connects")
+        #expect(await Self.readable(listener, within: 60_000), "the client connects")
         connection = Glibc.accept(listener, nil, nil)
         #expect(connection >= 0)
     }
@@ -63,12 +62,12 @@ final class StandInDockd {
         await Self.readable(connection, within: milliseconds)
     }
 
-    /// The next call the client sends (within 20 s).
+    /// The next call the client sends (within 60 s).
     func receive() async throws -> VarlinkCall {
         var message: [UInt8] = []
         var byte: UInt8 = 0
         while true {
-            guard await hasInput(within: 20_000) else {
+            guard await hasInput(within: 60_000) else {
                 Issue.record("no call came")
                 break
             }

@@ -98,8 +98,8 @@ import Testing
         let limits = Self.parameters(try client.call("io.dockd.Dock.SetLimits", ["yaw": ["min": -1, "max": 1], "max_speed": 1]))
         #expect(((limits["limits"] as? [String: Any])?["yaw"] as? [String: Any])?["max"] as? Double == 1)
         #expect(Self.errorName(try client.call("io.dockd.Dock.AcquireControl")) == nil)
-        usleep(150_000)  // a few ticks of the 30 Hz loop: everything above can finish before its first
-        let acquired = Self.parameters(try client.call("io.dockd.Dock.GetStatus"))["status"] as? [String: Any]
+        // The loop's figures once it has ticked: everything above can finish before its first tick.
+        let acquired = try client.dockStatus { (VarlinkTestClient.ticks($0) ?? 0) > 0 }.status
         #expect((acquired?["controller"] as? [String: Any])?["acquired"] as? Bool == true)
         let loop = try #require(acquired?["loop"] as? [String: Any])
         #expect((loop["ticks"] as? Int ?? 0) > 0 && loop["missed"] is Int, "\(loop)")
@@ -214,7 +214,7 @@ import Testing
             (#"{"method":"io.dockd.Dock.SelectSubjectAt","parameters":{"point":{"x":0.5,"y":-1e999}}}"#, "point.y"),
         ] {
             huge.sendRaw(Array(text.utf8) + [0])
-            let reply = huge.receive(timeoutSeconds: 5)
+            let reply = huge.receive()
             #expect(Self.errorName(reply) == "io.dockd.Dock.InvalidParameter", "\(text)")
             #expect(Self.parameters(reply)["parameter"] as? String == path)
             #expect(Self.parameters(reply)["reason"] as? String == "must be finite")
@@ -227,7 +227,7 @@ import Testing
 
         let oversize = try daemon.client()
         oversize.sendRaw([UInt8](repeating: 0x20, count: 70_000))
-        let refused = oversize.receive(timeoutSeconds: 5)
+        let refused = oversize.receive()
         #expect(Self.errorName(refused) == "io.dockd.Dock.InvalidParameter")
         #expect(oversize.isClosedByServer(), "then the connection is closed")
 
@@ -238,8 +238,8 @@ import Testing
         crowd.removeAll()
         // The crowd's connections close asynchronously; until they have, new ones may be turned away.
         var answered = false
-        let deadline = Date().addingTimeInterval(10)
-        while !answered, Date() < deadline {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !answered, ContinuousClock.now < deadline {
             let after = try daemon.client()
             answered = Self.parameters(try after.call("io.dockd.Dock.GetStatus"))["status"] != nil
         }
@@ -333,7 +333,10 @@ extension APITests {
         #expect(try dockd.finish().status == 0)
     }
 
-    @Test func aControllingClientThatVanishesStopsTheDockWithin100Milliseconds() throws {
+    /// The stop comes after the client went away; how soon is a real-time figure, held in virtual
+    /// time here (`DaemonLoopTests`: the stop is sent on the loop's turn that hears the hang-up)
+    /// and measured from the dock's side by `scripts/check-visca`, `check-pelco-d` and `check-uvc`.
+    @Test func aControllingClientThatVanishesStopsTheDock() throws {
         let daemon = try Daemon()
         let watcher = try daemon.client()
         try watcher.send("io.dockd.Dock.Watch", more: true)
@@ -347,8 +350,7 @@ extension APITests {
         let closedAt = Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
         controller = nil
         let (stoppedAt, seen) = Self.stopEvent(on: watcher, after: closedAt)
-        let delay = try #require(stoppedAt, "events after the client went away: \(seen.prefix(12))") - closedAt
-        #expect(delay <= 0.1, "stop sent \(delay) s after the controlling client went away")
+        #expect(stoppedAt != nil, "a stop after the client went away: \(seen.prefix(12))")
         try daemon.stop()
     }
 }
@@ -363,7 +365,12 @@ extension APITests {
             try client.send(index % 2 == 0 ? "io.dockd.Dock.GetStatus" : "io.dockd.Dock.Watch", more: index % 2 == 1)
             // The client goes away at once (deinit closes its socket).
         }
-        usleep(300_000)
+        // dockd logs each client's end once it is done with it (it wrote what it owed or met the
+        // broken pipe): two hundred of those lines, and it carried on. A dockd killed by SIGPIPE
+        // ends its standard error, and the wait ends there.
+        var ended = 0
+        while ended < 200, daemon.process.waitForErrorLine(containing: " disconnected") != nil { ended += 1 }
+        #expect(ended == 200, "clients seen to go: \(ended); \(daemon.process.errorLines.suffix(4))")
         #expect(daemon.process.process.isRunning, "dockd is still running")
         let status = Self.parameters(try daemon.client().call("io.dockd.Dock.GetStatus"))["status"] as? [String: Any]
         #expect(status?["state"] as? String == "ready")
@@ -372,7 +379,9 @@ extension APITests {
 }
 
 extension APITests {
-    @Test func aControllingClientProcessKilledWithSigkillStopsTheDockWithin100Milliseconds() throws {
+    /// As above, the client a process of its own; how soon the stop comes is the check scripts'
+    /// (`scripts/check-visca` and the others kill a client with `kill -9` and time the stop).
+    @Test func aControllingClientProcessKilledWithSigkillStopsTheDock() throws {
         let daemon = try Daemon()
         let watcher = try daemon.client()
         try watcher.send("io.dockd.Dock.Watch", more: true)
@@ -405,8 +414,7 @@ extension APITests {
         let killedAt = Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
         kill(client.processIdentifier, SIGKILL)
         let (stoppedAt, seen) = Self.stopEvent(on: watcher, after: killedAt)
-        let delay = try #require(stoppedAt, "events after the kill: \(seen.prefix(12))") - killedAt
-        #expect(delay <= 0.1, "stop sent \(delay) s after the controlling process was killed")
+        #expect(stoppedAt != nil, "a stop after the kill: \(seen.prefix(12))")
         try daemon.stop()
     }
 }
@@ -417,18 +425,17 @@ extension APITests {
     @Test func aWaitingCallDoesNotHoldUpTheConnection() throws {
         let daemon = try Daemon()
         let client = try daemon.client()
-        let start = Date()
+        // The Stop is read while the move waits: had the waiting call held the connection up, the
+        // Stop would have been read only once the 3 s move was over, and the move would have
+        // ended reached, not stopped.
         try client.send("io.dockd.Dock.SetOrientation", ["yaw": 1.5, "pitch": 0, "duration": 3, "wait": true])
-        usleep(200_000)
         try client.send("io.dockd.Dock.Stop")
         let moved = try #require(client.receive(), "the move's answer")
         let stopped = try #require(client.receive(), "then the stop's")
-        let elapsed = Date().timeIntervalSince(start)
         let ended = (Self.parameters(moved)["result"] as? [String: Any])?["ended"] as? [String: Any]
         #expect(ended?["how"] as? String == "stopped", "the stop ended the move: \(moved)")
         #expect(ended?["by_client"] is Int)
         #expect(Self.errorName(stopped) == nil)
-        #expect(elapsed < 2, "both answered long before the 3 s move would have ended: \(elapsed) s")
         try daemon.stop()
     }
 
@@ -441,14 +448,23 @@ extension APITests {
         var holder: VarlinkTestClient? = try daemon.client()
         #expect(Self.errorName(try holder?.call("io.dockd.Dock.AcquireControl")) == nil)
         try holder?.send("io.dockd.Dock.SetVelocity", ["yaw": 0.8, "pitch": 0, "duration": 30, "wait": true])
-        usleep(300_000)
+        // The velocity under way, as the watcher sees it: the call is waiting for its end.
+        var turning = false
+        for _ in 0..<100 {
+            guard let event = Self.parameters(watcher.receive())["event"] as? [String: Any] else { break }
+            let status = event["status"] as? [String: Any]
+            if status?["motion"] as? String == "velocity", (status?["controller"] as? [String: Any])?["kind"] as? String == "client" {
+                turning = true
+                break
+            }
+        }
+        #expect(turning, "the holder's velocity under way")
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         let closedAt = Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
         holder = nil
         let (stoppedAt, seen) = Self.stopEvent(on: watcher, after: closedAt)
-        let delay = try #require(stoppedAt, "events after the holder went away: \(seen.prefix(12))") - closedAt
-        #expect(delay <= 0.1, "stop sent \(delay) s after the holder went away, its SetVelocity still waiting")
+        #expect(stoppedAt != nil, "a stop after the holder went away, its SetVelocity still waiting: \(seen.prefix(12))")
         try daemon.stop()
     }
 }

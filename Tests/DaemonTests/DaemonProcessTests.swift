@@ -40,7 +40,7 @@ import Testing
     /// lines read. (Heartbeats keep the trace going, so without its own deadline a line that
     /// never comes would hold the test for ever.)
     func readTrace(
-        _ docksim: ChildProcess, seconds: Double = 30, until done: (TraceLine) -> Bool,
+        _ docksim: ChildProcess, seconds: Double = 60, until done: (TraceLine) -> Bool,
         sourceLocation: SourceLocation = #_sourceLocation
     ) -> [TraceLine] {
         var lines: [TraceLine] = []
@@ -89,7 +89,7 @@ import Testing
         // seen as "motors moving" only once docksim has said "still" (a dockd that attached
         // sooner played its whole wake with the trace saying nothing, and the test waited).
         if !afterTerm.contains(where: { $0.text.contains("motors still") }) {
-            _ = readTrace(docksim, seconds: 5) { $0.text.contains("motors still") }
+            _ = readTrace(docksim) { $0.text.contains("motors still") }
         }
 
         // A new dockd re-attaches; kill -9 during wake leaves the dock to its failsafe.

@@ -3,6 +3,7 @@ import DockProtocol
 import DockSimulator
 import DockSystem
 import Foundation
+import Glibc
 import Synchronization
 
 /// The log lines a test's daemon writes.
@@ -105,13 +106,37 @@ final class PairedClient {
         return replies
     }
 
-    /// Whether the daemon has closed its end.
-    var isClosedByServer: Bool { (try? descriptor.read(maximumCount: 1)) == .hangUp }
+    /// Whether the daemon has closed its end: waits for the end of the stream, keeping what
+    /// arrives before it for ``replies()``, and gives up after `timeoutSeconds` of real time.
+    ///
+    /// The daemon closes its end at once, on the virtual loop; but until a child process that
+    /// another test of this process is spawning has reached `exec`, that child holds a copy of the
+    /// daemon's descriptor (close-on-exec closes it only then), and the socket stays open. A CPU
+    /// hog stretches that moment; a single look after the close found it open.
+    func isClosedByServer(timeoutSeconds: Double = 30) -> Bool {
+        let deadline = ContinuousClock.now + .milliseconds(Int(timeoutSeconds * 1000))
+        while !isClosed {
+            switch try? descriptor.read(maximumCount: 65_536) {
+            case .bytes(let bytes)?: pending += bytes
+            case .hangUp?: return true
+            case .wouldBlock?, nil:
+                let remaining = deadline - ContinuousClock.now
+                guard remaining > .zero else { return false }
+                var entry = pollfd(fd: descriptor.rawValue, events: Int16(POLLIN), revents: 0)
+                _ = poll(&entry, 1, Int32(remaining / .milliseconds(1)) + 1)
+            }
+        }
+        return false
+    }
 
-    /// The client vanishes (its process killed: the socket closes).
+    /// The client vanishes (its process killed: the socket closes). Shut down before it is
+    /// closed, so that the daemon hears the hang-up now even while a child process that another
+    /// test is spawning holds a copy of this descriptor until its `exec` (the end of a killed
+    /// process's socket does not wait for that).
     func close() {
         guard !isClosed else { return }
         isClosed = true
+        _ = shutdown(descriptor.rawValue, Int32(SHUT_RDWR))
         descriptor.close()
     }
 

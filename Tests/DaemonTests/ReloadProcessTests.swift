@@ -10,32 +10,19 @@ import Testing
         "\(ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp")/\(name)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     }
 
-    /// `tracking` as GetStatus reports it.
-    func isTracking(_ client: VarlinkTestClient) throws -> Bool? {
-        let reply = try #require(try client.call("io.dockd.Dock.GetStatus"))
-        return ((reply["parameters"] as? [String: Any])?["status"] as? [String: Any])?["tracking"] as? Bool
-    }
-
     /// `tracking` once the status shows `expected` (the status may be refreshed at the control
-    /// loop's next tick), or what it still shows after five seconds.
+    /// loop's next tick), or what it still shows after 60 s.
     func tracking(settlingTo expected: Bool, _ client: VarlinkTestClient) throws -> Bool? {
-        let deadline = Date().addingTimeInterval(5)
-        var value = try isTracking(client)
-        while value != expected, Date() < deadline {
-            usleep(20_000)
-            value = try isTracking(client)
-        }
-        return value
+        let (status, seen) = try client.dockStatus { $0["tracking"] as? Bool == expected }
+        return (status ?? seen.last)?["tracking"] as? Bool
     }
 
-    /// Whether `tracking` shows `expected` throughout half a second (some fifteen ticks).
+    /// Whether `tracking` shows `expected` in every status of the control loop's next fifteen
+    /// ticks: they come after the refusal's log line was read, so a setting the refused file had
+    /// applied after all would show in them.
     func tracking(staying expected: Bool, _ client: VarlinkTestClient) throws -> Bool {
-        let deadline = Date().addingTimeInterval(0.5)
-        while Date() < deadline {
-            guard try isTracking(client) == expected else { return false }
-            usleep(20_000)
-        }
-        return true
+        let statuses = try client.dockStatuses(throughTicks: 15)
+        return !statuses.isEmpty && statuses.allSatisfy { $0["tracking"] as? Bool == expected }
     }
 
     @Test func sighupAppliesAGoodFileAndKeepsTheSettingsWhenTheFileIsBadOrGone() throws {

@@ -25,6 +25,19 @@ import Testing
         #expect(plain.cameraSocketPath == nil && plain.plotPath == nil, "without them nothing changes")
     }
 
+    @Test func scoreOnlyNeedsTheCameraApp() throws {
+        guard case .run(let options) = try Options.parse(["--pty", "/tmp/d", "--camera", "unix:/tmp/s", "--score-only"]) else {
+            Issue.record("expected options")
+            return
+        }
+        #expect(options.isScoreOnly)
+        guard case .run(let plain) = try Options.parse(["--pty", "/tmp/d", "--camera", "unix:/tmp/s"]) else { return }
+        #expect(!plain.isScoreOnly, "the camera app sends the simulator's boxes unless told not to")
+        #expect(throws: Options.UsageError(message: "--score-only follows dockd's primary subject: add --camera unix:SOCKET")) {
+            try Options.parse(["--pty", "/tmp/d", "--score-only"])
+        }
+    }
+
     @Test(arguments: ["bogus", "unix:", "/run/dockd/dockd.sock", "tcp:localhost:1"])
     func aCameraThatIsNotAUnixSocketIsAUsageError(value: String) {
         #expect(
@@ -100,7 +113,7 @@ import Testing
     // the test pool, which other suites' async tests need.
 
     /// Waits until `path` exists (docksim makes the link once its pty is open).
-    func waitForPath(_ path: String, timeoutSeconds: Double = 20) async throws -> Bool {
+    func waitForPath(_ path: String, timeoutSeconds: Double = 60) async throws -> Bool {
         let deadline = Date().addingTimeInterval(timeoutSeconds)
         while Date() < deadline {
             if access(path, F_OK) == 0 { return true }

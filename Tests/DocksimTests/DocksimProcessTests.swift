@@ -32,11 +32,12 @@ import Testing
         }
 
         /// Reads frames until `done` returns true for one, or `limit` frames have come, or the
-        /// line has been idle for two seconds; returns every frame read.
+        /// line has been idle for 30 s (the dock sends telemetry all the while: only a dock gone
+        /// quiet gets there); returns every frame read.
         mutating func read(limit: Int = 10_000, until done: (Frame) -> Bool) throws -> [Frame] {
             var frames: [Frame] = []
             while frames.count < limit {
-                guard try !Poll.waitForReading([port], timeout: .seconds(2)).isEmpty else { return frames }
+                guard try !Poll.waitForReading([port], timeout: .seconds(30)).isEmpty else { return frames }
                 guard case .bytes(let bytes) = try port.read() else { return frames }
                 for case .success(let frame) in decoder.decode(bytes) {
                     frames.append(frame)

@@ -51,7 +51,7 @@ public final class ChildProcess {
 
     /// Reads standard error until a line containing `text` arrives; returns that line, or nil
     /// when the stream ends or `timeoutSeconds` pass first (so a test fails rather than hangs).
-    public func waitForErrorLine(containing text: String, timeoutSeconds: Double = 20) -> String? {
+    public func waitForErrorLine(containing text: String, timeoutSeconds: Double = 60) -> String? {
         let deadline = Date().addingTimeInterval(timeoutSeconds)
         while let line = Self.nextLine(error.fileHandleForReading.fileDescriptor, &pendingError, deadline) {
             errorLines.append(line)
@@ -61,7 +61,7 @@ public final class ChildProcess {
     }
 
     /// Reads standard output until a whole line arrives; nil at its end or after `timeoutSeconds`.
-    public func waitForOutputLine(timeoutSeconds: Double = 20) -> String? {
+    public func waitForOutputLine(timeoutSeconds: Double = 60) -> String? {
         Self.nextLine(output.fileHandleForReading.fileDescriptor, &pendingOutput, Date().addingTimeInterval(timeoutSeconds))
     }
 

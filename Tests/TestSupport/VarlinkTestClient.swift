@@ -32,7 +32,13 @@ public final class VarlinkTestClient {
         }
     }
 
-    deinit { close(descriptor) }
+    /// The client vanishes, as a killed process's socket closes: shut down first, so that the
+    /// server hears the hang-up now even while a child that another test of this process is
+    /// spawning holds a copy of the descriptor (until its `exec` closes it).
+    deinit {
+        shutdown(descriptor, Int32(SHUT_RDWR))
+        close(descriptor)
+    }
 
     /// Sends raw bytes.
     public func sendRaw(_ bytes: [UInt8]) {
@@ -49,8 +55,9 @@ public final class VarlinkTestClient {
         sendRaw(Array(try JSONSerialization.data(withJSONObject: call)) + [0])
     }
 
-    /// Reads the next reply; nil on end of stream or after `timeoutSeconds`.
-    public func receive(timeoutSeconds: Double = 10) -> [String: Any]? {
+    /// Reads the next reply; nil on end of stream or after `timeoutSeconds` (a deadline for a
+    /// reply that never comes, which a loaded machine's slowness alone does not reach).
+    public func receive(timeoutSeconds: Double = 30) -> [String: Any]? {
         let deadline = Date().addingTimeInterval(timeoutSeconds)
         while true {
             if let end = pending.firstIndex(of: 0) {
@@ -76,7 +83,7 @@ public final class VarlinkTestClient {
     }
 
     /// Whether the server closed the connection (reads end of stream within `timeoutSeconds`).
-    public func isClosedByServer(timeoutSeconds: Double = 5) -> Bool {
+    public func isClosedByServer(timeoutSeconds: Double = 30) -> Bool {
         let deadline = Date().addingTimeInterval(timeoutSeconds)
         while deadline.timeIntervalSinceNow > 0 {
             var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)

@@ -28,7 +28,7 @@ import Testing
 
     func webcam(_ device: String) throws -> ChildProcess {
         let docksim = try ChildProcess("docksim", ["--protocol", "uvc", "--v4l2", device, "--quiet"])
-        #expect(Self.waitUntil(10) { access(device, F_OK) == 0 }, "the emulated webcam's socket")
+        #expect(Self.waitUntil(60) { access(device, F_OK) == 0 }, "the emulated webcam's socket")
         return docksim
     }
 
@@ -93,7 +93,7 @@ import Testing
             if docksim.process.isRunning { docksim.signal(SIGKILL) }
             unlink(device)
         }
-        #expect(Self.waitUntil(10) { access(device, F_OK) == 0 }, "the emulated webcam's socket")
+        #expect(Self.waitUntil(60) { access(device, F_OK) == 0 }, "the emulated webcam's socket")
         let vision = try ChildProcess(
             "dockd-vision",
             ["--config", "", "--device", device, "--socket", base + ".sock", "--format", "mjpeg", "--log-level", "debug"],
@@ -118,11 +118,75 @@ import Testing
         _ = try docksim.finish()
     }
 
+    @Test func aFormatItCannotDecodeIsNamedAndItKeepsTrying() throws {
+        // The emulated webcam offers only H.264: the service names the formats it was offered and
+        // opens the camera again every second, still running.
+        let base = Self.temporaryBase()
+        let device = base + ".video"
+        let docksim = try ChildProcess("docksim", ["--protocol", "uvc", "--v4l2", device, "--undecodable-format", "--quiet"])
+        defer {
+            if docksim.process.isRunning { docksim.signal(SIGKILL) }
+            unlink(device)
+        }
+        #expect(Self.waitUntil(10) { access(device, F_OK) == 0 }, "the emulated webcam's socket")
+        let vision = try ChildProcess(
+            "dockd-vision", ["--config", "", "--device", device, "--socket", base + ".sock"],
+            environment: ["LD_PRELOAD": try Self.preloadLibrary()])
+        #expect(
+            vision.waitForErrorLine(containing: "unsupported format: the camera offers H264, none of YUYV, NV12, MJPG") != nil,
+            "\(vision.errorLines)")
+        #expect(vision.errorLines.joined().contains("again every"), "it says it retries: \(vision.errorLines)")
+        // Still there and answering: a SIGHUP is taken (and ignored) after the refusal.
+        vision.signal(SIGHUP)
+        #expect(vision.waitForErrorLine(containing: "SIGHUP ignored") != nil, "\(vision.errorLines)")
+        #expect(vision.process.isRunning, "it carries on: \(vision.errorLines)")
+        vision.signal(SIGTERM)
+        #expect(try vision.finish().status == 0)
+        docksim.signal(SIGTERM)
+        _ = try docksim.finish()
+    }
+
+    @Test func aTimestampFromAnotherClockIsNamedAndTheDequeueTimeSent() throws {
+        // The emulated webcam stamps its buffers with CLOCK_REALTIME, flagged with no clock: the
+        // service names it once and goes on streaming, each frame sent at its dequeue time.
+        let base = Self.temporaryBase()
+        let device = base + ".video"
+        let docksim = try ChildProcess("docksim", ["--protocol", "uvc", "--v4l2", device, "--other-clock", "--quiet"])
+        defer {
+            if docksim.process.isRunning { docksim.signal(SIGKILL) }
+            unlink(device)
+        }
+        #expect(Self.waitUntil(10) { access(device, F_OK) == 0 }, "the emulated webcam's socket")
+        let vision = try ChildProcess(
+            "dockd-vision", ["--config", "", "--device", device, "--socket", base + ".sock", "--log-level", "debug"],
+            environment: ["LD_PRELOAD": try Self.preloadLibrary()])
+        #expect(vision.waitForErrorLine(containing: "streaming \(device): 640x360 YUYV") != nil, "\(vision.errorLines)")
+        #expect(
+            vision.waitForErrorLine(
+                containing: "capture time from another clock: the buffer's timestamp flags are 0x0, not CLOCK_MONOTONIC's 0x2000") != nil,
+            "\(vision.errorLines)")
+        // It goes on: the status line counts the frames taken.
+        let deadline = Date().addingTimeInterval(30)
+        var frames = 0
+        while frames < 30, Date() < deadline, let line = vision.waitForErrorLine(containing: " frames (", timeoutSeconds: 30) {
+            frames = Int(line.components(separatedBy: "debug: ").last?.split(separator: " ").first ?? "") ?? 0
+        }
+        #expect(frames >= 30, "\(vision.errorLines)")
+        #expect(vision.errorLines.filter { $0.contains("another clock") }.count == 1, "said once: \(vision.errorLines)")
+        vision.signal(SIGTERM)
+        #expect(try vision.finish().status == 0)
+        docksim.signal(SIGTERM)
+        _ = try docksim.finish()
+    }
+
     @Test func aMissingModelAndAMissingCameraAreNamedAndItCarriesOn() throws {
         let base = Self.temporaryBase()
         let vision = try ChildProcess(
             "dockd-vision",
-            ["--config", "", "--device", base + ".video", "--socket", base + ".sock", "--faces", "yunet", "--face-model", base + ".onnx"])
+            ["--config", "", "--device", base + ".video", "--socket", base + ".sock", "--faces", "yunet", "--face-model", base + ".onnx"],
+            environment: ["DOCKD_VISION_LATENCY_LOG": base + ".missing/latency.txt"])
+        let latencyLine = vision.waitForErrorLine(containing: "latency log: cannot open \(base).missing/latency.txt")
+        #expect(latencyLine?.contains("No such file or directory; not written") == true, "\(vision.errorLines)")
         #expect(
             vision.waitForErrorLine(containing: "model missing: \(base).onnx: No such file or directory; carrying on without faces") != nil,
             "\(vision.errorLines)")

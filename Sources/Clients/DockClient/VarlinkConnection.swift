@@ -178,6 +178,10 @@ public final class VarlinkConnection: Sendable {
         }
     }
 
+    /// How many calls are held back, waiting for a stream's first reply (for the tests: that a
+    /// call was made and held back is then an event to wait for, not a pause to sit out).
+    var heldBackCount: Int { shared.routing.withLock { $0.heldBack.count } }
+
     /// Sends `call` and returns its reply's parameters as they came (for `--json`, which prints
     /// them); ``call(_:accessory:)`` reads them into values.
     public func send(_ call: VarlinkCall) async throws(DockClientError) -> [String: JSONValue] {

@@ -86,7 +86,7 @@ public enum VisionOptions {
     public static let bodyScale = Option(
         "--body-scale", .number(NumberRange(0.25...2)), placeholder: "FACTOR",
         help: "the frame is scaled by this before people are searched for: HOG finds people of 100 / FACTOR pixels and taller",
-        defaultText: "0.5")
+        defaultText: "1")
     /// The smallest face.
     public static let faceMinimum = Option(
         "--face-min-px", .wholeNumber(8...1000), placeholder: "PIXELS",

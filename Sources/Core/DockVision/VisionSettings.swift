@@ -40,7 +40,7 @@ public struct VisionSettings: Hashable, Sendable {
     /// The scale faces are searched at.
     public var faceScale = 0.5
     /// The scale people are searched at.
-    public var bodyScale = 0.5
+    public var bodyScale = 1.0
     /// The smallest face, pixels at the detection width.
     public var faceMinimumPixels = 24
     /// Whether people's colour histograms are sent.

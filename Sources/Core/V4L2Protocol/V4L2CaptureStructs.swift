@@ -41,6 +41,8 @@ public enum V4L2Capture {
     public static let mjpeg = fourCC("MJPG")
     /// `V4L2_PIX_FMT_NV12`: planar 4:2:0 (a format the emulated camera does not offer).
     public static let nv12 = fourCC("NV12")
+    /// `V4L2_PIX_FMT_H264`: an H.264 stream (what no decoder of ours reads).
+    public static let h264 = fourCC("H264")
 }
 
 /// `V4L2_BUF_FLAG_*`: a buffer's state and how its timestamp was taken.

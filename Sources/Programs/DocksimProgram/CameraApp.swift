@@ -17,9 +17,15 @@ import Synchronization
 /// ones are dropped, since dockd keeps only two seconds of poses to fuse them with), the follower
 /// polls the status. When dockd cannot be reached, both retry quietly every `retryInterval`;
 /// the first failure of each outage is logged, and so is each connection.
+///
+/// Scoring only (`sendsBoxes` false, `docksim --score-only`), it sends no boxes: another detector
+/// feeds dockd from the webcam's picture. The follower then sets dockd up (tracking on, framing
+/// `center`) on each connection it makes, and the run is scored as any other.
 final class CameraApp: Sendable {
     /// dockd's control socket.
     let socketPath: String
+    /// Whether the detector's batches are sent with `Track` (false: another detector sends boxes).
+    let sendsBoxes: Bool
     /// Batches waiting for the feed at most; a second at 30 frames a second.
     static let queueCapacity = 32
     /// How long to wait before connecting again after a failure.
@@ -49,8 +55,9 @@ final class CameraApp: Sendable {
     private let log: @Sendable (String) -> Void
 
     /// Starts playing the camera app against dockd's socket at `socketPath`.
-    init(socketPath: String, log: @escaping @Sendable (String) -> Void) {
+    init(socketPath: String, sendsBoxes: Bool = true, log: @escaping @Sendable (String) -> Void) {
         self.socketPath = socketPath
+        self.sendsBoxes = sendsBoxes
         self.log = log
         let (deliveries, queue) = AsyncStream.makeStream(of: Delivery.self, bufferingPolicy: .bufferingNewest(Self.queueCapacity))
         self.queue = queue
@@ -137,7 +144,9 @@ final class CameraApp: Sendable {
                 }
                 return !state.hasConnected
             }
-            log("camera app: \(isFirst ? "connected to" : "back with") dockd at \(socketPath): tracking on, framing center")
+            log(
+                "camera app: \(isFirst ? "connected to" : "back with") dockd at \(socketPath): tracking on, framing center"
+                    + (sendsBoxes ? "" : " (scoring only: another detector sends the boxes)"))
             return connection
         } catch {
             outage("\(error)")
@@ -166,7 +175,7 @@ final class CameraApp: Sendable {
         let clock = ContinuousClock()
         var next = clock.now
         while !Task.isCancelled {
-            if connection == nil { connection = try? VarlinkConnection(path: socketPath) }
+            if connection == nil { connection = sendsBoxes ? try? VarlinkConnection(path: socketPath) : await connect() }
             if let current = connection {
                 do {
                     let status = try await current.status()

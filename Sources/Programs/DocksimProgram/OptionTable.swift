@@ -79,6 +79,13 @@ enum OptionTable {
             batch with Track when the detector delivers it, and follow dockd's primary subject (GetStatus at 10 Hz) \
             for the report's primary_id_switches and the plot
             """)
+    static let scoreOnly = Option(
+        "--score-only",
+        help: """
+            with --camera: send no boxes; another detector feeds dockd (dockd-vision, examples/detect_video.py, on \
+            the webcam's picture). docksim still turns system tracking on with framing "center" and follows dockd's \
+            primary subject, and the report scores it against the simulator's own subject positions as usual
+            """)
     static let footage = Option(
         "--footage", .file, placeholder: "DIR",
         help: """
@@ -110,6 +117,6 @@ enum OptionTable {
 
     static let all = [
         pty, accessoryProtocol, profile, address, positionQueries, udp, udpRaw, tcp, v4l2, model, footage, frameLog,
-        corruptMJPEG, scenario, report, plot, camera, seed, trace, quiet, help, version,
+        corruptMJPEG, scenario, report, plot, camera, scoreOnly, seed, trace, quiet, help, version,
     ]
 }

@@ -34,6 +34,9 @@ struct Options: Equatable {
     var plotPath: String?
     /// dockd's control socket, when docksim plays the camera app over its API.
     var cameraSocketPath: String?
+    /// With `--score-only`: the camera app sends no boxes (another detector feeds dockd); it only
+    /// sets dockd up and follows its primary subject.
+    var isScoreOnly = false
     /// A seed replacing the scenario's.
     var seed: UInt64?
     /// Fewer messages on standard error.
@@ -66,7 +69,7 @@ struct Options: Equatable {
     }
 
     static let usage =
-        "usage: docksim (--pty PATH | --udp HOST:PORT | --tcp HOST:PORT | --v4l2 PATH) [--protocol dock-serial|visca|uvc|pelco-d] [--profile NAME] [--address N] [--position-queries] [--model NAME|FILE] [--scenario FILE] [--report FILE] [--plot FILE.svg] [--camera unix:SOCKET] [--seed N] [--trace] [--quiet]"
+        "usage: docksim (--pty PATH | --udp HOST:PORT | --tcp HOST:PORT | --v4l2 PATH) [--protocol dock-serial|visca|uvc|pelco-d] [--profile NAME] [--address N] [--position-queries] [--model NAME|FILE] [--scenario FILE] [--report FILE] [--plot FILE.svg] [--camera unix:SOCKET [--score-only]] [--seed N] [--trace] [--quiet]"
 
     static var help: String {
         """
@@ -82,12 +85,14 @@ struct Options: Equatable {
 
         An emulated UVC PTZ webcam (Protocol/uvc.md) with no scenario (no room, no camera app):
           docksim --protocol uvc --v4l2 PATH [--model NAME|FILE] [--eio CONTROL]... [--footage DIR]
-                  [--frame-log FILE] [--corrupt-mjpeg N] [--quiet]
+                  [--frame-log FILE] [--corrupt-mjpeg N] [--undecodable-format] [--other-clock] [--quiet]
                             serve it on a Unix socket at PATH, answering from the model
                             (Protocol/uvc/NAME.json: generic, obsbot-tiny, insta360-link,
                             logitech-c920); --eio makes a control fail with EIO. Run programs with
                             LD_PRELOAD=$(docksim --preload-library) to see PATH as a V4L2 device;
                             it streams video of the built-in scene (YUYV, MJPEG).
+                            --undecodable-format offers only H.264 instead, --other-clock stamps
+                            buffers with CLOCK_REALTIME and flags no clock (bad input for a program).
           docksim --preload-library
                             print the preload library's absolute path
           docksim --make-footage DIR [--video FILE] [--quiet]
@@ -150,6 +155,10 @@ struct Options: Equatable {
                         + "(e.g. unix:/run/dockd/dockd.sock), got '\(text)'")
             }
             options.cameraSocketPath = String(text.dropFirst("unix:".count))
+        }
+        options.isScoreOnly = parsed.flag(T.scoreOnly)
+        if options.isScoreOnly, options.cameraSocketPath == nil {
+            throw UsageError(message: "--score-only follows dockd's primary subject: add --camera unix:SOCKET")
         }
         if let text = parsed.text(T.seed) {
             guard let seed = UInt64(text) else { throw UsageError(message: "--seed needs a whole number, got '\(text)'") }

@@ -119,6 +119,13 @@ struct RealTimeRun {
             }
             let now = min(MonotonicClock.now() - start, simulation.scenario.duration)
             var output = SimulationOutput()
+            // The webcam's frame due by now first, drawn as the world was at its capture time (its
+            // timestamp): the pose then, not when this loop came round to it.
+            if let webcam, let due = simulation.uvc?.video.nextFrameDue, due <= now, let period = simulation.uvc?.video.frameInterval {
+                let frameTime = due + period * Int((now - due) / period)
+                output.append(simulation.advance(to: frameTime))
+                webcam.makeFrames(&simulation, now: frameTime)
+            }
             for chunk in try received(ready) {
                 output.append(simulation.advance(to: now))
                 traceHost(chunk)
@@ -206,7 +213,7 @@ struct RealTimeRun {
             wasStill.toggle()
             trace("t=\(seconds(simulation.now)) motors \(wasStill ? "still" : "moving")")
         }
-        if let cameraApp {
+        if let cameraApp, cameraApp.sendsBoxes {
             for batch in output.batches { cameraApp.deliver(batch, hostCaptureTime: origin + batch.captureTime) }
         }
         let tracker = cameraApp?.trackerPrimary ?? .unknown

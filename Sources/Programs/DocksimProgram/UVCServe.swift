@@ -10,16 +10,23 @@ import V4L2Protocol
 /// webcam on a Unix socket at PATH, which the preload library (`docksim --preload-library`)
 /// presents to any program as a V4L2 device; each framed ioctl (`Protocol/uvc.md` §3) is
 /// answered by a `UVCCamera` of the model, on the wall clock. Each accepted `S_EXT_CTRLS` is
-/// logged with its `CLOCK_MONOTONIC` time, so a check can time what reached the camera. Its video
+/// logged with its `CLOCK_MONOTONIC` time, so a check can time what reached the camera, and each
+/// event subscription, so a check can wait for it before the change it should hear. Its video
 /// shows the built-in scene (a person standing 3 m ahead) drawn from `--footage DIR` or the test
 /// pattern. And `docksim --preload-library`: the library's absolute path.
 enum UVCServe {
     static let usage =
         "usage: docksim --protocol uvc --v4l2 PATH [--model NAME|FILE] [--eio CONTROL]... [--footage DIR] [--frame-log FILE] "
-        + "[--corrupt-mjpeg N] [--quiet] | docksim --preload-library"
+        + "[--corrupt-mjpeg N] [--undecodable-format] [--other-clock] [--quiet] | docksim --preload-library"
 
     /// `--eio CONTROL`, which may be given more than once: the control's writes fail with EIO.
     static let eio = Option("--eio", .text, placeholder: "CONTROL", help: "make writes of this control fail with EIO (repeatable)")
+    /// `--undecodable-format`: the webcam offers H.264 only.
+    static let undecodableFormat = Option(
+        "--undecodable-format", help: "offer only an H.264 stream, a format a program may not decode")
+    /// `--other-clock`: buffers stamped on CLOCK_REALTIME, the flags naming no clock.
+    static let otherClock = Option(
+        "--other-clock", help: "stamp buffers with CLOCK_REALTIME, their flags without V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC")
 
     /// Runs the UVC camera when the arguments ask for it; nil when they are another mode's.
     static func runIfAsked(_ arguments: [String]) -> Int32? {
@@ -40,6 +47,7 @@ enum UVCServe {
                 options: [
                     OptionTable.accessoryProtocol, OptionTable.v4l2, OptionTable.model,
                     OptionTable.quiet, eio, OptionTable.footage, OptionTable.frameLog, OptionTable.corruptMJPEG,
+                    undecodableFormat, otherClock,
                 ])
         } catch {
             printError("docksim: \(error.message) (for --protocol uvc without a scenario)\n\(usage)")
@@ -72,8 +80,9 @@ enum UVCServe {
             printError("docksim: \(error.message)\n\(usage)")
             return 64
         }
+        let quirks = VideoQuirks(isUndecodable: parsed.flag(undecodableFormat), isOnOtherClock: parsed.flag(otherClock))
         do {
-            return try serve(model: model, path: path, failing: failing, video: video, isQuiet: isQuiet)
+            return try serve(model: model, path: path, failing: failing, video: video, quirks: quirks, isQuiet: isQuiet)
         } catch {
             printError("docksim: \(error)")
             return 1
@@ -103,8 +112,15 @@ enum UVCServe {
         return directory + "/libdockd-uvc-preload.so"
     }
 
-    private static func serve(model: UVCCameraModel, path: String, failing: Set<UInt32>, video: VideoOptions, isQuiet: Bool) throws -> Int32
-    {
+    /// What is wrong with the webcam's video on purpose (`--undecodable-format`, `--other-clock`).
+    struct VideoQuirks {
+        var isUndecodable = false
+        var isOnOtherClock = false
+    }
+
+    private static func serve(
+        model: UVCCameraModel, path: String, failing: Set<UInt32>, video: VideoOptions, quirks: VideoQuirks, isQuiet: Bool
+    ) throws -> Int32 {
         let log: @Sendable (String) -> Void = { message in if !isQuiet { printError("docksim: \(message)") } }
         signal(SIGPIPE, SIG_IGN)
         let footage: Footage
@@ -126,7 +142,13 @@ enum UVCServe {
         emulated.keepsRequests = false  // a long run would keep every poll and every buffer
         // The webcam's clock: CLOCK_MONOTONIC from now (buffer timestamps are on it).
         let start = MonotonicClock.now()
+        if quirks.isUndecodable { emulated.video = UVCVideoStream(formats: UVCVideoFormat.undecodable) }
         emulated.video.monotonicOrigin = start
+        if quirks.isOnOtherClock {
+            var realtime = timespec()
+            clock_gettime(CLOCK_REALTIME, &realtime)
+            emulated.video.otherClockOffset = .seconds(realtime.tv_sec) + .nanoseconds(realtime.tv_nsec) - MonotonicClock.now()
+        }
         let now: @Sendable () -> Duration = { MonotonicClock.now() - start }
         let camera = try SharedCamera(emulated, log: log)
         // What it sees: the built-in scene (one person standing 3 m ahead, swaying), from its
@@ -239,6 +261,13 @@ enum UVCServe {
                     return (reply, descriptors, !wasStreaming && state.camera.video.isStreaming)
                 }
                 if started { camera.wake.signal() }  // the main loop times the frames
+                if request.request == V4L2Request.subscribeEvent, reply.errno == 0,
+                    let asked = V4L2Event.subscription(request.bytes)
+                {
+                    // Said, so that a program's subscription is an event a script can wait for
+                    // before it writes the control whose change it should hear.
+                    log("client \(fileHandle) subscribed to \(V4L2ControlID.name(of: asked.id) ?? "\(asked.id)") events")
+                }
                 if request.request == V4L2Request.setExtendedControls, reply.errno == 0,
                     let controls = try? V4L2ExtendedControls.decode(request.bytes).controls
                 {

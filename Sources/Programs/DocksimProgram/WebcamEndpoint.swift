@@ -94,6 +94,7 @@ final class WebcamEndpoint {
                 let fileHandle = connections[index].fileHandle
                 let answer = simulation.answerUVC(request, at: now, fileHandle: fileHandle)
                 output.append(answer.output)
+                if request.request == V4L2Request.setExtendedControls, answer.reply.errno == 0 { logControls(request) }
                 let descriptors =
                     simulation.uvc.map { video.replied(to: request, with: answer.reply, fileHandle: fileHandle, stream: $0.video) } ?? []
                 let due = max(now + answer.delay, connections[index].replies.last?.due ?? .zero)
@@ -120,6 +121,17 @@ final class WebcamEndpoint {
             simulation.finishVideoFrame(slot, bytesUsed: drawn.bytesUsed, isDamaged: false)
             if let stream = simulation.uvc?.video { video.updateReadiness(stream) }
         }
+    }
+
+    /// Logs the controls a program set, with the time docksim took the request on `CLOCK_MONOTONIC`
+    /// (`scripts/vision-latency` reads it), as the webcam alone does.
+    private func logControls(_ request: V4L2Frame.Request) {
+        guard let controls = try? V4L2ExtendedControls.decode(request.bytes).controls else { return }
+        let (seconds, attoseconds) = MonotonicClock.now().components
+        let micro = String(attoseconds / 1_000_000_000_000)
+        log(
+            "set " + controls.map { "\(V4L2ControlID.name(of: $0.id) ?? "\($0.id)")=\($0.value)" }.joined(separator: ",")
+                + " at \(seconds)." + String(repeating: "0", count: max(0, 6 - micro.count)) + micro)
     }
 
     /// The camera forgets the file handles closed since it last heard, and their video goes.

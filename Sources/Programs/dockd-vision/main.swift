@@ -71,12 +71,23 @@ case .run(let settings, let path):
         "dockd-vision \(DockVersion.line(program: "dockd-vision").split(separator: " ").last ?? "") started on \(settings.device)"
             + " with \(path ?? "no settings file"); faces \(settings.faces.rawValue), people \(settings.bodies.rawValue) every "
             + "\(settings.bodyEvery) frames; dockd at \(sockets.joined(separator: " or "))")
+    // A benchmark's record of each frame's times (scripts/vision-latency); not a setting.
+    var latencyLog: LatencyLog?
+    if let latencyPath = environment["DOCKD_VISION_LATENCY_LOG"], !latencyPath.isEmpty {
+        do {
+            latencyLog = try LatencyLog(path: latencyPath)
+        } catch {
+            logger.warning("\(error)")
+        }
+    }
     let feed = DockFeed(
         socketPaths: sockets, accessory: settings.accessory.isEmpty ? nil : settings.accessory,
-        turnsTrackingOn: settings.turnsTrackingOn, logger: logger)
-    let runner = VisionRunner(settings: settings, feed: feed, logger: logger, notifier: SystemdNotifier(environment: environment))
+        turnsTrackingOn: settings.turnsTrackingOn, logger: logger, latencyLog: latencyLog)
+    let runner = VisionRunner(
+        settings: settings, feed: feed, logger: logger, notifier: SystemdNotifier(environment: environment), latencyLog: latencyLog)
     let status = runner.run(signals: signals)
     feed.stop()
+    latencyLog?.flush()
     logger.notice("dockd-vision stopped after \(runner.counts.frames) frames")
     exit(status)
 }

@@ -38,7 +38,7 @@ func candidates() -> [Candidate] {
         }
     }
     // People: HOG at two pyramid steps, at the frame's size, scaled down and enlarged.
-    for (step, scale) in [(1.2, 1.0), (1.2, 0.75), (1.2, 0.5), (1.05, 1.0), (1.2, 1.5)] {
+    for (step, scale) in [(1.2, 1.0), (1.2, 0.75), (1.2, 0.5), (1.05, 1.0), (1.2, 1.25), (1.2, 1.5)] {
         list.append(
             Candidate(name: "hog step \(step) x\(scale)", kind: .body) {
                 try OpenCVDetector.hog(search: OpenCVDetector.Search(scaleStep: step, minimumNeighbours: 2, stride: 8, inputScale: scale))

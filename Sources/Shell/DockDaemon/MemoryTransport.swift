@@ -42,6 +42,10 @@ public final class MemoryTransport: DockTransport {
     private func hangUpPeer() {
         guard let peer else { return }
         loop?.unwatch(peer)
+        // Shut down first: a child process that a test is spawning holds a copy of this
+        // descriptor until its `exec`, and a close alone would leave the socket open till then
+        // (the session heard the pulled cable late, after the virtual loop had moved on).
+        _ = shutdown(peer.rawValue, Int32(SHUT_RDWR))
         peer.close()
         self.peer = nil
     }

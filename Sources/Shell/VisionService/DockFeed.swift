@@ -44,6 +44,7 @@ public final class DockFeed: Sendable {
     private let state = Mutex(State())
     private let queue: AsyncStream<ObservationBatch>.Continuation
     private let task = Mutex<Task<Void, Never>?>(nil)
+    private let latencyLog: LatencyLog?
 
     /// Starts the feed.
     ///
@@ -52,8 +53,10 @@ public final class DockFeed: Sendable {
     ///   - accessory: The dock, when dockd has several; nil: dockd's own.
     ///   - turnsTrackingOn: Whether to turn system tracking on at each connection.
     ///   - logger: Where to say what happens.
-    public init(socketPaths: [String], accessory: String?, turnsTrackingOn: Bool, logger: Logger) {
+    ///   - latencyLog: Where each call's times go, for a benchmark; nil: nowhere.
+    public init(socketPaths: [String], accessory: String?, turnsTrackingOn: Bool, logger: Logger, latencyLog: LatencyLog? = nil) {
         self.socketPaths = socketPaths
+        self.latencyLog = latencyLog
         self.accessory = accessory
         self.turnsTrackingOn = turnsTrackingOn
         self.logger = logger
@@ -94,7 +97,9 @@ public final class DockFeed: Sendable {
                 continue
             }
             do {
+                let sent = MonotonicClock.now()
                 _ = try await current.call(.host(.track(batch)), accessory: accessory)
+                latencyLog?.record("sent", batch.captureTime, sent, MonotonicClock.now())
                 state.withLock { $0.counts.sent += 1 }
             } catch DockClientError.remote(let name, let parameters) {
                 let isFirst = state.withLock { state in

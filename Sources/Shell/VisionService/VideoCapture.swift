@@ -69,10 +69,6 @@ public final class VideoCapture {
         let descriptor = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { throw .openFailed(path: path, reason: Self.errorText()) }
         self.descriptor = descriptor
-        // Non-blocking again by fcntl: the emulated webcam's preload library does not take
-        // O_NONBLOCK from open's flags, and a blocking DQBUF there would hold the loop (and its
-        // signals) until a frame came.
-        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
         var capability = v4l2_capability()
         do {
             try request(dv_VIDIOC_QUERYCAP, "QUERYCAP", &capability)

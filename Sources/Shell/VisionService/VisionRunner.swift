@@ -50,10 +50,13 @@ public final class VisionRunner {
     /// What the runner has done.
     public private(set) var counts = Counts()
     private var lastStatus = Duration.zero
+    private let latencyLog: LatencyLog?
 
-    /// A runner with these settings, sending through `feed`.
-    public init(settings: VisionSettings, feed: DockFeed, logger: Logger, notifier: SystemdNotifier) {
+    /// A runner with these settings, sending through `feed`; each frame's times go to
+    /// `latencyLog` when there is one (a benchmark's).
+    public init(settings: VisionSettings, feed: DockFeed, logger: Logger, notifier: SystemdNotifier, latencyLog: LatencyLog? = nil) {
         self.settings = settings
+        self.latencyLog = latencyLog
         self.feed = feed
         self.logger = logger
         self.notifier = notifier
@@ -169,8 +172,11 @@ public final class VisionRunner {
         while true {
             let ready = try capture.waitForFrame(timeout: .milliseconds(500), alsoWatching: signals.descriptor.rawValue)
             if isStopSignal(signals.take()) { return true }
+            let frame = ready ? try capture.newestFrame() : nil
+            // The time the frame was dequeued: read after DQBUF, never before — taking the newest
+            // may dequeue a frame that was filled while the older ones were given back.
             let now = MonotonicClock.now()
-            guard ready, let frame = try capture.newestFrame() else {
+            guard let frame else {
                 if now - lastFrame > Self.stallTimeout { throw .stalled(now - lastFrame) }
                 continue
             }
@@ -198,6 +204,7 @@ public final class VisionRunner {
             try capture.requeue(frame)
             let plan = schedule.plan(sequence: frame.sequence)
             let detections = detect(plan)
+            latencyLog?.record("frame", captureTime, now, MonotonicClock.now())
             feed.deliver(
                 TrackBuilder.batch(detections, width: working.width, height: working.height, camera: camera, captureTime: captureTime))
             counts.frames += 1

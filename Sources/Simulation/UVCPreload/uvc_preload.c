@@ -108,8 +108,10 @@ FOPEN_WRAPPER(fopen)
 FOPEN_WRAPPER(fopen64)
 
 // Opens `path` as the emulated device when it is a Unix socket: returns the connected socket,
-// -1 with errno when it is ours but cannot be reached, -2 when it is not ours.
-static int emulated_open(const char *path) {
+// -1 with errno when it is ours but cannot be reached, -2 when it is not ours. O_NONBLOCK in
+// `flags` is honoured as a driver honours it (a DQBUF with no filled buffer fails with EAGAIN
+// instead of waiting); the socket connects first, blocking, then takes the flag.
+static int emulated_open(const char *path, int flags) {
     if (!is_socket(path)) return -2;
     struct sockaddr_un address = {.sun_family = AF_UNIX};
     if (strlen(path) >= sizeof address.sun_path) return -2;
@@ -120,6 +122,12 @@ static int emulated_open(const char *path) {
         int saved = errno;
         close(fd);
         errno = saved == 0 ? EMFILE : ENODEV;
+        return -1;
+    }
+    if ((flags & O_NONBLOCK) && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) != 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
         return -1;
     }
     tracked[fd] = 1;
@@ -139,7 +147,7 @@ static int takes_mode(int flags) { return (flags & O_CREAT) || (flags & O_TMPFIL
             mode = va_arg(arguments, mode_t);                                                           \
             va_end(arguments);                                                                          \
         }                                                                                               \
-        int fd = emulated_open(path);                                                                   \
+        int fd = emulated_open(path, flags);                                                            \
         if (fd != -2) return fd;                                                                        \
         int (*real)(const char *, int, ...) = (int (*)(const char *, int, ...))next_symbol(#name);      \
         return real(path, flags, mode);                                                                 \
@@ -158,7 +166,7 @@ OPEN_WRAPPER(open64)
             va_end(arguments);                                                                          \
         }                                                                                               \
         if (path != NULL && (path[0] == '/' || directory == AT_FDCWD)) {                                \
-            int fd = emulated_open(path);                                                               \
+            int fd = emulated_open(path, flags);                                                        \
             if (fd != -2) return fd;                                                                    \
         }                                                                                               \
         int (*real)(int, const char *, int, ...) = (int (*)(int, const char *, int, ...))next_symbol(#name); \

@@ -120,6 +120,7 @@ public struct UVCCamera: Sendable {
         // Powered off: the stream is gone; powered on, it starts at its defaults again.
         var fresh = UVCVideoStream(formats: video.formats, pageSize: video.pageSize)
         fresh.monotonicOrigin = video.monotonicOrigin
+        fresh.otherClockOffset = video.otherClockOffset
         video = fresh
     }
 

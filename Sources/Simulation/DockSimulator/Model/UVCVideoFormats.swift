@@ -69,6 +69,17 @@ public struct UVCVideoFormat: Hashable, Sendable {
     ]
 }
 
+extension UVCVideoFormat {
+    /// A camera that offers only H.264 at 640×360 (`docksim --undecodable-format`), for a program's
+    /// handling of a format it cannot decode: its frames hold YUYV bytes, not H.264 — nothing is
+    /// meant to read them.
+    public static let undecodable: [UVCVideoFormat] = [
+        UVCVideoFormat(
+            pixelFormat: V4L2Capture.h264, description: "H.264", isCompressed: true,
+            frameSizes: [UVCVideoFrameSize(width: 640, height: 360, intervals: [333_333])])
+    ]
+}
+
 /// A frame interval in 100 ns units as the fraction of a second V4L2 reports, reduced as
 /// uvcvideo reduces it: the continued fraction of interval / 10⁷ to at most eight terms, cut
 /// before the first term of 333 or more (past the first two) — 333 333 reads 1/30.

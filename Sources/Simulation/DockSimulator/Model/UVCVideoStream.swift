@@ -28,6 +28,10 @@ public struct UVCVideoStream: Sendable {
     public let pageSize: Int
     /// The host's `CLOCK_MONOTONIC` at the stream's time zero, for buffer timestamps.
     public var monotonicOrigin: Duration = .zero
+    /// When set, buffers are stamped on another clock, as a driver on `CLOCK_REALTIME` would: this
+    /// much added to each monotonic stamp (`CLOCK_REALTIME` minus `CLOCK_MONOTONIC`), and the
+    /// flags name no clock (`V4L2_BUF_FLAG_TIMESTAMP_UNKNOWN`) instead of the monotonic one.
+    public var otherClockOffset: Duration?
 
     /// The format in use (an index into `formats`).
     public private(set) var formatIndex = 0
@@ -390,7 +394,7 @@ public struct UVCVideoStream: Sendable {
     private func record(_ index: Int) -> V4L2Buffer {
         let buffer = buffers[index]
         var record = V4L2Buffer(index: UInt32(index))
-        record.flags = [.timestampMonotonic, .timestampStartOfExposure]
+        record.flags = otherClockOffset == nil ? [.timestampMonotonic, .timestampStartOfExposure] : [.timestampStartOfExposure]
         if buffer.mappings > 0 { record.flags.insert(.mapped) }
         switch buffer.state {
         case .queued, .filling: record.flags.insert(.queued)
@@ -403,7 +407,7 @@ public struct UVCVideoStream: Sendable {
             record.bytesUsed = UInt32(buffer.bytesUsed)
             record.sequence = buffer.sequence
             if buffer.bytesUsed > 0 {
-                let stamp = monotonicOrigin + buffer.captureTime
+                let stamp = monotonicOrigin + buffer.captureTime + (otherClockOffset ?? .zero)
                 let (seconds, attoseconds) = stamp.components
                 record.timestampSeconds = seconds
                 record.timestampMicroseconds = attoseconds / 1_000_000_000_000
