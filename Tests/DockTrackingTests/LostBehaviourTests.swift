@@ -145,3 +145,29 @@ import Testing
         #expect(throws: LostBehaviourError.poseOutOfRange("pose:inf,0")) { try LostBehaviour.Action(setting: "pose:inf,0") }
     }
 }
+
+extension LostBehaviourTests {
+    /// A zoom out due while the dock still turns after a subject who walked out is not lost.
+    @Test func aZoomOutDueWhileTurningAfterAWalkerIsStillGiven() throws {
+        var pipeline = TrackingPipeline()
+        pipeline.lostBehaviour = LostBehaviour(after: .zero, action: .zoomOut)
+        var now = Duration.zero, zooms = 0
+        for index in 0..<(6 * 30) {
+            now += Self.tick
+            let seconds = Double(index + 1) / 30
+            var observations: [Observation] = []
+            // Walking left at 0.3 rad/s from 0.5 rad, boxes clipped to the picture, until 4.3 s.
+            if seconds <= 4.3,
+                let box = AngularBox(yawRadians: 0.5 - 0.3 * seconds, pitchRadians: 0, widthRadians: 0.1, heightRadians: 0.3)
+                    .project(camera: Self.camera, gimbalYawRadians: 0, gimbalPitchRadians: 0)?.intersection(.fullImage),
+                box.width > 0.01
+            {
+                observations.append(Observation(kind: .body, box: box, confidence: 0.9))
+            }
+            pipeline.observe(observations, camera: Self.camera, captureTime: now, gimbalYawRadians: 0, gimbalPitchRadians: 0)
+            if pipeline.step(now: now, gimbalYawRadians: 0, gimbalPitchRadians: 0).zoomsOut { zooms += 1 }
+        }
+        #expect(pipeline.lostPrimaryWalkedOut == .left)
+        #expect(zooms == 1)
+    }
+}

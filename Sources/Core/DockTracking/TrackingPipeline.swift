@@ -220,7 +220,7 @@ public struct TrackingPipeline: Sendable {
             let rates = controller.turn(yawRadiansPerSecond: walkedOutYawRate, seconds: seconds)
             return Step(
                 activity: .holding, yawRadiansPerSecond: rates.yawRadiansPerSecond,
-                pitchRadiansPerSecond: rates.pitchRadiansPerSecond, isSubjectInFrame: false)
+                pitchRadiansPerSecond: rates.pitchRadiansPerSecond, isSubjectInFrame: false, zoomsOut: zoomsOut)
         }
         guard activity == .returning, let target else {
             let rates = controller.brake(seconds: seconds)
