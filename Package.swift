@@ -34,9 +34,13 @@ let package = Package(
         // Pure: the version every program and the package show (one constant).
         .target(name: "DockVersion", path: "Sources/Core/DockVersion", swiftSettings: strictSettings),
 
+        // Pure: the numbers every part shares — a duration's seconds and back (one conversion),
+        // and the ranges a setting's numbers may take. Standard library only.
+        .target(name: "DockNumbers", path: "Sources/Core/DockNumbers", swiftSettings: strictSettings),
+
         // Pure: options declared once (name, value, range, help), and from them the parser, the
         // help and the shell completions of every program.
-        .target(name: "DockOptions", path: "Sources/Core/DockOptions", swiftSettings: strictSettings),
+        .target(name: "DockOptions", dependencies: ["DockNumbers"], path: "Sources/Core/DockOptions", swiftSettings: strictSettings),
 
         // Pure: the log levels (syslog's), one type for the host's policy and the daemon's logger.
         .target(name: "DockLogLevel", path: "Sources/Core/DockLogLevel", swiftSettings: strictSettings),
@@ -55,32 +59,43 @@ let package = Package(
         // through DockJSON).
         .target(name: "V4L2Protocol", dependencies: ["DockJSON"], path: "Sources/Core/V4L2Protocol", swiftSettings: strictSettings),
 
-        // Pure: observations, image geometry and camera models (the tracker grows here).
-        .target(name: "DockTracking", dependencies: ["DockOptions"], path: "Sources/Core/DockTracking", swiftSettings: strictSettings),
+        // Pure: the API's vocabulary, shared by the daemon and its clients — what a request
+        // carries (observations, normalised image geometry, camera information, motions, limits)
+        // and what a client is told (replies, errors, events, the one status). Over DockJSON only
+        // (an error a client does not know keeps its JSON parameters).
+        .target(name: "DockVocabulary", dependencies: ["DockJSON"], path: "Sources/Core/DockVocabulary", swiftSettings: strictSettings),
+
+        // Pure: the tracker — measurement model, filters, association, fusion, primary choice,
+        // framing — over the vocabulary's observations.
+        .target(name: "DockTracking", dependencies: ["DockNumbers", "DockVocabulary"], path: "Sources/Core/DockTracking", swiftSettings: strictSettings),
 
         // Pure: the accessory session, motion, control arbitration and animations.
-        .target(name: "DockLinks", dependencies: ["DockProtocol", "VISCAProtocol", "V4L2Protocol"], path: "Sources/Core/DockLinks", swiftSettings: strictSettings),
+        .target(name: "DockLinks", dependencies: ["DockProtocol", "VISCAProtocol", "V4L2Protocol", "DockNumbers", "DockVocabulary"], path: "Sources/Core/DockLinks", swiftSettings: strictSettings),
 
         // Pure: the host's policy — session, motion, control, tracking, indicator and what
         // clients hear — as one value type that the daemon, the evaluation and the tests drive.
-        .target(name: "DockPolicy", dependencies: ["DockLinks", "DockLogLevel", "DockProtocol", "DockTracking"], path: "Sources/Core/DockPolicy", swiftSettings: strictSettings),
+        .target(name: "DockPolicy", dependencies: ["DockLinks", "DockLogLevel", "DockProtocol", "DockTracking", "DockVocabulary", "DockNumbers"], path: "Sources/Core/DockPolicy", swiftSettings: strictSettings),
 
         // Pure: the Varlink API — framing, typed calls, replies and events, the io.dockd.Dock
         // interface.
-        .target(name: "DockAPI", dependencies: ["DockLinks", "DockPolicy", "DockJSON", "DockProtocol", "DockTracking"], path: "Sources/Core/DockAPI",
+        .target(name: "DockAPI", dependencies: ["DockJSON", "DockNumbers", "DockVocabulary"], path: "Sources/Core/DockAPI",
                 swiftSettings: strictSettings),
 
         // Pure: the simulated dock (firmware model and motor physics), a simulated VISCA camera
         // over the same physics, and their world.
         .target(
             name: "DockSimulator",
-            dependencies: ["CFrameKernel", "DockJSON", "DockProtocol", "DockTracking", "VISCAProtocol", "V4L2Protocol"],
+            dependencies: ["CFrameKernel", "DockJSON", "DockProtocol", "VISCAProtocol", "V4L2Protocol", "DockNumbers", "DockVocabulary"],
             path: "Sources/Simulation/DockSimulator",
             swiftSettings: strictSettings
         ),
 
-        // I/O: file descriptors, pseudo-terminals, polling, clocks and signals.
-        .target(name: "DockSystem", dependencies: ["CLinux", "CSerialPort", "CUdev", "DockLogLevel"], path: "Sources/Shell/DockSystem", swiftSettings: strictSettings),
+        // I/O, the least a client needs: file descriptors, system errors, Unix sockets and where
+        // dockd's control socket is (no serial or udev library, so an app linking DockClient needs
+        // neither).
+        .target(name: "DockSockets", dependencies: ["CLinux"], path: "Sources/Shell/DockSockets", swiftSettings: strictSettings),
+        // I/O: serial ports, pseudo-terminals, udev, polling, the event loop, clocks and signals.
+        .target(name: "DockSystem", dependencies: ["CLinux", "CSerialPort", "CUdev", "DockLogLevel", "DockSockets"], path: "Sources/Shell/DockSystem", swiftSettings: strictSettings),
         // Linux headers the Glibc module lacks (signalfd); no library to link.
         .systemLibrary(name: "CLinux", path: "Sources/CShims/CLinux"),
 
@@ -89,7 +104,8 @@ let package = Package(
         .target(
             name: "DocksimProgram",
             dependencies: ["DockSimulator", "DockSystem", "DockProtocol", "DockTracking", "DockClient", "DockAPI", "DockOptions",
-                           "DockLinks", "VISCAProtocol", "V4L2Protocol", "DockVersion", "CFrameKernel", "CJPEGEncoder"],
+                           "DockLinks", "VISCAProtocol", "V4L2Protocol", "DockVersion", "CFrameKernel", "CJPEGEncoder", "DockNumbers",
+                           "DockVocabulary", "DockSockets"],
             path: "Sources/Programs/DocksimProgram",
             swiftSettings: strictSettings
         ),
@@ -99,17 +115,17 @@ let package = Package(
         .target(
             name: "DockDaemon",
             dependencies: ["DockAPI", "DockLinks", "DockPolicy", "DockLogLevel", "DockOptions", "DockProtocol", "DockSimulator", "DockSystem", "DockTracking",
-                           "VISCAProtocol", "V4L2Protocol", "DockVersion"], path: "Sources/Shell/DockDaemon",
+                           "VISCAProtocol", "V4L2Protocol", "DockVersion", "DockNumbers", "DockVocabulary", "DockJSON", "DockSockets"], path: "Sources/Shell/DockDaemon",
             swiftSettings: strictSettings
         ),
 
         // Pure: the vision service's logic — its settings, the camera's format chosen, frames
         // checked, capture times judged, the detectors' schedule, Track built from detections.
-        .target(name: "DockVision", dependencies: ["DockOptions", "DockTracking"], path: "Sources/Core/DockVision", swiftSettings: strictSettings),
+        .target(name: "DockVision", dependencies: ["DockOptions", "DockVocabulary", "DockNumbers"], path: "Sources/Core/DockVision", swiftSettings: strictSettings),
         // I/O: the vision service — V4L2 capture, OpenCV's detectors (through CVision), the feed to dockd.
         .target(
             name: "VisionService",
-            dependencies: ["CV4L2", "CVision", "DockAPI", "DockClient", "DockLogLevel", "DockPolicy", "DockSystem", "DockTracking", "DockVision"],
+            dependencies: ["CV4L2", "CVision", "DockAPI", "DockClient", "DockLogLevel", "DockSystem", "DockVision", "DockVocabulary", "DockSockets"],
             path: "Sources/Shell/VisionService", swiftSettings: strictSettings
         ),
         // The kernel's V4L2 structs and request numbers, for the vision service's capture.
@@ -122,12 +138,12 @@ let package = Package(
 
         // The vision service's detectors measured on still frames (BENCHMARKS.md; not installed).
         .executableTarget(
-            name: "visionbench", dependencies: ["VisionService", "DockVision", "DockTracking"], path: "Sources/Programs/visionbench",
+            name: "visionbench", dependencies: ["VisionService", "DockVision", "DockVocabulary"], path: "Sources/Programs/visionbench",
             swiftSettings: strictSettings
         ),
 
         // I/O: the Swift client library, DockKit-shaped, over the Varlink socket.
-        .target(name: "DockClient", dependencies: ["DockAPI", "DockSystem"], path: "Sources/Clients/DockClient", swiftSettings: strictSettings),
+        .target(name: "DockClient", dependencies: ["DockAPI", "DockSockets", "DockNumbers", "DockVocabulary", "DockJSON"], path: "Sources/Clients/DockClient", swiftSettings: strictSettings),
         // The example app of DockClient's documentation (written against it alone; ClientTests runs it).
         .executableTarget(name: "dockclient-example", dependencies: ["DockClient"], path: "examples/FollowMe",
                           swiftSettings: strictSettings),
@@ -135,7 +151,9 @@ let package = Package(
         // The command-line client (and the tracker's offline replay).
         .target(
             name: "DockctlProgram",
-            dependencies: ["DockClient", "DockAPI", "DockOptions", "DockSystem", "DockTracking", "DockVersion"], path: "Sources/Programs/DockctlProgram",
+            dependencies: ["DockClient", "DockAPI", "DockOptions", "DockSystem", "DockTracking", "DockVersion", "DockNumbers", "DockVocabulary",
+                           "DockJSON", "DockSockets"],
+            path: "Sources/Programs/DockctlProgram",
             swiftSettings: strictSettings
         ),
         .executableTarget(name: "dockctl", dependencies: ["DockctlProgram"], path: "Sources/Programs/dockctl", swiftSettings: strictSettings),
@@ -144,7 +162,7 @@ let package = Package(
         // package installs it once, under the four names).
         .executableTarget(
             name: "dockd",
-            dependencies: ["DockDaemon", "DockSystem", "DockVersion", "DockctlProgram", "DocksimProgram", "DockwireProgram"],
+            dependencies: ["DockDaemon", "DockSockets", "DockSystem", "DockVersion", "DockctlProgram", "DocksimProgram", "DockwireProgram"],
             path: "Sources/Programs/dockd",
             swiftSettings: strictSettings
         ),
@@ -153,18 +171,18 @@ let package = Package(
         .executableTarget(
             name: "dockbench",
             dependencies: ["DockClient", "DockAPI", "DockOptions", "DockSystem", "DockTracking", "DockEvaluation", "DockSimulator",
-                           "SimulatedSerialDock", "CAllocationCounter", "DockVersion"], path: "Sources/Programs/dockbench",
+                           "SimulatedSerialDock", "CAllocationCounter", "DockProtocol", "DockVersion", "DockNumbers", "DockVocabulary", "DockJSON", "DockSockets"], path: "Sources/Programs/dockbench",
             swiftSettings: strictSettings
         ),
         // The tracker and the baseline in closed loop with the simulator, in virtual time (pure).
         .target(
             name: "DockEvaluation",
-            dependencies: ["DockLinks", "DockPolicy", "DockProtocol", "DockSimulator", "DockTracking", "VISCAProtocol", "V4L2Protocol"], path: "Sources/Core/DockEvaluation",
+            dependencies: ["DockLinks", "DockPolicy", "DockProtocol", "DockSimulator", "DockTracking", "VISCAProtocol", "V4L2Protocol", "DockNumbers", "DockVocabulary"], path: "Sources/Core/DockEvaluation",
             swiftSettings: strictSettings
         ),
         // I/O: the simulated dock on a pseudo-terminal, owned by a test or benchmark that times
         // what dockd puts on the line.
-        .target(name: "SimulatedSerialDock", dependencies: ["DockProtocol", "DockSimulator", "DockSystem"], path: "Sources/Simulation/SimulatedSerialDock",
+        .target(name: "SimulatedSerialDock", dependencies: ["DockProtocol", "DockSimulator", "DockSystem", "DockSockets"], path: "Sources/Simulation/SimulatedSerialDock",
                 swiftSettings: strictSettings),
         // The emulated webcam's pixel work (pure C, no I/O): the plate through a homography, people
         // composited, YUYV packed; and the footage cutter's passes. Optimised in every build, so a
@@ -215,6 +233,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(name: "DockJSONTests", dependencies: ["DockJSON"], swiftSettings: strictSettings),
+        .testTarget(name: "DockNumbersTests", dependencies: ["DockNumbers"], swiftSettings: strictSettings),
         .testTarget(
             name: "VISCAProtocolTests",
             dependencies: ["VISCAProtocol"],
@@ -227,51 +246,53 @@ let package = Package(
         ),
         .testTarget(
             name: "DockLinksTests",
-            dependencies: ["DockLinks", "DockSimulator", "DockProtocol", "VISCAProtocol", "V4L2Protocol"],
+            dependencies: ["DockLinks", "DockSimulator", "DockProtocol", "VISCAProtocol", "V4L2Protocol", "DockNumbers", "DockVocabulary"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "DockPolicyTests",
-            dependencies: ["DockPolicy", "DockLinks", "DockLogLevel", "DockProtocol", "DockSimulator", "DockTracking", "VISCAProtocol", "V4L2Protocol"],
+            dependencies: ["DockPolicy", "DockLinks", "DockLogLevel", "DockProtocol", "DockSimulator", "DockTracking", "VISCAProtocol", "V4L2Protocol", "DockNumbers", "DockVocabulary"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "DockTrackingTests",
-            dependencies: ["DockTracking", "DockSimulator"],
+            dependencies: ["DockTracking", "DockSimulator", "DockNumbers", "DockVocabulary"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "DockEvaluationTests",
-            dependencies: ["DockEvaluation", "DockTracking", "DockSimulator", "DockLinks", "DockPolicy", "VISCAProtocol", "V4L2Protocol", "TestSupport"],
+            dependencies: ["DockEvaluation", "DockTracking", "DockSimulator", "DockLinks", "DockPolicy", "VISCAProtocol", "V4L2Protocol", "DockVocabulary",
+                           "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "DockSimulatorTests",
-            dependencies: ["DockSimulator", "DockProtocol", "DockTracking", "VISCAProtocol", "V4L2Protocol", "TestSupport"],
+            dependencies: ["DockSimulator", "DockProtocol", "DockTracking", "VISCAProtocol", "V4L2Protocol", "DockNumbers", "DockVocabulary",
+                           "TestSupport"],
             swiftSettings: strictSettings
         ),
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
         .testTarget(
             name: "DocksimTests",
-            dependencies: ["docksim", "DocksimProgram", "dockd", "DockAPI", "DockProtocol", "DockSimulator", "DockSystem", "DockTracking", "TestSupport",
-                           "V4L2Protocol"],
+            dependencies: ["docksim", "DocksimProgram", "dockd", "DockAPI", "DockProtocol", "DockSimulator", "DockSystem", "TestSupport",
+                           "V4L2Protocol", "DockVocabulary", "DockJSON", "DockSockets"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "DaemonTests",
-            dependencies: ["CLinux", "dockd", "docksim", "DockDaemon", "DockPolicy", "DockLinks", "DockProtocol", "DockSimulator", "DockSystem", "DockTracking",
-                           "SimulatedSerialDock", "TestSupport"],
+            dependencies: ["CLinux", "dockd", "docksim", "DockDaemon", "DockPolicy", "DockLinks", "DockProtocol", "DockSimulator", "DockSystem",
+                           "SimulatedSerialDock", "TestSupport", "DockNumbers", "DockVocabulary", "DockSockets", "DockTracking", "V4L2Protocol"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "DockAPITests",
-            dependencies: ["DockAPI", "DockPolicy", "DockLinks", "DockProtocol", "DockTracking"],
+            dependencies: ["DockAPI", "DockVocabulary", "DockJSON"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "ClientTests",
-            dependencies: ["dockctl", "DockctlProgram", "dockd", "dockbench", "dockclient-example", "DockClient", "DockAPI", "DockOptions", "DockSimulator",
-                           "DockTracking", "TestSupport"],
+            dependencies: ["dockctl", "DockctlProgram", "dockd", "dockbench", "dockclient-example", "DockClient", "DockAPI", "DockOptions",
+                           "DockSimulator", "DockTracking", "TestSupport", "DockNumbers", "DockVocabulary", "DockJSON"],
             swiftSettings: strictSettings
         ),
         // The manual pages, the shell completions and the version against the programs' own word.
@@ -282,18 +303,18 @@ let package = Package(
         ),
         .testTarget(
             name: "DockOptionsTests",
-            dependencies: ["DockOptions"],
+            dependencies: ["DockOptions", "DockNumbers"],
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "DockVisionTests", dependencies: ["DockVision", "DockOptions", "DockTracking"], swiftSettings: strictSettings),
+        .testTarget(name: "DockVisionTests", dependencies: ["DockVision", "DockOptions", "DockVocabulary"], swiftSettings: strictSettings),
         .testTarget(
             name: "VisionServiceTests",
-            dependencies: ["VisionService", "DockVision", "DockOptions", "DockTracking", "CVision", "dockd-vision", "dockd", "docksim", "dockctl", "TestSupport"],
+            dependencies: ["VisionService", "DockVision", "DockOptions", "CVision", "dockd-vision", "dockd", "docksim", "dockctl", "TestSupport", "DockVocabulary"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "DockwireTests",
-            dependencies: ["dockwire", "DockwireProgram", "TestSupport"],
+            dependencies: ["dockwire", "DockwireProgram", "DockProtocol", "TestSupport"],
             swiftSettings: strictSettings
         ),
     ],

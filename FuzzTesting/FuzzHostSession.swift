@@ -27,7 +27,7 @@
 import DockLinks
 import DockPolicy
 import DockProtocol
-import DockTracking
+import DockVocabulary
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHostSession(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {

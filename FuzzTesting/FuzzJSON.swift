@@ -1,5 +1,5 @@
 // libFuzzer entry point for the API's JSON reader. Built by `scripts/fuzz json`, compiled in one
-// module with Sources/Core/DockAPI/JSONParser.swift and JSONValue.swift (the API's reading, internal) over DockJSON.
+// module with Sources/Core/DockAPI/JSONParser.swift (the API's reading, internal) over DockJSON and its JSONValue.
 //
 // Invariants checked on every input:
 // - the reader accepts or refuses by name (`JSONParser.Malformed`), never traps;
@@ -23,6 +23,7 @@
 //   surrogate (`"\ud800"`) is refused by both, a duplicate key keeps the last value in both
 //   (checked by hand against this toolchain's Foundation). Each deviation is named again in
 //   BENCHMARKS.md.
+import DockJSON
 import Foundation
 
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -11,7 +11,7 @@
 //   extended and old control queries, a control, extended controls, an event subscription) is
 //   accepted or refused by name (too short, too many controls); what is accepted encodes and
 //   reads back as the same numbers (text: the same after one round, see checkImages);
-// - the input as a camera model is accepted or refused naming a field; an accepted model has
+// - the input as a camera model is accepted or refused naming a field and a line inside the text; an accepted model has
 //   ranges the right way up, positive steps, positive finite speeds, controls known and unique.
 import Foundation
 
@@ -167,5 +167,7 @@ private func checkModel(_ bytes: [UInt8]) {
         }
     } catch {
         precondition(!error.field.isEmpty && !error.reason.isEmpty, "refused without naming a field")
+        let lines = text.utf8.count { $0 == UInt8(ascii: "\n") } + 1
+        precondition((1...lines).contains(error.line), "\(error) for a text of \(lines) lines")
     }
 }

@@ -3,7 +3,8 @@
 // with Sources/Core/VISCAProtocol.
 //
 // Invariants checked on every input:
-// - a profile is accepted or refused by name (`VISCAError.invalidProfile` with its field);
+// - a profile is accepted or refused by name (`VISCAError.invalidProfile` with its field and a
+//   line inside the text);
 // - parsing is deterministic;
 // - what an accepted profile says can be used without trapping: on both axes the limits in counts
 //   are ordered, every angle (infinite and NaN included) maps to a count inside them and back to a
@@ -16,9 +17,11 @@ public func fuzzVISCAProfile(_ start: UnsafePointer<UInt8>, _ count: Int) -> CIn
     do {
         profile = try VISCAProfile.parse(json: text)
     } catch {
-        guard case .invalidProfile(let field, _) = error, !field.isEmpty else {
+        guard case .invalidProfile(let field, let line, _) = error, !field.isEmpty else {
             preconditionFailure("a profile refused as \(error)")
         }
+        let lines = text.utf8.count { $0 == UInt8(ascii: "\n") } + 1
+        precondition((1...lines).contains(line), "\(error) for a text of \(lines) lines")
         return 0
     }
     precondition((try? VISCAProfile.parse(json: text)) == profile, "parsing is not deterministic")

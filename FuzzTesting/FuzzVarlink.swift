@@ -13,6 +13,8 @@
 // - a call with a number beyond a double's range (1e999) in its parameters — read as an infinity,
 //   which JSON cannot write back — is refused by DockCall, never accepted.
 import DockAPI
+import DockJSON
+import DockVocabulary
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzVarlink(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {

@@ -18,7 +18,7 @@ complete -c dockd-vision -n '__fish_use_subcommand' -l bodies -x -a 'hog onnx no
 complete -c dockd-vision -n '__fish_use_subcommand' -l body-model -r -F -d 'with --bodies onnx: the ONNX person detector\'s file'
 complete -c dockd-vision -n '__fish_use_subcommand' -l body-model-size -x -d 'with --bodies onnx: the network\'s input width and height'
 complete -c dockd-vision -n '__fish_use_subcommand' -l body-every -x -d 'look for bodies in every N-th frame (faces are looked for in every frame)'
-complete -c dockd-vision -n '__fish_use_subcommand' -l face-scale -x -d 'the frame is scaled by this before faces are searched for: 0.5 finds faces of 90 pixels and more at 640 wide (LBP), 1 of 45'
+complete -c dockd-vision -n '__fish_use_subcommand' -l face-scale -x -d 'the frame is scaled by this before faces are searched for: 0.5 finds faces of 48 pixels and more at 640 wide (LBP), 1 of 24'
 complete -c dockd-vision -n '__fish_use_subcommand' -l body-scale -x -d 'the frame is scaled by this before people are searched for: HOG finds people of 100 / FACTOR pixels and taller'
 complete -c dockd-vision -n '__fish_use_subcommand' -l face-min-px -x -d 'the smallest face looked for, pixels at --detect-width'
 complete -c dockd-vision -n '__fish_use_subcommand' -l appearance -x -a 'true false' -d 'send each person\'s colour histogram, for the tracker\'s re-identification'

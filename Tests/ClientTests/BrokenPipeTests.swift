@@ -1,7 +1,5 @@
 import DockAPI
-import DockLinks
-import DockPolicy
-import DockProtocol
+import DockVocabulary
 import Foundation
 import Glibc
 import TestSupport
@@ -32,9 +30,11 @@ import Testing
 
         // Stop reading, then answer: dockctl's next call is written to a socket nobody reads.
         #expect(shutdown(dockd.connection, Int32(SHUT_RD)) == 0)
-        var status = HostPolicy().status(now: .zero, device: "stand-in")
-        status.limits = MotionLimits(info: ExampleSession.info)
-        dockd.send(.success(["status": DockEncoding.json(status)]))
+        var status = ConnectionRoutingTests.status
+        status.limits = Dock.Limits(
+            yawRadians: -2.96706...2.96706, pitchRadians: -0.523599...1.047198, yawSpeedRadiansPerSecond: 3.141593,
+            pitchSpeedRadiansPerSecond: 1.570796)
+        dockd.send(.success(["status": status.json]))
 
         #expect(child.waitForErrorLine(containing: "dockd closed the connection") != nil)
         let run = try child.finish()

@@ -1,5 +1,6 @@
 import DockAPI
-import DockTracking
+import DockJSON
+import DockVocabulary
 import Foundation
 import Glibc
 import TestSupport

@@ -1,4 +1,5 @@
 import DockTracking
+import DockVocabulary
 import Foundation
 import Glibc
 import TestSupport

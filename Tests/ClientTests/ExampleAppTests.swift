@@ -1,5 +1,6 @@
 import DockAPI
 import DockClient
+import DockVocabulary
 import Foundation
 import Glibc
 import TestSupport

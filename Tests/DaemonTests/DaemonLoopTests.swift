@@ -1,9 +1,12 @@
 import DockDaemon
 import DockLinks
+import DockNumbers
 import DockPolicy
 import DockProtocol
 import DockSimulator
+import DockSockets
 import DockSystem
+import DockVocabulary
 import Foundation
 import Glibc
 import Synchronization

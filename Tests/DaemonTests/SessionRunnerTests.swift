@@ -4,6 +4,7 @@ import DockPolicy
 import DockProtocol
 import DockSimulator
 import DockSystem
+import DockVocabulary
 import TestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import DockDaemon
 import DockProtocol
 import DockSimulator
+import DockSockets
 import Testing
 
 @testable import DockSystem

@@ -1,3 +1,4 @@
+import DockSockets
 import DockSystem
 import Testing
 

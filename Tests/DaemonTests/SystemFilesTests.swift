@@ -1,4 +1,5 @@
 import CLinux
+import DockSockets
 import DockSystem
 import Glibc
 import Synchronization

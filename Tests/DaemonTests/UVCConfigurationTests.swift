@@ -1,4 +1,5 @@
 import DockLinks
+import DockSockets
 import DockSystem
 import Glibc
 import Testing

@@ -1,7 +1,5 @@
-import DockLinks
-import DockPolicy
-import DockProtocol
-import DockTracking
+import DockJSON
+import DockVocabulary
 import Testing
 
 @testable import DockAPI
@@ -79,8 +77,8 @@ import Testing
         #expect(throws: DockCall.Refusal.parameter(ParameterError(parameter: "zoom", reason: "required"))) {
             try parse(#"{"method":"io.dockd.Dock.SetZoom","parameters":{}}"#)
         }
-        #expect(DockEncoding.reply(.zoom(0.5)).parameters == ["zoom": .number(0.5)])
-        let refused = DockEncoding.reply(.failure(.notSupported("zoom")))
+        #expect(VarlinkReply(.success(.zoom(0.5))).parameters == ["zoom": .number(0.5)])
+        let refused = VarlinkReply(.failure(.notSupported(capability: "zoom")))
         #expect(refused.error == "io.dockd.Dock.NotSupported" && refused.parameters == ["capability": .string("zoom")])
         #expect(DockInterface.definition.contains("error NotSupported (capability: string)"))
     }
@@ -148,18 +146,13 @@ import Testing
     }
 
     @Test func refusalsAreNamedErrorsWithTheirFields() {
-        let refused = DockEncoding.reply(.failure(.dockRefused(.faulted, detail: 2)))
+        let refused = VarlinkReply(.failure(.dockRefused(reason: "faulted", detail: 2)))
         #expect(refused.error == DockInterface.Error.dockRefused)
         #expect(refused.parameters == ["reason": .string("faulted"), "detail": .integer(2)])
-        let fault = FaultReport(accessoryTime: AccessoryTimestamp(microseconds: 0), code: .motorStall, axis: .yaw, isActive: true)
         #expect(
-            DockEncoding.reply(.failure(.dockFault(fault))).parameters
+            VarlinkReply(.failure(.dockFault(Dock.Fault(code: "motor_stall", axis: .yaw, isActive: true)))).parameters
                 == ["fault": .object(["code": .string("motor_stall"), "axis": .string("yaw"), "active": .bool(true)])])
-        let ended = DockEncoding.reply(
-            .motion(
-                MotionOutcome(
-                    clampedFields: [.yaw], cancelledAnimation: nil,
-                    ending: .replaced(byClient: 4))))
+        let ended = VarlinkReply(.success(.motion(Dock.MotionResult(clamped: ["yaw"], ended: .replaced(byClient: 4)))))
         #expect(
             ended.parameters["result"]
                 == .object([
@@ -169,14 +162,38 @@ import Testing
     }
 
     @Test func buttonEventsCarryTheButtonAndItsStateAsFields() throws {
-        let status = HostPolicy().status(now: .zero, device: "memory")
-        let reply = DockEncoding.watchReply(.button(.trackingButton(isPressed: true)), time: .seconds(2), status: status)
+        let status = RoundTripTests.emptyStatus
+        let reply = VarlinkReply.watch(
+            Dock.Event(timeSeconds: 2, payload: .button(.trackingButton(isPressed: true)), detail: "tracking pressed", status: status))
         let event = try #require(reply.parameters["event"]?.objectMembers)
         #expect(event["kind"] == .string("button"))
         #expect(event["button"] == .object(["button": .string("tracking"), "pressed": .bool(true)]))
         #expect(event["detail"] == .string("tracking pressed"))
         #expect(reply.continues)
-        let zoom = DockEncoding.watchReply(.button(.zoom(steps: -2)), time: .zero, status: status).parameters["event"]?.objectMembers
-        #expect(zoom?["button"] == .object(["button": .string("zoom"), "steps": .integer(-2)]))
+        let zoom = VarlinkReply.watch(Dock.Event(timeSeconds: 0, payload: .button(.zoom(steps: -2)), detail: "", status: status))
+        #expect(zoom.parameters["event"]?.objectMembers["button"] == .object(["button": .string("zoom"), "steps": .integer(-2)]))
+    }
+
+    /// The one field reader's problems, in the words `InvalidParameter` and a client's
+    /// `ReplyError` have always used (a file's reader words them at more length, with a line).
+    @Test func theFieldReadersProblemsAreWordedAsTheWireAlwaysHas() {
+        func reason(_ problem: JSONFieldError.Problem) -> String {
+            ParameterError(JSONFieldError(path: "yaw", line: nil, problem: problem)).reason
+        }
+        #expect(reason(.missing) == "required")
+        #expect(reason(.unknown) == "unknown parameter")
+        #expect(reason(.wrongType(expected: "a number", found: "a string")) == "must be a number, got a string")
+        #expect(reason(.notFinite(written: "1e999")) == "must be finite")
+        #expect(reason(.notWhole(written: "1.5")) == "must be a whole number, got a number")
+        #expect(reason(.notOneOf(["yes", "no"], found: .name("maybe"))) == "must be one of yes, no, got \"maybe\"")
+        #expect(reason(.notOneOf(["yes", "no"], found: .type("a number"))) == "must be a string, got a number")
+        #expect(reason(.outOfRange(lower: "0", upper: "255", found: "300")) == "must be within 0...255")
+        #expect(reason(.invalid("must be more than 0")) == "must be more than 0")
+        #expect(
+            ParameterError(JSONFieldError(path: "point.x", line: 4, problem: .missing))
+                == ParameterError(parameter: "point.x", reason: "required"))
+        #expect(
+            ReplyError(JSONFieldError(path: "", line: nil, problem: .wrongType(expected: "an object", found: "an array")))
+                == ReplyError(path: "parameters", reason: "must be an object, got an array"))
     }
 }

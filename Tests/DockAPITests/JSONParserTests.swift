@@ -1,3 +1,4 @@
+import DockJSON
 import Foundation
 import Testing
 

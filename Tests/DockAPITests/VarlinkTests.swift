@@ -1,4 +1,5 @@
 import DockAPI
+import DockJSON
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 import DockSimulator
 import DockTracking
+import DockVocabulary
 import TestSupport
 import Testing
 

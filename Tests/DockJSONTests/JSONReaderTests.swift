@@ -1,10 +1,12 @@
-import DockJSON
 import Testing
 
-/// The one JSON reader: what every user of it gets (lines, order, exact whole numbers, strict
-/// grammar) and what each option changes.
+@testable import DockJSON
+
+/// The one JSON reader: what every user of it gets (one value tree with exact whole numbers, a
+/// strict grammar; for a file, each value's line, the members' order and the numbers' text) and
+/// what each option changes.
 struct JSONReaderTests {
-    private func read(_ text: String, _ options: JSONReader.Options = JSONReader.Options()) throws -> JSONNode {
+    private func read(_ text: String, _ options: JSONReader.Options = JSONReader.Options()) throws -> JSONValue {
         try JSONReader.parse(text, options: options)
     }
 
@@ -17,39 +19,34 @@ struct JSONReaderTests {
         }
     }
 
-    @Test func everyValueKeepsItsLineAndMembersKeepTheirOrder() throws {
-        let node = try read("{\n  \"b\": 1,\n  \"a\": [\n    true,\n    null\n  ]\n}")
-        #expect(node.line == 1)
-        guard case .object(let members) = node.value else {
-            Issue.record("not an object")
-            return
-        }
-        #expect(members.map(\.key) == ["b", "a"])
-        #expect(members[0].node.line == 2)
-        #expect(members[1].node.line == 3)
-        guard case .array(let elements) = members[1].node.value else {
-            Issue.record("not an array")
-            return
-        }
-        #expect(elements.map(\.line) == [4, 5])
-        #expect(elements.map(\.value) == [.bool(true), .null])
+    @Test func aDocumentKeepsEveryValuesLineAndTheMembersOrder() throws {
+        let document = try JSONReader.document("{\n  \"b\": 1,\n  \"a\": [\n    true,\n    null\n  ]\n}")
+        #expect(document.value == .object(["b": .integer(1), "a": .array([.bool(true), .null])]))
+        #expect(document.line == 1)
+        #expect(document.place.members.map(\.key) == ["b", "a"])
+        #expect(document.place.members.map(\.place.line) == [2, 3])
+        #expect(document.place.member("a")?.elements.map(\.line) == [4, 5])
+        #expect(document.place.member("b")?.text == "1")
+        #expect(try JSONReader.document("[\n1]").line == 1, "a value's line is where it starts")
     }
 
-    @Test func numbersKeepTheirTextAndWholeOnesAreExactHoweverWritten() throws {
-        #expect(try read("12").value == .number(12, text: "12"))
-        #expect(try read("1.2e1").wholeNumber == 12)
-        #expect(try read("12.0").wholeNumber == 12)
-        #expect(try read("12.5").wholeNumber == nil)
+    @Test func wholeNumbersAreIntegersHoweverWrittenAndExact() throws {
+        #expect(try read("12") == .integer(12))
+        #expect(try read("1.2e1") == .integer(12))
+        #expect(try read("12.0") == .integer(12))
+        #expect(try read("-0") == .integer(0))
+        #expect(try read("12.5") == .number(12.5))
         // Beyond a double's 53 bits, a number written as an integer is still read exactly.
-        #expect(try read("9007199254740993").wholeNumber == 9_007_199_254_740_993)
-        #expect(try read("-9223372036854775808").wholeNumber == Int64.min)
-        #expect(try read("9223372036854775808").wholeNumber == nil)
-        #expect(try read("\"12\"").wholeNumber == nil)
+        #expect(try read("9007199254740993") == .integer(9_007_199_254_740_993))
+        #expect(try read("-9223372036854775808") == .integer(Int64.min))
+        #expect(try read("9223372036854775808") == .number(9_223_372_036_854_775_808))
+        #expect(try read("\"12\"") == .string("12"))
+        #expect(try JSONReader.document("[1.2e1, 12.0]").place.elements.map(\.text) == ["1.2e1", "12.0"], "a document keeps the text")
     }
 
     @Test func escapesAndSurrogatePairsBecomeTheirCharacters() throws {
-        #expect(try read(#""a\"b\\c\/\n\t\u00e9""#).value == .string("a\"b\\c/\n\té"))
-        #expect(try read(#""\ud83d\ude00 ok""#).value == .string("😀 ok"))
+        #expect(try read(#""a\"b\\c\/\n\t\u00e9""#) == .string("a\"b\\c/\n\té"))
+        #expect(try read(#""\ud83d\ude00 ok""#) == .string("😀 ok"))
         #expect(refusal(#""\ud83d""#)?.message == "a lone surrogate \\uD83D in a string")
         #expect(refusal(#""\ude00""#)?.message == "a lone surrogate \\uDE00 in a string")
         #expect(refusal("\"\u{1}\"")?.message == "control character in a string")
@@ -74,7 +71,7 @@ struct JSONReaderTests {
     }
 
     @Test func nestingIsBoundedByTheOption() throws {
-        #expect(try read(String(repeating: "[", count: 128) + String(repeating: "]", count: 128)).line == 1)
+        #expect(try JSONReader.document(String(repeating: "[", count: 128) + String(repeating: "]", count: 128)).line == 1)
         #expect(refusal(String(repeating: "[", count: 129))?.message == "nested more than 128 levels deep")
         var shallow = JSONReader.Options()
         shallow.maximumDepth = 2
@@ -85,28 +82,26 @@ struct JSONReaderTests {
         #expect(refusal("[1e999]") == JSONSyntaxError(line: 1, offset: 1, message: "1e999 is beyond the range of a double"))
         var options = JSONReader.Options()
         options.overflowIsInfinity = true
-        #expect(try read("-1e999", options).value == .number(-.infinity, text: "-1e999"))
+        #expect(try read("-1e999", options) == .number(-.infinity))
     }
 
     @Test func nonFiniteLiteralsAreReadOnlyForFiles() throws {
         #expect(refusal("NaN")?.message == "unexpected character 'N'")
         #expect(refusal("-Infinity")?.message == "a number needs digits")
         let file = JSONReader.Options.file
-        #expect(try read("Infinity", file).value == .number(.infinity, text: "Infinity"))
-        #expect(try read("-Infinity", file).value == .number(-.infinity, text: "-Infinity"))
-        guard case .number(let nan, "NaN") = try read("NaN", file).value else {
+        #expect(try read("Infinity", file) == .number(.infinity))
+        #expect(try JSONReader.document("-Infinity").value == .number(-.infinity))
+        #expect(try JSONReader.document("[-Infinity]").place.elements.first?.text == "-Infinity")
+        let nan = try JSONReader.document("NaN")
+        guard case .number(let value) = nan.value else {
             Issue.record("NaN not read")
             return
         }
-        #expect(nan.isNaN)
+        #expect(value.isNaN && nan.place.text == "NaN")
     }
 
     @Test func aKeyGivenTwiceIsKeptOrRefusedByOption() throws {
-        guard case .object(let members) = try read(#"{"a": 1, "a": 2}"#).value else {
-            Issue.record("not an object")
-            return
-        }
-        #expect(members.map(\.key) == ["a", "a"])
+        #expect(try read(#"{"a": 1, "a": 2}"#) == .object(["a": .integer(2)]), "the last one counts, as in Foundation")
         #expect(refusal("{\"a\": 1,\n \"a\": 2}", .file) == JSONSyntaxError(line: 2, offset: 10, message: "key \"a\" appears twice"))
     }
 }

@@ -1,5 +1,6 @@
 import DockProtocol
 import DockSimulator
+import DockVocabulary
 import Testing
 
 @testable import DockLinks

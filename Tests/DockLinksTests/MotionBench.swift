@@ -1,6 +1,7 @@
 import DockLinks
 import DockProtocol
 import DockSimulator
+import DockVocabulary
 
 /// The motion controller ticking at 30 Hz over a session and the simulated dock, in virtual time.
 struct MotionBench {

@@ -1,4 +1,5 @@
 import DockProtocol
+import DockVocabulary
 import Testing
 
 @testable import DockLinks
@@ -150,5 +151,15 @@ import Testing
             #expect(trajectory.offset(at: trajectory.duration) == .home, "\(kind) ends at its start")
             #expect(trajectory.offset(at: .zero) == .home)
         }
+    }
+
+    /// The log and `Watch`'s `motion_ended` line name a finish as they always have (the text once
+    /// came from Swift's default description, when the animations' names were DockLinks' own).
+    @Test func finishesAreNamedAsWatchHasAlwaysNamedThem() {
+        #expect("\(MotionFinish.velocityExpired)" == "velocityExpired")
+        #expect("\(MotionFinish.orientationReached)" == "orientationReached")
+        #expect("\(MotionFinish.timedOut)" == "timedOut")
+        #expect("\(MotionFinish.animationFinished(.yes))" == "animationFinished(DockLinks.AnimationKind.yes)")
+        #expect("\(MotionFinish.animationFinished(.kapow))" == "animationFinished(DockLinks.AnimationKind.kapow)")
     }
 }

@@ -3,6 +3,7 @@ import DockPolicy
 import DockProtocol
 import DockSimulator
 import DockTracking
+import DockVocabulary
 import Testing
 
 /// Each control rule of `HostPolicy` (and of the README's "Control"), as a transcript in virtual

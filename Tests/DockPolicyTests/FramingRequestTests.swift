@@ -1,6 +1,6 @@
 import DockLinks
 import DockPolicy
-import DockTracking
+import DockVocabulary
 import Testing
 
 /// What the policy answers to the framing requests that can half-succeed: a region past the

@@ -2,7 +2,7 @@ import DockLinks
 import DockPolicy
 import DockProtocol
 import DockSimulator
-import DockTracking
+import DockVocabulary
 
 /// The host's policy wired to a simulated accessory in virtual time: the shell the daemon is, in
 /// a few lines, with everything the policy did recorded for the tests to read. The accessory is

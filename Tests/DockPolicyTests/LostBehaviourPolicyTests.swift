@@ -3,6 +3,7 @@ import DockPolicy
 import DockProtocol
 import DockSimulator
 import DockTracking
+import DockVocabulary
 import Testing
 import V4L2Protocol
 

@@ -3,6 +3,7 @@ import DockPolicy
 import DockProtocol
 import DockSimulator
 import DockTracking
+import DockVocabulary
 import Testing
 
 /// The host's policy over a Pelco-D head in virtual time: the same rules as for a dock, carried
@@ -102,7 +103,8 @@ import Testing
         #expect(abs(pose.yawRadians - rig.peer.head.pan.outputRadians) < 0.01)
         #expect(abs(pose.pitchRadians - rig.peer.head.tilt.outputRadians) < 0.01)
         let status = rig.host.status(now: rig.now, device: "test")
-        #expect(status.poseAge.map { $0 <= .milliseconds(120) } == true, "polled every 100 ms: \(String(describing: status.poseAge))")
+        let age = status.pose?.ageSeconds
+        #expect(age.map { $0 <= 0.12 } == true, "polled every 100 ms: \(String(describing: age))")
     }
 
     @Test func aClientHoldingControlThatVanishesStopsTheHeadAtOnce() throws {
@@ -142,9 +144,10 @@ import Testing
         var rig = Self.rig()
         rig.attach(within: .milliseconds(300))
         let status = rig.host.status(now: rig.now, device: "/dev/ttyUSB0")
-        #expect(status.protocolName == "pelco-d")
-        #expect(status.capabilities == [], "no failsafe, no time-to-live, no telemetry, stepped speeds, no moves")
-        #expect(status.poseAge.map { $0 < .milliseconds(40) } == true, "reckoned at every tick: \(String(describing: status.poseAge))")
+        #expect(status.accessory?.protocolName == "pelco-d")
+        #expect(status.accessory?.capabilities == [], "no failsafe, no time-to-live, no telemetry, stepped speeds, no moves")
+        let age = status.pose?.ageSeconds
+        #expect(age.map { $0 < 0.04 } == true, "reckoned at every tick: \(String(describing: age))")
     }
 
     @Test func theTrackerTurnsTheHeadTowardsASubject() throws {

@@ -2,6 +2,7 @@ import DockLinks
 import DockPolicy
 import DockProtocol
 import DockSimulator
+import DockVocabulary
 import Foundation
 import Testing
 import V4L2Protocol
@@ -151,8 +152,9 @@ import V4L2Protocol
         rig.perform(rig.host.start(now: rig.now))
         rig.run(for: .milliseconds(300))
         let status = rig.host.status(now: rig.now, device: "/dev/video0")
-        #expect(status.info?.model == "OBSBOT Tiny")
-        #expect(status.protocolName == "uvc")
-        #expect(status.capabilities == [.orientationMoves, .zoom])
+        #expect(status.accessory?.model == "OBSBOT Tiny")
+        #expect(status.accessory?.protocolName == "uvc")
+        #expect(status.accessory?.capabilities == ["orientation_moves", "zoom"])
+        #expect(status.accessory?.lacks.contains("failsafe") == true)
     }
 }

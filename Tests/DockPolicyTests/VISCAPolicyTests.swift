@@ -1,7 +1,9 @@
 import DockLinks
+import DockNumbers
 import DockPolicy
 import DockProtocol
 import DockTracking
+import DockVocabulary
 import Testing
 import VISCAProtocol
 
@@ -148,8 +150,11 @@ import VISCAProtocol
         rig.perform(rig.host.start(now: rig.now))
         rig.run(for: .milliseconds(300))
         let status = rig.host.status(now: rig.now, device: "/dev/ttyUSB0")
-        #expect(status.protocolName == "visca")
-        #expect(!status.capabilities.contains(.failsafe) && !status.capabilities.contains(.buttons))
-        #expect(status.poseAge.map { $0 < .milliseconds(100) } == true, "polled, and fresh: \(String(describing: status.poseAge))")
+        #expect(status.accessory?.protocolName == "visca")
+        let lacks = status.accessory?.lacks ?? []
+        #expect(lacks.contains("failsafe") && lacks.contains("buttons"))
+        #expect(status.accessory?.capabilities.contains("failsafe") == false)
+        let age = status.pose?.ageSeconds
+        #expect(age.map { $0 < 0.1 } == true, "polled, and fresh: \(String(describing: age))")
     }
 }

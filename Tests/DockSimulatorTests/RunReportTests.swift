@@ -1,4 +1,4 @@
-import DockTracking
+import DockVocabulary
 import Foundation
 import Testing
 

@@ -1,5 +1,7 @@
+import DockNumbers
 import DockProtocol
 import DockTracking
+import DockVocabulary
 import TestSupport
 import Testing
 

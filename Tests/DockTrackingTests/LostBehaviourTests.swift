@@ -1,3 +1,5 @@
+import DockNumbers
+import DockVocabulary
 import Testing
 
 @testable import DockTracking
@@ -53,7 +55,7 @@ import Testing
             let step = pipeline.step(now: now, gimbalYawRadians: yaw, gimbalPitchRadians: 0)
             if moves, let rate = step.yawRadiansPerSecond { yaw += rate / 30 }
             let line = Line(
-                seconds: ((now - start).trackerSeconds * 30).rounded() / 30, activity: step.activity,
+                seconds: ((now - start).secondsValue * 30).rounded() / 30, activity: step.activity,
                 yawRate: step.yawRadiansPerSecond, zoomsOut: step.zoomsOut)
             if lines.last.map({ $0.activity != line.activity || line.zoomsOut || ($0.yawRate == nil) != (line.yawRate == nil) }) ?? true {
                 lines.append(line)

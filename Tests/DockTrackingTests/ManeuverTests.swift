@@ -1,3 +1,4 @@
+import DockVocabulary
 import Foundation
 import Testing
 

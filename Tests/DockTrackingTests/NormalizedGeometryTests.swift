@@ -1,4 +1,5 @@
 import DockSimulator
+import DockVocabulary
 import Testing
 
 @testable import DockTracking

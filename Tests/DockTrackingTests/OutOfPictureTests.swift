@@ -1,3 +1,5 @@
+import DockNumbers
+import DockVocabulary
 import Testing
 
 @testable import DockTracking
@@ -75,7 +77,7 @@ extension SubjectTrackerTests {
         let left = try #require(tracker.tracks.first)
         #expect(left.outOfPicture == .left)
         // Frame n is at about n/30 s: the last frame within 5 s of leaving, then one after.
-        let lastKept = Int(((left.leftPictureAt + .seconds(5)).trackerSeconds * 30).rounded(.down))
+        let lastKept = Int(((left.leftPictureAt + .seconds(5)).secondsValue * 30).rounded(.down))
         for index in 150...lastKept { update(&tracker, [], at: index) }
         #expect(tracker.tracks.count == 1, "kept within its 5 s")
         update(&tracker, [], at: lastKept + 2)

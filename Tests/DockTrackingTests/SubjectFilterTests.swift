@@ -1,4 +1,5 @@
 import DockSimulator
+import DockVocabulary
 import Foundation
 import Testing
 

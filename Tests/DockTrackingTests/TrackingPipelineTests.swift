@@ -1,3 +1,5 @@
+import DockNumbers
+import DockVocabulary
 import Testing
 
 @testable import DockTracking
@@ -28,7 +30,7 @@ import Testing
         for _ in 0..<(30 * 12) {
             now += tick
             if pipeline.step(now: now, gimbalYawRadians: yaw, gimbalPitchRadians: 0).activity == .returning {
-                return (now - lastBox).trackerSeconds
+                return (now - lastBox).secondsValue
             }
         }
         return nil

@@ -1,3 +1,4 @@
+import DockVocabulary
 import Testing
 
 @testable import DockTracking

@@ -1,4 +1,4 @@
-import DockTracking
+import DockVocabulary
 import Testing
 
 @testable import DockVision

@@ -1,5 +1,5 @@
 import DockOptions
-import DockTracking
+import DockVocabulary
 import Testing
 
 @testable import DockVision
@@ -11,7 +11,7 @@ import Testing
 
     @Test func defaultsWithoutAFile() throws {
         #expect(try parse([]) == .run(VisionSettings(), configurationPath: nil))
-        #expect(VisionSettings().faceModelPath == "/usr/share/opencv4/lbpcascades/lbpcascade_frontalface_improved.xml")
+        #expect(VisionSettings().faceModelPath == "/usr/share/opencv4/lbpcascades/lbpcascade_frontalface.xml")
     }
 
     @Test func theFileThenTheFlagsWhichWin() throws {

@@ -1,6 +1,6 @@
 import DockAPI
-import DockPolicy
-import DockTracking
+import DockJSON
+import DockVocabulary
 import Foundation
 import FoundationXML
 import Glibc
@@ -82,7 +82,11 @@ import Testing
     }
 
     @Test func thePrimaryIsReadFromAStatus() {
-        var status = Dock.Status(HostPolicy().status(now: .zero, device: "memory"))
+        var status = Dock.Status(
+            state: .ready, isDocked: true, accessory: nil, pose: nil, limits: nil, isTrackingEnabled: true, framingMode: .automatic,
+            regionOfInterest: .fullImage, selectedSubjects: [], controller: .systemTracker, motion: .idle, faults: [], tracker: .idle,
+            isSubjectInFrame: false, primary: nil, subjects: [], loop: .none,
+            counters: Dock.Counters(badFrames: 0, reconnects: 0, refusals: 0, observations: 0, cameraFrames: 0))
         #expect(CameraApp.primary(in: status) == TrackerPrimary.none)
         #expect(CameraApp.primaryBox(in: status) == nil)
         status.primary = 4

@@ -1,5 +1,6 @@
 import DockProtocol
 import DockSimulator
+import DockSockets
 import DockSystem
 import Foundation
 import Glibc

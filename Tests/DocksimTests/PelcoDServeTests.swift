@@ -1,4 +1,5 @@
 import DockSimulator
+import DockSockets
 import DockSystem
 import Foundation
 import Glibc

@@ -1,5 +1,5 @@
 import DockSimulator
-import DockTracking
+import DockVocabulary
 import Foundation
 import Glibc
 import TestSupport

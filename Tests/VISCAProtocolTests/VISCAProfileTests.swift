@@ -94,8 +94,8 @@ import VISCAProtocol
             _ = try VISCAProfile.parse(json: json)
             return nil
         } catch {
-            guard case .invalidProfile(let field, let reason) = error else { return "not invalid_profile: \(error)" }
-            #expect(!reason.isEmpty)
+            guard case .invalidProfile(let field, let line, let reason) = error else { return "not invalid_profile: \(error)" }
+            #expect(!reason.isEmpty && line >= 1)
             return field
         }
     }
@@ -169,9 +169,22 @@ import VISCAProtocol
         #expect(profile.zoom == nil)
     }
 
+    /// A field of a profile file is named with the line it is on, as every file dockd reads is.
+    @Test func aBadFieldIsNamedWithItsLine() throws {
+        let generic = try #require(try Self.filesOnDisk().first { $0.name == "generic.json" }).text
+        let text = generic.replacingOccurrences(of: "\"sockets\": 2", with: "\"sockets\": 2.5")
+        #expect(throws: VISCAError.invalidProfile(field: "sockets", line: 11, reason: "must be a whole number, got 2.5")) {
+            try VISCAProfile.parse(json: text)
+        }
+        let unknown = generic.replacingOccurrences(of: "\"sockets\": 2", with: "\"sockets\": 2, \"colour\": 1")
+        #expect(throws: VISCAError.invalidProfile(field: "colour", line: 11, reason: "is not a known field")) {
+            try VISCAProfile.parse(json: unknown)
+        }
+    }
+
     @Test func textThatIsNotJSONIsRefused() {
         #expect(throws: VISCAError.self) { try VISCAProfile.parse(json: "name = generic") }
-        #expect(throws: VISCAError.invalidProfile(field: "(document)", reason: "must be an object, got an array")) {
+        #expect(throws: VISCAError.invalidProfile(field: "(document)", line: 1, reason: "must be an object, got an array")) {
             try VISCAProfile.parse(json: "[1, 2]")
         }
     }

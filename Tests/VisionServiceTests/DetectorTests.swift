@@ -1,5 +1,5 @@
-import DockTracking
 import DockVision
+import DockVocabulary
 import Foundation
 import Testing
 import VisionService

@@ -1,4 +1,4 @@
-import DockSystem
+import DockSockets
 import Glibc
 
 /// Where a client finds dockd when no socket is named.

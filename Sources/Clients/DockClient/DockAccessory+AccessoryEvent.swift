@@ -1,5 +1,5 @@
 import DockAPI
-import DockProtocol
+import DockVocabulary
 
 extension DockAccessory {
     /// A button or camera control on the dock, as DockKit's `DockAccessory.AccessoryEvent` names them.

@@ -1,5 +1,4 @@
-import DockLinks
-import DockPolicy
+import DockVocabulary
 
 extension DockAccessory {
     /// The built-in animations, named as in DockKit's `DockAccessory.Animation`.

@@ -1,3 +1,4 @@
+import DockVocabulary
 import Glibc
 
 extension DockAccessory {

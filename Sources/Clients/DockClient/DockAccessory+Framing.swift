@@ -1,6 +1,5 @@
 import DockAPI
-import DockPolicy
-import DockTracking
+import DockVocabulary
 
 extension DockAccessory {
     /// Where the subject sits in the frame, as DockKit's `DockAccessory.FramingMode`.
@@ -15,10 +14,10 @@ extension DockAccessory {
         case right
 
         /// dockd's framing mode of the same name.
-        init(_ mode: DockTracking.FramingMode) { self.init(rawValue: mode.rawValue)! }
+        init(_ mode: DockVocabulary.FramingMode) { self.init(rawValue: mode.rawValue)! }
 
         /// This mode as dockd's.
-        var dockd: DockTracking.FramingMode { DockTracking.FramingMode(rawValue: rawValue)! }
+        var dockd: DockVocabulary.FramingMode { DockVocabulary.FramingMode(rawValue: rawValue)! }
     }
 
     /// Chooses where the subject sits in the frame.

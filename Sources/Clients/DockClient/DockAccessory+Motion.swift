@@ -1,5 +1,4 @@
-import DockLinks
-import DockPolicy
+import DockVocabulary
 
 extension DockAccessory {
     /// Turns the dock at a velocity for half a second: call again to keep it turning, or pass a

@@ -1,5 +1,5 @@
 import DockAPI
-import DockPolicy
+import DockVocabulary
 
 extension DockAccessory {
     /// The motion a dock reports: positions and velocities in DockKit's axes and signs, with the

@@ -1,4 +1,4 @@
-import DockTracking
+import DockVocabulary
 
 extension DockAccessory {
     /// One detection of your detector in one frame, as DockKit's `DockAccessory.Observation`;
@@ -46,14 +46,14 @@ extension DockAccessory {
         }
 
         /// The observation as dockd takes it: a top-left box.
-        var dockd: DockTracking.Observation {
+        var dockd: DockVocabulary.Observation {
             let kind: SubjectKind =
                 switch type {
                 case .humanFace: .face
                 case .humanBody: .body
                 case .object: .object
                 }
-            return DockTracking.Observation(kind: kind, box: rect.topLeft, confidence: 1, identifier: identifier, appearance: appearance)
+            return DockVocabulary.Observation(kind: kind, box: rect.topLeft, confidence: 1, identifier: identifier, appearance: appearance)
         }
     }
 }

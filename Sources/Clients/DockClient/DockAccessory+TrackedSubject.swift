@@ -1,6 +1,5 @@
 import DockAPI
-import DockPolicy
-import DockTracking
+import DockVocabulary
 
 extension DockAccessory {
     /// One subject dockd tracks, as DockKit's `DockAccessory.TrackedPerson` and `TrackedObject`:

@@ -1,7 +1,6 @@
 import DockAPI
-import DockPolicy
-import DockProtocol
-import DockTracking
+import DockNumbers
+import DockVocabulary
 
 extension DockAccessory {
     /// Hands the tracker one frame's observations; with system tracking on, dockd follows the
@@ -17,7 +16,7 @@ extension DockAccessory {
         guard let captureTime = Duration.fromSeconds(cameraInformation.captureTimeSeconds) else {
             throw .invalidArgument(ParameterError(parameter: "cameraInformation.captureTimeSeconds", reason: "must be finite"))
         }
-        let camera = DockTracking.CameraInformation(
+        let camera = DockVocabulary.CameraInformation(
             horizontalFieldOfViewRadians: cameraInformation.horizontalFieldOfViewRadians,
             aspectRatio: cameraInformation.aspectRatio, orientation: .up,
             isMirrored: cameraInformation.isMirrored)

@@ -1,6 +1,5 @@
 import DockAPI
-import DockPolicy
-import DockTracking
+import DockVocabulary
 import Synchronization
 
 extension DockAccessory {

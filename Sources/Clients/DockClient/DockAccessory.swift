@@ -1,5 +1,5 @@
 import DockAPI
-import DockPolicy
+import DockVocabulary
 
 /// A dock as the manager lists it, as DockKit's `DockAccessory`: what it is, and the calls and
 /// streams that move it, watch it and have it track (all over the manager's one connection).

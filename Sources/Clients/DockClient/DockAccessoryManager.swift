@@ -1,6 +1,6 @@
-public import DockAPI
-import DockPolicy
-import DockSystem
+import DockAPI
+import DockSockets
+public import DockVocabulary
 
 /// The entry point, as in DockKit: connects to dockd and lists its docks.
 ///

@@ -1,4 +1,6 @@
 public import DockAPI
+public import DockJSON
+public import DockVocabulary
 
 /// What went wrong talking to dockd.
 public enum DockClientError: Error, Hashable, Sendable, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import DockAPI
+import DockVocabulary
 import Synchronization
 
 /// The one `Watch` stream of a manager's connection, shared: every stream an app opens

@@ -1,5 +1,7 @@
 public import DockAPI
-import DockSystem
+public import DockJSON
+import DockSockets
+public import DockVocabulary
 import Glibc
 import Synchronization
 

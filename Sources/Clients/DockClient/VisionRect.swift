@@ -1,4 +1,4 @@
-public import DockTracking
+public import DockVocabulary
 
 /// A rectangle in normalised image coordinates with **Vision's origin, the bottom left**: x grows
 /// to the right and y upwards, both 0...1 across the upright picture, as DockKit's `CGRect`s from

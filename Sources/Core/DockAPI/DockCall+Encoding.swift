@@ -1,7 +1,6 @@
-import DockLinks
-import DockPolicy
-import DockProtocol
-import DockTracking
+import DockJSON
+import DockNumbers
+import DockVocabulary
 
 extension DockCall {
     /// The call as a client sends it, for the daemon's dock (nil) or the one named: the inverse of

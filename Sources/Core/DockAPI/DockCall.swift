@@ -1,7 +1,6 @@
-import DockLinks
-public import DockPolicy
-import DockProtocol
-import DockTracking
+import DockJSON
+import DockNumbers
+public import DockVocabulary
 
 /// The `io.dockd.Dock` methods, by name: the one place their names are spelled.
 public enum DockMethod: String, CaseIterable, Hashable, Sendable {
@@ -94,54 +93,63 @@ public enum DockCall: Hashable, Sendable {
         do {
             return try parse(name, call.parameters)
         } catch {
-            throw .parameter(error)
+            throw .parameter(ParameterError(error))
         }
     }
 
+    /// The reader of a call's parameters, or of an object among them, refusing up front the first
+    /// name (in sorted order) that `allows` refuses; `null` counts as absent.
+    private static func reader(_ members: [String: JSONValue], allows: (String) -> Bool) throws(JSONFieldError) -> JSONFields {
+        let reader = try JSONFields(.object(members))
+        try reader.refuseUnknown(allowing: allows)
+        return reader
+    }
+
     private static func serviceCall(_ name: String, _ parameters: [String: JSONValue]) throws(Refusal) -> DockCall {
-        do {
-            switch name {
-            case "GetInfo":
-                _ = try ParameterReader(parameters, allowed: [])
-                return .serviceInfo
-            case "GetInterfaceDescription":
-                let reader = try ParameterReader(parameters, allowed: ["interface"])
-                guard let interface = try reader.optionalString("interface") else { throw Refusal.serviceParameter("interface") }
-                return .interfaceDescription(interface)
-            default:
-                throw Refusal.methodNotFound(VarlinkService.name + "." + name)
+        switch name {
+        case "GetInfo":
+            do {
+                _ = try reader(parameters, allows: { _ in false })
+            } catch {
+                throw .parameter(ParameterError(error))
             }
-        } catch let error as ParameterError {
-            throw .parameter(error)
-        } catch let error as Refusal {
-            throw error
-        } catch {
-            preconditionFailure("unexpected error \(error)")
+            return .serviceInfo
+        case "GetInterfaceDescription":
+            let interface: String?
+            do {
+                interface = try reader(parameters, allows: { $0 == "interface" }).optionalString("interface")
+            } catch {
+                throw .parameter(ParameterError(error))
+            }
+            guard let interface else { throw .serviceParameter("interface") }
+            return .interfaceDescription(interface)
+        default:
+            throw .methodNotFound(VarlinkService.name + "." + name)
         }
     }
 
     // swiftlint:disable:next cyclomatic_complexity
-    private static func parse(_ method: DockMethod, _ parameters: [String: JSONValue]) throws(ParameterError) -> Parsed {
-        func reader(_ names: Set<String>) throws(ParameterError) -> ParameterReader {
-            try ParameterReader(parameters, allows: { $0 == "accessory" || names.contains($0) })
+    private static func parse(_ method: DockMethod, _ parameters: [String: JSONValue]) throws(JSONFieldError) -> Parsed {
+        func reader(_ names: Set<String>) throws(JSONFieldError) -> JSONFields {
+            try Self.reader(parameters, allows: { $0 == "accessory" || names.contains($0) })
         }
-        let accessory = try ParameterReader(unchecked: parameters).optionalString("accessory")
+        let accessory = try JSONFields(.object(parameters)).optionalString("accessory")
         func parsed(_ call: DockCall) -> Parsed { Parsed(call: call, accessory: accessory) }
         switch method {
         case .getStatus:
             _ = try reader([])
             return parsed(.getStatus)
         case .listAccessories:
-            _ = try ParameterReader(parameters, allowed: [])
+            _ = try Self.reader(parameters, allows: { _ in false })
             return Parsed(call: .listAccessories, accessory: nil)
         case .watch:
             _ = try reader([])
             return parsed(.watch)
         case .setVelocity:
             let r = try reader(["yaw", "pitch", "duration", "take_over", "wait"])
-            let duration = try r.optionalNumber("duration").map { seconds throws(ParameterError) -> Duration in
+            let duration = try r.optionalNumber("duration").map { seconds throws(JSONFieldError) -> Duration in
                 guard seconds > 0, seconds <= 3600, let duration = Duration.fromSeconds(seconds) else {
-                    throw ParameterError(parameter: "duration", reason: "must be more than 0 and at most 3600 seconds")
+                    throw JSONFieldError.field("duration", "must be more than 0 and at most 3600 seconds")
                 }
                 return duration
             }
@@ -159,16 +167,16 @@ public enum DockCall: Hashable, Sendable {
             switch (try r.optionalNumber("duration"), try r.optionalNumber("speed")) {
             case (let seconds?, nil):
                 guard seconds > 0, seconds <= 60, let duration = Duration.fromSeconds(seconds) else {
-                    throw ParameterError(parameter: "duration", reason: "must be more than 0 and at most 60 seconds")
+                    throw JSONFieldError.field("duration", "must be more than 0 and at most 60 seconds")
                 }
                 pace = .duration(duration)
             case (nil, let speed?):
-                guard speed > 0 else { throw ParameterError(parameter: "speed", reason: "must be more than 0") }
+                guard speed > 0 else { throw JSONFieldError.field("speed", "must be more than 0") }
                 pace = .maximumSpeed(speed)
             case (nil, nil):
                 pace = .fastest
             case (_?, _?):
-                throw ParameterError(parameter: "speed", reason: "give duration or speed, not both")
+                throw JSONFieldError.field("speed", "give duration or speed, not both")
             }
             let request = MotionRequest.orientation(
                 yawRadians: try r.number("yaw"), pitchRadians: try r.number("pitch"),
@@ -183,7 +191,7 @@ public enum DockCall: Hashable, Sendable {
             return parsed(.host(.stop(takeOver: try r.optionalBool("take_over") ?? false)))
         case .animate:
             let r = try reader(["animation", "take_over", "wait"])
-            let kind = AnimationKind(rawValue: try r.choice("animation", AnimationKind.allCases.map(\.rawValue)))!
+            let kind = try r.choice("animation", as: AnimationKind.self)
             return parsed(
                 .host(
                     .motion(
@@ -195,17 +203,17 @@ public enum DockCall: Hashable, Sendable {
         case .setLimits:
             let r = try reader(["yaw", "pitch", "max_speed"])
             let speed = try r.optionalNumber("max_speed")
-            if let speed, speed <= 0 { throw ParameterError(parameter: "max_speed", reason: "must be more than 0") }
+            if let speed, speed <= 0 { throw JSONFieldError.field("max_speed", "must be more than 0") }
             return parsed(
                 .host(
                     .setLimits(
                         LimitRequest(
-                            yawRadians: try r.optionalRange("yaw"), pitchRadians: try r.optionalRange("pitch"),
+                            yawRadians: try Self.optionalRange(r, "yaw"), pitchRadians: try Self.optionalRange(r, "pitch"),
                             yawSpeedRadiansPerSecond: speed, pitchSpeedRadiansPerSecond: speed))))
         case .setZoom:
             let r = try reader(["zoom"])
             let zoom = try r.number("zoom")
-            guard (0...1).contains(zoom) else { throw ParameterError(parameter: "zoom", reason: "must be within 0...1") }
+            guard (0...1).contains(zoom) else { throw JSONFieldError.field("zoom", "must be within 0...1") }
             return parsed(.host(.setZoom(zoom)))
         case .acquireControl:
             let r = try reader(["take_over"])
@@ -218,7 +226,7 @@ public enum DockCall: Hashable, Sendable {
             return parsed(.host(.track(try observationBatch(parameters, reader: r))))
         case .setFramingMode:
             let r = try reader(["mode"])
-            return parsed(.host(.setFramingMode(FramingMode(rawValue: try r.choice("mode", FramingMode.allCases.map(\.rawValue)))!)))
+            return parsed(.host(.setFramingMode(try r.choice("mode", as: FramingMode.self))))
         case .setRegionOfInterest:
             _ = try reader(["region"])
             var region = NormalizedRect.fullImage
@@ -227,12 +235,12 @@ public enum DockCall: Hashable, Sendable {
         case .selectSubjects:
             _ = try reader(["subjects"])
             guard case .array(let list)? = parameters["subjects"] else {
-                throw ParameterError(parameter: "subjects", reason: "must be an array of subject IDs")
+                throw JSONFieldError.field("subjects", "must be an array of subject IDs")
             }
             var subjects: [Int] = []
             for (index, value) in list.enumerated() {
                 guard case .integer(let id) = value, id >= 0, id <= Int64(Int32.max) else {
-                    throw ParameterError(parameter: "subjects[\(index)]", reason: "must be a subject ID (a whole number)")
+                    throw JSONFieldError.field("subjects[\(index)]", "must be a subject ID (a whole number)")
                 }
                 subjects.append(Int(id))
             }
@@ -240,12 +248,12 @@ public enum DockCall: Hashable, Sendable {
         case .selectSubjectAt:
             _ = try reader(["point"])
             guard case .object(let members)? = parameters["point"] else {
-                throw ParameterError(parameter: "point", reason: "must be an object with x and y")
+                throw JSONFieldError.field("point", "must be an object with x and y")
             }
-            let point = try ParameterReader(members, allowed: ["x", "y"])
+            let point = try Self.reader(members, allows: { $0 == "x" || $0 == "y" })
             for axis in ["x", "y"] {
                 let value = try nested(point, axis, "point")
-                guard (0...1).contains(value) else { throw ParameterError(parameter: "point.\(axis)", reason: "must be within 0...1") }
+                guard (0...1).contains(value) else { throw JSONFieldError.field("point.\(axis)", "must be within 0...1") }
             }
             return parsed(
                 .host(.selectSubject(at: NormalizedPoint(x: try nested(point, "x", "point"), y: try nested(point, "y", "point")))))
@@ -253,28 +261,41 @@ public enum DockCall: Hashable, Sendable {
     }
 
     /// A number inside a nested object, its error named by its path.
-    static func nested(_ reader: ParameterReader, _ name: String, _ path: @autoclosure () -> String) throws(ParameterError) -> Double {
+    static func nested(_ reader: JSONFields, _ name: String, _ path: @autoclosure () -> String) throws(JSONFieldError) -> Double {
         do {
             return try reader.number(name)
         } catch {
-            throw ParameterError(parameter: "\(path()).\(error.parameter)", reason: error.reason)
+            throw JSONFieldError(path: "\(path()).\(error.path)", line: nil, problem: error.problem)
         }
     }
 
-    /// A `Rect` that is finite, of positive size, and overlaps the image.
-    static func rect(_ value: JSONValue, _ path: @autoclosure () -> String) throws(ParameterError) -> NormalizedRect {
+    /// An optional `Range` object (`{"min": ..., "max": ...}`, min at most max). An unknown member
+    /// of it is named bare (`foo`), a bad bound by its path (`yaw.min`), as the wire always has.
+    static func optionalRange(_ reader: JSONFields, _ name: String) throws(JSONFieldError) -> ClosedRange<Double>? {
+        guard let value = reader.value(name) else { return nil }
         guard case .object(let members) = value else {
-            throw ParameterError(parameter: path(), reason: "must be an object with x, y, width and height")
+            throw JSONFieldError.field(name, "must be an object with min and max, got \(value.typeName)")
         }
-        let reader = try ParameterReader(members, allowed: rectFields)
+        let inner = try Self.reader(members, allows: { $0 == "min" || $0 == "max" })
+        let low = try nested(inner, "min", name), high = try nested(inner, "max", name)
+        guard low <= high else { throw JSONFieldError.field(name, "min must not exceed max") }
+        return low...high
+    }
+
+    /// A `Rect` that is finite, of positive size, and overlaps the image.
+    static func rect(_ value: JSONValue, _ path: @autoclosure () -> String) throws(JSONFieldError) -> NormalizedRect {
+        guard case .object(let members) = value else {
+            throw JSONFieldError.field(path(), "must be an object with x, y, width and height")
+        }
+        let reader = try Self.reader(members, allows: rectFields.contains)
         let rect = NormalizedRect(
             x: try nested(reader, "x", path()), y: try nested(reader, "y", path()),
             width: try nested(reader, "width", path()), height: try nested(reader, "height", path()))
         guard rect.width > 0, rect.height > 0 else {
-            throw ParameterError(parameter: path(), reason: "must have a positive width and height")
+            throw JSONFieldError.field(path(), "must have a positive width and height")
         }
         guard rect.isUsable, rect.width <= 1, rect.height <= 1 else {
-            throw ParameterError(parameter: path(), reason: "must lie in the image (0...1 from the top left)")
+            throw JSONFieldError.field(path(), "must lie in the image (0...1 from the top left)")
         }
         return rect
     }
@@ -284,21 +305,19 @@ public enum DockCall: Hashable, Sendable {
     private static let rectFields: Set<String> = ["x", "y", "width", "height"]
     private static let observationFields: Set<String> = ["kind", "box", "confidence", "identifier", "appearance"]
     private static let cameraFields: Set<String> = ["horizontal_fov", "aspect_ratio", "orientation", "mirrored"]
-    private static let subjectKindNames = SubjectKind.allCases.map(\.rawValue)
 
     /// The lengths an observation's `appearance` may have.
     public static let appearanceLengths = 4...512
 
     /// An observation's optional `appearance`: `appearanceLengths` numbers, each finite as a
     /// 32-bit float (`1e999`, or `1e300`, is refused by its index).
-    static func appearance(_ value: JSONValue?, _ path: @autoclosure () -> String) throws(ParameterError) -> [Float]? {
+    static func appearance(_ value: JSONValue?, _ path: @autoclosure () -> String) throws(JSONFieldError) -> [Float]? {
         switch value {
         case nil, .null?: return nil
         case .array(let items)?:
             guard appearanceLengths.contains(items.count) else {
-                throw ParameterError(
-                    parameter: path(),
-                    reason: "must have \(appearanceLengths.lowerBound) to \(appearanceLengths.upperBound) values, got \(items.count)")
+                throw JSONFieldError.field(
+                    path(), "must have \(appearanceLengths.lowerBound) to \(appearanceLengths.upperBound) values, got \(items.count)")
             }
             var values: [Float] = []
             values.reserveCapacity(items.count)
@@ -307,91 +326,90 @@ public enum DockCall: Hashable, Sendable {
                 switch item {
                 case .integer(let integer): number = Double(integer)
                 case .number(let double): number = double
-                default: throw ParameterError(parameter: "\(path())[\(index)]", reason: "must be a number, got \(item.typeName)")
+                default: throw JSONFieldError.field("\(path())[\(index)]", "must be a number, got \(item.typeName)")
                 }
                 let single = Float(number)
                 guard number.isFinite, single.isFinite else {
-                    throw ParameterError(parameter: "\(path())[\(index)]", reason: "must be finite")
+                    throw JSONFieldError.field("\(path())[\(index)]", "must be finite")
                 }
                 values.append(single)
             }
             return values
-        case let other?: throw ParameterError(parameter: path(), reason: "must be an array of numbers, got \(other.typeName)")
+        case let other?: throw JSONFieldError.field(path(), "must be an array of numbers, got \(other.typeName)")
         }
     }
 
     /// A `Track` call's observations, camera information and capture time, every field checked.
-    static func observationBatch(_ parameters: [String: JSONValue], reader: ParameterReader) throws(ParameterError) -> ObservationBatch {
+    static func observationBatch(_ parameters: [String: JSONValue], reader: JSONFields) throws(JSONFieldError) -> ObservationBatch {
         guard case .array(let list)? = parameters["observations"] else {
-            throw ParameterError(parameter: "observations", reason: "must be an array of observations")
+            throw JSONFieldError.field("observations", "must be an array of observations")
         }
-        guard list.count <= 64 else { throw ParameterError(parameter: "observations", reason: "at most 64 per frame") }
+        guard list.count <= 64 else { throw JSONFieldError.field("observations", "at most 64 per frame") }
         var observations: [Observation] = []
         for (index, value) in list.enumerated() {
             // The path only for an error: made for every observation, its text was a cost of
             // every call.
             func path() -> String { "observations[\(index)]" }
-            guard case .object(let members) = value else { throw ParameterError(parameter: path(), reason: "must be an object") }
-            let item = try ParameterReader(members, allowed: observationFields)
-            let kindName: String
+            guard case .object(let members) = value else { throw JSONFieldError.field(path(), "must be an object") }
+            let item = try Self.reader(members, allows: observationFields.contains)
+            let kind: SubjectKind
             do {
-                kindName = try item.choice("kind", subjectKindNames)
+                kind = try item.choice("kind", as: SubjectKind.self)
             } catch {
-                throw ParameterError(parameter: "\(path()).kind", reason: error.reason)
+                throw JSONFieldError(path: "\(path()).kind", line: nil, problem: error.problem)
             }
-            guard let box = members["box"] else { throw ParameterError(parameter: "\(path()).box", reason: "required") }
+            guard let box = members["box"] else { throw JSONFieldError.field("\(path()).box", "required") }
             let confidence: Double
             do {
                 confidence = try item.optionalNumber("confidence") ?? 1
             } catch {
-                throw ParameterError(parameter: "\(path()).confidence", reason: error.reason)
+                throw JSONFieldError(path: "\(path()).confidence", line: nil, problem: error.problem)
             }
             guard (0...1).contains(confidence) else {
-                throw ParameterError(parameter: "\(path()).confidence", reason: "must be within 0...1")
+                throw JSONFieldError.field("\(path()).confidence", "must be within 0...1")
             }
             var identifier: Int?
             switch members["identifier"] {
             case nil, .null?: break
             case .integer(let value)? where value >= Int64(Int32.min) && value <= Int64(Int32.max): identifier = Int(value)
-            default: throw ParameterError(parameter: "\(path()).identifier", reason: "must be a whole number")
+            default: throw JSONFieldError.field("\(path()).identifier", "must be a whole number")
             }
             let appearance = try Self.appearance(members["appearance"], "\(path()).appearance")
             observations.append(
                 Observation(
-                    kind: SubjectKind(rawValue: kindName)!, box: try rect(box, "\(path()).box"),
+                    kind: kind, box: try rect(box, "\(path()).box"),
                     confidence: confidence, identifier: identifier, appearance: appearance))
         }
         guard case .object(let cameraMembers)? = parameters["camera"] else {
-            throw ParameterError(parameter: "camera", reason: "required: an object with horizontal_fov and aspect_ratio")
+            throw JSONFieldError.field("camera", "required: an object with horizontal_fov and aspect_ratio")
         }
-        let camera = try ParameterReader(cameraMembers, allowed: cameraFields)
+        let camera = try Self.reader(cameraMembers, allows: cameraFields.contains)
         let fieldOfView = try nested(camera, "horizontal_fov", "camera")
         let aspect = try nested(camera, "aspect_ratio", "camera")
         guard fieldOfView > 0, fieldOfView < .pi else {
-            throw ParameterError(parameter: "camera.horizontal_fov", reason: "must be between 0 and pi radians")
+            throw JSONFieldError.field("camera.horizontal_fov", "must be between 0 and pi radians")
         }
         guard aspect > 0, aspect <= 10 else {
-            throw ParameterError(parameter: "camera.aspect_ratio", reason: "must be more than 0 and at most 10")
+            throw JSONFieldError.field("camera.aspect_ratio", "must be more than 0 and at most 10")
         }
         let orientation: ImageOrientation
         let mirrored: Bool
         do {
             orientation =
-                try camera.optionalString("orientation").map { name throws(ParameterError) in
+                try camera.optionalString("orientation").map { name throws(JSONFieldError) in
                     guard let value = ImageOrientation(rawValue: name) else {
-                        throw ParameterError(
-                            parameter: "orientation",
-                            reason: "must be one of \(ImageOrientation.allCases.map(\.rawValue).joined(separator: ", "))")
+                        throw JSONFieldError.field(
+                            "orientation", "must be one of \(ImageOrientation.allCases.map(\.rawValue).joined(separator: ", "))")
                     }
                     return value
                 } ?? .up
             mirrored = try camera.optionalBool("mirrored") ?? false
         } catch {
-            throw ParameterError(parameter: "camera.\(error.parameter)", reason: error.reason)
+            throw JSONFieldError(path: "camera.\(error.path)", line: nil, problem: error.problem)
         }
         let captureSeconds = try reader.number("capture_time")
         guard captureSeconds >= 0, let captureTime = Duration.fromSeconds(captureSeconds) else {
-            throw ParameterError(parameter: "capture_time", reason: "must be a time on the host's monotonic clock, in seconds")
+            throw JSONFieldError.field("capture_time", "must be a time on the host's monotonic clock, in seconds")
         }
         return ObservationBatch(
             observations: observations,

@@ -1,12 +1,12 @@
-import DockJSON
+public import DockJSON
 
-/// The API's JSON reader: dockd's one reader (`DockJSON`'s `JSONReader`) with the API's reading of
-/// its numbers — whole numbers that fit in 64 bits are integers, however they are written (12,
-/// 12.0, 1.2e1), the rest doubles, as Foundation's decoder made them — and of its objects (a key
-/// given twice: the last one counts, as in Foundation's). A number that does not fit in a double
-/// (1e999, valid JSON) is an error, or, for a Varlink call, an infinity that the parameter check
-/// then refuses by name (`InvalidParameter`, its path). Also errors: invalid UTF-8, unescaped
-/// control characters, lone surrogates, trailing text, and nesting deeper than 128.
+/// The API's JSON reader: dockd's one reader (`DockJSON`'s `JSONReader`), which reads numbers as
+/// Foundation's decoder did — whole numbers that fit in 64 bits are integers, however they are
+/// written (12, 12.0, 1.2e1), the rest doubles — and objects as Foundation's (a key given twice:
+/// the last one counts). A number that does not fit in a double (1e999, valid JSON) is an error,
+/// or, for a Varlink call, an infinity that the parameter check then refuses by name
+/// (`InvalidParameter`, its path). Also errors: invalid UTF-8, unescaped control characters, lone
+/// surrogates, trailing text, and nesting deeper than 128.
 struct JSONParser {
     /// Why the text is not JSON, and where.
     struct Malformed: Error, CustomStringConvertible {
@@ -21,7 +21,7 @@ struct JSONParser {
         var options = JSONReader.Options()
         options.overflowIsInfinity = keepsOverflow
         do {
-            return JSONValue(try JSONReader.parse(bytes, options: options))
+            return try JSONReader.parse(bytes, options: options)
         } catch {
             throw Malformed(offset: error.offset, reason: error.message)
         }
@@ -29,18 +29,8 @@ struct JSONParser {
 }
 
 extension JSONValue {
-    /// The API's value of a node read by `JSONReader`.
-    init(_ node: JSONNode) {
-        switch node.value {
-        case .null: self = .null
-        case .bool(let value): self = .bool(value)
-        case .number(let value, _): self = node.wholeNumber.map(JSONValue.integer) ?? .number(value)
-        case .string(let value): self = .string(value)
-        case .array(let elements): self = .array(elements.map(JSONValue.init))
-        case .object(let members):
-            var object: [String: JSONValue] = Dictionary(minimumCapacity: members.count)
-            for member in members { object[member.key] = JSONValue(member.node) }
-            self = .object(object)
-        }
+    /// Parses JSON text given as bytes, as the API reads it.
+    public static func parse(bytes: [UInt8]) throws -> JSONValue {
+        try JSONParser.parse(bytes)
     }
 }

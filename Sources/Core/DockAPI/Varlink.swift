@@ -1,3 +1,5 @@
+public import DockJSON
+
 /// Varlink framing: each message is a JSON object followed by a NUL byte. The splitter gathers
 /// bytes from a stream socket and hands out whole messages; a message longer than the limit is an
 /// error after which the connection must be closed.

@@ -1,4 +1,4 @@
-public import DockTracking
+public import DockVocabulary
 
 #if canImport(Glibc)
     import Glibc

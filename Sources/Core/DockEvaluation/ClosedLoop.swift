@@ -1,8 +1,10 @@
 import DockLinks
+import DockNumbers
 public import DockPolicy
 import DockProtocol
 public import DockSimulator
 public import DockTracking
+public import DockVocabulary
 public import V4L2Protocol
 import VISCAProtocol
 

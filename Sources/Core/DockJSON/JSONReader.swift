@@ -1,9 +1,13 @@
 /// dockd's one JSON reader (RFC 8259), for the API's requests and for every file it reads —
-/// scenarios, VISCA profiles, UVC camera models. One pass over the bytes into `JSONNode`s that
-/// keep each value's line, members in order and numbers' text. Refused, by a `JSONSyntaxError` with
-/// line and byte offset: invalid UTF-8, unescaped control characters, lone surrogates, a number
-/// with a leading zero, trailing text, and nesting deeper than `maximumDepth`. What the options
-/// allow is all that differs between its users.
+/// scenarios, VISCA profiles, UVC camera models, footage manifests. One pass over the bytes into
+/// the one value tree, `JSONValue`: a number that is whole and fits in 64 bits is an integer,
+/// however it is written (`12`, `12.0`, `1.2e1`, as Foundation's decoder reads it), any other a
+/// double; in an object a key given twice keeps its last value (unless refused). For a file,
+/// `document` also keeps where each value stood (its line, a number's text, the members' order),
+/// for the field reader's errors. Refused, by a `JSONSyntaxError` with line and byte offset:
+/// invalid UTF-8, unescaped control characters, lone surrogates, a number with a leading zero,
+/// trailing text, and nesting deeper than `maximumDepth`. What the options allow is all that
+/// differs between its users.
 public enum JSONReader {
     /// What a reader accepts beyond RFC 8259's grammar, and what it refuses within it.
     public struct Options: Hashable, Sendable {
@@ -33,19 +37,34 @@ public enum JSONReader {
         }
     }
 
-    /// Reads one JSON text.
-    public static func parse(_ bytes: [UInt8], options: Options = Options()) throws(JSONSyntaxError) -> JSONNode {
-        var scanner = Scanner(bytes: bytes, options: options)
-        scanner.skipWhitespace()
-        let node = try scanner.value()
-        scanner.skipWhitespace()
-        guard scanner.index == scanner.bytes.count else { throw scanner.error("unexpected text after the JSON value") }
-        return node
+    /// Reads one JSON text's value.
+    public static func parse(_ bytes: [UInt8], options: Options = Options()) throws(JSONSyntaxError) -> JSONValue {
+        try read(bytes, options: options, keepsPlaces: false).0
     }
 
-    /// Reads one JSON text.
-    public static func parse(_ text: String, options: Options = Options()) throws(JSONSyntaxError) -> JSONNode {
+    /// Reads one JSON text's value.
+    public static func parse(_ text: String, options: Options = Options()) throws(JSONSyntaxError) -> JSONValue {
         try parse(Array(text.utf8), options: options)
+    }
+
+    /// Reads one JSON text with where each of its values stood, as a file's reader needs it.
+    public static func document(_ bytes: [UInt8], options: Options = .file) throws(JSONSyntaxError) -> JSONDocument {
+        let (value, place) = try read(bytes, options: options, keepsPlaces: true)
+        return JSONDocument(value: value, place: place ?? JSONPlace(line: 1))
+    }
+
+    /// Reads one JSON text with where each of its values stood, as a file's reader needs it.
+    public static func document(_ text: String, options: Options = .file) throws(JSONSyntaxError) -> JSONDocument {
+        try document(Array(text.utf8), options: options)
+    }
+
+    private static func read(_ bytes: [UInt8], options: Options, keepsPlaces: Bool) throws(JSONSyntaxError) -> (JSONValue, JSONPlace?) {
+        var scanner = Scanner(bytes: bytes, options: options, keepsPlaces: keepsPlaces)
+        scanner.skipWhitespace()
+        let read = try scanner.value()
+        scanner.skipWhitespace()
+        guard scanner.index == scanner.bytes.count else { throw scanner.error("unexpected text after the JSON value") }
+        return read
     }
 }
 
@@ -71,13 +90,16 @@ public struct JSONSyntaxError: Error, Hashable, Sendable, CustomStringConvertibl
 private struct Scanner {
     let bytes: [UInt8]
     let options: JSONReader.Options
+    /// Whether each value's place is kept (a document), or only the values (the API).
+    let keepsPlaces: Bool
     var index = 0
     var line = 1
     var depth = 0
 
-    init(bytes: [UInt8], options: JSONReader.Options) {
+    init(bytes: [UInt8], options: JSONReader.Options, keepsPlaces: Bool) {
         self.bytes = bytes
         self.options = options
+        self.keepsPlaces = keepsPlaces
     }
 
     func error(_ message: String, at offset: Int? = nil) -> JSONSyntaxError {
@@ -106,13 +128,15 @@ private struct Scanner {
         index += count
     }
 
-    mutating func value() throws(JSONSyntaxError) -> JSONNode {
+    /// The next value, and its place when places are kept.
+    mutating func value() throws(JSONSyntaxError) -> (JSONValue, JSONPlace?) {
         let startLine = line
         guard let byte = current else { throw error("unexpected end of the text") }
-        let value: JSONNode.Value
+        let value: JSONValue
+        var text: String?
         switch byte {
-        case UInt8(ascii: "{"): value = try object()
-        case UInt8(ascii: "["): value = try array()
+        case UInt8(ascii: "{"): return try object(line: startLine)
+        case UInt8(ascii: "["): return try array(line: startLine)
         case UInt8(ascii: "\""): value = .string(try string())
         case UInt8(ascii: "t"):
             try expect("true")
@@ -125,18 +149,18 @@ private struct Scanner {
             value = .null
         case UInt8(ascii: "N") where options.readsNonFiniteLiterals:
             try expect("NaN")
-            value = .number(.nan, text: "NaN")
+            (value, text) = (.number(.nan), "NaN")
         case UInt8(ascii: "I") where options.readsNonFiniteLiterals:
             try expect("Infinity")
-            value = .number(.infinity, text: "Infinity")
+            (value, text) = (.number(.infinity), "Infinity")
         case UInt8(ascii: "-") where options.readsNonFiniteLiterals && index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "I"):
             try expect("-Infinity")
-            value = .number(-.infinity, text: "-Infinity")
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): value = try number()
+            (value, text) = (.number(-.infinity), "-Infinity")
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): (value, text) = try number()
         case 0x21...0x7E: throw error("unexpected character '\(Character(Unicode.Scalar(byte)))'")
         default: throw error("unexpected byte 0x\(String(byte, radix: 16, uppercase: true))")
         }
-        return JSONNode(value: value, line: startLine)
+        return (value, keepsPlaces ? JSONPlace(line: startLine, text: text) : nil)
     }
 
     mutating func nest() throws(JSONSyntaxError) {
@@ -145,59 +169,72 @@ private struct Scanner {
         index += 1
     }
 
-    mutating func object() throws(JSONSyntaxError) -> JSONNode.Value {
+    /// An object; a key given twice keeps its last value, unless the options refuse it.
+    mutating func object(line startLine: Int) throws(JSONSyntaxError) -> (JSONValue, JSONPlace?) {
         try nest()
-        var members: [JSONNode.Member] = []
+        var members: [String: JSONValue] = [:]
+        var places: [(key: String, place: JSONPlace)] = []
+        func done() -> (JSONValue, JSONPlace?) {
+            (.object(members), keepsPlaces ? JSONPlace(line: startLine, members: places) : nil)
+        }
         skipWhitespace()
         if current == UInt8(ascii: "}") {
             index += 1
             depth -= 1
-            return .object(members)
+            return done()
         }
         while true {
             skipWhitespace()
             guard current == UInt8(ascii: "\"") else { throw error("expected a quoted key") }
             let keyOffset = index
             let key = try string()
-            if options.refusesDuplicateKeys, members.contains(where: { $0.key == key }) {
+            if options.refusesDuplicateKeys, members[key] != nil {
                 throw error("key \"\(key)\" appears twice", at: keyOffset)
             }
             skipWhitespace()
             guard current == UInt8(ascii: ":") else { throw error("expected ':' after key \"\(key)\"") }
             index += 1
             skipWhitespace()
-            members.append(JSONNode.Member(key: key, node: try value()))
+            let (value, place) = try value()
+            members[key] = value
+            if let place { places.append((key, place)) }
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","): index += 1
             case UInt8(ascii: "}"):
                 index += 1
                 depth -= 1
-                return .object(members)
+                return done()
             default: throw error("expected ',' or '}' after the value of \"\(key)\"")
             }
         }
     }
 
-    mutating func array() throws(JSONSyntaxError) -> JSONNode.Value {
+    mutating func array(line startLine: Int) throws(JSONSyntaxError) -> (JSONValue, JSONPlace?) {
         try nest()
-        var elements: [JSONNode] = []
+        var elements: [JSONValue] = []
+        var places: [JSONPlace] = []
+        func done() -> (JSONValue, JSONPlace?) {
+            (.array(elements), keepsPlaces ? JSONPlace(line: startLine, elements: places) : nil)
+        }
         skipWhitespace()
         if current == UInt8(ascii: "]") {
             index += 1
             depth -= 1
-            return .array(elements)
+            return done()
         }
         while true {
             skipWhitespace()
-            elements.append(try value())
+            let (value, place) = try value()
+            elements.append(value)
+            if let place { places.append(place) }
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","): index += 1
             case UInt8(ascii: "]"):
                 index += 1
                 depth -= 1
-                return .array(elements)
+                return done()
             default: throw error("expected ',' or ']' in an array")
             }
         }
@@ -294,7 +331,10 @@ private struct Scanner {
         return code
     }
 
-    mutating func number() throws(JSONSyntaxError) -> JSONNode.Value {
+    /// A number, with its text: an integer when it is whole and fits in 64 bits, however written
+    /// (a whole number written without a fraction or an exponent is read exactly, even where a
+    /// double could not hold it); otherwise a double.
+    mutating func number() throws(JSONSyntaxError) -> (JSONValue, String) {
         let start = index
         func digits() -> Int {
             let first = index
@@ -317,8 +357,14 @@ private struct Scanner {
             guard digits() > 0 else { throw error("a number needs digits in its exponent") }
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
+        if !text.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }),
+            let exact = Int64(text)
+        {
+            return (.integer(exact), text)
+        }
         guard let number = Double(text) else { throw error("\(text) is not a number", at: start) }
         guard number.isFinite || options.overflowIsInfinity else { throw error("\(text) is beyond the range of a double", at: start) }
-        return .number(number, text: text)
+        if number == number.rounded(), abs(number) < 9.2e18, let whole = Int64(exactly: number) { return (.integer(whole), text) }
+        return (.number(number), text)
     }
 }

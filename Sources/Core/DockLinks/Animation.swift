@@ -1,22 +1,15 @@
+import DockNumbers
 import DockProtocol
+public import DockVocabulary
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// The built-in animations, as trajectories relative to the pose where they start. Each is a list
+/// The built-in animations as trajectories relative to the pose where they start. Each is a list
 /// of key poses joined by cosine easing (zero speed at every key), so each starts and ends at rest
 /// and ends exactly where it began.
-public enum AnimationKind: String, CaseIterable, Hashable, Sendable {
-    /// Nod: two dips of the pitch.
-    case yes
-    /// Shake: two swings of the yaw.
-    case no
-    /// Wake up: sink, rise a little past the start, glance aside, settle.
-    case wake
-    /// A quick tilt up that snaps back with a damped wobble.
-    case kapow
-
+extension AnimationKind {
     /// Key poses: (time in seconds, yaw offset, pitch offset), starting and ending at zero offset.
     var keys: [(seconds: Double, yawRadians: Double, pitchRadians: Double)] {
         switch self {

@@ -1,5 +1,4 @@
-/// A client of the daemon, as the arbiter knows it.
-public typealias ClientID = UInt64
+public import DockVocabulary
 
 /// Who may move the dock. Exactly one controller at a time: the system tracker when system
 /// tracking is on, or one client. A client takes control by moving the dock (until the motion
@@ -8,18 +7,8 @@ public typealias ClientID = UInt64
 /// bounded motion (one with an end of its own) leaves it to play out, unattended; one that held
 /// control (acquired, or streaming velocities) has its motion stopped.
 public struct ControlArbiter: Hashable, Sendable {
-    /// Who holds control.
-    public enum Controller: Hashable, Sendable {
-        /// Nobody: the dock holds still.
-        case none
-        /// The system tracker.
-        case systemTracker
-        /// A client; `isExplicit` when it acquired control rather than just moving the dock.
-        case client(ClientID, isExplicit: Bool)
-        /// A bounded motion of a client that has gone away, playing to its end; any client may
-        /// replace it without taking over.
-        case unattended(formerClient: ClientID)
-    }
+    /// Who holds control (the API's `Controller`: the status and `Watch` report it).
+    public typealias Controller = Dock.Controller
 
     /// A change of controller, for `Watch`.
     public struct Change: Hashable, Sendable {

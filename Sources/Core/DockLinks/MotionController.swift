@@ -1,26 +1,6 @@
+import DockNumbers
 import DockProtocol
-
-/// What a client (or the tracker) asks the dock to do.
-public enum MotionRequest: Hashable, Sendable {
-    /// Turn at these rates (rad/s) for `duration`, or for the default time-to-live when nil.
-    case velocity(yawRadiansPerSecond: Double, pitchRadiansPerSecond: Double, duration: Duration?)
-    /// Go to an orientation (radians), absolute or relative to the current pose.
-    case orientation(yawRadians: Double, pitchRadians: Double, isRelative: Bool, pace: OrientationPace)
-    /// Decelerate to a standstill.
-    case stop
-    /// Play a built-in animation.
-    case animate(AnimationKind)
-}
-
-/// How fast an orientation move goes.
-public enum OrientationPace: Hashable, Sendable {
-    /// Arrive after this long.
-    case duration(Duration)
-    /// Move each axis at up to this speed, rad/s.
-    case maximumSpeed(Double)
-    /// Move as fast as the limits allow.
-    case fastest
-}
+public import DockVocabulary
 
 /// What became of a request that was accepted.
 public struct MotionResult: Hashable, Sendable {
@@ -46,6 +26,21 @@ public enum MotionFinish: Hashable, Sendable {
     case timedOut
     /// An animation played to its end and the dock is back where it began.
     case animationFinished(AnimationKind)
+}
+
+extension MotionFinish: CustomStringConvertible {
+    /// How the log and `Watch`'s `motion_ended` line name the finish: the words Swift's default
+    /// description gave them while `AnimationKind` was DockLinks' own, kept to the byte so that
+    /// no reader of the event's line sees a change now that the animations' names are the
+    /// vocabulary's.
+    public var description: String {
+        switch self {
+        case .velocityExpired: "velocityExpired"
+        case .orientationReached: "orientationReached"
+        case .timedOut: "timedOut"
+        case .animationFinished(let kind): "animationFinished(DockLinks.AnimationKind.\(kind.rawValue))"
+        }
+    }
 }
 
 /// Turns motion requests into accessory commands, pure and driven by a 30 Hz tick: velocities are

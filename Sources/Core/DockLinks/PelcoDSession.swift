@@ -1,3 +1,4 @@
+import DockNumbers
 import DockProtocol
 import VISCAProtocol
 

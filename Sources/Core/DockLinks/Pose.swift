@@ -1,3 +1,4 @@
+import DockNumbers
 import DockProtocol
 
 /// Where the dock points and how fast it turns, in SI units on the host's clock.

@@ -1,3 +1,5 @@
+import DockNumbers
+
 /// Help text from declarations: option lists in aligned columns and a command's own help.
 public enum HelpText {
     /// One line per option, `  --yaw R       yaw rate, rad/s (default: 0)` (`--help, -h` with its

@@ -1,3 +1,5 @@
+public import DockNumbers
+
 /// One option of a command, declared once: its name, what value it takes, and its help. The
 /// parser, the help text and the shell completions are all read from these declarations.
 public struct Option: Hashable, Sendable {

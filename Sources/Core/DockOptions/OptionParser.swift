@@ -1,3 +1,5 @@
+import DockNumbers
+
 /// Reads a command line against declared options: `--name value`, `--name=value`, flags, and
 /// plain words; `--` ends the options. A declared option's name is never taken as another's value
 /// (`--pty --quiet` is `--pty` without its path). Every value is checked against its declaration here, so

@@ -1,7 +1,7 @@
 public import DockLinks
 public import DockLogLevel
 public import DockProtocol
-public import DockTracking
+public import DockVocabulary
 
 /// What the host's policy asks its shell to do.
 public enum HostAction: Hashable, Sendable {

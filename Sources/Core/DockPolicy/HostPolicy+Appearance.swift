@@ -1,6 +1,6 @@
 import DockLinks
 import DockLogLevel
-import DockTracking
+import DockVocabulary
 
 /// The check on `Track`'s appearance descriptors that only the host can make.
 extension HostPolicy {

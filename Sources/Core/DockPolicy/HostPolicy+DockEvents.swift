@@ -2,6 +2,7 @@ import DockLinks
 import DockLogLevel
 import DockProtocol
 import DockTracking
+import DockVocabulary
 
 /// What the session reports of the dock: attach, loss, buttons, faults, refusals, acknowledgements.
 extension HostPolicy {

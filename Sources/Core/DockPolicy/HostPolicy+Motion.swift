@@ -2,6 +2,7 @@ import DockLinks
 import DockLogLevel
 import DockProtocol
 import DockTracking
+import DockVocabulary
 
 /// Clients' motions: accepted, answered once the dock has, ended (completed, replaced, stopped)
 /// or failed (refused, faulted), with control following.

@@ -2,6 +2,7 @@ import DockLinks
 import DockLogLevel
 import DockProtocol
 import DockTracking
+import DockVocabulary
 
 /// The tracker's part of each tick, and the indicator.
 extension HostPolicy {

@@ -1,7 +1,9 @@
 public import DockLinks
 import DockLogLevel
+import DockNumbers
 public import DockProtocol
 public import DockTracking
+public import DockVocabulary
 
 /// The host's whole policy for one accessory, as one pure value: the session with the dock, the
 /// motion controller, who holds control, the tracker, the indicator, and what clients are told.
@@ -176,11 +178,14 @@ public struct HostPolicy: Sendable {
         return actions
     }
 
-    /// The control ticks' lateness over the last thousand or so, sorted again at most once a
-    /// second (30 ticks), not for every status a crowd of clients asks for.
-    public mutating func loopLateness() -> LoopLateness {
+    /// The control loop's figures for the status: its ticks, the ticks it missed, and their
+    /// lateness over the last thousand or so, sorted again at most once a second (30 ticks), not
+    /// for every status a crowd of clients asks for.
+    public mutating func loop() -> Dock.Loop {
         let figures = loopStatistics.summary(refreshingEvery: 30)
-        return LoopLateness(p50: figures.p50, p99: figures.p99, maximum: figures.maximum)
+        return Dock.Loop(
+            ticks: loopStatistics.tickCount, missed: loopStatistics.missedTicks, latenessP50Seconds: figures.p50.secondsValue,
+            latenessP99Seconds: figures.p99.secondsValue, latenessMaximumSeconds: figures.maximum.secondsValue)
     }
 
     /// How far behind the control loop may fall before it skips the ticks it missed.

@@ -88,22 +88,6 @@ public struct AccessoryTimestamp: Hashable, Comparable, Sendable, CustomStringCo
 }
 
 extension Duration {
-    /// The duration in seconds, as a floating-point number: its whole seconds plus the
-    /// attoseconds left over, the same as from `components` to the bit (and trapping as it does
-    /// where the seconds overflow 64 bits). One split of the 128-bit `attoseconds`, inlined:
-    /// `components` is a call the optimiser does not inline, and read as `.seconds` and
-    /// `.attoseconds` it was called twice (48 ns a read against 11).
-    public var secondsValue: Double {
-        let (seconds, attoseconds) = self.attoseconds.quotientAndRemainder(dividingBy: 1_000_000_000_000_000_000)
-        return Double(Int64(seconds)) + Double(Int64(attoseconds)) / 1e18
-    }
-
-    /// A duration from seconds, or nil when `seconds` is not finite or out of range.
-    public static func fromSeconds(_ seconds: Double) -> Duration? {
-        guard seconds.isFinite, abs(seconds) < 1e9 else { return nil }
-        return .nanoseconds(Int64((seconds * 1e9).rounded()))
-    }
-
     /// The duration in whole milliseconds, rounded to the nearest, or nil when it is negative or
     /// does not fit in `UInt32`.
     public var wholeMilliseconds: UInt32? {

@@ -1,3 +1,5 @@
+public import DockVocabulary
+
 #if canImport(Glibc)
     import Glibc
 #endif

@@ -1,3 +1,5 @@
+import DockVocabulary
+
 /// The edges of an observed box that the image's border cut, as the tracker's measurement model
 /// sees them: a detector reports only the part of a subject the picture shows, so a box that
 /// touches the border tells where its uncut edges are, and of a cut edge only that the subject

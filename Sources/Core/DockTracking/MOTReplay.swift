@@ -1,3 +1,5 @@
+public import DockVocabulary
+
 /// The tracker run offline over recorded detections, so that it can be tuned and scored on real
 /// data with the MOTChallenge tools: each frame's boxes (pixels) become normalised observations
 /// of a still camera with the given field of view, the tracker predicts to the frame's capture

@@ -1,3 +1,5 @@
+import DockVocabulary
+
 #if canImport(Glibc)
     import Glibc
 #endif

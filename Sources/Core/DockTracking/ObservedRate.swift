@@ -1,3 +1,5 @@
+import DockNumbers
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -31,7 +33,7 @@ public struct ObservedRate: Sendable, Hashable {
     public mutating func add(yawRadians yaw: Double, at time: Duration) {
         guard yaw.isFinite else { return }
         if samples == 0 { origin = time }
-        let step = (time - origin).trackerSeconds
+        let step = (time - origin).secondsValue
         if step > 0 {
             // Move the origin to `time` (t' = t − step), then age every weight by the step.
             sumTT -= 2 * step * sumT - step * step * weight

@@ -1,3 +1,6 @@
+import DockNumbers
+public import DockVocabulary
+
 /// Chooses the subject the dock follows, and holds it: the client's selection first; else the
 /// current primary for as long as its track lives (a passer-by or an occluder does not steal it);
 /// after losing it, nobody for a few seconds unless a confirmed track appears near where it was
@@ -275,7 +278,7 @@ public struct PrimarySelector: Sendable {
         let box = subject.angularBox
         let area = max(box.widthRadians, 0) * max(box.heightRadians, 0)
         let offCentre = abs(box.yawRadians - gimbalYawRadians) + abs(box.pitchRadians - gimbalPitchRadians)
-        let age = min(1, (now - subject.born).trackerSeconds)
+        let age = min(1, (now - subject.born).secondsValue)
         let kind = subject.kind == .object ? 0.5 : 1.0
         return area / (1 + 4 * offCentre) * (0.2 + 0.8 * max(age, 0)) * kind
     }

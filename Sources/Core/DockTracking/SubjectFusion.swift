@@ -1,3 +1,5 @@
+public import DockVocabulary
+
 /// A subject as the dock knows it: a person (a body, a face, or both, fused) or an object, with
 /// an identifier that stays the same when its face or body comes and goes.
 public struct FusedSubject: Hashable, Sendable {

@@ -1,4 +1,5 @@
-import DockOptions
+import DockNumbers
+public import DockVocabulary
 
 #if canImport(Glibc)
     import Glibc
@@ -399,8 +400,8 @@ public struct SubjectTracker: Sendable {
     /// `coastAfter`, or `coastAfterFrames` frame intervals if that is longer.
     var effectiveCoastAfter: Duration {
         let frames = configuration.coastAfterFrames * frameInterval
-        guard frames.isFinite, frames > configuration.coastAfter.trackerSeconds else { return configuration.coastAfter }
-        return .nanoseconds(Int64((frames * 1e9).rounded()))
+        guard frames.isFinite, frames > configuration.coastAfter.secondsValue else { return configuration.coastAfter }
+        return Duration.fromSeconds(frames) ?? configuration.coastAfter
     }
     private var solver: AssignmentSolver
     // Per-frame buffers, sized once.
@@ -444,7 +445,7 @@ public struct SubjectTracker: Sendable {
         get { configuration.reidentificationWindow }
         set {
             let range = Configuration.Ranges.reidentificationWindowSeconds
-            let seconds = min(max(newValue.trackerSeconds, range.lowerBound), range.upperBound)
+            let seconds = min(max(newValue.secondsValue, range.lowerBound), range.upperBound)
             configuration.reidentificationWindow = .milliseconds(Int64((seconds * 1000).rounded()))
         }
     }
@@ -490,9 +491,9 @@ public struct SubjectTracker: Sendable {
     /// has become meaningless (not finite, or wider or taller than any camera sees: 2.5 rad).
     public mutating func predict(to now: Duration) {
         guard now > time else { return }
-        let seconds = (now - time).trackerSeconds
+        let seconds = (now - time).secondsValue
         let coastAfter = effectiveCoastAfter
-        let hold = configuration.maneuverHold.trackerSeconds
+        let hold = configuration.maneuverHold.secondsValue
         let maneuverDecay = hold > 0 ? exp(-seconds / hold) : 0
         // Through a pointer: reading a field of an element in place, not a copy of the track.
         tracks.withUnsafeMutableBufferPointer { tracks in
@@ -572,7 +573,8 @@ public struct SubjectTracker: Sendable {
     static func coastTimeout(seen: Duration, _ configuration: borrowing Configuration) -> Duration {
         let ratio = configuration.coastTimeoutPerSeen
         guard ratio > 0 else { return configuration.coastTimeout }
-        let earned = Duration.nanoseconds(Int64((seen.trackerSeconds * ratio * 1e9).rounded()))
+        // Beyond a billion seconds (a track seen for years) it has earned the longest.
+        guard let earned = Duration.fromSeconds(seen.secondsValue * ratio) else { return configuration.coastTimeout }
         return min(configuration.coastTimeout, max(earned, configuration.coastAfter + configuration.coastAfter))
     }
 
@@ -729,12 +731,12 @@ public struct SubjectTracker: Sendable {
         guard let model = MeasurementModel(camera: camera, gimbalYawRadians: gimbalYawRadians, gimbalPitchRadians: gimbalPitchRadians)
         else { return }
         if captureTime > latestCapture, latestCapture > .zero {
-            let interval = (captureTime - latestCapture).trackerSeconds
+            let interval = (captureTime - latestCapture).secondsValue
             if interval < 1 { frameInterval = frameInterval == 0 ? interval : frameInterval + 0.1 * (interval - frameInterval) }
         }
         latestCapture = max(latestCapture, captureTime)
         if captureTime > time { predict(to: captureTime) }
-        let lag = captureTime < time ? (time - captureTime).trackerSeconds : 0
+        let lag = captureTime < time ? (time - captureTime).secondsValue : 0
         let count = min(observations.count, solver.maximumColumns)
         assigned.removeAll(keepingCapacity: true)
         classes.removeAll(keepingCapacity: true)
@@ -763,7 +765,7 @@ public struct SubjectTracker: Sendable {
         isAssociable.removeAll(keepingCapacity: true)
         isHidden.removeAll(keepingCapacity: true)
         expectedBoxes.removeAll(keepingCapacity: true)
-        let hiddenAfter = configuration.hiddenAfterFrames * frameInterval, hiddenAtMost = configuration.coastAfter.trackerSeconds
+        let hiddenAfter = configuration.hiddenAfterFrames * frameInterval, hiddenAtMost = configuration.coastAfter.secondsValue
         // Each prediction is worked out where it is kept (one per track, a few hundred bytes: not
         // returned and copied in).
         if predictions.count > tracks.count { predictions.removeLast(predictions.count - tracks.count) }
@@ -781,7 +783,7 @@ public struct SubjectTracker: Sendable {
             detectorIdentifiers.append(tracks[index].detectorIdentifier)
             isOut.append(tracks[index].outOfPicture != nil)
             isAssociable.append(predictions[index].isValid && tracks[index].outOfPicture == nil)
-            let unseen = (captureTime - tracks[index].lastSeen).trackerSeconds
+            let unseen = (captureTime - tracks[index].lastSeen).secondsValue
             isHidden.append(hiddenAfter > 0 && tracks[index].phase == .confirmed && unseen > hiddenAfter && unseen <= hiddenAtMost)
         }
         fillAppearanceDistances(observations, count: count)
@@ -823,7 +825,7 @@ public struct SubjectTracker: Sendable {
             else { continue }
             var noise = configuration.noise
             noise.accelerationNoise = Self.accelerationNoise(heightRadians: angular.heightRadians, observation.kind, configuration)
-            var observedRate = ObservedRate(window: configuration.coastingRateWindow.trackerSeconds)
+            var observedRate = ObservedRate(window: configuration.coastingRateWindow.secondsValue)
             observedRate.add(yawRadians: angular.yawRadians, at: captureTime)
             var track = Track(
                 identifier: nextIdentifier, kind: observation.kind,
@@ -1019,7 +1021,7 @@ public struct SubjectTracker: Sendable {
             tracks[best.track].lastSeen = captureTime
             tracks[best.track].lastFused = time
             tracks[best.track].walksOnObservedRate = false
-            tracks[best.track].observedRate = ObservedRate(window: configuration.coastingRateWindow.trackerSeconds)
+            tracks[best.track].observedRate = ObservedRate(window: configuration.coastingRateWindow.secondsValue)
             tracks[best.track].observedRate.add(yawRadians: angular.yawRadians, at: captureTime)
             tracks[best.track].innovationMean = (0, 0)
             tracks[best.track].innovationSquare = 0
@@ -1257,7 +1259,7 @@ extension SubjectTracker {
                 (seen.pitchRadians - (state[1] - state[3] * lag)) / sizes[1],
             ]
             let sinceLast = captureTime - tracks[index].lastSeen
-            let gap = sinceLast.trackerSeconds
+            let gap = sinceLast.secondsValue
             let isJudged = sinceLast > .zero && sinceLast <= coastAfter
             let ratio = configuration.lateManeuverRatio
             // A running mean: of every late box so far (and the model's figure, as one more) until
@@ -1293,16 +1295,4 @@ extension SubjectTracker {
     /// The least `Track.offsetSquare` (a hundredth of a track's size, squared): a detector
     /// without jitter would otherwise make every offset far.
     static let leastOffsetSquare = 1e-4
-}
-
-extension Duration {
-    /// The duration in seconds (DockTracking depends on the standard library only, so it keeps its
-    /// own copy of DockProtocol's `secondsValue`): one split of the 128-bit `attoseconds`, the
-    /// same to the bit as `components`' seconds and attoseconds (trapping as it does where the
-    /// seconds overflow 64 bits) but a quarter of the time: `components`, a call the optimiser
-    /// does not inline, read twice, was 4 % of the tracker's.
-    var trackerSeconds: Double {
-        let (seconds, attoseconds) = self.attoseconds.quotientAndRemainder(dividingBy: 1_000_000_000_000_000_000)
-        return Double(Int64(seconds)) + Double(Int64(attoseconds)) / 1e18
-    }
 }

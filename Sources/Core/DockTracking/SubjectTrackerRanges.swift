@@ -1,4 +1,4 @@
-public import DockOptions
+public import DockNumbers
 
 extension SubjectTracker.Configuration {
     /// The values each tunable setting accepts, in one table: `isValid` checks the configuration
@@ -42,14 +42,11 @@ extension SubjectTracker.Configuration {
     /// the least confidence is checked by `isValid` beside it).
     var isWithinRanges: Bool {
         typealias R = Ranges
-        func seconds(_ duration: Duration) -> Double {
-            Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        }
         let fractions = [
             confidentThreshold, minimumConfidence, birthConfidence, minimumOverlap, minimumOverlapCoasting,
             minimumOverlapUnconfident, minimumOverlapHidden,
         ]
-        let lifetimes = [tentativeTimeout, coastAfter, coastTimeout, vouchedCoastTimeout].map(seconds)
+        let lifetimes = [tentativeTimeout, coastAfter, coastTimeout, vouchedCoastTimeout].map(\.secondsValue)
         let noises = [noise.accelerationNoise, noise.sizeNoise, noise.boxNoise, noise.boxNoiseFloor]
         return R.maximumTracks.contains(maximumTracks) && R.gate.contains(gate) && R.coastingGate.contains(coastingGate)
             && R.coastingReach.contains(coastingReach) && R.distantReach.contains(distantReach)
@@ -57,11 +54,11 @@ extension SubjectTracker.Configuration {
             && R.unpairedCost.contains(unpairedCost) && R.sizeRatioGate.contains(sizeRatioGate)
             && R.confirmationHits.contains(confirmationHits) && R.quickConfirmationConfidence.contains(quickConfirmationConfidence)
             && lifetimes.allSatisfy(R.lifetimeSeconds.contains) && R.coastTimeoutPerSeen.contains(coastTimeoutPerSeen)
-            && R.coastingRateWindowSeconds.contains(seconds(coastingRateWindow)) && noises.allSatisfy(R.noise.contains)
+            && R.coastingRateWindowSeconds.contains(coastingRateWindow.secondsValue) && noises.allSatisfy(R.noise.contains)
             && R.accelerationPerHeight.contains(accelerationPerHeight) && R.accelerationPerHeight.contains(coastingAccelerationPerHeight)
             && R.maneuverMemory.contains(maneuverMemory) && R.maneuverBias.contains(maneuverBias)
-            && R.maneuverHoldSeconds.contains(seconds(maneuverHold))
-            && R.reidentificationWindowSeconds.contains(seconds(reidentificationWindow))
+            && R.maneuverHoldSeconds.contains(maneuverHold.secondsValue)
+            && R.reidentificationWindowSeconds.contains(reidentificationWindow.secondsValue)
             && R.hiddenAfterFrames.contains(hiddenAfterFrames)
     }
 }

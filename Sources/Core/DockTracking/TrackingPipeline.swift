@@ -1,3 +1,6 @@
+import DockNumbers
+public import DockVocabulary
+
 /// The tracker as the daemon runs it, one value: frames of observations go in as they arrive
 /// (`observe`, with the gimbal's pose at each frame's capture time), and every control tick
 /// (`step`, at 30 Hz) predicts the tracks to now, fuses faces with bodies, chooses or holds the
@@ -149,7 +152,7 @@ public struct TrackingPipeline: Sendable {
         accessoryAccelerationRadiansPerSecondSquared accessoryAcceleration: (yaw: Double, pitch: Double)? = nil
     ) -> Step {
         if let accessoryAcceleration { controller.accessoryAccelerationRadiansPerSecondSquared = accessoryAcceleration }
-        let seconds = lastStep.map { max(0, (now - $0).trackerSeconds) } ?? 1.0 / 30
+        let seconds = lastStep.map { max(0, (now - $0).secondsValue) } ?? 1.0 / 30
         lastStep = now
         tracker.predict(to: now)
         let tracks = tracker.tracks
@@ -284,7 +287,7 @@ public struct TrackingPipeline: Sendable {
     /// newest box fused into the track its box comes from (a person's body, else its face; an
     /// object's own).
     func evidenceAge(of subject: FusedSubject, now: Duration) -> Double {
-        max(0, (now - subject.boxLastSeen).trackerSeconds)
+        max(0, (now - subject.boxLastSeen).secondsValue)
     }
 
     /// The dock moved under someone else's command: the controller starts again from rest.
@@ -323,31 +326,5 @@ public struct TrackingPipeline: Sendable {
             if best.map({ box.area < $0.area }) ?? true { best = (subject.identifier, box.area) }
         }
         return best?.identifier
-    }
-}
-
-/// One subject as clients see it (in `Watch` and `GetStatus`).
-public struct SubjectSummary: Hashable, Sendable {
-    /// The subject's identifier, stable while it is tracked.
-    public var identifier: Int
-    /// Face, body (a person) or object.
-    public var kind: SubjectKind
-    /// Its box in the delivered image now; nil when it is behind the camera.
-    public var box: NormalizedRect?
-    /// Whether it is the subject the dock follows.
-    public var isPrimary: Bool
-    /// 1 for the most salient subject, 2 for the next, and so on.
-    public var saliencyRank: Int
-    /// Whether it was not seen in the last frames (its place is predicted).
-    public var isCoasting: Bool
-
-    /// Creates a summary.
-    public init(identifier: Int, kind: SubjectKind, box: NormalizedRect?, isPrimary: Bool, saliencyRank: Int, isCoasting: Bool) {
-        self.identifier = identifier
-        self.kind = kind
-        self.box = box
-        self.isPrimary = isPrimary
-        self.saliencyRank = saliencyRank
-        self.isCoasting = isCoasting
     }
 }

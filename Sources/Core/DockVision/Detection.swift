@@ -1,4 +1,4 @@
-public import DockTracking
+public import DockVocabulary
 
 /// A box in a picture's pixels, origin at the top left.
 public struct PixelBox: Hashable, Sendable {

@@ -1,4 +1,4 @@
-public import DockTracking
+public import DockVocabulary
 
 /// Turns one frame's detections into the batch `Track` sends: boxes cut to the picture and
 /// normalised to it (0...1 from the top left), the 64 most confident (the API's limit), the

@@ -1,5 +1,6 @@
+import DockNumbers
 public import DockOptions
-import DockTracking
+import DockVocabulary
 
 /// dockd-vision's settings, declared once: each is a line of `/etc/dockd/vision.conf` (`key =
 /// value`) and a flag (`--key value`), and `dockd-vision --help` and the completions list them
@@ -80,7 +81,7 @@ public enum VisionOptions {
     /// The scale faces are searched at.
     public static let faceScale = Option(
         "--face-scale", .number(NumberRange(0.25...2)), placeholder: "FACTOR",
-        help: "the frame is scaled by this before faces are searched for: 0.5 finds faces of 90 pixels and more at 640 wide (LBP), 1 of 45",
+        help: "the frame is scaled by this before faces are searched for: 0.5 finds faces of 48 pixels and more at 640 wide (LBP), 1 of 24",
         defaultText: "0.5")
     /// The scale people are searched at.
     public static let bodyScale = Option(

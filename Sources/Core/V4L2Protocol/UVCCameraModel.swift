@@ -105,9 +105,19 @@ public struct UVCCameraModel: Hashable, Sendable {
     public struct ParseError: Error, Hashable, Sendable, CustomStringConvertible {
         /// The field (`controls[2].maximum`).
         public var field: String
+        /// The line of the file it is on.
+        public var line: Int
         /// What is wrong.
         public var reason: String
-        public var description: String { "\(field): \(reason)" }
+
+        /// Creates an error.
+        public init(field: String, line: Int, reason: String) {
+            self.field = field
+            self.line = line
+            self.reason = reason
+        }
+
+        public var description: String { "line \(line): \(field): \(reason)" }
     }
 
     /// Parses and checks a model.
@@ -115,42 +125,44 @@ public struct UVCCameraModel: Hashable, Sendable {
     /// - Throws: `ParseError` for text that is not such JSON, an unknown control name, a range
     ///   upside down, a step of zero, a missing source.
     public static func parse(json: String) throws(ParseError) -> UVCCameraModel {
-        let root: JSONNode
+        let document: JSONDocument
         do {
-            root = try JSONReader.parse(json, options: .file)
+            document = try JSONReader.document(json)
         } catch {
-            throw ParseError(field: "(document)", reason: "not JSON: \(error)")
+            throw ParseError(field: "(document)", line: error.line, reason: "not JSON: \(error)")
         }
-        var document = try ModelFields(root, path: "")
+        do {
+            return try parse(document.fields())
+        } catch {
+            throw ParseError(field: error.path.isEmpty ? "(document)" : error.path, line: error.line ?? 1, reason: error.reason)
+        }
+    }
+
+    private static func parse(_ document: JSONFields) throws(JSONFieldError) -> UVCCameraModel {
         let name = try document.string("name")
         guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-") }) else {
-            throw ParseError(field: "name", reason: "must be lower-case letters, digits and '-', got '\(name)'")
+            throw document.error("name", "must be lower-case letters, digits and '-', got '\(name)'")
         }
         let displayName = try document.string("display_name")
         let source = try document.string("source")
-        guard !source.isEmpty else { throw ParseError(field: "source", reason: "must say where the numbers came from") }
+        guard !source.isEmpty else { throw document.error("source", "must say where the numbers came from") }
         let usbID = try document.string("usb_id")
         var controls: [Control] = []
-        for (index, node) in try document.array("controls").enumerated() {
-            let field = "controls[\(index)]"
-            var entry = try ModelFields(node, path: field)
+        for element in try document.array("controls") {
+            let entry = try element.fields()
             let controlName = try entry.string("name")
-            guard let id = V4L2ControlID.id(named: controlName) else {
-                throw ParseError(field: "\(field).name", reason: "no PTZ control '\(controlName)'")
-            }
+            guard let id = V4L2ControlID.id(named: controlName) else { throw entry.error("name", "no PTZ control '\(controlName)'") }
             let minimum = try entry.integer("minimum")
             let maximum = try entry.integer("maximum")
-            guard minimum <= maximum else {
-                throw ParseError(field: "\(field).maximum", reason: "must not be below the minimum \(minimum)")
-            }
+            guard minimum <= maximum else { throw entry.error("maximum", "must not be below the minimum \(minimum)") }
             let step = try entry.integer("step")
-            guard step > 0 else { throw ParseError(field: "\(field).step", reason: "must be positive") }
+            guard step > 0 else { throw entry.error("step", "must be positive") }
             let defaultValue = try entry.integer("default")
             let failsWithIO = try entry.optionalBool("fails_with_eio") ?? false
             let controlSource = try entry.string("source")
-            guard !controlSource.isEmpty else { throw ParseError(field: "\(field).source", reason: "must say where the numbers came from") }
+            guard !controlSource.isEmpty else { throw entry.error("source", "must say where the numbers came from") }
             try entry.finish()
-            guard !controls.contains(where: { $0.id == id }) else { throw ParseError(field: "\(field).name", reason: "listed twice") }
+            guard !controls.contains(where: { $0.id == id }) else { throw entry.error("name", "listed twice") }
             controls.append(
                 Control(
                     name: controlName, id: id, minimum: minimum, maximum: maximum, step: UInt64(step),
@@ -159,20 +171,22 @@ public struct UVCCameraModel: Hashable, Sendable {
         let speedPerUnit = try document.number("speed_degrees_per_second_per_unit")
         let absoluteSpeed = try document.number("absolute_degrees_per_second")
         guard speedPerUnit > 0, absoluteSpeed > 0 else {
-            throw ParseError(field: "speed_degrees_per_second_per_unit", reason: "speeds must be positive")
+            throw document.error("speed_degrees_per_second_per_unit", "speeds must be positive")
         }
         let isDigital = try document.bool("digital_pan_tilt")
         let readBackIsTarget = try document.bool("read_back_is_target")
         let motionLag = try document.integer("motion_lag_ms")
         let enumerationDelay = try document.integer("enumeration_delay_ms")
         guard (0...10_000).contains(motionLag), (0...30_000).contains(enumerationDelay) else {
-            throw ParseError(field: "motion_lag_ms", reason: "lags must be 0 to 10000 ms, enumeration 0 to 30000 ms")
+            throw document.error("motion_lag_ms", "lags must be 0 to 10000 ms, enumeration 0 to 30000 ms")
         }
         var zoomPoints: [ZoomPoint] = []
         var zoomSource = ""
-        if document.has("zoom_magnification") {
-            (zoomPoints, zoomSource) = try parseZoomMagnification(
-                &document, hasZoom: controls.contains { $0.id == V4L2ControlID.zoomAbsolute })
+        if let table = try document.optionalObject("zoom_magnification") {
+            guard controls.contains(where: { $0.id == V4L2ControlID.zoomAbsolute }) else {
+                throw document.error("zoom_magnification", "needs a zoom_absolute control")
+            }
+            (zoomPoints, zoomSource) = try parseZoomMagnification(table)
         }
         try document.finish()
         var model = UVCCameraModel(
@@ -188,33 +202,27 @@ public struct UVCCameraModel: Hashable, Sendable {
 
     /// `zoom_magnification`: `{"points": [{"fraction": F, "magnification": M}, ...], "source": S}`,
     /// fractions from 0 to 1 rising, magnifications from 1 never falling, a source named.
-    private static func parseZoomMagnification(
-        _ document: inout ModelFields, hasZoom: Bool
-    ) throws(ParseError) -> ([ZoomPoint], String) {
-        guard hasZoom else { throw ParseError(field: "zoom_magnification", reason: "needs a zoom_absolute control") }
-        let table = try document.object("zoom_magnification")
-        var fields = try ModelFields(table, path: "zoom_magnification")
+    private static func parseZoomMagnification(_ table: JSONFields) throws(JSONFieldError) -> ([ZoomPoint], String) {
         var points: [ZoomPoint] = []
-        for (index, node) in try fields.array("points").enumerated() {
-            var point = try ModelFields(node, path: "zoom_magnification.points[\(index)]")
+        for element in try table.array("points") {
+            let point = try element.fields()
             let fraction = try point.number("fraction")
             let magnification = try point.number("magnification")
             try point.finish()
-            let field = "zoom_magnification.points[\(index)]"
             guard (0...1).contains(fraction), fraction > (points.last?.fraction ?? -1) else {
-                throw ParseError(field: "\(field).fraction", reason: "must rise from 0 to 1, got \(fraction)")
+                throw point.error("fraction", "must rise from 0 to 1, got \(fraction)")
             }
             guard magnification >= (points.last?.magnification ?? 1), magnification <= 1000 else {
-                throw ParseError(field: "\(field).magnification", reason: "must rise from 1 (at most 1000), got \(magnification)")
+                throw point.error("magnification", "must rise from 1 (at most 1000), got \(magnification)")
             }
             points.append(ZoomPoint(fraction: fraction, magnification: magnification))
         }
         guard points.first?.fraction == 0, points.first?.magnification == 1, points.last?.fraction == 1 else {
-            throw ParseError(field: "zoom_magnification.points", reason: "must start at fraction 0, magnification 1, and end at fraction 1")
+            throw table.error("points", "must start at fraction 0, magnification 1, and end at fraction 1")
         }
-        let source = try fields.string("source")
-        guard !source.isEmpty else { throw ParseError(field: "zoom_magnification.source", reason: "must say where the numbers came from") }
-        try fields.finish()
+        let source = try table.string("source")
+        guard !source.isEmpty else { throw table.error("source", "must say where the numbers came from") }
+        try table.finish()
         return (points, source)
     }
 }

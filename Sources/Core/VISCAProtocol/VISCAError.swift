@@ -37,8 +37,9 @@ public enum VISCAError: Error, Hashable, Sendable, CustomStringConvertible {
     case payloadLengthOutOfRange(Int)
     /// A speed table that is empty, does not start at step 1, or is not strictly increasing.
     case invalidSpeedTable(reason: String)
-    /// A camera profile with a missing, mistyped or out-of-range field; `field` is its JSON path.
-    case invalidProfile(field: String, reason: String)
+    /// A camera profile with a missing, mistyped or out-of-range field; `field` is its JSON path,
+    /// `line` the line of the file it is on.
+    case invalidProfile(field: String, line: Int, reason: String)
 
     /// The error's name in `Protocol/visca.md` and the vectors.
     public var name: String {
@@ -97,8 +98,8 @@ public enum VISCAError: Error, Hashable, Sendable, CustomStringConvertible {
             "VISCA over IP payload of \(count) bytes (1 to 16 are allowed)"
         case .invalidSpeedTable(let reason):
             "invalid speed table: \(reason)"
-        case .invalidProfile(let field, let reason):
-            "camera profile field \(field): \(reason)"
+        case .invalidProfile(let field, let line, let reason):
+            "camera profile field \(field) (line \(line)): \(reason)"
         }
     }
 }

@@ -1,6 +1,6 @@
-import DockLinks
 import DockOptions
 import DockTracking
+import DockVocabulary
 
 /// What dockctl was asked to do, parsed without side effects.
 struct Invocation: Equatable {

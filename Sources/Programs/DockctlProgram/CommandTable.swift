@@ -1,6 +1,7 @@
-import DockLinks
+import DockNumbers
 import DockOptions
 import DockTracking
+import DockVocabulary
 
 /// dockctl's command line, declared once: the general help, each command's help, the parser and
 /// the shell completions (`dockctl --completions SHELL`) are all read from this table.

@@ -1,12 +1,11 @@
 import DockAPI
 import DockClient
-import DockLinks
+import DockJSON
 import DockOptions
-import DockPolicy
-import DockProtocol
+import DockSockets
 import DockSystem
-import DockTracking
 import DockVersion
+import DockVocabulary
 import Glibc
 
 func printError(_ message: String) {

@@ -1,7 +1,5 @@
 import DockAPI
-import DockLinks
-import DockProtocol
-import DockTracking
+import DockVocabulary
 
 /// Human-readable forms of dockd's replies (radians shown with degrees alongside).
 enum Presentation {
@@ -84,7 +82,8 @@ enum Presentation {
         lines.append("controller: \(controller)")
         lines.append("motion:     \(status.motion.rawValue)")
         if !status.faults.isEmpty {
-            lines.append("faults:     " + status.faults.map { $0.code + ($0.axis.map { " on \($0.name)" } ?? "") }.joined(separator: ", "))
+            lines.append(
+                "faults:     " + status.faults.map { $0.code + ($0.axis.map { " on \($0.rawValue)" } ?? "") }.joined(separator: ", "))
         }
         let primary = status.primary.map { ", subject \($0)" } ?? ""
         let inFrame = status.isSubjectInFrame ? ", in frame" : ""

@@ -1,4 +1,6 @@
 import DockAPI
+import DockJSON
+import DockNumbers
 import DockOptions
 import DockSystem
 import DockTracking
@@ -23,7 +25,7 @@ func replay(detectionsPath: String, resultPath: String, settings: MOTReplay.Sett
     let start = ContinuousClock.now
     let results = MOTReplay.run(detections, settings: settings)
     let elapsed = ContinuousClock.now - start
-    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    let seconds = elapsed.secondsValue
     guard (try? FileContents.write(Array(MOTFormat.text(results).utf8), toPath: resultPath)) != nil else {
         printError("dockctl: cannot write '\(resultPath)'")
         return 1

@@ -1,3 +1,4 @@
+import DockNumbers
 import DockOptions
 import DockTracking
 
@@ -35,11 +36,11 @@ struct TrackerOption: Sendable {
 
     /// A setting that is a duration, given in seconds.
     init(_ name: String, _ range: NumberRange, _ help: String, _ path: any WritableKeyPath<Configuration, Duration> & Sendable) {
-        let components = Configuration()[keyPath: path].components
         option = Option(
             name, .number(range), placeholder: "S", help: help,
-            defaultText: NumberRange.text(Double(components.seconds) + Double(components.attoseconds) / 1e18))
-        apply = { $0[keyPath: path] = .nanoseconds(Int64(($1 * 1e9).rounded())) }
+            defaultText: NumberRange.text(Configuration()[keyPath: path].secondsValue))
+        // The option's range holds it well within `fromSeconds`' billion seconds.
+        apply = { $0[keyPath: path] = Duration.fromSeconds($1) ?? .zero }
     }
 
     typealias R = Configuration.Ranges

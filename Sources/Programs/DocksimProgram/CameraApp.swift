@@ -1,10 +1,8 @@
 import DockAPI
 import DockClient
-import DockPolicy
-import DockProtocol
 import DockSimulator
 import DockSystem
-import DockTracking
+import DockVocabulary
 import Synchronization
 
 /// The camera app, played over dockd's API while the dock runs: it turns system tracking on with

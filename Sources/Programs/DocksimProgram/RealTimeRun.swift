@@ -1,5 +1,7 @@
+import DockNumbers
 import DockProtocol
 import DockSimulator
+import DockSockets
 import DockSystem
 import Glibc
 

@@ -1,6 +1,8 @@
 import DockLinks
+import DockNumbers
 import DockOptions
 import DockSimulator
+import DockSockets
 import DockSystem
 import Glibc
 import Synchronization

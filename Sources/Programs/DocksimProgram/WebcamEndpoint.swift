@@ -1,4 +1,5 @@
 import DockSimulator
+import DockSockets
 import DockSystem
 import Glibc
 import V4L2Protocol

@@ -1,8 +1,10 @@
 import CFrameKernel
 import CJPEGEncoder
 import DockSimulator
+import DockSockets
 import DockSystem
 import DockTracking
+import DockVocabulary
 import Glibc
 import V4L2Protocol
 

@@ -1,3 +1,4 @@
+import DockNumbers
 import DockOptions
 
 /// dockbench's options, declared once: its parser and the option list of its help read them.

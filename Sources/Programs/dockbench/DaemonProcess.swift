@@ -1,6 +1,7 @@
 import DockAPI
 import DockClient
 import DockSystem
+import DockVocabulary
 import Foundation
 import Glibc
 

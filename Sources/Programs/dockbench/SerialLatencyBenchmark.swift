@@ -1,10 +1,9 @@
 import DockAPI
 import DockClient
-import DockLinks
-import DockPolicy
 import DockProtocol
 import DockSimulator
 import DockSystem
+import DockVocabulary
 import Foundation
 import Glibc
 import SimulatedSerialDock

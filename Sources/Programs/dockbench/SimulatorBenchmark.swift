@@ -1,7 +1,7 @@
 import DockAPI
 import DockClient
-import DockPolicy
 import DockSystem
+import DockVocabulary
 
 /// `dockd --simulator` as a user starts it (`scripts/run`): the in-process dock and its camera,
 /// nobody calling. Its CPU (utime + stime from /proc/PID/stat) over `seconds` idle, then over

@@ -1,8 +1,8 @@
 import DockAPI
 import DockClient
-import DockPolicy
+import DockJSON
 import DockSystem
-import DockTracking
+import DockVocabulary
 import Foundation
 import Glibc
 import SimulatedSerialDock

@@ -1,4 +1,5 @@
 import DockAPI
+import DockSockets
 import DockSystem
 import Foundation
 import Glibc

@@ -1,7 +1,6 @@
 import DockAPI
 import DockClient
-import DockLinks
-import DockPolicy
+import DockVocabulary
 import Foundation
 
 /// The soak's control holder, a child process (`dockbench --soak-holder SOCKET`): it takes control

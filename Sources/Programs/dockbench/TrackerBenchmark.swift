@@ -2,6 +2,7 @@ import CAllocationCounter
 import DockSimulator
 import DockSystem
 import DockTracking
+import DockVocabulary
 import Glibc
 
 /// Times the tracker on synthetic frames: `subjects` people walking, each seen as a body and a

@@ -1,8 +1,8 @@
 import DockAPI
 import DockClient
-import DockPolicy
+import DockNumbers
 import DockSystem
-import DockTracking
+import DockVocabulary
 import Foundation
 import Glibc
 import SimulatedSerialDock
@@ -38,16 +38,16 @@ enum TrackingLoadBenchmark {
     }
 
     /// Five bodies walking to and fro across the image, as a detector would report them.
-    static func observations(at seconds: Double) -> [DockTracking.Observation] {
+    static func observations(at seconds: Double) -> [DockVocabulary.Observation] {
         (0..<5).map { index in
             let phase = seconds * (0.3 + 0.05 * Double(index)) + Double(index)
             let x = 0.1 + 0.15 * Double(index) + 0.05 * sin(phase)
-            return DockTracking.Observation(kind: .body, box: NormalizedRect(x: x, y: 0.25, width: 0.08, height: 0.5), confidence: 0.9)
+            return DockVocabulary.Observation(kind: .body, box: NormalizedRect(x: x, y: 0.25, width: 0.08, height: 0.5), confidence: 0.9)
         }
     }
 
     /// The camera the observations are seen with.
-    static let camera = DockTracking.CameraInformation(horizontalFieldOfViewRadians: 1.2, aspectRatio: 16.0 / 9)
+    static let camera = DockVocabulary.CameraInformation(horizontalFieldOfViewRadians: 1.2, aspectRatio: 16.0 / 9)
 
     static func run(seconds: Double, clients: Int = 0, requestsPerSecond: Int = 100, watchers: Int = 0) async -> Figures? {
         // The dock is the benchmark's own, on a pseudo-terminal, so dockd's figures are its own (the
@@ -86,7 +86,7 @@ enum TrackingLoadBenchmark {
                 var next = MonotonicClock.now()
                 while next < end {
                     let now = MonotonicClock.now()
-                    let secondsNow = Double(now.components.seconds) + Double(now.components.attoseconds) / 1e18
+                    let secondsNow = now.secondsValue
                     let batch = ObservationBatch(
                         observations: observations(at: secondsNow - Double(start.components.seconds)),
                         camera: camera, captureTime: now)

@@ -1,6 +1,7 @@
 import DockEvaluation
 import DockSimulator
 import DockTracking
+import DockVocabulary
 import Foundation
 
 /// How well the tracker frames, against the baseline PID, on the simulator's crossing, group,

@@ -1,4 +1,5 @@
 import DockDaemon
+import DockSockets
 import DockSystem
 import DockVersion
 import DockctlProgram

@@ -1,5 +1,5 @@
-import DockTracking
 import DockVision
+import DockVocabulary
 import Foundation
 import Glibc
 import VisionService
@@ -11,9 +11,13 @@ import VisionService
 //   visionbench speed REPEATS FRAME...      each detector's time a frame, at the frames' own size
 //   visionbench quality TRUTH               recall and precision against hand-made truth
 //
+// VISIONBENCH_FACE_MODEL=FILE adds YuNet (a 2022mar ONNX file) to both; VISIONBENCH_ONLY=WORD keeps
+// only the detectors whose name holds WORD.
+//
 // TRUTH has one line a box: `IMAGE KIND X Y W H` (KIND face, body, or ignore-face / ignore-body
-// for a region where a detection is neither right nor wrong), and `IMAGE none` for a picture with
-// nothing in it; IMAGE relative to the TRUTH file's folder or absolute; boxes in the image's pixels.
+// for a region where a detection is neither right nor wrong: one that matches no box and lies at
+// least half inside such a region is not counted), and `IMAGE none` for a picture with nothing in
+// it; IMAGE relative to the TRUTH file's folder or absolute; boxes in the image's pixels.
 
 struct Candidate {
     var name: String
@@ -25,7 +29,7 @@ func candidates() -> [Candidate] {
     var list: [Candidate] = []
     // Faces: Debian's two frontal cascades, at the frame's size and scaled down first.
     for (name, path, scales) in [
-        ("lbp", VisionSettings.lbpCascade, [1.0, 0.75, 0.5]), ("lbp-24", VisionSettings.lbpSmallCascade, [1.0, 0.75, 0.5]),
+        ("lbp-improved", VisionSettings.lbpImprovedCascade, [1.0, 0.75, 0.5]), ("lbp-24", VisionSettings.lbpCascade, [1.0, 0.75, 0.5]),
         ("haar", VisionSettings.haarCascade, [1.0, 0.75, 0.5]),
     ] {
         for scale in scales {
@@ -43,6 +47,11 @@ func candidates() -> [Candidate] {
             Candidate(name: "hog step \(step) x\(scale)", kind: .body) {
                 try OpenCVDetector.hog(search: OpenCVDetector.Search(scaleStep: step, minimumNeighbours: 2, stride: 8, inputScale: scale))
             })
+    }
+    // VISIONBENCH_FACE_MODEL=FILE: YuNet's 2022mar ONNX file as well, through the service's own
+    // loader (`faces = yunet`, `face-model = FILE`, its default threshold); no package ships one.
+    if let model = ProcessInfo.processInfo.environment["VISIONBENCH_FACE_MODEL"] {
+        list.append(Candidate(name: "yunet", kind: .face) { try OpenCVDetector.yunet(path: model) })
     }
     // VISIONBENCH_ONLY=word: only the candidates whose name contains it.
     if let only = ProcessInfo.processInfo.environment["VISIONBENCH_ONLY"] { return list.filter { $0.name.contains(only) } }
@@ -99,13 +108,22 @@ struct Box {
     var box: PixelBox
 }
 
+/// The share of `box`'s area that lies inside `region`: an ignored region is judged by it, not by
+/// overlap, so that a detection of part of a person (a torso in a crowd) inside it is not counted.
+func inside(_ box: PixelBox, _ region: PixelBox) -> Double {
+    let width = min(box.x + box.width, region.x + region.width) - max(box.x, region.x)
+    let height = min(box.y + box.height, region.y + region.height) - max(box.y, region.y)
+    return width > 0 && height > 0 ? width * height / (box.width * box.height) : 0
+}
+
 func quality(truthPath: String) throws {
     let text = try String(contentsOfFile: truthPath, encoding: .utf8)
-    let folder = truthPath.split(separator: "/").dropLast().joined(separator: "/")
+    // The truth file's folder, with its slash ("" for a file in the working directory).
+    let folder = truthPath.contains("/") ? String(truthPath[...truthPath.lastIndex(of: "/")!]) : ""
     var truth: [(String, [Box])] = []
     for line in text.split(separator: "\n") where !line.hasPrefix("#") && !line.trimmingCharacters(in: .whitespaces).isEmpty {
         let words = line.split(separator: " ").map(String.init)
-        let path = words[0].hasPrefix("/") ? words[0] : (truthPath.hasPrefix("/") ? "/" : "") + folder + "/" + words[0]
+        let path = words[0].hasPrefix("/") ? words[0] : folder + words[0]
         if truth.last?.0 != path { truth.append((path, [])) }
         if words[1] != "none" {
             let numbers = words[2...5].map { Double($0)! }
@@ -113,10 +131,18 @@ func quality(truthPath: String) throws {
                 Box(kind: words[1], box: PixelBox(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])))
         }
     }
-    print("detector                 kind  truth  found  right  recall  precision  (IoU >= 0.4; frames scaled to 640 wide)")
+    // Recall by size at the working scale, split where the searches part: a face 60 px wide (the
+    // improved LBP cascade's 45 px window at 0.75 of it), a person 128 px tall (HOG's window).
+    print(
+        "detector                 kind  truth  found  right  recall  precision  small: right/truth  large: right/truth",
+        "(IoU >= 0.4; frames scaled to 640 wide; small: faces under 60 px wide, people under 128 px tall)")
     for candidate in candidates() {
         let detector = try candidate.make()
         var truths = 0, found = 0, right = 0
+        var small = (right: 0, truth: 0), large = (right: 0, truth: 0)
+        func isSmall(_ box: PixelBox, scale: Double) -> Bool {
+            candidate.kind == .face ? box.width * scale < 60 : box.height * scale < 128
+        }
         for (path, boxes) in truth {
             let probe = VisionImage()
             try probe.load(path: path)
@@ -129,14 +155,18 @@ func quality(truthPath: String) throws {
             let wanted = boxes.filter { $0.kind == candidate.kind.rawValue }.map(\.box)
             let ignored = boxes.filter { $0.kind == "ignore-" + candidate.kind.rawValue }.map(\.box)
             truths += wanted.count
+            for box in wanted {
+                if isSmall(box, scale: scale) { small.truth += 1 } else { large.truth += 1 }
+            }
             var taken = [Bool](repeating: false, count: wanted.count)
             for detection in detections {
                 let best = wanted.indices.filter { !taken[$0] }.max { detection.overlap(wanted[$0]) < detection.overlap(wanted[$1]) }
                 if let best, detection.overlap(wanted[best]) >= 0.4 {
                     taken[best] = true
+                    if isSmall(wanted[best], scale: scale) { small.right += 1 } else { large.right += 1 }
                     found += 1
                     right += 1
-                } else if ignored.contains(where: { detection.overlap($0) >= 0.4 }) {
+                } else if ignored.contains(where: { inside(detection, $0) >= 0.5 }) {
                     continue
                 } else {
                     found += 1
@@ -148,7 +178,8 @@ func quality(truthPath: String) throws {
         print(
             candidate.name.padding(toLength: 24, withPad: " ", startingAt: 0),
             candidate.kind.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0),
-            String(format: "%5d  %5d  %5d  %6.2f  %9.2f", truths, found, right, recall, precision))
+            String(format: "%5d  %5d  %5d  %6.2f  %9.2f", truths, found, right, recall, precision),
+            String(format: "%10d/%-8d%10d/%d", small.right, small.truth, large.right, large.truth))
     }
 }
 

@@ -1,5 +1,6 @@
 public import DockLinks
 import DockLogLevel
+import DockNumbers
 import DockOptions
 public import DockTracking
 

@@ -1,7 +1,9 @@
 public import DockAPI
-public import DockLinks
-public import DockPolicy
+import DockJSON
+import DockLinks
+import DockPolicy
 import DockVersion
+public import DockVocabulary
 
 /// The `io.dockd.Dock` methods over a session runner: the call parsed into a `DockCall` (every
 /// parameter checked), the dock it names checked, the runner asked, the answer encoded. On the
@@ -36,7 +38,7 @@ public struct DockService {
         }
         if let refusal = accessoryRefusal(parsed.accessory) { return reply(refusal.bytes) }
         if case .host(let request) = parsed.call {
-            return runner.submit(request, from: client) { reply(DockEncoding.reply($0).bytes) }
+            return runner.submit(request, from: client) { reply(VarlinkReply($0.answer).bytes) }
         }
         if case .getStatus = parsed.call { return reply(statusReplyBytes()) }
         reply(immediateReply(parsed.call).bytes)
@@ -49,7 +51,7 @@ public struct DockService {
         let status = currentStatus()
         let version = runner.statusVersion
         if statusReply.version != version {
-            statusReply.bytes = VarlinkReply.success(["status": DockEncoding.json(status)]).bytes
+            statusReply.bytes = VarlinkReply.success(["status": status.json]).bytes
             statusReply.version = version
         }
         return statusReply.bytes
@@ -60,7 +62,7 @@ public struct DockService {
         case .getStatus:
             preconditionFailure("GetStatus is answered from its kept reply")
         case .listAccessories:
-            return .success(["accessories": .array(DockEncoding.accessory(currentStatus()).map { [$0] } ?? [])])
+            return .success(["accessories": .array(currentStatus().accessory.map { [$0.json] } ?? [])])
         case .watch:
             return .failure(VarlinkService.Error.expectedMore)
         case .host:
@@ -84,9 +86,9 @@ public struct DockService {
     /// none was named).
     public func accessoryRefusal(_ wanted: String?) -> VarlinkReply? {
         guard let wanted, wanted != runner.serialNumber else { return nil }
-        return DockEncoding.noSuchAccessory(wanted)
+        return Dock.Failure.noSuchAccessory(wanted).reply
     }
 
     /// The status for clients: the runner's snapshot.
-    public func currentStatus() -> DockStatus { runner.latestStatus }
+    public func currentStatus() -> Dock.Status { runner.latestStatus }
 }

@@ -1,6 +1,7 @@
 import DockLinks
 public import DockPolicy
 import DockTracking
+import DockVocabulary
 
 extension Configuration {
     /// The settings the host's policy takes from the daemon's configuration.

@@ -1,7 +1,7 @@
 public import DockLinks
 public import DockPolicy
 public import DockSystem
-public import DockTracking
+public import DockVocabulary
 
 /// One accessory in the running daemon: the shell around the pure `HostPolicy`, on the daemon's
 /// event loop. It feeds the policy the loop's time and what happens — bytes from the link, the
@@ -20,13 +20,13 @@ public final class SessionRunner {
     public var loopStatistics: LoopStatistics { inspect { $0.loopStatistics } }
     /// The status as of the last tick, request or event (at most one tick old), so a crowd of
     /// clients asking for it costs one status a tick, not one each.
-    public var latestStatus: DockStatus {
+    public var latestStatus: Dock.Status {
         if let snapshot { return snapshot }
         let status = status()
         snapshot = status
         return status
     }
-    private var snapshot: DockStatus? {
+    private var snapshot: Dock.Status? {
         didSet { statusVersion &+= 1 }
     }
     /// Changes whenever ``latestStatus`` may have: what is made from the status (its encoded
@@ -36,9 +36,9 @@ public final class SessionRunner {
     private var generation = 0
     private var callers: [RequestToken: (HostReply) -> Void] = [:]
     private var nextToken: RequestToken = 0
-    /// Who hears the policy's events (the API server, while anybody watches); nil for nobody,
-    /// so that no status is made for an event nobody reads.
-    public var watcher: ((WatchItem) -> Void)?
+    /// Who hears the policy's events, as `Watch` says them (the API server, while anybody
+    /// watches); nil for nobody, so that no status is made for an event nobody reads.
+    public var watcher: ((Dock.Event) -> Void)?
     /// The one timer the session keeps, set to when the policy wants to be woken.
     private var wake: (timer: LoopTimer, at: Duration)?
     private var isRunning = false
@@ -93,7 +93,7 @@ public final class SessionRunner {
         perform(policy.requested(request, token: nextToken, from: client, now: loop.now))
         // A frame shows in the status at the next tick; its count at once (not a new snapshot per
         // frame: clients send 30 to 60 a second).
-        if case .track = request { snapshot?.observations = inspect { $0.observationCount } } else { snapshot = nil }
+        if case .track = request { snapshot?.counters.observations = inspect { $0.observationCount } } else { snapshot = nil }
     }
 
     /// A client went away.
@@ -110,13 +110,20 @@ public final class SessionRunner {
     public var summary: String { inspect { [transport] in $0.summary(device: transport.name) } }
 
     /// Everything a client may ask about the dock now, with the loop's figures.
-    public func status() -> DockStatus {
+    public func status() -> Dock.Status {
         let now = loop.now, device = transport.name
         var status = inspect { $0.status(now: now, device: device) }
-        status.loopTicks = inspect { $0.loopStatistics.tickCount }
-        status.loopMissedTicks = inspect { $0.loopStatistics.missedTicks }
-        status.loopLateness = policy.loopLateness()
+        status.loop = inspect { $0.loop() }
         return status
+    }
+
+    /// `Watch`'s periodic event: the latest status, now.
+    public func statusEvent() -> Dock.Event { event(nil, status: latestStatus) }
+
+    /// What `Watch` says of the policy's `event` (nil: the periodic status), now, with `status`.
+    private func event(_ event: HostEvent?, status: Dock.Status) -> Dock.Event {
+        let now = loop.now
+        return inspect { [transport] in $0.clientEvent(event, time: now, status: status, device: transport.name) }
     }
 
     /// Reads the policy where it is. A plain read of a property or a non-mutating method of
@@ -177,7 +184,7 @@ public final class SessionRunner {
                 callers.removeValue(forKey: token)?(reply)
             case .publish(let event):
                 snapshot = nil  // what clients see changed now, not at the next tick
-                if let watcher { watcher(WatchItem(time: loop.now, event: event, status: status())) }
+                if let watcher { watcher(self.event(event, status: status())) }
             case .log(let level, let text):
                 log.log(level, text)
             }

@@ -1,7 +1,8 @@
 import DockLinks
 public import DockSimulator
+public import DockSockets
 public import DockSystem
-public import DockTracking
+public import DockVocabulary
 import Glibc
 
 /// The simulated dock inside the daemon (`dockd --simulator`): the same firmware model docksim

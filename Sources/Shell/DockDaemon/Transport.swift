@@ -1,3 +1,4 @@
+public import DockSockets
 public import DockSystem
 import Glibc
 

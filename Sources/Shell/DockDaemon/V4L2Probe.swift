@@ -1,4 +1,5 @@
 public import DockLinks
+public import DockSockets
 public import DockSystem
 import Glibc
 import V4L2Protocol

@@ -1,4 +1,5 @@
 import Dispatch
+public import DockSockets
 public import DockSystem
 import Glibc
 import Synchronization

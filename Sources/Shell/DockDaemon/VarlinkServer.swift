@@ -1,6 +1,8 @@
 import DockAPI
 import DockLinks
+public import DockSockets
 public import DockSystem
+import DockVocabulary
 import Glibc
 
 /// The control API's server on the daemon's event loop: the listening Unix socket and every
@@ -131,9 +133,7 @@ public final class VarlinkServer {
             if let statusTimer { loop.cancel(statusTimer) }
             statusTimer = nil
         } else {
-            service.runner.watcher = { [weak self] item in
-                self?.broadcast(DockEncoding.watchReply(item.event, time: item.time, status: item.status))
-            }
+            service.runner.watcher = { [weak self] event in self?.broadcast(.watch(event)) }
             scheduleStatus(at: loop.now + .milliseconds(100))
         }
     }
@@ -141,7 +141,7 @@ public final class VarlinkServer {
     private func scheduleStatus(at time: Duration) {
         statusTimer = loop.schedule(at: time) { [weak self] in
             guard let self, !watchers.isEmpty else { return }
-            broadcast(DockEncoding.watchReply(nil, time: loop.now, status: service.currentStatus()))
+            broadcast(.watch(service.runner.statusEvent()))
             scheduleStatus(at: max(time + .milliseconds(100), loop.now))
         }
     }
@@ -261,7 +261,7 @@ final class ClientConnection {
         } catch {
             return send(error.reply.bytes)
         }
-        send(DockEncoding.watchReply(nil, time: server.loop.now, status: server.service.currentStatus()).bytes)
+        send(VarlinkReply.watch(server.service.runner.statusEvent()).bytes)
         if state == .open { server.watching(id, true) }
     }
 

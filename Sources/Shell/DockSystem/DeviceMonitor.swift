@@ -1,4 +1,5 @@
 import CUdev
+public import DockSockets
 import Glibc
 
 /// udev's add and remove events of one subsystem (`tty`, or `video4linux` for webcams)

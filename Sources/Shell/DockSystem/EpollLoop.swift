@@ -1,4 +1,5 @@
 import CLinux
+public import DockSockets
 import Glibc
 
 /// The daemon's event loop: `epoll(7)`, level-triggered, over every watched descriptor and one

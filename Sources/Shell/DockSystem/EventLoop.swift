@@ -1,3 +1,5 @@
+public import DockSockets
+
 /// The one loop that owns every descriptor of the daemon and its timers (gpsd's shape): handlers
 /// run one at a time on the loop's thread, so what they touch needs no lock. The running daemon
 /// uses ``EpollLoop``; a test swaps in ``VirtualEventLoop`` and drives it in virtual time.

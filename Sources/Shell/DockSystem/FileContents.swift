@@ -1,3 +1,4 @@
+public import DockSockets
 import Glibc
 
 /// Whole files read and written in one call, for configuration, scenarios, models and reports

@@ -1,4 +1,5 @@
 import CLinux
+public import DockSockets
 import Glibc
 
 /// How the kernel schedules the thread that runs dockd's event loop.

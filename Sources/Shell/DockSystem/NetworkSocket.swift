@@ -1,3 +1,4 @@
+public import DockSockets
 import Glibc
 
 /// An IP address and port to reach a network camera at, as `HOST:PORT` (`[HOST]:PORT` for an

@@ -1,3 +1,4 @@
+public import DockSockets
 public import Glibc
 
 /// A program started with its standard output on a pipe this process reads, and its standard input

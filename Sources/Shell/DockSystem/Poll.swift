@@ -1,4 +1,5 @@
 import CLinux
+public import DockSockets
 import Glibc
 
 /// Waiting for descriptors to become readable (`poll(2)`).

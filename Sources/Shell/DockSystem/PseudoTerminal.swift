@@ -1,4 +1,5 @@
 import CLinux
+public import DockSockets
 import Glibc
 
 /// A pseudo-terminal pair that stands in for a serial cable: the simulator keeps the master side,

@@ -1,4 +1,5 @@
 import CSerialPort
+public import DockSockets
 import Glibc
 
 /// Opening a dock's serial port: a real USB serial device through libserialport, or a

@@ -1,4 +1,5 @@
 import CLinux
+public import DockSockets
 import Glibc
 
 /// A region of memory another process can map: an anonymous file (`memfd_create(2)`) of a fixed

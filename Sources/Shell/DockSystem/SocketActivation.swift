@@ -1,3 +1,5 @@
+public import DockSockets
+
 /// Sockets passed by the service manager (`sd_listen_fds(3)`): `LISTEN_FDS` descriptors from 3,
 /// valid only when `LISTEN_PID` is this process, named by `LISTEN_FDNAMES`.
 public enum SocketActivation {

@@ -1,3 +1,4 @@
+import DockSockets
 import Glibc
 
 /// The process's standard error, written whole from any thread.

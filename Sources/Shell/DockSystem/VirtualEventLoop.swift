@@ -1,3 +1,4 @@
+public import DockSockets
 import Glibc
 
 /// `POLLRDHUP` (Linux; poll.h declares it only under `_GNU_SOURCE`): the peer shut its writing side.

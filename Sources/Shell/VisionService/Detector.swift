@@ -1,5 +1,5 @@
-public import DockTracking
 public import DockVision
+public import DockVocabulary
 
 /// A detector behind the one interface the service uses: given a frame, the faces or people in
 /// it. OpenCV's cascades, HOG, YuNet and ONNX networks are each one (`OpenCVDetector`); a test

@@ -1,8 +1,7 @@
 import DockAPI
 import DockClient
-import DockPolicy
 public import DockSystem
-public import DockTracking
+public import DockVocabulary
 import Synchronization
 
 /// What the feed did, for the service's status and its tests.

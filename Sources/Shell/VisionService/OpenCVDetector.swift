@@ -1,6 +1,6 @@
 import CVision
-public import DockTracking
 public import DockVision
+public import DockVocabulary
 import Glibc
 
 /// One of OpenCV's detectors — a cascade (LBP or Haar), HOG, YuNet or an ONNX person network —

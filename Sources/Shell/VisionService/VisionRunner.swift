@@ -1,7 +1,7 @@
 import CVision
 import DockLogLevel
+import DockSockets
 public import DockSystem
-import DockTracking
 public import DockVision
 import Glibc
 

@@ -1,5 +1,6 @@
 public import DockProtocol
 public import DockSimulator
+import DockSockets
 import DockSystem
 import Glibc
 import Synchronization

@@ -1,3 +1,4 @@
+import DockNumbers
 public import VISCAProtocol
 
 /// A simulated VISCA PTZ camera: it answers `Protocol/visca.md` as a camera of its profile
@@ -459,9 +460,7 @@ public struct VISCACamera: Sendable {
     /// fastest speed, and in proportion to p + 1 below it.
     private func zoomRate(speed: UInt8) -> Double {
         guard let range = profile.zoom else { return 0 }
-        let seconds = max(
-            Double(configuration.zoomFullTravel.components.seconds)
-                + Double(configuration.zoomFullTravel.components.attoseconds) * 1e-18, 0.001)
+        let seconds = max(configuration.zoomFullTravel.secondsValue, 0.001)
         let span = Double(range.upperBound - range.lowerBound)
         return span / seconds * Double(Int(speed) + 1) / Double(Int(profile.zoomMaximumSpeed) + 1)
     }

@@ -1,5 +1,5 @@
 public import DockProtocol
-public import DockTracking
+public import DockVocabulary
 
 /// A simulated run, as read from a scenario file (format in `docs/simulator.md`): the dock, the
 /// camera, the detector, the people and things in the room, and what goes wrong when.

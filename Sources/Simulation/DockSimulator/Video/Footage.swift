@@ -152,24 +152,22 @@ public struct Footage: Hashable, Sendable {
             return try parse(manifest: manifest, load: load)
         } catch let error as FootageError {
             throw error
-        } catch let error as ScenarioError {
-            throw FootageError(message: "\(manifestName): \(error)")
         } catch {
             throw FootageError(message: "\(manifestName): \(error)")
         }
     }
 
     private static func parse(manifest: String, load: (String) -> [UInt8]?) throws -> Footage {
-        let root: JSONNode
+        let document: JSONDocument
         do {
-            root = try JSONReader.parse(manifest, options: .file)
+            document = try JSONReader.document(manifest)
         } catch {
             throw FootageError(message: "\(manifestName): line \(error.line): \(error.message)")
         }
-        var top = try ObjectReader(root, path: "")
+        let top = try document.fields()
         let source = try top.string("source")
         let strideMeters = try top.number("stride_m", in: 0...10, excludingLowerBound: true)
-        guard var plateReader = try top.object("plate") else { throw top.error("plate", "is required") }
+        let plateReader = try top.object("plate")
         let plateFile = try plateReader.string("file")
         let width = try plateReader.integer("width", in: 1...16_384)
         let height = try plateReader.integer("height", in: 1...16_384)
@@ -180,21 +178,24 @@ public struct Footage: Hashable, Sendable {
             throw FootageError(message: "\(plateFile): \(plateBytes.count) bytes, not \(width)×\(height) planar 4:4:4")
         }
         var people: [FootagePerson] = []
-        for (node, path) in try top.array("people") {
-            var reader = try ObjectReader(node, path: path)
+        for person in try top.optionalArray("people") ?? [] {
+            let reader = try person.fields()
             let file = try reader.string("file")
-            let walksRight = try reader.bool("walks_right", default: true)
+            let walksRight = try (reader.optionalBool("walks_right") ?? true)
             guard let bytes = load(file) else { throw FootageError(message: "\(file): missing") }
             var frames: [FootageImage] = []
             var sources: [(frame: Int, x: Int, y: Int, width: Int, height: Int)] = []
             var offset = 0
-            for (frameNode, framePath) in try reader.array("frames", required: true) {
-                var frameReader = try ObjectReader(frameNode, path: framePath)
+            for frameElement in try reader.array("frames") {
+                let framePath = frameElement.path
+                let frameReader = try frameElement.fields()
                 let frameWidth = try frameReader.integer("width", in: 1...4096)
                 let frameHeight = try frameReader.integer("height", in: 1...4096)
-                if frameReader.node("source_frame") != nil {
+                if frameReader.value("source_frame") != nil {
                     let number = try frameReader.integer("source_frame", in: 0...10_000_000)
-                    let box = try frameReader.array("source_box").compactMap { node, _ in node.wholeNumber.map { Int($0) } }
+                    let box = (try frameReader.optionalArray("source_box") ?? []).compactMap { element -> Int? in
+                        if case .integer(let value) = element.value { Int(exactly: value) } else { nil }
+                    }
                     if box.count == 4 { sources.append((number, box[0], box[1], box[2], box[3])) }
                 }
                 try frameReader.finish()
@@ -207,7 +208,7 @@ public struct Footage: Hashable, Sendable {
                 offset += count
             }
             guard offset == bytes.count else { throw FootageError(message: "\(file): \(bytes.count - offset) bytes past its frames") }
-            guard !frames.isEmpty else { throw FootageError(message: "\(path).frames: needs at least one frame") }
+            guard !frames.isEmpty else { throw FootageError(message: "\(person.path).frames: needs at least one frame") }
             try reader.finish()
             people.append(FootagePerson(frames: frames, walksRight: walksRight, sources: sources))
         }

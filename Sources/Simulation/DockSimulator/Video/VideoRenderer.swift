@@ -1,5 +1,5 @@
 import CFrameKernel
-public import DockTracking
+public import DockVocabulary
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,6 @@
+import DockNumbers
 import DockProtocol
-public import DockTracking
+public import DockVocabulary
 
 #if canImport(Glibc)
     import Glibc

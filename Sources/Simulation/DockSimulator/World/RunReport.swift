@@ -1,5 +1,6 @@
+import DockNumbers
 import DockProtocol
-public import DockTracking
+public import DockVocabulary
 
 /// The score of a run, from its ground truth: how well the primary subject was framed, how many
 /// times the tracker's primary changed — its ID, and the true person behind it —, how still the

@@ -1,3 +1,4 @@
+import DockNumbers
 import DockProtocol
 public import V4L2Protocol
 import VISCAProtocol
@@ -547,7 +548,8 @@ struct TimedAction: Sendable {
 
     /// Every start and end of the scenario's faults and events, in time order (stable for ties).
     static func timeline(_ scenario: Scenario) -> [TimedAction] {
-        func at(_ seconds: Double) -> Duration { .nanoseconds(Int64((seconds * 1e9).rounded())) }
+        // The reader holds every time within the scenario's 3600 s, well inside `fromSeconds`' range.
+        func at(_ seconds: Double) -> Duration { Duration.fromSeconds(seconds) ?? .zero }
         var actions: [TimedAction] = []
         for (index, fault) in scenario.faults.enumerated() {
             actions.append(TimedAction(time: at(fault.atSeconds), change: .faultStarts(index)))

@@ -1,5 +1,6 @@
-/// A JSON value that keeps integers and floating-point numbers apart and serialises
-/// deterministically (object keys sorted), for the Varlink API.
+/// dockd's one JSON value tree: integers and floating-point numbers kept apart, serialised
+/// deterministically (object keys sorted). What `JSONReader` reads — for the Varlink API and for
+/// every file — and what the API writes.
 public enum JSONValue: Hashable, Sendable, Decodable {
     case null
     case bool(Bool)
@@ -26,11 +27,6 @@ public enum JSONValue: Hashable, Sendable, Decodable {
         } else {
             self = .object(try container.decode([String: JSONValue].self))
         }
-    }
-
-    /// Parses JSON text given as bytes.
-    public static func parse(bytes: [UInt8]) throws -> JSONValue {
-        try JSONParser.parse(bytes)
     }
 
     /// The value as compact JSON text.
@@ -135,4 +131,11 @@ extension JSONValue {
     }
     /// The Boolean, if this is one.
     public var boolValue: Bool? { if case .bool(let flag) = self { flag } else { nil } }
+}
+
+extension JSONValue {
+    /// The members of an object value (empty for anything else).
+    public var objectMembers: [String: JSONValue] {
+        if case .object(let members) = self { members } else { [:] }
+    }
 }

@@ -29,7 +29,7 @@ public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
 
 /// Runs a system call again while it fails with `EINTR`.
 @discardableResult
-func retryingOnInterrupt<Result: BinaryInteger>(_ call: () -> Result) -> Result {
+public func retryingOnInterrupt<Result: BinaryInteger>(_ call: () -> Result) -> Result {
     while true {
         let result = call()
         if result >= 0 || errno != EINTR { return result }

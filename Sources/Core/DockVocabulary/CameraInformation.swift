@@ -48,32 +48,32 @@ public struct CameraInformation: Hashable, Sendable {
     }
 
     /// Whether the field of view and aspect ratio are finite and in range.
-    public var isValid: Bool {
+    @inlinable public var isValid: Bool {
         horizontalFieldOfViewRadians.isFinite && horizontalFieldOfViewRadians > 0
             && horizontalFieldOfViewRadians < .pi && aspectRatio.isFinite && aspectRatio > 0
     }
 
     /// The delivered-image point that shows what the dock-aligned point shows.
-    public func deliveredPoint(fromDockAligned point: NormalizedPoint) -> NormalizedPoint {
+    @inlinable public func deliveredPoint(fromDockAligned point: NormalizedPoint) -> NormalizedPoint {
         let mirrored = isMirrored ? NormalizedPoint(x: 1 - point.x, y: point.y) : point
         return orientation.turn(mirrored)
     }
 
     /// The dock-aligned point that shows what the delivered point shows.
-    public func dockAlignedPoint(fromDelivered point: NormalizedPoint) -> NormalizedPoint {
+    @inlinable public func dockAlignedPoint(fromDelivered point: NormalizedPoint) -> NormalizedPoint {
         let unturned = orientation.unturn(point)
         return isMirrored ? NormalizedPoint(x: 1 - unturned.x, y: unturned.y) : unturned
     }
 
     /// The delivered-image box of a dock-aligned box.
-    public func deliveredRect(fromDockAligned rect: NormalizedRect) -> NormalizedRect {
+    @inlinable public func deliveredRect(fromDockAligned rect: NormalizedRect) -> NormalizedRect {
         let centre = deliveredPoint(fromDockAligned: rect.center)
         let (width, height) = orientation.swapsAxes ? (rect.height, rect.width) : (rect.width, rect.height)
         return NormalizedRect(x: centre.x - width / 2, y: centre.y - height / 2, width: width, height: height)
     }
 
     /// The dock-aligned box of a delivered-image box.
-    public func dockAlignedRect(fromDelivered rect: NormalizedRect) -> NormalizedRect {
+    @inlinable public func dockAlignedRect(fromDelivered rect: NormalizedRect) -> NormalizedRect {
         let centre = dockAlignedPoint(fromDelivered: rect.center)
         let (width, height) = orientation.swapsAxes ? (rect.height, rect.width) : (rect.width, rect.height)
         return NormalizedRect(x: centre.x - width / 2, y: centre.y - height / 2, width: width, height: height)
@@ -111,9 +111,10 @@ public enum ImageOrientation: String, CaseIterable, Hashable, Sendable {
     case rotatedCounterclockwise = "rotated_counterclockwise"
 
     /// Whether the turn swaps the image's width and height.
-    var swapsAxes: Bool { self == .rotatedClockwise || self == .rotatedCounterclockwise }
+    @inlinable public var swapsAxes: Bool { self == .rotatedClockwise || self == .rotatedCounterclockwise }
 
-    func turn(_ p: NormalizedPoint) -> NormalizedPoint {
+    /// The delivered-image point of a dock-aligned point (already mirrored when the image is).
+    @inlinable public func turn(_ p: NormalizedPoint) -> NormalizedPoint {
         switch self {
         case .up: p
         case .rotatedClockwise: NormalizedPoint(x: 1 - p.y, y: p.x)
@@ -122,7 +123,8 @@ public enum ImageOrientation: String, CaseIterable, Hashable, Sendable {
         }
     }
 
-    func unturn(_ p: NormalizedPoint) -> NormalizedPoint {
+    /// The point before the turn: `turn`'s inverse.
+    @inlinable public func unturn(_ p: NormalizedPoint) -> NormalizedPoint {
         switch self {
         case .up: p
         case .rotatedClockwise: NormalizedPoint(x: p.y, y: 1 - p.x)

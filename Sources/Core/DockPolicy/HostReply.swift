@@ -1,39 +1,6 @@
 public import DockLinks
 public import DockProtocol
-public import DockTracking
-
-/// Names one request in flight, so that its reply (which may come later, when the dock has
-/// answered or the motion has ended) finds its caller.
-public typealias RequestToken = UInt64
-
-/// What a client asks of the host. Every request gets exactly one reply.
-public enum ClientRequest: Hashable, Sendable {
-    /// Move the dock: a velocity, an orientation or an animation. `waitsForEnd`: reply when a
-    /// bounded motion has ended (how it ended), not when the dock has accepted it.
-    case motion(MotionRequest, takeOver: Bool, waitsForEnd: Bool)
-    /// Stop the dock and release control.
-    case stop(takeOver: Bool)
-    /// Hold control until released or until the client goes away (a dead man's handle).
-    case acquireControl(takeOver: Bool)
-    /// Give control back.
-    case releaseControl
-    /// Turn system tracking on or off.
-    case setSystemTracking(Bool)
-    /// Narrow the limits further.
-    case setLimits(LimitRequest)
-    /// Zoom to a fraction (0...1) of the camera's zoom range; not motion, so not arbitrated.
-    case setZoom(Double)
-    /// Where the subject goes in the frame.
-    case setFramingMode(FramingMode)
-    /// The part of the image framing may use.
-    case setRegionOfInterest(NormalizedRect)
-    /// Follow these subjects; empty: choose automatically.
-    case selectSubjects([Int])
-    /// Follow the subject seen at a point of the delivered image.
-    case selectSubject(at: NormalizedPoint)
-    /// One frame's observations for the tracker.
-    case track(ObservationBatch)
-}
+public import DockVocabulary
 
 /// The answer to a request.
 public enum HostReply: Hashable, Sendable {

@@ -10,7 +10,7 @@ public struct NormalizedPoint: Hashable, Sendable {
     public var y: Double
 
     /// Creates a point.
-    public init(x: Double, y: Double) {
+    @inlinable public init(x: Double, y: Double) {
         self.x = x
         self.y = y
     }
@@ -31,7 +31,7 @@ public struct NormalizedRect: Hashable, Sendable {
     public var height: Double
 
     /// Creates a box.
-    public init(x: Double, y: Double, width: Double, height: Double) {
+    @inlinable public init(x: Double, y: Double, width: Double, height: Double) {
         self.x = x
         self.y = y
         self.width = width
@@ -56,15 +56,15 @@ public struct NormalizedRect: Hashable, Sendable {
     public static let fullImage = NormalizedRect(x: 0, y: 0, width: 1, height: 1)
 
     /// The right edge.
-    public var maxX: Double { x + width }
+    @inlinable public var maxX: Double { x + width }
     /// The bottom edge.
-    public var maxY: Double { y + height }
+    @inlinable public var maxY: Double { y + height }
     /// The centre.
-    public var center: NormalizedPoint { NormalizedPoint(x: x + width / 2, y: y + height / 2) }
+    @inlinable public var center: NormalizedPoint { NormalizedPoint(x: x + width / 2, y: y + height / 2) }
     /// Width times height.
-    public var area: Double { width * height }
+    @inlinable public var area: Double { width * height }
     /// The four corners, clockwise from the top left.
-    public var corners: [NormalizedPoint] {
+    @inlinable public var corners: [NormalizedPoint] {
         [
             NormalizedPoint(x: x, y: y), NormalizedPoint(x: maxX, y: y),
             NormalizedPoint(x: maxX, y: maxY), NormalizedPoint(x: x, y: maxY),
@@ -72,13 +72,13 @@ public struct NormalizedRect: Hashable, Sendable {
     }
 
     /// Whether every coordinate is finite, the size is positive, and the box overlaps the image.
-    public var isUsable: Bool {
+    @inlinable public var isUsable: Bool {
         x.isFinite && y.isFinite && width.isFinite && height.isFinite && width > 0 && height > 0
             && maxX > 0 && maxY > 0 && x < 1 && y < 1
     }
 
     /// The overlap of two boxes, or nil when they do not overlap.
-    public func intersection(_ other: NormalizedRect) -> NormalizedRect? {
+    @inlinable public func intersection(_ other: NormalizedRect) -> NormalizedRect? {
         let left = max(x, other.x), top = max(y, other.y)
         let right = min(maxX, other.maxX), bottom = min(maxY, other.maxY)
         guard right > left, bottom > top else { return nil }
@@ -87,19 +87,19 @@ public struct NormalizedRect: Hashable, Sendable {
 
     /// Whether the two boxes share any area: exactly when `intersection` is not nil, without
     /// making it.
-    public func intersects(_ other: NormalizedRect) -> Bool {
+    @inlinable public func intersects(_ other: NormalizedRect) -> Bool {
         min(maxX, other.maxX) > max(x, other.x) && min(maxY, other.maxY) > max(y, other.y)
     }
 
     /// Intersection over union, 0...1.
-    public func intersectionOverUnion(_ other: NormalizedRect) -> Double {
+    @inlinable public func intersectionOverUnion(_ other: NormalizedRect) -> Double {
         guard let overlap = intersection(other) else { return 0 }
         let union = area + other.area - overlap.area
         return union > 0 ? overlap.area / union : 0
     }
 
     /// Whether `point` lies inside the box (edges included).
-    public func contains(_ point: NormalizedPoint) -> Bool {
+    @inlinable public func contains(_ point: NormalizedPoint) -> Bool {
         point.x >= x && point.x <= maxX && point.y >= y && point.y <= maxY
     }
 }
