@@ -31,6 +31,16 @@ import Testing
         }
     }
 
+    /// A settings file written for dockd 0.2 still starts dockd: its `rest-after-s` (hold this
+    /// long, then turn to the rest pose) is read as `lost-after-s` with `lost-action = home`.
+    @Test func theOldNameInAFileStillMeansWhatItDid() throws {
+        guard case .run(let configuration, _) = try parse(["--config", "/tmp/d.conf"], file: "rest-after-s = 8\n") else {
+            Issue.record("rest-after-s in a file was refused")
+            return
+        }
+        #expect(configuration.hostSettings.lostBehaviour == LostBehaviour(after: .seconds(8), action: .home))
+    }
+
     @Test func badValuesAreRefusedByName() {
         #expect(
             throws: DaemonCommand.Failure.configuration(

@@ -234,6 +234,13 @@ public struct Configuration: Hashable, Sendable {
     }
 
     private mutating func set(_ name: String, _ value: String, location: String) throws(Error) {
+        // dockd 0.2's name, kept so that a settings file written for it still starts dockd: it
+        // meant "hold this long, then turn to the rest pose".
+        if name == "rest-after-s" {
+            try set("lost-after-s", value, location: location)
+            try set("lost-action", "home", location: location)
+            return
+        }
         guard let key = Self.keys.first(where: { $0.name == name }) else {
             throw Error(location: location, message: "unknown setting '\(name)' (dockd --help lists them)")
         }
