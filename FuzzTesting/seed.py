@@ -67,7 +67,7 @@ if target == "configuration":
     for path in sorted(pathlib.Path("systemd").glob("*.conf")):
         seeds.append(path.read_bytes())
     seeds += quoted(sorted(pathlib.Path("Tests/DaemonTests").glob("*.swift")), r'=|--')
-    seeds += [b"--simulator\n--baud\n9600\n--yaw-min-deg=-90", b"baud = 1e999\n", b"rest-after-s = nan\n",
+    seeds += [b"--simulator\n--baud\n9600\n--yaw-min-deg=-90", b"baud = 1e999\n", b"lost-after-s = nan\n",
               b"vendor-id = 12g9\n", b"--tracking\nfalse\n--log-level=debug", b"=\n", b"x\n"]
 if target == "scenario":
     for path in sorted(pathlib.Path("Scenarios").glob("**/*.json")):

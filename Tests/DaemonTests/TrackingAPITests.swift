@@ -32,7 +32,7 @@ import Testing
             "dockd",
             [
                 "--config", "", "--simulator", "--scenario", scenario, "--socket", socket,
-                "--wake-on-attach=false", "--tracking", "--rest-after-s", "1",
+                "--wake-on-attach=false", "--tracking", "--lost-after-s", "1",
             ])
         #expect(process.waitForErrorLine(containing: "attached DK-1 Demo") != nil)
         let client = try VarlinkTestClient(path: socket)

@@ -27,12 +27,13 @@ import Testing
     }
 
     /// Every example scenario's own pass criteria, met by the tracker in virtual time (the
-    /// hardware-in-the-loop suite, `scripts/hil`, checks the same criteria in real time).
+    /// hardware-in-the-loop suite, `scripts/hil`, checks the same criteria in real time); the
+    /// presenter who walks out past the pan range's end is `LostSubjectTests`'.
     static let checkedScenarios = [
         "crossing", "dock-faults", "dropout-latency", "erratic", "group-of-four", "host-silence",
         "late-still", "late-still-10fps", "late-walk", "late-walk-10fps", "leave-and-return",
         "look-alike-return", "line-noise", "occluder-beside", "occluder-in-front", "still-noisy", "unplug-replug",
-        "walk-across", "unplug-100",
+        "walk-across", "unplug-100", "walk-out-and-back", "walk-out-come-back-left",
     ]
 
     @Test func everyExampleScenarioIsChecked() throws {

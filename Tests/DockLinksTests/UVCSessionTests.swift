@@ -408,3 +408,51 @@ import V4L2Protocol
         #expect(try #require(rig.session.poseAge(at: rig.now)) < .milliseconds(100))
     }
 }
+
+/// The zoom in the pose history: where the zoom was at each time, as the camera took it — so
+/// that a frame is read with the field of view it was taken with — and the magnification the
+/// model's table gives for it.
+extension UVCSessionTests {
+    @Test func theZoomTakenIsInThePoseHistoryWithItsTime() throws {
+        var rig = Rig(model: "generic")
+        rig.start()
+        rig.wait(.milliseconds(500))
+        #expect(rig.session.pose(at: rig.now)?.zoomFraction == nil, "no zoom written yet: not known")
+        /// The zoom in the history every millisecond from 20 ms before `start` to now.
+        func zooms(from start: Duration) -> [Double?] {
+            var seen: [Double?] = []
+            var time = start - .milliseconds(20)
+            while time <= rig.now {
+                seen.append(rig.session.pose(at: time)?.zoomFraction)
+                time += .milliseconds(1)
+            }
+            return seen
+        }
+        var sent = rig.now
+        rig.send(.zoom(fraction: 1))
+        rig.wait(.milliseconds(200))
+        var seen = zooms(from: sent)
+        #expect(seen.first == .some(nil) && seen.last == 1, "\(seen)")
+        #expect(Set(seen.map { $0 ?? -1 }) == [-1, 1], "nothing between: \(Set(seen.map { $0 ?? -1 }))")
+        let firstAtOne = try #require(seen.firstIndex { $0 == 1 })
+        #expect(firstAtOne >= 20 && firstAtOne < 80, "taken within the write's round trip and a poll: \(firstAtOne - 20) ms")
+        sent = rig.now
+        rig.send(.zoom(fraction: 0.5))
+        rig.wait(.milliseconds(200))
+        seen = zooms(from: sent)
+        #expect(seen.first == 1 && seen.last == 0.5, "\(seen)")
+        #expect(Set(seen.map { $0 ?? -1 }) == [1, 0.5], "a step, not a ramp from the last sample: \(Set(seen.map { $0 ?? -1 }))")
+        #expect(rig.session.magnification(atZoomFraction: 0.5) == 1.5, "generic: 1× to 2× along the range")
+        #expect(Rig(model: "obsbot-tiny").session.magnification(atZoomFraction: 0.5) == nil, "no optics known: nil")
+    }
+
+    @Test func thePoseHistoryInterpolatesTheZoomWhereBothSamplesKnowIt() {
+        var history = PoseHistory()
+        history.record(Pose(yawRadians: 0, pitchRadians: 0), at: .milliseconds(0))
+        history.record(Pose(yawRadians: 0, pitchRadians: 0, zoomFraction: 0.2), at: .milliseconds(100))
+        history.record(Pose(yawRadians: 0, pitchRadians: 0, zoomFraction: 0.6), at: .milliseconds(200))
+        #expect(history.pose(at: .milliseconds(50))?.zoomFraction == nil, "not known before it was")
+        #expect(abs((history.pose(at: .milliseconds(150))?.zoomFraction ?? 0) - 0.4) < 1e-12)
+        #expect(history.pose(at: .milliseconds(250))?.zoomFraction == 0.6, "extrapolated: as the newest")
+    }
+}

@@ -47,13 +47,11 @@ import V4L2Protocol
         var isStopped: Bool { speedWrites.last.map { $0.pan == 0 && $0.tilt == 0 } ?? false }
     }
 
-    static func rig() -> Rig {
+    static func rig(settings: HostSettings = PolicyBench<FirmwarePeer>.quietSettings) -> Rig {
         let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Protocol/uvc")
         let text = try! String(contentsOf: directory.appendingPathComponent("obsbot-tiny.json"), encoding: .utf8)
         let model = try! UVCCameraModel.parse(json: text)
-        var settings = HostSettings()
-        settings.wakesOnAttach = false
         return Rig(
             host: HostPolicy(settings: settings, link: UVCSession(configuration: UVCSession.Configuration(model: model))),
             peer: Webcam(camera: UVCCamera(model: model)))

@@ -184,3 +184,71 @@ import Testing
         #expect(moving.stillness == nil && moving.verdicts(criteria).allSatisfy { !$0.isMet })
     }
 }
+
+/// Returns: the primary subject coming back into the picture after a second or more out of it,
+/// and how long until it is framed — within the tolerance, or with the camera at the end of its
+/// pan range on the subject's side.
+extension RunReportTests {
+    /// A frame at `seconds` with subject 1's body `offset` right of centre (nil: out of the room),
+    /// `inFrame` of it in the picture, standing at `bearing`, the camera at `yaw` of a ±1 rad range.
+    static func frame(_ seconds: Double, offset: Double?, inFrame: Double = 1, bearing: Double = 0, yaw: Double = 0) -> GroundTruthFrame {
+        var truth = truth(seconds, offset: offset)
+        truth.yawRadians = yaw
+        truth.yawRangeRadians = -1...1
+        for index in truth.parts.indices {
+            truth.parts[index].inFrameFraction = inFrame
+            truth.parts[index].bearingRadians = bearing
+        }
+        return truth
+    }
+
+    @Test func aReturnIsTimedFromBackInThePictureToFramed() throws {
+        var report = RunReport(scenarioName: "s", seed: 1, toleranceFraction: 0.1)
+        for index in 0..<100 {
+            let seconds = Double(index) / 10
+            switch seconds {
+            case ..<2: report.record(Self.frame(seconds, offset: 0), primary: 1)  // framed
+            case ..<3: report.record(Self.frame(seconds, offset: nil), primary: 1)  // out of the room
+            case ..<4: report.record(Self.frame(seconds, offset: 0.55, inFrame: 0.2), primary: 1)  // back, mostly outside
+            case ..<4.35: report.record(Self.frame(seconds, offset: 0.3), primary: 1)  // back in the picture at 4 s
+            case ..<6: report.record(Self.frame(seconds, offset: 0.05), primary: 1)  // framed at 4.4 s
+            case ..<6.5: report.record(Self.frame(seconds, offset: 0.05, inFrame: 0.3), primary: 1)  // out for 0.5 s: no return
+            default: report.record(Self.frame(seconds, offset: 0), primary: 1)
+            }
+        }
+        #expect(report.returns.count == 1, "\(report.returns)")
+        let record = try #require(report.returns.first)
+        #expect(abs(record.backSeconds - 4) < 1e-9 && abs((record.secondsToFrame ?? 0) - 0.4) < 1e-9, "\(record)")
+        var criteria = PassCriteria(framingToleranceFraction: 0.1)
+        criteria.maximumReframeSeconds = 0.5
+        #expect(report.verdicts(criteria).filter { $0.criterion == "reframe_max_s" }.allSatisfy { $0.isMet })
+        criteria.maximumReframeSeconds = 0.3
+        #expect(!report.verdicts(criteria).filter { $0.criterion == "reframe_max_s" }.allSatisfy { $0.isMet })
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(report.json(criteria: criteria).utf8)) as? [String: Any])
+        #expect((json["returns"] as? [[String: Double]])?.first?["back_s"] == 4)
+    }
+
+    @Test func beyondTheEndOfThePanRangeTheCameraAtThatEndFramesAsNearAsItCan() throws {
+        var report = RunReport(scenarioName: "s", seed: 1, toleranceFraction: 0.1)
+        for index in 0..<40 {
+            let seconds = Double(index) / 10
+            // Framed, then out 2 s, then back at 3 s at the right edge, 1.3 rad, the camera at its
+            // end stop (1 rad): framed as near as it can be, at once.
+            let offset: Double? = seconds < 1 ? 0 : seconds < 3 ? nil : 0.35
+            report.record(Self.frame(seconds, offset: offset, bearing: seconds < 1 ? 0 : 1.3, yaw: seconds < 1 ? 0 : 0.995), primary: 1)
+        }
+        #expect(report.returns.map(\.secondsToFrame) == [0], "\(report.returns)")
+        // Short of the end stop, or with the subject on the other side, the edge is not framed.
+        var short = RunReport(scenarioName: "s", seed: 1, toleranceFraction: 0.1)
+        for index in 0..<40 {
+            let seconds = Double(index) / 10
+            let offset: Double? = seconds < 1 ? 0 : seconds < 3 ? nil : 0.35
+            short.record(Self.frame(seconds, offset: offset, bearing: 1.3, yaw: seconds < 1 ? 0 : 0.9), primary: 1)
+        }
+        #expect(short.returns.count == 1 && short.returns.first?.framedSeconds == nil, "\(short.returns)")
+        var noScenario = PassCriteria(framingToleranceFraction: 0.1)
+        noScenario.maximumReframeSeconds = 1
+        let empty = RunReport(scenarioName: "s", seed: 1, toleranceFraction: 0.1)
+        #expect(!empty.verdicts(noScenario).allSatisfy { $0.isMet }, "a run without a return does not meet reframe_max_s")
+    }
+}

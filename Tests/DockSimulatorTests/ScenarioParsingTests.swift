@@ -184,4 +184,13 @@ import Testing
             replacing("\"duration_s\": 10,", with: "\"duration_s\": 10, \"pass\": {\"primary_person_switches_max\": 0.5},"))
         #expect(fractional?.field == "pass.primary_person_switches_max")
     }
+
+    @Test func theReframeCriterionIsReadAndChecked() throws {
+        let text = replacing("\"duration_s\": 10,", with: "\"duration_s\": 10, \"pass\": {\"reframe_max_s\": 1.5},")
+        #expect(try Scenario.parse(text).criteria.maximumReframeSeconds == 1.5)
+        for bad in ["0", "-1", "601", "\"soon\""] {
+            let refused = error(replacing("\"duration_s\": 10,", with: "\"duration_s\": 10, \"pass\": {\"reframe_max_s\": \(bad)},"))
+            #expect(refused?.field == "pass.reframe_max_s", "\(bad)")
+        }
+    }
 }

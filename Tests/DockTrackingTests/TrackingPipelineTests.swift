@@ -9,10 +9,11 @@ import Testing
     static let camera = SubjectFilterTests.camera
 
     /// Follows a still person at `yaw` for two seconds with the gimbal on them, then sees nothing;
-    /// returns when the pipeline started returning to rest (0, 0), seconds after the last box.
-    func returnDelay(subjectYaw yaw: Double, restAfter: Duration = .seconds(8)) throws -> Double? {
+    /// returns when the pipeline started returning to rest (0, 0), seconds after the last box,
+    /// with the lost behaviour "home after `after`".
+    func returnDelay(subjectYaw yaw: Double, after: Duration = .seconds(8)) throws -> Double? {
         var pipeline = TrackingPipeline()
-        pipeline.restAfter = restAfter
+        pipeline.lostBehaviour = LostBehaviour(after: after, action: .home)
         let person = AngularBox(yawRadians: yaw, pitchRadians: 0, widthRadians: 0.15, heightRadians: 0.5)
         let box = try #require(person.project(camera: Self.camera, gimbalYawRadians: yaw, gimbalPitchRadians: 0))
         var now = Duration.zero
@@ -71,8 +72,8 @@ import Testing
         // Lost at 1 rad, out of the rest pose's view: the full 8 s of holding.
         let outOfView = try #require(try returnDelay(subjectYaw: 1.0))
         #expect(outOfView > 9.4 && outOfView < 9.7, "returned \(outOfView) s after the last box")
-        // And never later than restAfter, however short.
-        let short = try #require(try returnDelay(subjectYaw: 1.0, restAfter: .milliseconds(500)))
+        // And never later than the lost behaviour's time, however short.
+        let short = try #require(try returnDelay(subjectYaw: 1.0, after: .milliseconds(500)))
         #expect(short > 1.9 && short < 2.2, "returned \(short) s after the last box")
     }
 }

@@ -86,3 +86,53 @@ extension UVCCameraModelTests {
         #expect(UVCCameraModel.named("no-such-camera") == nil)
     }
 }
+
+/// The zoom's magnification table: read, interpolated, and refused by name when it is wrong.
+extension UVCCameraModelTests {
+    @Test func theZoomMagnificationTableIsReadAndInterpolated() throws {
+        let generic = try #require(UVCCameraModel.named("generic"))
+        #expect(generic.zoomMagnification.map(\.magnification) == [1, 2] && !generic.zoomMagnificationSource.isEmpty)
+        #expect(generic.magnification(atZoomFraction: 0) == 1 && generic.magnification(atZoomFraction: 0.25) == 1.25)
+        #expect(generic.magnification(atZoomFraction: 7) == 2 && generic.magnification(atZoomFraction: .nan) == nil)
+        #expect(UVCCameraModel.named("obsbot-tiny")?.magnification(atZoomFraction: 1) == nil, "no optics known")
+        let table: [UVCCameraModel.ZoomPoint] = [
+            .init(fraction: 0, magnification: 1), .init(fraction: 0.5, magnification: 3), .init(fraction: 1, magnification: 4),
+        ]
+        #expect(UVCCameraModel.magnification(0.25, in: table) == 2 && UVCCameraModel.magnification(0.75, in: table) == 3.5)
+    }
+
+    @Test func aWrongZoomMagnificationTableIsRefusedByName() throws {
+        let generic = try String(contentsOf: Self.directory.appendingPathComponent("generic.json"), encoding: .utf8)
+        let points = "[{\"fraction\": 0, \"magnification\": 1}, {\"fraction\": 1, \"magnification\": 2}]"
+        func refused(_ replacement: String) -> String? {
+            do {
+                _ = try UVCCameraModel.parse(json: generic.replacingOccurrences(of: points, with: replacement))
+                return nil
+            } catch {
+                return error.field
+            }
+        }
+        #expect(
+            refused("[{\"fraction\": 0, \"magnification\": 2}, {\"fraction\": 1, \"magnification\": 2}]") == "zoom_magnification.points")
+        #expect(
+            refused("[{\"fraction\": 0, \"magnification\": 1}, {\"fraction\": 0.5, \"magnification\": 2}]") == "zoom_magnification.points")
+        #expect(
+            refused("[{\"fraction\": 0, \"magnification\": 1}, {\"fraction\": 0, \"magnification\": 2}]")
+                == "zoom_magnification.points[1].fraction")
+        #expect(
+            refused("[{\"fraction\": 0, \"magnification\": 1}, {\"fraction\": 1, \"magnification\": 0.5}]")
+                == "zoom_magnification.points[1].magnification")
+        #expect(
+            refused("[{\"fraction\": 0, \"magnification\": 1}, {\"fraction\": 1, \"times\": 2}]")
+                == "zoom_magnification.points[1].magnification")
+        #expect(refused("[]") == "zoom_magnification.points")
+        #expect(refused("\"2x\"") == "zoom_magnification.points")
+        let noZoom = generic.replacingOccurrences(of: "\"zoom_absolute\"", with: "\"zoom_continuous\"")
+        do {
+            _ = try UVCCameraModel.parse(json: noZoom)
+            Issue.record("a table without a zoom_absolute control was taken")
+        } catch {
+            #expect(error.field == "zoom_magnification" && error.reason == "needs a zoom_absolute control", "\(error)")
+        }
+    }
+}

@@ -102,6 +102,9 @@ public struct ClosedLoop: Sendable {
     private var followsPrimary = 0
     private var primaryFrames = 0
     private var identityFrames: [Int: [Int: Int]] = [:]
+    /// The zoom a client asks for once the accessory is ready (nil: none), and whether it has.
+    private var zoomFraction: Double?
+    private var hasZoomed = false
 
     /// The client identifier the baseline PID uses: it drives the dock as a client app would,
     /// streaming velocities through the host's API.
@@ -113,7 +116,13 @@ public struct ClosedLoop: Sendable {
     /// `UVCSession` with the same model's settings (its ioctls answered in order, as the daemon's
     /// transport performs them; the camera unplugged answers `ENODEV`, which is how the session
     /// finds it gone — no hang-up comes).
-    public init(scenario: Scenario, pointer: Pointer, visca: VISCACamera.Configuration? = nil, uvc: UVCCameraModel? = nil) {
+    /// With `zoomFraction`, a client asks for that zoom (`SetZoom`) as soon as the accessory is
+    /// ready; `fieldOfViewFollowsZoom` is the host's setting of that name.
+    public init(
+        scenario: Scenario, pointer: Pointer, visca: VISCACamera.Configuration? = nil, uvc: UVCCameraModel? = nil,
+        zoomFraction: Double? = nil, fieldOfViewFollowsZoom: Bool = true
+    ) {
+        self.zoomFraction = zoomFraction
         simulation = Simulation(scenario: scenario, visca: visca, uvc: uvc)
         isDatagramLink = visca.map { $0.transport != .serial } ?? false
         isIoctlLink = uvc != nil
@@ -131,10 +140,11 @@ public struct ClosedLoop: Sendable {
             }
         var settings = HostSettings()
         settings.wakesOnAttach = false
+        settings.fieldOfViewFollowsZoom = fieldOfViewFollowsZoom
         switch pointer {
         case .tracker(let pipeline, let poseAtCapture):
             settings.isTrackingEnabled = true
-            settings.restAfter = pipeline.restAfter
+            settings.lostBehaviour = pipeline.lostBehaviour
             settings.restYawRadians = pipeline.restYawRadians
             settings.restPitchRadians = pipeline.restPitchRadians
             settings.reidentificationWindow = pipeline.reidentificationWindow
@@ -202,6 +212,11 @@ public struct ClosedLoop: Sendable {
                             yawRadiansPerSecond: command.yaw, pitchRadiansPerSecond: command.pitch,
                             duration: nil), takeOver: false, waitsForEnd: false),
                     token: nextToken, from: Self.baselineClient, now: now))
+        }
+        if let zoomFraction, !hasZoomed, case .ready = host.session.state {
+            hasZoomed = true
+            nextToken += 1
+            perform(host.requested(.setZoom(zoomFraction), token: nextToken, from: Self.baselineClient + 1, now: now))
         }
         perform(host.woke(now: now))
         guard usesTracker, let pose = host.session.pose(at: now) else { return }

@@ -114,6 +114,9 @@ public protocol AccessoryLink: Sendable {
     /// steps have rounded it; nil when this link drives no zoom now (a dock-serial dock's zoom
     /// is a button it reports, not a motor the host drives).
     func zoomFraction(nearest fraction: Double) -> Double?
+    /// How many times the picture is magnified at `fraction` of the zoom's range (1 at the
+    /// widest), from the camera's model or profile; nil when not known.
+    func magnification(atZoomFraction fraction: Double) -> Double?
 }
 
 extension AccessoryLink {
@@ -134,4 +137,6 @@ extension AccessoryLink {
 
     /// No zoom the host can drive: nil.
     public func zoomFraction(nearest fraction: Double) -> Double? { nil }
+    /// No zoom optics known: nil.
+    public func magnification(atZoomFraction fraction: Double) -> Double? { nil }
 }

@@ -11,13 +11,20 @@ public struct Pose: Hashable, Sendable {
     public var yawRadiansPerSecond: Double
     /// Pitch rate, rad/s.
     public var pitchRadiansPerSecond: Double
+    /// The zoom, as a fraction of the accessory's zoom range (0 the widest, 1 the longest); nil
+    /// when the link does not know it.
+    public var zoomFraction: Double?
 
     /// Creates a pose.
-    public init(yawRadians: Double, pitchRadians: Double, yawRadiansPerSecond: Double = 0, pitchRadiansPerSecond: Double = 0) {
+    public init(
+        yawRadians: Double, pitchRadians: Double, yawRadiansPerSecond: Double = 0, pitchRadiansPerSecond: Double = 0,
+        zoomFraction: Double? = nil
+    ) {
         self.yawRadians = yawRadians
         self.pitchRadians = pitchRadians
         self.yawRadiansPerSecond = yawRadiansPerSecond
         self.pitchRadiansPerSecond = pitchRadiansPerSecond
+        self.zoomFraction = zoomFraction
     }
 
     /// The home pose, at rest.
@@ -25,7 +32,8 @@ public struct Pose: Hashable, Sendable {
 }
 
 /// The last two seconds or so of telemetry on the host's clock, so that an observation can be
-/// fused with the pose the camera had when its frame was captured. A fixed-size ring: no
+/// fused with the pose the camera had when its frame was captured — its zoom too, where the link
+/// knows it, so that the frame's field of view is the one it was taken with. A fixed-size ring: no
 /// allocation after creation.
 public struct PoseHistory: Sendable {
     private var times: [Duration]
@@ -56,6 +64,32 @@ public struct PoseHistory: Sendable {
         count = min(count + 1, times.count)
     }
 
+    /// The zoom stepped to `fraction` at `time` (a zoom that jumps, as a digital one or the
+    /// emulation's does): the history keeps the old zoom up to just before `time` and the new
+    /// one from `time` on, rather than a ramp between the samples around it. Samples newer than
+    /// `time` (none, normally) take the new zoom too.
+    public mutating func zoomStepped(to fraction: Double?, at time: Duration) {
+        guard let latest else { return }
+        // The samples at or after `time`, set aside, newest last.
+        var after: [(time: Duration, pose: Pose)] = []
+        while let newestSample = self.latest, newestSample.time >= time, count > 1 {
+            after.insert(newestSample, at: 0)
+            newest = (newest - 1 + times.count) % times.count
+            count -= 1
+        }
+        if let old = pose(at: time - .microseconds(1), horizon: .seconds(3600)) {
+            record(old, at: time - .microseconds(1))
+        }
+        if after.first.map({ $0.time > time }) ?? true, var now = pose(at: time, horizon: .seconds(3600)) ?? Optional(latest.pose) {
+            now.zoomFraction = fraction
+            record(now, at: time)
+        }
+        for var sample in after {
+            sample.pose.zoomFraction = fraction
+            record(sample.pose, at: sample.time)
+        }
+    }
+
     /// Forgets everything (the dock reset or went away).
     public mutating func removeAll() {
         newest = -1
@@ -82,11 +116,17 @@ public struct PoseHistory: Sendable {
                 let span = (times[later] - times[earlier]).secondsValue
                 let fraction = span > 0 ? (time - times[earlier]).secondsValue / span : 0
                 let a = poses[earlier], b = poses[later]
+                // The zoom as the pose: between two samples that know it, in a straight line;
+                // otherwise as the earlier one says (a zoom first known later was not known then).
+                let zoom = a.zoomFraction.map { earlierZoom in
+                    b.zoomFraction.map { earlierZoom + ($0 - earlierZoom) * fraction } ?? earlierZoom
+                }
                 return Pose(
                     yawRadians: a.yawRadians + (b.yawRadians - a.yawRadians) * fraction,
                     pitchRadians: a.pitchRadians + (b.pitchRadians - a.pitchRadians) * fraction,
                     yawRadiansPerSecond: a.yawRadiansPerSecond + (b.yawRadiansPerSecond - a.yawRadiansPerSecond) * fraction,
-                    pitchRadiansPerSecond: a.pitchRadiansPerSecond + (b.pitchRadiansPerSecond - a.pitchRadiansPerSecond) * fraction)
+                    pitchRadiansPerSecond: a.pitchRadiansPerSecond + (b.pitchRadiansPerSecond - a.pitchRadiansPerSecond) * fraction,
+                    zoomFraction: zoom)
             }
             later = earlier
         }

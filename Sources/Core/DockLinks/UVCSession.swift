@@ -71,6 +71,9 @@ public struct UVCSession: AccessoryLink {
         public var yawDegrees: ClosedRange<Double>?
         /// Settings narrowing the pitch range, degrees.
         public var pitchDegrees: ClosedRange<Double>?
+        /// How many times the picture is magnified at a fraction of the zoom's range (the
+        /// model's `zoomMagnification`); empty: not known.
+        public var zoomMagnification: [UVCCameraModel.ZoomPoint] = []
 
         /// Settings for a camera nothing is known of (speed unit 1°/s, absolute 60°/s).
         public init() {}
@@ -83,6 +86,7 @@ public struct UVCSession: AccessoryLink {
             isDigital = model.isDigital
             readBackIsTarget = model.readBackIsTarget
             motionLag = model.motionLag
+            zoomMagnification = model.zoomMagnification
         }
     }
 
@@ -97,7 +101,8 @@ public struct UVCSession: AccessoryLink {
         case speeds(id: CommandID?, kind: AccessoryCommand.Kind)
         /// A write of the absolute targets.
         case absolute(id: CommandID?, kind: AccessoryCommand.Kind)
-        case zoom(id: CommandID)
+        /// A write of the zoom, to this fraction of its range.
+        case zoom(id: CommandID, fraction: Double)
     }
 
     struct Outstanding: Hashable, Sendable {
@@ -118,7 +123,10 @@ public struct UVCSession: AccessoryLink {
         var queuedMotion: (purpose: Purpose, request: V4L2Frame.Request)?
         var queuedAbsolute: (purpose: Purpose, request: V4L2Frame.Request)?
         /// A `ZOOM_ABSOLUTE` write waiting for the line (a newer one replaces it).
-        var queuedZoom: (id: CommandID, request: V4L2Frame.Request)?
+        var queuedZoom: (id: CommandID, fraction: Double, request: V4L2Frame.Request)?
+        /// Where the zoom is, as a fraction of its range, since the camera took the last zoom
+        /// written; nil before any (the session does not read it).
+        var zoomFraction: Double?
         /// The speeds the camera was last told (0, 0 when still).
         var speeds: (pan: Int32, tilt: Int32) = (0, 0)
         /// A velocity stepped through absolute targets: degrees per second, and where the
@@ -328,11 +336,13 @@ public struct UVCSession: AccessoryLink {
         case .zoom(let fraction):
             guard let zoom = controls.zoomAbsolute else { return SentCommand(id: id, actions: refuse(id, .zoom, reason: .unsupported)) }
             guard fraction.isFinite else { return SentCommand(id: id, actions: refuse(id, .zoom, reason: .outOfRange)) }
+            let value = zoomValue(fraction, zoom)
+            let span = Double(zoom.maximum) - Double(zoom.minimum)
             connection.queuedZoom = (
-                id,
+                id, span > 0 ? (Double(value) - Double(zoom.minimum)) / span : 0,
                 V4L2Frame.Request(
                     request: V4L2Request.setExtendedControls,
-                    bytes: V4L2ExtendedControls.encode([(zoom.id, zoomValue(fraction, zoom))]))
+                    bytes: V4L2ExtendedControls.encode([(zoom.id, value)]))
             )
         case .indicator, .recallPreset:
             return SentCommand(id: id, actions: refuse(id, command.kind, reason: .unsupported))
@@ -485,7 +495,7 @@ public struct UVCSession: AccessoryLink {
         }
         if let zoom = connection.queuedZoom {
             connection.queuedZoom = nil
-            return transmit(.zoom(id: zoom.id), zoom.request, now: now)
+            return transmit(.zoom(id: zoom.id, fraction: zoom.fraction), zoom.request, now: now)
         }
         if hasReadablePose, now >= connection.nextPollAt {
             connection.nextPollAt = now + configuration.pollInterval
@@ -548,11 +558,12 @@ public struct UVCSession: AccessoryLink {
                 return refuse(id, kind, reason: Self.reason(errno: reply.errno), detail: UInt16(clamping: reply.errno)) + sendNext(now: now)
             }
             return (id.map { [.emit(.answered($0, .accepted))] } ?? []) + sendNext(now: now)
-        case .zoom(let id):
+        case .zoom(let id, let fraction):
             guard reply.errno == 0 else {
                 return refuse(id, .zoom, reason: Self.reason(errno: reply.errno), detail: UInt16(clamping: reply.errno))
                     + sendNext(now: now)
             }
+            zoomTaken(fraction, now: now)
             return [.emit(.answered(id, .accepted))] + sendNext(now: now)
         }
     }
@@ -636,8 +647,24 @@ public struct UVCSession: AccessoryLink {
         }
         connection.previousSample = (time, yaw, pitch)
         connection.poses.record(
-            Pose(yawRadians: yaw, pitchRadians: pitch, yawRadiansPerSecond: yawRate, pitchRadiansPerSecond: pitchRate),
+            Pose(
+                yawRadians: yaw, pitchRadians: pitch, yawRadiansPerSecond: yawRate, pitchRadiansPerSecond: pitchRate,
+                zoomFraction: connection.zoomFraction),
             at: min(time, now))
+    }
+
+    /// The camera took a zoom: from now on the pose samples carry it, and the history gets it as
+    /// a step — the old zoom a microsecond before, the new one now — not as a ramp from the last
+    /// sample (the emulation's zoom, and a digital one, jump).
+    private mutating func zoomTaken(_ fraction: Double, now: Duration) {
+        connection.zoomFraction = fraction
+        connection.poses.zoomStepped(to: fraction, at: now)
+    }
+
+    /// How many times the picture is magnified at `fraction` of the zoom's range (the model's
+    /// table); nil when the model gives none.
+    public func magnification(atZoomFraction fraction: Double) -> Double? {
+        UVCCameraModel.magnification(fraction, in: configuration.zoomMagnification)
     }
 
     /// A camera with speed controls only: the pose is the speeds told, added up.
@@ -649,7 +676,9 @@ public struct UVCSession: AccessoryLink {
         state = (now, state.yaw + yawRate * span, state.pitch + pitchRate * span)
         connection.deadReckoned = state
         connection.poses.record(
-            Pose(yawRadians: state.yaw, pitchRadians: state.pitch, yawRadiansPerSecond: yawRate, pitchRadiansPerSecond: pitchRate),
+            Pose(
+                yawRadians: state.yaw, pitchRadians: state.pitch, yawRadiansPerSecond: yawRate, pitchRadiansPerSecond: pitchRate,
+                zoomFraction: connection.zoomFraction),
             at: now)
     }
 

@@ -15,8 +15,16 @@ extension HostPolicy {
             pendingObservations.sort { $0.captureTime < $1.captureTime }
             for batch in pendingObservations {
                 guard let captured = session.pose(at: batch.captureTime) else { continue }
+                // The field of view the frame was taken with: the client's, at the widest zoom,
+                // narrowed by the zoom the accessory had at capture time.
+                var camera = batch.camera
+                if settings.fieldOfViewFollowsZoom, let zoom = captured.zoomFraction,
+                    let magnification = session.magnification(atZoomFraction: zoom)
+                {
+                    camera = camera.zoomed(by: magnification)
+                }
                 pipeline.observe(
-                    batch.observations, camera: batch.camera, captureTime: batch.captureTime,
+                    batch.observations, camera: camera, captureTime: batch.captureTime,
                     gimbalYawRadians: captured.yawRadians, gimbalPitchRadians: captured.pitchRadians)
             }
             pendingObservations.removeAll(keepingCapacity: true)
@@ -51,6 +59,15 @@ extension HostPolicy {
             log(.notice, "tracking resumes", into: &actions)
         }
         guard !isFaulted else { return }
+        if step.zoomsOut {
+            // The lost behaviour's zoom out, where the accessory can zoom; elsewhere it holds.
+            if session.zoomFraction(nearest: 0) != nil {
+                log(.info, "subject lost: zooming out", into: &actions)
+                _ = send(.zoom(fraction: 0), now: now, into: &actions)
+            } else {
+                log(.notice, "subject lost: the accessory cannot zoom out; holding", into: &actions)
+            }
+        }
         guard let yaw = step.yawRadiansPerSecond, let pitch = step.pitchRadiansPerSecond else {
             isTrackerMoving = false
             return

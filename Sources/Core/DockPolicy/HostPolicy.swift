@@ -376,11 +376,11 @@ public struct HostPolicy: Sendable {
         return (try? limits.narrowed(by: clientLimits)) ?? limits
     }
 
-    /// Gives the tracking pipeline the settings it takes from the host's: the rest pose and
-    /// when to go there, and the re-identification window.
+    /// Gives the tracking pipeline the settings it takes from the host's: the rest pose, what to
+    /// do when the subject is lost and when, and the re-identification window.
     mutating func applyPipelineSettings() {
         pipeline.reidentificationWindow = settings.reidentificationWindow
-        pipeline.restAfter = settings.restAfter
+        pipeline.lostBehaviour = settings.lostBehaviour
         pipeline.restYawRadians = settings.restYawRadians
         pipeline.restPitchRadians = settings.restPitchRadians
     }

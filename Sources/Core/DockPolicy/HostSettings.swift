@@ -1,4 +1,5 @@
 public import DockLinks
+public import DockTracking
 public import DockVocabulary
 
 /// What the host's policy is configured with: the daemon's settings that shape behaviour (the
@@ -10,8 +11,13 @@ public struct HostSettings: Hashable, Sendable {
     public var wakesOnAttach = true
     /// Limits narrower than the dock's own (never wider); nil fields keep the dock's.
     public var limits = LimitRequest()
-    /// How long the dock holds still after losing its subject before it returns to rest.
-    public var restAfter: Duration = .seconds(8)
+    /// What the dock does when its subject is lost, and after how long (home is the rest pose).
+    public var lostBehaviour = LostBehaviour.default
+    /// Whether a frame's field of view follows the zoom the accessory had when it was captured:
+    /// the camera information a client sends with `Track` is taken as the camera's at its widest
+    /// zoom, and narrowed by the magnification the accessory's model or profile gives for the
+    /// zoom in the pose history at the capture time (where the link knows both).
+    public var fieldOfViewFollowsZoom = true
     /// The rest pose's yaw, radians.
     public var restYawRadians = 0.0
     /// The rest pose's pitch, radians.

@@ -7,13 +7,15 @@ public import DockVocabulary
 /// primary subject and turns where it is into yaw and pitch rates for the dock.
 ///
 /// When the primary subject is lost the dock holds still (rates 0) — the subject is most likely
-/// hidden, and will come back near where it went — and after `restAfter` without a subject it
-/// turns back to the rest pose, then stops commanding. When the rest pose would show the place
-/// the subject left anyway (its centre well inside the image from there), nothing is gained by
-/// staring at it: the dock goes back as soon as the selector stops waiting for the subject to
-/// reappear there (3 s, longer while someone stands over the place: a hidden subject is not
-/// turned away from) and at least `restWhenInViewAfter` has passed; a subject seen again on the
-/// way is taken back as usual.
+/// hidden, and will come back near where it went — and after `lostBehaviour.after` without a
+/// subject it does what `lostBehaviour.action` says (`LostBehaviour`): keeps holding, turns to
+/// the rest pose or to a pose and stops commanding there, or zooms out (`Step.zoomsOut`, which
+/// the host carries out where the accessory can zoom) and keeps holding. When the pose it would
+/// turn to shows the place the subject left anyway (its centre well inside the image from
+/// there), nothing is gained by staring at it: the dock goes as soon as the selector stops
+/// waiting for the subject to reappear there (3 s, longer while someone stands over the place: a
+/// hidden subject is not turned away from) and at least `restWhenInViewAfter` has passed. A
+/// subject found at any point — while holding, on the way, or once there — is followed again.
 ///
 /// **Hidden, or walked out of the picture.** A primary whose tracks coast is hidden — behind
 /// someone or something in the picture, or missed — and the dock holds still for it (above): it
@@ -43,9 +45,11 @@ public struct TrackingPipeline: Sendable {
         case idle
         /// Framing the primary subject.
         case following(subject: Int)
-        /// The subject is lost: holding still for it.
+        /// The subject is lost: holding still for it (or turning after one who walked out, for a
+        /// moment), and, once the lost behaviour says hold or zoom out, waiting there.
         case holding
-        /// Lost for longer than `restAfter`: going back to the rest pose.
+        /// Lost for longer than the lost behaviour's `after`: turning to the pose it says (home,
+        /// or another).
         case returning
     }
 
@@ -59,6 +63,9 @@ public struct TrackingPipeline: Sendable {
         public var pitchRadiansPerSecond: Double?
         /// Whether the primary subject is seen and inside the region of interest.
         public var isSubjectInFrame: Bool
+        /// Whether to zoom all the way out now (set on the one tick the lost behaviour's
+        /// `zoomOut` begins; the host zooms where the accessory can).
+        public var zoomsOut = false
     }
 
     /// The settings.
@@ -69,11 +76,11 @@ public struct TrackingPipeline: Sendable {
     public var regionOfInterest = NormalizedRect.fullImage
     /// Subjects a client chose; empty: automatic.
     public var selection: [Int] = []
-    /// How long the dock holds still after losing its subject before returning to rest.
-    public var restAfter: Duration = .seconds(8)
-    /// How long it holds still at least when the rest pose would show the place the subject left
-    /// (then it goes back once the selector no longer waits for the subject there; at most
-    /// `restAfter`).
+    /// What the dock does when its subject is lost, and after how long.
+    public var lostBehaviour = LostBehaviour.default
+    /// How long it holds still at least when the pose the lost behaviour turns to would show the
+    /// place the subject left (then it goes once the selector no longer waits for the subject
+    /// there; at most `lostBehaviour.after`).
     public var restWhenInViewAfter: Duration = .seconds(1)
     /// How long the dock keeps turning after a primary that walked out of the picture (see the
     /// type's documentation); zero: it holds at once, as for a hidden subject.
@@ -109,6 +116,8 @@ public struct TrackingPipeline: Sendable {
     private var controller: FramingController
     private var lastStep: Duration?
     private var lostSince: Duration?
+    /// Whether the lost behaviour's action has begun since the subject was lost.
+    private var hasCarriedOutLostAction = false
     /// The tracks of the primary as last followed, body and face.
     private var primaryTracks: (body: Int?, face: Int?) = (nil, nil)
     /// The yaw rate the primary walked out at, rad/s, while the dock turns after it.
@@ -158,6 +167,7 @@ public struct TrackingPipeline: Sendable {
                 gimbalPitchRadians: gimbalPitchRadians)
         {
             lostSince = nil
+            hasCarriedOutLostAction = false
             lostPrimaryWalkedOut = nil
             primaryTracks = (subject.bodyTrack, subject.faceTrack)
             activity = .following(subject: primary)
@@ -191,9 +201,19 @@ public struct TrackingPipeline: Sendable {
         case .holding, .returning:
             break
         }
-        let isRestingEarly = isLostPlaceInViewFromRest && !selector.isWaitingForLostPrimary
-        if let lostSince, now - lostSince >= (isRestingEarly ? min(restAfter, restWhenInViewAfter) : restAfter) {
-            activity = .returning
+        let target = lostBehaviour.target(restYawRadians: restYawRadians, restPitchRadians: restPitchRadians)
+        let after = lostBehaviour.after
+        let isGoingEarly = target.map { isLostPlaceInView(from: $0) } == true && !selector.isWaitingForLostPrimary
+        var zoomsOut = false
+        if activity == .holding, !hasCarriedOutLostAction, let lostSince,
+            now - lostSince >= (isGoingEarly ? min(after, restWhenInViewAfter) : after)
+        {
+            hasCarriedOutLostAction = true
+            switch lostBehaviour.action {
+            case .hold: break
+            case .zoomOut: zoomsOut = true
+            case .home, .pose: activity = .returning
+            }
         }
         if activity == .holding, lostPrimaryWalkedOut != nil, let lostSince, now - lostSince < followOutOfPictureFor,
             walkedOutYawRate.isFinite
@@ -203,21 +223,22 @@ public struct TrackingPipeline: Sendable {
             let rates = controller.turn(yawRadiansPerSecond: walkedOutYawRate, seconds: seconds)
             return Step(
                 activity: .holding, yawRadiansPerSecond: rates.yawRadiansPerSecond,
-                pitchRadiansPerSecond: rates.pitchRadiansPerSecond, isSubjectInFrame: false)
+                pitchRadiansPerSecond: rates.pitchRadiansPerSecond, isSubjectInFrame: false, zoomsOut: zoomsOut)
         }
-        if activity == .holding {
+        guard activity == .returning, let target else {
             let rates = controller.brake(seconds: seconds)
             return Step(
                 activity: .holding, yawRadiansPerSecond: rates.yawRadiansPerSecond,
-                pitchRadiansPerSecond: rates.pitchRadiansPerSecond, isSubjectInFrame: false)
+                pitchRadiansPerSecond: rates.pitchRadiansPerSecond, isSubjectInFrame: false, zoomsOut: zoomsOut)
         }
-        // Returning: the framing controller's law towards the rest pose, then leave the dock be.
-        let yawError = restYawRadians - gimbalYawRadians
-        let pitchError = restPitchRadians - gimbalPitchRadians
+        // Returning: the framing controller's law towards the pose, then leave the dock be.
+        let yawError = target.yawRadians - gimbalYawRadians
+        let pitchError = target.pitchRadians - gimbalPitchRadians
         if abs(yawError) < configuration.framing.deadBandRadians, abs(pitchError) < configuration.framing.deadBandRadians {
             controller.reset()
             activity = .idle
             self.lostSince = nil
+            hasCarriedOutLostAction = false
             return Step(activity: .idle, yawRadiansPerSecond: 0, pitchRadiansPerSecond: 0, isSubjectInFrame: false)
         }
         let rates = controller.command(towardsYawError: yawError, pitchError: pitchError, seconds: seconds)
@@ -226,15 +247,15 @@ public struct TrackingPipeline: Sendable {
             pitchRadiansPerSecond: rates.pitchRadiansPerSecond, isSubjectInFrame: false)
     }
 
-    /// Whether the rest pose would show the place the primary subject was last seen.
-    private var isLostPlaceInViewFromRest: Bool {
+    /// Whether `pose` would show the place the primary subject was last seen.
+    private func isLostPlaceInView(from pose: (yawRadians: Double, pitchRadians: Double)) -> Bool {
         guard let camera, let place = selector.lastPlace,
             let box = AngularBox(
                 yawRadians: place.yawRadians, pitchRadians: place.pitchRadians, widthRadians: 1e-3,
                 heightRadians: 1e-3
             ).project(
-                camera: camera, gimbalYawRadians: restYawRadians,
-                gimbalPitchRadians: restPitchRadians)
+                camera: camera, gimbalYawRadians: pose.yawRadians,
+                gimbalPitchRadians: pose.pitchRadians)
         else { return false }
         let margin = Self.restViewMargin, centre = box.center
         return centre.x >= margin && centre.x <= 1 - margin && centre.y >= margin && centre.y <= 1 - margin
@@ -251,6 +272,7 @@ public struct TrackingPipeline: Sendable {
         activity = .idle
         lastStep = nil
         lostSince = nil
+        hasCarriedOutLostAction = false
         lostPrimaryWalkedOut = nil
         primaryTracks = (nil, nil)
     }

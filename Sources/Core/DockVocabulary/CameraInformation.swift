@@ -37,6 +37,16 @@ public struct CameraInformation: Hashable, Sendable {
         2 * atan(tan(horizontalFieldOfViewRadians / 2) / aspectRatio)
     }
 
+    /// The same camera magnified `magnification` times (a zoom): the field of view whose
+    /// half-angle's tangent is this one's over the magnification — a box seen at 3× spans a
+    /// third of the angle. A magnification that is not finite or not above 1 changes nothing.
+    public func zoomed(by magnification: Double) -> CameraInformation {
+        guard magnification.isFinite, magnification > 1 else { return self }
+        var zoomed = self
+        zoomed.horizontalFieldOfViewRadians = 2 * atan(tan(horizontalFieldOfViewRadians / 2) / magnification)
+        return zoomed
+    }
+
     /// Whether the field of view and aspect ratio are finite and in range.
     @inlinable public var isValid: Bool {
         horizontalFieldOfViewRadians.isFinite && horizontalFieldOfViewRadians > 0

@@ -63,6 +63,40 @@ public struct UVCCameraModel: Hashable, Sendable {
     public var motionLag: Duration
     /// How long enumeration takes on this camera (each query waits this share of it).
     public var enumerationDelay: Duration
+    /// How many times the picture is magnified along `zoom_absolute`'s range: points of the
+    /// fraction of the range (0 the widest, 1 the longest) and the magnification there (1 at the
+    /// widest), straight lines between; empty when the model's optics are not known.
+    public var zoomMagnification: [ZoomPoint] = []
+    /// Where `zoomMagnification` comes from.
+    public var zoomMagnificationSource = ""
+
+    /// One point of the zoom's magnification table.
+    public struct ZoomPoint: Hashable, Sendable {
+        /// The fraction of `zoom_absolute`'s range, 0...1.
+        public var fraction: Double
+        /// How many times the picture is magnified there (≥ 1; a field of view whose half-angle's
+        /// tangent is the widest one's over it).
+        public var magnification: Double
+    }
+
+    /// The magnification at `fraction` of the zoom's range, from `zoomMagnification`; nil when
+    /// the table is empty or the fraction is not finite.
+    public func magnification(atZoomFraction fraction: Double) -> Double? {
+        Self.magnification(fraction, in: zoomMagnification)
+    }
+
+    /// The magnification at `fraction` of a zoom's range by `table` (as `zoomMagnification`);
+    /// nil when the table is empty or the fraction is not finite.
+    public static func magnification(_ fraction: Double, in table: [ZoomPoint]) -> Double? {
+        guard let first = table.first, fraction.isFinite else { return nil }
+        let clamped = min(max(fraction, 0), 1)
+        guard clamped > first.fraction else { return first.magnification }
+        for (earlier, later) in zip(table, table.dropFirst()) where clamped <= later.fraction {
+            let share = (clamped - earlier.fraction) / (later.fraction - earlier.fraction)
+            return earlier.magnification + (later.magnification - earlier.magnification) * share
+        }
+        return table.last?.magnification
+    }
 
     /// The control of an id.
     public func control(_ id: UInt32) -> Control? { controls.first { $0.id == id } }
@@ -146,13 +180,50 @@ public struct UVCCameraModel: Hashable, Sendable {
         guard (0...10_000).contains(motionLag), (0...30_000).contains(enumerationDelay) else {
             throw document.error("motion_lag_ms", "lags must be 0 to 10000 ms, enumeration 0 to 30000 ms")
         }
+        var zoomPoints: [ZoomPoint] = []
+        var zoomSource = ""
+        if let table = try document.optionalObject("zoom_magnification") {
+            guard controls.contains(where: { $0.id == V4L2ControlID.zoomAbsolute }) else {
+                throw document.error("zoom_magnification", "needs a zoom_absolute control")
+            }
+            (zoomPoints, zoomSource) = try parseZoomMagnification(table)
+        }
         try document.finish()
-        return UVCCameraModel(
+        var model = UVCCameraModel(
             name: name, displayName: displayName, source: source, usbID: usbID,
             controls: controls, degreesPerSecondPerSpeedUnit: speedPerUnit,
             absoluteDegreesPerSecond: absoluteSpeed, isDigital: isDigital,
             readBackIsTarget: readBackIsTarget, motionLag: .milliseconds(motionLag),
             enumerationDelay: .milliseconds(enumerationDelay))
+        model.zoomMagnification = zoomPoints
+        model.zoomMagnificationSource = zoomSource
+        return model
+    }
+
+    /// `zoom_magnification`: `{"points": [{"fraction": F, "magnification": M}, ...], "source": S}`,
+    /// fractions from 0 to 1 rising, magnifications from 1 never falling, a source named.
+    private static func parseZoomMagnification(_ table: JSONFields) throws(JSONFieldError) -> ([ZoomPoint], String) {
+        var points: [ZoomPoint] = []
+        for element in try table.array("points") {
+            let point = try element.fields()
+            let fraction = try point.number("fraction")
+            let magnification = try point.number("magnification")
+            try point.finish()
+            guard (0...1).contains(fraction), fraction > (points.last?.fraction ?? -1) else {
+                throw point.error("fraction", "must rise from 0 to 1, got \(fraction)")
+            }
+            guard magnification >= (points.last?.magnification ?? 1), magnification <= 1000 else {
+                throw point.error("magnification", "must rise from 1 (at most 1000), got \(magnification)")
+            }
+            points.append(ZoomPoint(fraction: fraction, magnification: magnification))
+        }
+        guard points.first?.fraction == 0, points.first?.magnification == 1, points.last?.fraction == 1 else {
+            throw table.error("points", "must start at fraction 0, magnification 1, and end at fraction 1")
+        }
+        let source = try table.string("source")
+        guard !source.isEmpty else { throw table.error("source", "must say where the numbers came from") }
+        try table.finish()
+        return (points, source)
     }
 }
 

@@ -2,7 +2,7 @@ public import DockLinks
 import DockLogLevel
 import DockNumbers
 import DockOptions
-import DockTracking
+public import DockTracking
 
 /// The daemon's settings, from `/etc/dockd/dockd.conf` (`key = value` lines, `#` comments) and
 /// from flags: every key is also a flag (`--key value`, `--key=value`, or `--key` alone for a
@@ -35,8 +35,10 @@ public struct Configuration: Hashable, Sendable {
 
     /// Whether `wake` plays on attach, set or by default.
     public var wakesOnAttach: Bool { wakeOnAttach ?? wakesOnAttachByDefault }
-    /// How long the dock holds still after losing its subject before it returns to rest, seconds.
-    public var restAfterSeconds = 8.0
+    /// How long the dock looks where it lost its subject before `lostAction`, seconds.
+    public var lostAfterSeconds = 5.0  // LostBehaviour.default.after; a test holds the two equal
+    /// What the dock does once its subject has been lost for `lostAfterSeconds`.
+    public var lostAction = LostBehaviour.default.action
     /// The rest pose's yaw, degrees.
     public var restYawDegrees = 0.0
     /// The rest pose's pitch, degrees.
@@ -121,8 +123,21 @@ public struct Configuration: Hashable, Sendable {
             "play the wake animation when the accessory attaches; empty: a dock-serial dock does, "
                 + "a VISCA camera, a UVC webcam or a Pelco-D head does not (its picture may be in a call)", \.wakeOnAttach),
         number(
-            "rest-after-s", "seconds the dock holds still after losing its subject before it turns back to rest",
-            \.restAfterSeconds, 0...3600),
+            "lost-after-s", "seconds the dock looks where it lost its subject before it does what lost-action says",
+            \.lostAfterSeconds, 0...3600),
+        Key(
+            name: "lost-action",
+            help: "what the dock does once its subject has been lost for lost-after-s: hold, home (the rest pose), "
+                + "pose:YAW,PITCH (degrees) or zoom-out (where the accessory zooms; elsewhere it holds)",
+            isBoolean: false,
+            read: { configuration, value in
+                do {
+                    configuration.lostAction = try LostBehaviour.Action(setting: value)
+                    return nil
+                } catch {
+                    return "\(error)"
+                }
+            }, show: { $0.lostAction.setting }),
         number("rest-yaw-deg", "the rest pose's yaw (degrees)", \.restYawDegrees, -720...720),
         number("rest-pitch-deg", "the rest pose's pitch (degrees)", \.restPitchDegrees, -720...720),
         number(
@@ -237,6 +252,13 @@ public struct Configuration: Hashable, Sendable {
     }
 
     private mutating func set(_ name: String, _ value: String, location: String) throws(Error) {
+        // dockd 0.2's name, kept so that a settings file written for it still starts dockd: it
+        // meant "hold this long, then turn to the rest pose".
+        if name == "rest-after-s" {
+            try set("lost-after-s", value, location: location)
+            try set("lost-action", "home", location: location)
+            return
+        }
         guard let key = Self.keys.first(where: { $0.name == name }) else {
             throw Error(location: location, message: "unknown setting '\(name)' (dockd --help lists them)")
         }

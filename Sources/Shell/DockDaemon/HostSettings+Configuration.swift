@@ -1,5 +1,6 @@
 import DockLinks
 public import DockPolicy
+import DockTracking
 import DockVocabulary
 
 extension Configuration {
@@ -14,7 +15,7 @@ extension Configuration {
             pitchRadians: pitchMinimumDegrees * degree...pitchMaximumDegrees * degree,
             yawSpeedRadiansPerSecond: maximumSpeedDegreesPerSecond * degree,
             pitchSpeedRadiansPerSecond: maximumSpeedDegreesPerSecond * degree)
-        settings.restAfter = .milliseconds(Int64((restAfterSeconds * 1000).rounded()))
+        settings.lostBehaviour = LostBehaviour(after: .milliseconds(Int64((lostAfterSeconds * 1000).rounded())), action: lostAction)
         settings.restYawRadians = restYawDegrees * degree
         settings.restPitchRadians = restPitchDegrees * degree
         settings.reidentificationWindow = .milliseconds(Int64((reidentificationWindowSeconds * 1000).rounded()))

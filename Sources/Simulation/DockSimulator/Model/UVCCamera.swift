@@ -59,14 +59,15 @@ public struct UVCCamera: Sendable {
     /// choice, a digital zoom's 2×; the model files give no optics).
     public static let maximumMagnification = 2.0
 
-    /// How many times the picture is magnified at the zoom as set: 1 at `zoom_absolute`'s
-    /// minimum (or without the control), `maximumMagnification` at its maximum, linearly between.
+    /// How many times the picture is magnified at the zoom as set: the model's
+    /// `zoomMagnification` table where it has one, else 1 at `zoom_absolute`'s minimum (or
+    /// without the control), `maximumMagnification` at its maximum, linearly between.
     public var magnification: Double {
         guard let control = model.control(V4L2ControlID.zoomAbsolute), control.maximum > control.minimum,
             let value = values[V4L2ControlID.zoomAbsolute]
         else { return 1 }
         let fraction = Double(Int64(value) - control.minimum) / Double(control.maximum - control.minimum)
-        return 1 + min(max(fraction, 0), 1) * (Self.maximumMagnification - 1)
+        return model.magnification(atZoomFraction: fraction) ?? 1 + min(max(fraction, 0), 1) * (Self.maximumMagnification - 1)
     }
 
     /// A camera of `model`, at rest at 0, 0, its controls at their defaults.

@@ -225,6 +225,10 @@ public struct PassCriteria: Hashable, Sendable {
     public var framingToleranceFraction: Double
     /// Longest time from a replug (or a fault's end) to a new session.
     public var maximumReconnectSeconds: Double?
+    /// Longest time from the primary subject's coming back into the picture (after at least
+    /// `RunReport.returnAbsenceSeconds` out of it) until it is framed within the tolerance; the
+    /// run must have such a return.
+    public var maximumReframeSeconds: Double?
     /// Longest time from the start of host silence until the motors stand still.
     public var maximumSilenceStopSeconds: Double?
 }

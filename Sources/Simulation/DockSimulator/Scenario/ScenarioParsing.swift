@@ -160,6 +160,9 @@ extension Scenario {
         if reader.value("reconnect_max_s") != nil {
             criteria.maximumReconnectSeconds = try reader.number("reconnect_max_s", in: 0...600, excludingLowerBound: true)
         }
+        if reader.value("reframe_max_s") != nil {
+            criteria.maximumReframeSeconds = try reader.number("reframe_max_s", in: 0...600, excludingLowerBound: true)
+        }
         if reader.value("silence_stop_max_s") != nil {
             criteria.maximumSilenceStopSeconds = try reader.number("silence_stop_max_s", in: 0...600, excludingLowerBound: true)
         }

@@ -33,6 +33,8 @@ public struct GroundTruthFrame: Hashable, Sendable {
     public var stillSubjects: [Int]
     /// The velocity commands the dock had accepted by capture time (cumulative).
     public var velocityCommands: VelocityCommandCounts
+    /// Where the camera's pan can go, radians (its axis's end stops); nil when not known.
+    public var yawRangeRadians: ClosedRange<Double>?
 
     /// How far a subject may move over `stillWindowSeconds` and still count as still, metres.
     public static let stillDistanceMeters = 0.01
@@ -42,8 +44,10 @@ public struct GroundTruthFrame: Hashable, Sendable {
     /// Creates a frame's ground truth.
     public init(
         captureTime: Duration, yawRadians: Double, pitchRadians: Double, parts: [GroundTruthPart],
-        presentSubjects: [Int], stillSubjects: [Int] = [], velocityCommands: VelocityCommandCounts = VelocityCommandCounts()
+        presentSubjects: [Int], stillSubjects: [Int] = [], velocityCommands: VelocityCommandCounts = VelocityCommandCounts(),
+        yawRangeRadians: ClosedRange<Double>? = nil
     ) {
+        self.yawRangeRadians = yawRangeRadians
         self.captureTime = captureTime
         self.yawRadians = yawRadians
         self.pitchRadians = pitchRadians
@@ -68,6 +72,9 @@ public struct GroundTruthPart: Hashable, Sendable {
     public var visibleFraction: Double
     /// Whether the detector reported it in this frame.
     public var wasReported: Bool
+    /// The direction of its centre on the floor plan from the dock, radians of yaw (> 0 right of
+    /// the dock's home), whatever the camera's pose.
+    public var bearingRadians: Double = 0
 }
 
 /// A detector with the flaws of real ones: it misses, it jitters, it sees things that are not
@@ -121,7 +128,8 @@ public struct DetectorModel: Sendable {
             truth.append(
                 GroundTruthPart(
                     subjectIdentifier: projection.part.subjectIdentifier, kind: projection.part.kind, box: projection.box,
-                    inFrameFraction: projection.inFrameFraction, visibleFraction: visible, wasReported: reported))
+                    inFrameFraction: projection.inFrameFraction, visibleFraction: visible, wasReported: reported,
+                    bearingRadians: atan2(projection.part.xMeters, projection.part.yMeters)))
         }
         for _ in 0..<poisson(parameters.falsePositivesPerFrame) {
             let width = 0.03 + random.unit() * 0.15, height = 0.05 + random.unit() * 0.2

@@ -33,6 +33,13 @@ public struct RunReport: Sendable {
     public var cameraApp: CameraAppCounts?
     /// The faults injected and how they went.
     public var faults: [FaultRecord] = []
+    /// Each time the primary subject came back into the picture after being out of it (out of
+    /// the room, or out of the camera's view) for at least `returnAbsenceSeconds`: when it was
+    /// back (its body at least `inPictureFraction` inside the image), and when it was framed
+    /// again (within the tolerance, or, beyond the end of the pan range, with the camera at that
+    /// end: as near as it can be framed). A return not yet framed when the subject leaves the
+    /// picture again stays open: it is framed late, not returned twice.
+    public private(set) var returns: [ReturnRecord] = []
     /// Good and bad frames the dock received from the host.
     public var dockGoodFrames = 0
     /// Runs the dock received that were not good frames.
@@ -60,6 +67,7 @@ public struct RunReport: Sendable {
         frameCount += 1
         let error = framingError(truth, primary: primary)
         if let error { framingErrors.append(error) }
+        recordReturn(truth, primary: primary, error: error)
         var trackerPrimary: Int?
         switch tracker {
         case .unknown:
@@ -115,6 +123,44 @@ public struct RunReport: Sendable {
         return best.subject
     }
 
+    /// How long the primary subject must have been out of the picture for its coming back to count
+    /// as a return, seconds (a walker the dock lags behind for a moment does not return).
+    public static let returnAbsenceSeconds = 1.0
+    /// The share of the primary's body (or object) that must be inside the image for it to be in
+    /// the picture: the detector's default `min_visible`.
+    public static let inPictureFraction = 0.5
+    /// How near an end of its pan range the camera must be to stand at it, radians (1°).
+    public static let endStopMarginRadians = 0.0175
+
+    /// Notes the primary subject leaving and coming back into the picture, and being framed.
+    private mutating func recordReturn(_ truth: GroundTruthFrame, primary: Int?, error: Double?) {
+        guard let primary else { return }
+        let seconds = truth.captureTime.secondsValue
+        let parts = truth.parts.filter { $0.subjectIdentifier == primary }
+        let part = parts.first { $0.kind != .face } ?? parts.first
+        let isInPicture = truth.presentSubjects.contains(primary) && (part?.inFrameFraction ?? 0) >= Self.inPictureFraction
+        // Framed: within the tolerance, or as near as the pan range allows — the camera at the
+        // end of its pan range on the subject's side (it can turn no further towards them).
+        var isFramed = error.map { $0 <= toleranceFraction } ?? false
+        if isInPicture, !isFramed, let part, let range = truth.yawRangeRadians {
+            isFramed =
+                (truth.yawRadians >= range.upperBound - Self.endStopMarginRadians && part.bearingRadians > truth.yawRadians)
+                || (truth.yawRadians <= range.lowerBound + Self.endStopMarginRadians && part.bearingRadians < truth.yawRadians)
+        }
+        if let last = returns.indices.last, returns[last].framedSeconds == nil, isFramed {
+            returns[last].framedSeconds = seconds
+        }
+        guard isInPicture else { return }
+        if let lastInPicture, seconds - lastInPicture >= Self.returnAbsenceSeconds,
+            returns.last.map({ $0.framedSeconds != nil }) ?? true
+        {
+            returns.append(ReturnRecord(backSeconds: seconds, framedSeconds: isFramed ? seconds : nil))
+        }
+        lastInPicture = seconds
+    }
+
+    /// When the primary subject was last in the picture, seconds.
+    private var lastInPicture: Double?
     /// The person the tracker's primary was last seen to be, for counting person switches.
     private var lastPerson: Int?
     /// Where the camera pointed in each frame, and the commands so far, for the stillness figures.
@@ -274,6 +320,17 @@ public struct RunReport: Sendable {
                     ))
             }
         }
+        if let maximum = criteria.maximumReframeSeconds {
+            verdicts.append(("reframe_max_s", !returns.isEmpty, "returns into the picture: \(returns.count) ≥ 1"))
+            for record in returns {
+                let after = record.framedSeconds.map { $0 - record.backSeconds }
+                verdicts.append(
+                    (
+                        "reframe_max_s", after.map { $0 <= maximum } ?? false,
+                        "back in the picture at \(fixed(record.backSeconds)) s, framed \(after.map(fixed) ?? "never") s later ≤ \(fixed(maximum))"
+                    ))
+            }
+        }
         if let maximum = criteria.maximumSilenceStopSeconds {
             for fault in faults where fault.kind == "host_silence" {
                 let after = fault.stoppedAfterSeconds
@@ -314,6 +371,10 @@ public struct RunReport: Sendable {
         } else {
             lines.append("  \"still\": null,")
         }
+        let returnEntries = returns.map { record in
+            "{\"back_s\": \(fixed(record.backSeconds)), \"framed_s\": \(record.framedSeconds.map(fixed) ?? "null")}"
+        }
+        lines.append("  \"returns\": [" + returnEntries.joined(separator: ", ") + "],")
         lines.append("  \"dock_frames\": {\"good\": \(dockGoodFrames), \"bad\": \(dockBadFrames)},")
         let faultEntries = faults.map { fault in
             "    {\"kind\": \(quoted(fault.kind)), \"start_s\": \(fixed(fault.startSeconds)), "
@@ -345,6 +406,18 @@ public struct RunReport: Sendable {
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
     }
+}
+
+/// The primary subject coming back into the picture, and being framed again.
+public struct ReturnRecord: Hashable, Sendable {
+    /// The capture time of the first frame with the subject back in the picture, seconds.
+    public var backSeconds: Double
+    /// The capture time of the first frame from then on with the subject within the framing
+    /// tolerance, seconds; nil: not framed again by the end of the run.
+    public var framedSeconds: Double?
+
+    /// How long it took to frame the subject again, seconds; nil when it never was.
+    public var secondsToFrame: Double? { framedSeconds.map { $0 - backSeconds } }
 }
 
 /// What a tracker said about its primary subject when a frame was captured.

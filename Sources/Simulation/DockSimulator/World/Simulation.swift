@@ -86,6 +86,11 @@ public struct Simulation: Sendable {
     public var cameraPitchRadians: Double {
         visca?.tilt.outputRadians ?? uvc?.tilt.outputRadians ?? pelcoD?.tilt.outputRadians ?? firmware.pitch.outputRadians
     }
+    /// Where the camera's pan can go, radians: its axis's end stops.
+    public var cameraYawRangeRadians: ClosedRange<Double> {
+        let axis = (visca?.pan ?? uvc?.pan ?? pelcoD?.pan ?? firmware.yaw).parameters
+        return axis.minimumRadians...max(axis.minimumRadians, axis.maximumRadians)
+    }
     /// Whether the motors stand still.
     public var isStill: Bool { visca?.isStill ?? uvc?.isStill ?? pelcoD?.isStill ?? firmware.isStill }
 
@@ -228,13 +233,15 @@ public struct Simulation: Sendable {
                 }
             }
         }
-        let (batch, truth) = detector.detect(projections, captureTime: now, camera: camera.setup.information)
+        // The camera app sends the field of view at the widest zoom, as an app that does not
+        // drive the zoom knows it (dockd narrows it by the zoom at capture time).
+        let (batch, truth) = detector.detect(projections, captureTime: now, camera: self.camera.setup.information)
         pendingBatches.append(batch)
         output.truths.append(
             GroundTruthFrame(
                 captureTime: now, yawRadians: yaw, pitchRadians: pitch, parts: truth,
                 presentSubjects: present, stillSubjects: still,
-                velocityCommands: firmware.velocityCommands))
+                velocityCommands: firmware.velocityCommands, yawRangeRadians: cameraYawRangeRadians))
     }
 
     private mutating func deliverBatches(into output: inout SimulationOutput) {
