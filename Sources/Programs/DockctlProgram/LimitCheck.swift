@@ -1,5 +1,4 @@
 import DockAPI
-import DockLinks
 import DockVocabulary
 
 /// One rule for every number the dock's limits bound: a rate beyond its highest speed, an
