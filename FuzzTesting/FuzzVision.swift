@@ -90,8 +90,6 @@ private func value(of option: Option, in settings: VisionSettings) -> String? {
     if scalars.contains(where: { $0 == "\n" || $0 == "#" }) { return nil }
     if let first = scalars.first, [" ", "\t", "\r"].contains(first) { return nil }
     if let last = scalars.last, [" ", "\t", "\r"].contains(last) { return nil }
-    // An option's value that looks like another option's name is read as that option (the parser's rule).
-    if VisionOptions.all.contains(where: { $0.name == text || $0.aliases.contains(text) }) { return nil }
     return text
 }
 

@@ -54,6 +54,20 @@ import Testing
         #expect(throws: VisionCommand.Failure.usage("unexpected argument 'now'")) { try parse(["now"]) }
     }
 
+    /// Found by scripts/fuzz vision: a file's value that is also an option's name was read as
+    /// that option, and the error named neither the file nor the line.
+    @Test func aValueThatLooksLikeAnOptionStaysAValue() throws {
+        let command = try parse(["--config", "v.conf"], files: ["v.conf": "faces = yunet\nface-model = --body-model-size\n"])
+        guard case .run(let settings, _) = command else {
+            Issue.record("not a run: \(command)")
+            return
+        }
+        #expect(settings.faceModel == "--body-model-size")
+        #expect(throws: VisionCommand.Failure.configuration("v.conf:1: --body-every needs a whole number from 1 to 30, got '--fps'")) {
+            try parse(["--config", "v.conf"], files: ["v.conf": "body-every = --fps"])
+        }
+    }
+
     @Test func aDetectorThatNeedsAFileMustHaveOne() {
         #expect(
             throws: VisionCommand.Failure.configuration(

@@ -19,8 +19,9 @@ public enum SettingsFile {
     ///   - text: The file's text.
     ///   - path: The file's name, for errors (`PATH:LINE: ...`).
     ///   - options: The declared options; a flag's value is `true` or `false` (also yes/no, on/off, 1/0).
-    /// - Returns: The options as if given on the command line, in the file's order (a flag set
-    ///   false is left out, a flag set true given without a value).
+    /// - Returns: The options as if given on the command line, in the file's order, each value
+    ///   joined to its option (`--face-model=PATH`) so that a value which looks like an option's
+    ///   name stays a value (a flag set false is left out, a flag set true given without a value).
     /// - Throws: `OptionError` naming the file and line: a line without `=`, an unknown key, a bad value.
     public static func arguments(fromText text: String, path: String, options: [Option]) throws(OptionError) -> [String] {
         var arguments: [String] = []
@@ -35,7 +36,7 @@ public enum SettingsFile {
                 } catch {
                     throw OptionError("\(location): \(error.message)")
                 }
-                arguments += [option.name, line.value]
+                arguments.append("\(option.name)=\(line.value)")
             } else {
                 switch line.value {
                 case "true", "yes", "on", "1": arguments.append(option.name)
