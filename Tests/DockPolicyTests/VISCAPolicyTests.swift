@@ -14,11 +14,14 @@ import VISCAProtocol
     /// The policy over a VISCA session, on the one policy bench.
     typealias Rig = PolicyBench<Camera>
 
-    /// A camera in a few lines: 5 ms to answer, 20 counts a second per speed step.
+    /// A camera in a few lines: 5 ms to answer, 20 counts a second per speed step, a zoom that
+    /// jumps.
     struct Camera: BenchPeer {
         var drives: [(time: Duration, bytes: [UInt8])] = []
         var panCounts = 0.0
         var panStepsPerSecond = 0.0
+        /// The zoom position, where the last zoom direct put it (at once).
+        var zoom: UInt16 = 0
         private var now = Duration.zero
         private var pending: [(time: Duration, bytes: [UInt8])] = []
 
@@ -53,6 +56,11 @@ import VISCAProtocol
                 answers = [.inquiryReply(data: VISCAVersion(vendor: 1, model: 2, romVersion: 3, maximumSocket: 2).data)]
             case .panTiltPositionInquiry:
                 answers = [.inquiryReply(data: VISCAPanTiltPosition(pan: Int16(panCounts.rounded()), tilt: 0).data)]
+            case .zoomPositionInquiry:
+                answers = [.inquiryReply(data: VISCAZoomPosition(position: zoom).data)]
+            case .zoomDirect(let position):
+                zoom = position
+                answers = [.ack(socket: 2), .completion(socket: 2)]
             case .panTiltDrive(let speed, _, let pan, _):
                 drives.append((now, bytes))
                 panStepsPerSecond = pan == .stop ? 0 : Double(speed) * 20 * (pan == .right ? 1 : -1)
