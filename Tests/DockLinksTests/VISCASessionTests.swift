@@ -48,6 +48,8 @@ import VISCAProtocol
         var answersPolls = true
         var pan: Int16 = 0
         var zoom: UInt16 = 0
+        /// Whether zoom position inquiries are answered (with `answersPolls`).
+        var answersZoom = true
         /// When each zoom position inquiry was written.
         var zoomPollTimes: [Duration] = []
         /// When each pose inquiry was written.
@@ -81,6 +83,7 @@ import VISCAProtocol
                     reply = .inquiryReply(data: VISCAPanTiltPosition(pan: pan, tilt: 0).data)
                 } else if payload == [0x81, 0x09, 0x04, 0x47, 0xFF] {
                     zoomPollTimes.append(now)
+                    guard answersZoom else { continue }
                     reply = .inquiryReply(data: VISCAZoomPosition(position: zoom).data)
                 } else {
                     continue

@@ -150,6 +150,26 @@ import VISCAProtocol
         #expect(line.session.pose(at: line.now)?.zoomFraction == nil, "a zoom not read is not known")
     }
 
+    /// A camera that answers its pose but never the zoom inquiry is not gone: after the inquiry's
+    /// three sendings its zoom is driven and no longer asked for.
+    @Test func aCameraSilentToTheZoomInquiryStaysAttached() throws {
+        var line = Line()
+        line.answersZoom = false
+        line.perform(line.session.start(now: line.now))
+        line.answer("88 30 02 FF")
+        line.answer("90 50 FF")
+        line.answer("90 41 FF", "90 51 FF")
+        line.answer("90 50 00 01 05 1D 01 00 02 FF")
+        line.answer("90 50 00 00 00 00 00 00 00 00 FF")
+        #expect(line.takeWritten().last == "81 09 04 47 FF", "attached: the zoom asked for")
+        line.wait(.seconds(3))
+        #expect(line.session.state == .ready(isDocked: true))
+        #expect(!line.events.contains(.disconnected))
+        let asked = line.takeWritten().filter { $0 == "81 09 04 47 FF" }.count
+        #expect(asked == 2, "sent again twice (three sendings in all), then no more: \(asked)")
+        #expect(line.pollTimes.count > 50, "the pose polled all along: \(line.pollTimes.count)")
+    }
+
     @Test func theFieldOfViewFollowsTheProfilesTable() throws {
         let line = Self.attached()
         #expect(line.session.magnification(atZoomFraction: 0) == 1)

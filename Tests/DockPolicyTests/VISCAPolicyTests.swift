@@ -153,6 +153,35 @@ import VISCAProtocol
         #expect(rig.peer.lastDriveIsStop, "SIGTERM: the camera is told to stop before dockd exits")
     }
 
+    /// `SetZoom` is a zoom direct to the profile's nearest position (generic: 0…0x4000), answered
+    /// with the fraction it makes; the zoom read back is in the pose at once; a camera whose
+    /// profile has no zoom refuses it by name.
+    @Test func zoomGoesToTheCamerasZoomAndOneWithoutRefusesIt() {
+        var rig = Self.rig()
+        rig.perform(rig.host.start(now: rig.now))
+        rig.run(for: .milliseconds(300))
+        #expect(rig.host.status(now: rig.now, device: "/dev/ttyUSB0").accessory?.capabilities.contains("zoom") == true)
+        let token = rig.request(.setZoom(0.5), from: 1)
+        rig.run(for: .milliseconds(100))
+        #expect(rig.replies[token] == .zoom(0.5))
+        #expect(rig.peer.zoom == 0x2000)
+        #expect(rig.host.session.pose(at: rig.now)?.zoomFraction == 0.5, "read back")
+
+        var profile = VISCAProfile.named("generic")!
+        profile.zoom = nil
+        var settings = HostSettings()
+        settings.wakesOnAttach = false
+        var plain = Rig(
+            host: HostPolicy(
+                settings: settings, link: VISCASession(configuration: VISCASession.Configuration(profile: profile, framing: .serial))),
+            peer: Camera())
+        plain.perform(plain.host.start(now: plain.now))
+        plain.run(for: .milliseconds(300))
+        let refused = plain.request(.setZoom(0.5), from: 1)
+        #expect(plain.replies[refused] == .failure(.notSupported("zoom")))
+        #expect(plain.peer.zoom == 0, "nothing sent")
+    }
+
     @Test func statusSaysWhatTheCameraCannotDo() {
         var rig = Self.rig()
         rig.perform(rig.host.start(now: rig.now))

@@ -499,6 +499,13 @@ public struct VISCASession: AccessoryLink {
         var attempts = configuration.attempts
         if case .handshake(let command) = flight.request, !command.isInquiry { attempts = 1 }
         guard flight.attempt < attempts else {
+            if case .inquiry(.zoomPositionInquiry) = flight.request, isReady {
+                // A camera that answers its pose but not the zoom inquiry: its zoom is driven, not
+                // read (the pose polls decide whether the camera is gone).
+                connection.inquiry = nil
+                connection.zoomIsUnreadable = true
+                return sendNext(now: now)
+            }
             if case .inquiry = flight.request { connection.inquiry = nil } else { connection.inFlight = nil }
             switch state {
             case .handshaking:
