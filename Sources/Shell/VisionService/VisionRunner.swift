@@ -35,6 +35,8 @@ public final class VisionRunner {
         public var faceSeconds = 0.0, bodySeconds = 0.0
         /// Body detector runs.
         public var bodyRuns = 0
+        /// Frames written to the output device, and dropped there (it would not take them at once).
+        public var outputFrames = 0, outputDropped = 0
     }
 
     private let settings: VisionSettings
@@ -51,6 +53,8 @@ public final class VisionRunner {
     public private(set) var counts = Counts()
     private var lastStatus = Duration.zero
     private let latencyLog: LatencyLog?
+    private var output: VideoOutput?
+    private var nextOutputOpen = Duration.zero
 
     /// A runner with these settings, sending through `feed`; each frame's times go to
     /// `latencyLog` when there is one (a benchmark's).
@@ -187,6 +191,8 @@ public final class VisionRunner {
                 clockProblemLogged = true
                 logger.warning("\(clockProblem) (said once)")
             }
+            // The output first, before any decoding or detection: its added delay is the write's.
+            if frame.flags & UInt32(0x40) == 0 { writeOutput(frame, capture: capture, captureTime: captureTime, dequeued: now) }
             do {
                 if frame.flags & UInt32(0x40) != 0 { throw FrameError.flaggedByDriver }  // V4L2_BUF_FLAG_ERROR
                 try image.set(
@@ -210,6 +216,66 @@ public final class VisionRunner {
             counts.frames += 1
             reportStatus(now: now, capture: capture)
             loadDetectors()
+        }
+    }
+
+    /// Writes the frame to the output device, opening it first when it is not open (at most every
+    /// `reopenInterval`); a failure is logged once, closes the device and is retried. Never waits
+    /// for the device's readers.
+    private func writeOutput(_ frame: VideoCapture.Frame, capture: VideoCapture, captureTime: Duration, dequeued: Duration) {
+        guard !settings.output.isEmpty else { return }
+        let input = capture.format
+        let wanted: OutputPlan
+        do {
+            wanted = try plan(for: capture)
+        } catch {
+            logOnce("\(error)", level: .error, retrying: "tracking goes on without \(settings.output)")
+            return
+        }
+        if output?.plan != wanted { output = nil }  // the camera came back in another format
+        if output == nil {
+            guard dequeued >= nextOutputOpen else { return }
+            nextOutputOpen = dequeued + Self.reopenInterval
+            do {
+                let opened = try VideoOutput(path: settings.output, plan: wanted, fps: settings.fps)
+                output = opened
+                logger.notice(
+                    "writing every frame to \(settings.output): \(wanted.format.size) \(wanted.format.format.rawValue)"
+                        + (wanted.passesThrough ? ", passed through" : ", converted from \(input.size) \(input.format.rawValue)"))
+                loggedProblems = loggedProblems.filter { !$0.contains(settings.output) }
+            } catch {
+                logOnce(
+                    "\(error)", level: .error, retrying: "tracking goes on; opening \(settings.output) again every \(Self.reopenInterval)")
+                return
+            }
+        }
+        guard let output else { return }
+        let start = MonotonicClock.now()
+        do {
+            if try output.write(frame.bytes, input: input, stride: capture.stride) {
+                counts.outputFrames += 1
+                latencyLog?.record("output", captureTime, dequeued, start, MonotonicClock.now())
+            } else {
+                counts.outputDropped += 1
+                if counts.outputDropped == 1 || counts.outputDropped % 100 == 0 {
+                    logger.warning("output \(settings.output) would not take a frame at once: dropped (\(counts.outputDropped) so far)")
+                }
+            }
+        } catch .conversion(let message) {
+            logOnce("output frame not converted: \(message)", level: .warning, retrying: "going on with the next frame")
+        } catch {
+            logOnce("\(error)", level: .error, retrying: "tracking goes on; opening \(settings.output) again every \(Self.reopenInterval)")
+            self.output = nil
+            nextOutputOpen = dequeued + Self.reopenInterval
+        }
+    }
+
+    private func plan(for capture: VideoCapture) throws(OutputError) -> OutputPlan {
+        do {
+            return try OutputPlan.plan(
+                input: capture.format, stride: capture.stride, format: settings.outputFormat, size: settings.outputFrameSize)
+        } catch {
+            throw .plan(error)
         }
     }
 
@@ -258,6 +324,7 @@ public final class VisionRunner {
             "\(counts.frames) frames (\(counts.skipped) skipped, \(counts.badFrames) bad), faces \(formatted(faceMilliseconds)) ms, "
             + "people \(formatted(bodyMilliseconds)) ms a frame; dockd \(feed.isConnected ? "connected" : "away"), "
             + "\(feedCounts.sent) sent, \(feedCounts.dropped) dropped"
+            + (settings.output.isEmpty ? "" : "; output \(counts.outputFrames) written, \(counts.outputDropped) dropped")
         _ = notifier.notify("STATUS=\(line)")
         logger.debug(line)
     }
