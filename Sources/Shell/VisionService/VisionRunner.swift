@@ -53,8 +53,7 @@ public final class VisionRunner {
     public private(set) var counts = Counts()
     private var lastStatus = Duration.zero
     private let latencyLog: LatencyLog?
-    private var output: VideoOutput?
-    private var nextOutputOpen = Duration.zero
+    private let outputWriter: OutputWriter?
 
     /// A runner with these settings, sending through `feed`; each frame's times go to
     /// `latencyLog` when there is one (a benchmark's).
@@ -65,6 +64,7 @@ public final class VisionRunner {
         self.logger = logger
         self.notifier = notifier
         self.schedule = DetectorSchedule(bodyEvery: settings.bodyEvery)
+        outputWriter = settings.output.isEmpty ? nil : OutputWriter(settings: settings, logger: logger, latencyLog: latencyLog)
     }
 
     /// Runs until one of the termination signals arrives on `signals`; returns the exit status.
@@ -169,10 +169,9 @@ public final class VisionRunner {
     /// Streams until the camera fails (thrown) or a signal arrives (true).
     private func stream(_ capture: VideoCapture, signals: TerminationSignals) throws(CaptureError) -> Bool {
         defer { capture.stop() }
+        if let outputWriter { return try streamWithOutput(capture, writer: outputWriter, signals: signals) }
         var lastFrame = MonotonicClock.now()
         var clockProblemLogged = false
-        let working = workingSize(for: capture.format.size)
-        let camera = settings.camera(width: working.width, height: working.height)
         while true {
             let ready = try capture.waitForFrame(timeout: .milliseconds(500), alsoWatching: signals.descriptor.rawValue)
             if isStopSignal(signals.take()) { return true }
@@ -186,97 +185,82 @@ public final class VisionRunner {
             }
             lastFrame = now
             counts.skipped = capture.skippedFrames
-            let (captureTime, clockProblem) = CaptureTime.of(timestamp: frame.timestamp, flags: frame.flags, dequeued: now)
-            if let clockProblem, !clockProblemLogged {
-                clockProblemLogged = true
-                logger.warning("\(clockProblem) (said once)")
-            }
-            // The output first, before any decoding or detection: its added delay is the write's.
-            if frame.flags & UInt32(0x40) == 0 { writeOutput(frame, capture: capture, captureTime: captureTime, dequeued: now) }
+            try process(frame, capture: capture, dequeued: now, clockProblemLogged: &clockProblemLogged)
+        }
+    }
+
+    /// Streams with a capture thread that writes every frame to the output device and hands the
+    /// newest to this one (`FramePump`), until the camera fails (thrown) or a signal arrives (true).
+    private func streamWithOutput(
+        _ capture: VideoCapture, writer: OutputWriter, signals: TerminationSignals
+    ) throws(CaptureError) -> Bool {
+        let pump: FramePump
+        do {
+            pump = try FramePump(capture: capture, writer: writer)
+            try pump.start()
+        } catch {
+            throw .requestFailed(request: "the capture thread", reason: "\(error)")
+        }
+        defer { pump.stop() }
+        var clockProblemLogged = false
+        while true {
+            let ready: [FileDescriptor]
             do {
-                if frame.flags & UInt32(0x40) != 0 { throw FrameError.flaggedByDriver }  // V4L2_BUF_FLAG_ERROR
-                try image.set(
-                    frame.bytes, format: capture.format.format, size: capture.format.size, stride: capture.stride, working: working)
+                ready = try Poll.waitForReading([pump.wake.descriptor, signals.descriptor], timeout: .milliseconds(500))
             } catch {
-                counts.badFrames += 1
-                // The first bad frame, then one line in a hundred, with the count: a camera that
-                // damages every tenth frame does not fill the journal.
-                if counts.badFrames == 1 || counts.badFrames % 100 == 0 {
-                    logger.warning("\(error) (frame \(frame.sequence); \(counts.badFrames) bad so far; skipped)")
-                }
-                try capture.requeue(frame)
-                continue
+                throw .requestFailed(request: "poll", reason: "\(error)")
+            }
+            if isStopSignal(signals.take()) { return true }
+            guard !ready.isEmpty, let mail = pump.take() else { continue }
+            switch mail {
+            case .failed(let error): throw error
+            case .frame(let frame, let dequeued):
+                counts.skipped = capture.skippedFrames + pump.skipped
+                try process(frame, capture: capture, dequeued: dequeued, clockProblemLogged: &clockProblemLogged)
+            }
+        }
+    }
+
+    /// Decodes a frame, gives its buffer back, runs the detectors the schedule asks for and hands
+    /// the batch to the feed.
+    private func process(
+        _ frame: VideoCapture.Frame, capture: VideoCapture, dequeued now: Duration, clockProblemLogged: inout Bool
+    ) throws(CaptureError) {
+        let working = workingSize(for: capture.format.size)
+        let camera = settings.camera(width: working.width, height: working.height)
+        let (captureTime, clockProblem) = CaptureTime.of(timestamp: frame.timestamp, flags: frame.flags, dequeued: now)
+        if let clockProblem, !clockProblemLogged {
+            clockProblemLogged = true
+            logger.warning("\(clockProblem) (said once)")
+        }
+        do {
+            if frame.flags & UInt32(0x40) != 0 { throw FrameError.flaggedByDriver }  // V4L2_BUF_FLAG_ERROR
+            try image.set(
+                frame.bytes, format: capture.format.format, size: capture.format.size, stride: capture.stride, working: working)
+        } catch {
+            counts.badFrames += 1
+            // The first bad frame, then one line in a hundred, with the count: a camera that
+            // damages every tenth frame does not fill the journal.
+            if counts.badFrames == 1 || counts.badFrames % 100 == 0 {
+                logger.warning("\(error) (frame \(frame.sequence); \(counts.badFrames) bad so far; skipped)")
             }
             try capture.requeue(frame)
-            let plan = schedule.plan(sequence: frame.sequence)
-            let detections = detect(plan)
-            latencyLog?.record("frame", captureTime, now, MonotonicClock.now())
-            feed.deliver(
-                TrackBuilder.batch(detections, width: working.width, height: working.height, camera: camera, captureTime: captureTime))
-            counts.frames += 1
-            reportStatus(now: now, capture: capture)
-            loadDetectors()
-        }
-    }
-
-    /// Writes the frame to the output device, opening it first when it is not open (at most every
-    /// `reopenInterval`); a failure is logged once, closes the device and is retried. Never waits
-    /// for the device's readers.
-    private func writeOutput(_ frame: VideoCapture.Frame, capture: VideoCapture, captureTime: Duration, dequeued: Duration) {
-        guard !settings.output.isEmpty else { return }
-        let input = capture.format
-        let wanted: OutputPlan
-        do {
-            wanted = try plan(for: capture)
-        } catch {
-            logOnce("\(error)", level: .error, retrying: "tracking goes on without \(settings.output)")
             return
         }
-        if output?.plan != wanted { output = nil }  // the camera came back in another format
-        if output == nil {
-            guard dequeued >= nextOutputOpen else { return }
-            nextOutputOpen = dequeued + Self.reopenInterval
-            do {
-                let opened = try VideoOutput(path: settings.output, plan: wanted, fps: settings.fps)
-                output = opened
-                logger.notice(
-                    "writing every frame to \(settings.output): \(wanted.format.size) \(wanted.format.format.rawValue)"
-                        + (wanted.passesThrough ? ", passed through" : ", converted from \(input.size) \(input.format.rawValue)"))
-                loggedProblems = loggedProblems.filter { !$0.contains(settings.output) }
-            } catch {
-                logOnce(
-                    "\(error)", level: .error, retrying: "tracking goes on; opening \(settings.output) again every \(Self.reopenInterval)")
-                return
-            }
+        try capture.requeue(frame)
+        let plan = schedule.plan(sequence: frame.sequence)
+        let detections = detect(plan)
+        latencyLog?.record("frame", captureTime, now, MonotonicClock.now())
+        feed.deliver(
+            TrackBuilder.batch(detections, width: working.width, height: working.height, camera: camera, captureTime: captureTime))
+        counts.frames += 1
+        if let outputWriter {
+            let written = outputWriter.counts
+            counts.outputFrames = written.written
+            counts.outputDropped = written.dropped
         }
-        guard let output else { return }
-        let start = MonotonicClock.now()
-        do {
-            if try output.write(frame.bytes, input: input, stride: capture.stride) {
-                counts.outputFrames += 1
-                latencyLog?.record("output", captureTime, dequeued, start, MonotonicClock.now())
-            } else {
-                counts.outputDropped += 1
-                if counts.outputDropped == 1 || counts.outputDropped % 100 == 0 {
-                    logger.warning("output \(settings.output) would not take a frame at once: dropped (\(counts.outputDropped) so far)")
-                }
-            }
-        } catch .conversion(let message) {
-            logOnce("output frame not converted: \(message)", level: .warning, retrying: "going on with the next frame")
-        } catch {
-            logOnce("\(error)", level: .error, retrying: "tracking goes on; opening \(settings.output) again every \(Self.reopenInterval)")
-            self.output = nil
-            nextOutputOpen = dequeued + Self.reopenInterval
-        }
-    }
-
-    private func plan(for capture: VideoCapture) throws(OutputError) -> OutputPlan {
-        do {
-            return try OutputPlan.plan(
-                input: capture.format, stride: capture.stride, format: settings.outputFormat, size: settings.outputFrameSize)
-        } catch {
-            throw .plan(error)
-        }
+        reportStatus(now: now, capture: capture)
+        loadDetectors()
     }
 
     private func detect(_ plan: DetectorSchedule.Plan) -> [Detection] {
