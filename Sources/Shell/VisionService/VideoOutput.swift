@@ -77,13 +77,9 @@ public final class VideoOutput {
         }
         self.descriptor = descriptor
         converted = .allocate(byteCount: plan.passesThrough ? 0 : plan.frameBytes, alignment: 16)
-        do {
-            try configure(fps: fps)
-        } catch {
-            close(descriptor)
-            converted.deallocate()
-            throw error
-        }
+        // Every property is set: a failure from here releases the output, whose deinit closes the
+        // descriptor and frees the buffer.
+        try configure(fps: fps)
     }
 
     deinit {
