@@ -3,8 +3,9 @@ import Synchronization
 
 /// A benchmark's record of each frame's way to dockd (`DOCKD_VISION_LATENCY_LOG=FILE`;
 /// `scripts/vision-latency`, BENCHMARKS.md): one line a frame when its detections are ready,
-/// `frame CAPTURE DEQUEUED DETECTED`, and one a `Track` call when dockd has answered it, `sent
-/// CAPTURE SENT ANSWERED` — times on `CLOCK_MONOTONIC`, seconds, the capture time the frame's
+/// `frame CAPTURE DEQUEUED DETECTED`, one a `Track` call when dockd has answered it, `sent
+/// CAPTURE SENT ANSWERED`, and one a frame written to the output device, `output CAPTURE DEQUEUED
+/// WRITING WRITTEN` (`scripts/check-vcam`) — times on `CLOCK_MONOTONIC`, seconds, the capture time the frame's
 /// buffer timestamp. Written from the capture thread and the feed's task.
 public final class LatencyLog: Sendable {
     private let file: Mutex<UnsafeMutablePointer<FILE>?>
