@@ -27,6 +27,7 @@ complete -c dockd-vision -n '__fish_use_subcommand' -l threads -x -d 'threads Op
 complete -c dockd-vision -n '__fish_use_subcommand' -l output -r -F -d 'a V4L2 output device (v4l2loopback\'s) to write every frame read to, as a camera for other programs; empty: none'
 complete -c dockd-vision -n '__fish_use_subcommand' -l output-format -x -a 'same yuyv nv12' -d 'the output\'s pixel format: same passes the camera\'s frames through untouched (one copy), yuyv or nv12 convert'
 complete -c dockd-vision -n '__fish_use_subcommand' -l output-size -x -d 'the output\'s size (1280x720); empty: the camera\'s (another size is scaled, not for Motion-JPEG with output-format same)'
+complete -c dockd-vision -n '__fish_use_subcommand' -l output-view -x -a 'full framed' -d 'what the output shows: full, the camera\'s picture; framed, the crop that keeps the person framed (converted)'
 complete -c dockd-vision -n '__fish_use_subcommand' -l log-level -x -a 'error warning notice info debug' -d 'how much to log'
 complete -c dockd-vision -n '__fish_use_subcommand' -l completions -x -a 'bash zsh fish' -d 'print the completion script for bash, zsh or fish, and exit'
 complete -c dockd-vision -n '__fish_use_subcommand' -l help -d 'show this help'

@@ -26,7 +26,7 @@ import Testing
     @Test func aStillSubjectIsFramedAndTheCropHoldsStill() {
         var framer = CropFramer()
         var noise = Noise(state: 7)
-        let person = NormalizedRect(x: 0.6, y: 0.3, width: 0.1, height: 0.4)
+        let person = NormalizedRect(x: 0.6, y: 0.15, width: 0.1, height: 0.8)
         var crops: [NormalizedRect] = []
         for index in 0..<300 {
             let now = Double(index) * Self.frame
@@ -37,10 +37,10 @@ import Testing
             framer.observe(seen, now: now)
             crops.append(framer.advance(now: now, mode: .center))
         }
-        // Settled on the subject: centred, the body 0.6 of the crop's height.
+        // Settled on the subject: centred, head to waist 0.75 of the crop's height.
         let last = crops.last!
         #expect(abs(last.x + last.width / 2 - 0.65) < 0.06 * last.width)
-        #expect(abs(last.width - 0.4 / 0.6) < 0.06 * last.width)
+        #expect(abs(last.width - 0.4 / 0.75) < 0.06 * last.width, "\(last)")
         // The last five seconds: the crop did not move by a pixel.
         let still = crops.suffix(150)
         let spread = (still.map(\.x).max()! - still.map(\.x).min()!) * Self.width
@@ -55,7 +55,7 @@ import Testing
             // Walking across at 0.1 of the picture a second (a brisk walk, 3 m away), far enough
             // from the picture's edges for the crop to centre them.
             let x = 0.25 + 0.1 * now
-            framer.observe(NormalizedRect(x: x, y: 0.3, width: 0.06, height: 0.25), now: now)
+            framer.observe(NormalizedRect(x: x, y: 0.3, width: 0.06, height: 0.6), now: now)
             let crop = framer.advance(now: now, mode: .center)
             if now > 1.5 {
                 // The subject's centre in the crop, as a share of its width from the middle.
@@ -95,5 +95,23 @@ import Testing
         let region = NormalizedRect(x: 0.2, y: 0.1, width: 0.6, height: 0.8)
         let edge = framer.wanted(for: NormalizedRect(x: 0.05, y: 0.3, width: 0.1, height: 0.3), mode: .center, region: region)
         #expect(edge.x == 0.2 && edge.y >= 0.1 && edge.y + edge.height <= 0.9 + 1e-9)
+    }
+
+    @Test func theSubjectIsThePersonFollowedElseTheTallestAndAFaceStandsForItsPerson() {
+        var framer = CropFramer()
+        let size = FrameSize(width: 640, height: 360)
+        let near = Detection(kind: .body, box: PixelBox(x: 100, y: 60, width: 60, height: 200), confidence: 1)
+        let tall = Detection(kind: .body, box: PixelBox(x: 400, y: 20, width: 80, height: 300), confidence: 1)
+        let face = Detection(kind: .face, box: PixelBox(x: 300, y: 40, width: 20, height: 20), confidence: 1)
+        // Nobody followed yet: the tallest; faces only when no body was found.
+        let chosen = framer.primary(among: [near, tall, face], size: size)
+        #expect(
+            chosen.map { abs($0.x - 400.0 / 640) < 1e-9 && abs($0.height - 300.0 / 360) < 1e-9 } == true, "\(String(describing: chosen))")
+        let stand = framer.primary(among: [face], size: size)
+        #expect(stand.map { abs($0.x - 280.0 / 640) < 1e-9 && abs($0.height - 140.0 / 360) < 1e-9 } == true, "\(String(describing: stand))")
+        #expect(framer.primary(among: [], size: size) == nil)
+        // Following the nearer one: it stays the subject though the other is taller.
+        framer.observe(NormalizedRect(x: 110.0 / 640, y: 60.0 / 360, width: 60.0 / 640, height: 200.0 / 360), now: 0)
+        #expect(framer.primary(among: [tall, near], size: size)?.x == 100.0 / 640)
     }
 }

@@ -29,6 +29,15 @@ import Testing
         #expect(try OutputPlan.plan(input: yuyv720, stride: 2688, format: .same, size: nil).passesThrough == false)
     }
 
+    @Test func theFramedViewIsAlwaysConverted() throws {
+        let framed = try OutputPlan.plan(input: yuyv720, stride: 2560, format: .same, size: nil, view: .framed)
+        #expect(framed == OutputPlan(format: yuyv720, passesThrough: false, isFramed: true))
+        #expect(try OutputPlan.plan(input: mjpeg720, stride: 0, format: .yuyv, size: nil, view: .framed).isFramed)
+        #expect(throws: OutputPlanError.framedJPEG) {
+            try OutputPlan.plan(input: mjpeg720, stride: 0, format: .same, size: nil, view: .framed)
+        }
+    }
+
     @Test func whatCannotBeMetIsNamed() {
         #expect(throws: OutputPlanError.jpegNeedsConversion(FrameSize(width: 640, height: 360))) {
             try OutputPlan.plan(input: mjpeg720, stride: 0, format: .same, size: FrameSize(width: 640, height: 360))

@@ -9,6 +9,7 @@
 #include <opencv2/objdetect.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -21,6 +22,7 @@
 struct dv_image {
     cv::Mat bgr;
     cv::Mat grey;
+    cv::Mat region;  // dv_image_write_yuv's scaled crop, reused
 };
 
 namespace {
@@ -180,15 +182,28 @@ int dv_image_copy_bgr(const dv_image *image, uint8_t *out, size_t count, dv_erro
     return DV_OK;
 }
 
-int dv_image_write_yuv(const dv_image *image, dv_pixel_format format, uint8_t *out, size_t count, dv_error *error) {
+int dv_image_write_yuv(
+    dv_image *image, dv_pixel_format format, double crop_x, double crop_y, double crop_width, double crop_height, int width,
+    int height, uint8_t *out, size_t count, dv_error *error) {
     return guarded(error, [&]() -> int {
-        const cv::Mat &bgr = image->bgr;
-        int width = bgr.cols, height = bgr.rows;
         bool nv12 = format == DV_FORMAT_NV12;
-        if ((format != DV_FORMAT_YUYV && !nv12) || width % 2 != 0 || (nv12 && height % 2 != 0) || bgr.empty()) {
+        if ((format != DV_FORMAT_YUYV && !nv12) || width <= 0 || height <= 0 || width % 2 != 0 || (nv12 && height % 2 != 0) ||
+            image->bgr.empty()) {
             fail(error, "cannot write a " + std::to_string(width) + "x" + std::to_string(height) + " image in that format");
             return DV_FAILED;
         }
+        int columns = image->bgr.cols, rows = image->bgr.rows;
+        int left = std::clamp(int(std::lround(crop_x * columns)), 0, columns - 1);
+        int top = std::clamp(int(std::lround(crop_y * rows)), 0, rows - 1);
+        int across = std::clamp(int(std::lround(crop_width * columns)), 1, columns - left);
+        int down = std::clamp(int(std::lround(crop_height * rows)), 1, rows - top);
+        cv::Mat crop = image->bgr(cv::Rect(left, top, across, down));
+        if (across == width && down == height) {
+            image->region = crop;
+        } else {
+            cv::resize(crop, image->region, cv::Size(width, height), 0, 0, across > width ? cv::INTER_AREA : cv::INTER_LINEAR);
+        }
+        const cv::Mat &bgr = image->region;
         size_t needed = nv12 ? size_t(width) * size_t(height) * 3 / 2 : size_t(width) * size_t(height) * 2;
         if (count != needed) {
             fail(error, "output frame of " + std::to_string(count) + " bytes, the image needs " + std::to_string(needed));

@@ -10,8 +10,11 @@ public import DockVocabulary
 public struct CropFramer: Hashable, Sendable {
     /// How the crop follows.
     public struct Configuration: Hashable, Sendable {
-        /// The subject's box takes this share of the crop's height.
-        public var subjectShare = 0.6
+        /// The part of the person framed: from the top of their box, this share of its height
+        /// (a half: head to waist, a video call's framing).
+        public var framedPart = 0.5
+        /// That part takes this share of the crop's height.
+        public var subjectShare = 0.75
         /// The narrowest crop, a share of the picture's width and height.
         public var narrowest = 0.4
         /// The crop holds while its wanted centre is within this share of its width of where it
@@ -53,10 +56,36 @@ public struct CropFramer: Hashable, Sendable {
         lastSeen = now
     }
 
-    /// Where the crop wants to be for `subject`: its height the subject's over `subjectShare`
-    /// (between `narrowest` and the region's), placed so the subject sits at the framing mode's
-    /// point of the crop, kept inside the region.
-    public func wanted(for subject: NormalizedRect, mode: FramingMode, region: NormalizedRect) -> NormalizedRect {
+    /// The subject to frame among the detections of a frame of `size` pixels, normalised: of the
+    /// people (a face alone stands for the person under it: 3 faces wide, 7 tall from the face's
+    /// top), the one whose centre is nearest the subject followed, else the tallest; nil for none.
+    public func primary(among detections: [Detection], size: FrameSize) -> NormalizedRect? {
+        let width = Double(max(1, size.width)), height = Double(max(1, size.height))
+        let bodies = detections.filter { $0.kind == .body }
+        let people = bodies.isEmpty ? detections.filter { $0.kind == .face } : bodies
+        let boxes = people.map { detection -> NormalizedRect in
+            var box = detection.box
+            if detection.kind == .face {
+                box = PixelBox(x: box.x - box.width, y: box.y, width: box.width * 3, height: box.height * 7)
+            }
+            let left = max(0, box.x / width), top = max(0, box.y / height)
+            return NormalizedRect(
+                x: left, y: top, width: min(1, (box.x + box.width) / width) - left, height: min(1, (box.y + box.height) / height) - top)
+        }
+        guard let subject else { return boxes.max { $0.height < $1.height } }
+        func distance(_ box: NormalizedRect) -> Double {
+            let dx = box.x + box.width / 2 - (subject.x + subject.width / 2)
+            let dy = box.y + box.height / 2 - (subject.y + subject.height / 2)
+            return dx * dx + dy * dy
+        }
+        return boxes.min { distance($0) < distance($1) }
+    }
+
+    /// Where the crop wants to be for `person`: its height the framed part's over `subjectShare`
+    /// (between `narrowest` and the region's), placed so the part sits at the framing mode's point
+    /// of the crop, kept inside the region.
+    public func wanted(for person: NormalizedRect, mode: FramingMode, region: NormalizedRect) -> NormalizedRect {
+        let subject = NormalizedRect(x: person.x, y: person.y, width: person.width, height: person.height * configuration.framedPart)
         let largest = min(region.width, region.height)
         let size = min(largest, max(configuration.narrowest, subject.height / configuration.subjectShare))
         var x = 0.5, y = 0.5

@@ -8,10 +8,20 @@ public enum OutputFormatChoice: String, CaseIterable, Hashable, Sendable {
     case nv12
 }
 
+/// What the virtual camera shows.
+public enum OutputView: String, CaseIterable, Hashable, Sendable {
+    /// The camera's whole picture.
+    case full
+    /// The crop that keeps the subject framed (`CropFramer`), scaled to the output's size.
+    case framed
+}
+
 /// Why frames cannot go to the virtual camera as the settings ask.
 public enum OutputPlanError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A Motion-JPEG picture cannot be resized or cropped without being encoded again.
     case jpegNeedsConversion(FrameSize)
+    /// The framed picture is a crop: Motion-JPEG cannot pass through.
+    case framedJPEG
     /// YUYV and NV12 pair pixels: the output's width (and for NV12 its height) must be even.
     case oddSize(FrameSize, OutputFormatChoice)
 
@@ -20,6 +30,8 @@ public enum OutputPlanError: Error, Hashable, Sendable, CustomStringConvertible 
         switch self {
         case .jpegNeedsConversion(let size):
             "output: the camera gives Motion-JPEG, which is not re-encoded: output-size \(size) needs output-format yuyv or nv12"
+        case .framedJPEG:
+            "output-view: framed crops the picture, which is not re-encoded as Motion-JPEG: it needs output-format yuyv or nv12"
         case .oddSize(let size, let format):
             "output-size: \(size) cannot be \(format.rawValue.uppercased()) (it needs an even width\(format == .nv12 ? " and height" : ""))"
         }
@@ -33,19 +45,22 @@ public struct OutputPlan: Hashable, Sendable {
     public var format: FormatChoice
     /// Whether the captured bytes go out as they are.
     public var passesThrough: Bool
+    /// Whether each frame is the framed crop.
+    public var isFramed: Bool
 
     /// Creates a plan.
-    public init(format: FormatChoice, passesThrough: Bool) {
+    public init(format: FormatChoice, passesThrough: Bool, isFramed: Bool = false) {
         self.format = format
         self.passesThrough = passesThrough
+        self.isFramed = isFramed
     }
 
-    /// The plan for frames of `input` (lines of `stride` bytes) given the settings' format and
-    /// size (nil: the input's). Bytes pass through when format and size are the input's and the
-    /// lines carry no padding (a `write` takes a frame packed).
+    /// The plan for frames of `input` (lines of `stride` bytes) given the settings' format, size
+    /// (nil: the input's) and view. Bytes pass through when format and size are the input's, the
+    /// view is the full picture and the lines carry no padding (a `write` takes a frame packed).
     /// - Throws: `OutputPlanError` when the settings cannot be met.
     public static func plan(
-        input: FormatChoice, stride: Int, format: OutputFormatChoice, size: FrameSize?
+        input: FormatChoice, stride: Int, format: OutputFormatChoice, size: FrameSize?, view: OutputView = .full
     ) throws(OutputPlanError) -> OutputPlan {
         let size = size ?? input.size
         let pixelFormat: PixelFormat =
@@ -55,13 +70,14 @@ public struct OutputPlan: Hashable, Sendable {
             case .nv12: .nv12
             }
         let packed = input.format == .mjpeg || stride == 0 || stride == input.format.minimumStride(width: input.size.width)
-        if pixelFormat == input.format, size == input.size, packed {
+        let framed = view == .framed
+        if pixelFormat == input.format, size == input.size, packed, !framed {
             return OutputPlan(format: FormatChoice(format: pixelFormat, size: size), passesThrough: true)
         }
-        if pixelFormat == .mjpeg { throw .jpegNeedsConversion(size) }
+        if pixelFormat == .mjpeg { throw framed ? .framedJPEG : .jpegNeedsConversion(size) }
         let named: OutputFormatChoice = pixelFormat == .yuyv ? .yuyv : .nv12
         if size.width % 2 != 0 || (pixelFormat == .nv12 && size.height % 2 != 0) { throw .oddSize(size, named) }
-        return OutputPlan(format: FormatChoice(format: pixelFormat, size: size), passesThrough: false)
+        return OutputPlan(format: FormatChoice(format: pixelFormat, size: size), passesThrough: false, isFramed: framed)
     }
 
     /// The bytes one frame of the output takes (for a converted frame; a passed-through Motion-JPEG

@@ -119,6 +119,11 @@ public enum VisionOptions {
         "--output-size", .text, placeholder: "WIDTHxHEIGHT",
         help: "the output's size (1280x720); empty: the camera's (another size is scaled, not for Motion-JPEG with output-format same)",
         defaultText: "")
+    /// What the virtual camera shows.
+    public static let outputView = Option(
+        "--output-view", .choice(OutputView.allCases.map(\.rawValue)),
+        help: "what the output shows: full, the camera's picture; framed, the crop that keeps the person framed (converted)",
+        defaultText: OutputView.full.rawValue)
     /// How much to log.
     public static let logLevel = Option(
         "--log-level", .choice(["error", "warning", "notice", "info", "debug"]), help: "how much to log",
@@ -128,7 +133,7 @@ public enum VisionOptions {
     public static let settings: [Option] = [
         device, socket, accessory, width, height, fps, format, detectWidth, fov, orientation, mirrored, faces, faceModel,
         bodies, bodyModel, bodyModelSize, bodyEvery, faceScale, bodyScale, faceMinimum, appearance, tracking, threads, output,
-        outputFormat, outputSize, logLevel,
+        outputFormat, outputSize, outputView, logLevel,
     ]
 
     /// The settings file read by default.

@@ -55,6 +55,8 @@ public struct VisionSettings: Hashable, Sendable {
     public var outputFormat = OutputFormatChoice.same
     /// The output's size, `WIDTHxHEIGHT`; empty: the camera's.
     public var outputSize = ""
+    /// What the output shows.
+    public var outputView = OutputView.full
     /// How much to log: error, warning, notice, info or debug.
     public var logLevel = "info"
 
@@ -122,6 +124,7 @@ public struct VisionSettings: Hashable, Sendable {
         if let value = parsed.text(VisionOptions.output) { output = value }
         if let value = parsed.choice(VisionOptions.outputFormat, as: OutputFormatChoice.self) { outputFormat = value }
         if let value = parsed.text(VisionOptions.outputSize) { outputSize = value }
+        if let value = parsed.choice(VisionOptions.outputView, as: OutputView.self) { outputView = value }
         if let value = parsed.text(VisionOptions.logLevel) { logLevel = value }
     }
 

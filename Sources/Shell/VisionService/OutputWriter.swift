@@ -1,6 +1,7 @@
 import DockLogLevel
 import DockSystem
 import DockVision
+import DockVocabulary
 import Synchronization
 
 /// The output device's side of the service (on the capture thread): opens it when the first frame
@@ -21,6 +22,10 @@ final class OutputWriter: @unchecked Sendable {
     private var nextOpen = Duration.zero
     private var loggedProblems: Set<String> = []
     private let shared = Mutex(Counts())
+    /// The newest detections the detection thread handed over for the framed crop, with their
+    /// frame's size and capture time.
+    private let seen = Mutex<(detections: [Detection], size: FrameSize, captureTime: Duration)?>(nil)
+    private var framer = CropFramer()
 
     init(settings: VisionSettings, logger: Logger, latencyLog: LatencyLog?) {
         self.settings = settings
@@ -36,6 +41,28 @@ final class OutputWriter: @unchecked Sendable {
         logger.log(level, "\(problem); \(retrying) (said once)")
     }
 
+    /// The detection thread's detections of a frame (of `size` pixels, captured at `captureTime`),
+    /// for the framed crop.
+    func saw(_ detections: [Detection], size: FrameSize, captureTime: Duration) {
+        guard settings.outputView == .framed else { return }
+        seen.withLock { $0 = (detections, size, captureTime) }
+    }
+
+    private static func seconds(_ time: Duration) -> Double {
+        Double(time.components.seconds) + Double(time.components.attoseconds) / 1e18
+    }
+
+    /// The crop for a frame dequeued at `dequeued`, after the newest detections.
+    private func crop(dequeued: Duration) -> NormalizedRect {
+        if let taken = seen.withLock({ value -> (detections: [Detection], size: FrameSize, captureTime: Duration)? in
+            defer { value = nil }
+            return value
+        }) {
+            framer.observe(framer.primary(among: taken.detections, size: taken.size), now: Self.seconds(taken.captureTime))
+        }
+        return framer.advance(now: Self.seconds(dequeued), mode: .automatic)
+    }
+
     /// Writes `frame` of `capture` (captured at `captureTime`, dequeued at `dequeued`).
     func write(_ frame: VideoCapture.Frame, capture: VideoCapture, captureTime: Duration, dequeued: Duration) {
         let path = settings.output
@@ -43,7 +70,8 @@ final class OutputWriter: @unchecked Sendable {
         let wanted: OutputPlan
         do {
             wanted = try OutputPlan.plan(
-                input: input, stride: capture.stride, format: settings.outputFormat, size: settings.outputFrameSize)
+                input: input, stride: capture.stride, format: settings.outputFormat, size: settings.outputFrameSize,
+                view: settings.outputView)
         } catch {
             logOnce("\(OutputError.plan(error))", level: .error, retrying: "tracking goes on without \(path)")
             return
@@ -56,7 +84,8 @@ final class OutputWriter: @unchecked Sendable {
                 output = try VideoOutput(path: path, plan: wanted, fps: settings.fps)
                 logger.notice(
                     "writing every frame to \(path): \(wanted.format.size) \(wanted.format.format.rawValue)"
-                        + (wanted.passesThrough ? ", passed through" : ", converted from \(input.size) \(input.format.rawValue)"))
+                        + (wanted.passesThrough ? ", passed through" : ", converted from \(input.size) \(input.format.rawValue)")
+                        + (wanted.isFramed ? ", framed" : ""))
                 loggedProblems.removeAll()
             } catch {
                 logOnce("\(error)", level: .error, retrying: "tracking goes on; opening \(path) again every \(VisionRunner.reopenInterval)")
@@ -64,9 +93,13 @@ final class OutputWriter: @unchecked Sendable {
             }
         }
         guard let output else { return }
+        let region = wanted.isFramed ? crop(dequeued: dequeued) : nil
         let start = MonotonicClock.now()
         do {
-            if try output.write(frame.bytes, input: input, stride: capture.stride) {
+            if try output.write(frame.bytes, input: input, stride: capture.stride, crop: region) {
+                if let region {
+                    latencyLog?.record("crop", values: [Self.seconds(captureTime), region.x, region.y, region.width, region.height])
+                }
                 shared.withLock { $0.written += 1 }
                 latencyLog?.record("output", captureTime, dequeued, start, MonotonicClock.now())
             } else {

@@ -1,6 +1,7 @@
 import CV4L2
 import CVision
 public import DockVision
+public import DockVocabulary
 import Glibc
 
 /// Why frames cannot go to the output device. Every one is logged once and retried (the device
@@ -142,19 +143,27 @@ public final class VideoOutput {
     }
 
     /// Writes one captured frame (`input`, lines of `stride` bytes), converted when the plan says
-    /// so. Returns false when the device would not take it at once (dropped, counted).
+    /// so: for a framed plan, the `crop` of it (nil: the whole). Returns false when the device
+    /// would not take it at once (dropped, counted).
     /// - Throws: `OutputError.gone`, `.writeFailed` or `.conversion`.
-    public func write(_ bytes: UnsafeRawBufferPointer, input: FormatChoice, stride: Int) throws(OutputError) -> Bool {
+    public func write(
+        _ bytes: UnsafeRawBufferPointer, input: FormatChoice, stride: Int, crop: NormalizedRect? = nil
+    ) throws(OutputError) -> Bool {
         if plan.passesThrough { return try send(bytes) }
+        let region =
+            plan.isFramed ? crop ?? NormalizedRect(x: 0, y: 0, width: 1, height: 1) : NormalizedRect(x: 0, y: 0, width: 1, height: 1)
         do {
-            try image.set(bytes, format: input.format, size: input.size, stride: stride, working: plan.format.size)
+            // A crop is cut from the whole picture; the whole picture is decoded at the output's size.
+            try image.set(
+                bytes, format: input.format, size: input.size, stride: stride, working: plan.isFramed ? input.size : plan.format.size)
         } catch {
             throw .conversion("\(error)")
         }
         let code = plan.format.format == .nv12 ? DV_FORMAT_NV12 : DV_FORMAT_YUYV
         var error = dv_error()
         let status = dv_image_write_yuv(
-            image.handle, code, converted.baseAddress?.assumingMemoryBound(to: UInt8.self), converted.count, &error)
+            image.handle, code, region.x, region.y, region.width, region.height, Int32(plan.format.size.width),
+            Int32(plan.format.size.height), converted.baseAddress?.assumingMemoryBound(to: UInt8.self), converted.count, &error)
         guard status == DV_OK else { throw .conversion(error.text) }
         return try send(UnsafeRawBufferPointer(converted))
     }

@@ -250,6 +250,9 @@ public final class VisionRunner {
         try capture.requeue(frame)
         let plan = schedule.plan(sequence: frame.sequence)
         let detections = detect(plan)
+        // The framed crop follows people from the frames they were looked for in (faces alone
+        // would stand in for them between, and move it).
+        if plan.bodies || settings.bodies == .none { outputWriter?.saw(detections, size: working, captureTime: captureTime) }
         latencyLog?.record("frame", captureTime, now, MonotonicClock.now())
         feed.deliver(
             TrackBuilder.batch(detections, width: working.width, height: working.height, camera: camera, captureTime: captureTime))

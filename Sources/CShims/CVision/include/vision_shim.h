@@ -74,11 +74,15 @@ int dv_image_height(const dv_image *image);
 /// Copies the colour image out, B G R, width x 3 bytes a row (count must be width x height x 3).
 int dv_image_copy_bgr(const dv_image *image, uint8_t *out, size_t count, dv_error *error);
 
-/// Writes the colour image as a frame of a YUYV or NV12 output (BT.601, video range, as V4L2
-/// cameras give them; YUYV's chroma the mean of each pixel pair, NV12's of each 2 x 2 block) into
-/// out, packed (width x 2 bytes a line for YUYV; the Y plane then the interleaved U V plane for
-/// NV12). count must be the frame's size. Fails for another format or an odd width (NV12: height).
-int dv_image_write_yuv(const dv_image *image, dv_pixel_format format, uint8_t *out, size_t count, dv_error *error);
+/// Writes a region of the colour image (crop_x, crop_y, crop_width, crop_height: shares of its
+/// width and height; 0, 0, 1, 1 the whole), scaled to width x height, as a frame of a YUYV or NV12
+/// output (BT.601, video range, as V4L2 cameras give them; YUYV's chroma the mean of each pixel
+/// pair, NV12's of each 2 x 2 block) into out, packed (width x 2 bytes a line for YUYV; the Y plane
+/// then the interleaved U V plane for NV12). count must be the frame's size. Fails for another
+/// format, an odd width (NV12: height) or an empty region.
+int dv_image_write_yuv(
+    dv_image *image, dv_pixel_format format, double crop_x, double crop_y, double crop_width, double crop_height, int width,
+    int height, uint8_t *out, size_t count, dv_error *error);
 
 /// A hue-saturation histogram of a region of the colour image (pixels; cut to the image), with
 /// hue_bins x saturation_bins bins written to out, row by row over hue, not normalised (OpenCV's
