@@ -114,4 +114,13 @@ import Testing
         framer.observe(NormalizedRect(x: 110.0 / 640, y: 60.0 / 360, width: 60.0 / 640, height: 200.0 / 360), now: 0)
         #expect(framer.primary(among: [tall, near], size: size)?.x == 100.0 / 640)
     }
+
+    @Test func aTrackedFaceStandsForItsPersonCutToThePicture() {
+        let body = NormalizedRect(x: 0.2, y: 0.1, width: 0.1, height: 0.8)
+        #expect(CropFramer.person(of: body, kind: .body) == body)
+        let face = CropFramer.person(of: NormalizedRect(x: 0.5, y: 0.2, width: 0.05, height: 0.1), kind: .face)
+        #expect(abs(face.x - 0.45) < 1e-12 && abs(face.width - 0.15) < 1e-12 && abs(face.height - 0.7) < 1e-12)
+        let low = CropFramer.person(of: NormalizedRect(x: 0.01, y: 0.5, width: 0.05, height: 0.1), kind: .face)
+        #expect(low.x == 0 && abs(low.y + low.height - 1) < 1e-12)
+    }
 }

@@ -81,6 +81,14 @@ public struct CropFramer: Hashable, Sendable {
         return boxes.min { distance($0) < distance($1) }
     }
 
+    /// The person's box for a tracked subject's box in the picture: a face stands for the person
+    /// under it (3 faces wide, 7 tall from the face's top), cut to the picture.
+    public static func person(of box: NormalizedRect, kind: SubjectKind) -> NormalizedRect {
+        guard kind == .face else { return box }
+        let left = max(0, box.x - box.width), top = max(0, box.y)
+        return NormalizedRect(x: left, y: top, width: min(1, box.x + 2 * box.width) - left, height: min(1, box.y + 7 * box.height) - top)
+    }
+
     /// Where the crop wants to be for `person`: its height the framed part's over `subjectShare`
     /// (between `narrowest` and the region's), placed so the part sits at the framing mode's point
     /// of the crop, kept inside the region.

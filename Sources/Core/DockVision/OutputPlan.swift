@@ -1,3 +1,5 @@
+public import DockVocabulary
+
 /// The pixel format the virtual camera is given.
 public enum OutputFormatChoice: String, CaseIterable, Hashable, Sendable {
     /// The camera's own format, as read (Motion-JPEG stays Motion-JPEG).
@@ -14,6 +16,27 @@ public enum OutputView: String, CaseIterable, Hashable, Sendable {
     case full
     /// The crop that keeps the subject framed (`CropFramer`), scaled to the output's size.
     case framed
+}
+
+/// What dockd's tracker says of the framing, for the framed picture: its primary subject's person
+/// box in the picture (nil: none), the framing mode and the region of interest, as of `time`.
+public struct TrackerFraming: Hashable, Sendable {
+    /// The primary subject's person box.
+    public var person: NormalizedRect?
+    /// Where the tracker puts the subject.
+    public var mode: FramingMode
+    /// The part of the picture framing may use.
+    public var region: NormalizedRect
+    /// When dockd answered (monotonic).
+    public var time: Duration
+
+    /// Creates one.
+    public init(person: NormalizedRect?, mode: FramingMode, region: NormalizedRect, time: Duration) {
+        self.person = person
+        self.mode = mode
+        self.region = region
+        self.time = time
+    }
 }
 
 /// Why frames cannot go to the virtual camera as the settings ask.

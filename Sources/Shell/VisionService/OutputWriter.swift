@@ -26,6 +26,9 @@ final class OutputWriter: @unchecked Sendable {
     /// frame's size and capture time.
     private let seen = Mutex<(detections: [Detection], size: FrameSize, captureTime: Duration)?>(nil)
     private var framer = CropFramer()
+    private var followsTracker: Bool?
+    /// Where dockd's tracker's framing comes from, for the framed picture (nil: not read).
+    var feed: DockFeed?
 
     init(settings: VisionSettings, logger: Logger, latencyLog: LatencyLog?) {
         self.settings = settings
@@ -52,12 +55,23 @@ final class OutputWriter: @unchecked Sendable {
         Double(time.components.seconds) + Double(time.components.attoseconds) / 1e18
     }
 
-    /// The crop for a frame dequeued at `dequeued`, after the newest detections.
+    /// The crop for a frame dequeued at `dequeued`: after dockd's tracker when it names a primary
+    /// subject (its framing mode and region of interest too), else after the newest detections
+    /// (dockd-vision's own choice of person, the automatic mode, the whole picture).
     private func crop(dequeued: Duration) -> NormalizedRect {
-        if let taken = seen.withLock({ value -> (detections: [Detection], size: FrameSize, captureTime: Duration)? in
+        let taken = seen.withLock { value -> (detections: [Detection], size: FrameSize, captureTime: Duration)? in
             defer { value = nil }
             return value
-        }) {
+        }
+        if let framing = feed?.framing, framing.person != nil, dequeued - framing.time < .milliseconds(500) {
+            if followsTracker != true { logger.notice("framed picture: following dockd's primary subject (\(framing.mode.rawValue))") }
+            followsTracker = true
+            framer.observe(framing.person, now: Self.seconds(framing.time))
+            return framer.advance(now: Self.seconds(dequeued), mode: framing.mode, region: framing.region)
+        }
+        if followsTracker != false { logger.notice("framed picture: following the person dockd-vision sees (dockd names none)") }
+        followsTracker = false
+        if let taken {
             framer.observe(framer.primary(among: taken.detections, size: taken.size), now: Self.seconds(taken.captureTime))
         }
         return framer.advance(now: Self.seconds(dequeued), mode: .automatic)

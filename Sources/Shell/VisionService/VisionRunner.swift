@@ -65,6 +65,7 @@ public final class VisionRunner {
         self.notifier = notifier
         self.schedule = DetectorSchedule(bodyEvery: settings.bodyEvery)
         outputWriter = settings.output.isEmpty ? nil : OutputWriter(settings: settings, logger: logger, latencyLog: latencyLog)
+        outputWriter?.feed = feed
     }
 
     /// Runs until one of the termination signals arrives on `signals`; returns the exit status.
