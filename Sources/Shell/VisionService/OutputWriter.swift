@@ -55,21 +55,24 @@ final class OutputWriter: @unchecked Sendable {
         Double(time.components.seconds) + Double(time.components.attoseconds) / 1e18
     }
 
-    /// The crop for a frame dequeued at `dequeued`: after dockd's tracker when it names a primary
-    /// subject (its framing mode and region of interest too), else after the newest detections
+    /// The crop for a frame dequeued at `dequeued`: after dockd's tracker while dockd answers (its
+    /// primary subject, framing mode and region of interest), else after the newest detections
     /// (dockd-vision's own choice of person, the automatic mode, the whole picture).
     private func crop(dequeued: Duration) -> NormalizedRect {
         let taken = seen.withLock { value -> (detections: [Detection], size: FrameSize, captureTime: Duration)? in
             defer { value = nil }
             return value
         }
-        if let framing = feed?.framing, framing.person != nil, dequeued - framing.time < .milliseconds(500) {
+        // dockd answers every 100 ms while it takes Track calls: a framing a second old is dockd's
+        // no longer (away, or not hearing from this service).
+        if let framing = feed?.framing, dequeued - framing.time < .seconds(1) {
             if followsTracker != true { logger.notice("framed picture: following dockd's primary subject (\(framing.mode.rawValue))") }
             followsTracker = true
+            // No primary subject is a subject lost: the crop holds, then widens.
             framer.observe(framing.person, now: Self.seconds(framing.time))
             return framer.advance(now: Self.seconds(dequeued), mode: framing.mode, region: framing.region)
         }
-        if followsTracker != false { logger.notice("framed picture: following the person dockd-vision sees (dockd names none)") }
+        if followsTracker != false { logger.notice("framed picture: following the person dockd-vision sees (dockd is away)") }
         followsTracker = false
         if let taken {
             framer.observe(framer.primary(among: taken.detections, size: taken.size), now: Self.seconds(taken.captureTime))
