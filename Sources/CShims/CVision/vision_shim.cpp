@@ -23,6 +23,7 @@ struct dv_image {
     cv::Mat bgr;
     cv::Mat grey;
     cv::Mat region;  // dv_image_write_yuv's scaled crop, reused
+    bool wantsGrey = true;
 };
 
 namespace {
@@ -52,7 +53,13 @@ template <typename Body> int guarded(dv_error *error, Body body) {
 // size is 0 x 0 or already right.
 void scaled(const cv::Mat &src, cv::Mat &dst, int width, int height) {
     if (width <= 0 || height <= 0 || (src.cols == width && src.rows == height)) {
-        src.copyTo(dst);
+        // A picture OpenCV made (decoded, converted) is taken as it is; one over the caller's bytes
+        // (BGR24 frames) is copied, since those go back to the driver.
+        if (src.u != nullptr) {
+            dst = src;
+        } else {
+            src.copyTo(dst);
+        }
         return;
     }
     int interpolation = (width < src.cols) ? cv::INTER_AREA : cv::INTER_LINEAR;
@@ -61,7 +68,7 @@ void scaled(const cv::Mat &src, cv::Mat &dst, int width, int height) {
 
 void finish(dv_image *image, const cv::Mat &bgr, int width, int height) {
     scaled(bgr, image->bgr, width, height);
-    cv::cvtColor(image->bgr, image->grey, cv::COLOR_BGR2GRAY);
+    if (image->wantsGrey) cv::cvtColor(image->bgr, image->grey, cv::COLOR_BGR2GRAY);
 }
 
 }  // namespace
@@ -71,6 +78,8 @@ extern "C" {
 dv_image *dv_image_create(void) { return new (std::nothrow) dv_image(); }
 
 void dv_image_destroy(dv_image *image) { delete image; }
+
+void dv_image_set_grey(dv_image *image, int wanted) { image->wantsGrey = wanted != 0; }
 
 int dv_image_set(
     dv_image *image, dv_pixel_format format, const uint8_t *bytes, size_t count, int width, int height,

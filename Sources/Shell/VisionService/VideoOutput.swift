@@ -78,6 +78,7 @@ public final class VideoOutput {
         }
         self.descriptor = descriptor
         converted = .allocate(byteCount: plan.passesThrough ? 0 : plan.frameBytes, alignment: 16)
+        dv_image_set_grey(image.handle, 0)  // the output needs colour only
         // Every property is set: a failure from here releases the output, whose deinit closes the
         // descriptor and frees the buffer.
         try configure(fps: fps)

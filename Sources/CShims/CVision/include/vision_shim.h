@@ -54,6 +54,10 @@ typedef struct dv_image dv_image;
 dv_image *dv_image_create(void);
 void dv_image_destroy(dv_image *image);
 
+/// Whether dv_image_set also makes the grey image the detectors use (1, the default) or only the
+/// colour one (0: an image that only feeds an output).
+void dv_image_set_grey(dv_image *image, int wanted);
+
 /// Decodes or converts a frame into the image, scaled to working_width x working_height (area
 /// averaging). bytes_per_line is the frame's stride (the plane's, for NV12). For MJPEG,
 /// jpeg_reduction (1, 2, 4 or 8) decodes at that fraction of the size directly (libjpeg's DCT
