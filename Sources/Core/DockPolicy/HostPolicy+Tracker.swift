@@ -68,6 +68,13 @@ extension HostPolicy {
                 log(.notice, "subject lost: the accessory cannot zoom out; holding", into: &actions)
             }
         }
+        if let name = step.missingPreset {
+            log(.warning, "subject lost: no preset '\(name)' for lost-action preset:\(name); holding", into: &actions)
+        }
+        if let zoom = step.zoomFraction, session.zoomFraction(nearest: zoom) != nil {
+            // A preset's zoom, as the lost behaviour turns to it.
+            _ = send(.zoom(fraction: zoom), now: now, into: &actions)
+        }
         guard let yaw = step.yawRadiansPerSecond, let pitch = step.pitchRadiansPerSecond else {
             isTrackerMoving = false
             return

@@ -88,6 +88,8 @@ public struct HostPolicy: Sendable {
     var stallStreak = (count: 0, at: Duration.zero)
     /// The length of the appearance descriptors each client has sent (see `acceptsAppearance`).
     var appearanceLengths: [ClientID: Int] = [:]
+    /// Why presets cannot be saved or deleted (the file was found damaged); nil when they can.
+    var presetsRefusal: HostError?
 
     /// Creates the policy over `link` (a dock-serial session configured by `settings` when nil),
     /// with a tracker configured as `pipeline` (its rest settings come from `settings`);
@@ -335,6 +337,17 @@ public struct HostPolicy: Sendable {
             guard acceptsAppearance(batch, token: token, from: client, into: &actions) else { return actions }
             observationsArrived(batch)
             actions.append(.reply(token, .done))
+        case .savePreset, .listPresets, .recallPreset, .deletePreset:
+            requestPreset(request, token: token, client: client, now: now, into: &actions)
+        case .setLostBehaviour(let after, let action):
+            if let after { settings.lostBehaviour.after = after }
+            if let action { settings.lostBehaviour.action = action }
+            applyPipelineSettings()
+            if after != nil || action != nil {
+                let behaviour = settings.lostBehaviour
+                log(.notice, "lost behaviour: \(behaviour.action.setting) after \(behaviour.after) (client \(client))", into: &actions)
+            }
+            actions.append(.reply(token, .lostBehaviour(settings.lostBehaviour)))
         }
         return actions
     }

@@ -1,5 +1,4 @@
 public import DockLinks
-public import DockTracking
 public import DockVocabulary
 
 /// What the host's policy is configured with: the daemon's settings that shape behaviour (the

@@ -2,7 +2,8 @@ public import DockLinks
 import DockLogLevel
 import DockNumbers
 import DockOptions
-public import DockTracking
+import DockTracking
+public import DockVocabulary
 
 /// The daemon's settings, from `/etc/dockd/dockd.conf` (`key = value` lines, `#` comments) and
 /// from flags: every key is also a flag (`--key value`, `--key=value`, or `--key` alone for a
@@ -86,6 +87,10 @@ public struct Configuration: Hashable, Sendable {
     /// The control API's socket (unless systemd passes one); empty: no API. This is root's
     /// default; ``init(effectiveUserID:environment:)`` gives a normal user's.
     public var socket = "/run/dockd/dockd.sock"
+    /// Where dockd keeps what it must remember across restarts (its presets); empty: nowhere,
+    /// presets last until it stops. This is root's default; ``init(effectiveUserID:environment:)``
+    /// gives systemd's `$STATE_DIRECTORY` or a normal user's.
+    public var stateDirectory = "/var/lib/dockd"
 
     /// Creates the defaults.
     public init() {}
@@ -187,6 +192,11 @@ public struct Configuration: Hashable, Sendable {
             "the Pelco-D head answers position queries (51/53); without, dockd reckons its pose from the speeds sent",
             \.pelcoDPositionQueries),
         text("socket", "the control API's Unix socket (mode 0660) unless systemd passes one; empty: no API", \.socket),
+        text(
+            "state-dir",
+            "where dockd keeps its presets (presets.json; simulator-presets.json with --simulator); the default is "
+                + "$STATE_DIRECTORY under systemd, else /var/lib/dockd for root, else $XDG_STATE_HOME/dockd "
+                + "(~/.local/state/dockd); empty: presets are forgotten when dockd stops", \.stateDirectory),
     ]
 
     /// Why settings were refused: where (file and line, or the flag) and what is wrong.
