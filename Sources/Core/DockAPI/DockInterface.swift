@@ -20,7 +20,9 @@ interface io.dockd.Dock
 # capabilities are what it can do and lacks what it cannot, each out of: failsafe (it stops by
 # itself when dockd goes quiet), velocity_ttl, telemetry_stream (it sends its pose; without it
 # dockd polls), continuous_speeds (without it speeds come in steps), orientation_moves, buttons,
-# dock_sensor, indicator, zoom, fault_reports.
+# dock_sensor, indicator, zoom, fault_reports, preset_memory (it keeps presets of its own, as a
+# Pelco-D head that answers position queries does; presets of the API are dockd's own stored poses,
+# recalled on every dock, and do not use that memory yet).
 type Accessory (
   id: string,
   device: string,

@@ -184,8 +184,9 @@ public struct PelcoDSession: AccessoryLink {
 
     public var baudRate: Int? { configuration.baudRate }
 
-    /// None: no failsafe, no time-to-live, no telemetry, no orientation moves, stepped speeds.
-    public var capabilities: AccessoryCapabilities { [] }
+    /// No failsafe, no time-to-live, no telemetry, no orientation moves, stepped speeds; a
+    /// preset memory on a head that answers position queries (the one whose presets it recalls).
+    public var capabilities: AccessoryCapabilities { configuration.answersPositionQueries ? [.presetMemory] : [] }
 
     public var nextDeadline: Duration? {
         switch state {
