@@ -269,6 +269,11 @@ method ListAccessories() -> (accessories: []Accessory)
 # closes, the motors stop within 100 ms and control is released. The reply comes once the dock
 # has accepted the command (DockRefused if it refuses); with wait: true, once the motion has
 # ended, saying how (MotionResult.ended), or DockRefused / DockFault / NotReady if it failed.
+# A manual move — SetVelocity, SetOrientation, RecallPreset; not Animate, which ends where it
+# began — pauses system tracking: once it has ended, the tracker leaves the dock where it is
+# for dockd's manual-pause-s (3 s by default) after the move's last command or its end,
+# whichever is later, then frames again from there, starting from rest (no jump). Turning
+# tracking on (SetSystemTracking, the button) starts it at once.
 
 # Turns the dock at these rates for duration seconds, then stops it; without a duration the
 # velocity lasts 0.5 s and must be sent again to go on (a stream that holds control).

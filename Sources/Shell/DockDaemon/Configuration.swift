@@ -40,6 +40,8 @@ public struct Configuration: Hashable, Sendable {
     public var lostAfterSeconds = 5.0  // LostBehaviour.default.after; a test holds the two equal
     /// What the dock does once its subject has been lost for `lostAfterSeconds`.
     public var lostAction = LostBehaviour.default.action
+    /// How long system tracking leaves the dock alone after a client's manual move, seconds.
+    public var manualPauseSeconds = 3.0
     /// The rest pose's yaw, degrees.
     public var restYawDegrees = 0.0
     /// The rest pose's pitch, degrees.
@@ -143,6 +145,10 @@ public struct Configuration: Hashable, Sendable {
                     return "\(error)"
                 }
             }, show: { $0.lostAction.setting }),
+        number(
+            "manual-pause-s",
+            "seconds tracking leaves the dock where a client's move (velocity, orientation, preset) put it, after "
+                + "the move's last command or its end; 0: tracking takes over at once", \.manualPauseSeconds, 0...3600),
         number("rest-yaw-deg", "the rest pose's yaw (degrees)", \.restYawDegrees, -720...720),
         number("rest-pitch-deg", "the rest pose's pitch (degrees)", \.restPitchDegrees, -720...720),
         number(
