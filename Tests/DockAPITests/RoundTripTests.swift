@@ -173,7 +173,7 @@ import Testing
         }
         #expect(names(Dock.Status.State.self) == ["disconnected", "connecting", "handshaking", "ready", "incompatible"])
         #expect(names(Dock.Status.Motion.self) == ["idle", "velocity", "moving", "animating", "settling"])
-        #expect(names(Dock.Status.Tracker.self) == ["idle", "following", "holding", "returning"])
+        #expect(names(Dock.Status.Tracker.self) == ["idle", "following", "holding", "returning", "paused"])
     }
 
     @Test func statusesDecodeIntoTheValuesTheDaemonEncoded() throws {

@@ -67,7 +67,10 @@ import Testing
                 .velocity(yawRadiansPerSecond: -0.3, pitchRadiansPerSecond: 0, duration: .milliseconds(500)), takeOver: false,
                 waitsForEnd: false),
             from: 1)
-        Self.follow(&bench, for: .seconds(6))
+        Self.follow(&bench, for: .seconds(2))
+        #expect(bench.host.status(now: bench.now, device: "d").tracker == .paused, "the status says the tracker waits")
+        Self.follow(&bench, for: .seconds(4))
+        #expect(bench.host.status(now: bench.now, device: "d").tracker == .following)
         let ended = try #require(Self.motionEnd(bench), "the move ended: \(bench.events.map(\.event))")
         #expect(ended - moved >= .milliseconds(500) && ended - moved < .milliseconds(700))
         let resumed = Self.turns(bench, since: ended + .milliseconds(50))

@@ -157,7 +157,8 @@ type Subject (
 # attached; motion says what the motion controller is doing; faults are the dock's active faults
 # (the tracker does not command the dock while one other than failsafe_stop is active). tracker says what the tracker is
 # doing (following the primary subject, holding still after losing it, returning to the rest
-# pose) — it commands the dock only while tracking is on and no client holds control;
+# pose, paused: leaving the dock where a client's manual move put it, for manual-pause-s) — it
+# commands the dock only while tracking is on, no client holds control, and it is not paused;
 # subject_in_frame whether the primary is seen inside the region of interest; subjects are the
 # tracked subjects (in Watch, at 10 Hz).
 type Status (
@@ -173,7 +174,7 @@ type Status (
   controller: Controller,
   motion: (idle, velocity, moving, animating, settling),
   faults: []Fault,
-  tracker: (idle, following, holding, returning),
+  tracker: (idle, following, holding, returning, paused),
   subject_in_frame: bool,
   primary: ?int,
   subjects: []Subject,

@@ -32,53 +32,54 @@ extension HostPolicy {
         pipeline.presets = store
     }
 
-    mutating func requestPreset(
-        _ request: ClientRequest, token: RequestToken, client: ClientID, now: Duration, into actions: inout [HostAction]
-    ) {
-        switch request {
-        case .listPresets:
-            actions.append(.reply(token, .presets(presets.presets)))
-        case .savePreset(let name):
-            if let presetsRefusal { return actions.append(.reply(token, .failure(presetsRefusal))) }
-            guard case .ready = session.state, let pose = session.pose(at: now) else {
-                return actions.append(.reply(token, .failure(.notReady)))
-            }
-            // The zoom only where the host drives one: a zoom it cannot set again is no part of
-            // the pose it can go back to.
-            let zoom = pose.zoomFraction.flatMap { session.zoomFraction(nearest: $0) }
-            let preset = Preset(name: name, yawRadians: pose.yawRadians, pitchRadians: pose.pitchRadians, zoomFraction: zoom)
-            do {
-                actions.append(.storePresets(try presets.saving(preset), token: token, reply: .preset(preset)))
-            } catch {
-                actions.append(.reply(token, .failure(error.hostError)))
-            }
-        case .deletePreset(let name):
-            if let presetsRefusal { return actions.append(.reply(token, .failure(presetsRefusal))) }
-            do {
-                actions.append(.storePresets(try presets.deleting(name), token: token, reply: .done))
-            } catch {
-                actions.append(.reply(token, .failure(error.hostError)))
-            }
-        case .recallPreset(let name, let takeOver, let waitsForEnd):
-            guard let preset = presets.preset(named: name) else {
-                return actions.append(.reply(token, .failure(.noSuchPreset(name))))
-            }
-            // An orientation move like SetOrientation's, at the dock's fastest: the same control
-            // rules, the same answers (clamped, how it ended).
-            let move = MotionRequest.orientation(
-                yawRadians: preset.yawRadians, pitchRadians: preset.pitchRadians, isRelative: false, pace: .fastest)
-            let before = actions.count
-            requestMotion(move, takeOver: takeOver, waitsForEnd: waitsForEnd, token: token, client: client, now: now, into: &actions)
-            let isRefused = actions[before...].contains { action in
-                if case .reply(token, .failure) = action { true } else { false }
-            }
-            if !isRefused, let zoom = preset.zoomFraction, session.zoomFraction(nearest: zoom) != nil {
-                _ = send(.zoom(fraction: zoom), now: now, into: &actions)
-            }
-            log(.info, "preset '\(name)' recalled by client \(client)" + (isRefused ? ": refused" : ""), into: &actions)
-        default:
-            preconditionFailure("not a preset request: \(request)")
+    /// Saves where the dock points now (and its zoom, where the host drives one) under `name`.
+    mutating func savePreset(_ name: String, token: RequestToken, now: Duration, into actions: inout [HostAction]) {
+        if let presetsRefusal { return actions.append(.reply(token, .failure(presetsRefusal))) }
+        guard case .ready = session.state, let pose = session.pose(at: now) else {
+            return actions.append(.reply(token, .failure(.notReady)))
         }
+        // The zoom only where the host drives one: a zoom it cannot set again is no part of the
+        // pose it can go back to.
+        let zoom = pose.zoomFraction.flatMap { session.zoomFraction(nearest: $0) }
+        let preset = Preset(name: name, yawRadians: pose.yawRadians, pitchRadians: pose.pitchRadians, zoomFraction: zoom)
+        do {
+            actions.append(.storePresets(try presets.saving(preset), token: token, reply: .preset(preset)))
+        } catch {
+            actions.append(.reply(token, .failure(error.hostError)))
+        }
+    }
+
+    /// Forgets the preset called `name`.
+    mutating func deletePreset(_ name: String, token: RequestToken, into actions: inout [HostAction]) {
+        if let presetsRefusal { return actions.append(.reply(token, .failure(presetsRefusal))) }
+        do {
+            actions.append(.storePresets(try presets.deleting(name), token: token, reply: .done))
+        } catch {
+            actions.append(.reply(token, .failure(error.hostError)))
+        }
+    }
+
+    /// Goes to the preset called `name`: an orientation move like `SetOrientation`'s, at the
+    /// dock's fastest, under the same control rules and with the same answers (clamped, how it
+    /// ended); then its zoom, where it has one the host drives.
+    mutating func recallPreset(
+        _ name: String, takeOver: Bool, waitsForEnd: Bool, token: RequestToken, client: ClientID, now: Duration,
+        into actions: inout [HostAction]
+    ) {
+        guard let preset = presets.preset(named: name) else {
+            return actions.append(.reply(token, .failure(.noSuchPreset(name))))
+        }
+        let move = MotionRequest.orientation(
+            yawRadians: preset.yawRadians, pitchRadians: preset.pitchRadians, isRelative: false, pace: .fastest)
+        let before = actions.count
+        requestMotion(move, takeOver: takeOver, waitsForEnd: waitsForEnd, token: token, client: client, now: now, into: &actions)
+        let isRefused = actions[before...].contains { action in
+            if case .reply(token, .failure) = action { true } else { false }
+        }
+        if !isRefused, let zoom = preset.zoomFraction, session.zoomFraction(nearest: zoom) != nil {
+            _ = send(.zoom(fraction: zoom), now: now, into: &actions)
+        }
+        log(.info, "preset '\(name)' recalled by client \(client)" + (isRefused ? ": refused" : ""), into: &actions)
     }
 }
 

@@ -344,8 +344,14 @@ public struct HostPolicy: Sendable {
             guard acceptsAppearance(batch, token: token, from: client, into: &actions) else { return actions }
             observationsArrived(batch)
             actions.append(.reply(token, .done))
-        case .savePreset, .listPresets, .recallPreset, .deletePreset:
-            requestPreset(request, token: token, client: client, now: now, into: &actions)
+        case .savePreset(let name):
+            savePreset(name, token: token, now: now, into: &actions)
+        case .listPresets:
+            actions.append(.reply(token, .presets(presets.presets)))
+        case .recallPreset(let name, let takeOver, let waitsForEnd):
+            recallPreset(name, takeOver: takeOver, waitsForEnd: waitsForEnd, token: token, client: client, now: now, into: &actions)
+        case .deletePreset(let name):
+            deletePreset(name, token: token, into: &actions)
         case .setLostBehaviour(let after, let action):
             if let after { settings.lostBehaviour.after = after }
             if let action { settings.lostBehaviour.action = action }

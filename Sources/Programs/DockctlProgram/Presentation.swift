@@ -135,6 +135,7 @@ enum Presentation {
         case .following: return "on, following " + (subject ?? "the subject")
         case .holding: return "on, holding still where the subject was lost"
         case .returning: return "on, turning back to rest: the subject was lost"
+        case .paused: return "on, leaving the dock where a client moved it for a moment (manual-pause-s)"
         case .idle:
             guard status.counters.observations == 0 else { return "on, watching: nobody to follow" }
             return "on, but no observations have arrived: boxes come from dockd-vision, an app's Track, "
