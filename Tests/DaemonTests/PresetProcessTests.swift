@@ -83,6 +83,13 @@ import Testing
         try deleted.finishInput("")
         #expect(try deleted.finish().status == 0)
         #expect(!(try String(contentsOfFile: file, encoding: .utf8)).contains("stage"), "deleted from the file")
+        // The lost behaviour, read and set as a user would.
+        let lost = try ChildProcess("dockctl", ["lost", "--after", "2", "--action", "preset:stage"], environment: environment)
+        try lost.finishInput("")
+        let set = try lost.finish()
+        #expect(set.status == 0 && set.output == "when the subject is lost: after 2.0 s, preset:stage\n", "\(set)")
+        let read = Self.parameters(try client.call("io.dockd.Dock.SetLostBehaviour"))["lost"] as? [String: Any]
+        #expect(read?["action"] as? String == "preset" && read?["preset"] as? String == "stage" && read?["after"] as? Double == 2)
         second.signal(SIGTERM)
         #expect(try second.finish().status == 0)
     }

@@ -81,6 +81,19 @@ import V4L2Protocol
         let taken = bench.request(.recallPreset(name: "home-ish", takeOver: true, waitsForEnd: true), from: 2)
         bench.run(for: .seconds(1))
         #expect(Self.ending(bench.replies[taken]) == .completed(.orientationReached))
+        // A later move that takes over replaces a recall, and the recall's caller hears by whom.
+        var second = HostBench()
+        second.attach()
+        second.request(.savePreset(name: "home-ish"), from: 1)
+        Self.orient(&second, yaw: -0.5, pitch: 0)
+        let replacedRecall = second.request(.recallPreset(name: "home-ish", takeOver: false, waitsForEnd: true), from: 2)
+        second.run(for: .milliseconds(60))
+        second.request(
+            .motion(.orientation(yawRadians: 0.5, pitchRadians: 0, isRelative: false, pace: .fastest), takeOver: true, waitsForEnd: false),
+            from: 3)
+        second.run(for: .milliseconds(60))
+        #expect(
+            Self.ending(second.replies[replacedRecall]) == .replaced(byClient: 3), "\(String(describing: second.replies[replacedRecall]))")
         // Without a dock, NotReady; saving too.
         var idle = HostBench()
         #expect(idle.replies[idle.request(.savePreset(name: "a"), from: 1)] == .failure(.notReady))
