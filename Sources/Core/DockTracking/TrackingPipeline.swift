@@ -66,6 +66,12 @@ public struct TrackingPipeline: Sendable {
         /// Whether to zoom all the way out now (set on the one tick the lost behaviour's
         /// `zoomOut` begins; the host zooms where the accessory can).
         public var zoomsOut = false
+        /// The zoom to set now, a fraction of the accessory's range (set on the one tick the
+        /// lost behaviour turns to a preset that holds a zoom).
+        public var zoomFraction: Double?
+        /// The preset the lost behaviour named that did not exist when it began (set on that one
+        /// tick; the dock holds instead, and the host says so once).
+        public var missingPreset: String?
     }
 
     /// The settings.
@@ -78,6 +84,8 @@ public struct TrackingPipeline: Sendable {
     public var selection: [Int] = []
     /// What the dock does when its subject is lost, and after how long.
     public var lostBehaviour = LostBehaviour.default
+    /// The presets a lost behaviour of `preset:NAME` looks its pose up in, when it begins.
+    public var presets = PresetStore()
     /// How long it holds still at least when the pose the lost behaviour turns to would show the
     /// place the subject left (then it goes once the selector no longer waits for the subject
     /// there; at most `lostBehaviour.after`).
@@ -201,10 +209,12 @@ public struct TrackingPipeline: Sendable {
         case .holding, .returning:
             break
         }
-        let target = lostBehaviour.target(restYawRadians: restYawRadians, restPitchRadians: restPitchRadians)
+        let target = lostBehaviour.target(restYawRadians: restYawRadians, restPitchRadians: restPitchRadians, presets: presets)
         let after = lostBehaviour.after
         let isGoingEarly = target.map { isLostPlaceInView(from: $0) } == true && !selector.isWaitingForLostPrimary
         var zoomsOut = false
+        var zoomFraction: Double?
+        var missingPreset: String?
         if activity == .holding, !hasCarriedOutLostAction, let lostSince,
             now - lostSince >= (isGoingEarly ? min(after, restWhenInViewAfter) : after)
         {
@@ -213,6 +223,15 @@ public struct TrackingPipeline: Sendable {
             case .hold: break
             case .zoomOut: zoomsOut = true
             case .home, .pose: activity = .returning
+            case .preset(let name):
+                // Looked up now: the preset may have been saved, changed or deleted since the
+                // setting was made. Without it the dock holds, as for `hold`.
+                if let preset = presets.preset(named: name) {
+                    activity = .returning
+                    zoomFraction = preset.zoomFraction
+                } else {
+                    missingPreset = name
+                }
             }
         }
         if activity == .holding, lostPrimaryWalkedOut != nil, let lostSince, now - lostSince < followOutOfPictureFor,
@@ -223,13 +242,15 @@ public struct TrackingPipeline: Sendable {
             let rates = controller.turn(yawRadiansPerSecond: walkedOutYawRate, seconds: seconds)
             return Step(
                 activity: .holding, yawRadiansPerSecond: rates.yawRadiansPerSecond,
-                pitchRadiansPerSecond: rates.pitchRadiansPerSecond, isSubjectInFrame: false, zoomsOut: zoomsOut)
+                pitchRadiansPerSecond: rates.pitchRadiansPerSecond, isSubjectInFrame: false, zoomsOut: zoomsOut,
+                missingPreset: missingPreset)
         }
         guard activity == .returning, let target else {
             let rates = controller.brake(seconds: seconds)
             return Step(
                 activity: .holding, yawRadiansPerSecond: rates.yawRadiansPerSecond,
-                pitchRadiansPerSecond: rates.pitchRadiansPerSecond, isSubjectInFrame: false, zoomsOut: zoomsOut)
+                pitchRadiansPerSecond: rates.pitchRadiansPerSecond, isSubjectInFrame: false, zoomsOut: zoomsOut,
+                missingPreset: missingPreset)
         }
         // Returning: the framing controller's law towards the pose, then leave the dock be.
         let yawError = target.yawRadians - gimbalYawRadians
@@ -239,12 +260,14 @@ public struct TrackingPipeline: Sendable {
             activity = .idle
             self.lostSince = nil
             hasCarriedOutLostAction = false
-            return Step(activity: .idle, yawRadiansPerSecond: 0, pitchRadiansPerSecond: 0, isSubjectInFrame: false)
+            return Step(
+                activity: .idle, yawRadiansPerSecond: 0, pitchRadiansPerSecond: 0, isSubjectInFrame: false,
+                zoomFraction: zoomFraction)
         }
         let rates = controller.command(towardsYawError: yawError, pitchError: pitchError, seconds: seconds)
         return Step(
             activity: .returning, yawRadiansPerSecond: rates.yawRadiansPerSecond,
-            pitchRadiansPerSecond: rates.pitchRadiansPerSecond, isSubjectInFrame: false)
+            pitchRadiansPerSecond: rates.pitchRadiansPerSecond, isSubjectInFrame: false, zoomFraction: zoomFraction)
     }
 
     /// Whether `pose` would show the place the primary subject was last seen.
