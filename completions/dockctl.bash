@@ -19,7 +19,7 @@ _dockctl() {
                 --completions) COMPREPLY=($(compgen -W 'bash zsh fish' -- "$cur")); return ;;
             esac
             options='--socket --json --help --version --completions'
-            words='status watch velocity orient stop animate track limits devices framing roi select zoom preset lost replay'
+            words='status watch velocity orient stop animate track limits devices framing roi select zoom preset lost speed replay'
             ;;
         status)
             options='--help --json'
@@ -91,6 +91,18 @@ _dockctl() {
                 --action) COMPREPLY=(); return ;;
             esac
             options='--after --action --help --json'
+            ;;
+        speed)
+            case $prev in
+                --yaw-max-speed) COMPREPLY=(); return ;;
+                --yaw-accel) COMPREPLY=(); return ;;
+                --yaw-dead-band) COMPREPLY=(); return ;;
+                --pitch-max-speed) COMPREPLY=(); return ;;
+                --pitch-accel) COMPREPLY=(); return ;;
+                --pitch-dead-band) COMPREPLY=(); return ;;
+            esac
+            options='--yaw-max-speed --yaw-accel --yaw-dead-band --pitch-max-speed --pitch-accel --pitch-dead-band --help --json'
+            words='smooth normal fast'
             ;;
         replay)
             case $prev in

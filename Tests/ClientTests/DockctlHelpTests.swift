@@ -112,7 +112,7 @@ import Testing
         #expect(
             listed == [
                 "status", "watch", "velocity", "orient", "stop", "animate", "track", "limits", "devices", "framing", "roi",
-                "select", "zoom", "preset", "lost", "replay",
+                "select", "zoom", "preset", "lost", "speed", "replay",
             ])
     }
 

@@ -70,6 +70,12 @@ import Testing
             .host(.setLostBehaviour(after: .zero, action: .zoomOut)), .host(.setLostBehaviour(after: nil, action: .home)),
             .host(.setLostBehaviour(after: nil, action: .pose(yawRadians: 0.5, pitchRadians: -0.125))),
             .host(.setLostBehaviour(after: .seconds(3600), action: .preset(name: "door"))),
+            .host(.setFramingSpeed(FramingSpeedChange())), .host(.setFramingSpeed(FramingSpeedChange(profile: "smooth"))),
+            .host(
+                .setFramingSpeed(
+                    FramingSpeedChange(
+                        profile: "fast", yawMaximumSpeed: 2, yawAcceleration: 6, yawDeadBand: 0.03, pitchMaximumSpeed: 1,
+                        pitchAcceleration: 4, pitchDeadBand: 0))),
         ]
         return calls.flatMap { call -> [DockCall.Parsed] in
             switch call {
@@ -207,6 +213,14 @@ import Testing
             (.setLostBehaviour, .lostBehaviour(LostBehaviour(after: .milliseconds(250), action: .preset(name: "door")))),
             (.setLostBehaviour, .lostBehaviour(LostBehaviour(after: .zero, action: .pose(yawRadians: -1, pitchRadians: 0.5)))),
             (.setLostBehaviour, .lostBehaviour(LostBehaviour(after: .seconds(1), action: .zoomOut))),
+            (.setFramingSpeed, .framingSpeed(Dock.FramingSpeedState(speed: FramingSpeed(.smooth), applied: nil))),
+            (
+                .setFramingSpeed,
+                .framingSpeed(
+                    Dock.FramingSpeedState(
+                        speed: FramingSpeed(.fast),
+                        applied: FramingSpeed(profile: .fast, yaw: FramingSpeed(.normal).yaw, pitch: FramingSpeed(.normal).pitch)))
+            ),
         ]
         for (method, sent) in cases {
             let reply = try Self.reread(VarlinkReply(.success(sent)).bytes)

@@ -31,6 +31,7 @@ extension Dock.Reply {
         case .listPresets: self = .presets(try r.objects("presets", Preset.init(reading:)))
         case .recallPreset: self = .motion(try Dock.MotionResult(reading: r.object("result")))
         case .setLostBehaviour: self = .lostBehaviour(try LostBehaviour(reading: r.object("lost")))
+        case .setFramingSpeed: self = .framingSpeed(try Dock.FramingSpeedState(reading: r.object("speed")))
         case .stop, .setSystemTracking, .track, .setFramingMode, .acquireControl, .releaseControl, .deletePreset:
             self = .done
         }
@@ -51,6 +52,7 @@ extension Dock.Reply {
         case .preset(let preset): ["preset": preset.json]
         case .presets(let presets): ["presets": .array(presets.map(\.json))]
         case .lostBehaviour(let behaviour): ["lost": behaviour.json]
+        case .framingSpeed(let state): ["speed": state.json]
         case .event(let event): ["event": event.json]
         }
     }
@@ -152,6 +154,7 @@ extension DockMethod {
         case .listPresets: "presets"
         case .recallPreset: "result"
         case .setLostBehaviour: "lost"
+        case .setFramingSpeed: "speed"
         case .stop, .setSystemTracking, .track, .setFramingMode, .acquireControl, .releaseControl, .deletePreset: nil
         }
     }

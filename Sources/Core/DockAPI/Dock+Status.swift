@@ -22,6 +22,7 @@ extension Dock.Status {
             primary: try r.optionalInteger("primary", as: Int.self),
             subjects: try r.objects("subjects", SubjectSummary.init(reading:)),
             loop: try Dock.Loop(reading: r.object("loop")), counters: try Dock.Counters(reading: r.object("counters")))
+        framingSpeed = try r.optionalObject("speed").map(Dock.FramingSpeedState.init(reading:))
     }
 
     /// The JSON form.
@@ -39,6 +40,7 @@ extension Dock.Status {
         if let accessory { members["accessory"] = accessory.json }
         if let pose { members["pose"] = pose.json }
         if let limits { members["limits"] = limits.json }
+        if let framingSpeed { members["speed"] = framingSpeed.json }
         return .object(members)
     }
 }

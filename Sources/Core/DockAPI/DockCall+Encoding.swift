@@ -99,6 +99,9 @@ extension DockCall {
                 method = .setLostBehaviour
                 parameters = action?.members ?? [:]
                 if let after { parameters["after"] = .number(after.secondsValue) }
+            case .setFramingSpeed(let change):
+                method = .setFramingSpeed
+                parameters = change.parameters
             }
         }
         if let accessory { parameters["accessory"] = .string(accessory) }
@@ -162,6 +165,7 @@ extension DockCall {
             case .recallPreset: .recallPreset
             case .deletePreset: .deletePreset
             case .setLostBehaviour: .setLostBehaviour
+            case .setFramingSpeed: .setFramingSpeed
             }
         }
     }

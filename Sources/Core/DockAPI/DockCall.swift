@@ -26,6 +26,7 @@ public enum DockMethod: String, CaseIterable, Hashable, Sendable {
     case recallPreset = "RecallPreset"
     case deletePreset = "DeletePreset"
     case setLostBehaviour = "SetLostBehaviour"
+    case setFramingSpeed = "SetFramingSpeed"
 
     /// The fully qualified name, as a call carries it.
     public var qualifiedName: String { DockInterface.name + "." + rawValue }
@@ -273,6 +274,19 @@ public enum DockCall: Hashable, Sendable {
                 return duration
             }
             return parsed(.host(.setLostBehaviour(after: after, action: try LostBehaviour.Action.reading(r))))
+        case .setFramingSpeed:
+            let r = try reader(Set(["profile"] + FramingSpeedParameter.allCases.map(\.rawValue)))
+            return parsed(
+                .host(
+                    .setFramingSpeed(
+                        FramingSpeedChange(
+                            profile: try r.optionalString("profile"),
+                            yawMaximumSpeed: try r.optionalNumber(FramingSpeedParameter.yawMaximumSpeed.rawValue),
+                            yawAcceleration: try r.optionalNumber(FramingSpeedParameter.yawAcceleration.rawValue),
+                            yawDeadBand: try r.optionalNumber(FramingSpeedParameter.yawDeadBand.rawValue),
+                            pitchMaximumSpeed: try r.optionalNumber(FramingSpeedParameter.pitchMaximumSpeed.rawValue),
+                            pitchAcceleration: try r.optionalNumber(FramingSpeedParameter.pitchAcceleration.rawValue),
+                            pitchDeadBand: try r.optionalNumber(FramingSpeedParameter.pitchDeadBand.rawValue)))))
         case .selectSubjectAt:
             _ = try reader(["point"])
             guard case .object(let members)? = parameters["point"] else {

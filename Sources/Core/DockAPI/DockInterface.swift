@@ -160,7 +160,7 @@ type Subject (
 # pose, paused: leaving the dock where a client's manual move put it, for manual-pause-s) — it
 # commands the dock only while tracking is on, no client holds control, and it is not paused;
 # subject_in_frame whether the primary is seen inside the region of interest; subjects are the
-# tracked subjects (in Watch, at 10 Hz).
+# tracked subjects (in Watch, at 10 Hz); speed is the framing speed (SetFramingSpeed).
 type Status (
   state: (disconnected, connecting, handshaking, ready, incompatible),
   docked: bool,
@@ -179,7 +179,8 @@ type Status (
   primary: ?int,
   subjects: []Subject,
   loop: Loop,
-  counters: Counters
+  counters: Counters,
+  speed: ?FramingSpeed
 )
 
 # The built-in animations: a nod, a shake, waking up, and a quick tilt that snaps back.
@@ -328,6 +329,40 @@ method SetLimits(yaw: ?Range, pitch: ?Range, max_speed: ?float, accessory: ?stri
 # (capability "zoom") from a dock without one dockd can drive: a dock-serial dock, whose zoom is a
 # button it reports, and for now a VISCA camera.
 method SetZoom(zoom: float, accessory: ?string) -> (zoom: float)
+
+# How fast and how readily the tracker turns the dock, per axis: max_speed (rad/s), acceleration
+# (rad/s²) and dead_band (radians: the least error that starts a correction; it widens with the
+# estimate's uncertainty). profile names the set the numbers started from: smooth (a lecture:
+# slow, gentle, a wide dead band), normal (the default) or fast (sport). The tracker never asks an
+# axis for more speed or acceleration than the dock advertises: yaw and pitch are the numbers in
+# force, applied is what the tracker applies once the dock's own limits narrow them (absent
+# until a dock is attached).
+type FramingSpeed (
+  profile: (smooth, normal, fast),
+  yaw: AxisSpeed,
+  pitch: AxisSpeed,
+  applied: ?AppliedSpeed
+)
+
+# One axis's framing speed.
+type AxisSpeed (
+  max_speed: float,
+  acceleration: float,
+  dead_band: float
+)
+
+# Both axes' framing speed as the tracker applies it.
+type AppliedSpeed (
+  yaw: AxisSpeed,
+  pitch: AxisSpeed
+)
+
+# Changes the framing speed (dockd's framing-speed and its framing-yaw-* and framing-pitch-* keys)
+# until dockd restarts or reloads its settings: a profile sets its six numbers, and the numbers
+# given override the profile's (without a profile, the numbers in force); with no field, only the
+# answer. A profile that is not smooth, normal or fast, a speed or acceleration not above 0, a
+# dead band outside 0 to 0.5 rad: InvalidParameter naming it, and nothing changes.
+method SetFramingSpeed(profile: ?string, yaw_max_speed: ?float, yaw_acceleration: ?float, yaw_dead_band: ?float, pitch_max_speed: ?float, pitch_acceleration: ?float, pitch_dead_band: ?float, accessory: ?string) -> (speed: FramingSpeed)
 
 # Holds control until ReleaseControl, Stop, or until this connection closes (then the motors stop).
 method AcquireControl(take_over: ?bool, accessory: ?string) -> ()

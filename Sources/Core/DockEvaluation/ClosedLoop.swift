@@ -54,6 +54,9 @@ public struct ClosedLoop: Sendable {
         /// For each true subject, the frames in which each tracker subject identifier covered its
         /// body (IoU at least 0.5 in the delivered image, the body at least half visible).
         public var identityFrames: [Int: [Int: Int]] = [:]
+        /// The rates the tracker's controller asked for at each control tick it commanded the
+        /// dock (rad/s), with the tick's time.
+        public var trackerCommands: [(time: Duration, yaw: Double, pitch: Double)] = []
 
         /// The tracker identifiers that covered each true subject in at least `minimumFrames` frames.
         public func identities(minimumFrames: Int = 10) -> [Int: Set<Int>] {
@@ -102,6 +105,7 @@ public struct ClosedLoop: Sendable {
     private var followsPrimary = 0
     private var primaryFrames = 0
     private var identityFrames: [Int: [Int: Int]] = [:]
+    private var trackerCommands: [(time: Duration, yaw: Double, pitch: Double)] = []
     /// The zoom a client asks for once the accessory is ready (nil: none), and whether it has.
     private var zoomFraction: Double?
     private var hasZoomed = false
@@ -148,6 +152,7 @@ public struct ClosedLoop: Sendable {
             settings.restYawRadians = pipeline.restYawRadians
             settings.restPitchRadians = pipeline.restPitchRadians
             settings.reidentificationWindow = pipeline.reidentificationWindow
+            settings.framingSpeed = pipeline.framingSpeed ?? pipeline.configuration.framing.framingSpeed
             host = HostPolicy(settings: settings, pipeline: pipeline, link: link)
             usesTracker = true
             self.poseAtCapture = poseAtCapture
@@ -190,7 +195,7 @@ public struct ClosedLoop: Sendable {
             followsPrimaryShare: primaryFrames == 0 ? 0 : Double(followsPrimary) / Double(primaryFrames),
             finallyFollowed: lastSecond.count == 1 ? lastSecond.first! : nil, primaryTrace: primaryTrace,
             framingErrors: framingErrors, toleranceFraction: report.toleranceFraction, primaryBoxes: primaryBoxes,
-            identityFrames: identityFrames)
+            identityFrames: identityFrames, trackerCommands: trackerCommands)
     }
 
     // MARK: The host
@@ -219,6 +224,9 @@ public struct ClosedLoop: Sendable {
             perform(host.requested(.setZoom(zoomFraction), token: nextToken, from: Self.baselineClient + 1, now: now))
         }
         perform(host.woke(now: now))
+        if usesTracker, let step = host.trackingStep, let yaw = step.yawRadiansPerSecond, let pitch = step.pitchRadiansPerSecond {
+            trackerCommands.append((now, yaw, pitch))
+        }
         guard usesTracker, let pose = host.session.pose(at: now) else { return }
         let pipeline = host.pipeline
         let primary = pipeline.primary

@@ -10,6 +10,12 @@ public enum AccessoryProtocol: String, CaseIterable, Hashable, Sendable, CustomS
     /// Pelco-D pan-tilt heads on an RS-485 line (`Protocol/pelco-d.md`).
     case pelcoD = "pelco-d"
 
+    /// Whether an accessory on this protocol says its own acceleration: a dock's hello does
+    /// (`Protocol/dock-serial.md`); VISCA, UVC and Pelco-D report none, and the acceleration in
+    /// their limits is dockd's assumption (the link's `accelerationRadiansPerSecondSquared`),
+    /// which the tracker plans its stops with but does not narrow its commands to.
+    public var advertisesAcceleration: Bool { self == .dockSerial }
+
     /// The protocol's name, as `--protocol` takes it and status shows it.
     public var name: String { rawValue }
 

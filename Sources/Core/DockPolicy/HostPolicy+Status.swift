@@ -41,7 +41,7 @@ extension HostPolicy {
         }
         let pose = session.state == .disconnected ? nil : session.pose(at: now)
         let age = pose == nil ? nil : session.poseAge(at: now)
-        return Dock.Status(
+        var status = Dock.Status(
             state: state, isDocked: isDocked, accessory: session.info.map { accessory($0, device: device) },
             pose: pose.map {
                 Dock.Pose(
@@ -57,6 +57,8 @@ extension HostPolicy {
             counters: Dock.Counters(
                 badFrames: session.badFrameCount, reconnects: session.disconnectCount, refusals: session.refusalCount,
                 observations: observationCount, cameraFrames: cameraFrameCount))
+        status.framingSpeed = framingSpeedState
+        return status
     }
 
     /// The accessory `info` describes, on `device`, as clients see it: the protocol the link

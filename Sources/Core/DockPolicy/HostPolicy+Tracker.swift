@@ -34,7 +34,9 @@ extension HostPolicy {
             now: now, gimbalYawRadians: pose.yawRadians, gimbalPitchRadians: pose.pitchRadians,
             accessoryAccelerationRadiansPerSecondSquared: (
                 limits.yawAccelerationRadiansPerSecondSquared, limits.pitchAccelerationRadiansPerSecondSquared
-            ))
+            ),
+            accessorySpeedRadiansPerSecond: (limits.yawSpeedRadiansPerSecond, limits.pitchSpeedRadiansPerSecond),
+            isAccelerationAdvertised: session.accessoryProtocol.advertisesAcceleration)
         trackingStep = step
         if current?.pausesTracking == true { lastManualMoveAt = now }
         guard arbiter.controller == .systemTracker else {

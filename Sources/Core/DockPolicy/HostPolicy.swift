@@ -361,6 +361,8 @@ public struct HostPolicy: Sendable {
                 log(.notice, "lost behaviour: \(behaviour.action.setting) after \(behaviour.after) (client \(client))", into: &actions)
             }
             actions.append(.reply(token, .lostBehaviour(settings.lostBehaviour)))
+        case .setFramingSpeed(let change):
+            setFramingSpeed(change, token: token, client: client, into: &actions)
         }
         return actions
     }
@@ -403,10 +405,11 @@ public struct HostPolicy: Sendable {
     }
 
     /// Gives the tracking pipeline the settings it takes from the host's: the rest pose, what to
-    /// do when the subject is lost and when, and the re-identification window.
+    /// do when the subject is lost and when, the framing speed, and the re-identification window.
     mutating func applyPipelineSettings() {
         pipeline.reidentificationWindow = settings.reidentificationWindow
         pipeline.lostBehaviour = settings.lostBehaviour
+        pipeline.framingSpeed = settings.framingSpeed
         pipeline.restYawRadians = settings.restYawRadians
         pipeline.restPitchRadians = settings.restPitchRadians
     }

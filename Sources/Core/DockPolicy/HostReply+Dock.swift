@@ -19,6 +19,7 @@ extension HostReply {
         case .preset(let preset): .success(.preset(preset))
         case .presets(let presets): .success(.presets(presets))
         case .lostBehaviour(let behaviour): .success(.lostBehaviour(behaviour))
+        case .framingSpeed(let state): .success(.framingSpeed(state))
         case .failure(let error): .failure(error.failure)
         }
     }

@@ -25,6 +25,8 @@ public enum HostReply: Hashable, Sendable {
     case presets([Preset])
     /// The lost behaviour in force.
     case lostBehaviour(LostBehaviour)
+    /// The framing speed in force, and as applied.
+    case framingSpeed(Dock.FramingSpeedState)
     /// Refused.
     case failure(HostError)
 }

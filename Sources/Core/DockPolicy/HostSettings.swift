@@ -12,6 +12,9 @@ public struct HostSettings: Hashable, Sendable {
     public var limits = LimitRequest()
     /// What the dock does when its subject is lost, and after how long (home is the rest pose).
     public var lostBehaviour = LostBehaviour.default
+    /// How fast and how readily the tracker turns the dock, per axis (a profile and its
+    /// numbers); the accessory's advertised speed and acceleration narrow it.
+    public var framingSpeed = FramingSpeed.default
     /// Whether a frame's field of view follows the zoom the accessory had when it was captured:
     /// the camera information a client sends with `Track` is taken as the camera's at its widest
     /// zoom, and narrowed by the magnification the accessory's model or profile gives for the

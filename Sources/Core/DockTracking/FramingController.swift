@@ -50,14 +50,18 @@ public import DockVocabulary
 ///     that a dock slow to turn (a PTZ camera at 3 rad/s²) does not overshoot. (It closes any
 ///     such error while the evidence is late, one a change of framing mode or region of interest
 ///     makes too.)
-/// - **Acceleration.** The commanded rate changes by at most
-///   `maximumAccelerationRadiansPerSecondSquared`. The catch-up plans its stop with the
-///   accessory's acceleration (`accessoryAccelerationRadiansPerSecondSquared`: its motion limits
-///   as the host applies them) where that is less. The ramp itself is not narrowed to it: a PTZ
-///   camera takes a speed and ramps to it on its own. Narrowing it was tried and not kept: a
-///   command ramped at the camera's 3 rad/s² added our lag to the camera's, and every VISCA and
-///   UVC scenario lost up to 0.6 points in tolerance, one UVC unplug-replug 12 points
-///   (BENCHMARKS.md, session 15).
+/// - **Speed, acceleration and dead band per axis** (`limits`): the framing speed's
+///   (`speed`, a profile and its numbers: `FramingSpeed`), or without one the configuration's on
+///   both axes, narrowed to what the accessory advertises (`accessorySpeedRadiansPerSecond`,
+///   `accessoryAccelerationRadiansPerSecondSquared`: its motion limits as the host applies them)
+///   where that is less: the commanded rate is never above the speed, nor changes faster than the
+///   acceleration; the catch-up plans its stop with that acceleration. An acceleration the
+///   accessory does not advertise itself (`isAccessoryAccelerationAdvertised` false: a VISCA or
+///   UVC camera, a Pelco-D head, for which dockd assumes 3 or 4 rad/s²) only plans the catch-up's
+///   stop: such a camera takes a speed and ramps to it on its own, and narrowing the ramp to the
+///   guess was tried and not kept (it added our lag to the camera's: every VISCA and UVC scenario
+///   lost up to 0.6 points in tolerance, one UVC unplug-replug 12 points; BENCHMARKS.md,
+///   session 15).
 public struct FramingController: Sendable {
     /// Tuning.
     public struct Configuration: Hashable, Sendable {
@@ -126,8 +130,20 @@ public struct FramingController: Sendable {
     /// The settings.
     public let configuration: Configuration
     /// The accessory's accelerations (its motion limits as the host applies them; nil: unknown):
-    /// the catch-up plans to stop with no more.
+    /// the catch-up plans to stop with no more, and, when the accessory advertises them
+    /// (`isAccessoryAccelerationAdvertised`), the commanded rate changes no faster.
     public var accessoryAccelerationRadiansPerSecondSquared: (yaw: Double, pitch: Double)?
+    /// Whether `accessoryAccelerationRadiansPerSecondSquared` is the accessory's own word (a
+    /// dock's hello), not dockd's guess for one that reports none (a VISCA or UVC camera, a
+    /// Pelco-D head, which ramp to a speed on their own): only then does it narrow the ramp.
+    public var isAccessoryAccelerationAdvertised = true
+    /// The accessory's highest speeds (its motion limits as the host applies them; nil: unknown):
+    /// the commanded rate is never above them.
+    public var accessorySpeedRadiansPerSecond: (yaw: Double, pitch: Double)?
+    /// The framing speed (profile and numbers per axis); nil: the configuration's
+    /// `maximumSpeedRadiansPerSecond`, `maximumAccelerationRadiansPerSecondSquared` and
+    /// `deadBandRadians` on both axes.
+    public var speed: FramingSpeed?
     private var lastYawRate = 0.0
     private var lastPitchRate = 0.0
     private var isCorrectingYaw = false
@@ -168,12 +184,14 @@ public struct FramingController: Sendable {
     }
 
     /// The accelerations the catch-up plans to stop with, rad/s² (before
-    /// `catchUpBrakingShare`): the configuration's, or the accessory's where it advertises less.
+    /// `catchUpBrakingShare`): each axis's limit (`limits`), or the accessory's where it has
+    /// one that is less, advertised or not.
     public var brakingAccelerationsRadiansPerSecondSquared: (yaw: Double, pitch: Double) {
-        let most = configuration.maximumAccelerationRadiansPerSecondSquared
-        guard let accessory = accessoryAccelerationRadiansPerSecondSquared else { return (most, most) }
-        func limit(_ advertised: Double) -> Double { advertised.isFinite && advertised > 0 ? min(most, advertised) : most }
-        return (limit(accessory.yaw), limit(accessory.pitch))
+        let limits = limits
+        let own = (limits.yaw.maximumAccelerationRadiansPerSecondSquared, limits.pitch.maximumAccelerationRadiansPerSecondSquared)
+        guard let accessory = accessoryAccelerationRadiansPerSecondSquared else { return own }
+        func limit(_ most: Double, _ advertised: Double) -> Double { advertised.isFinite && advertised > 0 ? min(most, advertised) : most }
+        return (limit(own.0, accessory.yaw), limit(own.1, accessory.pitch))
     }
 
     /// How much of the rules for late evidence apply to a newest box `age` seconds old: 0 up to
@@ -206,25 +224,25 @@ public struct FramingController: Sendable {
         aimed.pitchRadians -= hedgeRadians(rate: subjectRates.pitch, evidenceAgeSeconds: age)
         let wanted = gimbalAngles(placing: aimed, at: target, camera: camera)
         guard seconds.isFinite, subject.yawRadians.isFinite, subject.pitchRadians.isFinite else { return (0, 0) }
-        let braking = brakingAccelerationsRadiansPerSecondSquared, late = lateness(evidenceAgeSeconds: age)
+        let limits = limits, braking = brakingAccelerationsRadiansPerSecondSquared, late = lateness(evidenceAgeSeconds: age)
         lastYawRate = axis(
             wanted.yawRadians, gimbalYawRadians, subjectRates.yaw, lastYawRate, seconds, &isCorrectingYaw,
             &yawDirection, &yawAverage, deviation: uncertainty.yawRadians,
-            rateDeviation: uncertainty.yawRadiansPerSecond, brakingRadiansPerSecondSquared: braking.yaw, lateness: late)
+            rateDeviation: uncertainty.yawRadiansPerSecond, limits: limits.yaw, braking: braking.yaw, lateness: late)
         lastPitchRate = axis(
             wanted.pitchRadians, gimbalPitchRadians, subjectRates.pitch, lastPitchRate, seconds,
             &isCorrectingPitch, &pitchDirection, &pitchAverage, deviation: uncertainty.pitchRadians,
-            rateDeviation: uncertainty.pitchRadiansPerSecond, brakingRadiansPerSecondSquared: braking.pitch, lateness: late)
+            rateDeviation: uncertainty.pitchRadiansPerSecond, limits: limits.pitch, braking: braking.pitch, lateness: late)
         return (lastYawRate, lastPitchRate)
     }
 
     /// The dead band on an axis whose estimate has standard deviation `deviation`, radians: k
-    /// standard deviations of the estimate's average, within the least and widest band.
-    public func deadBand(deviation: Double) -> Double {
+    /// standard deviations of the estimate's average, within the least band (`least`, else the
+    /// configuration's) and the widest (the configuration's, or the least where that is wider).
+    public func deadBand(deviation: Double, least: Double? = nil) -> Double {
+        let least = least ?? configuration.deadBandRadians
         let averaged = configuration.averagedDeviationFactor * max(deviation, 0)
-        return min(
-            max(configuration.deadBandRadians, configuration.deadBandDeviations * averaged),
-            configuration.maximumDeadBandRadians)
+        return min(max(least, configuration.deadBandDeviations * averaged), max(configuration.maximumDeadBandRadians, least))
     }
 
     /// The rates that close an angular error (radians, where the dock should turn), with the same
@@ -234,12 +252,13 @@ public struct FramingController: Sendable {
     {
         guard seconds.isFinite, yawError.isFinite, pitchError.isFinite else { return (0, 0) }
         var unsmoothed: (angle: Double, count: Int)?
+        let limits = limits
         lastYawRate = axis(
             yawError, 0, 0, lastYawRate, seconds, &isCorrectingYaw, &yawDirection, &unsmoothed, deviation: 0,
-            rateDeviation: 0, brakingRadiansPerSecondSquared: 0, lateness: 0)
+            rateDeviation: 0, limits: limits.yaw, braking: 0, lateness: 0)
         lastPitchRate = axis(
             pitchError, 0, 0, lastPitchRate, seconds, &isCorrectingPitch, &pitchDirection, &unsmoothed,
-            deviation: 0, rateDeviation: 0, brakingRadiansPerSecondSquared: 0, lateness: 0)
+            deviation: 0, rateDeviation: 0, limits: limits.pitch, braking: 0, lateness: 0)
         return (lastYawRate, lastPitchRate)
     }
 
@@ -249,20 +268,24 @@ public struct FramingController: Sendable {
     public mutating func turn(yawRadiansPerSecond rate: Double, seconds: Double) -> (
         yawRadiansPerSecond: Double, pitchRadiansPerSecond: Double
     ) {
-        let step = configuration.maximumAccelerationRadiansPerSecondSquared * (seconds.isFinite ? max(seconds, 0) : 0)
-        let most = configuration.maximumSpeedRadiansPerSecond
+        let limits = limits, dt = seconds.isFinite ? max(seconds, 0) : 0
+        let step = limits.yaw.maximumAccelerationRadiansPerSecondSquared * dt
+        let pitchStep = limits.pitch.maximumAccelerationRadiansPerSecondSquared * dt
+        let most = limits.yaw.maximumSpeedRadiansPerSecond
         let wanted = rate.isFinite ? min(most, max(-most, rate)) : 0
         lastYawRate = min(lastYawRate + step, max(lastYawRate - step, wanted))
-        lastPitchRate = lastPitchRate > 0 ? max(0, lastPitchRate - step) : min(0, lastPitchRate + step)
+        lastPitchRate = lastPitchRate > 0 ? max(0, lastPitchRate - pitchStep) : min(0, lastPitchRate + pitchStep)
         if lastYawRate != 0 { yawDirection = lastYawRate > 0 ? 1 : -1 }
         return (lastYawRate, lastPitchRate)
     }
 
     /// The rates that bring the dock to a standstill within the acceleration limit.
     public mutating func brake(seconds: Double) -> (yawRadiansPerSecond: Double, pitchRadiansPerSecond: Double) {
-        let step = configuration.maximumAccelerationRadiansPerSecondSquared * (seconds.isFinite ? max(seconds, 0) : 0)
+        let limits = limits, dt = seconds.isFinite ? max(seconds, 0) : 0
+        let step = limits.yaw.maximumAccelerationRadiansPerSecondSquared * dt
+        let pitchStep = limits.pitch.maximumAccelerationRadiansPerSecondSquared * dt
         lastYawRate = lastYawRate > 0 ? max(0, lastYawRate - step) : min(0, lastYawRate + step)
-        lastPitchRate = lastPitchRate > 0 ? max(0, lastPitchRate - step) : min(0, lastPitchRate + step)
+        lastPitchRate = lastPitchRate > 0 ? max(0, lastPitchRate - pitchStep) : min(0, lastPitchRate + pitchStep)
         return (lastYawRate, lastPitchRate)
     }
 
@@ -274,7 +297,7 @@ public struct FramingController: Sendable {
     private func axis(
         _ rawWanted: Double, _ gimbal: Double, _ feedForward: Double, _ last: Double, _ seconds: Double,
         _ isCorrecting: inout Bool, _ direction: inout Double, _ smoothed: inout (angle: Double, count: Int)?,
-        deviation: Double, rateDeviation: Double, brakingRadiansPerSecondSquared braking: Double, lateness: Double
+        deviation: Double, rateDeviation: Double, limits: FramingSpeed.Axis, braking: Double, lateness: Double
     ) -> Double {
         // The angle the dock should turn to, averaged over `stillSmoothingSeconds` (in the dock's
         // frame, not as an error: the dock's own motion is no noise): what is left of the
@@ -285,7 +308,7 @@ public struct FramingController: Sendable {
         let average = previous + alpha * (rawWanted - previous)
         smoothed = (average, min(count, 1_000_000))
         let error = rawWanted - gimbal, averageError = average - gimbal
-        let band = deadBand(deviation: deviation.isFinite ? deviation : .infinity)
+        let band = deadBand(deviation: deviation.isFinite ? deviation : .infinity, least: limits.deadBandRadians)
         // How much of the subject's rate to feed forward: as much as there is evidence of motion,
         // from the rate's own estimate (beyond 1.5 of its standard deviations, fully from 3), or
         // from the estimate running ahead of its average in the rate's direction (beyond a dead
@@ -328,10 +351,10 @@ public struct FramingController: Sendable {
             correction += (aimedError < 0 ? -1 : 1) * lateness * extra
         }
         correction = isCorrecting ? correction + weight * feedForward : 0
-        let limit = configuration.maximumSpeedRadiansPerSecond
+        let limit = limits.maximumSpeedRadiansPerSecond
         var desired = min(max(correction, -limit), limit)
         if desired * direction < 0, abs(desired) < configuration.reversalRadiansPerSecond { desired = 0 }
-        let step = configuration.maximumAccelerationRadiansPerSecondSquared * max(seconds, 0)
+        let step = limits.maximumAccelerationRadiansPerSecondSquared * max(seconds, 0)
         let commanded = min(max(desired, last - step), last + step)
         if commanded != 0 { direction = commanded > 0 ? 1 : -1 }
         return commanded

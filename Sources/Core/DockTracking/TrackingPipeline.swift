@@ -152,14 +152,18 @@ public struct TrackingPipeline: Sendable {
             gimbalPitchRadians: gimbalPitchRadians)
     }
 
-    /// One control tick at `now`, the gimbal at the given pose; `accessoryAcceleration` is the
-    /// accessory's (its motion limits as the host applies them): the framing controller's
-    /// catch-up plans to stop with no more.
+    /// One control tick at `now`, the gimbal at the given pose; `accessoryAcceleration` and
+    /// `accessorySpeed` are the accessory's (its motion limits as the host applies them): the
+    /// framing controller asks no more speed, no more acceleration either where the accessory
+    /// advertises it (`isAccelerationAdvertised`; else its catch-up only plans to stop with it).
     public mutating func step(
         now: Duration, gimbalYawRadians: Double, gimbalPitchRadians: Double,
-        accessoryAccelerationRadiansPerSecondSquared accessoryAcceleration: (yaw: Double, pitch: Double)? = nil
+        accessoryAccelerationRadiansPerSecondSquared accessoryAcceleration: (yaw: Double, pitch: Double)? = nil,
+        accessorySpeedRadiansPerSecond accessorySpeed: (yaw: Double, pitch: Double)? = nil, isAccelerationAdvertised: Bool = true
     ) -> Step {
         if let accessoryAcceleration { controller.accessoryAccelerationRadiansPerSecondSquared = accessoryAcceleration }
+        if let accessorySpeed { controller.accessorySpeedRadiansPerSecond = accessorySpeed }
+        controller.isAccessoryAccelerationAdvertised = isAccelerationAdvertised
         let seconds = lastStep.map { max(0, (now - $0).secondsValue) } ?? 1.0 / 30
         lastStep = now
         tracker.predict(to: now)
@@ -255,7 +259,8 @@ public struct TrackingPipeline: Sendable {
         // Returning: the framing controller's law towards the pose, then leave the dock be.
         let yawError = target.yawRadians - gimbalYawRadians
         let pitchError = target.pitchRadians - gimbalPitchRadians
-        if abs(yawError) < configuration.framing.deadBandRadians, abs(pitchError) < configuration.framing.deadBandRadians {
+        let limits = controller.limits
+        if abs(yawError) < limits.yaw.deadBandRadians, abs(pitchError) < limits.pitch.deadBandRadians {
             controller.reset()
             activity = .idle
             self.lostSince = nil
@@ -300,11 +305,22 @@ public struct TrackingPipeline: Sendable {
         primaryTracks = (nil, nil)
     }
 
-    /// The accessory's accelerations at the last tick (nil: none yet): the framing controller's
-    /// catch-up plans to stop with no more.
+    /// The accessory's accelerations at the last tick (nil: none yet): the framing controller
+    /// asks no more.
     public var accessoryAccelerationRadiansPerSecondSquared: (yaw: Double, pitch: Double)? {
         controller.accessoryAccelerationRadiansPerSecondSquared
     }
+
+    /// The framing controller's speed, acceleration and dead band per axis (`FramingSpeed`); nil:
+    /// the configuration's.
+    public var framingSpeed: FramingSpeed? {
+        get { controller.speed }
+        set { controller.speed = newValue }
+    }
+
+    /// The framing controller's limits per axis as it applies them: `framingSpeed` narrowed to
+    /// the accessory's speed and acceleration as of the last tick.
+    public var framingLimits: (yaw: FramingSpeed.Axis, pitch: FramingSpeed.Axis) { controller.limits }
 
     /// How old the evidence for `subject`'s box is at `now`, seconds: since the capture of the
     /// newest box fused into the track its box comes from (a person's body, else its face; an

@@ -41,4 +41,7 @@ public enum ClientRequest: Hashable, Sendable {
     /// What the dock does when its subject is lost, and after how long; a nil field stays as it
     /// is (both nil: only the answer, the behaviour in force).
     case setLostBehaviour(after: Duration?, action: LostBehaviour.Action?)
+    /// How fast and how readily the tracker turns the dock: a profile and numbers overriding it;
+    /// nil fields stay as they are (all nil: only the answer, the speed in force).
+    case setFramingSpeed(FramingSpeedChange)
 }

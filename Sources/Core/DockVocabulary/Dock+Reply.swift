@@ -27,6 +27,8 @@ extension Dock {
         case presets([Preset])
         /// `SetLostBehaviour`'s `lost`: the lost behaviour in force.
         case lostBehaviour(LostBehaviour)
+        /// `SetFramingSpeed`'s `speed`: the framing speed in force, and as applied.
+        case framingSpeed(FramingSpeedState)
         /// One of `Watch`'s `event`s.
         case event(Event)
     }

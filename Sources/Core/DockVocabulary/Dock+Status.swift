@@ -79,6 +79,8 @@ extension Dock {
         public var loop: Loop
         /// Counters since dockd started.
         public var counters: Counters
+        /// The framing speed in force and as applied (nil: from a dockd that does not say).
+        public var framingSpeed: FramingSpeedState?
 
         /// Creates a status.
         public init(

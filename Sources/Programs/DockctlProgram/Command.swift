@@ -34,6 +34,8 @@ struct Invocation: Equatable {
         case deletePreset(String)
         /// `lost`: the action as a setting spells it (nil fields stay as they are).
         case lost(afterSeconds: Double?, action: LostBehaviour.Action?)
+        /// `speed`: a profile and the numbers overriding it (nil fields stay as they are).
+        case speed(FramingSpeedChange)
         /// Runs the tracker offline over the MOTChallenge detections in one file, writing the
         /// tracks to another; needs no dockd.
         /// `timesTracker`: the summary also says how long the tracker took (`--time`).
@@ -234,6 +236,17 @@ struct Invocation: Equatable {
                 }
             }
             action = .lost(afterSeconds: parsed.number(T.lostAfter), action: lostAction)
+        case "speed":
+            var profile: String?
+            if !words.isEmpty {
+                profile = try word(FramingSpeed.Profile.allCases.map(\.rawValue), what: "a profile")
+            }
+            action = .speed(
+                FramingSpeedChange(
+                    profile: profile, yawMaximumSpeed: parsed.number(T.speedYawMaximum),
+                    yawAcceleration: parsed.number(T.speedYawAcceleration), yawDeadBand: parsed.number(T.speedYawDeadBand),
+                    pitchMaximumSpeed: parsed.number(T.speedPitchMaximum), pitchAcceleration: parsed.number(T.speedPitchAcceleration),
+                    pitchDeadBand: parsed.number(T.speedPitchDeadBand)))
         case "replay":
             action = try replay(parsed, usage: usage)
         default:

@@ -43,6 +43,19 @@ enum CommandTable {
     static let lostAction = Option(
         "--action", .text, placeholder: "ACTION",
         help: "hold, home, zoom-out, pose:YAW,PITCH (degrees) or preset:NAME")
+    // speed
+    static let speedYawMaximum = Option(
+        "--yaw-max-speed", .number(.finite), placeholder: "R", help: "the tracker's highest yaw rate, rad/s")
+    static let speedYawAcceleration = Option(
+        "--yaw-accel", .number(.finite), placeholder: "A", help: "the tracker's yaw acceleration limit, rad/s²")
+    static let speedYawDeadBand = Option(
+        "--yaw-dead-band", .number(.finite), placeholder: "R", help: "the least yaw error that starts a correction, radians")
+    static let speedPitchMaximum = Option(
+        "--pitch-max-speed", .number(.finite), placeholder: "R", help: "the tracker's highest pitch rate, rad/s")
+    static let speedPitchAcceleration = Option(
+        "--pitch-accel", .number(.finite), placeholder: "A", help: "the tracker's pitch acceleration limit, rad/s²")
+    static let speedPitchDeadBand = Option(
+        "--pitch-dead-band", .number(.finite), placeholder: "R", help: "the least pitch error that starts a correction, radians")
     // roi, select
     static let clear = Option("--clear", help: "frame the whole image again")
     static let at = Option("--at", help: "the subject at the point X Y instead of by ID")
@@ -159,6 +172,21 @@ enum CommandTable {
                     pose), turn to pose:YAW,PITCH (degrees) or to preset:NAME, or zoom-out; until dockd restarts or \
                     reloads its settings (lost-after-s and lost-action in dockd.conf keep it). Prints the behaviour \
                     in force.
+                    """),
+            CommandSpec(
+                "speed", summary: "how fast and how readily the tracker turns the dock (nothing given: show it)",
+                arguments: "[" + FramingSpeed.Profile.allCases.map(\.rawValue).joined(separator: "|") + "]",
+                words: FramingSpeed.Profile.allCases.map(\.rawValue),
+                options: [
+                    speedYawMaximum, speedYawAcceleration, speedYawDeadBand, speedPitchMaximum, speedPitchAcceleration,
+                    speedPitchDeadBand,
+                ],
+                description: """
+                    Sets the tracker's speed profile — smooth (a lecture: slow, gentle, a wide dead band), normal (the \
+                    default) or fast (sport) — and any of its numbers (each option overrides the profile's; without a \
+                    profile, the numbers in force), until dockd restarts or reloads its settings (framing-speed and \
+                    the framing-yaw-* and framing-pitch-* keys in dockd.conf keep it). The tracker never asks more \
+                    speed or acceleration than the dock advertises. Prints the speed in force and as applied.
                     """),
             CommandSpec(
                 "replay", summary: "run the tracker offline over MOTChallenge detections (no dockd)",

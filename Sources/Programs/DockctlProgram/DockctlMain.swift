@@ -144,6 +144,8 @@ func perform(_ invocation: Invocation, socketPaths: [String]) async -> Int32 {
             call = .host(.deletePreset(name: name))
         case .lost(let seconds, let action):
             call = .host(.setLostBehaviour(after: seconds.flatMap { Duration.fromSeconds($0) }, action: action))
+        case .speed(let change):
+            call = .host(.setFramingSpeed(change))
         case .track(let enabled):
             call = .host(.setSystemTracking(enabled))
         case .limits(let yawMinimum, let yawMaximum, let pitchMinimum, let pitchMaximum, let maximumSpeed):

@@ -36,6 +36,8 @@ enum Presentation {
             return presets.isEmpty ? "no presets" : presets.map(presetLine).joined(separator: "\n")
         case .lostBehaviour(let behaviour):
             return "when the subject is lost: after \(behaviour.after.secondsValue) s, \(behaviour.action.setting)"
+        case .framingSpeed(let state):
+            return framingSpeedText(state)
         case .done, .event:
             return "ok"
         }
@@ -74,6 +76,19 @@ enum Presentation {
             + "speed ≤ \(round3(limits.yawSpeedRadiansPerSecond)) / \(round3(limits.pitchSpeedRadiansPerSecond)) rad/s"
     }
 
+    /// The framing speed in force, and as applied where the dock's limits narrow it.
+    static func framingSpeedText(_ state: Dock.FramingSpeedState) -> String {
+        func axis(_ a: FramingSpeed.Axis) -> String {
+            "\(round3(a.maximumSpeedRadiansPerSecond)) rad/s, \(round3(a.maximumAccelerationRadiansPerSecondSquared)) rad/s², "
+                + "dead band \(round3(a.deadBandRadians)) rad"
+        }
+        var text = "\(state.speed.profile.rawValue): yaw \(axis(state.speed.yaw)); pitch \(axis(state.speed.pitch))"
+        if let applied = state.applied, applied != state.speed {
+            text += "\napplied (the dock's limits): yaw \(axis(applied.yaw)); pitch \(axis(applied.pitch))"
+        }
+        return text
+    }
+
     static func round3(_ value: Double) -> String { String((value * 1000).rounded() / 1000 + 0) }
 
     static func summary(_ status: Dock.Status) -> String {
@@ -94,6 +109,7 @@ enum Presentation {
         if let limits = status.limits { lines.append("limits:     \(limitsText(limits))") }
         lines.append("tracking:   \(tracking(status))")
         lines.append("framing:    \(status.framingMode.rawValue)")
+        if let speed = status.framingSpeed { lines.append("speed:      \(speed.speed.profile.rawValue)") }
         let controller: String =
             switch status.controller {
             case .none, .systemTracker: status.controller.kind.rawValue

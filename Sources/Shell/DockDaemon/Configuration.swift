@@ -40,6 +40,20 @@ public struct Configuration: Hashable, Sendable {
     public var lostAfterSeconds = 5.0  // LostBehaviour.default.after; a test holds the two equal
     /// What the dock does once its subject has been lost for `lostAfterSeconds`.
     public var lostAction = LostBehaviour.default.action
+    /// How fast and how readily the tracker turns the dock: a profile's name.
+    public var framingSpeed = FramingSpeed.Profile.normal
+    /// The tracker's highest yaw rate, degrees per second; nil: the profile's.
+    public var framingYawMaximumDegreesPerSecond: Double?
+    /// The tracker's yaw acceleration limit, degrees per second squared; nil: the profile's.
+    public var framingYawAccelerationDegreesPerSecondSquared: Double?
+    /// The least yaw error that starts a correction, degrees; nil: the profile's.
+    public var framingYawDeadBandDegrees: Double?
+    /// The tracker's highest pitch rate, degrees per second; nil: the profile's.
+    public var framingPitchMaximumDegreesPerSecond: Double?
+    /// The tracker's pitch acceleration limit, degrees per second squared; nil: the profile's.
+    public var framingPitchAccelerationDegreesPerSecondSquared: Double?
+    /// The least pitch error that starts a correction, degrees; nil: the profile's.
+    public var framingPitchDeadBandDegrees: Double?
     /// How long system tracking leaves the dock alone after a client's manual move, seconds.
     public var manualPauseSeconds = 3.0
     /// The rest pose's yaw, degrees.
@@ -114,6 +128,9 @@ public struct Configuration: Hashable, Sendable {
         return range.lowerBound...range.upperBound
     }()
 
+    /// The widest dead band a key may set, degrees (`FramingSpeed.widestDeadBandRadians`).
+    static let widestDeadBandDegrees = FramingSpeed.widestDeadBandRadians * 180 / .pi
+
     static let keys: [Key] = [
         text(
             "device",
@@ -147,6 +164,29 @@ public struct Configuration: Hashable, Sendable {
                     return "\(error)"
                 }
             }, show: { $0.lostAction.setting }),
+        choice(
+            "framing-speed",
+            "how fast and how readily the tracker turns the dock: smooth (a lecture: slow, gentle, a wide dead band), "
+                + "normal or fast (sport); the framing-yaw-* and framing-pitch-* keys override its numbers", \.framingSpeed),
+        optionalNumber(
+            "framing-yaw-max-deg-s", "the tracker's highest yaw rate (degrees per second); empty: framing-speed's",
+            \.framingYawMaximumDegreesPerSecond, 0.001...100_000),
+        optionalNumber(
+            "framing-yaw-accel-deg-s2", "the tracker's yaw acceleration limit (degrees per second squared); empty: framing-speed's",
+            \.framingYawAccelerationDegreesPerSecondSquared, 0.001...1_000_000),
+        optionalNumber(
+            "framing-yaw-dead-band-deg", "the least yaw error that starts a correction (degrees); empty: framing-speed's",
+            \.framingYawDeadBandDegrees, 0...widestDeadBandDegrees),
+        optionalNumber(
+            "framing-pitch-max-deg-s", "the tracker's highest pitch rate (degrees per second); empty: framing-speed's",
+            \.framingPitchMaximumDegreesPerSecond, 0.001...100_000),
+        optionalNumber(
+            "framing-pitch-accel-deg-s2",
+            "the tracker's pitch acceleration limit (degrees per second squared); empty: framing-speed's",
+            \.framingPitchAccelerationDegreesPerSecondSquared, 0.001...1_000_000),
+        optionalNumber(
+            "framing-pitch-dead-band-deg", "the least pitch error that starts a correction (degrees); empty: framing-speed's",
+            \.framingPitchDeadBandDegrees, 0...widestDeadBandDegrees),
         number(
             "manual-pause-s",
             "seconds tracking leaves the dock where a client's move (velocity, orientation, preset) put it, after "
@@ -428,6 +468,26 @@ private func number(
             configuration[keyPath: path] = number
             return nil
         }, show: { String($0[keyPath: path]) })
+}
+
+/// A number that may be left unset (nil: a default that depends on other settings): an empty
+/// value unsets it, and it shows as empty then.
+private func optionalNumber(
+    _ name: String, _ help: String, _ path: any WritableKeyPath<Configuration, Double?> & Sendable,
+    _ range: ClosedRange<Double>
+) -> Configuration.Key {
+    Configuration.Key(
+        name: name, help: help, isBoolean: false,
+        read: { configuration, value in
+            guard !value.isEmpty else {
+                configuration[keyPath: path] = nil
+                return nil
+            }
+            guard let number = Double(value), number.isFinite else { return "must be a finite number (or empty), got '\(value)'" }
+            guard range.contains(number) else { return "must be from \(range.lowerBound) to \(range.upperBound), got \(value)" }
+            configuration[keyPath: path] = number
+            return nil
+        }, show: { $0[keyPath: path].map { String($0) } ?? "" })
 }
 
 private func hex(_ name: String, _ help: String, _ path: any WritableKeyPath<Configuration, String> & Sendable) -> Configuration.Key {

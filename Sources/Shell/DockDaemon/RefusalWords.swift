@@ -27,6 +27,7 @@ extension ClientRequest {
         case .recallPreset(let name, _, _): "recall of preset '\(name)'"
         case .deletePreset(let name): "deletion of preset '\(name)'"
         case .setLostBehaviour: "lost behaviour"
+        case .setFramingSpeed: "framing speed"
         }
     }
 
