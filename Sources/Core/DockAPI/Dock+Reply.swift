@@ -27,7 +27,7 @@ extension Dock.Reply {
                     return identifier
                 })
         case .setZoom: self = .zoom(try r.number("zoom"))
-        case .stop, .setSystemTracking, .track, .setFramingMode, .acquireControl, .releaseControl:
+        case .stop, .setSystemTracking, .track, .setFramingMode, .setShotSize, .acquireControl, .releaseControl:
             self = .done
         }
     }
@@ -135,7 +135,7 @@ extension DockMethod {
         case .setRegionOfInterest: "region"
         case .selectSubjects: "untracked"
         case .setZoom: "zoom"
-        case .stop, .setSystemTracking, .track, .setFramingMode, .acquireControl, .releaseControl: nil
+        case .stop, .setSystemTracking, .track, .setFramingMode, .setShotSize, .acquireControl, .releaseControl: nil
         }
     }
 }

@@ -88,6 +88,8 @@ public struct HostPolicy: Sendable {
     var stallStreak = (count: 0, at: Duration.zero)
     /// The length of the appearance descriptors each client has sent (see `acceptsAppearance`).
     var appearanceLengths: [ClientID: Int] = [:]
+    /// The zoom the shot size last sent, and when (`HostPolicy+Shot`).
+    var shotZoomSent: (fraction: Double, at: Duration)?
 
     /// Creates the policy over `link` (a dock-serial session configured by `settings` when nil),
     /// with a tracker configured as `pipeline` (its rest settings come from `settings`);
@@ -311,6 +313,8 @@ public struct HostPolicy: Sendable {
             pipeline.framingMode = mode
             actions.append(.publish(.framing(mode)))
             actions.append(.reply(token, .done))
+        case .setShotSize(let shot):
+            actions.append(.reply(token, setShotSize(shot, client: client, into: &actions)))
         case .setRegionOfInterest(let region):
             // The part past the picture's edge is cut off (the API takes any region that overlaps
             // the picture), and the answer says what is in force; a region inside is kept exactly.
@@ -383,6 +387,7 @@ public struct HostPolicy: Sendable {
         pipeline.lostBehaviour = settings.lostBehaviour
         pipeline.restYawRadians = settings.restYawRadians
         pipeline.restPitchRadians = settings.restPitchRadians
+        pipeline.shotSize = settings.shotSize
     }
 
     mutating func controlChanged(_ change: ControlArbiter.Change?, into actions: inout [HostAction]) {

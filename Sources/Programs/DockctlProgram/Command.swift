@@ -24,6 +24,7 @@ struct Invocation: Equatable {
         case select([Int])
         case selectAt(x: Double, y: Double)
         case zoom(Double)
+        case shot(ShotSize)
         /// Runs the tracker offline over the MOTChallenge detections in one file, writing the
         /// tracks to another; needs no dockd.
         /// `timesTracker`: the summary also says how long the tracker took (`--time`).
@@ -194,6 +195,13 @@ struct Invocation: Equatable {
             }
         case "zoom":
             action = .zoom(try numbers(1, what: "Z")[0])
+        case "shot":
+            guard let word = words.popFirst() else { throw usage("shot needs a shot size: head, half, full, group, off or a share") }
+            do {
+                action = .shot(try ShotSize(setting: word))
+            } catch {
+                throw usage("\(error)")
+            }
         case "replay":
             action = try replay(parsed, usage: usage)
         default:

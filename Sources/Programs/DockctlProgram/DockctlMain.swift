@@ -133,6 +133,8 @@ func perform(_ invocation: Invocation, socketPaths: [String]) async -> Int32 {
             call = .host(.selectSubject(at: NormalizedPoint(x: x, y: y)))
         case .zoom(let fraction):
             call = .host(.setZoom(fraction))
+        case .shot(let shot):
+            call = .host(.setShotSize(shot))
         case .track(let enabled):
             call = .host(.setSystemTracking(enabled))
         case .limits(let yawMinimum, let yawMaximum, let pitchMinimum, let pitchMaximum, let maximumSpeed):

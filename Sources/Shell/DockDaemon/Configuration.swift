@@ -3,6 +3,7 @@ import DockLogLevel
 import DockNumbers
 import DockOptions
 public import DockTracking
+public import DockVocabulary
 
 /// The daemon's settings, from `/etc/dockd/dockd.conf` (`key = value` lines, `#` comments) and
 /// from flags: every key is also a flag (`--key value`, `--key=value`, or `--key` alone for a
@@ -39,6 +40,8 @@ public struct Configuration: Hashable, Sendable {
     public var lostAfterSeconds = 5.0  // LostBehaviour.default.after; a test holds the two equal
     /// What the dock does once its subject has been lost for `lostAfterSeconds`.
     public var lostAction = LostBehaviour.default.action
+    /// How large the tracker keeps its subject in the picture by zooming.
+    public var shotSize = ShotSize.off
     /// The rest pose's yaw, degrees.
     public var restYawDegrees = 0.0
     /// The rest pose's pitch, degrees.
@@ -138,6 +141,20 @@ public struct Configuration: Hashable, Sendable {
                     return "\(error)"
                 }
             }, show: { $0.lostAction.setting }),
+        Key(
+            name: "shot-size",
+            help: "how large the tracker keeps its subject in the picture by zooming: head, half, full, group, a share "
+                + "of the picture's height (0.05 to 1) or off (the zoom left alone; an accessory without a zoom dockd "
+                + "drives and knows the optics of ignores it)",
+            isBoolean: false,
+            read: { configuration, value in
+                do {
+                    configuration.shotSize = try ShotSize(setting: value)
+                    return nil
+                } catch {
+                    return "\(error)"
+                }
+            }, show: { $0.shotSize.setting }),
         number("rest-yaw-deg", "the rest pose's yaw (degrees)", \.restYawDegrees, -720...720),
         number("rest-pitch-deg", "the rest pose's pitch (degrees)", \.restPitchDegrees, -720...720),
         number(

@@ -16,6 +16,7 @@ extension Configuration {
             yawSpeedRadiansPerSecond: maximumSpeedDegreesPerSecond * degree,
             pitchSpeedRadiansPerSecond: maximumSpeedDegreesPerSecond * degree)
         settings.lostBehaviour = LostBehaviour(after: .milliseconds(Int64((lostAfterSeconds * 1000).rounded())), action: lostAction)
+        settings.shotSize = shotSize
         settings.restYawRadians = restYawDegrees * degree
         settings.restPitchRadians = restPitchDegrees * degree
         settings.reidentificationWindow = .milliseconds(Int64((reidentificationWindowSeconds * 1000).rounded()))
