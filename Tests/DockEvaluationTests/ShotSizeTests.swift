@@ -167,6 +167,43 @@ import V4L2Protocol
         #expect(leastWith >= 0.5, "the running subject's face stays at least half in the picture")
     }
 
+    /// A person 3 m away strolling sideways (0.3 m/s) and back: head and shoulders needs 3.6×, half
+    /// body 2.2×, full body 1.1×, the body at 0.9 of the height 1.2×.
+    static let stroller = try! Scenario.parse(
+        """
+        {"name": "stroller", "duration_s": 20, "seed": 83,
+         "subjects": [{"id": 1, "kind": "person", "primary": true,
+           "path": {"waypoints": [{"t_s": 0, "x_m": -0.5, "y_m": 3}, {"t_s": 2, "x_m": -0.5, "y_m": 3},
+                                  {"t_s": 8, "x_m": 1.3, "y_m": 3}, {"t_s": 14, "x_m": -0.5, "y_m": 3}]}}]}
+        """)
+
+    @Test(arguments: [ShotSize.head, .half, .full, .fraction(0.9)])
+    func eachShotSizeHoldsItsPartAtItsShare(shot: ShotSize) throws {
+        let result = Self.run(Self.stroller, shot: shot)
+        let configuration = ShotSizeController.Configuration()
+        let share = try #require(ShotSizeController(configuration: configuration).share(shot))
+        let isFace = shot == .head || shot == .half
+        // The part's true height in the picture over the last 12 s (the zoom in done by 8 s).
+        let heights = result.primaryBoxes.filter { $0.captureTime >= .seconds(8) }.map {
+            (isFace ? Self.face(of: $0.box).height : $0.box.height) / share
+        }
+        let within = Double(heights.filter { abs($0 - 1) <= 0.2 }.count) / Double(max(heights.count, 1))
+        let faceInPicture = result.primaryBoxes.filter { $0.captureTime >= .seconds(8) }.map { Self.inPicture(Self.face(of: $0.box)) }
+        print(
+            "stroller at \(shot.setting): the part within ±20 % of \(share) of the height in \(within) of frames from 8 s, "
+                + "zoom \(result.zoomTrace.last?.magnification ?? 0)×, \(Self.reversals(result.zoomTrace)) reversals, the face at "
+                + "least \(faceInPicture.min() ?? 0) in the picture")
+        if shot == .head {
+            // Head and shoulders at 3 m needs 3.6×, where the webcam's 300 ms lag behind a stroller
+            // is a large share of the picture: the zoom goes in and out with the walk and the size
+            // is not held (BENCHMARKS.md); what is held is that the face stays in the picture.
+            #expect((faceInPicture.min() ?? 0) >= 0.5, "the face in the picture throughout")
+        } else {
+            #expect(within >= 0.9, "\(shot.setting) held at its share")
+            #expect((faceInPicture.min() ?? 0) >= 0.99, "the face in the picture throughout")
+        }
+    }
+
     @Test func aCoastingSubjectIsNeverZoomedInOn() {
         // A person at 8 m who walks behind a pillar... here: whom the detector misses for 2 s
         // (an absence), while the zoom is being asked to go in.

@@ -150,6 +150,22 @@ import Testing
         #expect(abs(estimated.heightRadians - 0.1) < 1e-9 && abs(estimated.pitchRadians - 0.35) < 1e-9, "\(estimated)")
     }
 
+    @Test func aGroupShotFramesTheSelectedSubjectsJointBox() {
+        let controller = ShotSizeController()
+        func subject(_ identifier: Int, yaw: Double) -> FusedSubject {
+            FusedSubject(
+                track: SubjectTracker.Track(
+                    identifier: identifier, kind: .body,
+                    filter: SubjectFilter(first: AngularBox(yawRadians: yaw, pitchRadians: 0, widthRadians: 0.1, heightRadians: 0.4)),
+                    phase: .confirmed, hits: 5, lastSeen: .zero, lastFused: .zero, born: .zero))
+        }
+        let joint = controller.framedBox(.group, subject: subject(1, yaw: -0.2), members: [subject(1, yaw: -0.2), subject(2, yaw: 0.3)])
+        #expect(abs(joint.yawRadians - 0.05) < 1e-9 && abs(joint.widthRadians - 0.6) < 1e-9, "\(joint)")
+        #expect(abs(joint.heightRadians - 0.4) < 1e-9)
+        let alone = controller.framedBox(.group, subject: subject(1, yaw: -0.2))
+        #expect(abs(alone.yawRadians + 0.2) < 1e-9 && abs(alone.widthRadians - 0.1) < 1e-9, "alone: itself")
+    }
+
     @Test func shotSizesAreReadAsSettingsAndTheAPISpellsThemAndBadOnesAreNamed() throws {
         #expect(try ShotSize(setting: "head") == .head)
         #expect(try ShotSize(setting: "0.4") == .fraction(0.4))

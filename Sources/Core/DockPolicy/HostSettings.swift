@@ -20,7 +20,7 @@ public struct HostSettings: Hashable, Sendable {
     public var fieldOfViewFollowsZoom = true
     /// How large the tracker keeps its subject in the picture by zooming, at start and after a
     /// reload (`off`: the zoom is left alone; an accessory without a zoom dockd drives and whose
-    /// optics it knows ignores it, and says so in the log).
+    /// optics it knows ignores it: its tracker frames as with `off`).
     public var shotSize = ShotSize.off
     /// The rest pose's yaw, radians.
     public var restYawRadians = 0.0
