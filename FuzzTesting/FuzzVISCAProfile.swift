@@ -8,7 +8,10 @@
 // - parsing is deterministic;
 // - what an accepted profile says can be used without trapping: on both axes the limits in counts
 //   are ordered, every angle (infinite and NaN included) maps to a count inside them and back to a
-//   finite angle, and the speed table answers every step and every speed with a step it has.
+//   finite angle, and the speed table answers every step and every speed with a step it has;
+// - its zoom, where it has one: every finite fraction (one that is not has none) maps to a position
+//   inside the range and back to a fraction in 0...1, and every position to a finite magnification
+//   of at least 1 that does not fall as the position rises (where the table has points).
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzVISCAProfile(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
@@ -41,6 +44,26 @@ public func fuzzVISCAProfile(_ start: UnsafePointer<UInt8>, _ count: Int) -> CIn
                 let step = table.step(for: speed, current: current)
                 precondition(step <= table.maximumStep, "\(table): \(speed) rad/s gives step \(step)")
             }
+        }
+    }
+    if let range = profile.zoom {
+        for fraction in [0, 0.5, 1, -1, 2, 1e300, -1e300] {
+            guard let position = profile.zoomPosition(fraction: fraction), range.contains(position),
+                let back = profile.zoomFraction(position: position), (0...1).contains(back)
+            else { preconditionFailure("zoom fraction \(fraction) gives no position in \(range)") }
+        }
+        for fraction in [Double.nan, .infinity, -.infinity] {
+            precondition(profile.zoomPosition(fraction: fraction) == nil, "a zoom of \(fraction) has a position")
+        }
+        var last = 1.0
+        let points = profile.zoomMagnification.map(\.position)
+        for position in ([0, range.lowerBound, range.upperBound, .max] + points).sorted() {
+            guard let magnification = profile.magnification(atZoomPosition: position) else {
+                precondition(points.isEmpty, "a table without a magnification at \(position)")
+                continue
+            }
+            precondition(magnification.isFinite && magnification >= last, "magnification \(magnification) at \(position)")
+            last = magnification
         }
     }
     return 0

@@ -6,7 +6,7 @@ _dockd_vision() {
     local command= i
     for ((i = 1; i < COMP_CWORD; i++)); do
         case ${COMP_WORDS[i]} in
-            --config|--device|--socket|--accessory|--width|--height|--fps|--format|--detect-width|--fov-deg|--orientation|--mirrored|--faces|--face-model|--bodies|--body-model|--body-model-size|--body-every|--face-scale|--body-scale|--face-min-px|--appearance|--tracking|--threads|--log-level|--completions) ((i++)) ;;
+            --config|--device|--socket|--accessory|--width|--height|--fps|--format|--detect-width|--fov-deg|--orientation|--mirrored|--faces|--face-model|--bodies|--body-model|--body-model-size|--body-every|--face-scale|--body-scale|--face-min-px|--appearance|--tracking|--threads|--output|--output-format|--output-size|--output-view|--log-level|--completions) ((i++)) ;;
             -*) ;;
             *) command=${COMP_WORDS[i]}; break ;;
         esac
@@ -39,10 +39,14 @@ _dockd_vision() {
                 --appearance) COMPREPLY=($(compgen -W 'true false' -- "$cur")); return ;;
                 --tracking) COMPREPLY=($(compgen -W 'true false' -- "$cur")); return ;;
                 --threads) COMPREPLY=(); return ;;
+                --output) files=true ;;
+                --output-format) COMPREPLY=($(compgen -W 'same yuyv nv12' -- "$cur")); return ;;
+                --output-size) COMPREPLY=(); return ;;
+                --output-view) COMPREPLY=($(compgen -W 'full framed' -- "$cur")); return ;;
                 --log-level) COMPREPLY=($(compgen -W 'error warning notice info debug' -- "$cur")); return ;;
                 --completions) COMPREPLY=($(compgen -W 'bash zsh fish' -- "$cur")); return ;;
             esac
-            options='--config --device --socket --accessory --width --height --fps --format --detect-width --fov-deg --orientation --mirrored --faces --face-model --bodies --body-model --body-model-size --body-every --face-scale --body-scale --face-min-px --appearance --tracking --threads --log-level --completions --help --version'
+            options='--config --device --socket --accessory --width --height --fps --format --detect-width --fov-deg --orientation --mirrored --faces --face-model --bodies --body-model --body-model-size --body-every --face-scale --body-scale --face-min-px --appearance --tracking --threads --output --output-format --output-size --output-view --log-level --completions --help --version'
             words=''
             ;;
         *) return ;;

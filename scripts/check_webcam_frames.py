@@ -14,6 +14,9 @@ Usage: check_webcam_frames.py --footage DIR --log FRAMES.jsonl --frames FILE --s
        [--format yuyv|mjpeg] [--min-psnr DB] [--save-png DIR]
   --frames: the client's frames, back to back (raw YUYV; or for mjpeg, JPEGs back to back)
   --stamps: each frame's capture timestamp in microseconds, one a line, in the same order
+  --crops FILE: a virtual camera's framed frames (dockd-vision --output-view framed): each line the
+        crop of the camera's picture the frame shows (x y width height, shares of the picture); the
+        drawing is cut there and scaled to the frame's size (--size) before the comparison
 """
 import argparse
 import json
@@ -159,6 +162,8 @@ def main():
     parser.add_argument("--min-psnr", type=float, default=35.0)
     parser.add_argument("--save-png")
     parser.add_argument("--label", default="frames")
+    parser.add_argument("--crops")
+    parser.add_argument("--size", default="", help="WIDTHxHEIGHT of the frames read, with --crops")
     arguments = parser.parse_args()
 
     plate, plate_focal, people = load_footage(arguments.footage)
@@ -167,6 +172,7 @@ def main():
         entry = json.loads(line)
         entries[entry["timestamp_us"]] = entry
     stamps = [int(line) for line in open(arguments.stamps) if line.strip()]
+    crops = [[float(v) for v in line.split()] for line in open(arguments.crops)] if arguments.crops else None
     data = open(arguments.frames, "rb").read()
     failures = 0
     figures = []
@@ -179,6 +185,15 @@ def main():
             continue
         width, height = entry["width"], entry["height"]
         expected, worst_box = draw(entry, plate, plate_focal, people)
+        if crops is not None:
+            # The crop as the service cut it (its pixels rounded), scaled to the frame read.
+            x, y, w, h = crops[index]
+            left, top = min(max(round(x * width), 0), width - 1), min(max(round(y * height), 0), height - 1)
+            across, down = min(max(round(w * width), 1), width - left), min(max(round(h * height), 1), height - top)
+            width, height = (int(v) for v in arguments.size.split("x"))
+            interpolation = cv2.INTER_AREA if across > width else cv2.INTER_LINEAR
+            expected = np.stack([cv2.resize(p[top:top + down, left:left + across], (width, height), interpolation=interpolation)
+                                 for p in expected])
         if arguments.format == "yuyv":
             size = width * height * 2
             received = np.frombuffer(data[offset:offset + size], np.uint8).reshape(height, width * 2)

@@ -59,9 +59,12 @@ import Testing
         #expect(asked.motion == "animating")
     }
 
-    @Test func aVISCACameraAttachesWithoutAnimationAndListsNoZoomItCannotDrive() throws {
+    /// A VISCA camera attaches without moving and lists the zoom its profile has; `dockctl zoom
+    /// 0.5` sends CAM_Zoom Direct to the middle of the range, and the camera reports the zoom
+    /// reached when dockd reads it back; a zoom outside 0...1 is refused by name.
+    @Test func aVISCACameraAttachesWithoutAnimationAndZoomsWhenTold() throws {
         let port = Int.random(in: 40_000...60_000)
-        let docksim = try ChildProcess("docksim", ["--protocol", "visca", "--tcp", "127.0.0.1:\(port)", "--quiet"])
+        let docksim = try ChildProcess("docksim", ["--protocol", "visca", "--tcp", "127.0.0.1:\(port)", "--trace"])
         defer { docksim.signal(SIGKILL) }
         let socket = Self.base() + ".sock"
         let dockd = try ChildProcess("dockd", ["--config", "", "--socket", socket, "--visca", "tcp:127.0.0.1:\(port)"])
@@ -73,7 +76,17 @@ import Testing
         #expect(try Self.motion(socket) == "idle", "no wake on a camera someone may be watching")
         let status = try TrueStatusTests.status(socket)
         let can = try #require(status.split(separator: "\n").first { $0.hasPrefix("can:") })
-        #expect(!can.contains("zoom"), "dockd does not drive a VISCA camera's zoom yet: \(status)")
+        #expect(can.contains("zoom"), "the generic profile's zoom, which dockd drives: \(status)")
+        let zoom = try ChildProcess.run("dockctl", ["--socket", socket, "zoom", "0.5"])
+        #expect(zoom.status == 0 && zoom.output.contains("zoom 0.5"), "\(zoom)")
+        // The camera takes the zoom direct to 0x2000 and, read back, answers it reached (the
+        // generic profile's zoom takes 3 s end to end: half of it here).
+        #expect(docksim.waitForErrorLine(containing: "<- 81 01 04 47 02 00 00 00 FF", timeoutSeconds: 30) != nil, "zoom direct")
+        #expect(
+            docksim.waitForErrorLine(containing: "90 50 02 00 00 00 FF", timeoutSeconds: 30) != nil,
+            "the zoom position inquiry answered 0x2000")
+        let wrong = try ChildProcess.run("dockctl", ["--socket", socket, "zoom", "1.5"])
+        #expect(wrong.status != 0 && wrong.error.contains("zoom"), "out of 0...1: refused by name: \(wrong)")
     }
 
     @Test func theSimulatedDockPlaysWakeByDefault() throws {

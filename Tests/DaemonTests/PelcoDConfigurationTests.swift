@@ -39,6 +39,7 @@ import Testing
             pelco-d-pan-deg-s = 100
             pelco-d-tilt-deg-s = 45.5
             pelco-d-speed-exponent = 2
+            pelco-d-zoom-seconds = 2.5
             """
         let settings = try configuration(
             ["--config", "/etc/dockd/dockd.conf", "--pelco-d-position-queries"], files: ["/etc/dockd/dockd.conf": file])
@@ -48,6 +49,7 @@ import Testing
         #expect(configuration.panDegreesPerSecondAtFastestStep == 100 && configuration.tiltDegreesPerSecondAtFastestStep == 45.5)
         #expect(configuration.speedExponent == 2 && configuration.answersPositionQueries)
         #expect(configuration.identifier == "/dev/ttyUSB1")
+        #expect(configuration.zoomFullTravel == .milliseconds(2500) && link.capabilities.contains(.zoom))
     }
 
     @Test func badSettingsAreRefusedByName() {
@@ -67,6 +69,9 @@ import Testing
         #expect(refusal(["--pelco-d-tilt-deg-s", "nan"]) == "--pelco-d-tilt-deg-s: pelco-d-tilt-deg-s: must be a finite number, got 'nan'")
         #expect(
             refusal(["--pelco-d-speed-exponent", "9"]) == "--pelco-d-speed-exponent: pelco-d-speed-exponent: must be from 0.2 to 5.0, got 9"
+        )
+        #expect(
+            refusal(["--pelco-d-zoom-seconds", "-1"]) == "--pelco-d-zoom-seconds: pelco-d-zoom-seconds: must be from 0.0 to 60.0, got -1"
         )
         #expect(
             refusal(["--protocol", "pelco-d", "--simulator"])

@@ -129,8 +129,12 @@ import VISCAProtocol
         #expect(webcam.send(.stop, now: .zero) == .dropped)
     }
 
+    /// A camera whose profile has no zoom refuses zoom too (one with a zoom drives it:
+    /// VISCAZoomTests).
     @Test func aVISCACameraRefusesWhatItHasNoCommandFor() {
-        var line = VISCASessionTests.Line()
+        var profile = VISCAProfile.named("generic")!
+        profile.zoom = nil
+        var line = VISCASessionTests.Line(profile: profile)
         line.attach()
         line.events.removeAll()
         _ = line.takeWritten()

@@ -409,15 +409,15 @@ import V4L2Protocol
     }
 }
 
-/// The zoom in the pose history: where the zoom was at each time, as the camera took it — so
-/// that a frame is read with the field of view it was taken with — and the magnification the
-/// model's table gives for it.
+/// The zoom in the pose history: where the zoom was at each time, as the camera took it and as
+/// it answers it, read with the pose — so that a frame is read with the field of view it was
+/// taken with — and the magnification the model's table gives for it.
 extension UVCSessionTests {
     @Test func theZoomTakenIsInThePoseHistoryWithItsTime() throws {
         var rig = Rig(model: "generic")
         rig.start()
         rig.wait(.milliseconds(500))
-        #expect(rig.session.pose(at: rig.now)?.zoomFraction == nil, "no zoom written yet: not known")
+        #expect(rig.session.pose(at: rig.now)?.zoomFraction == 0, "no zoom written yet: read with the pose, the camera's own")
         /// The zoom in the history every millisecond from 20 ms before `start` to now.
         func zooms(from start: Duration) -> [Double?] {
             var seen: [Double?] = []
@@ -432,8 +432,8 @@ extension UVCSessionTests {
         rig.send(.zoom(fraction: 1))
         rig.wait(.milliseconds(200))
         var seen = zooms(from: sent)
-        #expect(seen.first == .some(nil) && seen.last == 1, "\(seen)")
-        #expect(Set(seen.map { $0 ?? -1 }) == [-1, 1], "nothing between: \(Set(seen.map { $0 ?? -1 }))")
+        #expect(seen.first == 0 && seen.last == 1, "\(seen)")
+        #expect(Set(seen.map { $0 ?? -1 }) == [0, 1], "nothing between: \(Set(seen.map { $0 ?? -1 }))")
         let firstAtOne = try #require(seen.firstIndex { $0 == 1 })
         #expect(firstAtOne >= 20 && firstAtOne < 80, "taken within the write's round trip and a poll: \(firstAtOne - 20) ms")
         sent = rig.now
@@ -444,6 +444,32 @@ extension UVCSessionTests {
         #expect(Set(seen.map { $0 ?? -1 }) == [1, 0.5], "a step, not a ramp from the last sample: \(Set(seen.map { $0 ?? -1 }))")
         #expect(rig.session.magnification(atZoomFraction: 0.5) == 1.5, "generic: 1× to 2× along the range")
         #expect(Rig(model: "obsbot-tiny").session.magnification(atZoomFraction: 0.5) == nil, "no optics known: nil")
+    }
+
+    /// The zoom is read back with the pose, and at once after a write: a camera zoomed by its own
+    /// remote or app, or one that did not go where it was told, is in the history as it answers.
+    @Test func theZoomIsReadBackAsTheCameraAnswersIt() throws {
+        var rig = Rig(model: "generic")
+        rig.start()
+        rig.wait(.milliseconds(300))
+        let zoom = try #require(rig.camera.model.control(V4L2ControlID.zoomAbsolute))
+        let quarter = Int32(zoom.minimum + (zoom.maximum - zoom.minimum) / 4)
+        // Zoomed by someone else (the camera's own app): not by this session.
+        let set = V4L2Frame.Request(
+            request: V4L2Request.setExtendedControls, bytes: V4L2ExtendedControls.encode([(V4L2ControlID.zoomAbsolute, quarter)]))
+        #expect(rig.camera.handle(set, now: rig.now).errno == 0)
+        rig.wait(.milliseconds(100))
+        let read = try #require(rig.session.pose(at: rig.now)?.zoomFraction)
+        #expect(abs(read - 0.25) < 0.02, "the camera's zoom, read with the pose: \(read)")
+        let mark = rig.camera.requests.count
+        rig.send(.zoom(fraction: 1))
+        let after = rig.camera.requests[mark...].map { request in
+            (request.request, (try? V4L2ExtendedControls.decode(request.bytes).controls.map(\.id)) ?? [])
+        }
+        #expect(after.count == 2, "the write, then at once the read: \(after)")
+        #expect(after.first?.0 == V4L2Request.setExtendedControls && after.first?.1 == [V4L2ControlID.zoomAbsolute])
+        #expect(after.last?.0 == V4L2Request.getExtendedControls && after.last?.1.contains(V4L2ControlID.zoomAbsolute) == true)
+        #expect(rig.session.pose(at: rig.now)?.zoomFraction == 1)
     }
 
     @Test func thePoseHistoryInterpolatesTheZoomWhereBothSamplesKnowIt() {

@@ -42,10 +42,16 @@ import VISCAProtocol
         }
 
         /// Pose inquiries are answered (with `pan` counts, tilt 0) this long after they were
-        /// written, while `answersPolls`; nothing else is answered but by hand.
+        /// written, and zoom position inquiries with `zoom`, while `answersPolls`; nothing else is
+        /// answered but by hand.
         var pollDelay: Duration = .milliseconds(10)
         var answersPolls = true
         var pan: Int16 = 0
+        var zoom: UInt16 = 0
+        /// Whether zoom position inquiries are answered (with `answersPolls`).
+        var answersZoom = true
+        /// When each zoom position inquiry was written.
+        var zoomPollTimes: [Duration] = []
         /// When each pose inquiry was written.
         var pollTimes: [Duration] = []
         private var due: [(time: Duration, bytes: [UInt8])] = []
@@ -71,10 +77,18 @@ import VISCAProtocol
             for bytes in written[seen...] {
                 let framed = session.configuration.framing == .sonyIP ? (try? VISCAIPMessage.decode(bytes)) : nil
                 let payload = framed?.payload ?? bytes
-                guard payload == [0x81, 0x09, 0x06, 0x12, 0xFF] else { continue }
-                pollTimes.append(now)
+                let reply: VISCAReply
+                if payload == [0x81, 0x09, 0x06, 0x12, 0xFF] {
+                    pollTimes.append(now)
+                    reply = .inquiryReply(data: VISCAPanTiltPosition(pan: pan, tilt: 0).data)
+                } else if payload == [0x81, 0x09, 0x04, 0x47, 0xFF] {
+                    zoomPollTimes.append(now)
+                    guard answersZoom else { continue }
+                    reply = .inquiryReply(data: VISCAZoomPosition(position: zoom).data)
+                } else {
+                    continue
+                }
                 guard answersPolls else { continue }
-                let reply = VISCAReply.inquiryReply(data: VISCAPanTiltPosition(pan: pan, tilt: 0).data)
                 let answer = framed.map { VISCAIPMessage.reply(reply, sequence: $0.sequence).encode() } ?? reply.encode(address: 1)
                 due.append((now + pollDelay, answer))
             }
@@ -110,6 +124,9 @@ import VISCAProtocol
             answer("90 50 00 01 05 1D 01 00 02 FF")
             #expect(takeWritten() == ["81 09 06 12 FF"], "then the pose")
             answer("90 50 00 00 00 00 00 00 00 00 FF")
+            guard session.configuration.profile.zoom != nil else { return }
+            #expect(takeWritten() == ["81 09 04 47 FF"], "attached: then the zoom, where the profile has one")
+            answer("90 50 00 00 00 00 FF")
         }
     }
 
@@ -130,7 +147,7 @@ import VISCAProtocol
         #expect(!line.session.capabilities.contains(.telemetryStream))
         #expect(!line.session.capabilities.contains(.continuousSpeeds))
         #expect(line.session.capabilities.contains(.orientationMoves))
-        #expect(!line.session.capabilities.contains(.zoom), "a zoom dockd does not drive is not listed")
+        #expect(line.session.capabilities.contains(.zoom), "the profile has a zoom, which dockd drives")
     }
 
     @Test func aCameraThatIgnoresAddressSetIsStillFoundByItsVersion() {

@@ -14,11 +14,14 @@ import VISCAProtocol
     /// The policy over a VISCA session, on the one policy bench.
     typealias Rig = PolicyBench<Camera>
 
-    /// A camera in a few lines: 5 ms to answer, 20 counts a second per speed step.
+    /// A camera in a few lines: 5 ms to answer, 20 counts a second per speed step, a zoom that
+    /// jumps.
     struct Camera: BenchPeer {
         var drives: [(time: Duration, bytes: [UInt8])] = []
         var panCounts = 0.0
         var panStepsPerSecond = 0.0
+        /// The zoom position, where the last zoom direct put it (at once).
+        var zoom: UInt16 = 0
         private var now = Duration.zero
         private var pending: [(time: Duration, bytes: [UInt8])] = []
 
@@ -53,6 +56,11 @@ import VISCAProtocol
                 answers = [.inquiryReply(data: VISCAVersion(vendor: 1, model: 2, romVersion: 3, maximumSocket: 2).data)]
             case .panTiltPositionInquiry:
                 answers = [.inquiryReply(data: VISCAPanTiltPosition(pan: Int16(panCounts.rounded()), tilt: 0).data)]
+            case .zoomPositionInquiry:
+                answers = [.inquiryReply(data: VISCAZoomPosition(position: zoom).data)]
+            case .zoomDirect(let position):
+                zoom = position
+                answers = [.ack(socket: 2), .completion(socket: 2)]
             case .panTiltDrive(let speed, _, let pan, _):
                 drives.append((now, bytes))
                 panStepsPerSecond = pan == .stop ? 0 : Double(speed) * 20 * (pan == .right ? 1 : -1)
@@ -143,6 +151,35 @@ import VISCAProtocol
         #expect(!rig.peer.lastDriveIsStop)
         rig.perform(rig.host.shuttingDown(now: rig.now))
         #expect(rig.peer.lastDriveIsStop, "SIGTERM: the camera is told to stop before dockd exits")
+    }
+
+    /// `SetZoom` is a zoom direct to the profile's nearest position (generic: 0…0x4000), answered
+    /// with the fraction it makes; the zoom read back is in the pose at once; a camera whose
+    /// profile has no zoom refuses it by name.
+    @Test func zoomGoesToTheCamerasZoomAndOneWithoutRefusesIt() {
+        var rig = Self.rig()
+        rig.perform(rig.host.start(now: rig.now))
+        rig.run(for: .milliseconds(300))
+        #expect(rig.host.status(now: rig.now, device: "/dev/ttyUSB0").accessory?.capabilities.contains("zoom") == true)
+        let token = rig.request(.setZoom(0.5), from: 1)
+        rig.run(for: .milliseconds(100))
+        #expect(rig.replies[token] == .zoom(0.5))
+        #expect(rig.peer.zoom == 0x2000)
+        #expect(rig.host.session.pose(at: rig.now)?.zoomFraction == 0.5, "read back")
+
+        var profile = VISCAProfile.named("generic")!
+        profile.zoom = nil
+        var settings = HostSettings()
+        settings.wakesOnAttach = false
+        var plain = Rig(
+            host: HostPolicy(
+                settings: settings, link: VISCASession(configuration: VISCASession.Configuration(profile: profile, framing: .serial))),
+            peer: Camera())
+        plain.perform(plain.host.start(now: plain.now))
+        plain.run(for: .milliseconds(300))
+        let refused = plain.request(.setZoom(0.5), from: 1)
+        #expect(plain.replies[refused] == .failure(.notSupported("zoom")))
+        #expect(plain.peer.zoom == 0, "nothing sent")
     }
 
     @Test func statusSaysWhatTheCameraCannotDo() {

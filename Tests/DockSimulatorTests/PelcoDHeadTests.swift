@@ -159,4 +159,28 @@ import Testing
         #expect(head.isStill)
         #expect(head.receive(Self.frame(1, 0, 0x51, 0, 0), now: .milliseconds(1100)).isEmpty)
     }
+
+    /// With a lens, tele (`20`) and wide (`40`) move the zoom the whole range in its travel time
+    /// until the next command, held at the ends; a position query does not stop it; without a
+    /// lens the bits do nothing.
+    @Test func theZoomBitsMoveALensAtItsPace() {
+        var head = PelcoDHead(configuration: PelcoDHead.Configuration(answersPositionQueries: true, zoomFullTravel: .seconds(2)), seed: 1)
+        let start = head.zoomFraction
+        _ = head.receive(Self.frame(1, 0, 0x20, 0, 0), now: .zero)
+        _ = head.receive(Self.frame(1, 0, 0x51, 0, 0), now: .milliseconds(200))
+        _ = head.advance(to: .milliseconds(500))
+        #expect(abs(head.zoomFraction - (start + 0.25)) < 1e-9, "a quarter in 0.5 s: \(head.zoomFraction)")
+        #expect(!head.isStill, "the lens moves")
+        _ = head.receive(Self.frame(1, 0, 0x42, 0x20, 0), now: .milliseconds(500))  // wide, and pan right
+        _ = head.advance(to: .seconds(5))
+        #expect(head.zoomFraction == 0, "held at the wide end")
+        _ = head.receive(Self.frame(1, 0, 0, 0, 0), now: .seconds(5))
+        _ = head.advance(to: .seconds(6))
+        #expect(head.zoomFraction == 0 && head.isStill)
+        var plain = Self.head()
+        let before = plain.zoomFraction
+        _ = plain.receive(Self.frame(1, 0, 0x20, 0, 0), now: .zero)
+        _ = plain.advance(to: .seconds(1))
+        #expect(plain.zoomFraction == before && plain.isStill, "no lens: nothing moves")
+    }
 }

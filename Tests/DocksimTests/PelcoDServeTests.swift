@@ -24,16 +24,31 @@ import Testing
         guard case .run(let plain) = try Options.parse(["--protocol", "pelco-d", "--pty", "/tmp/head"]) else { return }
         #expect(plain.pelcoDHead == PelcoDHead.Configuration(), "the generic head: address 1, no queries")
         #expect(plain.viscaProfile == nil)
+        guard case .run(let lens) = try Options.parse(["--protocol", "pelco-d", "--pty", "/tmp/head", "--zoom-seconds", "2.5"]) else {
+            return
+        }
+        #expect(lens.pelcoDHead == PelcoDHead.Configuration(zoomFullTravel: .milliseconds(2500)), "a head with a lens")
     }
 
     @Test(arguments: [
         (["--protocol", "pelco-d", "--udp", "127.0.0.1:9000"], "--protocol pelco-d serves the head on --pty PATH"),
         (["--protocol", "pelco-d", "--pty", "/tmp/head", "--address", "0"], "--address needs a whole number from 1 to 255, got '0'"),
         (["--protocol", "pelco-d", "--pty", "/tmp/head", "--address", "300"], "--address needs a whole number from 1 to 255, got '300'"),
-        (["--pty", "/tmp/dock", "--address", "2"], "--address and --position-queries describe a Pelco-D head: add --protocol pelco-d"),
+        (
+            ["--pty", "/tmp/dock", "--address", "2"],
+            "--address, --position-queries and --zoom-seconds describe a Pelco-D head: add --protocol pelco-d"
+        ),
         (
             ["--protocol", "visca", "--pty", "/tmp/dock", "--position-queries"],
-            "--address and --position-queries describe a Pelco-D head: add --protocol pelco-d"
+            "--address, --position-queries and --zoom-seconds describe a Pelco-D head: add --protocol pelco-d"
+        ),
+        (
+            ["--protocol", "visca", "--pty", "/tmp/dock", "--zoom-seconds", "2"],
+            "--address, --position-queries and --zoom-seconds describe a Pelco-D head: add --protocol pelco-d"
+        ),
+        (
+            ["--protocol", "pelco-d", "--pty", "/tmp/head", "--zoom-seconds", "0"],
+            "--zoom-seconds needs a number of seconds above 0 and at most 60, got '0'"
         ),
     ])
     func aHeadMisconfiguredIsAUsageError(arguments: [String], message: String) {

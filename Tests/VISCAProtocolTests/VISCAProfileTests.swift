@@ -62,6 +62,39 @@ import VISCAProtocol
         #expect(abs(profile.tilt.speeds.radiansPerSecond(step: 1) - 2 * degree) < 1e-9)
         #expect(profile.baudRates == [9600])
         #expect(profile.zoom == 0...0x7000)
+        // p. 42: 4000h is the optical tele end (10x), 7000h digital 4x beyond it.
+        #expect(profile.magnification(atZoomPosition: 0) == 1)
+        #expect(profile.magnification(atZoomPosition: 0x4000) == 10)
+        #expect(profile.magnification(atZoomPosition: 0x7000) == 40)
+        let middle = try #require(profile.magnification(atZoomPosition: 0x2000))
+        #expect(abs(middle - 10.0.squareRoot()) < 1e-9, "geometric between the points: \(middle)")
+        #expect(!profile.zoomSource.isEmpty)
+    }
+
+    /// Every built-in profile's zoom says where its figures come from, and its table (where it
+    /// has one) starts at 1x at the wide end and never falls.
+    @Test func everyZoomNamesItsSourceAndItsTableRises() throws {
+        for profile in VISCAProfile.builtIn {
+            let range = try #require(profile.zoom, "\(profile.name)")
+            #expect(!profile.zoomSource.isEmpty, "\(profile.name)")
+            #expect(profile.zoomFullTravel > .zero, "\(profile.name)")
+            #expect(profile.zoomPosition(fraction: 0) == range.lowerBound && profile.zoomPosition(fraction: 1) == range.upperBound)
+            #expect(profile.zoomPosition(fraction: 2) == range.upperBound && profile.zoomPosition(fraction: -1) == range.lowerBound)
+            #expect(profile.zoomPosition(fraction: .nan) == nil)
+            guard !profile.zoomMagnification.isEmpty else { continue }
+            var last = 0.0
+            for position in stride(from: Int(range.lowerBound), through: Int(range.upperBound), by: 64) {
+                let magnification = try #require(profile.magnification(atZoomPosition: UInt16(position)))
+                #expect(magnification >= last, "\(profile.name) at \(position)")
+                last = magnification
+            }
+            #expect(profile.magnification(atZoomPosition: range.lowerBound) == 1)
+        }
+        let generic = try #require(VISCAProfile.named("generic"))
+        // The x25 lens table: 2x at 0x1781, 10x at 0x362C, 25x at the optical tele end.
+        #expect(generic.magnification(atZoomPosition: 0x1781) == 2)
+        #expect(generic.magnification(atZoomPosition: 0x362C) == 10)
+        #expect(generic.magnification(atZoomPosition: 0x4000) == 25)
     }
 
     @Test func genericIsTheCautiousChoice() throws {
@@ -120,6 +153,13 @@ import VISCAProtocol
                 object["speeds"] = list
             }
         }
+        func zoomTable(_ edit: @escaping (inout [[String: Any]]) -> Void) -> Edit {
+            axis("zoom") { object in
+                var list = object["magnification"] as! [[String: Any]]
+                edit(&list)
+                object["magnification"] = list
+            }
+        }
         let cases: [(String, String, Edit)] = [
             ("name missing", "name", { $0["name"] = nil }),
             ("name upper case", "name", { $0["name"] = "Generic" }),
@@ -154,6 +194,15 @@ import VISCAProtocol
             ("zoom range reversed", "zoom.maximum", axis("zoom") { $0["maximum"] = 0 }),
             ("zoom beyond 16 bits", "zoom.maximum", axis("zoom") { $0["maximum"] = 70000 }),
             ("zoom speed over a nibble", "zoom.maximum_speed", axis("zoom") { $0["maximum_speed"] = 16 }),
+            ("zoom travel 0", "zoom.full_travel_seconds", axis("zoom") { $0["full_travel_seconds"] = 0 }),
+            ("zoom travel missing", "zoom.full_travel_seconds", axis("zoom") { $0["full_travel_seconds"] = nil }),
+            ("zoom source empty", "zoom.source", axis("zoom") { $0["source"] = "" }),
+            ("zoom table not from the wide end", "zoom.magnification[0].position", zoomTable { $0[0]["position"] = 5 }),
+            ("zoom table not 1x at the wide end", "zoom.magnification[0].magnification", zoomTable { $0[0]["magnification"] = 2 }),
+            ("zoom table positions falling", "zoom.magnification[2].position", zoomTable { $0[2]["position"] = 10 }),
+            ("zoom table magnification falling", "zoom.magnification[3].magnification", zoomTable { $0[3]["magnification"] = 1.5 }),
+            ("zoom table past the range", "zoom.magnification[11].position", zoomTable { $0[11]["position"] = 20000 }),
+            ("zoom table point field unknown", "zoom.magnification[1].focus", zoomTable { $0[1]["focus"] = 3 }),
         ]
         for (name, field, edit) in cases {
             var document = try Self.genericDocument()

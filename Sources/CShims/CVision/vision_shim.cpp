@@ -9,6 +9,7 @@
 #include <opencv2/objdetect.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -21,6 +22,8 @@
 struct dv_image {
     cv::Mat bgr;
     cv::Mat grey;
+    cv::Mat region;  // dv_image_write_yuv's scaled crop, reused
+    bool wantsGrey = true;
 };
 
 namespace {
@@ -50,7 +53,13 @@ template <typename Body> int guarded(dv_error *error, Body body) {
 // size is 0 x 0 or already right.
 void scaled(const cv::Mat &src, cv::Mat &dst, int width, int height) {
     if (width <= 0 || height <= 0 || (src.cols == width && src.rows == height)) {
-        src.copyTo(dst);
+        // A picture OpenCV made (decoded, converted) is taken as it is; one over the caller's bytes
+        // (BGR24 frames) is copied, since those go back to the driver.
+        if (src.u != nullptr) {
+            dst = src;
+        } else {
+            src.copyTo(dst);
+        }
         return;
     }
     int interpolation = (width < src.cols) ? cv::INTER_AREA : cv::INTER_LINEAR;
@@ -59,7 +68,7 @@ void scaled(const cv::Mat &src, cv::Mat &dst, int width, int height) {
 
 void finish(dv_image *image, const cv::Mat &bgr, int width, int height) {
     scaled(bgr, image->bgr, width, height);
-    cv::cvtColor(image->bgr, image->grey, cv::COLOR_BGR2GRAY);
+    if (image->wantsGrey) cv::cvtColor(image->bgr, image->grey, cv::COLOR_BGR2GRAY);
 }
 
 }  // namespace
@@ -69,6 +78,8 @@ extern "C" {
 dv_image *dv_image_create(void) { return new (std::nothrow) dv_image(); }
 
 void dv_image_destroy(dv_image *image) { delete image; }
+
+void dv_image_set_grey(dv_image *image, int wanted) { image->wantsGrey = wanted != 0; }
 
 int dv_image_set(
     dv_image *image, dv_pixel_format format, const uint8_t *bytes, size_t count, int width, int height,
@@ -178,6 +189,74 @@ int dv_image_copy_bgr(const dv_image *image, uint8_t *out, size_t count, dv_erro
         std::memcpy(out + size_t(row) * size_t(image->bgr.cols) * 3, image->bgr.ptr(row), size_t(image->bgr.cols) * 3);
     }
     return DV_OK;
+}
+
+int dv_image_write_yuv(
+    dv_image *image, dv_pixel_format format, double crop_x, double crop_y, double crop_width, double crop_height, int width,
+    int height, uint8_t *out, size_t count, dv_error *error) {
+    return guarded(error, [&]() -> int {
+        bool nv12 = format == DV_FORMAT_NV12;
+        if ((format != DV_FORMAT_YUYV && !nv12) || width <= 0 || height <= 0 || width % 2 != 0 || (nv12 && height % 2 != 0) ||
+            image->bgr.empty()) {
+            fail(error, "cannot write a " + std::to_string(width) + "x" + std::to_string(height) + " image in that format");
+            return DV_FAILED;
+        }
+        int columns = image->bgr.cols, rows = image->bgr.rows;
+        int left = std::clamp(int(std::lround(crop_x * columns)), 0, columns - 1);
+        int top = std::clamp(int(std::lround(crop_y * rows)), 0, rows - 1);
+        int across = std::clamp(int(std::lround(crop_width * columns)), 1, columns - left);
+        int down = std::clamp(int(std::lround(crop_height * rows)), 1, rows - top);
+        cv::Mat crop = image->bgr(cv::Rect(left, top, across, down));
+        if (across == width && down == height) {
+            image->region = crop;
+        } else {
+            cv::resize(crop, image->region, cv::Size(width, height), 0, 0, across > width ? cv::INTER_AREA : cv::INTER_LINEAR);
+        }
+        const cv::Mat &bgr = image->region;
+        size_t needed = nv12 ? size_t(width) * size_t(height) * 3 / 2 : size_t(width) * size_t(height) * 2;
+        if (count != needed) {
+            fail(error, "output frame of " + std::to_string(count) + " bytes, the image needs " + std::to_string(needed));
+            return DV_FAILED;
+        }
+        // Video-range BT.601 in fixed point (x 256), rounded: Y from 16 to 235, U and V around 128.
+        auto luma = [](int b, int g, int r) { return (66 * r + 129 * g + 25 * b + 128 + (16 << 8)) >> 8; };
+        auto blue = [](int b, int g, int r) { return (-38 * r - 74 * g + 112 * b + 128 + (128 << 8)) >> 8; };
+        auto red = [](int b, int g, int r) { return (112 * r - 94 * g - 18 * b + 128 + (128 << 8)) >> 8; };
+        auto clamp = [](int value) { return uint8_t(value < 0 ? 0 : (value > 255 ? 255 : value)); };
+        if (!nv12) {
+            for (int y = 0; y < height; y++) {
+                const uint8_t *row = bgr.ptr<uint8_t>(y);
+                uint8_t *line = out + size_t(y) * size_t(width) * 2;
+                for (int x = 0; x < width; x += 2) {
+                    const uint8_t *p = row + x * 3, *q = p + 3;
+                    int b = (p[0] + q[0] + 1) / 2, g = (p[1] + q[1] + 1) / 2, r = (p[2] + q[2] + 1) / 2;
+                    line[x * 2] = clamp(luma(p[0], p[1], p[2]));
+                    line[x * 2 + 1] = clamp(blue(b, g, r));
+                    line[x * 2 + 2] = clamp(luma(q[0], q[1], q[2]));
+                    line[x * 2 + 3] = clamp(red(b, g, r));
+                }
+            }
+            return DV_OK;
+        }
+        uint8_t *chroma = out + size_t(width) * size_t(height);
+        for (int y = 0; y < height; y += 2) {
+            const uint8_t *top = bgr.ptr<uint8_t>(y), *bottom = bgr.ptr<uint8_t>(y + 1);
+            uint8_t *upper = out + size_t(y) * size_t(width), *lower = upper + width;
+            uint8_t *pairs = chroma + size_t(y / 2) * size_t(width);
+            for (int x = 0; x < width; x += 2) {
+                const uint8_t *a = top + x * 3, *b2 = a + 3, *c = bottom + x * 3, *d = c + 3;
+                upper[x] = clamp(luma(a[0], a[1], a[2]));
+                upper[x + 1] = clamp(luma(b2[0], b2[1], b2[2]));
+                lower[x] = clamp(luma(c[0], c[1], c[2]));
+                lower[x + 1] = clamp(luma(d[0], d[1], d[2]));
+                int b = (a[0] + b2[0] + c[0] + d[0] + 2) / 4, g = (a[1] + b2[1] + c[1] + d[1] + 2) / 4;
+                int r = (a[2] + b2[2] + c[2] + d[2] + 2) / 4;
+                pairs[x] = clamp(blue(b, g, r));
+                pairs[x + 1] = clamp(red(b, g, r));
+            }
+        }
+        return DV_OK;
+    });
 }
 
 int dv_image_hue_saturation_histogram(

@@ -310,14 +310,15 @@ method SetFramingMode(mode: FramingMode, accessory: ?string) -> ()
 type ShotSize (off, head, half, full, group, fraction)
 
 # Holds the subject at a shot size by zooming while the tracker frames it: holding while the size
-# is within 20 % of the shot's, then zooming slowly in (at most 1.4x a second) or fast out (4x);
+# is within 10 % of the shot's, then zooming slowly in (at most 1.4x a second) or fast out (7x);
 # zooming out at once, whatever the size, for a subject who would leave the picture before the
 # dock catches up (moving faster than it pans) or whose place grows uncertain; never in on one not
 # seen in the latest frames. fraction is the share for shot fraction, 0.05 to 1
 # (InvalidParameter "fraction" when it is missing or out of range, "shot" when it comes with a
 # named size). Any size but off needs a zoom dockd drives and whose magnification it knows
 # (NotSupported "zoom" otherwise, and the shot size in force stays). A SetZoom while a shot size is
-# held is taken back after 2 s; set the shot size off first. GetStatus says the shot size in force.
+# held is undone (at the soonest 2 s later); set the shot size off first. GetStatus says the shot
+# size in force.
 method SetShotSize(shot: ShotSize, fraction: ?float, accessory: ?string) -> ()
 
 # Limits framing to a region of the image; without a region, the whole image. A region that

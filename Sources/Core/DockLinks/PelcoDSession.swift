@@ -31,8 +31,14 @@ import VISCAProtocol
 ///   without them, dead-reckoned from the speeds sent, ramped at the configured acceleration and
 ///   held within the range: from where the head was at attach, taken as home.
 ///
+/// - zoom, where the settings give the lens's travel time (`zoomFullTravel`): the tele/wide bits
+///   carry no position and no answer gives one, so the zoom is driven by time — tele or wide for
+///   the share of the travel time the change is — and its position is an estimate, known only
+///   once the lens has been driven against an end (the first zoom drives it to the wide end
+///   first, and a zoom to 0 or 1 drives it past its end).
+///
 /// Moves to an orientation (`4B`/`4D` exist on some heads, in units the manuals do not agree on),
-/// zoom (the tele/wide bits carry no position) and the indicator are refused as `unsupported`; a
+/// zoom on a head without the travel time set, and the indicator are refused as `unsupported`; a
 /// preset is recalled (Go To Preset, `07`) only on a head that answers position queries, since
 /// the dead-reckoned pose of one that does not would not follow it there.
 public struct PelcoDSession: AccessoryLink {
@@ -51,6 +57,9 @@ public struct PelcoDSession: AccessoryLink {
         public var speedExponent = 1.0
         /// Whether the head answers the position queries (pan `51` → `59`, tilt `53` → `5B`).
         public var answersPositionQueries = false
+        /// How long the head's lens takes from the wide end to the tele end with tele held (its
+        /// default zoom speed); zero: the head has no zoom dockd drives.
+        public var zoomFullTravel: Duration = .zero
         /// The pan range, degrees (a conservative one: narrow it with the host's own limits).
         public var yawDegrees: ClosedRange<Double> = -170...170
         /// The tilt range, degrees; positive tilts up.
@@ -98,12 +107,22 @@ public struct PelcoDSession: AccessoryLink {
         case pan, tilt
     }
 
-    /// What the head was last told: signed steps, > 0 right and up.
+    /// What the head was last told: signed steps, > 0 right and up; the zoom 1 tele, −1 wide.
     struct Drive: Hashable, Sendable {
         var pan: Int
         var tilt: Int
+        var zoom = 0
         static let stopped = Drive(pan: 0, tilt: 0)
-        var isMoving: Bool { pan != 0 || tilt != 0 }
+        /// Whether anything moves (the drive is written again while it does).
+        var isMoving: Bool { pan != 0 || tilt != 0 || zoom != 0 }
+        /// Whether the head turns (a velocity's time-to-live runs while it does).
+        var isTurning: Bool { pan != 0 || tilt != 0 }
+    }
+
+    /// One leg of a zoom driven by time: tele (1) or wide (−1) for `duration`.
+    struct ZoomLeg: Hashable, Sendable {
+        var direction: Int
+        var duration: Duration
     }
 
     /// A position query waiting for its answer.
@@ -141,6 +160,13 @@ public struct PelcoDSession: AccessoryLink {
         var reckoning = Reckoning(time: .zero)
         /// Recent poses on the host's clock.
         var poses = PoseHistory()
+        /// Where the zoom is believed to be (0 wide … 1 tele) at `zoomTime`; nil until the lens
+        /// has been driven against an end.
+        var zoom: Double?
+        var zoomTime: Duration = .zero
+        /// The zoom leg under way ends at this time; the legs after it wait.
+        var zoomLegEndsAt: Duration?
+        var zoomLegs: [ZoomLeg] = []
     }
 
     /// The settings.
@@ -184,8 +210,18 @@ public struct PelcoDSession: AccessoryLink {
 
     public var baudRate: Int? { configuration.baudRate }
 
-    /// None: no failsafe, no time-to-live, no telemetry, no orientation moves, stepped speeds.
-    public var capabilities: AccessoryCapabilities { [] }
+    /// No failsafe, no time-to-live, no telemetry, no orientation moves, stepped speeds; `zoom`
+    /// where the settings give the lens's travel time (its position then an estimate).
+    public var capabilities: AccessoryCapabilities { hasZoom ? [.zoom] : [] }
+
+    private var hasZoom: Bool { configuration.zoomFullTravel > .zero }
+
+    /// The fraction asked, held in 0...1 (the zoom is driven by time, not in steps); nil without a
+    /// zoom, before the head is ready, or for a fraction that is not a number.
+    public func zoomFraction(nearest fraction: Double) -> Double? {
+        guard hasZoom, lifecycle.isReady, fraction.isFinite else { return nil }
+        return min(max(fraction, 0), 1)
+    }
 
     public var nextDeadline: Duration? {
         switch state {
@@ -198,6 +234,7 @@ public struct PelcoDSession: AccessoryLink {
         if lifecycle.isReady {
             if let ends = connection.velocityEndsAt { deadlines.append(ends) }
             if let repeatAt = connection.repeatAt { deadlines.append(repeatAt) }
+            if let zoomLegEndsAt = connection.zoomLegEndsAt { deadlines.append(zoomLegEndsAt) }
             if configuration.answersPositionQueries, connection.query == nil { deadlines.append(connection.nextPollAt) }
         }
         return deadlines.min()
@@ -285,10 +322,26 @@ public struct PelcoDSession: AccessoryLink {
         }
         guard lifecycle.isReady else { return actions }
         reckon(to: now)
+        var drive = connection.drive
+        if let ends = connection.zoomLegEndsAt, now >= ends {
+            // A zoom leg has run its time: the next one, or the zoom stands.
+            reckonZoom(to: ends)
+            connection.zoomLegEndsAt = nil
+            drive.zoom = 0
+            if !connection.zoomLegs.isEmpty {
+                let leg = connection.zoomLegs.removeFirst()
+                drive.zoom = leg.direction
+                connection.zoomLegEndsAt = now + leg.duration
+            }
+        }
         if let ends = connection.velocityEndsAt, now >= ends {
             // The time-to-live the head cannot keep: the host keeps it.
             connection.velocityEndsAt = nil
-            actions += write(.stopped, now: now)
+            drive.pan = 0
+            drive.tilt = 0
+        }
+        if drive != connection.drive {
+            actions += write(drive, now: now)
         } else if let repeatAt = connection.repeatAt, now >= repeatAt {
             actions += write(connection.drive, isRepeat: true, now: now)
         }
@@ -312,23 +365,32 @@ public struct PelcoDSession: AccessoryLink {
         switch command {
         case .velocity(let yaw, let pitch, let timeToLive):
             let wanted = drive(yawRadiansPerSecond: yaw, pitchRadiansPerSecond: pitch)
-            connection.velocityEndsAt = wanted.isMoving ? now + timeToLive : nil
+            connection.velocityEndsAt = wanted.isTurning ? now + timeToLive : nil
             guard wanted != connection.drive else { return SentCommand(id: id, actions: [accepted]) }
             return SentCommand(id: id, actions: write(wanted, now: now) + [accepted])
         case .stop:
+            // All of it, the zoom too: the frame of all zeros.
             connection.velocityEndsAt = nil
             return SentCommand(id: id, actions: write(.stopped, now: now) + [accepted])
+        case .zoom(let fraction):
+            guard hasZoom else { return SentCommand(id: id, actions: refuse(id, .zoom, .unsupported)) }
+            guard fraction.isFinite else { return SentCommand(id: id, actions: refuse(id, .zoom, .outOfRange)) }
+            return SentCommand(id: id, actions: zoom(to: min(max(fraction, 0), 1), now: now) + [accepted])
         case .recallPreset(let number):
             guard configuration.answersPositionQueries else { return SentCommand(id: id, actions: refuse(id, .recallPreset, .unsupported)) }
             guard let preset = UInt8(exactly: number), preset >= 1 else {
                 return SentCommand(id: id, actions: refuse(id, .recallPreset, .outOfRange))
             }
-            // The head leaves its drive for the preset's position; the polls follow it there.
+            // The head leaves its drive (and its zoom) for the preset's position; the polls follow
+            // it there.
             connection.velocityEndsAt = nil
+            reckonZoom(to: now)
+            connection.zoomLegs.removeAll()
+            connection.zoomLegEndsAt = nil
             connection.drive = .stopped
             connection.repeatAt = nil
             return SentCommand(id: id, actions: [.write(frame(0x00, 0x07, 0x00, preset))] + [accepted])
-        case .move, .zoom, .indicator:
+        case .move, .indicator:
             return SentCommand(id: id, actions: refuse(id, command.kind, .unsupported))
         }
     }
@@ -343,12 +405,64 @@ public struct PelcoDSession: AccessoryLink {
             return sign * Int(table.step(for: rate, current: held))
         }
         return Drive(
-            pan: steps(yaw, panSpeeds, current: connection.drive.pan), tilt: steps(pitch, tiltSpeeds, current: connection.drive.tilt))
+            pan: steps(yaw, panSpeeds, current: connection.drive.pan), tilt: steps(pitch, tiltSpeeds, current: connection.drive.tilt),
+            zoom: connection.drive.zoom)
+    }
+
+    /// Plans the zoom's legs to `target` and starts the first: to an end, that way for a fifth
+    /// more than the whole travel (the end stops the lens, and the position is known again); from
+    /// a position not known, to the wide end first; otherwise that way for the share of the travel
+    /// the change is.
+    private mutating func zoom(to target: Double, now: Duration) -> [SessionAction] {
+        reckonZoom(to: now)
+        let travel = configuration.zoomFullTravel
+        let pastTheEnd = travel * 6 / 5
+        var legs: [ZoomLeg]
+        if target == 0 || target == 1 {
+            legs = [ZoomLeg(direction: target == 0 ? -1 : 1, duration: pastTheEnd)]
+        } else if let here = connection.zoom {
+            let change = target - here
+            legs =
+                abs(change) * travel.secondsValue < 0.001 ? [] : [ZoomLeg(direction: change > 0 ? 1 : -1, duration: travel * abs(change))]
+        } else {
+            legs = [ZoomLeg(direction: -1, duration: pastTheEnd), ZoomLeg(direction: 1, duration: travel * target)]
+        }
+        var drive = connection.drive
+        drive.zoom = 0
+        connection.zoomLegEndsAt = nil
+        if !legs.isEmpty {
+            let leg = legs.removeFirst()
+            drive.zoom = leg.direction
+            connection.zoomLegEndsAt = now + leg.duration
+        }
+        connection.zoomLegs = legs
+        return drive == connection.drive ? [] : write(drive, now: now)
+    }
+
+    /// Moves the zoom's estimate on to `time` at the drive's zoom: the whole range in the travel
+    /// time, held at the ends (where the lens is then known to be).
+    private mutating func reckonZoom(to time: Duration) {
+        defer { connection.zoomTime = max(connection.zoomTime, time) }
+        let direction = connection.drive.zoom
+        guard hasZoom, direction != 0, time > connection.zoomTime else { return }
+        let share = (time - connection.zoomTime).secondsValue / configuration.zoomFullTravel.secondsValue
+        if let here = connection.zoom {
+            connection.zoom = min(max(here + Double(direction) * share, 0), 1)
+        }
+        // Not known yet: known once the lens has been driven the whole travel against an end.
+        else if let ends = connection.zoomLegEndsAt, time >= ends, connection.zoomLegs.count <= 1 {
+            connection.zoom = direction > 0 ? 1 : 0
+        }
     }
 
     /// Writes a drive (all zero: the stop) and notes when it goes again: a drive every
     /// `repeatInterval` while it is in force, a stop once more after `stopRepeatDelay`.
     private mutating func write(_ drive: Drive, isRepeat: Bool = false, now: Duration) -> [SessionAction] {
+        reckonZoom(to: now)
+        if drive.zoom == 0 {
+            connection.zoomLegs.removeAll()  // a stop ends a zoom under way where it is
+            connection.zoomLegEndsAt = nil
+        }
         connection.drive = drive
         if drive.isMoving {
             connection.repeatAt = now + configuration.repeatInterval
@@ -360,6 +474,8 @@ public struct PelcoDSession: AccessoryLink {
         if drive.pan < 0 { command2 |= 0x04 }
         if drive.tilt > 0 { command2 |= 0x08 }
         if drive.tilt < 0 { command2 |= 0x10 }
+        if drive.zoom > 0 { command2 |= 0x20 }
+        if drive.zoom < 0 { command2 |= 0x40 }
         return [.write(frame(0x00, command2, UInt8(abs(drive.pan)), UInt8(abs(drive.tilt))))]
     }
 
@@ -457,11 +573,13 @@ public struct PelcoDSession: AccessoryLink {
     }
 
     private mutating func record(now: Duration) {
+        reckonZoom(to: now)
         let state = connection.reckoning
         connection.poses.record(
             Pose(
-                yawRadians: state.yaw, pitchRadians: state.pitch, yawRadiansPerSecond: state.yawRate, pitchRadiansPerSecond: state.pitchRate
-            ),
+                yawRadians: state.yaw, pitchRadians: state.pitch, yawRadiansPerSecond: state.yawRate,
+                pitchRadiansPerSecond: state.pitchRate,
+                zoomFraction: connection.zoom),
             at: now)
     }
 

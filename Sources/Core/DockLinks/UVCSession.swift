@@ -124,9 +124,11 @@ public struct UVCSession: AccessoryLink {
         var queuedAbsolute: (purpose: Purpose, request: V4L2Frame.Request)?
         /// A `ZOOM_ABSOLUTE` write waiting for the line (a newer one replaces it).
         var queuedZoom: (id: CommandID, fraction: Double, request: V4L2Frame.Request)?
-        /// Where the zoom is, as a fraction of its range, since the camera took the last zoom
-        /// written; nil before any (the session does not read it).
+        /// Where the zoom is, as a fraction of its range: as the camera last answered it, read
+        /// with the pose (or, where it cannot be read, as last written); nil before either.
         var zoomFraction: Double?
+        /// Reading `zoom_absolute` with the pose failed once: the pose is read without it.
+        var zoomIsUnreadable = false
         /// The speeds the camera was last told (0, 0 when still).
         var speeds: (pan: Int32, tilt: Int32) = (0, 0)
         /// A velocity stepped through absolute targets: degrees per second, and where the
@@ -504,8 +506,10 @@ public struct UVCSession: AccessoryLink {
         return []
     }
 
+    /// The pose read: pan and tilt, and the absolute zoom where the camera has one it answers.
     private func poseRequest() -> V4L2Frame.Request {
-        let list = [controls.panAbsolute, controls.tiltAbsolute].compactMap(\.self).map { (id: $0.id, value: Int32(0)) }
+        let zoom = connection.zoomIsUnreadable ? nil : controls.zoomAbsolute
+        let list = [controls.panAbsolute, controls.tiltAbsolute, zoom].compactMap(\.self).map { (id: $0.id, value: Int32(0)) }
         return V4L2Frame.Request(request: V4L2Request.getExtendedControls, bytes: V4L2ExtendedControls.encode(list))
     }
 
@@ -547,6 +551,8 @@ public struct UVCSession: AccessoryLink {
         case .poll:
             guard reply.errno == 0 else {
                 failedReads += 1
+                // A camera that cannot read its zoom with the pose: the pose is read without it.
+                if controls.zoomAbsolute != nil, !connection.zoomIsUnreadable { connection.zoomIsUnreadable = true }
                 return sendNext(now: now)
             }
             return poseRead(reply, now: now) + sendNext(now: now)
@@ -564,6 +570,8 @@ public struct UVCSession: AccessoryLink {
                     + sendNext(now: now)
             }
             zoomTaken(fraction, now: now)
+            // Read back at once: the history gets the camera's zoom, not only the one written.
+            connection.nextPollAt = now
             return [.emit(.answered(id, .accepted))] + sendNext(now: now)
         }
     }
@@ -621,6 +629,10 @@ public struct UVCSession: AccessoryLink {
         for control in decoded.controls {
             if control.id == V4L2ControlID.panAbsolute { read.pan = control.value }
             if control.id == V4L2ControlID.tiltAbsolute { read.tilt = control.value }
+            if control.id == V4L2ControlID.zoomAbsolute, let zoom = controls.zoomAbsolute, zoom.maximum > zoom.minimum {
+                let fraction = (Double(control.value) - Double(zoom.minimum)) / (Double(zoom.maximum) - Double(zoom.minimum))
+                connection.zoomFraction = min(max(fraction, 0), 1)
+            }
         }
         let yaw = Double(read.pan) / 3600 * .pi / 180, pitch = Double(read.tilt) / 3600 * .pi / 180
         let changed = connection.lastRead.map { $0 != read } ?? true

@@ -65,6 +65,9 @@ public struct VISCASession: AccessoryLink {
         /// The acceleration the limits advertise (VISCA reports none): animations and braking
         /// are planned within it.
         public var accelerationRadiansPerSecondSquared = 3.0
+        /// The interval between zoom position inquiries while the zoom stands (someone may zoom
+        /// with the camera's remote); while it moves, one follows each pose inquiry.
+        public var idleZoomPollInterval: Duration = .seconds(1)
 
         /// Settings for a camera of `profile` on a link of `framing`.
         public init(profile: VISCAProfile, framing: Framing) {
@@ -114,6 +117,9 @@ public struct VISCASession: AccessoryLink {
         var inquiry: InFlight?
         /// The motion command waiting for the line (a newer one replaces it).
         var queued: Request?
+        /// The zoom command waiting for the line (a newer one replaces it): apart from the
+        /// motions, so that a velocity does not drop a zoom nor a zoom a velocity.
+        var queuedZoom: Request?
         /// Sockets holding an accepted command until its Completion.
         var busySockets: [UInt8: Request] = [:]
         /// When a command refused for a full buffer goes again.
@@ -130,6 +136,17 @@ public struct VISCASession: AccessoryLink {
         var previousSample: (time: Duration, yaw: Double, pitch: Double)?
         /// Recent poses on the host's clock.
         var poses = PoseHistory()
+        /// When the next zoom position inquiry is due.
+        var nextZoomPollAt: Duration = .zero
+        /// The zoom as the camera last reported it: the fraction of its range, when it was
+        /// sampled, and how fast it was changing (fraction per second) since the report before.
+        var zoom: (time: Duration, fraction: Double, rate: Double)?
+        /// The zoom position last commanded, until the camera reports it reached or standing.
+        var zoomTarget: UInt16?
+        /// Reports in a row that found the zoom where the one before did.
+        var zoomStillReports = 0
+        /// The camera refused the zoom position inquiry: the zoom is driven but not read.
+        var zoomIsUnreadable = false
     }
 
     /// The settings.
@@ -169,11 +186,12 @@ public struct VISCASession: AccessoryLink {
         return configuration.baudRates[baudProbe % configuration.baudRates.count]
     }
 
-    /// A VISCA camera moves to absolute orientations. It has no failsafe, no time-to-live, no
-    /// telemetry, no buttons, no dock sensor, no indicator, and stepped speeds; and no `zoom`
-    /// yet: its profile may say the camera has one, but dockd does not drive it (`SetZoom`
-    /// answers NotSupported), and a capability is listed only when it works.
-    public var capabilities: AccessoryCapabilities { [.orientationMoves] }
+    /// A VISCA camera moves to absolute orientations, and zooms when its profile has a zoom
+    /// (CAM_Zoom Direct, its position read back with CAM_ZoomPosInq). It has no failsafe, no
+    /// time-to-live, no telemetry, no buttons, no dock sensor, no indicator, and stepped speeds.
+    public var capabilities: AccessoryCapabilities {
+        configuration.profile.zoom == nil ? [.orientationMoves] : [.orientationMoves, .zoom]
+    }
 
     public var nextDeadline: Duration? {
         switch state {
@@ -185,7 +203,10 @@ public struct VISCASession: AccessoryLink {
         if let inquiry = connection.inquiry { deadlines.append(inquiry.sentAt + replyTimeout) }
         if let retryAt = connection.retryAt { deadlines.append(retryAt) }
         if let velocityEndsAt = connection.velocityEndsAt { deadlines.append(velocityEndsAt) }
-        if connection.inquiry == nil, case .ready = state { deadlines.append(connection.nextPollAt) }
+        if connection.inquiry == nil, case .ready = state {
+            deadlines.append(connection.nextPollAt)
+            if isZoomRead { deadlines.append(connection.nextZoomPollAt) }
+        }
         return deadlines.min()
     }
 
@@ -201,6 +222,22 @@ public struct VISCASession: AccessoryLink {
     }
 
     public func pose(at time: Duration) -> Pose? { connection.poses.pose(at: time, horizon: configuration.poseHorizon) }
+
+    /// Where the zoom goes for `fraction`: the profile's position nearest it, as a fraction of
+    /// the range again; nil without zoom or before the camera is ready.
+    public func zoomFraction(nearest fraction: Double) -> Double? {
+        let profile = configuration.profile
+        guard isReady, let position = profile.zoomPosition(fraction: fraction) else { return nil }
+        return profile.zoomFraction(position: position)
+    }
+
+    /// How many times the picture is magnified at `fraction` of the zoom's range, from the
+    /// profile's table; nil when it has none.
+    public func magnification(atZoomFraction fraction: Double) -> Double? {
+        let profile = configuration.profile
+        guard let position = profile.zoomPosition(fraction: fraction) else { return nil }
+        return profile.magnification(atZoomPosition: position)
+    }
 
     public func poseAge(at now: Duration) -> Duration? { connection.poses.latest.map { now - $0.time } }
 
@@ -286,8 +323,11 @@ public struct VISCASession: AccessoryLink {
     }
 
     /// Queues the command's VISCA command for the line (a newer motion replaces one still
-    /// waiting); a velocity the camera already runs is in force at once. VISCA has no indicator,
-    /// and presets and zoom are not driven yet: those are refused at once.
+    /// waiting, a newer zoom one still waiting); a velocity the camera already runs is in force at
+    /// once. A zoom is CAM_Zoom Direct to the profile's position nearest the fraction, and is
+    /// refused at once on a camera whose profile has no zoom (`unsupported`) or for a fraction that
+    /// is not a number (`outOfRange`). VISCA has no indicator, and presets are not driven yet:
+    /// those are refused at once.
     public mutating func send(_ command: AccessoryCommand, now: Duration) -> SentCommand {
         guard isReady else { return .dropped }
         let id = nextCommandID()
@@ -307,12 +347,26 @@ public struct VISCASession: AccessoryLink {
         case .stop:
             connection.velocityEndsAt = nil
             enqueueDrive(.stopped, id: id, kind: .stop)
-        case .indicator, .zoom, .recallPreset:
+        case .zoom(let fraction):
+            guard configuration.profile.zoom != nil else { return refused(command, id: id, reason: .unsupported) }
+            guard let position = configuration.profile.zoomPosition(fraction: fraction) else {
+                return refused(command, id: id, reason: .outOfRange)
+            }
+            connection.queuedZoom = .command(.zoomDirect(position: position), id: id, kind: .zoom)
+            connection.zoomTarget = position
+            connection.zoomStillReports = 0
+            connection.nextZoomPollAt = min(connection.nextZoomPollAt, now)
+        case .indicator, .recallPreset:
             lifecycle.countRefusal()
             return SentCommand(
                 id: id, actions: [.emit(.answered(id, .refused(CommandRefusal(reason: .unsupported, command: command.kind))))])
         }
         return SentCommand(id: id, actions: sendNext(now: now))
+    }
+
+    private mutating func refused(_ command: AccessoryCommand, id: CommandID, reason: CommandRefusal.Reason) -> SentCommand {
+        lifecycle.countRefusal()
+        return SentCommand(id: id, actions: [.emit(.answered(id, .refused(CommandRefusal(reason: reason, command: command.kind))))])
     }
 
     // MARK: Commands
@@ -388,15 +442,20 @@ public struct VISCASession: AccessoryLink {
         guard isReady else { return [] }  // the handshake sends its own steps
         var actions: [SessionAction] = []
         if let retry = connection.retryAt, now >= retry { connection.retryAt = nil }
-        if connection.inFlight == nil, connection.retryAt == nil, let request = connection.queued {
-            connection.queued = nil
+        if connection.inFlight == nil, connection.retryAt == nil, let request = connection.queued ?? connection.queuedZoom {
+            if connection.queued != nil { connection.queued = nil } else { connection.queuedZoom = nil }
             actions += transmit(request, now: now)
         }
         if connection.inquiry == nil, now >= connection.nextPollAt {
             actions += transmit(.inquiry(.panTiltPositionInquiry), now: now)
+        } else if connection.inquiry == nil, isZoomRead, now >= connection.nextZoomPollAt {
+            actions += transmit(.inquiry(.zoomPositionInquiry), now: now)
         }
         return actions
     }
+
+    /// Whether the session reads the zoom: the profile has one and the camera answers its inquiry.
+    private var isZoomRead: Bool { configuration.profile.zoom != nil && !connection.zoomIsUnreadable }
 
     private mutating func transmit(_ request: Request, now: Duration) -> [SessionAction] {
         let command: VISCACommand
@@ -440,6 +499,13 @@ public struct VISCASession: AccessoryLink {
         var attempts = configuration.attempts
         if case .handshake(let command) = flight.request, !command.isInquiry { attempts = 1 }
         guard flight.attempt < attempts else {
+            if case .inquiry(.zoomPositionInquiry) = flight.request, isReady {
+                // A camera that answers its pose but not the zoom inquiry: its zoom is driven, not
+                // read (the pose polls decide whether the camera is gone).
+                connection.inquiry = nil
+                connection.zoomIsUnreadable = true
+                return sendNext(now: now)
+            }
             if case .inquiry = flight.request { connection.inquiry = nil } else { connection.inFlight = nil }
             switch state {
             case .handshaking:
@@ -546,8 +612,14 @@ public struct VISCASession: AccessoryLink {
             // Socket 0: the command's answer if one waits for its ACK, else the inquiry's.
             guard let flight = matches(connection.inFlight) ?? matches(connection.inquiry) else { return [] }
             observeRoundTrip(flight, now: now)
-            if case .inquiry = flight.request {
+            if case .inquiry(let command) = flight.request {
                 connection.inquiry = nil
+                if command == .zoomPositionInquiry, code == .syntax {
+                    // A camera whose profile says it zooms but which does not know the inquiry:
+                    // its zoom is driven, not read.
+                    connection.zoomIsUnreadable = true
+                    return sendNext(now: now)
+                }
                 lifecycle.countBadFrame()  // a pose inquiry the camera did not take: try again at the next poll
                 return sendNext(now: now)
             }
@@ -645,6 +717,13 @@ public struct VISCASession: AccessoryLink {
             var actions = poseReceived(position, sampledAt: now - roundTrip / 2, pollStartedAt: flight.firstSentAt, now: now)
             if case .handshaking = state { actions += attach(now: now) }
             return actions + sendNext(now: now)
+        case .zoomPositionInquiry:
+            guard let position = VISCAZoomPosition(data: data) else {
+                lifecycle.countBadFrame()
+                return sendNext(now: now)
+            }
+            zoomReceived(position.position, sampledAt: now - roundTrip / 2, pollStartedAt: flight.firstSentAt, now: now)
+            return sendNext(now: now)
         default:
             return sendNext(now: now)
         }
@@ -664,12 +743,59 @@ public struct VISCASession: AccessoryLink {
         }
         connection.previousSample = (sampledAt, yaw, pitch)
         connection.poses.record(
-            Pose(yawRadians: yaw, pitchRadians: pitch, yawRadiansPerSecond: yawRate, pitchRadiansPerSecond: pitchRate),
+            Pose(
+                yawRadians: yaw, pitchRadians: pitch, yawRadiansPerSecond: yawRate, pitchRadiansPerSecond: pitchRate,
+                zoomFraction: zoomFraction(at: min(sampledAt, now))),
             at: min(sampledAt, now))
         pollCount += 1
         connection.lastPoseAt = now
         connection.nextPollAt = max(connection.nextPollAt, pollStartedAt + configuration.pollInterval)
         return lifecycle.telemetryArrived()
+    }
+
+    /// The zoom as the camera reported it, sampled at `sampledAt`: the pose history gets a sample
+    /// there (the pose as it was, with this zoom), and the pose samples until the next report
+    /// carry the zoom carried on at the rate between the last two reports — never past the
+    /// position commanded. While a zoom moves it is read as often as the pose; one that reached
+    /// its target, or has stood for `stillReportsToSettle` reports (a camera that stops short, or
+    /// that was zoomed with its remote), only every `idleZoomPollInterval`.
+    private mutating func zoomReceived(_ position: UInt16, sampledAt: Duration, pollStartedAt: Duration, now: Duration) {
+        guard let fraction = configuration.profile.zoomFraction(position: position) else { return }
+        let time = min(sampledAt, now)
+        var rate = 0.0
+        if let previous = connection.zoom, time > previous.time {
+            rate = (fraction - previous.fraction) / (time - previous.time).secondsValue
+        }
+        let isStill = connection.zoom.map { abs($0.fraction - fraction) < 1e-9 } ?? true
+        connection.zoomStillReports = isStill ? connection.zoomStillReports + 1 : 0
+        if position == connection.zoomTarget || connection.zoomStillReports >= Self.stillReportsToSettle {
+            connection.zoomTarget = nil
+        }
+        connection.zoom = (time, fraction, rate)
+        if var pose = connection.poses.pose(at: time, horizon: configuration.poseHorizon) {
+            pose.zoomFraction = fraction
+            connection.poses.record(pose, at: time)
+        }
+        let moving = connection.zoomTarget != nil || !isStill
+        connection.nextZoomPollAt = max(
+            connection.nextZoomPollAt, pollStartedAt + (moving ? configuration.pollInterval : configuration.idleZoomPollInterval))
+    }
+
+    /// Zoom reports in a row at one position after which a zoom counts as standing, its target
+    /// given up (5 at the pose's pace: 200 ms, longer than a zoom takes to start).
+    static let stillReportsToSettle = 5
+
+    /// The zoom at `time`, from the last report carried on at its rate (held between it and the
+    /// target commanded, and inside the range); nil before the first report.
+    private func zoomFraction(at time: Duration) -> Double? {
+        guard let zoom = connection.zoom else { return nil }
+        var fraction = zoom.fraction + zoom.rate * max((time - zoom.time).secondsValue, 0)
+        if let target = connection.zoomTarget.flatMap(configuration.profile.zoomFraction(position:)) {
+            fraction = zoom.rate >= 0 ? min(fraction, max(target, zoom.fraction)) : max(fraction, min(target, zoom.fraction))
+        } else {
+            fraction = zoom.fraction  // standing
+        }
+        return min(max(fraction, 0), 1)
     }
 
     private mutating func observeRoundTrip(_ flight: InFlight, now: Duration) {

@@ -104,6 +104,26 @@ public enum VisionOptions {
     /// OpenCV's threads.
     public static let threads = Option(
         "--threads", .wholeNumber(1...64), placeholder: "N", help: "threads OpenCV's detectors may use", defaultText: "1")
+    /// The virtual camera.
+    public static let output = Option(
+        "--output", .file, placeholder: "PATH",
+        help: "a V4L2 output device (v4l2loopback's) to write every frame read to, as a camera for other programs; empty: none",
+        defaultText: "")
+    /// The virtual camera's pixel format.
+    public static let outputFormat = Option(
+        "--output-format", .choice(OutputFormatChoice.allCases.map(\.rawValue)),
+        help: "the output's pixel format: same passes the camera's frames through untouched (one copy), yuyv or nv12 convert",
+        defaultText: OutputFormatChoice.same.rawValue)
+    /// The virtual camera's size.
+    public static let outputSize = Option(
+        "--output-size", .text, placeholder: "WIDTHxHEIGHT",
+        help: "the output's size (1280x720); empty: the camera's (another size is scaled, not for Motion-JPEG with output-format same)",
+        defaultText: "")
+    /// What the virtual camera shows.
+    public static let outputView = Option(
+        "--output-view", .choice(OutputView.allCases.map(\.rawValue)),
+        help: "what the output shows: full, the camera's picture; framed, the crop that keeps the person framed (converted)",
+        defaultText: OutputView.full.rawValue)
     /// How much to log.
     public static let logLevel = Option(
         "--log-level", .choice(["error", "warning", "notice", "info", "debug"]), help: "how much to log",
@@ -112,7 +132,8 @@ public enum VisionOptions {
     /// Every setting, in the order help lists them.
     public static let settings: [Option] = [
         device, socket, accessory, width, height, fps, format, detectWidth, fov, orientation, mirrored, faces, faceModel,
-        bodies, bodyModel, bodyModelSize, bodyEvery, faceScale, bodyScale, faceMinimum, appearance, tracking, threads, logLevel,
+        bodies, bodyModel, bodyModelSize, bodyEvery, faceScale, bodyScale, faceMinimum, appearance, tracking, threads, output,
+        outputFormat, outputSize, outputView, logLevel,
     ]
 
     /// The settings file read by default.

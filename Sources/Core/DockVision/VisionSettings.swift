@@ -49,6 +49,14 @@ public struct VisionSettings: Hashable, Sendable {
     public var turnsTrackingOn = true
     /// OpenCV's threads.
     public var threads = 1
+    /// The output device frames are written to; empty: none.
+    public var output = ""
+    /// The output's pixel format.
+    public var outputFormat = OutputFormatChoice.same
+    /// The output's size, `WIDTHxHEIGHT`; empty: the camera's.
+    public var outputSize = ""
+    /// What the output shows.
+    public var outputView = OutputView.full
     /// How much to log: error, warning, notice, info or debug.
     public var logLevel = "info"
 
@@ -85,6 +93,9 @@ public struct VisionSettings: Hashable, Sendable {
             isMirrored: isMirrored)
     }
 
+    /// The output's size; nil: the camera's (checked by `validated`).
+    public var outputFrameSize: FrameSize? { (try? OutputPlan.size(parsing: outputSize)) ?? nil }
+
     /// Sets the values of parsed options over these settings.
     public mutating func apply(_ parsed: ParsedOptions) {
         if let value = parsed.text(VisionOptions.device) { device = value }
@@ -110,6 +121,10 @@ public struct VisionSettings: Hashable, Sendable {
         if let value = parsed.text(VisionOptions.appearance) { sendsAppearance = value == "true" }
         if let value = parsed.text(VisionOptions.tracking) { turnsTrackingOn = value == "true" }
         if let value = parsed.wholeNumber(VisionOptions.threads) { threads = value }
+        if let value = parsed.text(VisionOptions.output) { output = value }
+        if let value = parsed.choice(VisionOptions.outputFormat, as: OutputFormatChoice.self) { outputFormat = value }
+        if let value = parsed.text(VisionOptions.outputSize) { outputSize = value }
+        if let value = parsed.choice(VisionOptions.outputView, as: OutputView.self) { outputView = value }
         if let value = parsed.text(VisionOptions.logLevel) { logLevel = value }
     }
 
@@ -126,6 +141,8 @@ public struct VisionSettings: Hashable, Sendable {
             throw .configuration("faces: with --faces none and --bodies none there is nothing to detect")
         }
         guard !device.isEmpty else { throw .configuration("device: needs the camera's device") }
+        _ = try OutputPlan.size(parsing: outputSize)
+        if output == device { throw .configuration("output: \(output) is the camera itself; name the loopback device's output") }
         return self
     }
 }

@@ -74,7 +74,23 @@ extension VISCAProfile {
   "zoom": {
     "minimum": 0,
     "maximum": 16384,
-    "maximum_speed": 7
+    "maximum_speed": 7,
+    "full_travel_seconds": 3,
+    "magnification": [
+      {"position": 0, "magnification": 1},
+      {"position": 6017, "magnification": 2},
+      {"position": 8507, "magnification": 3},
+      {"position": 10066, "magnification": 4},
+      {"position": 11187, "magnification": 5},
+      {"position": 12035, "magnification": 6},
+      {"position": 13156, "magnification": 8},
+      {"position": 13868, "magnification": 10},
+      {"position": 14442, "magnification": 12},
+      {"position": 15098, "magnification": 15},
+      {"position": 15864, "magnification": 20},
+      {"position": 16384, "magnification": 25}
+    ],
+    "source": "Positions 0 (wide) to 0x4000 (optical tele end), as the Telycam family's and PTZOptics' command lists give them. Magnification: the table 'Zoom Ratio and Zoom Position (for reference)' for the Sony x25 block lens that covers the same 0000-4000 optical range (Polycom Ceiling DocCam II manual, appendix p. 40, https://manualsdump.com/en/manuals/polycom-ceiling_doccam/205822/22), every second point kept: a camera whose lens zooms less is taken as zoomed in more than it is, which errs on the steady side (the tracker turns less than needed, never overshoots). Travel time: no manual read gives one; 3 s is assumed (PTZOptics' and Sony's published zoom speeds were not found)."
   },
   "quirks": {
     "completion_without_ack": false,
@@ -155,7 +171,14 @@ extension VISCAProfile {
   "zoom": {
     "minimum": 0,
     "maximum": 28672,
-    "maximum_speed": 7
+    "maximum_speed": 7,
+    "full_travel_seconds": 3,
+    "magnification": [
+      {"position": 0, "magnification": 1},
+      {"position": 16384, "magnification": 10},
+      {"position": 28672, "magnification": 40}
+    ],
+    "source": "Sony EVI-D100/D100P technical manual (A-AYT-100-11) p. 42 (http://www.manualowl.com/m/Sony/EVI-D100/Manual/359154?page=42): zoom position 0000h (wide) to 4000h (optical tele end) to 7000h (tele, digital 4x); 10x optical as Sony's specifications give the camera (p. 46). The points between the ends are not in the manual: magnification between them is taken as geometric in the position. Travel time: not in the manual; 3 s is assumed."
   },
   "quirks": {
     "completion_without_ack": false,
@@ -236,7 +259,10 @@ extension VISCAProfile {
   "zoom": {
     "minimum": 0,
     "maximum": 16384,
-    "maximum_speed": 7
+    "maximum_speed": 7,
+    "full_travel_seconds": 3,
+    "magnification": [],
+    "source": "Positions 0 to 0x4000 as the same family's command list gives them (LUMiO 12x). No magnification table: the TLC-700's lens is not described by position in any manual read, so the field of view does not follow its zoom. Travel time: not in the manual; 3 s is assumed."
   },
   "quirks": {
     "completion_without_ack": false,

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// A camera model's description, as data (Protocol/visca/*.json).
 ///
 /// Everything dockd must know about a VISCA camera that the protocol does not say: its address,
@@ -47,6 +51,21 @@ public struct VISCAProfile: Hashable, Sendable {
         private func count(degrees: Double) -> Int16 {
             let clamped = min(max(degrees, minimumDegrees), maximumDegrees)
             return Int16(clamping: Int((clamped * countsPerDegree).rounded()))
+        }
+    }
+
+    /// One point of the zoom's magnification table.
+    public struct ZoomPoint: Hashable, Sendable {
+        /// The zoom position, in the profile's counts.
+        public var position: UInt16
+        /// How many times the picture is magnified there (≥ 1; a field of view whose half-angle's
+        /// tangent is the widest one's over it).
+        public var magnification: Double
+
+        /// Creates a point.
+        public init(position: UInt16, magnification: Double) {
+            self.position = position
+            self.magnification = magnification
         }
     }
 
@@ -100,6 +119,15 @@ public struct VISCAProfile: Hashable, Sendable {
     public var zoom: ClosedRange<UInt16>?
     /// The fastest variable zoom speed `p` of `zoomTele`/`zoomWide` (7 on most models).
     public var zoomMaximumSpeed: UInt8
+    /// How long the zoom takes from the wide end to the tele end at its fastest (a zoom direct
+    /// runs at this pace); zero without zoom.
+    public var zoomFullTravel: Duration
+    /// How many times the picture is magnified at zoom positions: points in rising position order,
+    /// the first at the wide end (1×); between two points the magnification grows geometrically
+    /// (a zoom lens's focal length is close to exponential in its position). Empty: not known.
+    public var zoomMagnification: [ZoomPoint]
+    /// Where the zoom's figures come from (manual and page, or what was assumed).
+    public var zoomSource: String
     /// Command sockets (2 on every manual seen): a command sent while all are busy gets buffer full.
     public var sockets: Int
     /// How the model departs from the manuals.
@@ -108,8 +136,9 @@ public struct VISCAProfile: Hashable, Sendable {
     /// Creates a profile. `parse(json:)` validates every field; this does not.
     public init(
         name: String, displayName: String, source: String, address: UInt8 = 1, baudRates: [Int] = [9600, 115200, 38400],
-        pan: Axis, tilt: Axis, zoom: ClosedRange<UInt16>?, zoomMaximumSpeed: UInt8 = 7, sockets: Int = 2,
-        quirks: Quirks = Quirks()
+        pan: Axis, tilt: Axis, zoom: ClosedRange<UInt16>?, zoomMaximumSpeed: UInt8 = 7,
+        zoomFullTravel: Duration = .seconds(3), zoomMagnification: [ZoomPoint] = [], zoomSource: String = "",
+        sockets: Int = 2, quirks: Quirks = Quirks()
     ) {
         self.name = name
         self.displayName = displayName
@@ -120,8 +149,38 @@ public struct VISCAProfile: Hashable, Sendable {
         self.tilt = tilt
         self.zoom = zoom
         self.zoomMaximumSpeed = zoomMaximumSpeed
+        self.zoomFullTravel = zoom == nil ? .zero : zoomFullTravel
+        self.zoomMagnification = zoomMagnification
+        self.zoomSource = zoomSource
         self.sockets = sockets
         self.quirks = quirks
+    }
+
+    /// The zoom position nearest `fraction` of the zoom's range (0 the wide end, 1 the tele end;
+    /// held inside it); nil without zoom or for a fraction that is not finite.
+    public func zoomPosition(fraction: Double) -> UInt16? {
+        guard let zoom, fraction.isFinite else { return nil }
+        let low = Double(zoom.lowerBound), span = Double(zoom.upperBound) - low
+        return UInt16((low + min(max(fraction, 0), 1) * span).rounded())
+    }
+
+    /// The fraction of the zoom's range a position is at (0...1); nil without zoom.
+    public func zoomFraction(position: UInt16) -> Double? {
+        guard let zoom else { return nil }
+        let low = Double(zoom.lowerBound), span = Double(zoom.upperBound) - low
+        return min(max((Double(position) - low) / span, 0), 1)
+    }
+
+    /// How many times the picture is magnified at a zoom position, from `zoomMagnification`
+    /// (geometric between its points, the end points' beyond them); nil when the table is empty.
+    public func magnification(atZoomPosition position: UInt16) -> Double? {
+        guard let first = zoomMagnification.first else { return nil }
+        guard position > first.position else { return first.magnification }
+        for (earlier, later) in zip(zoomMagnification, zoomMagnification.dropFirst()) where position <= later.position {
+            let share = Double(position - earlier.position) / Double(later.position - earlier.position)
+            return earlier.magnification * pow(later.magnification / earlier.magnification, share)
+        }
+        return zoomMagnification.last?.magnification
     }
 
     /// The profiles of `Protocol/visca/`, embedded in the binary by `scripts/embed-visca-profiles`,

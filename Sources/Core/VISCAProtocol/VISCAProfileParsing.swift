@@ -48,6 +48,9 @@ extension VISCAProfile {
         let tilt = try axis(root.object("tilt"))
         var zoom: ClosedRange<UInt16>?
         var zoomMaximumSpeed: UInt8 = 0
+        var zoomFullTravel = Duration.zero
+        var zoomMagnification: [ZoomPoint] = []
+        var zoomSource = ""
         if !root.isNull("zoom") {
             let object = try root.object("zoom")
             let minimum = try object.integer("minimum", in: 0...0xFFFF)
@@ -55,6 +58,14 @@ extension VISCAProfile {
             guard minimum < maximum else { throw object.error("maximum", "must be above zoom.minimum (\(minimum)), got \(maximum)") }
             zoom = UInt16(minimum)...UInt16(maximum)
             zoomMaximumSpeed = UInt8(try object.integer("maximum_speed", in: 0...15))
+            let seconds = try object.number("full_travel_seconds")
+            guard seconds > 0, seconds <= 60 else {
+                throw object.error("full_travel_seconds", "must be above 0 and at most 60, got \(seconds)")
+            }
+            zoomFullTravel = .milliseconds(Int64((seconds * 1000).rounded()))
+            zoomMagnification = try magnification(object, range: zoom!)
+            zoomSource = try object.string("source")
+            guard !zoomSource.isEmpty else { throw object.error("source", "must say where the zoom's figures came from") }
             try object.finish()
         }
         let quirksObject = try root.object("quirks")
@@ -67,7 +78,39 @@ extension VISCAProfile {
         try root.finish()
         return VISCAProfile(
             name: name, displayName: displayName, source: source, address: UInt8(address), baudRates: baudRates,
-            pan: pan, tilt: tilt, zoom: zoom, zoomMaximumSpeed: zoomMaximumSpeed, sockets: sockets, quirks: quirks)
+            pan: pan, tilt: tilt, zoom: zoom, zoomMaximumSpeed: zoomMaximumSpeed, zoomFullTravel: zoomFullTravel,
+            zoomMagnification: zoomMagnification, zoomSource: zoomSource, sockets: sockets, quirks: quirks)
+    }
+
+    /// The zoom's magnification table: positions rising inside the range, the first at its wide
+    /// end and 1×, magnifications not falling; empty allowed (optics not known).
+    private static func magnification(_ object: JSONFields, range: ClosedRange<UInt16>) throws(JSONFieldError) -> [ZoomPoint] {
+        var points: [ZoomPoint] = []
+        for element in try object.array("magnification") {
+            let point = try element.fields()
+            let position = try point.integer("position", in: Int(range.lowerBound)...Int(range.upperBound))
+            let magnification = try point.number("magnification")
+            if let previous = points.last {
+                guard position > Int(previous.position) else {
+                    throw point.error("position", "must be above the previous point's (\(previous.position)), got \(position)")
+                }
+                guard magnification >= previous.magnification else {
+                    throw point.error(
+                        "magnification", "must not fall below the previous point's (\(previous.magnification)), got \(magnification)")
+                }
+            } else {
+                guard position == Int(range.lowerBound) else {
+                    throw point.error("position", "the first point must be the wide end (\(range.lowerBound)), got \(position)")
+                }
+                guard magnification == 1 else { throw point.error("magnification", "must be 1 at the wide end, got \(magnification)") }
+            }
+            guard magnification.isFinite, magnification <= 1000 else {
+                throw point.error("magnification", "must be at most 1000, got \(magnification)")
+            }
+            points.append(ZoomPoint(position: UInt16(position), magnification: magnification))
+            try point.finish()
+        }
+        return points
     }
 
     private static func axis(_ object: JSONFields) throws(JSONFieldError) -> Axis {

@@ -30,6 +30,12 @@ enum OptionTable {
             with --protocol pelco-d: the head answers the pan and tilt position queries (51, 53) and keeps presets \
             (03, 05, 07); without it, it answers nothing, as most heads
             """)
+    static let zoomSeconds = Option(
+        "--zoom-seconds", .text, placeholder: "SECONDS",
+        help: """
+            with --protocol pelco-d: the head has a lens that takes SECONDS (above 0, at most 60) from wide to tele \
+            with tele (20) held, and wide (40) moves it back; without it, the zoom bits do nothing
+            """)
     static let udp = Option(
         "--udp", .text, placeholder: "HOST:PORT",
         help: """
@@ -116,7 +122,7 @@ enum OptionTable {
     static let version = Option("--version", help: "print docksim's version")
 
     static let all = [
-        pty, accessoryProtocol, profile, address, positionQueries, udp, udpRaw, tcp, v4l2, model, footage, frameLog,
+        pty, accessoryProtocol, profile, address, positionQueries, zoomSeconds, udp, udpRaw, tcp, v4l2, model, footage, frameLog,
         corruptMJPEG, scenario, report, plot, camera, scoreOnly, seed, trace, quiet, help, version,
     ]
 }

@@ -69,7 +69,7 @@ struct Options: Equatable {
     }
 
     static let usage =
-        "usage: docksim (--pty PATH | --udp HOST:PORT | --tcp HOST:PORT | --v4l2 PATH) [--protocol dock-serial|visca|uvc|pelco-d] [--profile NAME] [--address N] [--position-queries] [--model NAME|FILE] [--scenario FILE] [--report FILE] [--plot FILE.svg] [--camera unix:SOCKET [--score-only]] [--seed N] [--trace] [--quiet]"
+        "usage: docksim (--pty PATH | --udp HOST:PORT | --tcp HOST:PORT | --v4l2 PATH) [--protocol dock-serial|visca|uvc|pelco-d] [--profile NAME] [--address N] [--position-queries] [--zoom-seconds SECONDS] [--model NAME|FILE] [--scenario FILE] [--report FILE] [--plot FILE.svg] [--camera unix:SOCKET [--score-only]] [--seed N] [--trace] [--quiet]"
 
     static var help: String {
         """
@@ -140,8 +140,8 @@ struct Options: Equatable {
         let accessoryProtocol = parsed.text(T.accessoryProtocol).flatMap(AccessoryProtocol.init(name:)) ?? .dockSerial
         let profileName = parsed.text(T.profile) ?? "generic"
         let isRawUDP = parsed.has(T.udpRaw)
-        if accessoryProtocol != .pelcoD, parsed.has(T.address) || parsed.flag(T.positionQueries) {
-            throw UsageError(message: "--address and --position-queries describe a Pelco-D head: add --protocol pelco-d")
+        if accessoryProtocol != .pelcoD, parsed.has(T.address) || parsed.flag(T.positionQueries) || parsed.has(T.zoomSeconds) {
+            throw UsageError(message: "--address, --position-queries and --zoom-seconds describe a Pelco-D head: add --protocol pelco-d")
         }
         var options = Options(endpoint: .pty(""))
         options.uvcModel = parsed.text(T.model)
@@ -201,6 +201,12 @@ struct Options: Equatable {
                 head.address = address
             }
             head.answersPositionQueries = parsed.flag(T.positionQueries)
+            if let text = parsed.text(T.zoomSeconds) {
+                guard let seconds = Double(text), seconds > 0, seconds <= 60 else {
+                    throw UsageError(message: "--zoom-seconds needs a number of seconds above 0 and at most 60, got '\(text)'")
+                }
+                head.zoomFullTravel = .milliseconds(Int64((seconds * 1000).rounded()))
+            }
             options.pelcoDHead = head
         case .dockSerial, .uvc:
             switch endpoint {

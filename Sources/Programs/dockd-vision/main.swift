@@ -82,7 +82,8 @@ case .run(let settings, let path):
     }
     let feed = DockFeed(
         socketPaths: sockets, accessory: settings.accessory.isEmpty ? nil : settings.accessory,
-        turnsTrackingOn: settings.turnsTrackingOn, logger: logger, latencyLog: latencyLog)
+        turnsTrackingOn: settings.turnsTrackingOn, logger: logger, latencyLog: latencyLog,
+        readsFraming: !settings.output.isEmpty && settings.outputView == .framed)
     let runner = VisionRunner(
         settings: settings, feed: feed, logger: logger, notifier: SystemdNotifier(environment: environment), latencyLog: latencyLog)
     let status = runner.run(signals: signals)

@@ -22,6 +22,7 @@ extension Configuration {
         settings.tiltDegreesPerSecondAtFastestStep = pelcoDTiltDegreesPerSecond
         settings.speedExponent = pelcoDSpeedExponent
         settings.answersPositionQueries = pelcoDPositionQueries
+        settings.zoomFullTravel = .milliseconds(Int64((pelcoDZoomSeconds * 1000).rounded()))
         settings.identifier = identifier
         return PelcoDSession(configuration: settings)
     }

@@ -86,6 +86,8 @@ public struct Configuration: Hashable, Sendable {
     public var pelcoDSpeedExponent = 1.0
     /// Whether the Pelco-D head answers the position queries.
     public var pelcoDPositionQueries = false
+    /// How long the Pelco-D head's lens takes from wide to tele, seconds; 0: no zoom dockd drives.
+    public var pelcoDZoomSeconds = 0.0
     /// The control API's socket (unless systemd passes one); empty: no API. This is root's
     /// default; ``init(effectiveUserID:environment:)`` gives a normal user's.
     public var socket = "/run/dockd/dockd.sock"
@@ -203,6 +205,10 @@ public struct Configuration: Hashable, Sendable {
             "pelco-d-position-queries",
             "the Pelco-D head answers position queries (51/53); without, dockd reckons its pose from the speeds sent",
             \.pelcoDPositionQueries),
+        number(
+            "pelco-d-zoom-seconds",
+            "how long the Pelco-D head's lens takes from wide to tele with tele held (seconds); 0: no zoom dockd drives",
+            \.pelcoDZoomSeconds, 0...60),
         text("socket", "the control API's Unix socket (mode 0660) unless systemd passes one; empty: no API", \.socket),
     ]
 

@@ -1,6 +1,7 @@
 import DockAPI
 import DockClient
 public import DockSystem
+public import DockVision
 public import DockVocabulary
 import Synchronization
 
@@ -34,6 +35,7 @@ public final class DockFeed: Sendable {
         var isConnected = false
         var isOutageLogged = false
         var refusalsLogged: Set<String> = []
+        var framing: TrackerFraming?
     }
 
     private let socketPaths: [String]
@@ -44,6 +46,9 @@ public final class DockFeed: Sendable {
     private let queue: AsyncStream<ObservationBatch>.Continuation
     private let task = Mutex<Task<Void, Never>?>(nil)
     private let latencyLog: LatencyLog?
+    private let readsFraming: Bool
+    /// How often the tracker's framing is asked for (`GetStatus`), when it is read.
+    public static let framingInterval = Duration.milliseconds(100)
 
     /// Starts the feed.
     ///
@@ -53,7 +58,13 @@ public final class DockFeed: Sendable {
     ///   - turnsTrackingOn: Whether to turn system tracking on at each connection.
     ///   - logger: Where to say what happens.
     ///   - latencyLog: Where each call's times go, for a benchmark; nil: nowhere.
-    public init(socketPaths: [String], accessory: String?, turnsTrackingOn: Bool, logger: Logger, latencyLog: LatencyLog? = nil) {
+    ///   - readsFraming: Whether to ask dockd for the tracker's framing (`GetStatus`, at most every
+    ///     `framingInterval`, after a `Track`), for the framed picture.
+    public init(
+        socketPaths: [String], accessory: String?, turnsTrackingOn: Bool, logger: Logger, latencyLog: LatencyLog? = nil,
+        readsFraming: Bool = false
+    ) {
+        self.readsFraming = readsFraming
         self.socketPaths = socketPaths
         self.latencyLog = latencyLog
         self.accessory = accessory
@@ -74,6 +85,9 @@ public final class DockFeed: Sendable {
     /// What the feed has done so far.
     public var counts: FeedCounts { state.withLock { $0.counts } }
 
+    /// The tracker's framing as dockd last told it (when read).
+    public var framing: TrackerFraming? { state.withLock { $0.framing } }
+
     /// Whether the feed is connected to dockd now.
     public var isConnected: Bool { state.withLock { $0.isConnected } }
 
@@ -86,6 +100,7 @@ public final class DockFeed: Sendable {
     private func run(_ batches: AsyncStream<ObservationBatch>) async {
         var connection: VarlinkConnection?
         var nextAttempt = Duration.zero
+        var nextFraming = Duration.zero
         for await batch in batches {
             if connection == nil, MonotonicClock.now() >= nextAttempt {
                 connection = await connect()
@@ -100,6 +115,18 @@ public final class DockFeed: Sendable {
                 _ = try await current.call(.host(.track(batch)), accessory: accessory)
                 latencyLog?.record("sent", batch.captureTime, sent, MonotonicClock.now())
                 state.withLock { $0.counts.sent += 1 }
+                if readsFraming, MonotonicClock.now() >= nextFraming {
+                    nextFraming = MonotonicClock.now() + Self.framingInterval
+                    // A status that cannot be had leaves the framing as it was (the next Track tells
+                    // of a connection lost).
+                    if let status = try? await current.status(accessory: accessory) {
+                        let primary = status.subjects.first { $0.isPrimary }
+                        let framing = TrackerFraming(
+                            person: primary.flatMap { subject in subject.box.map { CropFramer.person(of: $0, kind: subject.kind) } },
+                            mode: status.framingMode, region: status.regionOfInterest, time: MonotonicClock.now())
+                        state.withLock { $0.framing = framing }
+                    }
+                }
             } catch DockClientError.remote(let name, let parameters) {
                 let isFirst = state.withLock { state in
                     state.counts.refused += 1

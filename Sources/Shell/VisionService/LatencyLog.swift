@@ -3,8 +3,10 @@ import Synchronization
 
 /// A benchmark's record of each frame's way to dockd (`DOCKD_VISION_LATENCY_LOG=FILE`;
 /// `scripts/vision-latency`, BENCHMARKS.md): one line a frame when its detections are ready,
-/// `frame CAPTURE DEQUEUED DETECTED`, and one a `Track` call when dockd has answered it, `sent
-/// CAPTURE SENT ANSWERED` — times on `CLOCK_MONOTONIC`, seconds, the capture time the frame's
+/// `frame CAPTURE DEQUEUED DETECTED`, one a `Track` call when dockd has answered it, `sent
+/// CAPTURE SENT ANSWERED`, and one a frame written to the output device, `output CAPTURE DEQUEUED
+/// WRITING WRITTEN` (`scripts/check-vcam`), before it for a framed output its crop, `crop CAPTURE X Y
+/// WIDTH HEIGHT` (shares of the picture) — times on `CLOCK_MONOTONIC`, seconds, the capture time the frame's
 /// buffer timestamp. Written from the capture thread and the feed's task.
 public final class LatencyLog: Sendable {
     private let file: Mutex<UnsafeMutablePointer<FILE>?>
@@ -25,6 +27,22 @@ public final class LatencyLog: Sendable {
             guard let opened else { return }
             fputs(line, opened)
         }
+    }
+
+    /// Writes one line of `kind` and plain numbers (six decimals).
+    public func record(_ kind: String, values: [Double]) {
+        let line = kind + values.map { " " + Self.decimal($0) }.joined() + "\n"
+        file.withLock { opened in
+            guard let opened else { return }
+            fputs(line, opened)
+        }
+    }
+
+    private static func decimal(_ value: Double) -> String {
+        let millionths = Int((value * 1_000_000).rounded())
+        let sign = millionths < 0 ? "-" : ""
+        let digits = String(abs(millionths) % 1_000_000)
+        return sign + "\(abs(millionths) / 1_000_000)." + String(repeating: "0", count: 6 - digits.count) + digits
     }
 
     /// Writes what is buffered.

@@ -191,6 +191,30 @@ public final class VideoCapture {
         isStreaming = true
     }
 
+    /// Takes the oldest frame the driver has filled (a caller that keeps every frame, as the
+    /// output does); nil when none is ready.
+    /// - Throws: `CaptureError.unplugged` when the camera went away.
+    public func nextFrame() throws(CaptureError) -> Frame? {
+        var buffer = v4l2_buffer()
+        buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        buffer.memory = V4L2_MEMORY_MMAP.rawValue
+        do {
+            try request(dv_VIDIOC_DQBUF, "DQBUF", &buffer)
+        } catch .requestFailed(_, let reason) where reason == Self.errorText(EAGAIN) {
+            return nil
+        }
+        return frame(of: buffer)
+    }
+
+    private func frame(of buffer: v4l2_buffer) -> Frame {
+        let mapping = mappings[Int(buffer.index)]
+        let used = min(Int(buffer.bytesused), mapping.length)
+        let timestamp = Duration.seconds(Int64(buffer.timestamp.tv_sec)) + .microseconds(Int64(buffer.timestamp.tv_usec))
+        return Frame(
+            bytes: UnsafeRawBufferPointer(start: mapping.address, count: used), sequence: buffer.sequence, timestamp: timestamp,
+            flags: buffer.flags, index: buffer.index)
+    }
+
     /// Takes the newest frame the driver has filled, giving the older ones straight back (they
     /// count as skipped); nil when none is ready.
     /// - Throws: `CaptureError.unplugged` when the camera went away.
@@ -212,12 +236,7 @@ public final class VideoCapture {
             newest = buffer
         }
         guard let buffer = newest else { return nil }
-        let mapping = mappings[Int(buffer.index)]
-        let used = min(Int(buffer.bytesused), mapping.length)
-        let timestamp = Duration.seconds(Int64(buffer.timestamp.tv_sec)) + .microseconds(Int64(buffer.timestamp.tv_usec))
-        return Frame(
-            bytes: UnsafeRawBufferPointer(start: mapping.address, count: used), sequence: buffer.sequence, timestamp: timestamp,
-            flags: buffer.flags, index: buffer.index)
+        return frame(of: buffer)
     }
 
     /// Gives a frame's buffer back to the driver.

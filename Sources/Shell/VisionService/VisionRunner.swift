@@ -35,6 +35,8 @@ public final class VisionRunner {
         public var faceSeconds = 0.0, bodySeconds = 0.0
         /// Body detector runs.
         public var bodyRuns = 0
+        /// Frames written to the output device, and dropped there (it would not take them at once).
+        public var outputFrames = 0, outputDropped = 0
     }
 
     private let settings: VisionSettings
@@ -51,6 +53,7 @@ public final class VisionRunner {
     public private(set) var counts = Counts()
     private var lastStatus = Duration.zero
     private let latencyLog: LatencyLog?
+    private let outputWriter: OutputWriter?
 
     /// A runner with these settings, sending through `feed`; each frame's times go to
     /// `latencyLog` when there is one (a benchmark's).
@@ -61,6 +64,8 @@ public final class VisionRunner {
         self.logger = logger
         self.notifier = notifier
         self.schedule = DetectorSchedule(bodyEvery: settings.bodyEvery)
+        outputWriter = settings.output.isEmpty ? nil : OutputWriter(settings: settings, logger: logger, latencyLog: latencyLog)
+        outputWriter?.feed = feed
     }
 
     /// Runs until one of the termination signals arrives on `signals`; returns the exit status.
@@ -165,10 +170,9 @@ public final class VisionRunner {
     /// Streams until the camera fails (thrown) or a signal arrives (true).
     private func stream(_ capture: VideoCapture, signals: TerminationSignals) throws(CaptureError) -> Bool {
         defer { capture.stop() }
+        if let outputWriter { return try streamWithOutput(capture, writer: outputWriter, signals: signals) }
         var lastFrame = MonotonicClock.now()
         var clockProblemLogged = false
-        let working = workingSize(for: capture.format.size)
-        let camera = settings.camera(width: working.width, height: working.height)
         while true {
             let ready = try capture.waitForFrame(timeout: .milliseconds(500), alsoWatching: signals.descriptor.rawValue)
             if isStopSignal(signals.take()) { return true }
@@ -182,35 +186,85 @@ public final class VisionRunner {
             }
             lastFrame = now
             counts.skipped = capture.skippedFrames
-            let (captureTime, clockProblem) = CaptureTime.of(timestamp: frame.timestamp, flags: frame.flags, dequeued: now)
-            if let clockProblem, !clockProblemLogged {
-                clockProblemLogged = true
-                logger.warning("\(clockProblem) (said once)")
-            }
+            try process(frame, capture: capture, dequeued: now, clockProblemLogged: &clockProblemLogged)
+        }
+    }
+
+    /// Streams with a capture thread that writes every frame to the output device and hands the
+    /// newest to this one (`FramePump`), until the camera fails (thrown) or a signal arrives (true).
+    private func streamWithOutput(
+        _ capture: VideoCapture, writer: OutputWriter, signals: TerminationSignals
+    ) throws(CaptureError) -> Bool {
+        let pump: FramePump
+        do {
+            pump = try FramePump(capture: capture, writer: writer)
+            try pump.start()
+        } catch {
+            throw .requestFailed(request: "the capture thread", reason: "\(error)")
+        }
+        defer { pump.stop() }
+        var clockProblemLogged = false
+        while true {
+            let ready: [FileDescriptor]
             do {
-                if frame.flags & UInt32(0x40) != 0 { throw FrameError.flaggedByDriver }  // V4L2_BUF_FLAG_ERROR
-                try image.set(
-                    frame.bytes, format: capture.format.format, size: capture.format.size, stride: capture.stride, working: working)
+                ready = try Poll.waitForReading([pump.wake.descriptor, signals.descriptor], timeout: .milliseconds(500))
             } catch {
-                counts.badFrames += 1
-                // The first bad frame, then one line in a hundred, with the count: a camera that
-                // damages every tenth frame does not fill the journal.
-                if counts.badFrames == 1 || counts.badFrames % 100 == 0 {
-                    logger.warning("\(error) (frame \(frame.sequence); \(counts.badFrames) bad so far; skipped)")
-                }
-                try capture.requeue(frame)
-                continue
+                throw .requestFailed(request: "poll", reason: "\(error)")
+            }
+            if isStopSignal(signals.take()) { return true }
+            guard !ready.isEmpty, let mail = pump.take() else { continue }
+            switch mail {
+            case .failed(let error): throw error
+            case .frame(let frame, let dequeued):
+                counts.skipped = capture.skippedFrames + pump.skipped
+                try process(frame, capture: capture, dequeued: dequeued, clockProblemLogged: &clockProblemLogged)
+            }
+        }
+    }
+
+    /// Decodes a frame, gives its buffer back, runs the detectors the schedule asks for and hands
+    /// the batch to the feed.
+    private func process(
+        _ frame: VideoCapture.Frame, capture: VideoCapture, dequeued now: Duration, clockProblemLogged: inout Bool
+    ) throws(CaptureError) {
+        let working = workingSize(for: capture.format.size)
+        let camera = settings.camera(width: working.width, height: working.height)
+        let (captureTime, clockProblem) = CaptureTime.of(timestamp: frame.timestamp, flags: frame.flags, dequeued: now)
+        if let clockProblem, !clockProblemLogged {
+            clockProblemLogged = true
+            logger.warning("\(clockProblem) (said once)")
+        }
+        do {
+            if frame.flags & UInt32(0x40) != 0 { throw FrameError.flaggedByDriver }  // V4L2_BUF_FLAG_ERROR
+            try image.set(
+                frame.bytes, format: capture.format.format, size: capture.format.size, stride: capture.stride, working: working)
+        } catch {
+            counts.badFrames += 1
+            // The first bad frame, then one line in a hundred, with the count: a camera that
+            // damages every tenth frame does not fill the journal.
+            if counts.badFrames == 1 || counts.badFrames % 100 == 0 {
+                logger.warning("\(error) (frame \(frame.sequence); \(counts.badFrames) bad so far; skipped)")
             }
             try capture.requeue(frame)
-            let plan = schedule.plan(sequence: frame.sequence)
-            let detections = detect(plan)
-            latencyLog?.record("frame", captureTime, now, MonotonicClock.now())
-            feed.deliver(
-                TrackBuilder.batch(detections, width: working.width, height: working.height, camera: camera, captureTime: captureTime))
-            counts.frames += 1
-            reportStatus(now: now, capture: capture)
-            loadDetectors()
+            return
         }
+        try capture.requeue(frame)
+        let plan = schedule.plan(sequence: frame.sequence)
+        let detections = detect(plan)
+        // The framed crop follows people from the frames they were looked for in (faces alone
+        // would stand in for them between, and move it).
+        if plan.bodies || settings.bodies == .none { outputWriter?.saw(detections, size: working, captureTime: captureTime) }
+        latencyLog?.record("frame", captureTime, now, MonotonicClock.now())
+        feed.deliver(
+            TrackBuilder.batch(detections, width: working.width, height: working.height, camera: camera, captureTime: captureTime))
+        counts.frames += 1
+        if let outputWriter {
+            let written = outputWriter.counts
+            counts.outputFrames = written.written
+            counts.outputDropped = written.dropped
+        }
+        reportStatus(now: now, capture: capture)
+        loadDetectors()
     }
 
     private func detect(_ plan: DetectorSchedule.Plan) -> [Detection] {
@@ -258,6 +312,7 @@ public final class VisionRunner {
             "\(counts.frames) frames (\(counts.skipped) skipped, \(counts.badFrames) bad), faces \(formatted(faceMilliseconds)) ms, "
             + "people \(formatted(bodyMilliseconds)) ms a frame; dockd \(feed.isConnected ? "connected" : "away"), "
             + "\(feedCounts.sent) sent, \(feedCounts.dropped) dropped"
+            + (settings.output.isEmpty ? "" : "; output \(counts.outputFrames) written, \(counts.outputDropped) dropped")
         _ = notifier.notify("STATUS=\(line)")
         logger.debug(line)
     }

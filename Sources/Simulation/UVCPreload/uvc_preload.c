@@ -27,6 +27,7 @@
 #include <unistd.h>
 #include <linux/videodev2.h>
 
+#include "loopback.h"
 #include "uvc_preload.h"
 
 int dockd_uvc_preload_version(void) { return 1; }
@@ -58,6 +59,10 @@ static void *next_symbol(const char *name) { return dlsym(RTLD_NEXT, name); }
 enum { EMULATED_MAJOR = 81, EMULATED_MINOR = 250 };
 static const char uevent_path[] = "/sys/dev/char/81:250/uevent";
 static const char uevent_text[] = "MAJOR=81\nMINOR=250\nDEVNAME=video250\n";
+// An emulated loopback node (loopback.c) shows as minor 251.
+enum { LOOPBACK_MINOR = 251 };
+static const char loopback_uevent_path[] = "/sys/dev/char/81:251/uevent";
+static const char loopback_uevent_text[] = "MAJOR=81\nMINOR=251\nDEVNAME=video251\n";
 
 // Whether `path` is a Unix socket (fstatat: not one of the calls this library takes over).
 static int is_socket(const char *path) {
@@ -73,6 +78,10 @@ static void as_character_device(struct stat *status) {
 int stat(const char *path, struct stat *status) {
     int result = fstatat(AT_FDCWD, path, status, 0);
     if (result == 0 && S_ISSOCK(status->st_mode)) as_character_device(status);
+    if (result == 0 && S_ISREG(status->st_mode) && status->st_size >= 16 && loopback_is_node(path)) {
+        status->st_mode = S_IFCHR | (status->st_mode & 07777);
+        status->st_rdev = makedev(EMULATED_MAJOR, LOOPBACK_MINOR);
+    }
     return result;
 }
 
@@ -82,15 +91,19 @@ int stat64(const char *path, struct stat64 *status) {
         status->st_mode = S_IFCHR | (status->st_mode & 07777);
         status->st_rdev = makedev(EMULATED_MAJOR, EMULATED_MINOR);
     }
+    if (result == 0 && S_ISREG(status->st_mode) && status->st_size >= 16 && loopback_is_node(path)) {
+        status->st_mode = S_IFCHR | (status->st_mode & 07777);
+        status->st_rdev = makedev(EMULATED_MAJOR, LOOPBACK_MINOR);
+    }
     return result;
 }
 
 // The uevent as a real descriptor (libstdc++'s ifstream reads the FILE's descriptor, so a
 // fmemopen stream would read as empty).
-static FILE *uevent_file(void) {
+static FILE *uevent_file(const char *text) {
     int fd = memfd_create("dockd-uvc-uevent", MFD_CLOEXEC);
     if (fd < 0) return NULL;
-    if (write(fd, uevent_text, sizeof uevent_text - 1) != (ssize_t)(sizeof uevent_text - 1) || lseek(fd, 0, SEEK_SET) != 0) {
+    if (write(fd, text, strlen(text)) != (ssize_t)strlen(text) || lseek(fd, 0, SEEK_SET) != 0) {
         close(fd);
         return NULL;
     }
@@ -99,7 +112,8 @@ static FILE *uevent_file(void) {
 
 #define FOPEN_WRAPPER(name)                                                                             \
     FILE *name(const char *path, const char *mode) {                                                    \
-        if (path != NULL && strcmp(path, uevent_path) == 0) return uevent_file();                       \
+        if (path != NULL && strcmp(path, uevent_path) == 0) return uevent_file(uevent_text);            \
+        if (path != NULL && strcmp(path, loopback_uevent_path) == 0) return uevent_file(loopback_uevent_text); \
         FILE *(*real)(const char *, const char *) = (FILE * (*)(const char *, const char *)) next_symbol(#name); \
         return real(path, mode);                                                                        \
     }
@@ -148,6 +162,7 @@ static int takes_mode(int flags) { return (flags & O_CREAT) || (flags & O_TMPFIL
             va_end(arguments);                                                                          \
         }                                                                                               \
         int fd = emulated_open(path, flags);                                                            \
+        if (fd == -2) fd = loopback_open(path, flags);                                                  \
         if (fd != -2) return fd;                                                                        \
         int (*real)(const char *, int, ...) = (int (*)(const char *, int, ...))next_symbol(#name);      \
         return real(path, flags, mode);                                                                 \
@@ -167,6 +182,7 @@ OPEN_WRAPPER(open64)
         }                                                                                               \
         if (path != NULL && (path[0] == '/' || directory == AT_FDCWD)) {                                \
             int fd = emulated_open(path, flags);                                                        \
+            if (fd == -2) fd = loopback_open(path, flags);                                              \
             if (fd != -2) return fd;                                                                    \
         }                                                                                               \
         int (*real)(int, const char *, int, ...) = (int (*)(int, const char *, int, ...))next_symbol(#name); \
@@ -191,6 +207,7 @@ static void replace_fd(int *slot, int fd) {
 }
 
 int close(int fd) {
+    loopback_closed(fd);
     if (is_tracked(fd)) {
         tracked[fd] = 0;
         replace_fd(&memory_fd[fd], -1);
@@ -400,6 +417,7 @@ int ioctl(int fd, unsigned long request, ...) {
     va_start(arguments, request);
     void *argument = va_arg(arguments, void *);
     va_end(arguments);
+    if (loopback_is_open(fd)) return loopback_ioctl(fd, request, argument);
     if (is_tracked(fd)) {
         int result = emulated_ioctl(fd, (uint32_t)request, argument);
         // A blocking VIDIOC_DQEVENT waits for an event, as the driver's does (asked every 10 ms).
@@ -447,13 +465,22 @@ static void *emulated_mmap(void *address, size_t length, int protection, int fla
     return mapped;
 }
 
+// write() of a loopback node's writer is a frame; every other goes to the real call.
+ssize_t write(int fd, const void *bytes, size_t count) {
+    if (loopback_is_open(fd)) return loopback_write(fd, bytes, count);
+    ssize_t (*real)(int, const void *, size_t) = (ssize_t (*)(int, const void *, size_t))next_symbol("write");
+    return real(fd, bytes, count);
+}
+
 void *mmap(void *address, size_t length, int protection, int flags, int fd, off_t offset) {
+    if (loopback_is_open(fd)) return loopback_mmap(address, length, protection, flags, fd, offset);
     if (is_tracked(fd)) return emulated_mmap(address, length, protection, flags, fd, offset);
     void *(*real)(void *, size_t, int, int, int, off_t) = (void *(*)(void *, size_t, int, int, int, off_t))next_symbol("mmap");
     return real(address, length, protection, flags, fd, offset);
 }
 
 void *mmap64(void *address, size_t length, int protection, int flags, int fd, off64_t offset) {
+    if (loopback_is_open(fd)) return loopback_mmap(address, length, protection, flags, fd, (off_t)offset);
     if (is_tracked(fd)) return emulated_mmap(address, length, protection, flags, fd, (off_t)offset);
     void *(*real)(void *, size_t, int, int, int, off64_t) =
         (void *(*)(void *, size_t, int, int, int, off64_t))next_symbol("mmap64");
@@ -595,7 +622,47 @@ static int any_tracked(struct pollfd *fds, nfds_t count) {
     return 0;
 }
 
+// poll over loopback descriptors: each asked how it stands, the others polled in slices of 2 ms
+// until something is ready or the timeout has passed (frames come at a camera's pace).
+static int any_loopback(struct pollfd *fds, nfds_t count) {
+    for (nfds_t i = 0; i < count; i++) if (loopback_is_open(fds[i].fd)) return 1;
+    return 0;
+}
+
+static int loopback_wrapped_poll(struct pollfd *fds, nfds_t count, long timeout) {
+    struct timespec start;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    int *saved = calloc(count ? count : 1, sizeof *saved);
+    if (saved == NULL) { errno = ENOMEM; return -1; }
+    int result;
+    for (;;) {
+        int ready = 0;
+        for (nfds_t i = 0; i < count; i++) {
+            saved[i] = fds[i].fd;
+            if (loopback_is_open(fds[i].fd)) {
+                fds[i].revents = (short)loopback_poll_ready(fds[i].fd, fds[i].events);
+                if (fds[i].revents) ready++;
+                fds[i].fd = -1;
+            }
+        }
+        int slice = ready ? 0 : slice_for(timeout, &start, 2);
+        result = poll(fds, count, slice);
+        for (nfds_t i = 0; i < count; i++) {
+            if (fds[i].fd == -1 && saved[i] != -1 && loopback_is_open(saved[i])) {
+                fds[i].revents = (short)loopback_poll_ready(saved[i], fds[i].events);
+            }
+            fds[i].fd = saved[i];
+        }
+        if (result < 0) break;
+        result += ready;
+        if (result > 0 || (timeout >= 0 && elapsed_milliseconds(&start) >= timeout)) break;
+    }
+    free(saved);
+    return result;
+}
+
 int poll(struct pollfd *fds, nfds_t count, int timeout) {
+    if (any_loopback(fds, count)) return loopback_wrapped_poll(fds, count, timeout);
     if (!any_tracked(fds, count)) {
         int (*real)(struct pollfd *, nfds_t, int) = (int (*)(struct pollfd *, nfds_t, int))next_symbol("poll");
         return real(fds, count, timeout);

@@ -54,6 +54,10 @@ typedef struct dv_image dv_image;
 dv_image *dv_image_create(void);
 void dv_image_destroy(dv_image *image);
 
+/// Whether dv_image_set also makes the grey image the detectors use (1, the default) or only the
+/// colour one (0: an image that only feeds an output).
+void dv_image_set_grey(dv_image *image, int wanted);
+
 /// Decodes or converts a frame into the image, scaled to working_width x working_height (area
 /// averaging). bytes_per_line is the frame's stride (the plane's, for NV12). For MJPEG,
 /// jpeg_reduction (1, 2, 4 or 8) decodes at that fraction of the size directly (libjpeg's DCT
@@ -73,6 +77,16 @@ int dv_image_height(const dv_image *image);
 
 /// Copies the colour image out, B G R, width x 3 bytes a row (count must be width x height x 3).
 int dv_image_copy_bgr(const dv_image *image, uint8_t *out, size_t count, dv_error *error);
+
+/// Writes a region of the colour image (crop_x, crop_y, crop_width, crop_height: shares of its
+/// width and height; 0, 0, 1, 1 the whole), scaled to width x height, as a frame of a YUYV or NV12
+/// output (BT.601, video range, as V4L2 cameras give them; YUYV's chroma the mean of each pixel
+/// pair, NV12's of each 2 x 2 block) into out, packed (width x 2 bytes a line for YUYV; the Y plane
+/// then the interleaved U V plane for NV12). count must be the frame's size. Fails for another
+/// format, an odd width (NV12: height) or an empty region.
+int dv_image_write_yuv(
+    dv_image *image, dv_pixel_format format, double crop_x, double crop_y, double crop_width, double crop_height, int width,
+    int height, uint8_t *out, size_t count, dv_error *error);
 
 /// A hue-saturation histogram of a region of the colour image (pixels; cut to the image), with
 /// hue_bins x saturation_bins bins written to out, row by row over hue, not normalised (OpenCV's

@@ -1,3 +1,5 @@
+import DockNumbers
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -13,8 +15,10 @@
 ///   `FF`; one for another address is not for it;
 /// - a standard command (command 2's bit 0 clear) drives each axis by its direction bits at its
 ///   speed byte's step — 0 to `3F`, `FF` (turbo) as `3F` — until the next command, with no
-///   failsafe: a head that hears nothing more turns on; all zero is the stop; the lens and camera
-///   bits it has no use for are ignored;
+///   failsafe: a head that hears nothing more turns on; all zero is the stop; with a lens
+///   (`zoomFullTravel` above zero) the tele (`20`) and wide (`40`) bits move its zoom, the whole
+///   range in that time, until the next command, held at the ends; the other lens and camera bits
+///   (and the zoom bits, without a lens) are ignored;
 /// - of the extended commands (bit 0 set) it keeps presets — set `03`, clear `05`, go to `07`
 ///   (a head that answers position queries) — and, where `answersPositionQueries`, answers the
 ///   pan and tilt position queries `51` and `53` with `59` and `5B` in hundredths of a degree,
@@ -47,6 +51,8 @@ public struct PelcoDHead: Sendable {
         public var accelerationRadiansPerSecondSquared: Double
         /// Standard deviation of the position it reports, radians.
         public var encoderNoiseRadians: Double
+        /// How long its lens takes from the wide end to the tele end; zero: no lens that zooms.
+        public var zoomFullTravel: Duration
 
         /// The generic head of `Protocol/pelco-d.md` §5: address 1, 60 and 30 °/s at step 3F,
         /// even steps, pan ±170°, tilt −30° to 60°, 4 rad/s², no position queries.
@@ -54,7 +60,7 @@ public struct PelcoDHead: Sendable {
             address: UInt8 = 1, panDegreesPerSecondAtFastestStep: Double = 60, tiltDegreesPerSecondAtFastestStep: Double = 30,
             speedExponent: Double = 1, answersPositionQueries: Bool = false, yawDegrees: ClosedRange<Double> = -170...170,
             pitchDegrees: ClosedRange<Double> = -30...60, accelerationRadiansPerSecondSquared: Double = 4,
-            encoderNoiseRadians: Double = 0
+            encoderNoiseRadians: Double = 0, zoomFullTravel: Duration = .zero
         ) {
             self.address = address
             self.panDegreesPerSecondAtFastestStep = panDegreesPerSecondAtFastestStep
@@ -65,6 +71,7 @@ public struct PelcoDHead: Sendable {
             self.pitchDegrees = pitchDegrees
             self.accelerationRadiansPerSecondSquared = accelerationRadiansPerSecondSquared
             self.encoderNoiseRadians = encoderNoiseRadians
+            self.zoomFullTravel = zoomFullTravel
         }
 
         /// The speed of a speed byte on an axis whose step `3F` turns at `fastest` degrees per
@@ -93,6 +100,10 @@ public struct PelcoDHead: Sendable {
     public private(set) var tilt: AxisPhysics
     /// What the mechanism is doing.
     public private(set) var motion = Motion.idle
+    /// The zoom, 0 (wide) to 1 (tele); it starts somewhere in between, as a lens left by someone.
+    public private(set) var zoomFraction = 0.4
+    /// The zoom's direction: 1 tele, −1 wide, 0 still.
+    public private(set) var zoomDirection = 0
     /// The head has hung: it takes nothing in and sends nothing out, and its motors keep doing
     /// what they were doing (a drive goes on: Pelco-D has no failsafe).
     public var isUnresponsive = false
@@ -139,7 +150,9 @@ public struct PelcoDHead: Sendable {
     }
 
     /// Whether both axes stand still.
-    public var isStill: Bool { abs(pan.motorRadiansPerSecond) < 1e-3 && abs(tilt.motorRadiansPerSecond) < 1e-3 }
+    public var isStill: Bool {
+        abs(pan.motorRadiansPerSecond) < 1e-3 && abs(tilt.motorRadiansPerSecond) < 1e-3 && zoomDirection == 0
+    }
 
     // MARK: Bytes in, bytes out
 
@@ -194,6 +207,7 @@ public struct PelcoDHead: Sendable {
         isUnplugged = unplugged
         pan.halt()
         tilt.halt()
+        zoomDirection = 0
         motion = .idle
         received.removeAll()
         return output
@@ -217,6 +231,7 @@ public struct PelcoDHead: Sendable {
         case 0x07 where configuration.answersPositionQueries:
             guard let stored = presets[data2] else { break }
             motion = .preset(panRadians: stored.pan, tiltRadians: stored.tilt)
+            zoomDirection = 0
         case 0x51 where configuration.answersPositionQueries:
             lastFrame = (frame, now)
             return reply(0x59, pan.encoderReading(using: &random))
@@ -242,6 +257,8 @@ public struct PelcoDHead: Sendable {
         }
         let panRate = rate(0x02, 0x04, panSpeed, fastest: configuration.panDegreesPerSecondAtFastestStep)
         let tiltRate = rate(0x08, 0x10, tiltSpeed, fastest: configuration.tiltDegreesPerSecondAtFastestStep)
+        let tele = command2 & 0x20 != 0, wide = command2 & 0x40 != 0
+        zoomDirection = configuration.zoomFullTravel > .zero && tele != wide ? (tele ? 1 : -1) : 0
         motion = panRate == 0 && tiltRate == 0 ? .idle : .drive(panRadiansPerSecond: panRate, tiltRadiansPerSecond: tiltRate)
     }
 
@@ -271,6 +288,9 @@ public struct PelcoDHead: Sendable {
         tilt.step(commandedRadiansPerSecond: rates.tilt, seconds: seconds)
         if case .preset(let panTarget, let tiltTarget) = motion, pan.hasArrived(at: panTarget), tilt.hasArrived(at: tiltTarget) {
             motion = .idle
+        }
+        if zoomDirection != 0 {
+            zoomFraction = min(max(zoomFraction + Double(zoomDirection) * seconds / configuration.zoomFullTravel.secondsValue, 0), 1)
         }
     }
 }

@@ -88,6 +88,11 @@ public struct VISCACamera: Sendable {
     public private(set) var panTiltMotion = PanTiltMotion.idle
     /// The zoom motion.
     public private(set) var zoomMotion = ZoomMotion.idle
+    /// How many times the zoom magnifies the picture now, by the profile's table (1 without zoom
+    /// or without a table: the picture of a camera whose optics are not known does not narrow).
+    public var magnification: Double {
+        profile.magnification(atZoomPosition: UInt16(clamping: Int(zoomPosition.rounded()))) ?? 1
+    }
     /// The camera's VISCA address (the profile's until an address set; always 1 over IP).
     public private(set) var address: UInt8
     /// Whether it is unplugged.

@@ -32,7 +32,8 @@ extension VISCACamera {
         public var tiltAccelerationRadiansPerSecondSquared: Double
         /// Standard deviation of the position the camera reports, radians.
         public var encoderNoiseRadians: Double
-        /// How long the zoom takes from one end to the other at its fastest speed.
+        /// How long the zoom takes from one end to the other at its fastest speed (the profile's
+        /// `full_travel_seconds` unless told otherwise).
         public var zoomFullTravel: Duration
 
         /// Creates a configuration. The version defaults to the simulator's own: vendor 0, model
@@ -40,7 +41,7 @@ extension VISCACamera {
         public init(
             profile: VISCAProfile, transport: Transport, version: VISCAVersion? = nil,
             panAccelerationRadiansPerSecondSquared: Double = 8, tiltAccelerationRadiansPerSecondSquared: Double = 8,
-            encoderNoiseRadians: Double = 0, zoomFullTravel: Duration = .seconds(3)
+            encoderNoiseRadians: Double = 0, zoomFullTravel: Duration? = nil
         ) {
             self.profile = profile
             self.transport = transport
@@ -50,7 +51,7 @@ extension VISCACamera {
             self.panAccelerationRadiansPerSecondSquared = panAccelerationRadiansPerSecondSquared
             self.tiltAccelerationRadiansPerSecondSquared = tiltAccelerationRadiansPerSecondSquared
             self.encoderNoiseRadians = encoderNoiseRadians
-            self.zoomFullTravel = zoomFullTravel
+            self.zoomFullTravel = zoomFullTravel ?? profile.zoomFullTravel
         }
     }
 

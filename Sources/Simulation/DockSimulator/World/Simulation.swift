@@ -216,8 +216,9 @@ public struct Simulation: Sendable {
     private mutating func capture(into output: inout SimulationOutput) {
         let seconds = now.secondsValue
         let yaw = cameraYawRadians, pitch = cameraPitchRadians
-        // A webcam's zoom narrows what it sees (a dock's camera does not zoom here).
-        let camera = self.camera.zoomed(by: uvc?.magnification ?? 1)
+        // A webcam's or a VISCA camera's zoom narrows what it sees (a dock's camera does not zoom
+        // here).
+        let camera = self.camera.zoomed(by: uvc?.magnification ?? visca?.magnification ?? 1)
         var projections: [PartProjection] = []
         var present: [Int] = [], still: [Int] = []
         for subject in subjects {
