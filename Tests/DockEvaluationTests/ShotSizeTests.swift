@@ -4,6 +4,7 @@ import DockVocabulary
 import TestSupport
 import Testing
 import V4L2Protocol
+import VISCAProtocol
 
 @testable import DockEvaluation
 
@@ -93,6 +94,27 @@ import V4L2Protocol
         // as often.
         #expect(reversals <= 6, "\(reversals) zoom reversals")
         #expect(result.inToleranceShare(from: .seconds(5)) >= 0.85, "and the framing kept")
+    }
+
+    @Test func aVISCACameraHoldsTheWalkerTooThroughItsProfilesZoomTable() {
+        // The generic VISCA profile: a 25× table (Sony's x25 block), a zoom that travels its
+        // range in 3 s, each position read back with the pose.
+        var pipeline = TrackingPipeline()
+        pipeline.framingMode = .center
+        pipeline.shotSize = .full
+        let camera = VISCACamera.Configuration(profile: VISCAProfile.named("generic")!, transport: .serial)
+        var loop = ClosedLoop(scenario: Self.towardAndAway, pointer: .tracker(pipeline), visca: camera)
+        let result = loop.run()
+        let target = ShotSizeController.Configuration().fullBodyShare
+        let heights = result.primaryBoxes.filter { $0.captureTime >= .seconds(8) }.map { $0.box.height / target }
+        let within = Double(heights.filter { abs($0 - 1) <= 0.2 }.count) / Double(max(heights.count, 1))
+        let magnifications = result.zoomTrace.map(\.magnification)
+        print(
+            "toward-and-away through VISCA, full body: within ±20 % \(within) of frames from 8 s, worst "
+                + "\(heights.map { abs($0 - 1) }.max() ?? 1); zoom \(magnifications.min() ?? 0)…\(magnifications.max() ?? 0)×, "
+                + "\(Self.reversals(result.zoomTrace)) reversals; in tolerance \(result.inToleranceShare(from: .seconds(8)))")
+        #expect(within >= 0.9, "the body within ±20 % of its share in most frames")
+        #expect(result.inToleranceShare(from: .seconds(8)) >= 0.85, "and the framing kept")
     }
 
     /// A person walking across at 4 m, held at half body (2.9×), who breaks into a run at 8 s —
