@@ -126,6 +126,9 @@ struct Shell {
                 precondition(answered.insert(token).inserted, "two replies to request \(token)")
             case .publish(.attached(let attached, _)):
                 info = attached
+            case .storePresets(let store, let token, _):
+                host.presetsStored(store)
+                precondition(answered.insert(token).inserted, "two replies to request \(token)")
             case .publish, .log:
                 break
             }

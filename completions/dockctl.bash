@@ -19,7 +19,7 @@ _dockctl() {
                 --completions) COMPREPLY=($(compgen -W 'bash zsh fish' -- "$cur")); return ;;
             esac
             options='--socket --json --help --version --completions'
-            words='status watch velocity orient stop animate track limits devices framing roi select zoom shot replay'
+            words='status watch velocity orient stop animate track limits devices framing roi select zoom shot preset lost replay'
             ;;
         status)
             options='--help --json'
@@ -84,6 +84,17 @@ _dockctl() {
         shot)
             options='--help --json'
             words='off head half full group'
+            ;;
+        preset)
+            options='--take-over --no-wait --help --json'
+            words='save list recall delete'
+            ;;
+        lost)
+            case $prev in
+                --after) COMPREPLY=(); return ;;
+                --action) COMPREPLY=(); return ;;
+            esac
+            options='--after --action --help --json'
             ;;
         replay)
             case $prev in

@@ -16,6 +16,11 @@ import Testing
         "Busy": (["holder": .integer(3)], "another client (connection 3) controls the dock; wait until it lets go, or add --take-over"),
         "NoSubjectFound": ([:], "no tracked subject is at that point of the picture"),
         "NotSupported": (["capability": .string("zoom")], "this dock cannot zoom"),
+        "NoSuchPreset": (["name": .string("stage")], "there is no preset 'stage'; dockctl preset list shows the presets"),
+        "PresetsUnavailable": (
+            ["file": .string("/var/lib/dockd/presets.json"), "reason": .string("cannot be written (rename: No space left on device)")],
+            "dockd cannot save presets: /var/lib/dockd/presets.json cannot be written"
+        ),
         "InvalidParameter": (
             ["parameter": .string("duration"), "reason": .string("must be within 0.0...60.0")],
             "dockd refused duration: it must be within 0.0...60.0"

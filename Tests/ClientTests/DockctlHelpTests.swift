@@ -14,10 +14,10 @@ import Testing
         "velocity": [["--yaw", "0"]], "orient": [["--yaw", "0", "--pitch", "0"]], "animate": [["yes"]], "track": [["on"]],
         "framing": [["center"]], "roi": [["0", "0", "1", "1"], []], "select": [[], ["0.5", "0.5"]], "zoom": [["0.5"]],
         "shot": [["half"]],
-        "replay": [["--mot", "d", "--out", "r", "--size", "2x2"]],
+        "replay": [["--mot", "d", "--out", "r", "--size", "2x2"]], "preset": [["recall", "stage"]],
     ]
     /// Values tried after an option that takes one, until one parses.
-    static let samples = ["0.5", "1", "1.5", "2x2", "body", "bash", "file"]
+    static let samples = ["0.5", "1", "1.5", "2x2", "body", "bash", "file", "hold"]
 
     /// The options a help text shows in its usage line and option list (`--name`, with whether a
     /// value follows it).
@@ -113,7 +113,7 @@ import Testing
         #expect(
             listed == [
                 "status", "watch", "velocity", "orient", "stop", "animate", "track", "limits", "devices", "framing", "roi",
-                "select", "zoom", "shot", "replay",
+                "select", "zoom", "shot", "preset", "lost", "replay",
             ])
     }
 

@@ -1,5 +1,6 @@
 import DockPolicy
 import DockTracking
+import DockVocabulary
 import Testing
 
 @testable import DockDaemon
@@ -25,7 +26,10 @@ import Testing
         #expect(
             configuration.hostSettings.lostBehaviour
                 == LostBehaviour(after: .milliseconds(2500), action: .pose(yawRadians: 45 * .pi / 180, pitchRadians: -10 * .pi / 180)))
-        for (text, action) in [("hold", LostBehaviour.Action.hold), ("home", .home), ("zoom-out", .zoomOut)] {
+        for (text, action) in [
+            ("hold", LostBehaviour.Action.hold), ("home", .home), ("zoom-out", .zoomOut),
+            ("preset:stage left", .preset(name: "stage left")),
+        ] {
             guard case .run(let configuration, _) = try parse(["--lost-action", text]) else { continue }
             #expect(configuration.hostSettings.lostBehaviour.action == action)
         }
@@ -46,8 +50,14 @@ import Testing
             throws: DaemonCommand.Failure.configuration(
                 .init(
                     location: "--lost-action",
-                    message: "lost-action: expected hold, home, zoom-out or pose:YAW,PITCH (degrees), got 'preset:stage'"))
-        ) { try parse(["--lost-action", "preset:stage"]) }
+                    message: "lost-action: expected hold, home, zoom-out, pose:YAW,PITCH (degrees) or preset:NAME, got 'wander'"))
+        ) { try parse(["--lost-action", "wander"]) }
+        #expect(
+            throws: DaemonCommand.Failure.configuration(
+                .init(
+                    location: "--lost-action",
+                    message: "lost-action: in 'preset: door': a preset's name must not begin or end with a space"))
+        ) { try parse(["--lost-action", "preset: door"]) }
         #expect(
             throws: DaemonCommand.Failure.configuration(
                 .init(location: "/tmp/d.conf:1", message: "lost-action: expected pose:YAW,PITCH with two numbers in degrees, got 'pose:10'")

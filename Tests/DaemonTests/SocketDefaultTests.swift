@@ -26,11 +26,21 @@ import Testing
         #expect(ControlSocketPath.clientCandidates(effectiveUserID: 0, environment: runtime) == ["/run/dockd/dockd.sock"])
     }
 
-    @Test func theDefaultsDifferOnlyInTheSocket() throws {
+    @Test func theDefaultsDifferOnlyInTheSocketAndTheStateDirectory() throws {
         var expected = Configuration()
         expected.socket = "/run/user/1000/dockd.sock"
+        expected.stateDirectory = ""  // no HOME, no XDG_STATE_HOME: nowhere to keep presets
         let defaults = Configuration(effectiveUserID: user, environment: runtime)
         #expect(defaults == expected)
+        // A user's own state directory, as the XDG specification places it; systemd's first.
+        func state(_ userID: UInt32, _ environment: [String: String]) -> String {
+            Configuration(effectiveUserID: userID, environment: environment).stateDirectory
+        }
+        #expect(state(user, ["HOME": "/home/u"]) == "/home/u/.local/state/dockd")
+        #expect(state(user, ["HOME": "/home/u", "XDG_STATE_HOME": "/s"]) == "/s/dockd")
+        #expect(state(user, ["HOME": "/home/u", "XDG_STATE_HOME": "relative"]) == "/home/u/.local/state/dockd")
+        #expect(state(user, ["HOME": "/home/u", "STATE_DIRECTORY": "/var/lib/dockd:/var/lib/other"]) == "/var/lib/dockd")
+        #expect(state(0, ["HOME": "/root"]) == "/var/lib/dockd")
         #expect(Configuration(effectiveUserID: 0, environment: runtime) == Configuration())
         #expect(try DaemonCommand.parse([], defaults: defaults) { _ in nil } == .run(defaults, configurationPath: nil))
         var noAPI = defaults

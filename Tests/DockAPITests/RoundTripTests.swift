@@ -64,6 +64,13 @@ import Testing
             .host(.selectSubject(at: NormalizedPoint(x: 0.5, y: 0.625))), .host(.setZoom(0.25)), .host(.setZoom(1)),
             .host(.track(batch)),
             .host(.track(ObservationBatch(observations: [], camera: batch.camera, captureTime: .zero))),
+            .host(.savePreset(name: "stage left")), .host(.listPresets), .host(.deletePreset(name: "Bühne")),
+            .host(.recallPreset(name: "stage", takeOver: true, waitsForEnd: false)),
+            .host(.recallPreset(name: "x", takeOver: false, waitsForEnd: true)),
+            .host(.setLostBehaviour(after: nil, action: nil)), .host(.setLostBehaviour(after: .milliseconds(2500), action: .hold)),
+            .host(.setLostBehaviour(after: .zero, action: .zoomOut)), .host(.setLostBehaviour(after: nil, action: .home)),
+            .host(.setLostBehaviour(after: nil, action: .pose(yawRadians: 0.5, pitchRadians: -0.125))),
+            .host(.setLostBehaviour(after: .seconds(3600), action: .preset(name: "door"))),
         ]
         return calls.flatMap { call -> [DockCall.Parsed] in
             switch call {
@@ -167,7 +174,7 @@ import Testing
         }
         #expect(names(Dock.Status.State.self) == ["disconnected", "connecting", "handshaking", "ready", "incompatible"])
         #expect(names(Dock.Status.Motion.self) == ["idle", "velocity", "moving", "animating", "settling"])
-        #expect(names(Dock.Status.Tracker.self) == ["idle", "following", "holding", "returning"])
+        #expect(names(Dock.Status.Tracker.self) == ["idle", "following", "holding", "returning", "paused"])
     }
 
     @Test func statusesDecodeIntoTheValuesTheDaemonEncoded() throws {
@@ -193,6 +200,14 @@ import Testing
             (.setRegionOfInterest, .region(NormalizedRect(x: 0.5, y: 0.25, width: 0.5, height: 0.75))),
             (.setZoom, .zoom(0.5)), (.stop, .done), (.track, .done),
             (.listAccessories, .accessories([try #require(Self.fullStatus().accessory)])), (.listAccessories, .accessories([])),
+            (.savePreset, .preset(Preset(name: "stage", yawRadians: 0.5, pitchRadians: -0.25, zoomFraction: 0.75))),
+            (.savePreset, .preset(Preset(name: "desk", yawRadians: 0, pitchRadians: 1))),
+            (.listPresets, .presets([])), (.listPresets, .presets([Preset(name: "a", yawRadians: 1, pitchRadians: 2, zoomFraction: 0)])),
+            (.recallPreset, .motion(Dock.MotionResult(ended: .completed(.reached)))), (.deletePreset, .done),
+            (.setLostBehaviour, .lostBehaviour(LostBehaviour(after: .seconds(5), action: .home))),
+            (.setLostBehaviour, .lostBehaviour(LostBehaviour(after: .milliseconds(250), action: .preset(name: "door")))),
+            (.setLostBehaviour, .lostBehaviour(LostBehaviour(after: .zero, action: .pose(yawRadians: -1, pitchRadians: 0.5)))),
+            (.setLostBehaviour, .lostBehaviour(LostBehaviour(after: .seconds(1), action: .zoomOut))),
         ]
         for (method, sent) in cases {
             let reply = try Self.reread(VarlinkReply(.success(sent)).bytes)
@@ -210,6 +225,7 @@ import Testing
             .invalidParameter(ParameterError(parameter: "yaw", reason: "must be finite")), .noSuchAccessory("X-1"),
             .methodNotFound("io.dockd.Dock.Fly"), .interfaceNotFound("com.example"), .expectedMore,
             .other(name: "com.example.Odd", parameters: ["n": .integer(1)]),
+            .noSuchPreset("stage"), .presetsUnavailable(file: "/var/lib/dockd/presets.json", reason: "cannot be written"),
         ]
         var cases: [(VarlinkReply, Dock.Failure)] = failures.map { ($0.reply, $0) }
         cases += [

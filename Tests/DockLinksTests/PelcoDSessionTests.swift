@@ -389,6 +389,7 @@ import Testing
 
     @Test func aSilentHeadFailsTheHandshakeAfterThreeQueries() {
         var line = Line { $0.answersPositionQueries = true }
+        #expect(line.session.capabilities == [.presetMemory], "a head that answers queries has presets dockd could recall")
         line.perform(line.session.start(now: .zero))
         line.wait(.milliseconds(800))
         #expect(line.takeWritten() == ["FF 01 00 00 00 00 01", "FF 01 00 51 00 00 52", "FF 01 00 51 00 00 52", "FF 01 00 51 00 00 52"])

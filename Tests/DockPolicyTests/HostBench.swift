@@ -80,6 +80,11 @@ struct PolicyBench<Peer: BenchPeer> {
                 events.append((now, event))
             case .log(_, let text):
                 logs.append(text)
+            case .storePresets(let store, let token, let reply):
+                // The bench's disk takes every write.
+                host.presetsStored(store)
+                precondition(replies[token] == nil, "two replies to request \(token)")
+                replies[token] = reply
             }
         }
     }

@@ -27,7 +27,11 @@ extension Dock.Reply {
                     return identifier
                 })
         case .setZoom: self = .zoom(try r.number("zoom"))
-        case .stop, .setSystemTracking, .track, .setFramingMode, .setShotSize, .acquireControl, .releaseControl:
+        case .savePreset: self = .preset(try Preset(reading: r.object("preset")))
+        case .listPresets: self = .presets(try r.objects("presets", Preset.init(reading:)))
+        case .recallPreset: self = .motion(try Dock.MotionResult(reading: r.object("result")))
+        case .setLostBehaviour: self = .lostBehaviour(try LostBehaviour(reading: r.object("lost")))
+        case .stop, .setSystemTracking, .track, .setFramingMode, .setShotSize, .acquireControl, .releaseControl, .deletePreset:
             self = .done
         }
     }
@@ -44,6 +48,9 @@ extension Dock.Reply {
         case .region(let region): ["region": region.json]
         case .selection(let untracked): ["untracked": .array(untracked.map { .integer(Int64($0)) })]
         case .zoom(let zoom): ["zoom": .number(zoom)]
+        case .preset(let preset): ["preset": preset.json]
+        case .presets(let presets): ["presets": .array(presets.map(\.json))]
+        case .lostBehaviour(let behaviour): ["lost": behaviour.json]
         case .event(let event): ["event": event.json]
         }
     }
@@ -69,6 +76,9 @@ extension Dock.Failure {
         case DockInterface.Error.dockRefused:
             self = .dockRefused(reason: try r.string("reason"), detail: try r.integer("detail", as: Int.self))
         case DockInterface.Error.dockFault: self = .dockFault(try Dock.Fault(reading: r.object("fault")))
+        case DockInterface.Error.noSuchPreset: self = .noSuchPreset(try r.string("name"))
+        case DockInterface.Error.presetsUnavailable:
+            self = .presetsUnavailable(file: try r.string("file"), reason: try r.string("reason"))
         case VarlinkService.Error.methodNotFound: self = .methodNotFound(try r.string("method"))
         case VarlinkService.Error.interfaceNotFound: self = .interfaceNotFound(try r.string("interface"))
         case VarlinkService.Error.expectedMore: self = .expectedMore
@@ -91,6 +101,9 @@ extension Dock.Failure {
         case .dockRefused(let reason, let detail):
             .failure(DockInterface.Error.dockRefused, ["reason": .string(reason), "detail": .integer(Int64(detail))])
         case .dockFault(let fault): .failure(DockInterface.Error.dockFault, ["fault": fault.json])
+        case .noSuchPreset(let name): .failure(DockInterface.Error.noSuchPreset, ["name": .string(name)])
+        case .presetsUnavailable(let file, let reason):
+            .failure(DockInterface.Error.presetsUnavailable, ["file": .string(file), "reason": .string(reason)])
         case .methodNotFound(let method): .failure(VarlinkService.Error.methodNotFound, ["method": .string(method)])
         case .interfaceNotFound(let name): .failure(VarlinkService.Error.interfaceNotFound, ["interface": .string(name)])
         case .expectedMore: .failure(VarlinkService.Error.expectedMore)
@@ -135,7 +148,11 @@ extension DockMethod {
         case .setRegionOfInterest: "region"
         case .selectSubjects: "untracked"
         case .setZoom: "zoom"
-        case .stop, .setSystemTracking, .track, .setFramingMode, .setShotSize, .acquireControl, .releaseControl: nil
+        case .savePreset: "preset"
+        case .listPresets: "presets"
+        case .recallPreset: "result"
+        case .setLostBehaviour: "lost"
+        case .stop, .setSystemTracking, .track, .setFramingMode, .setShotSize, .acquireControl, .releaseControl, .deletePreset: nil
         }
     }
 }

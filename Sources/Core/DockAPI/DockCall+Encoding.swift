@@ -87,6 +87,22 @@ extension DockCall {
             case .track(let batch):
                 method = .track
                 parameters = Self.trackParameters(batch)
+            case .savePreset(let name):
+                method = .savePreset
+                parameters = ["name": .string(name)]
+            case .listPresets:
+                method = .listPresets
+            case .recallPreset(let name, let takeOver, let waits):
+                method = .recallPreset
+                parameters = ["name": .string(name)]
+                flags(takeOver: takeOver, waits: waits)
+            case .deletePreset(let name):
+                method = .deletePreset
+                parameters = ["name": .string(name)]
+            case .setLostBehaviour(let after, let action):
+                method = .setLostBehaviour
+                parameters = action?.members ?? [:]
+                if let after { parameters["after"] = .number(after.secondsValue) }
             }
         }
         if let accessory { parameters["accessory"] = .string(accessory) }
@@ -146,6 +162,11 @@ extension DockCall {
             case .selectSubjects: .selectSubjects
             case .selectSubject: .selectSubjectAt
             case .track: .track
+            case .savePreset: .savePreset
+            case .listPresets: .listPresets
+            case .recallPreset: .recallPreset
+            case .deletePreset: .deletePreset
+            case .setLostBehaviour: .setLostBehaviour
             }
         }
     }

@@ -22,6 +22,11 @@ public enum DockMethod: String, CaseIterable, Hashable, Sendable {
     case setZoom = "SetZoom"
     case acquireControl = "AcquireControl"
     case releaseControl = "ReleaseControl"
+    case savePreset = "SavePreset"
+    case listPresets = "ListPresets"
+    case recallPreset = "RecallPreset"
+    case deletePreset = "DeletePreset"
+    case setLostBehaviour = "SetLostBehaviour"
 
     /// The fully qualified name, as a call carries it.
     public var qualifiedName: String { DockInterface.name + "." + rawValue }
@@ -256,6 +261,29 @@ public enum DockCall: Hashable, Sendable {
                 subjects.append(Int(id))
             }
             return parsed(.host(.selectSubjects(subjects)))
+        case .savePreset:
+            return parsed(.host(.savePreset(name: try presetName(try reader(["name"])))))
+        case .listPresets:
+            _ = try reader([])
+            return parsed(.host(.listPresets))
+        case .recallPreset:
+            let r = try reader(["name", "take_over", "wait"])
+            return parsed(
+                .host(
+                    .recallPreset(
+                        name: try presetName(r), takeOver: try r.optionalBool("take_over") ?? false,
+                        waitsForEnd: try r.optionalBool("wait") ?? false)))
+        case .deletePreset:
+            return parsed(.host(.deletePreset(name: try presetName(try reader(["name"])))))
+        case .setLostBehaviour:
+            let r = try reader(["after", "action", "yaw", "pitch", "preset"])
+            let after = try r.optionalNumber("after").map { seconds throws(JSONFieldError) -> Duration in
+                guard seconds >= 0, seconds <= LostBehaviour.longestAfter.secondsValue, let duration = Duration.fromSeconds(seconds) else {
+                    throw JSONFieldError.field("after", "must be 0 to \(Int(LostBehaviour.longestAfter.secondsValue)) seconds")
+                }
+                return duration
+            }
+            return parsed(.host(.setLostBehaviour(after: after, action: try LostBehaviour.Action.reading(r))))
         case .selectSubjectAt:
             _ = try reader(["point"])
             guard case .object(let members)? = parameters["point"] else {
@@ -269,6 +297,17 @@ public enum DockCall: Hashable, Sendable {
             return parsed(
                 .host(.selectSubject(at: NormalizedPoint(x: try nested(point, "x", "point"), y: try nested(point, "y", "point")))))
         }
+    }
+
+    /// A call's preset `name`, a name `PresetStore.checkName` allows.
+    static func presetName(_ reader: JSONFields) throws(JSONFieldError) -> String {
+        let name = try reader.string("name")
+        do {
+            try PresetStore.checkName(name)
+        } catch {
+            throw JSONFieldError.field("name", error.reason)
+        }
+        return name
     }
 
     /// A number inside a nested object, its error named by its path.

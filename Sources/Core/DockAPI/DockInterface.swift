@@ -20,7 +20,9 @@ interface io.dockd.Dock
 # capabilities are what it can do and lacks what it cannot, each out of: failsafe (it stops by
 # itself when dockd goes quiet), velocity_ttl, telemetry_stream (it sends its pose; without it
 # dockd polls), continuous_speeds (without it speeds come in steps), orientation_moves, buttons,
-# dock_sensor, indicator, zoom, fault_reports.
+# dock_sensor, indicator, zoom, fault_reports, preset_memory (it keeps presets of its own, as a
+# Pelco-D head that answers position queries does; presets of the API are dockd's own stored poses,
+# recalled on every dock, and do not use that memory yet).
 type Accessory (
   id: string,
   device: string,
@@ -155,7 +157,8 @@ type Subject (
 # attached; motion says what the motion controller is doing; faults are the dock's active faults
 # (the tracker does not command the dock while one other than failsafe_stop is active). tracker says what the tracker is
 # doing (following the primary subject, holding still after losing it, returning to the rest
-# pose) — it commands the dock only while tracking is on and no client holds control;
+# pose, paused: leaving the dock where a client's manual move put it, for manual-pause-s) — it
+# commands the dock only while tracking is on, no client holds control, and it is not paused;
 # subject_in_frame whether the primary is seen inside the region of interest; subjects are the
 # tracked subjects (in Watch, at 10 Hz); shot is the shot size in force (SetShotSize), with its
 # shot_fraction for a fraction.
@@ -174,7 +177,7 @@ type Status (
   controller: Controller,
   motion: (idle, velocity, moving, animating, settling),
   faults: []Fault,
-  tracker: (idle, following, holding, returning),
+  tracker: (idle, following, holding, returning, paused),
   subject_in_frame: bool,
   primary: ?int,
   subjects: []Subject,
@@ -270,6 +273,11 @@ method ListAccessories() -> (accessories: []Accessory)
 # closes, the motors stop within 100 ms and control is released. The reply comes once the dock
 # has accepted the command (DockRefused if it refuses); with wait: true, once the motion has
 # ended, saying how (MotionResult.ended), or DockRefused / DockFault / NotReady if it failed.
+# A manual move — SetVelocity, SetOrientation, RecallPreset; not Animate, which ends where it
+# began — pauses system tracking: once it has ended, the tracker leaves the dock where it is
+# for dockd's manual-pause-s (3 s by default) after the move's last command or its end,
+# whichever is later, then frames again from there, starting from rest (no jump). Turning
+# tracking on (SetSystemTracking, the button) starts it at once.
 
 # Turns the dock at these rates for duration seconds, then stops it; without a duration the
 # velocity lasts 0.5 s and must be sent again to go on (a stream that holds control).
@@ -350,6 +358,66 @@ method AcquireControl(take_over: ?bool, accessory: ?string) -> ()
 # Gives control back (to the system tracker when tracking is on).
 method ReleaseControl(accessory: ?string) -> ()
 
+# Presets: named poses dockd keeps across restarts, in presets.json in its state directory
+# (--state-dir). A name is 1 to 32 characters of printable text: no control character, no space
+# at either end (another is InvalidParameter name); dockd keeps at most 100. Saving and deleting
+# are not motion (any client may, whoever holds control); each is written to the file before it
+# is answered, and one the file refuses changes nothing (PresetsUnavailable). A file dockd found
+# damaged at start is left as it is: dockd runs without presets and answers PresetsUnavailable to
+# a save or a delete until it has been mended or removed and dockd restarted.
+
+# A preset: its name, its pose (radians) and, where the dock had a zoom dockd drives when it was
+# saved, the zoom (0 the widest ... 1 the longest).
+type Preset (
+  name: string,
+  yaw: float,
+  pitch: float,
+  zoom: ?float
+)
+
+# Saves where the dock points now (and its zoom) under name, replacing a preset of that name;
+# preset is what was saved. NotReady when no dock is attached with a pose.
+method SavePreset(name: string, accessory: ?string) -> (preset: Preset)
+
+# The presets, in the order they were first saved.
+method ListPresets(accessory: ?string) -> (presets: []Preset)
+
+# Goes to a preset: a motion like SetOrientation to its pose at the dock's fastest, then its
+# zoom where the dock has one dockd drives; the same control rules, take_over and wait, the same
+# answer (how it ended, with wait: true). NoSuchPreset when there is none of that name.
+method RecallPreset(name: string, take_over: ?bool, wait: ?bool, accessory: ?string) -> (result: MotionResult)
+
+# Forgets a preset (NoSuchPreset when there is none of that name).
+method DeletePreset(name: string, accessory: ?string) -> ()
+
+# What the dock does when the subject it follows is lost, and after how long: for after seconds
+# it holds on the place the subject left (turning briefly after one who walked out of the
+# picture), then it holds on, turns home (the rest pose), turns to a pose (yaw and pitch,
+# radians), turns to a preset (by name, looked up then: a preset that does not exist then is
+# named in the log and the dock holds), or zooms all the way out where it can (zoom_out). A
+# subject found again is followed again, whatever it is doing.
+type LostBehaviour (
+  after: float,
+  action: (hold, home, pose, preset, zoom_out),
+  yaw: ?float,
+  pitch: ?float,
+  preset: ?string
+)
+
+# Changes the lost behaviour (dockd's lost-after-s and lost-action) until dockd restarts or
+# reloads its settings; absent fields stay as they are, and with none lost is the behaviour in
+# force. after is 0 to 3600 seconds; action pose needs yaw and pitch (within ±4π), preset a
+# preset's name (which need not exist yet); the fields that do not go with the action are
+# InvalidParameter.
+method SetLostBehaviour(after: ?float, action: ?(hold, home, pose, preset, zoom_out), yaw: ?float, pitch: ?float, preset: ?string, accessory: ?string) -> (lost: LostBehaviour)
+
+# No preset of this name.
+error NoSuchPreset (name: string)
+
+# The presets file cannot be written (nothing was changed), or was found damaged at start: the
+# file, and what is wrong.
+error PresetsUnavailable (file: string, reason: string)
+
 # Streams events; call with "more": true. The first reply, a status, comes once the stream is
 # set up: no event after it is missed. A client that does not read its stream is dropped.
 method Watch(accessory: ?string) -> (event: Event)
@@ -391,6 +459,8 @@ error DockFault (fault: Fault)
         public static let notSupported = "io.dockd.Dock.NotSupported"
         public static let dockRefused = "io.dockd.Dock.DockRefused"
         public static let dockFault = "io.dockd.Dock.DockFault"
+        public static let noSuchPreset = "io.dockd.Dock.NoSuchPreset"
+        public static let presetsUnavailable = "io.dockd.Dock.PresetsUnavailable"
     }
 }
 

@@ -323,6 +323,8 @@ public struct ClosedLoop: Sendable {
                         : host.transportFailed(reason: "unplugged", now: now))
             case .write(let bytes):
                 take(simulation.receiveFromHost(bytes, at: now))
+            case .storePresets(let store, _, _):
+                host.presetsStored(store)
             case .closeTransport, .reply, .publish, .log:
                 break
             }

@@ -45,12 +45,17 @@ public struct AccessoryCapabilities: OptionSet, Hashable, Sendable {
     public static let zoom = AccessoryCapabilities(rawValue: 1 << 8)
     /// Reports faults (stalls, over-temperature) as they happen.
     public static let faultReports = AccessoryCapabilities(rawValue: 1 << 9)
+    /// Keeps presets of its own that the host can recall (`AccessoryCommand.recallPreset`: a
+    /// Pelco-D head's Go To Preset). dockd's own presets are stored poses it moves to on every
+    /// accessory; it does not use this memory yet.
+    public static let presetMemory = AccessoryCapabilities(rawValue: 1 << 10)
 
     /// Every capability with its name, in the order status lists them.
     public static let named: [(name: String, capability: AccessoryCapabilities)] = [
         ("failsafe", .failsafe), ("velocity_ttl", .velocityTimeToLive), ("telemetry_stream", .telemetryStream),
         ("continuous_speeds", .continuousSpeeds), ("orientation_moves", .orientationMoves), ("buttons", .buttons),
         ("dock_sensor", .dockSensor), ("indicator", .indicator), ("zoom", .zoom), ("fault_reports", .faultReports),
+        ("preset_memory", .presetMemory),
     ]
 
     /// The names of the capabilities in the set, in `named` order.

@@ -211,8 +211,13 @@ public struct PelcoDSession: AccessoryLink {
     public var baudRate: Int? { configuration.baudRate }
 
     /// No failsafe, no time-to-live, no telemetry, no orientation moves, stepped speeds; `zoom`
-    /// where the settings give the lens's travel time (its position then an estimate).
-    public var capabilities: AccessoryCapabilities { hasZoom ? [.zoom] : [] }
+    /// where the settings give the lens's travel time (its position then an estimate); a preset
+    /// memory on a head that answers position queries (the one whose presets it recalls).
+    public var capabilities: AccessoryCapabilities {
+        var capabilities: AccessoryCapabilities = hasZoom ? [.zoom] : []
+        if configuration.answersPositionQueries { capabilities.insert(.presetMemory) }
+        return capabilities
+    }
 
     private var hasZoom: Bool { configuration.zoomFullTravel > .zero }
 

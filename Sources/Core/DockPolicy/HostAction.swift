@@ -17,6 +17,10 @@ public enum HostAction: Hashable, Sendable {
     case publish(HostEvent)
     /// Write a line to the log.
     case log(LogLevel, String)
+    /// Write these presets to the presets file, whole and atomically; once written, hand them to
+    /// the policy (`presetsStored`) and answer the request with `reply`. When they cannot be
+    /// written, answer `presetsUnavailable` instead and keep the presets as they were.
+    case storePresets(PresetStore, token: RequestToken, reply: HostReply)
 }
 
 /// Something watchers hear of.

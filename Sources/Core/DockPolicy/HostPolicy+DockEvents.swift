@@ -51,7 +51,10 @@ extension HostPolicy {
         case .button(let kind):
             log(.info, "button: \(kind.words)", into: &actions)
             actions.append(.publish(.button(kind)))
-            if case .trackingButton(isPressed: true) = kind { controlChanged(arbiter.trackingButtonPressed(), into: &actions) }
+            if case .trackingButton(isPressed: true) = kind {
+                controlChanged(arbiter.trackingButtonPressed(), into: &actions)
+                if arbiter.isSystemTrackingEnabled { lastManualMoveAt = nil }  // turned on: at once
+            }
         case .fault(let fault):
             faultReported(fault, now: now, into: &actions)
         case .answered(let id, .accepted), .answered(let id, .ended):

@@ -50,6 +50,12 @@ extension HostPolicy {
         current = ClientMotion(
             owner: client, isBounded: isBounded, token: token, waitsForEnd: waitsForEnd && isBounded,
             result: result, startedAt: now)
+        switch request {
+        case .velocity, .orientation:
+            current?.pausesTracking = true
+            lastManualMoveAt = now
+        case .animate, .stop: break
+        }
         for command in result.commands {
             let sent = session.send(command, now: now)
             if let id = sent.id { current?.commands.append(id) }

@@ -29,12 +29,15 @@ extension HostPolicy {
         case .animating: motionState = .animating
         case .settling: motionState = .settling
         }
-        let trackerState: Dock.Status.Tracker
+        var trackerState: Dock.Status.Tracker
         switch trackingStep?.activity ?? .idle {
         case .idle: trackerState = .idle
         case .following: trackerState = .following
         case .holding: trackerState = .holding
         case .returning: trackerState = .returning
+        }
+        if arbiter.controller == .systemTracker, let moved = lastManualMoveAt, now - moved < settings.manualMovePause {
+            trackerState = .paused
         }
         let pose = session.state == .disconnected ? nil : session.pose(at: now)
         let age = pose == nil ? nil : session.poseAge(at: now)

@@ -40,6 +40,7 @@ extension HostPolicy {
             ), zoom: arbiter.controller == .systemTracker ? zoomOptics(pose: pose) : nil,
             accessoryYawSpeedRadiansPerSecond: limits.yawSpeedRadiansPerSecond)
         trackingStep = step
+        if current?.pausesTracking == true { lastManualMoveAt = now }
         guard arbiter.controller == .systemTracker else {
             if isTrackerMoving {
                 // Tracking was turned off or a client took control: the tracker lets go.
@@ -63,6 +64,18 @@ extension HostPolicy {
             log(.notice, "tracking resumes", into: &actions)
         }
         guard !isFaulted else { return }
+        if let moved = lastManualMoveAt {
+            guard now - moved >= settings.manualMovePause else {
+                // A person moved the dock by hand: the tracker keeps tracking but leaves the dock
+                // where they put it for a while, its controller held at rest — where the dock
+                // is once the move has ended — so that it starts from there, without a jump.
+                pipeline.controllerInterrupted()
+                isTrackerMoving = false
+                return
+            }
+            lastManualMoveAt = nil
+            log(.info, "tracking resumes after a manual move", into: &actions)
+        }
         if step.zoomsOut {
             // The lost behaviour's zoom out, where the accessory can zoom; elsewhere it holds.
             if session.zoomFraction(nearest: 0) != nil {
@@ -73,6 +86,13 @@ extension HostPolicy {
             }
         }
         if let magnification = step.magnification { holdShot(magnification: magnification, now: now, into: &actions) }
+        if let name = step.missingPreset {
+            log(.warning, "subject lost: no preset '\(name)' for lost-action preset:\(name); holding", into: &actions)
+        }
+        if let zoom = step.zoomFraction, session.zoomFraction(nearest: zoom) != nil {
+            // A preset's zoom, as the lost behaviour turns to it.
+            _ = send(.zoom(fraction: zoom), now: now, into: &actions)
+        }
         guard let yaw = step.yawRadiansPerSecond, let pitch = step.pitchRadiansPerSecond else {
             isTrackerMoving = false
             return

@@ -69,6 +69,8 @@ public struct HostPolicy: Sendable {
         /// The commands given for it (the newest few), to match the dock's answers.
         var commands: [CommandID] = []
         var startedAt: Duration
+        /// A manual move (not an animation): tracking waits `manualMovePause` after it.
+        var pausesTracking = false
     }
 
     /// Why the tracker holds back.
@@ -90,6 +92,11 @@ public struct HostPolicy: Sendable {
     var appearanceLengths: [ClientID: Int] = [:]
     /// The zoom the shot size last sent, and when (`HostPolicy+Shot`).
     var shotZoomSent: (fraction: Double, at: Duration)?
+    /// Why presets cannot be saved or deleted (the file was found damaged); nil when they can.
+    var presetsRefusal: HostError?
+    /// When a client's manual move last commanded the dock or was last in progress; the tracker
+    /// waits `settings.manualMovePause` after it. Nil: no move since tracking was last turned on.
+    public internal(set) var lastManualMoveAt: Duration?
 
     /// Creates the policy over `link` (a dock-serial session configured by `settings` when nil),
     /// with a tracker configured as `pipeline` (its rest settings come from `settings`);
@@ -292,6 +299,8 @@ public struct HostPolicy: Sendable {
         case .setSystemTracking(let enabled):
             if enabled != arbiter.isSystemTrackingEnabled {
                 log(.notice, "tracking \(enabled ? "on" : "off") (client \(client))", into: &actions)
+                // Turned on on purpose: tracking starts now, not after an earlier manual move's pause.
+                if enabled { lastManualMoveAt = nil }
             }
             controlChanged(arbiter.setSystemTracking(enabled), into: &actions)
             actions.append(.reply(token, .done))
@@ -339,6 +348,23 @@ public struct HostPolicy: Sendable {
             guard acceptsAppearance(batch, token: token, from: client, into: &actions) else { return actions }
             observationsArrived(batch)
             actions.append(.reply(token, .done))
+        case .savePreset(let name):
+            savePreset(name, token: token, now: now, into: &actions)
+        case .listPresets:
+            actions.append(.reply(token, .presets(presets.presets)))
+        case .recallPreset(let name, let takeOver, let waitsForEnd):
+            recallPreset(name, takeOver: takeOver, waitsForEnd: waitsForEnd, token: token, client: client, now: now, into: &actions)
+        case .deletePreset(let name):
+            deletePreset(name, token: token, into: &actions)
+        case .setLostBehaviour(let after, let action):
+            if let after { settings.lostBehaviour.after = after }
+            if let action { settings.lostBehaviour.action = action }
+            applyPipelineSettings()
+            if after != nil || action != nil {
+                let behaviour = settings.lostBehaviour
+                log(.notice, "lost behaviour: \(behaviour.action.setting) after \(behaviour.after) (client \(client))", into: &actions)
+            }
+            actions.append(.reply(token, .lostBehaviour(settings.lostBehaviour)))
         }
         return actions
     }

@@ -16,6 +16,9 @@ extension HostReply {
         case .region(let region): .success(.region(region))
         case .selection(let untracked): .success(.selection(untracked: untracked))
         case .zoom(let fraction): .success(.zoom(fraction))
+        case .preset(let preset): .success(.preset(preset))
+        case .presets(let presets): .success(.presets(presets))
+        case .lostBehaviour(let behaviour): .success(.lostBehaviour(behaviour))
         case .failure(let error): .failure(error.failure)
         }
     }
@@ -33,6 +36,8 @@ extension HostError {
         case .dockFault(let fault): .dockFault(Dock.Fault(fault))
         case .invalidParameter(let parameter, let reason): .invalidParameter(ParameterError(parameter: parameter, reason: reason))
         case .invalid(let error): Dock.Failure(error)
+        case .noSuchPreset(let name): .noSuchPreset(name)
+        case .presetsUnavailable(let file, let reason): .presetsUnavailable(file: file, reason: reason)
         }
     }
 }

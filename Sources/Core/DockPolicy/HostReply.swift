@@ -19,6 +19,12 @@ public enum HostReply: Hashable, Sendable {
     case selection(untracked: [Int])
     /// The zoom now set, a fraction of the camera's range.
     case zoom(Double)
+    /// The preset saved.
+    case preset(Preset)
+    /// The presets, in the order they were first saved.
+    case presets([Preset])
+    /// The lost behaviour in force.
+    case lostBehaviour(LostBehaviour)
     /// Refused.
     case failure(HostError)
 }
@@ -41,6 +47,11 @@ public enum HostError: Error, Hashable, Sendable {
     case noSubjectFound
     /// The dock lacks what was asked for: the capability's name (`zoom`).
     case notSupported(String)
+    /// No preset of this name.
+    case noSuchPreset(String)
+    /// The presets file cannot be written, or was found damaged (then dockd does not write
+    /// over it): the file, and what is wrong.
+    case presetsUnavailable(file: String, reason: String)
 }
 
 /// What became of an accepted motion request.

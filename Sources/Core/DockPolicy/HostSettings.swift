@@ -1,5 +1,4 @@
 public import DockLinks
-public import DockTracking
 public import DockVocabulary
 
 /// What the host's policy is configured with: the daemon's settings that shape behaviour (the
@@ -26,6 +25,11 @@ public struct HostSettings: Hashable, Sendable {
     public var restYawRadians = 0.0
     /// The rest pose's pitch, radians.
     public var restPitchRadians = 0.0
+    /// How long system tracking waits after a client's manual move (a velocity, an orientation,
+    /// a preset recalled; not an animation, which ends where it began) before it commands the
+    /// dock again: counted from the move's last command or its end, whichever is later; zero:
+    /// at once.
+    public var manualMovePause: Duration = .seconds(3)
     /// How long a lost subject may come back under its identifier, recognised by the appearance
     /// a client sends with `Track` (the tracker's `reidentificationWindow`; zero: never).
     public var reidentificationWindow: Duration = .seconds(30)

@@ -75,6 +75,12 @@ public struct TrackingPipeline: Sendable {
         /// The magnification the shot size wants now (`ShotSizeController`); nil: the zoom is
         /// left alone (no shot size, no subject followed, no zoom optics known).
         public var magnification: Double? = nil
+        /// The zoom to set now, a fraction of the accessory's range (set on the one tick the
+        /// lost behaviour turns to a preset that holds a zoom).
+        public var zoomFraction: Double?
+        /// The preset the lost behaviour named that did not exist when it began (set on that one
+        /// tick; the dock holds instead, and the host says so once).
+        public var missingPreset: String?
     }
 
     /// The settings.
@@ -89,6 +95,8 @@ public struct TrackingPipeline: Sendable {
     public var shotSize = ShotSize.off
     /// What the dock does when its subject is lost, and after how long.
     public var lostBehaviour = LostBehaviour.default
+    /// The presets a lost behaviour of `preset:NAME` looks its pose up in, when it begins.
+    public var presets = PresetStore()
     /// How long it holds still at least when the pose the lost behaviour turns to would show the
     /// place the subject left (then it goes once the selector no longer waits for the subject
     /// there; at most `lostBehaviour.after`).
@@ -261,10 +269,12 @@ public struct TrackingPipeline: Sendable {
             break
         }
         if lostPrimaryWalkedOut == nil || !shotSize.isActive || zoom == nil { shotController.letGo() }
-        let target = lostBehaviour.target(restYawRadians: restYawRadians, restPitchRadians: restPitchRadians)
+        let target = lostBehaviour.target(restYawRadians: restYawRadians, restPitchRadians: restPitchRadians, presets: presets)
         let after = lostBehaviour.after
         let isGoingEarly = target.map { isLostPlaceInView(from: $0) } == true && !selector.isWaitingForLostPrimary
         var zoomsOut = false
+        var zoomFraction: Double?
+        var missingPreset: String?
         if activity == .holding, !hasCarriedOutLostAction, let lostSince,
             now - lostSince >= (isGoingEarly ? min(after, restWhenInViewAfter) : after)
         {
@@ -273,6 +283,15 @@ public struct TrackingPipeline: Sendable {
             case .hold: break
             case .zoomOut: zoomsOut = true
             case .home, .pose: activity = .returning
+            case .preset(let name):
+                // Looked up now: the preset may have been saved, changed or deleted since the
+                // setting was made. Without it the dock holds, as for `hold`.
+                if let preset = presets.preset(named: name) {
+                    activity = .returning
+                    zoomFraction = preset.zoomFraction
+                } else {
+                    missingPreset = name
+                }
             }
         }
         // A shot size zooms out from a subject who walked out of the picture, all the way.
@@ -286,14 +305,14 @@ public struct TrackingPipeline: Sendable {
             return Step(
                 activity: .holding, yawRadiansPerSecond: rates.yawRadiansPerSecond,
                 pitchRadiansPerSecond: rates.pitchRadiansPerSecond, isSubjectInFrame: false, zoomsOut: zoomsOut,
-                magnification: widened)
+                magnification: widened, missingPreset: missingPreset)
         }
         guard activity == .returning, let target else {
             let rates = controller.brake(seconds: seconds)
             return Step(
                 activity: .holding, yawRadiansPerSecond: rates.yawRadiansPerSecond,
                 pitchRadiansPerSecond: rates.pitchRadiansPerSecond, isSubjectInFrame: false, zoomsOut: zoomsOut,
-                magnification: widened)
+                magnification: widened, missingPreset: missingPreset)
         }
         // Returning: the framing controller's law towards the pose, then leave the dock be.
         let yawError = target.yawRadians - gimbalYawRadians
@@ -303,12 +322,14 @@ public struct TrackingPipeline: Sendable {
             activity = .idle
             self.lostSince = nil
             hasCarriedOutLostAction = false
-            return Step(activity: .idle, yawRadiansPerSecond: 0, pitchRadiansPerSecond: 0, isSubjectInFrame: false)
+            return Step(
+                activity: .idle, yawRadiansPerSecond: 0, pitchRadiansPerSecond: 0, isSubjectInFrame: false,
+                zoomFraction: zoomFraction)
         }
         let rates = controller.command(towardsYawError: yawError, pitchError: pitchError, seconds: seconds)
         return Step(
             activity: .returning, yawRadiansPerSecond: rates.yawRadiansPerSecond,
-            pitchRadiansPerSecond: rates.pitchRadiansPerSecond, isSubjectInFrame: false)
+            pitchRadiansPerSecond: rates.pitchRadiansPerSecond, isSubjectInFrame: false, zoomFraction: zoomFraction)
     }
 
     /// The newest frame's camera at its widest zoom.

@@ -31,4 +31,16 @@ public enum ClientRequest: Hashable, Sendable {
     case selectSubject(at: NormalizedPoint)
     /// One frame's observations for the tracker.
     case track(ObservationBatch)
+    /// Save where the dock points now (and its zoom, where the host drives one) as a preset of
+    /// this name, replacing one of the same name; not motion, so not arbitrated.
+    case savePreset(name: String)
+    /// The presets, in the order they were first saved.
+    case listPresets
+    /// Go to the preset of this name: a motion like an orientation move, arbitrated as one.
+    case recallPreset(name: String, takeOver: Bool, waitsForEnd: Bool)
+    /// Forget the preset of this name.
+    case deletePreset(name: String)
+    /// What the dock does when its subject is lost, and after how long; a nil field stays as it
+    /// is (both nil: only the answer, the behaviour in force).
+    case setLostBehaviour(after: Duration?, action: LostBehaviour.Action?)
 }

@@ -21,6 +21,12 @@ extension Dock {
         case selection(untracked: [Int])
         /// `SetZoom`'s `zoom`: the zoom set, a fraction of the camera's range.
         case zoom(Double)
+        /// `SavePreset`'s `preset`: the preset saved.
+        case preset(Preset)
+        /// `ListPresets`' `presets`.
+        case presets([Preset])
+        /// `SetLostBehaviour`'s `lost`: the lost behaviour in force.
+        case lostBehaviour(LostBehaviour)
         /// One of `Watch`'s `event`s.
         case event(Event)
     }
@@ -44,6 +50,11 @@ extension Dock {
         case dockRefused(reason: String, detail: Int)
         /// `DockFault`: the dock raised a fault that ended the motion.
         case dockFault(Fault)
+        /// `NoSuchPreset`: no preset of this name.
+        case noSuchPreset(String)
+        /// `PresetsUnavailable`: the presets file cannot be written, or was found damaged: the
+        /// file, and what is wrong.
+        case presetsUnavailable(file: String, reason: String)
         /// `org.varlink.service.MethodNotFound`.
         case methodNotFound(String)
         /// `org.varlink.service.InterfaceNotFound`.
@@ -79,6 +90,8 @@ extension Dock.Failure: CustomStringConvertible {
         case .dockRefused(let reason, let detail): "refused by the dock: \(reason) (detail \(detail))"
         case .dockFault(let fault): "the dock raised a fault: \(fault.code)" + (fault.axis.map { " on \($0.rawValue)" } ?? "")
         case .noSubjectFound: "no tracked subject there"
+        case .noSuchPreset(let name): "no preset '\(name)' (dockctl preset list shows them)"
+        case .presetsUnavailable(let file, let reason): "presets cannot be saved: \(file) \(reason)"
         case .notSupported(let capability): "this dock cannot do that: it has no \(capability) dockd can drive"
         case .methodNotFound(let method): "dockd has no method \(method)"
         case .interfaceNotFound(let name): "dockd has no interface \(name)"

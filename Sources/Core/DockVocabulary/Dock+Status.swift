@@ -39,6 +39,8 @@ extension Dock {
             case holding
             /// Going back to the rest pose.
             case returning
+            /// Leaving the dock where a client's manual move put it, for a while (`manual-pause-s`).
+            case paused
         }
 
         /// Where the session is.

@@ -25,6 +25,16 @@ struct Invocation: Equatable {
         case selectAt(x: Double, y: Double)
         case zoom(Double)
         case shot(ShotSize)
+        /// `preset save NAME`.
+        case savePreset(String)
+        /// `preset list`.
+        case listPresets
+        /// `preset recall NAME`.
+        case recallPreset(String, takeOver: Bool, waits: Bool)
+        /// `preset delete NAME`.
+        case deletePreset(String)
+        /// `lost`: the action as a setting spells it (nil fields stay as they are).
+        case lost(afterSeconds: Double?, action: LostBehaviour.Action?)
         /// Runs the tracker offline over the MOTChallenge detections in one file, writing the
         /// tracks to another; needs no dockd.
         /// `timesTracker`: the summary also says how long the tracker took (`--time`).
@@ -202,6 +212,36 @@ struct Invocation: Equatable {
             } catch {
                 throw usage("\(error)")
             }
+        case "preset":
+            let verb = try word(["save", "list", "recall", "delete"], what: "save, list, recall or delete")
+            func name() throws(UsageError) -> String {
+                guard let name = words.popFirst() else { throw usage("preset \(verb) needs a NAME") }
+                do {
+                    try PresetStore.checkName(name)
+                } catch {
+                    throw usage("\(error)")
+                }
+                return name
+            }
+            switch verb {
+            case "save": action = .savePreset(try name())
+            case "recall": action = .recallPreset(try name(), takeOver: parsed.flag(T.takeOver), waits: !parsed.flag(T.noWait))
+            case "delete": action = .deletePreset(try name())
+            default: action = .listPresets
+            }
+            if verb != "recall", parsed.flag(T.takeOver) || parsed.flag(T.noWait) {
+                throw usage("--take-over and --no-wait go with preset recall only")
+            }
+        case "lost":
+            var lostAction: LostBehaviour.Action?
+            if let text = parsed.text(T.lostAction) {
+                do {
+                    lostAction = try LostBehaviour.Action(setting: text)
+                } catch {
+                    throw usage("--action: \(error)")
+                }
+            }
+            action = .lost(afterSeconds: parsed.number(T.lostAfter), action: lostAction)
         case "replay":
             action = try replay(parsed, usage: usage)
         default:

@@ -36,6 +36,13 @@ enum CommandTable {
     static let pitchMinimum = Option("--pitch-min", .number(.finite), placeholder: "R", help: "lowest pitch, radians")
     static let pitchMaximum = Option("--pitch-max", .number(.finite), placeholder: "R", help: "highest pitch, radians")
     static let maximumSpeed = Option("--max-speed", .number(.finite), placeholder: "R", help: "highest speed on either axis, rad/s")
+    // lost
+    static let lostAfter = Option(
+        "--after", .number(NumberRange(0...3600)), placeholder: "S",
+        help: "seconds it looks where the subject was lost before the action")
+    static let lostAction = Option(
+        "--action", .text, placeholder: "ACTION",
+        help: "hold, home, zoom-out, pose:YAW,PITCH (degrees) or preset:NAME")
     // roi, select
     static let clear = Option("--clear", help: "frame the whole image again")
     static let at = Option("--at", help: "the subject at the point X Y instead of by ID")
@@ -142,6 +149,26 @@ enum CommandTable {
                     share of the picture's height for the subject's box (0.05 to 1), or off (the zoom is left \
                     alone). Needs a zoom dockd drives and whose magnification it knows (the camera model's table); \
                     other docks refuse (NotSupported).
+                    """),
+            CommandSpec(
+                "preset", summary: "save, list, recall or delete named poses", arguments: "save|list|recall|delete [NAME]",
+                words: ["save", "list", "recall", "delete"], options: [takeOver, noWait],
+                usage: "preset save NAME | list | recall NAME [--take-over] [--no-wait] | delete NAME",
+                description: """
+                    save NAME keeps where the dock points now (and its zoom, where dockd drives one) under NAME, \
+                    replacing a preset of that name; list prints the presets; recall NAME moves the dock there like \
+                    orient (the same control rules; waits until it has arrived and says so); delete NAME forgets it. \
+                    A name is 1 to 32 characters of printable text. dockd keeps them across restarts in its state \
+                    directory.
+                    """),
+            CommandSpec(
+                "lost", summary: "what the dock does when its subject is lost (no options: show it)",
+                options: [lostAfter, lostAction],
+                description: """
+                    Sets what the dock does once its subject has been lost for S seconds: hold, go home (the rest \
+                    pose), turn to pose:YAW,PITCH (degrees) or to preset:NAME, or zoom-out; until dockd restarts or \
+                    reloads its settings (lost-after-s and lost-action in dockd.conf keep it). Prints the behaviour \
+                    in force.
                     """),
             CommandSpec(
                 "replay", summary: "run the tracker offline over MOTChallenge detections (no dockd)",

@@ -1,6 +1,7 @@
 import DockAPI
 import DockClient
 import DockJSON
+import DockNumbers
 import DockOptions
 import DockSockets
 import DockSystem
@@ -135,6 +136,16 @@ func perform(_ invocation: Invocation, socketPaths: [String]) async -> Int32 {
             call = .host(.setZoom(fraction))
         case .shot(let shot):
             call = .host(.setShotSize(shot))
+        case .savePreset(let name):
+            call = .host(.savePreset(name: name))
+        case .listPresets:
+            call = .host(.listPresets)
+        case .recallPreset(let name, let takeOver, let waits):
+            call = .host(.recallPreset(name: name, takeOver: takeOver, waitsForEnd: waits))
+        case .deletePreset(let name):
+            call = .host(.deletePreset(name: name))
+        case .lost(let seconds, let action):
+            call = .host(.setLostBehaviour(after: seconds.flatMap { Duration.fromSeconds($0) }, action: action))
         case .track(let enabled):
             call = .host(.setSystemTracking(enabled))
         case .limits(let yawMinimum, let yawMaximum, let pitchMinimum, let pitchMaximum, let maximumSpeed):

@@ -99,6 +99,10 @@ enum ErrorSentence {
             "this dockd does not serve \(interface): it is older than dockctl, or the socket is not dockd's"
         case .expectedMore:
             "dockctl called a stream without asking for more replies, which is a bug in dockctl; please report it"
+        case .noSuchPreset(let name):
+            "there is no preset '\(name)'; dockctl preset list shows the presets, and dockctl preset save \(name) makes it"
+        case .presetsUnavailable(let file, let reason):
+            "dockd cannot save presets: \(file) \(reason)"
         case .other(let name, let parameters):
             unknown(name, parameters)
         }

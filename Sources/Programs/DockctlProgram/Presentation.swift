@@ -1,4 +1,5 @@
 import DockAPI
+import DockNumbers
 import DockVocabulary
 
 /// Human-readable forms of dockd's replies (radians shown with degrees alongside).
@@ -29,9 +30,21 @@ enum Presentation {
             return "zoom \(round3(zoom))"
         case .motion(let result):
             return motion(result, clamped: result.clamped)
+        case .preset(let preset):
+            return "saved " + presetLine(preset)
+        case .presets(let presets):
+            return presets.isEmpty ? "no presets" : presets.map(presetLine).joined(separator: "\n")
+        case .lostBehaviour(let behaviour):
+            return "when the subject is lost: after \(behaviour.after.secondsValue) s, \(behaviour.action.setting)"
         case .done, .event:
             return "ok"
         }
+    }
+
+    /// A preset on one line: its name, pose and zoom.
+    static func presetLine(_ preset: Preset) -> String {
+        "\(preset.name): yaw \(degrees(preset.yawRadians)), pitch \(degrees(preset.pitchRadians))"
+            + (preset.zoomFraction.map { ", zoom \(round3($0))" } ?? "")
     }
 
     /// How a motion ended, with what was `clamped` to the limits (each named with its limit where
@@ -123,6 +136,7 @@ enum Presentation {
         case .following: return "on, following " + (subject ?? "the subject")
         case .holding: return "on, holding still where the subject was lost"
         case .returning: return "on, turning back to rest: the subject was lost"
+        case .paused: return "on, leaving the dock where a client moved it for a moment (manual-pause-s)"
         case .idle:
             guard status.counters.observations == 0 else { return "on, watching: nobody to follow" }
             return "on, but no observations have arrived: boxes come from dockd-vision, an app's Track, "

@@ -2,7 +2,7 @@ public import DockLinks
 import DockLogLevel
 import DockNumbers
 import DockOptions
-public import DockTracking
+import DockTracking
 public import DockVocabulary
 
 /// The daemon's settings, from `/etc/dockd/dockd.conf` (`key = value` lines, `#` comments) and
@@ -42,6 +42,8 @@ public struct Configuration: Hashable, Sendable {
     public var lostAction = LostBehaviour.default.action
     /// How large the tracker keeps its subject in the picture by zooming.
     public var shotSize = ShotSize.off
+    /// How long system tracking leaves the dock alone after a client's manual move, seconds.
+    public var manualPauseSeconds = 3.0
     /// The rest pose's yaw, degrees.
     public var restYawDegrees = 0.0
     /// The rest pose's pitch, degrees.
@@ -91,6 +93,10 @@ public struct Configuration: Hashable, Sendable {
     /// The control API's socket (unless systemd passes one); empty: no API. This is root's
     /// default; ``init(effectiveUserID:environment:)`` gives a normal user's.
     public var socket = "/run/dockd/dockd.sock"
+    /// Where dockd keeps what it must remember across restarts (its presets); empty: nowhere,
+    /// presets last until it stops. This is root's default; ``init(effectiveUserID:environment:)``
+    /// gives systemd's `$STATE_DIRECTORY` or a normal user's.
+    public var stateDirectory = "/var/lib/dockd"
 
     /// Creates the defaults.
     public init() {}
@@ -157,6 +163,10 @@ public struct Configuration: Hashable, Sendable {
                     return "\(error)"
                 }
             }, show: { $0.shotSize.setting }),
+        number(
+            "manual-pause-s",
+            "seconds tracking leaves the dock where a client's move (velocity, orientation, preset) put it, after "
+                + "the move's last command or its end; 0: tracking takes over at once", \.manualPauseSeconds, 0...3600),
         number("rest-yaw-deg", "the rest pose's yaw (degrees)", \.restYawDegrees, -720...720),
         number("rest-pitch-deg", "the rest pose's pitch (degrees)", \.restPitchDegrees, -720...720),
         number(
@@ -210,6 +220,11 @@ public struct Configuration: Hashable, Sendable {
             "how long the Pelco-D head's lens takes from wide to tele with tele held (seconds); 0: no zoom dockd drives",
             \.pelcoDZoomSeconds, 0...60),
         text("socket", "the control API's Unix socket (mode 0660) unless systemd passes one; empty: no API", \.socket),
+        text(
+            "state-dir",
+            "where dockd keeps its presets (presets.json; simulator-presets.json with --simulator); the default is "
+                + "$STATE_DIRECTORY under systemd, else /var/lib/dockd for root, else $XDG_STATE_HOME/dockd "
+                + "(~/.local/state/dockd); empty: presets are forgotten when dockd stops", \.stateDirectory),
     ]
 
     /// Why settings were refused: where (file and line, or the flag) and what is wrong.

@@ -4,10 +4,25 @@ import Glibc
 
 extension Configuration {
     /// The defaults for a user: root's, with the socket a normal user can bind
-    /// (``ControlSocketPath/daemonDefault(effectiveUserID:environment:)``).
+    /// (``ControlSocketPath/daemonDefault(effectiveUserID:environment:)``) and the state
+    /// directory systemd gives (`$STATE_DIRECTORY`, the first when it lists several) or, without
+    /// it, a normal user's own (`$XDG_STATE_HOME/dockd`, else `~/.local/state/dockd`; empty
+    /// with neither set).
     public init(effectiveUserID: UInt32, environment: [String: String]) {
         self.init()
         socket = ControlSocketPath.daemonDefault(effectiveUserID: effectiveUserID, environment: environment)
+        if let given = environment["STATE_DIRECTORY"]?.split(separator: ":").first, given.hasPrefix("/") {
+            stateDirectory = String(given)
+        } else if effectiveUserID != 0 {
+            // The XDG specification: a relative XDG_STATE_HOME is to be ignored.
+            if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+                stateDirectory = state + "/dockd"
+            } else if let home = environment["HOME"], home.hasPrefix("/") {
+                stateDirectory = home + "/.local/state/dockd"
+            } else {
+                stateDirectory = ""
+            }
+        }
     }
 }
 

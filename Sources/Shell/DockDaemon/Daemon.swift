@@ -87,7 +87,12 @@ public enum Daemon {
             log.error("\(error)")
             return 78
         }
-        let runner = SessionRunner(transport: transport, loop: loop, settings: configuration.hostSettings, log: log, link: link)
+        let presetFile =
+            configuration.stateDirectory.isEmpty
+            ? nil : PresetFile(directory: configuration.stateDirectory, isSimulator: configuration.simulator)
+        if presetFile == nil { log.notice("no state directory: presets last until dockd stops") }
+        let runner = SessionRunner(
+            transport: transport, loop: loop, settings: configuration.hostSettings, log: log, link: link, presetFile: presetFile)
         // The in-process simulator's camera feeds the tracker as a camera app would.
         if let simulator = transport as? SimulatorTransport, configuration.simulatorCamera {
             simulator.detections = { runner.cameraFrame($0) }

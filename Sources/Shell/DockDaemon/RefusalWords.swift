@@ -23,6 +23,11 @@ extension ClientRequest {
         case .selectSubjects: "subject selection"
         case .selectSubject: "subject at a point"
         case .track: "frame of observations"
+        case .savePreset(let name): "saving of preset '\(name)'"
+        case .listPresets: "list of presets"
+        case .recallPreset(let name, _, _): "recall of preset '\(name)'"
+        case .deletePreset(let name): "deletion of preset '\(name)'"
+        case .setLostBehaviour: "lost behaviour"
         }
     }
 
@@ -47,6 +52,8 @@ extension HostError {
         case .dockFault(let fault): "the dock raised a fault (\(fault.code.name))"
         case .noSubjectFound: "no subject at that point"
         case .notSupported(let capability): "the dock has no \(capability) dockd can drive"
+        case .noSuchPreset(let name): "there is no preset '\(name)'"
+        case .presetsUnavailable(let file, let reason): "the presets file \(file) \(reason)"
         }
     }
 }

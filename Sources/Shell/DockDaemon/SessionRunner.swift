@@ -43,22 +43,38 @@ public final class SessionRunner {
     /// The one timer the session keeps, set to when the policy wants to be woken.
     private var wake: (timer: LoopTimer, at: Duration)?
     private var isRunning = false
+    /// Where the presets are kept; nil: in memory only, until dockd stops.
+    public let presetFile: PresetFile?
 
-    /// Creates a runner over `link` (a dock-serial session when nil); `start()` starts it.
+    /// Creates a runner over `link` (a dock-serial session when nil), keeping its presets in
+    /// `presetFile` (nil: in memory only); `start()` starts it.
     public init(
         transport: any DockTransport, loop: any EventLoop, settings: HostSettings, log: Logger,
-        link: (any AccessoryLink)? = nil
+        link: (any AccessoryLink)? = nil, presetFile: PresetFile? = nil
     ) {
         self.transport = transport
         self.loop = loop
         self.log = log
+        self.presetFile = presetFile
         policy = HostPolicy(settings: settings, link: link)
     }
 
-    /// Starts the session: the link is opened and the 30 Hz loop runs, woken earlier when a
-    /// heartbeat falls due between ticks, until ``shutdown()``.
+    /// Starts the session: the presets read, the link opened and the 30 Hz loop run, woken
+    /// earlier when a heartbeat falls due between ticks, until ``shutdown()``. A presets file
+    /// that cannot be read is named in the log with what is wrong, and dockd runs without
+    /// presets, refusing to write over it.
     public func start() {
         isRunning = true
+        if let presetFile {
+            do {
+                let store = try presetFile.load()
+                policy.presetsLoaded(store)
+                log.info("\(store.presets.count) preset\(store.presets.count == 1 ? "" : "s") from \(presetFile.path)")
+            } catch {
+                log.error("cannot read the presets: \(error); running without presets, and saving none over the file")
+                policy.presetsDamaged(file: error.path, reason: error.reason)
+            }
+        }
         perform(policy.start(now: loop.now))
     }
 
@@ -195,10 +211,29 @@ public final class SessionRunner {
                 if let watcher { watcher(self.event(event, status: status())) }
             case .log(let level, let text):
                 log.log(level, text)
+            case .storePresets(let store, let token, let reply):
+                storePresets(store, token: token, reply: reply)
             }
         }
         sendGathered()
         reschedule()
+    }
+
+    /// Writes the presets, and only once they are written hands them to the policy and answers
+    /// the request; when they cannot be written, says why and changes nothing.
+    private func storePresets(_ store: PresetStore, token: RequestToken, reply: HostReply) {
+        if let presetFile {
+            do {
+                try presetFile.store(store)
+            } catch {
+                log.error("cannot write the presets: \(error)")
+                callers.removeValue(forKey: token)?(
+                    .failure(.presetsUnavailable(file: presetFile.path, reason: "cannot be written (\(error))")))
+                return
+            }
+        }
+        policy.presetsStored(store)
+        callers.removeValue(forKey: token)?(reply)
     }
 
     private func open() {

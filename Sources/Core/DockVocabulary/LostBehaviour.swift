@@ -16,9 +16,12 @@ public struct LostBehaviour: Hashable, Sendable {
         case hold
         /// Turn to the rest pose (the dock's home shot) and wait there.
         case home
-        /// Turn to this pose and wait there. (A preset recalled by name will be another case,
-        /// once presets exist.)
+        /// Turn to this pose and wait there.
         case pose(yawRadians: Double, pitchRadians: Double)
+        /// Turn to the preset of this name (and its zoom, where it has one) and wait there; the
+        /// name is looked up when the action begins, and a preset that does not exist then is
+        /// refused by name and the dock holds.
+        case preset(name: String)
         /// Zoom all the way out, holding where it is, and wait; an accessory that cannot zoom
         /// holds.
         case zoomOut
@@ -42,19 +45,24 @@ public struct LostBehaviour: Hashable, Sendable {
     /// The longest `after` a setting may ask for.
     public static let longestAfter = Duration.seconds(3600)
 
-    /// The pose `action` turns to, given the rest pose; nil when it turns nowhere.
-    public func target(restYawRadians: Double, restPitchRadians: Double) -> (yawRadians: Double, pitchRadians: Double)? {
+    /// The pose `action` turns to, given the rest pose and the presets; nil when it turns
+    /// nowhere (or to a preset `presets` does not hold).
+    public func target(
+        restYawRadians: Double, restPitchRadians: Double, presets: PresetStore = PresetStore()
+    ) -> (yawRadians: Double, pitchRadians: Double)? {
         switch action {
         case .hold, .zoomOut: nil
         case .home: (restYawRadians, restPitchRadians)
         case .pose(let yaw, let pitch): (yaw, pitch)
+        case .preset(let name): presets.preset(named: name).map { ($0.yawRadians, $0.pitchRadians) }
         }
     }
 }
 
 extension LostBehaviour.Action {
-    /// Reads an action as a setting spells it: `hold`, `home`, `zoom-out`, or `pose:YAW,PITCH`
-    /// (degrees).
+    /// Reads an action as a setting spells it: `hold`, `home`, `zoom-out`, `pose:YAW,PITCH`
+    /// (degrees) or `preset:NAME` (a name `PresetStore.checkName` allows; the preset need not
+    /// exist yet).
     ///
     /// - Throws: `LostBehaviourError` naming what is wrong.
     public init(setting text: String) throws(LostBehaviourError) {
@@ -63,6 +71,16 @@ extension LostBehaviour.Action {
         case "home": self = .home
         case "zoom-out": self = .zoomOut
         default:
+            if text.hasPrefix("preset:") {
+                let name = String(text.dropFirst("preset:".count))
+                do {
+                    try PresetStore.checkName(name)
+                } catch {
+                    throw .invalidPresetName(text, "\(error)")
+                }
+                self = .preset(name: name)
+                return
+            }
             guard text.hasPrefix("pose:") else { throw .unknownAction(text) }
             let numbers = text.dropFirst("pose:".count).split(separator: ",", omittingEmptySubsequences: false)
             guard numbers.count == 2, let yaw = Double(numbers[0]), let pitch = Double(numbers[1]) else {
@@ -80,6 +98,7 @@ extension LostBehaviour.Action {
         case .home: "home"
         case .zoomOut: "zoom-out"
         case .pose(let yaw, let pitch): "pose:\(Self.degrees(yaw)),\(Self.degrees(pitch))"
+        case .preset(let name): "preset:\(name)"
         }
     }
 
@@ -91,8 +110,10 @@ extension LostBehaviour.Action {
 
 /// A lost behaviour's action that a setting spells wrongly.
 public enum LostBehaviourError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// Not one of `hold`, `home`, `zoom-out`, `pose:YAW,PITCH`.
+    /// Not one of `hold`, `home`, `zoom-out`, `pose:YAW,PITCH`, `preset:NAME`.
     case unknownAction(String)
+    /// `preset:` followed by a name no preset may have: the setting, and what is wrong.
+    case invalidPresetName(String, String)
     /// `pose:` not followed by two numbers, yaw and pitch in degrees, with a comma between.
     case malformedPose(String)
     /// A pose's angle beyond ±720° or not finite.
@@ -101,7 +122,8 @@ public enum LostBehaviourError: Error, Hashable, Sendable, CustomStringConvertib
     /// What went wrong, and how to say it right.
     public var description: String {
         switch self {
-        case .unknownAction(let text): "expected hold, home, zoom-out or pose:YAW,PITCH (degrees), got '\(text)'"
+        case .unknownAction(let text): "expected hold, home, zoom-out, pose:YAW,PITCH (degrees) or preset:NAME, got '\(text)'"
+        case .invalidPresetName(let text, let reason): "in '\(text)': \(reason)"
         case .malformedPose(let text): "expected pose:YAW,PITCH with two numbers in degrees, got '\(text)'"
         case .poseOutOfRange(let text): "a pose's yaw and pitch must be within -720 to 720 degrees, got '\(text)'"
         }
