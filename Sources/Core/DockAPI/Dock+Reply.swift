@@ -32,7 +32,7 @@ extension Dock.Reply {
         case .recallPreset: self = .motion(try Dock.MotionResult(reading: r.object("result")))
         case .setLostBehaviour: self = .lostBehaviour(try LostBehaviour(reading: r.object("lost")))
         case .setFramingSpeed: self = .framingSpeed(try Dock.FramingSpeedState(reading: r.object("speed")))
-        case .stop, .setSystemTracking, .track, .setFramingMode, .acquireControl, .releaseControl, .deletePreset:
+        case .stop, .setSystemTracking, .track, .setFramingMode, .setShotSize, .acquireControl, .releaseControl, .deletePreset:
             self = .done
         }
     }
@@ -155,7 +155,7 @@ extension DockMethod {
         case .recallPreset: "result"
         case .setLostBehaviour: "lost"
         case .setFramingSpeed: "speed"
-        case .stop, .setSystemTracking, .track, .setFramingMode, .acquireControl, .releaseControl, .deletePreset: nil
+        case .stop, .setSystemTracking, .track, .setFramingMode, .setShotSize, .acquireControl, .releaseControl, .deletePreset: nil
         }
     }
 }

@@ -57,6 +57,9 @@ public struct ClosedLoop: Sendable {
         /// The rates the tracker's controller asked for at each control tick it commanded the
         /// dock (rad/s), with the tick's time.
         public var trackerCommands: [(time: Duration, yaw: Double, pitch: Double)] = []
+        /// The accessory's zoom at each control tick, as a magnification (1 where it has no zoom
+        /// or none is known), with the tick's time.
+        public var zoomTrace: [(time: Duration, magnification: Double)] = []
 
         /// The tracker identifiers that covered each true subject in at least `minimumFrames` frames.
         public func identities(minimumFrames: Int = 10) -> [Int: Set<Int>] {
@@ -106,6 +109,7 @@ public struct ClosedLoop: Sendable {
     private var primaryFrames = 0
     private var identityFrames: [Int: [Int: Int]] = [:]
     private var trackerCommands: [(time: Duration, yaw: Double, pitch: Double)] = []
+    private var zoomTrace: [(time: Duration, magnification: Double)] = []
     /// The zoom a client asks for once the accessory is ready (nil: none), and whether it has.
     private var zoomFraction: Double?
     private var hasZoomed = false
@@ -153,6 +157,7 @@ public struct ClosedLoop: Sendable {
             settings.restPitchRadians = pipeline.restPitchRadians
             settings.reidentificationWindow = pipeline.reidentificationWindow
             settings.framingSpeed = pipeline.framingSpeed ?? pipeline.configuration.framing.framingSpeed
+            settings.shotSize = pipeline.shotSize
             host = HostPolicy(settings: settings, pipeline: pipeline, link: link)
             usesTracker = true
             self.poseAtCapture = poseAtCapture
@@ -195,7 +200,7 @@ public struct ClosedLoop: Sendable {
             followsPrimaryShare: primaryFrames == 0 ? 0 : Double(followsPrimary) / Double(primaryFrames),
             finallyFollowed: lastSecond.count == 1 ? lastSecond.first! : nil, primaryTrace: primaryTrace,
             framingErrors: framingErrors, toleranceFraction: report.toleranceFraction, primaryBoxes: primaryBoxes,
-            identityFrames: identityFrames, trackerCommands: trackerCommands)
+            identityFrames: identityFrames, trackerCommands: trackerCommands, zoomTrace: zoomTrace)
     }
 
     // MARK: The host
@@ -227,6 +232,8 @@ public struct ClosedLoop: Sendable {
         if usesTracker, let step = host.trackingStep, let yaw = step.yawRadiansPerSecond, let pitch = step.pitchRadiansPerSecond {
             trackerCommands.append((now, yaw, pitch))
         }
+        let zoom = host.session.pose(at: now)?.zoomFraction.flatMap { host.session.magnification(atZoomFraction: $0) }
+        zoomTrace.append((now, zoom ?? 1))
         guard usesTracker, let pose = host.session.pose(at: now) else { return }
         let pipeline = host.pipeline
         let primary = pipeline.primary

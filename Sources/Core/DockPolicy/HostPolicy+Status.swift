@@ -56,7 +56,7 @@ extension HostPolicy {
             loop: .none,
             counters: Dock.Counters(
                 badFrames: session.badFrameCount, reconnects: session.disconnectCount, refusals: session.refusalCount,
-                observations: observationCount, cameraFrames: cameraFrameCount))
+                observations: observationCount, cameraFrames: cameraFrameCount), shotSize: pipeline.shotSize)
         status.framingSpeed = framingSpeedState
         return status
     }

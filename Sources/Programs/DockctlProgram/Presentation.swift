@@ -110,6 +110,7 @@ enum Presentation {
         lines.append("tracking:   \(tracking(status))")
         lines.append("framing:    \(status.framingMode.rawValue)")
         if let speed = status.framingSpeed { lines.append("speed:      \(speed.speed.profile.rawValue)") }
+        lines.append("shot:       \(status.shotSize.setting)")
         let controller: String =
             switch status.controller {
             case .none, .systemTracker: status.controller.kind.rawValue
