@@ -19,7 +19,7 @@ _dockctl() {
                 --completions) COMPREPLY=($(compgen -W 'bash zsh fish' -- "$cur")); return ;;
             esac
             options='--socket --json --help --version --completions'
-            words='status watch velocity orient stop animate track limits devices framing roi select zoom preset lost replay'
+            words='status watch velocity orient stop animate track limits devices framing roi select zoom shot preset lost replay'
             ;;
         status)
             options='--help --json'
@@ -80,6 +80,10 @@ _dockctl() {
             ;;
         zoom)
             options='--help --json'
+            ;;
+        shot)
+            options='--help --json'
+            words='off head half full group'
             ;;
         preset)
             options='--take-over --no-wait --help --json'

@@ -13,6 +13,7 @@ import Testing
     static let bases: [String: [[String]]] = [
         "velocity": [["--yaw", "0"]], "orient": [["--yaw", "0", "--pitch", "0"]], "animate": [["yes"]], "track": [["on"]],
         "framing": [["center"]], "roi": [["0", "0", "1", "1"], []], "select": [[], ["0.5", "0.5"]], "zoom": [["0.5"]],
+        "shot": [["half"]],
         "replay": [["--mot", "d", "--out", "r", "--size", "2x2"]], "preset": [["recall", "stage"]],
     ]
     /// Values tried after an option that takes one, until one parses.
@@ -112,7 +113,7 @@ import Testing
         #expect(
             listed == [
                 "status", "watch", "velocity", "orient", "stop", "animate", "track", "limits", "devices", "framing", "roi",
-                "select", "zoom", "preset", "lost", "replay",
+                "select", "zoom", "shot", "preset", "lost", "replay",
             ])
     }
 

@@ -69,6 +69,33 @@ import Testing
         #expect(nulls.accessory == nil && batch.observations.first?.confidence == 1, "null is absent: the default confidence")
     }
 
+    @Test func setShotSizeTakesANamedSizeOrAShareAndNamesTheFieldThatIsWrong() throws {
+        func call(_ parameters: String) throws -> DockCall {
+            try parse(#"{"method":"io.dockd.Dock.SetShotSize","parameters":\#(parameters)}"#).call
+        }
+        #expect(try call(#"{"shot":"half"}"#) == .host(.setShotSize(.half)))
+        #expect(try call(#"{"shot":"fraction","fraction":0.4}"#) == .host(.setShotSize(.fraction(0.4))))
+        #expect(
+            throws: DockCall.Refusal.parameter(
+                ParameterError(parameter: "fraction", reason: ShotSizeError.shareOutOfRange(1.5).description))
+        ) {
+            try call(#"{"shot":"fraction","fraction":1.5}"#)
+        }
+        #expect(throws: DockCall.Refusal.parameter(ParameterError(parameter: "fraction", reason: ShotSizeError.missingShare.description))) {
+            try call(#"{"shot":"fraction"}"#)
+        }
+        #expect(
+            throws: DockCall.Refusal.parameter(ParameterError(parameter: "shot", reason: ShotSizeError.shareWithName("full").description))
+        ) {
+            try call(#"{"shot":"full","fraction":0.5}"#)
+        }
+        #expect(throws: DockCall.Refusal.parameter(ParameterError(parameter: "shot", reason: ShotSizeError.unknown("waist").description))) {
+            try call(#"{"shot":"waist"}"#)
+        }
+        #expect(throws: DockCall.Refusal.parameter(ParameterError(parameter: "shot", reason: "required"))) { try call("{}") }
+        #expect(DockInterface.definition.contains("method SetShotSize(shot: ShotSize, fraction: ?float, accessory: ?string) -> ()"))
+    }
+
     @Test func setZoomTakesAFractionOfTheRange() throws {
         #expect(try parse(#"{"method":"io.dockd.Dock.SetZoom","parameters":{"zoom":0.25}}"#).call == .host(.setZoom(0.25)))
         #expect(throws: DockCall.Refusal.parameter(ParameterError(parameter: "zoom", reason: "must be within 0...1"))) {

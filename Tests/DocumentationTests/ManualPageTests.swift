@@ -79,7 +79,7 @@ import Testing
         let optionsAt = try #require(lines.firstIndex(of: "options:"))
         let commands = lines[commandsAt..<optionsAt].filter { $0.hasPrefix("  ") && $0.dropFirst(2).first?.isLowercase == true }
             .map { String($0.dropFirst(2).prefix { $0.isLetter }) }
-        #expect(commands.count == 16)
+        #expect(commands.count == 17)
         let page = try ManualPage("dockctl.1")
         #expect(page.subsections(of: "COMMANDS") == commands, "the page has a section for each command, in the help's order")
         let global = options(in: lines[optionsAt...].filter { $0.hasPrefix("  --") }.joined(separator: "\n"))

@@ -28,10 +28,10 @@ import Testing
     static let otherMeanings: [String: Set<String>] = [
         // dockctl's own command words and a usage message.
         "Sources/Programs/DockctlProgram/Command.swift": [
-            "status", "limits", "framing", "zoom", "animation", "x", "seconds", "preset", "lost",
+            "status", "limits", "framing", "zoom", "animation", "x", "seconds", "preset", "lost", "shot",
         ],
         // The same command words, declared in dockctl's command table.
-        "Sources/Programs/DockctlProgram/CommandTable.swift": ["status", "limits", "framing", "zoom", "preset", "lost"],
+        "Sources/Programs/DockctlProgram/CommandTable.swift": ["status", "limits", "framing", "zoom", "preset", "lost", "shot"],
         // A word printed for people.
         "Sources/Programs/DockctlProgram/Presentation.swift": ["docked"],
         // A row label of the tracking-quality table.

@@ -31,7 +31,7 @@ extension Dock.Reply {
         case .listPresets: self = .presets(try r.objects("presets", Preset.init(reading:)))
         case .recallPreset: self = .motion(try Dock.MotionResult(reading: r.object("result")))
         case .setLostBehaviour: self = .lostBehaviour(try LostBehaviour(reading: r.object("lost")))
-        case .stop, .setSystemTracking, .track, .setFramingMode, .acquireControl, .releaseControl, .deletePreset:
+        case .stop, .setSystemTracking, .track, .setFramingMode, .setShotSize, .acquireControl, .releaseControl, .deletePreset:
             self = .done
         }
     }
@@ -152,7 +152,7 @@ extension DockMethod {
         case .listPresets: "presets"
         case .recallPreset: "result"
         case .setLostBehaviour: "lost"
-        case .stop, .setSystemTracking, .track, .setFramingMode, .acquireControl, .releaseControl, .deletePreset: nil
+        case .stop, .setSystemTracking, .track, .setFramingMode, .setShotSize, .acquireControl, .releaseControl, .deletePreset: nil
         }
     }
 }

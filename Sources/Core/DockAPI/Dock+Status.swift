@@ -21,7 +21,19 @@ extension Dock.Status {
             tracker: try r.choice("tracker", as: Tracker.self), isSubjectInFrame: try r.bool("subject_in_frame"),
             primary: try r.optionalInteger("primary", as: Int.self),
             subjects: try r.objects("subjects", SubjectSummary.init(reading:)),
-            loop: try Dock.Loop(reading: r.object("loop")), counters: try Dock.Counters(reading: r.object("counters")))
+            loop: try Dock.Loop(reading: r.object("loop")), counters: try Dock.Counters(reading: r.object("counters")),
+            shotSize: try Self.shotSize(r))
+    }
+
+    /// The shot size from `shot` and `shot_fraction` (off when absent: a daemon before shot sizes).
+    private static func shotSize(_ r: JSONFields) throws(JSONFieldError) -> ShotSize {
+        guard let name = try r.optionalString("shot") else { return .off }
+        let fraction = try r.optionalNumber("shot_fraction")
+        do {
+            return try ShotSize(name: name, fraction: fraction)
+        } catch {
+            throw JSONFieldError.field(error.field == "shot" ? "shot" : "shot_fraction", error.description)
+        }
     }
 
     /// The JSON form.
@@ -33,8 +45,9 @@ extension Dock.Status {
             "selected_subjects": .array(selectedSubjects.map { .integer(Int64($0)) }),
             "controller": controller.json, "faults": .array(faults.map(\.json)), "counters": counters.json,
             "tracker": .string(tracker.rawValue), "subject_in_frame": .bool(isSubjectInFrame),
-            "subjects": .array(subjects.map(\.json)), "loop": loop.json,
+            "subjects": .array(subjects.map(\.json)), "loop": loop.json, "shot": .string(shotSize.name),
         ]
+        if let fraction = shotSize.fraction { members["shot_fraction"] = .number(fraction) }
         if let primary { members["primary"] = .integer(Int64(primary)) }
         if let accessory { members["accessory"] = accessory.json }
         if let pose { members["pose"] = pose.json }

@@ -71,6 +71,10 @@ extension DockCall {
             case .setFramingMode(let mode):
                 method = .setFramingMode
                 parameters = ["mode": .string(mode.rawValue)]
+            case .setShotSize(let shot):
+                method = .setShotSize
+                parameters = ["shot": .string(shot.name)]
+                if let fraction = shot.fraction { parameters["fraction"] = .number(fraction) }
             case .setRegionOfInterest(let region):
                 method = .setRegionOfInterest
                 parameters = ["region": region.json]
@@ -153,6 +157,7 @@ extension DockCall {
             case .setSystemTracking: .setSystemTracking
             case .setLimits: .setLimits
             case .setFramingMode: .setFramingMode
+            case .setShotSize: .setShotSize
             case .setRegionOfInterest: .setRegionOfInterest
             case .selectSubjects: .selectSubjects
             case .selectSubject: .selectSubjectAt

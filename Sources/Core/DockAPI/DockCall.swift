@@ -14,6 +14,7 @@ public enum DockMethod: String, CaseIterable, Hashable, Sendable {
     case setSystemTracking = "SetSystemTracking"
     case track = "Track"
     case setFramingMode = "SetFramingMode"
+    case setShotSize = "SetShotSize"
     case setRegionOfInterest = "SetRegionOfInterest"
     case selectSubjects = "SelectSubjects"
     case selectSubjectAt = "SelectSubjectAt"
@@ -232,6 +233,16 @@ public enum DockCall: Hashable, Sendable {
         case .setFramingMode:
             let r = try reader(["mode"])
             return parsed(.host(.setFramingMode(try r.choice("mode", as: FramingMode.self))))
+        case .setShotSize:
+            let r = try reader(["shot", "fraction"])
+            let name = try r.string("shot"), fraction = try r.optionalNumber("fraction")
+            let shot: ShotSize
+            do {
+                shot = try ShotSize(name: name, fraction: fraction)
+            } catch {
+                throw JSONFieldError.field(error.field, error.description)
+            }
+            return parsed(.host(.setShotSize(shot)))
         case .setRegionOfInterest:
             _ = try reader(["region"])
             var region = NormalizedRect.fullImage

@@ -161,7 +161,8 @@ type Subject (
 # pose, paused: leaving the dock where a client's manual move put it, for manual-pause-s) — it
 # commands the dock only while tracking is on, no client holds control, and it is not paused;
 # subject_in_frame whether the primary is seen inside the region of interest; subjects are the
-# tracked subjects (in Watch, at 10 Hz).
+# tracked subjects (in Watch, at 10 Hz); shot is the shot size in force (SetShotSize), with its
+# shot_fraction for a fraction.
 type Status (
   state: (disconnected, connecting, handshaking, ready, incompatible),
   docked: bool,
@@ -170,6 +171,8 @@ type Status (
   limits: ?Limits,
   tracking: bool,
   framing: FramingMode,
+  shot: ShotSize,
+  shot_fraction: ?float,
   region_of_interest: Rect,
   selected_subjects: []int,
   controller: Controller,
@@ -306,6 +309,26 @@ method Track(observations: []Observation, camera: CameraInformation, capture_tim
 
 # Chooses where the subject sits in the frame.
 method SetFramingMode(mode: FramingMode, accessory: ?string) -> ()
+
+# How large the tracker keeps its subject in the picture by zooming, as a camera operator's
+# shot sizes: head (head and shoulders: the face a third of the picture's height), half (half
+# body: the face a fifth), full (full body: the body four fifths), group (the selected subjects
+# together: four fifths of the picture's height or width), fraction (the subject's box — its
+# body, else its face — that share of the picture's height), or off (the zoom is left alone, where
+# SetZoom or the lost behaviour put it; the default).
+type ShotSize (off, head, half, full, group, fraction)
+
+# Holds the subject at a shot size by zooming while the tracker frames it: holding while the size
+# is within 10 % of the shot's, then zooming slowly in (at most 1.4x a second) or fast out (7x);
+# zooming out at once, whatever the size, for a subject who would leave the picture before the
+# dock catches up (moving faster than it pans) or whose place grows uncertain; never in on one not
+# seen in the latest frames. fraction is the share for shot fraction, 0.05 to 1
+# (InvalidParameter "fraction" when it is missing or out of range, "shot" when it comes with a
+# named size). Any size but off needs a zoom dockd drives and whose magnification it knows
+# (NotSupported "zoom" otherwise, and the shot size in force stays). A SetZoom while a shot size is
+# held is undone (at the soonest 2 s later); set the shot size off first. GetStatus says the shot
+# size in force.
+method SetShotSize(shot: ShotSize, fraction: ?float, accessory: ?string) -> ()
 
 # Limits framing to a region of the image; without a region, the whole image. A region that
 # reaches past the picture's edge is cut to the picture; region is the one in force.

@@ -54,6 +54,9 @@ public struct ClosedLoop: Sendable {
         /// For each true subject, the frames in which each tracker subject identifier covered its
         /// body (IoU at least 0.5 in the delivered image, the body at least half visible).
         public var identityFrames: [Int: [Int: Int]] = [:]
+        /// The accessory's zoom at each control tick, as a magnification (1 where it has no zoom
+        /// or none is known), with the tick's time.
+        public var zoomTrace: [(time: Duration, magnification: Double)] = []
 
         /// The tracker identifiers that covered each true subject in at least `minimumFrames` frames.
         public func identities(minimumFrames: Int = 10) -> [Int: Set<Int>] {
@@ -102,6 +105,7 @@ public struct ClosedLoop: Sendable {
     private var followsPrimary = 0
     private var primaryFrames = 0
     private var identityFrames: [Int: [Int: Int]] = [:]
+    private var zoomTrace: [(time: Duration, magnification: Double)] = []
     /// The zoom a client asks for once the accessory is ready (nil: none), and whether it has.
     private var zoomFraction: Double?
     private var hasZoomed = false
@@ -148,6 +152,7 @@ public struct ClosedLoop: Sendable {
             settings.restYawRadians = pipeline.restYawRadians
             settings.restPitchRadians = pipeline.restPitchRadians
             settings.reidentificationWindow = pipeline.reidentificationWindow
+            settings.shotSize = pipeline.shotSize
             host = HostPolicy(settings: settings, pipeline: pipeline, link: link)
             usesTracker = true
             self.poseAtCapture = poseAtCapture
@@ -190,7 +195,7 @@ public struct ClosedLoop: Sendable {
             followsPrimaryShare: primaryFrames == 0 ? 0 : Double(followsPrimary) / Double(primaryFrames),
             finallyFollowed: lastSecond.count == 1 ? lastSecond.first! : nil, primaryTrace: primaryTrace,
             framingErrors: framingErrors, toleranceFraction: report.toleranceFraction, primaryBoxes: primaryBoxes,
-            identityFrames: identityFrames)
+            identityFrames: identityFrames, zoomTrace: zoomTrace)
     }
 
     // MARK: The host
@@ -219,6 +224,8 @@ public struct ClosedLoop: Sendable {
             perform(host.requested(.setZoom(zoomFraction), token: nextToken, from: Self.baselineClient + 1, now: now))
         }
         perform(host.woke(now: now))
+        let zoom = host.session.pose(at: now)?.zoomFraction.flatMap { host.session.magnification(atZoomFraction: $0) }
+        zoomTrace.append((now, zoom ?? 1))
         guard usesTracker, let pose = host.session.pose(at: now) else { return }
         let pipeline = host.pipeline
         let primary = pipeline.primary

@@ -56,7 +56,7 @@ extension HostPolicy {
             loop: .none,
             counters: Dock.Counters(
                 badFrames: session.badFrameCount, reconnects: session.disconnectCount, refusals: session.refusalCount,
-                observations: observationCount, cameraFrames: cameraFrameCount))
+                observations: observationCount, cameraFrames: cameraFrameCount), shotSize: pipeline.shotSize)
     }
 
     /// The accessory `info` describes, on `device`, as clients see it: the protocol the link

@@ -18,14 +18,17 @@ extension HostPolicy {
                 // The field of view the frame was taken with: the client's, at the widest zoom,
                 // narrowed by the zoom the accessory had at capture time.
                 var camera = batch.camera
+                var magnification = 1.0
                 if settings.fieldOfViewFollowsZoom, let zoom = captured.zoomFraction,
-                    let magnification = session.magnification(atZoomFraction: zoom)
+                    let zoomed = session.magnification(atZoomFraction: zoom)
                 {
-                    camera = camera.zoomed(by: magnification)
+                    camera = camera.zoomed(by: zoomed)
+                    magnification = zoomed
                 }
                 pipeline.observe(
                     batch.observations, camera: camera, captureTime: batch.captureTime,
-                    gimbalYawRadians: captured.yawRadians, gimbalPitchRadians: captured.pitchRadians)
+                    gimbalYawRadians: captured.yawRadians, gimbalPitchRadians: captured.pitchRadians,
+                    magnification: magnification)
             }
             pendingObservations.removeAll(keepingCapacity: true)
         }
@@ -34,7 +37,8 @@ extension HostPolicy {
             now: now, gimbalYawRadians: pose.yawRadians, gimbalPitchRadians: pose.pitchRadians,
             accessoryAccelerationRadiansPerSecondSquared: (
                 limits.yawAccelerationRadiansPerSecondSquared, limits.pitchAccelerationRadiansPerSecondSquared
-            ))
+            ), zoom: arbiter.controller == .systemTracker ? zoomOptics(pose: pose) : nil,
+            accessoryYawSpeedRadiansPerSecond: limits.yawSpeedRadiansPerSecond)
         trackingStep = step
         if current?.pausesTracking == true { lastManualMoveAt = now }
         guard arbiter.controller == .systemTracker else {
@@ -81,6 +85,7 @@ extension HostPolicy {
                 log(.notice, "subject lost: the accessory cannot zoom out; holding", into: &actions)
             }
         }
+        if let magnification = step.magnification { holdShot(magnification: magnification, now: now, into: &actions) }
         if let name = step.missingPreset {
             log(.warning, "subject lost: no preset '\(name)' for lost-action preset:\(name); holding", into: &actions)
         }

@@ -90,6 +90,8 @@ public struct HostPolicy: Sendable {
     var stallStreak = (count: 0, at: Duration.zero)
     /// The length of the appearance descriptors each client has sent (see `acceptsAppearance`).
     var appearanceLengths: [ClientID: Int] = [:]
+    /// The zoom the shot size last sent, and when (`HostPolicy+Shot`).
+    var shotZoomSent: (fraction: Double, at: Duration)?
     /// Why presets cannot be saved or deleted (the file was found damaged); nil when they can.
     var presetsRefusal: HostError?
     /// The accessory refused a preset memory command since it attached: its memories are not
@@ -328,6 +330,8 @@ public struct HostPolicy: Sendable {
             pipeline.framingMode = mode
             actions.append(.publish(.framing(mode)))
             actions.append(.reply(token, .done))
+        case .setShotSize(let shot):
+            actions.append(.reply(token, setShotSize(shot, client: client, into: &actions)))
         case .setRegionOfInterest(let region):
             // The part past the picture's edge is cut off (the API takes any region that overlaps
             // the picture), and the answer says what is in force; a region inside is kept exactly.
@@ -417,6 +421,7 @@ public struct HostPolicy: Sendable {
         pipeline.lostBehaviour = settings.lostBehaviour
         pipeline.restYawRadians = settings.restYawRadians
         pipeline.restPitchRadians = settings.restPitchRadians
+        pipeline.shotSize = settings.shotSize
     }
 
     mutating func controlChanged(_ change: ControlArbiter.Change?, into actions: inout [HostAction]) {

@@ -17,6 +17,10 @@ public struct HostSettings: Hashable, Sendable {
     /// zoom, and narrowed by the magnification the accessory's model or profile gives for the
     /// zoom in the pose history at the capture time (where the link knows both).
     public var fieldOfViewFollowsZoom = true
+    /// How large the tracker keeps its subject in the picture by zooming, at start and after a
+    /// reload (`off`: the zoom is left alone; an accessory without a zoom dockd drives and whose
+    /// optics it knows ignores it: its tracker frames as with `off`).
+    public var shotSize = ShotSize.off
     /// The rest pose's yaw, radians.
     public var restYawRadians = 0.0
     /// The rest pose's pitch, radians.

@@ -1,6 +1,10 @@
 import DockNumbers
 public import DockVocabulary
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The tracker as the daemon runs it, one value: frames of observations go in as they arrive
 /// (`observe`, with the gimbal's pose at each frame's capture time), and every control tick
 /// (`step`, at 30 Hz) predicts the tracks to now, fuses faces with bodies, chooses or holds the
@@ -35,6 +39,8 @@ public struct TrackingPipeline: Sendable {
         public var tracker = SubjectTracker.Configuration()
         /// The framing controller's settings.
         public var framing = FramingController.Configuration()
+        /// The zoom's settings, for a shot size.
+        public var shot = ShotSizeController.Configuration()
 
         public init() {}
     }
@@ -66,6 +72,9 @@ public struct TrackingPipeline: Sendable {
         /// Whether to zoom all the way out now (set on the one tick the lost behaviour's
         /// `zoomOut` begins; the host zooms where the accessory can).
         public var zoomsOut = false
+        /// The magnification the shot size wants now (`ShotSizeController`); nil: the zoom is
+        /// left alone (no shot size, no subject followed, no zoom optics known).
+        public var magnification: Double? = nil
         /// The zoom to set now, a fraction of the accessory's range (set on the one tick the
         /// lost behaviour turns to a preset that holds a zoom).
         public var zoomFraction: Double?
@@ -82,6 +91,8 @@ public struct TrackingPipeline: Sendable {
     public var regionOfInterest = NormalizedRect.fullImage
     /// Subjects a client chose; empty: automatic.
     public var selection: [Int] = []
+    /// How large the subject is kept in the picture by zooming (`off`: the zoom is left alone).
+    public var shotSize = ShotSize.off
     /// What the dock does when its subject is lost, and after how long.
     public var lostBehaviour = LostBehaviour.default
     /// The presets a lost behaviour of `preset:NAME` looks its pose up in, when it begins.
@@ -105,6 +116,9 @@ public struct TrackingPipeline: Sendable {
     public var restPitchRadians = 0.0
     /// The camera information of the newest frame.
     public private(set) var camera: CameraInformation?
+    /// How many times the newest frame's picture was magnified (its zoom at capture time; 1
+    /// when not known): `camera` is the widest one narrowed by it.
+    public private(set) var cameraMagnification = 1.0
     /// The tracks.
     public private(set) var tracker: SubjectTracker
     /// How long a lost subject may come back under its identifier, recognised by its appearance
@@ -122,6 +136,8 @@ public struct TrackingPipeline: Sendable {
     private var fusion = SubjectFusion()
     private var selector = PrimarySelector()
     private var controller: FramingController
+    /// The zoom half of the framing.
+    public private(set) var shotController: ShotSizeController
     private var lastStep: Duration?
     private var lostSince: Duration?
     /// Whether the lost behaviour's action has begun since the subject was lost.
@@ -136,17 +152,20 @@ public struct TrackingPipeline: Sendable {
         self.configuration = configuration
         tracker = SubjectTracker(configuration: configuration.tracker)
         controller = FramingController(configuration: configuration.framing)
+        shotController = ShotSizeController(configuration: configuration.shot)
         subjects.reserveCapacity(configuration.tracker.maximumTracks)
     }
 
     /// Fuses one frame's observations, captured at `captureTime` with the gimbal at the given
-    /// pose (the pose at capture time, not now: the dock may have moved since).
+    /// pose (the pose at capture time, not now: the dock may have moved since) and the camera
+    /// as given — already narrowed by `magnification`, the zoom's at capture time.
     public mutating func observe(
         _ observations: [Observation], camera: CameraInformation, captureTime: Duration,
-        gimbalYawRadians: Double, gimbalPitchRadians: Double
+        gimbalYawRadians: Double, gimbalPitchRadians: Double, magnification: Double = 1
     ) {
         guard camera.isValid else { return }
         self.camera = camera
+        cameraMagnification = magnification.isFinite && magnification >= 1 ? magnification : 1
         tracker.update(
             observations, camera: camera, captureTime: captureTime, gimbalYawRadians: gimbalYawRadians,
             gimbalPitchRadians: gimbalPitchRadians)
@@ -154,10 +173,14 @@ public struct TrackingPipeline: Sendable {
 
     /// One control tick at `now`, the gimbal at the given pose; `accessoryAcceleration` is the
     /// accessory's (its motion limits as the host applies them): the framing controller's
-    /// catch-up plans to stop with no more.
+    /// catch-up plans to stop with no more. With `zoom` (the accessory's zoom now, where it has
+    /// one whose optics are known) and a shot size, the step says the magnification wanted;
+    /// `accessoryYawSpeedRadiansPerSecond` is the fastest the accessory pans, which bounds what
+    /// the zoom expects the pan to follow.
     public mutating func step(
         now: Duration, gimbalYawRadians: Double, gimbalPitchRadians: Double,
-        accessoryAccelerationRadiansPerSecondSquared accessoryAcceleration: (yaw: Double, pitch: Double)? = nil
+        accessoryAccelerationRadiansPerSecondSquared accessoryAcceleration: (yaw: Double, pitch: Double)? = nil,
+        zoom: ZoomOptics? = nil, accessoryYawSpeedRadiansPerSecond: Double? = nil
     ) -> Step {
         if let accessoryAcceleration { controller.accessoryAccelerationRadiansPerSecondSquared = accessoryAcceleration }
         let seconds = lastStep.map { max(0, (now - $0).secondsValue) } ?? 1.0 / 30
@@ -169,8 +192,14 @@ public struct TrackingPipeline: Sendable {
         primary = selector.choose(
             subjects, selection: selection, gimbalYawRadians: gimbalYawRadians,
             gimbalPitchRadians: gimbalPitchRadians, now: now, camera: camera)
-        if let primary, let subject = subjects.first(where: { $0.identifier == primary }), let camera,
-            let box = subject.angularBox.project(
+        let members = selection.count >= 2 ? subjects.filter { selection.contains($0.identifier) } : []
+        // A shot size frames its part of the subject only where the zoom can hold it.
+        let shot = zoom == nil ? ShotSize.off : shotSize
+        let framed = subjects.first(where: { $0.identifier == primary }).map {
+            shotController.framedBox(shot, subject: $0, members: members)
+        }
+        if let primary, let subject = subjects.first(where: { $0.identifier == primary }), let camera, let framed,
+            let box = framed.project(
                 camera: camera, gimbalYawRadians: gimbalYawRadians,
                 gimbalPitchRadians: gimbalPitchRadians)
         {
@@ -179,20 +208,50 @@ public struct TrackingPipeline: Sendable {
             lostPrimaryWalkedOut = nil
             primaryTracks = (subject.bodyTrack, subject.faceTrack)
             activity = .following(subject: primary)
-            let target = controller.target(for: box, mode: framingMode, regionOfInterest: regionOfInterest)
+            var target = controller.target(for: box, mode: framingMode, regionOfInterest: regionOfInterest)
+            if shot == .head || shot == .half {
+                // A face shot sits the face under the headroom whatever the mode (the mode still
+                // says across).
+                target.y = controller.target(for: box, mode: .automatic, regionOfInterest: regionOfInterest).y
+            }
+            let age = evidenceAge(of: subject, now: now)
             // In doubt, hold still: a subject whose box is only predicted (its track coasts,
             // hidden or missed) is not chased; the dock brakes and waits for it to be seen.
             let rates =
                 subject.isBoxCoasting
                 ? controller.brake(seconds: seconds)
                 : controller.command(
-                    subject: subject.angularBox, subjectRates: (subject.yawRateRadiansPerSecond, subject.pitchRateRadiansPerSecond),
+                    subject: framed, subjectRates: (subject.yawRateRadiansPerSecond, subject.pitchRateRadiansPerSecond),
                     gimbalYawRadians: gimbalYawRadians, gimbalPitchRadians: gimbalPitchRadians, target: target, camera: camera,
-                    seconds: seconds, uncertainty: subject.uncertainty, evidenceAgeSeconds: evidenceAge(of: subject, now: now))
+                    seconds: seconds, uncertainty: subject.uncertainty, evidenceAgeSeconds: age)
             let inFrame = !subject.isCoasting && regionOfInterest.contains(box.center)
+            var magnification: Double?
+            if let zoom, let share = shotController.share(shotSize) {
+                // Where the framing will put the box once it has the shot's size.
+                var sized = box
+                sized.y = box.center.y - share / 2
+                sized.height = share
+                var zoomTarget = controller.target(for: sized, mode: framingMode, regionOfInterest: regionOfInterest)
+                if shotSize == .head || shotSize == .half {
+                    zoomTarget.y = controller.target(for: sized, mode: .automatic, regionOfInterest: regionOfInterest).y
+                }
+                let panSpeed = min(
+                    configuration.framing.maximumSpeedRadiansPerSecond, accessoryYawSpeedRadiansPerSecond ?? .infinity)
+                magnification = shotController.step(
+                    shot: shotSize,
+                    subject: ShotSizeController.Subject(
+                        box: framed, yawRadiansPerSecond: subject.yawRateRadiansPerSecond,
+                        pitchRadiansPerSecond: subject.pitchRateRadiansPerSecond, uncertainty: subject.uncertainty,
+                        isCoasting: subject.isBoxCoasting || subject.isCoasting, evidenceAgeSeconds: age,
+                        face: subject.faceBox),
+                    optics: zoom, widest: widestCamera(camera), gimbalYawRadians: gimbalYawRadians,
+                    gimbalPitchRadians: gimbalPitchRadians, target: zoomTarget, panSpeedRadiansPerSecond: panSpeed, now: now)
+            } else {
+                shotController.letGo()
+            }
             return Step(
                 activity: activity, yawRadiansPerSecond: rates.yawRadiansPerSecond,
-                pitchRadiansPerSecond: rates.pitchRadiansPerSecond, isSubjectInFrame: inFrame)
+                pitchRadiansPerSecond: rates.pitchRadiansPerSecond, isSubjectInFrame: inFrame, magnification: magnification)
         }
         switch activity {
         case .idle:
@@ -209,6 +268,7 @@ public struct TrackingPipeline: Sendable {
         case .holding, .returning:
             break
         }
+        if lostPrimaryWalkedOut == nil || !shotSize.isActive || zoom == nil { shotController.letGo() }
         let target = lostBehaviour.target(restYawRadians: restYawRadians, restPitchRadians: restPitchRadians, presets: presets)
         let after = lostBehaviour.after
         let isGoingEarly = target.map { isLostPlaceInView(from: $0) } == true && !selector.isWaitingForLostPrimary
@@ -234,6 +294,8 @@ public struct TrackingPipeline: Sendable {
                 }
             }
         }
+        // A shot size zooms out from a subject who walked out of the picture, all the way.
+        let widened = lostPrimaryWalkedOut != nil && shotSize.isActive ? zoom.flatMap { shotController.widen(optics: $0, now: now) } : nil
         if activity == .holding, lostPrimaryWalkedOut != nil, let lostSince, now - lostSince < followOutOfPictureFor,
             walkedOutYawRate.isFinite
         {
@@ -243,14 +305,14 @@ public struct TrackingPipeline: Sendable {
             return Step(
                 activity: .holding, yawRadiansPerSecond: rates.yawRadiansPerSecond,
                 pitchRadiansPerSecond: rates.pitchRadiansPerSecond, isSubjectInFrame: false, zoomsOut: zoomsOut,
-                missingPreset: missingPreset)
+                magnification: widened, missingPreset: missingPreset)
         }
         guard activity == .returning, let target else {
             let rates = controller.brake(seconds: seconds)
             return Step(
                 activity: .holding, yawRadiansPerSecond: rates.yawRadiansPerSecond,
                 pitchRadiansPerSecond: rates.pitchRadiansPerSecond, isSubjectInFrame: false, zoomsOut: zoomsOut,
-                missingPreset: missingPreset)
+                magnification: widened, missingPreset: missingPreset)
         }
         // Returning: the framing controller's law towards the pose, then leave the dock be.
         let yawError = target.yawRadians - gimbalYawRadians
@@ -268,6 +330,13 @@ public struct TrackingPipeline: Sendable {
         return Step(
             activity: .returning, yawRadiansPerSecond: rates.yawRadiansPerSecond,
             pitchRadiansPerSecond: rates.pitchRadiansPerSecond, isSubjectInFrame: false, zoomFraction: zoomFraction)
+    }
+
+    /// The newest frame's camera at its widest zoom.
+    private func widestCamera(_ camera: CameraInformation) -> CameraInformation {
+        var widest = camera
+        widest.horizontalFieldOfViewRadians = 2 * atan(min(tan(camera.horizontalFieldOfViewRadians / 2) * cameraMagnification, 1e6))
+        return widest
     }
 
     /// Whether `pose` would show the place the primary subject was last seen.
@@ -290,6 +359,8 @@ public struct TrackingPipeline: Sendable {
         fusion = SubjectFusion()
         selector.reset()
         controller.reset()
+        shotController.reset()
+        cameraMagnification = 1
         subjects.removeAll(keepingCapacity: true)
         primary = nil
         activity = .idle

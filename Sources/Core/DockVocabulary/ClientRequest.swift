@@ -21,6 +21,8 @@ public enum ClientRequest: Hashable, Sendable {
     case setZoom(Double)
     /// Where the subject goes in the frame.
     case setFramingMode(FramingMode)
+    /// How large the subject is kept in the picture, by zooming; `off` leaves the zoom alone.
+    case setShotSize(ShotSize)
     /// The part of the image framing may use.
     case setRegionOfInterest(NormalizedRect)
     /// Follow these subjects; empty: choose automatically.

@@ -57,6 +57,8 @@ extension Dock {
         public var isTrackingEnabled: Bool
         /// Where the subject goes in the frame.
         public var framingMode: FramingMode
+        /// How large the subject is kept in the picture by zooming.
+        public var shotSize = ShotSize.off
         /// The part of the image framing may use (top-left origin).
         public var regionOfInterest: NormalizedRect
         /// Subjects a client chose.
@@ -85,8 +87,9 @@ extension Dock {
             state: State, isDocked: Bool, accessory: Accessory?, pose: Pose?, limits: Limits?, isTrackingEnabled: Bool,
             framingMode: FramingMode, regionOfInterest: NormalizedRect, selectedSubjects: [Int],
             controller: Controller, motion: Motion, faults: [Fault], tracker: Tracker, isSubjectInFrame: Bool,
-            primary: Int?, subjects: [SubjectSummary], loop: Loop, counters: Counters
+            primary: Int?, subjects: [SubjectSummary], loop: Loop, counters: Counters, shotSize: ShotSize = .off
         ) {
+            self.shotSize = shotSize
             self.state = state
             self.isDocked = isDocked
             self.accessory = accessory

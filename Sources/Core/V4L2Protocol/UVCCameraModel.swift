@@ -77,6 +77,12 @@ public struct UVCCameraModel: Hashable, Sendable {
         /// How many times the picture is magnified there (≥ 1; a field of view whose half-angle's
         /// tangent is the widest one's over it).
         public var magnification: Double
+
+        /// Creates a point.
+        public init(fraction: Double, magnification: Double) {
+            self.fraction = fraction
+            self.magnification = magnification
+        }
     }
 
     /// The magnification at `fraction` of the zoom's range, from `zoomMagnification`; nil when

@@ -24,6 +24,7 @@ struct Invocation: Equatable {
         case select([Int])
         case selectAt(x: Double, y: Double)
         case zoom(Double)
+        case shot(ShotSize)
         /// `preset save NAME`.
         case savePreset(String)
         /// `preset list`.
@@ -204,6 +205,13 @@ struct Invocation: Equatable {
             }
         case "zoom":
             action = .zoom(try numbers(1, what: "Z")[0])
+        case "shot":
+            guard let word = words.popFirst() else { throw usage("shot needs a shot size: head, half, full, group, off or a share") }
+            do {
+                action = .shot(try ShotSize(setting: word))
+            } catch {
+                throw usage("\(error)")
+            }
         case "preset":
             let verb = try word(["save", "list", "recall", "delete"], what: "save, list, recall or delete")
             func name() throws(UsageError) -> String {

@@ -141,6 +141,16 @@ enum CommandTable {
                     without such a zoom refuses (NotSupported).
                     """),
             CommandSpec(
+                "shot", summary: "hold the subject at a shot size by zooming (off: leave the zoom alone)",
+                arguments: "SIZE", words: ShotSize.names,
+                description: """
+                    Holds the subject at a shot size by zooming while the tracker frames it: head (head and \
+                    shoulders), half (half body), full (full body), group (the selected subjects together), a \
+                    share of the picture's height for the subject's box (0.05 to 1), or off (the zoom is left \
+                    alone). Needs a zoom dockd drives and whose magnification it knows (the camera model's table); \
+                    other docks refuse (NotSupported).
+                    """),
+            CommandSpec(
                 "preset", summary: "save, list, recall or delete named poses", arguments: "save|list|recall|delete [NAME]",
                 words: ["save", "list", "recall", "delete"], options: [takeOver, noWait],
                 usage: "preset save NAME | list | recall NAME [--take-over] [--no-wait] | delete NAME",

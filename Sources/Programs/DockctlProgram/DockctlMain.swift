@@ -134,6 +134,8 @@ func perform(_ invocation: Invocation, socketPaths: [String]) async -> Int32 {
             call = .host(.selectSubject(at: NormalizedPoint(x: x, y: y)))
         case .zoom(let fraction):
             call = .host(.setZoom(fraction))
+        case .shot(let shot):
+            call = .host(.setShotSize(shot))
         case .savePreset(let name):
             call = .host(.savePreset(name: name))
         case .listPresets:

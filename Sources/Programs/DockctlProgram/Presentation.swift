@@ -94,6 +94,7 @@ enum Presentation {
         if let limits = status.limits { lines.append("limits:     \(limitsText(limits))") }
         lines.append("tracking:   \(tracking(status))")
         lines.append("framing:    \(status.framingMode.rawValue)")
+        lines.append("shot:       \(status.shotSize.setting)")
         let controller: String =
             switch status.controller {
             case .none, .systemTracker: status.controller.kind.rawValue

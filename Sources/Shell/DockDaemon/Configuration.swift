@@ -40,6 +40,8 @@ public struct Configuration: Hashable, Sendable {
     public var lostAfterSeconds = 5.0  // LostBehaviour.default.after; a test holds the two equal
     /// What the dock does once its subject has been lost for `lostAfterSeconds`.
     public var lostAction = LostBehaviour.default.action
+    /// How large the tracker keeps its subject in the picture by zooming.
+    public var shotSize = ShotSize.off
     /// How long system tracking leaves the dock alone after a client's manual move, seconds.
     public var manualPauseSeconds = 3.0
     /// The rest pose's yaw, degrees.
@@ -147,6 +149,20 @@ public struct Configuration: Hashable, Sendable {
                     return "\(error)"
                 }
             }, show: { $0.lostAction.setting }),
+        Key(
+            name: "shot-size",
+            help: "how large the tracker keeps its subject in the picture by zooming: head, half, full, group, a share "
+                + "of the picture's height (0.05 to 1) or off (the zoom left alone; an accessory without a zoom dockd "
+                + "drives and knows the optics of ignores it)",
+            isBoolean: false,
+            read: { configuration, value in
+                do {
+                    configuration.shotSize = try ShotSize(setting: value)
+                    return nil
+                } catch {
+                    return "\(error)"
+                }
+            }, show: { $0.shotSize.setting }),
         number(
             "manual-pause-s",
             "seconds tracking leaves the dock where a client's move (velocity, orientation, preset) put it, after "

@@ -16,6 +16,7 @@ extension Configuration {
             yawSpeedRadiansPerSecond: maximumSpeedDegreesPerSecond * degree,
             pitchSpeedRadiansPerSecond: maximumSpeedDegreesPerSecond * degree)
         settings.lostBehaviour = LostBehaviour(after: .milliseconds(Int64((lostAfterSeconds * 1000).rounded())), action: lostAction)
+        settings.shotSize = shotSize
         settings.manualMovePause = .milliseconds(Int64((manualPauseSeconds * 1000).rounded()))
         settings.restYawRadians = restYawDegrees * degree
         settings.restPitchRadians = restPitchDegrees * degree

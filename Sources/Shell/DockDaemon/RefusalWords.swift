@@ -18,6 +18,7 @@ extension ClientRequest {
         case .setLimits: "limits"
         case .setZoom: "zoom"
         case .setFramingMode: "framing"
+        case .setShotSize: "shot size"
         case .setRegionOfInterest: "region of interest"
         case .selectSubjects: "subject selection"
         case .selectSubject: "subject at a point"
