@@ -84,6 +84,10 @@ private func value(of option: Option, in settings: VisionSettings) -> String? {
     case "--tracking": text = String(settings.turnsTrackingOn)
     case "--threads": text = String(settings.threads)
     case "--log-level": text = settings.logLevel
+    case "--output": text = settings.output
+    case "--output-format": text = settings.outputFormat.rawValue
+    case "--output-size": text = settings.outputSize
+    case "--output-view": text = settings.outputView.rawValue
     default: preconditionFailure("a setting the fuzzer does not know: \(option.name)")
     }
     let scalars = text.unicodeScalars

@@ -31,6 +31,9 @@ Sources (the bracketed tags are cited by the rules below)
           control reply ACK 01 (pp. 30-31); "Delivery confirmation" and the retransmission
           table (p. 32). manual.onestart.ai/manuals/Sony-SRG-300H-Technical-Manual-5668861?page=26,
           manualshive.com/en/manual/sony/srg300h/400108?page=31 and ?page=32.
+[SRG120MEM] Sony SRG-120DH Technical Manual p. 36, CAM_Memory Reset/Set/Recall
+          8x 01 04 3F 00/01/02 0p FF, p the memory number 0 to F.
+          manualshive.com/ru/manual/sony/srg120dh/409503?page=36.
 [SRG120]  Sony SRG-120DH Technical Manual p. 26, "VISCA Command/Acknowledge Protocol" table:
           81 01 04 38 02 FF -> 90 41 FF + 90 51 FF; 81 01 04 38 FF -> 90 60 02 FF (syntax
           error: "a command which is not supported or a command lacking parameters");
@@ -172,6 +175,9 @@ ERROR_MESSAGE = b"\x0f\x02"
 TERMINATOR = 0xFF
 MAX_PACKET = 16
 ERR_LENGTH, ERR_SYNTAX, ERR_BUFFER_FULL, ERR_CANCELED, ERR_NO_SOCKET = 0x01, 0x02, 0x03, 0x04, 0x05
+ERR_NOT_EXECUTABLE = 0x41
+# CAM_Memory [SRG120MEM]: 8x 01 04 3F 0a pp FF, a = 00 reset, 01 set, 02 recall.
+MEMORY_ACTIONS = {0x00: "memory_reset", 0x01: "memory_set", 0x02: "memory_recall"}
 
 # --- The camera's model [TELY, EVID70] -------------------------------------------------------
 
@@ -1064,6 +1070,8 @@ class Camera:
         self.delay = args.reply_delay_ms / 1000.0
         self.model_id = args.model_id
         self.faults = set(args.fault or [])
+        self.memory_count = args.memories
+        self.memories = {}  # number -> (pan_deg, tilt_deg, zoom)
         self.started = self.last = time.monotonic()
         self.pan = self.tilt = 0.0
         self.zoom = 0.0
@@ -1351,6 +1359,8 @@ class Camera:
                 return self.zoom_drive(packet, b[3], now, ctx)
             if len(b) == 7 and b[2] == 0x47 and all(v <= 0x0F for v in b[3:7]):
                 return self.zoom_direct(packet, b, now, ctx)
+            if len(b) == 5 and b[2] == 0x3F and b[3] in MEMORY_ACTIONS:
+                return self.memory(packet, MEMORY_ACTIONS[b[3]], b[4], now, ctx)
         return self.syntax_error(packet, now, ctx, "not a command this camera knows, or lacking parameters")
 
     def syntax_error(self, packet, now, ctx, why, name="unknown"):
@@ -1513,6 +1523,35 @@ class Camera:
         self.zoom_job = job
         return True
 
+    def memory(self, packet, name, number, now, ctx):
+        # [SRG120MEM]: memory numbers from 0; this camera keeps --memories of them (none: every
+        # memory command is a syntax error, as on a camera without the feature). The recall of an
+        # empty memory is not executable (this camera's choice; the manual does not say).
+        if number >= self.memory_count:
+            return self.syntax_error(packet, now, ctx, f"memory {number} beyond this camera's {self.memory_count}", name)
+        self.note(packet, name, now, ctx)
+        if name == "memory_recall":
+            if number not in self.memories:
+                self.error(ctx, 0, ERR_NOT_EXECUTABLE, "not_executable")
+                return False
+            pan, tilt, zoom = self.memories[number]
+            self.zoom, self.zoom_rate = float(zoom), 0.0  # the lens is not modelled in a recall
+            # Its own preset speed: half the fastest step's (a setting of the camera's, no command of the host's).
+            return self.start_move(ctx, pan, tilt, self.profile.pan[self.profile.pan_max] / 2,
+                                   self.profile.tilt[self.profile.tilt_max] / 2)
+        number_socket = self.free_socket()
+        if number_socket is None:
+            self.error(ctx, 0, ERR_BUFFER_FULL, "buffer_full")
+            return False
+        if name == "memory_set":
+            self.memories[number] = (self.pan, self.tilt, self.zoom)
+        else:
+            self.memories.pop(number, None)
+        ctx.socket = number_socket
+        self.accept(ctx, None)
+        self.reply(ctx, 0x50 | number_socket, kind="completion")
+        return True
+
     def cancel(self, packet, number, now, ctx):
         # [SRG120]: 8x 2z FF -> y0 6z 04 FF (canceled, no Completion) or y0 6z 05 FF (no socket).
         self.note(packet, "cancel", now, ctx)
@@ -1576,7 +1615,7 @@ class Camera:
             enders = [(d["t"], "stop") for d in self.drives if d["t"] > last_moving["t"] and "refused" not in d
                       and d["pan"] == "stop" and d["tilt"] == "stop"]
             enders += [(e["t"], e["name"]) for e in self.timeline if e["t"] > last_moving["t"] and e["name"] in (
-                "pan_tilt_absolute", "pan_tilt_relative", "pan_tilt_home", "pan_tilt_reset", "if_clear",
+                "pan_tilt_absolute", "pan_tilt_relative", "pan_tilt_home", "pan_tilt_reset", "memory_recall", "if_clear",
                 "if_clear_broadcast")]
             enders += [(c["t"], "port_closed") for c in self.port_closes if c["t"] > last_moving["t"]]
             if enders:
@@ -1604,6 +1643,7 @@ class Camera:
             "duration_s": round(duration, 3),
             "received": self.received,
             "counts": dict(sorted(self.counts.items())),
+            "memories": {str(n): {"pan_deg": round(v[0], 3), "tilt_deg": round(v[1], 3)} for n, v in sorted(self.memories.items())},
             "replies_sent": dict(sorted(self.sent.items())),
             "inquiries": len(self.inquiry_times),
             "inquiries_per_second": rate(self.inquiry_times),
@@ -2030,6 +2070,8 @@ def build_parser():
                              "telycam (the TLC-700-S table, pan 0-0x18, tilt 0-0x12), or PAN,.../TILT,... "
                              "in deg/s for steps 1, 2, ...")
     camera.add_argument("--no-ack", action="store_true", help="send Completion without ACK (a quirk some cameras have)")
+    camera.add_argument("--memories", type=int, default=0, choices=range(0, 256), metavar="N",
+                        help="preset memories kept, numbered from 0 (default 0: CAM_Memory is a syntax error)")
     camera.add_argument("--reply-delay-ms", type=float, default=0.0, help="delay every reply by this much")
     camera.add_argument("--address", type=int, default=1, help="address before any Address Set (default 1)")
     camera.add_argument("--fault", action="append", choices=sorted(FAULTS), metavar="FAULT",

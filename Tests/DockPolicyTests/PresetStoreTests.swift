@@ -23,6 +23,35 @@ import Testing
         #expect(store.fileText.split(separator: "\n")[3] == #"    {"name": "stage", "yaw": 0.5, "pitch": -0.1, "zoom": 0.25},"#)
     }
 
+    @Test func aPresetsCameraMemoryIsKeptInTheFileAndAFileWithoutSlotsStillReads() throws {
+        let store = try PresetStore([
+            Preset(name: "stage", yawRadians: 0.5, pitchRadians: -0.1, zoomFraction: 0.25, slot: 0),
+            Preset(name: "desk", yawRadians: -0.5, pitchRadians: 0),
+        ])
+        #expect(try PresetStore(fileText: store.fileText) == store)
+        #expect(store.fileText.split(separator: "\n")[3] == #"    {"name": "stage", "yaw": 0.5, "pitch": -0.1, "zoom": 0.25, "slot": 0},"#)
+        // A file written before slots: poses only.
+        let old = "{\n  \"version\": 1,\n  \"presets\": [\n    {\"name\": \"stage\", \"yaw\": 0.5, \"pitch\": -0.1}\n  ]\n}\n"
+        #expect(try PresetStore(fileText: old).presets == [Preset(name: "stage", yawRadians: 0.5, pitchRadians: -0.1)])
+        // The slot for a save: its own, else the lowest free, else none.
+        #expect(store.slot(forSaving: "stage", in: 0...5) == 0)
+        #expect(store.slot(forSaving: "new", in: 0...5) == 1)
+        #expect(store.slot(forSaving: "new", in: 0...0) == nil)
+        #expect(store.slot(forSaving: "stage", in: 3...5) == 3, "a memory outside the camera's numbers is not kept")
+        // Two presets in one memory, or one out of range, are refused by name.
+        #expect(throws: PresetError.invalidPose("desk", "slot 0 is preset 'stage''s")) {
+            try store.saving(Preset(name: "desk", yawRadians: 0, pitchRadians: 0, slot: 0))
+        }
+        #expect(throws: PresetError.invalidPose("x", "slot must be within 0...254, got 255")) {
+            try PresetStore([Preset(name: "x", yawRadians: 0, pitchRadians: 0, slot: 255)])
+        }
+        let twice =
+            "{\n  \"version\": 1,\n  \"presets\": [\n    {\"name\": \"a\", \"yaw\": 0, \"pitch\": 0, \"slot\": 2},\n    {\"name\": \"b\", \"yaw\": 0, \"pitch\": 0, \"slot\": 2}\n  ]\n}\n"
+        #expect(throws: PresetFileError(line: 5, message: "preset 'b': slot 2 is preset 'a''s too")) { try PresetStore(fileText: twice) }
+        let outOfRange = "{\n  \"version\": 1,\n  \"presets\": [\n    {\"name\": \"a\", \"yaw\": 0, \"pitch\": 0, \"slot\": 300}\n  ]\n}\n"
+        #expect(throws: PresetFileError.self) { try PresetStore(fileText: outOfRange) }
+    }
+
     @Test func aDamagedFileIsRefusedWholeWithItsLine() {
         let good = #"    {"name": "a", "yaw": 0.1, "pitch": 0.2},"#
         func file(_ second: String) -> String { "{\n  \"version\": 1,\n  \"presets\": [\n\(good)\n\(second)\n  ]\n}\n" }

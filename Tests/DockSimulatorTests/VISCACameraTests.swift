@@ -275,6 +275,50 @@ import VISCAProtocol
 
     // MARK: Zoom
 
+    // MARK: Preset memories
+
+    @Test func aRecalledMemoryIsReachedAtThePresetSpeedAndCompletes() throws {
+        // The EVI-D100 keeps six memories (0 to 5).
+        var camera = VISCACamera(
+            configuration: .init(profile: VISCAProfile.named("sony-evi-d100")!, transport: .serial, presetSpeedFraction: 0.25), seed: 1)
+        let target = VISCACommand.absolutePosition(panSpeed: 24, tiltSpeed: 20, pan: 0x0400, tilt: 0x0100)
+        _ = try Self.send(target, to: &camera, at: .zero)
+        _ = camera.advance(to: .seconds(2))
+        #expect(try Self.position(&camera, at: .seconds(2)) == VISCAPanTiltPosition(pan: 0x0400, tilt: 0x0100))
+        #expect(try Self.send(.memorySet(number: 5), to: &camera, at: .seconds(2)) == [.ack(socket: 1), .completion(socket: 1)])
+        _ = try Self.send(.home, to: &camera, at: .seconds(2))
+        _ = camera.advance(to: .seconds(4))
+        #expect(try Self.position(&camera, at: .seconds(4)) == VISCAPanTiltPosition(pan: 0, tilt: 0))
+        #expect(try Self.send(.memoryRecall(number: 5), to: &camera, at: .seconds(4)) == [.ack(socket: 1)])
+        var completion: Duration?
+        for tick in 1...800 {
+            let now = Duration.seconds(4) + .milliseconds(10 * tick)
+            let replies = try Self.replies(camera.advance(to: now))
+            if !replies.isEmpty {
+                #expect(replies == [.completion(socket: 1)])
+                completion = now
+                break
+            }
+        }
+        // 0x400 counts is 71°: at a quarter of 300 °/s, about 0.95 s and the ramps; at the
+        // fastest step it would take a third of that.
+        let arrived = try #require(completion) - .seconds(4)
+        #expect(arrived > .milliseconds(900) && arrived < .milliseconds(1600), "\(arrived)")
+        #expect(try Self.position(&camera, at: .seconds(6)) == VISCAPanTiltPosition(pan: 0x0400, tilt: 0x0100))
+    }
+
+    @Test func memoriesPastTheProfilesCountOrEmptyAreRefused() throws {
+        var camera = VISCACamera(configuration: .init(profile: VISCAProfile.named("sony-evi-d100")!, transport: .serial), seed: 1)
+        #expect(try Self.send(.memorySet(number: 6), to: &camera, at: .zero) == [.error(socket: 0, code: .syntax)])
+        #expect(try Self.send(.memoryRecall(number: 2), to: &camera, at: .zero) == [.error(socket: 0, code: .notExecutable)])
+        _ = try Self.send(.memorySet(number: 2), to: &camera, at: .zero)
+        #expect(try Self.send(.memoryReset(number: 2), to: &camera, at: .zero) == [.ack(socket: 1), .completion(socket: 1)])
+        #expect(try Self.send(.memoryRecall(number: 2), to: &camera, at: .zero) == [.error(socket: 0, code: .notExecutable)])
+        // A camera whose profile keeps none refuses them all.
+        var generic = Self.camera(Self.generic)
+        #expect(try Self.send(.memorySet(number: 0), to: &generic, at: .zero) == [.error(socket: 0, code: .syntax)])
+    }
+
     @Test func theZoomRunsEndToEndInItsFullTravelTime() throws {
         var camera = Self.camera()
         #expect(try Self.send(.zoomTele(speed: 7), to: &camera, at: .zero) == [.ack(socket: 1), .completion(socket: 1)])

@@ -8,7 +8,8 @@ import VISCAProtocol
         .addressSet, .interfaceClear, .cancel(socket: 1), .panTiltDrive(panSpeed: 1, tiltSpeed: 1, pan: .stop, tilt: .stop),
         .absolutePosition(panSpeed: 1, tiltSpeed: 1, pan: 0, tilt: 0), .relativePosition(panSpeed: 1, tiltSpeed: 1, pan: 0, tilt: 0),
         .home, .reset, .zoomStop, .zoomTele(speed: 0), .zoomWide(speed: 0), .zoomDirect(position: 0), .versionInquiry,
-        .panTiltPositionInquiry, .zoomPositionInquiry, .panTiltMaxSpeedInquiry,
+        .panTiltPositionInquiry, .zoomPositionInquiry, .panTiltMaxSpeedInquiry, .memoryReset(number: 0), .memorySet(number: 0),
+        .memoryRecall(number: 0),
     ]
 
     /// Commands with parameters at their edges.
@@ -18,7 +19,8 @@ import VISCAProtocol
             .panTiltDrive(panSpeed: 0, tiltSpeed: 0xFE, pan: .left, tilt: .down),
             .absolutePosition(panSpeed: 0x18, tiltSpeed: 0x17, pan: .min, tilt: .max),
             .relativePosition(panSpeed: 0, tiltSpeed: 0, pan: -1, tilt: 1),
-            .zoomTele(speed: 15), .zoomWide(speed: 7), .zoomDirect(position: .max),
+            .zoomTele(speed: 15), .zoomWide(speed: 7), .zoomDirect(position: .max), .memorySet(number: 0xFE),
+            .memoryRecall(number: 0x80),
         ]
 
     @Test func everyCommandRoundTripsAtEveryAddress() throws {

@@ -100,6 +100,9 @@ enum VISCAVectors {
         case "zoom_tele": return .zoomTele(speed: try json.integer("speed"))
         case "zoom_wide": return .zoomWide(speed: try json.integer("speed"))
         case "zoom_direct": return .zoomDirect(position: try json.integer("position"))
+        case "memory_reset": return .memoryReset(number: try json.integer("number"))
+        case "memory_set": return .memorySet(number: try json.integer("number"))
+        case "memory_recall": return .memoryRecall(number: try json.integer("number"))
         case "version_inquiry": return .versionInquiry
         case "pan_tilt_position_inquiry": return .panTiltPositionInquiry
         case "zoom_position_inquiry": return .zoomPositionInquiry

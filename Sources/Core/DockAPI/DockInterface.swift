@@ -21,8 +21,9 @@ interface io.dockd.Dock
 # itself when dockd goes quiet), velocity_ttl, telemetry_stream (it sends its pose; without it
 # dockd polls), continuous_speeds (without it speeds come in steps), orientation_moves, buttons,
 # dock_sensor, indicator, zoom, fault_reports, preset_memory (it keeps presets of its own, as a
-# Pelco-D head that answers position queries does; presets of the API are dockd's own stored poses,
-# recalled on every dock, and do not use that memory yet).
+# Pelco-D head that answers position queries and a VISCA camera whose profile counts memories do;
+# on such a camera the presets of the API are also stored in its memories and recalled by it, see
+# Protocol/visca.md; elsewhere they are dockd's own stored poses).
 type Accessory (
   id: string,
   device: string,

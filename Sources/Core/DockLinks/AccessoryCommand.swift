@@ -20,8 +20,13 @@ public enum AccessoryCommand: Hashable, Sendable {
     /// the accessory's steps put it).
     case zoom(fraction: Double)
     /// Go to a position the accessory has stored under `number` (Pelco-D's Go To Preset, on a
-    /// head whose pose the link can read; every other link refuses it as `unsupported`).
+    /// head whose pose the link can read; VISCA's Memory Recall where the profile has memories;
+    /// every other link refuses it as `unsupported`).
     case recallPreset(number: Int)
+    /// Store where the accessory points now (and its zoom) under `number`, one of its
+    /// `AccessoryLink.presetNumbers` (VISCA's Memory Set; every other link refuses it as
+    /// `unsupported`).
+    case storePreset(number: Int)
 
     /// A command's kind, named as clients read it in a refusal.
     public enum Kind: String, CaseIterable, Hashable, Sendable {
@@ -37,6 +42,8 @@ public enum AccessoryCommand: Hashable, Sendable {
         case zoom = "set_zoom"
         /// `recallPreset`.
         case recallPreset = "recall_preset"
+        /// `storePreset`.
+        case storePreset = "store_preset"
 
         /// The kind's name (`set_velocity`, `move_to`...).
         public var name: String { rawValue }
@@ -51,6 +58,7 @@ public enum AccessoryCommand: Hashable, Sendable {
         case .indicator: .indicator
         case .zoom: .zoom
         case .recallPreset: .recallPreset
+        case .storePreset: .storePreset
         }
     }
 }

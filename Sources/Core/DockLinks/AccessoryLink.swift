@@ -46,8 +46,9 @@ public struct AccessoryCapabilities: OptionSet, Hashable, Sendable {
     /// Reports faults (stalls, over-temperature) as they happen.
     public static let faultReports = AccessoryCapabilities(rawValue: 1 << 9)
     /// Keeps presets of its own that the host can recall (`AccessoryCommand.recallPreset`: a
-    /// Pelco-D head's Go To Preset). dockd's own presets are stored poses it moves to on every
-    /// accessory; it does not use this memory yet.
+    /// Pelco-D head's Go To Preset, a VISCA camera's Memory Recall). Where the link also lists
+    /// `presetNumbers` (a VISCA camera whose profile counts memories), dockd's presets are stored
+    /// in them too and recalled by the accessory; elsewhere they are stored poses it moves to.
     public static let presetMemory = AccessoryCapabilities(rawValue: 1 << 10)
 
     /// Every capability with its name, in the order status lists them.
@@ -122,6 +123,9 @@ public protocol AccessoryLink: Sendable {
     /// How many times the picture is magnified at `fraction` of the zoom's range (1 at the
     /// widest), from the camera's model or profile; nil when not known.
     func magnification(atZoomFraction fraction: Double) -> Double?
+    /// The numbers the host may store presets under (`AccessoryCommand.storePreset`) and recall
+    /// them by; nil when the link keeps none the host writes.
+    var presetNumbers: ClosedRange<Int>? { get }
 }
 
 extension AccessoryLink {
@@ -144,4 +148,6 @@ extension AccessoryLink {
     public func zoomFraction(nearest fraction: Double) -> Double? { nil }
     /// No zoom optics known: nil.
     public func magnification(atZoomFraction fraction: Double) -> Double? { nil }
+    /// No preset memory the host writes: nil.
+    public var presetNumbers: ClosedRange<Int>? { nil }
 }

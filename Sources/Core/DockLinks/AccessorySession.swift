@@ -215,7 +215,7 @@ public struct AccessorySession: AccessoryLink {
             connection.nextSequence &+= 1
             let reason: CommandRefusal.Reason
             switch command {
-            case .zoom, .recallPreset: reason = .unsupported
+            case .zoom, .recallPreset, .storePreset: reason = .unsupported
             case .velocity, .move, .stop, .indicator: reason = .outOfRange
             }
             lifecycle.countRefusal()
@@ -256,7 +256,7 @@ public struct AccessorySession: AccessoryLink {
             case .pulse: pattern = .pulse
             }
             return .setIndicator(IndicatorState(pattern: pattern, red: light.red, green: light.green, blue: light.blue))
-        case .zoom, .recallPreset:
+        case .zoom, .recallPreset, .storePreset:
             return nil
         }
     }

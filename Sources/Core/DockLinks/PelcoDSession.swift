@@ -395,7 +395,7 @@ public struct PelcoDSession: AccessoryLink {
             connection.drive = .stopped
             connection.repeatAt = nil
             return SentCommand(id: id, actions: [.write(frame(0x00, 0x07, 0x00, preset))] + [accepted])
-        case .move, .indicator:
+        case .move, .indicator, .storePreset:
             return SentCommand(id: id, actions: refuse(id, command.kind, .unsupported))
         }
     }

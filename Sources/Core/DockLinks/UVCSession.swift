@@ -346,7 +346,7 @@ public struct UVCSession: AccessoryLink {
                     request: V4L2Request.setExtendedControls,
                     bytes: V4L2ExtendedControls.encode([(zoom.id, value)]))
             )
-        case .indicator, .recallPreset:
+        case .indicator, .recallPreset, .storePreset:
             return SentCommand(id: id, actions: refuse(id, command.kind, reason: .unsupported))
         }
         return SentCommand(id: id, actions: sendNext(now: now))

@@ -120,6 +120,8 @@ public struct VISCASession: AccessoryLink {
         /// The zoom command waiting for the line (a newer one replaces it): apart from the
         /// motions, so that a velocity does not drop a zoom nor a zoom a velocity.
         var queuedZoom: Request?
+        /// The memory command (Memory Set) waiting for the line, after any motion.
+        var queuedMemory: Request?
         /// Sockets holding an accepted command until its Completion.
         var busySockets: [UInt8: Request] = [:]
         /// When a command refused for a full buffer goes again.
@@ -190,7 +192,15 @@ public struct VISCASession: AccessoryLink {
     /// (CAM_Zoom Direct, its position read back with CAM_ZoomPosInq). It has no failsafe, no
     /// time-to-live, no telemetry, no buttons, no dock sensor, no indicator, and stepped speeds.
     public var capabilities: AccessoryCapabilities {
-        configuration.profile.zoom == nil ? [.orientationMoves] : [.orientationMoves, .zoom]
+        var capabilities: AccessoryCapabilities = configuration.profile.zoom == nil ? [.orientationMoves] : [.orientationMoves, .zoom]
+        if configuration.profile.presetMemories > 0 { capabilities.insert(.presetMemory) }
+        return capabilities
+    }
+
+    /// The profile's preset memories, 0 to its count − 1 (CAM_Memory Set and Recall); nil without.
+    public var presetNumbers: ClosedRange<Int>? {
+        let count = configuration.profile.presetMemories
+        return count > 0 ? 0...(count - 1) : nil
     }
 
     public var nextDeadline: Duration? {
@@ -356,7 +366,21 @@ public struct VISCASession: AccessoryLink {
             connection.zoomTarget = position
             connection.zoomStillReports = 0
             connection.nextZoomPollAt = min(connection.nextZoomPollAt, now)
-        case .indicator, .recallPreset:
+        case .recallPreset(let number):
+            guard let numbers = presetNumbers else { return refused(command, id: id, reason: .unsupported) }
+            guard numbers.contains(number) else { return refused(command, id: id, reason: .outOfRange) }
+            // A motion like a move: it replaces the one queued, and the camera's own preset speed
+            // takes it there (its zoom too).
+            connection.velocityEndsAt = nil
+            connection.queued = .command(.memoryRecall(number: UInt8(number)), id: id, kind: .recallPreset)
+            connection.drive = .stopped
+            connection.zoomStillReports = 0
+            connection.nextZoomPollAt = min(connection.nextZoomPollAt, now)
+        case .storePreset(let number):
+            guard let numbers = presetNumbers else { return refused(command, id: id, reason: .unsupported) }
+            guard numbers.contains(number) else { return refused(command, id: id, reason: .outOfRange) }
+            connection.queuedMemory = .command(.memorySet(number: UInt8(number)), id: id, kind: .storePreset)
+        case .indicator:
             lifecycle.countRefusal()
             return SentCommand(
                 id: id, actions: [.emit(.answered(id, .refused(CommandRefusal(reason: .unsupported, command: command.kind))))])
@@ -442,8 +466,16 @@ public struct VISCASession: AccessoryLink {
         guard isReady else { return [] }  // the handshake sends its own steps
         var actions: [SessionAction] = []
         if let retry = connection.retryAt, now >= retry { connection.retryAt = nil }
-        if connection.inFlight == nil, connection.retryAt == nil, let request = connection.queued ?? connection.queuedZoom {
-            if connection.queued != nil { connection.queued = nil } else { connection.queuedZoom = nil }
+        if connection.inFlight == nil, connection.retryAt == nil,
+            let request = connection.queued ?? connection.queuedMemory ?? connection.queuedZoom
+        {
+            if connection.queued != nil {
+                connection.queued = nil
+            } else if connection.queuedMemory != nil {
+                connection.queuedMemory = nil
+            } else {
+                connection.queuedZoom = nil
+            }
             actions += transmit(request, now: now)
         }
         if connection.inquiry == nil, now >= connection.nextPollAt {

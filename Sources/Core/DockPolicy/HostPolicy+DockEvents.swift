@@ -100,6 +100,9 @@ extension HostPolicy {
 
     /// The dock went away or reset: motion is forgotten, a waiting caller hears it failed.
     mutating func linkLost(into actions: inout [HostAction]) {
+        presetMemoryRefused = false
+        presetRecall = nil
+        presetMemoryStores.removeAll()
         motion.reset()
         isTrackerMoving = false
         activeFaults.removeAll()
@@ -139,6 +142,7 @@ extension HostPolicy {
 
     mutating func refused(_ id: CommandID, _ refusal: CommandRefusal, now: Duration, into actions: inout [HostAction]) {
         actions.append(.publish(.refused(refusal)))
+        if presetMemoryRefused(id, refusal, now: now, into: &actions) { return }
         let text = "\(refusal.reason.name) (detail \(refusal.detail))"
         if let refusedMotion = current, refusedMotion.commands.contains(id) {
             // Not sent again: the caller hears the dock's word, and the motion is over.

@@ -10,7 +10,8 @@ extension HostPolicy {
 
     mutating func requestMotion(
         _ request: MotionRequest, takeOver: Bool, waitsForEnd: Bool,
-        token: RequestToken, client: ClientID, now: Duration, into actions: inout [HostAction]
+        token: RequestToken, client: ClientID, now: Duration, into actions: inout [HostAction],
+        presetSlot: Int? = nil
     ) {
         guard case .ready = session.state, let limits else {
             actions.append(.reply(token, .failure(.notReady)))
@@ -56,7 +57,19 @@ extension HostPolicy {
             lastManualMoveAt = now
         case .animate, .stop: break
         }
+        presetRecall = nil
         for command in result.commands {
+            // A preset the accessory keeps: its own recall goes instead of the move, and the move
+            // ends as any does, when the pose reads back at the target (or by its deadline).
+            if let presetSlot, case .move = command {
+                let sent = session.send(.recallPreset(number: presetSlot), now: now)
+                if let id = sent.id {
+                    current?.commands.append(id)
+                    presetRecall = PresetRecall(command: id, move: command)
+                }
+                perform(sent.actions, now: now, into: &actions)
+                continue
+            }
             let sent = session.send(command, now: now)
             if let id = sent.id { current?.commands.append(id) }
             perform(sent.actions, now: now, into: &actions)

@@ -94,6 +94,14 @@ public struct HostPolicy: Sendable {
     var shotZoomSent: (fraction: Double, at: Duration)?
     /// Why presets cannot be saved or deleted (the file was found damaged); nil when they can.
     var presetsRefusal: HostError?
+    /// The accessory refused a preset memory command since it attached: its memories are not
+    /// used again until it attaches anew.
+    var presetMemoryRefused = false
+    /// The accessory's preset recall in flight for a client's RecallPreset: its command, and the
+    /// stored pose's move that goes instead if the accessory refuses it.
+    var presetRecall: PresetRecall?
+    /// Memory Set commands in flight: command → the preset's name.
+    var presetMemoryStores: [CommandID: String] = [:]
     /// When a client's manual move last commanded the dock or was last in progress; the tracker
     /// waits `settings.manualMovePause` after it. Nil: no move since tracking was last turned on.
     public internal(set) var lastManualMoveAt: Duration?

@@ -10,13 +10,17 @@ public struct Preset: Hashable, Sendable {
     /// The zoom, a fraction of the accessory's range (0 widest, 1 longest); nil when the
     /// accessory had no zoom the host drives.
     public var zoomFraction: Double?
+    /// The number of the accessory's own preset memory that holds this pose too (a VISCA
+    /// camera's CAM_Memory), recalled by the accessory itself; nil when it is a pose only.
+    public var slot: Int?
 
     /// Creates a preset.
-    public init(name: String, yawRadians: Double, pitchRadians: Double, zoomFraction: Double? = nil) {
+    public init(name: String, yawRadians: Double, pitchRadians: Double, zoomFraction: Double? = nil, slot: Int? = nil) {
         self.name = name
         self.yawRadians = yawRadians
         self.pitchRadians = pitchRadians
         self.zoomFraction = zoomFraction
+        self.slot = slot
     }
 }
 
@@ -35,19 +39,36 @@ public struct PresetStore: Hashable, Sendable {
     /// An empty store.
     public init() {}
 
-    /// A store of `presets`, each checked: a valid name, given once, finite angles within ±4π and
-    /// a zoom within 0...1.
+    /// A store of `presets`, each checked: a valid name, given once, finite angles within ±4π, a
+    /// zoom within 0...1 and a slot within `slots`, no two presets in one slot.
     ///
     /// - Throws: `PresetError` naming the first preset that is wrong.
     public init(_ presets: [Preset]) throws(PresetError) {
         guard presets.count <= Self.mostPresets else { throw .tooMany }
         var seen = Set<String>()
+        var slots: [Int: String] = [:]
         for preset in presets {
             try Self.checkName(preset.name)
             guard seen.insert(preset.name).inserted else { throw .duplicateName(preset.name) }
             try Self.checkPose(preset)
+            if let slot = preset.slot {
+                if let other = slots[slot] { throw .invalidPose(preset.name, "slot \(slot) is preset '\(other)''s too") }
+                slots[slot] = preset.name
+            }
         }
         self.presets = presets
+    }
+
+    /// The slots (accessory preset memories) that hold one of the presets.
+    public var slotsInUse: Set<Int> { Set(presets.compactMap(\.slot)) }
+
+    /// The slot for saving a preset called `name` on an accessory whose memories are `numbers`:
+    /// the one it holds already, else the lowest no other preset holds; nil when every one is
+    /// taken (the preset is then kept as a pose only).
+    public func slot(forSaving name: String, in numbers: ClosedRange<Int>) -> Int? {
+        if let own = preset(named: name)?.slot, numbers.contains(own) { return own }
+        let taken = Set(presets.filter { $0.name != name }.compactMap(\.slot))
+        return numbers.first { !taken.contains($0) }
     }
 
     /// The preset called `name`; nil when there is none.
@@ -61,6 +82,9 @@ public struct PresetStore: Hashable, Sendable {
         try Self.checkName(preset.name)
         try Self.checkPose(preset)
         var changed = self
+        if let slot = preset.slot, let other = presets.first(where: { $0.slot == slot && $0.name != preset.name }) {
+            throw .invalidPose(preset.name, "slot \(slot) is preset '\(other.name)''s")
+        }
         if let index = presets.firstIndex(where: { $0.name == preset.name }) {
             changed.presets[index] = preset
         } else {
@@ -101,6 +125,10 @@ public struct PresetStore: Hashable, Sendable {
         else { throw .invalidName(name, "must not begin or end with a space") }
     }
 
+    /// The highest slot number a preset may hold (a VISCA memory number is one byte, and 0xFF
+    /// would end the packet).
+    public static let highestSlot = 254
+
     /// The largest angle a preset may hold, radians (two turns either way, as the settings' limits).
     public static let largestAngle = 4 * Double.pi
 
@@ -108,6 +136,11 @@ public struct PresetStore: Hashable, Sendable {
         for (field, value) in [("yaw", preset.yawRadians), ("pitch", preset.pitchRadians)] {
             guard value.isFinite, abs(value) <= largestAngle else {
                 throw .invalidPose(preset.name, "\(field) must be a finite angle within ±4π radians, got \(value)")
+            }
+        }
+        if let slot = preset.slot {
+            guard (0...highestSlot).contains(slot) else {
+                throw .invalidPose(preset.name, "slot must be within 0...\(highestSlot), got \(slot)")
             }
         }
         if let zoom = preset.zoomFraction {

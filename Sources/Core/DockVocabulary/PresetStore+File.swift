@@ -2,13 +2,15 @@ import DockJSON
 
 /// The presets file's text (`presets.json` in dockd's state directory): a JSON object with the
 /// format's `version` (1) and `presets`, an array of objects `name`, `yaw` and `pitch` (radians)
-/// and, where the accessory had a zoom the host drives, `zoom` (0...1), one preset a line:
+/// and, where the accessory had a zoom the host drives, `zoom` (0...1), and where the accessory
+/// keeps the pose in a preset memory of its own, `slot` (its number, 0...254), one preset a line
+/// (a file without `slot`s — every file before them — reads as poses only):
 ///
 /// ```
 /// {
 ///   "version": 1,
 ///   "presets": [
-///     {"name": "stage", "yaw": 0.5, "pitch": -0.1, "zoom": 0.25}
+///     {"name": "stage", "yaw": 0.5, "pitch": -0.1, "zoom": 0.25, "slot": 0}
 ///   ]
 /// }
 /// ```
@@ -34,6 +36,7 @@ extension PresetStore {
                     "\"pitch\": \(JSONValue.number(preset.pitchRadians).serialized)",
                 ]
                 if let zoom = preset.zoomFraction { fields.append("\"zoom\": \(JSONValue.number(zoom).serialized)") }
+                if let slot = preset.slot { fields.append("\"slot\": \(slot)") }
                 lines.append("    {" + fields.joined(separator: ", ") + "}" + (index == presets.count - 1 ? "" : ","))
             }
             lines.append("  ]")
@@ -63,10 +66,11 @@ extension PresetStore {
             for element in try file.array("presets") {
                 let fields = try element.fields()
                 let zoom = try fields.optionalNumber("zoom")
+                let slot = try fields.optionalInteger("slot", in: 0...Self.highestSlot)
                 presets.append(
                     Preset(
                         name: try fields.string("name"), yawRadians: try fields.number("yaw"), pitchRadians: try fields.number("pitch"),
-                        zoomFraction: zoom))
+                        zoomFraction: zoom, slot: slot))
                 lines.append(element.line)
                 try fields.finish()
             }

@@ -92,6 +92,7 @@ extension VISCAProfile {
     ],
     "source": "Positions 0 (wide) to 0x4000 (optical tele end), as the Telycam family's and PTZOptics' command lists give them. Magnification: the table 'Zoom Ratio and Zoom Position (for reference)' for the Sony x25 block lens that covers the same 0000-4000 optical range (Polycom Ceiling DocCam II manual, appendix p. 40, https://manualsdump.com/en/manuals/polycom-ceiling_doccam/205822/22), every second point kept: a camera whose lens zooms less is taken as zoomed in more than it is, which errs on the steady side (the tracker turns less than needed, never overshoots). Travel time: no manual read gives one; 3 s is assumed (PTZOptics' and Sony's published zoom speeds were not found)."
   },
+  "preset_memory": null,
   "quirks": {
     "completion_without_ack": false,
     "one_speed_byte_in_position_moves": false,
@@ -180,6 +181,10 @@ extension VISCAProfile {
     ],
     "source": "Sony EVI-D100/D100P technical manual (A-AYT-100-11) p. 42 (http://www.manualowl.com/m/Sony/EVI-D100/Manual/359154?page=42): zoom position 0000h (wide) to 4000h (optical tele end) to 7000h (tele, digital 4x); 10x optical as Sony's specifications give the camera (p. 46). The points between the ends are not in the manual: magnification between them is taken as geometric in the position. Travel time: not in the manual; 3 s is assumed."
   },
+  "preset_memory": {
+    "count": 6,
+    "source": "Sony EVI-D100/D100P technical manual (A-AYT-100-11) p. 3: 'up to six combinations of the camera's position and status can be memorized' (https://somanualss.com/html/22/Sony-EVI-D100-User-Manual.html); CAM_Memory 8x 01 04 3F 0a 0p FF with p 0 to 5 as the same family's EVI-D80/D90 manual gives it (p. 31, https://www.manualsdir.com/manuals/459399/vaddio-evi-d80d90-tech.html?page=31)."
+  },
   "quirks": {
     "completion_without_ack": false,
     "one_speed_byte_in_position_moves": false,
@@ -264,6 +269,7 @@ extension VISCAProfile {
     "magnification": [],
     "source": "Positions 0 to 0x4000 as the same family's command list gives them (LUMiO 12x). No magnification table: the TLC-700's lens is not described by position in any manual read, so the field of view does not follow its zoom. Travel time: not in the manual; 3 s is assumed."
   },
+  "preset_memory": null,
   "quirks": {
     "completion_without_ack": false,
     "one_speed_byte_in_position_moves": false,

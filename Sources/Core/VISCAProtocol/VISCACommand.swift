@@ -32,6 +32,15 @@ public enum VISCACommand: Hashable, Sendable {
     /// `8x 01 04 47 0p 0q 0r 0s FF`: zooms to a position (0 is the wide end; the tele end is the
     /// model's, e.g. 0x4000 optical).
     case zoomDirect(position: UInt16)
+    /// `8x 01 04 3F 00 pp FF` (CAM_Memory Reset): empties the camera's preset memory `pp`
+    /// (Sony's manuals write `0p`, 0 to 5 or 0 to F; others a whole byte).
+    case memoryReset(number: UInt8)
+    /// `8x 01 04 3F 01 pp FF` (CAM_Memory Set): stores where the camera points (and its zoom)
+    /// in preset memory `pp`.
+    case memorySet(number: UInt8)
+    /// `8x 01 04 3F 02 pp FF` (CAM_Memory Recall): the camera goes to what memory `pp` holds at
+    /// its own preset speed.
+    case memoryRecall(number: UInt8)
     /// `8x 09 00 02 FF`: asks for vendor, model, ROM revision and socket count.
     case versionInquiry
     /// `8x 09 06 12 FF`: asks for the pan and tilt position.
@@ -62,7 +71,7 @@ public enum VISCACommand: Hashable, Sendable {
         case .versionInquiry, .panTiltPositionInquiry, .zoomPositionInquiry, .panTiltMaxSpeedInquiry:
             true
         case .addressSet, .interfaceClear, .cancel, .panTiltDrive, .absolutePosition, .relativePosition, .home,
-            .reset, .zoomStop, .zoomTele, .zoomWide, .zoomDirect:
+            .reset, .zoomStop, .zoomTele, .zoomWide, .zoomDirect, .memoryReset, .memorySet, .memoryRecall:
             false
         }
     }
@@ -75,7 +84,7 @@ public enum VISCACommand: Hashable, Sendable {
         case .cancel: .cancelOutcome
         case .versionInquiry, .panTiltPositionInquiry, .zoomPositionInquiry, .panTiltMaxSpeedInquiry: .inquiryData
         case .panTiltDrive, .absolutePosition, .relativePosition, .home, .reset, .zoomStop, .zoomTele, .zoomWide,
-            .zoomDirect:
+            .zoomDirect, .memoryReset, .memorySet, .memoryRecall:
             .acknowledgementThenCompletion
         }
     }
@@ -95,6 +104,9 @@ public enum VISCACommand: Hashable, Sendable {
         case .zoomTele: "zoom_tele"
         case .zoomWide: "zoom_wide"
         case .zoomDirect: "zoom_direct"
+        case .memoryReset: "memory_reset"
+        case .memorySet: "memory_set"
+        case .memoryRecall: "memory_recall"
         case .versionInquiry: "version_inquiry"
         case .panTiltPositionInquiry: "pan_tilt_position_inquiry"
         case .zoomPositionInquiry: "zoom_position_inquiry"
@@ -105,7 +117,8 @@ public enum VISCACommand: Hashable, Sendable {
     /// The bytes on the wire for the camera at `address` (1...7).
     ///
     /// - Precondition: `address` is 1...7 (8, the broadcast, also for `interfaceClear`; ignored for
-    ///   `addressSet`); a socket or zoom speed fits a nibble (0...15); no speed byte is 0xFF.
+    ///   `addressSet`); a socket or zoom speed fits a nibble (0...15); no speed byte or memory
+    ///   number is 0xFF.
     public func encode(address: UInt8) -> [UInt8] {
         if case .addressSet = self { return [0x88, 0x30, 0x01, 0xFF] }
         let broadcastAllowed = self == .interfaceClear
@@ -140,6 +153,12 @@ public enum VISCACommand: Hashable, Sendable {
             return [header, 0x01, 0x04, 0x07, 0x30 | nibble(speed, "zoom speed"), 0xFF]
         case .zoomDirect(let position):
             return [header, 0x01, 0x04, 0x47] + nibbles(position) + [0xFF]
+        case .memoryReset(let number):
+            return [header, 0x01, 0x04, 0x3F, 0x00, memory(number), 0xFF]
+        case .memorySet(let number):
+            return [header, 0x01, 0x04, 0x3F, 0x01, memory(number), 0xFF]
+        case .memoryRecall(let number):
+            return [header, 0x01, 0x04, 0x3F, 0x02, memory(number), 0xFF]
         case .versionInquiry:
             return [header, 0x09, 0x00, 0x02, 0xFF]
         case .panTiltPositionInquiry:
@@ -153,6 +172,11 @@ public enum VISCACommand: Hashable, Sendable {
 
     private func nibble(_ value: UInt8, _ field: String) -> UInt8 {
         precondition(value <= 0x0F, "VISCA \(name) \(field) \(value) does not fit a nibble")
+        return value
+    }
+
+    private func memory(_ value: UInt8) -> UInt8 {
+        precondition(value != 0xFF, "VISCA \(name) memory number 0xFF would end the packet")
         return value
     }
 

@@ -26,7 +26,7 @@ extension VISCACommand {
         case .interfaceClear:
             break
         case .cancel, .panTiltDrive, .absolutePosition, .relativePosition, .home, .reset, .zoomStop, .zoomTele,
-            .zoomWide, .zoomDirect, .versionInquiry, .panTiltPositionInquiry, .zoomPositionInquiry,
+            .zoomWide, .zoomDirect, .memoryReset, .memorySet, .memoryRecall, .versionInquiry, .panTiltPositionInquiry, .zoomPositionInquiry,
             .panTiltMaxSpeedInquiry:
             guard address != 8 else { throw .badHeader(header) }
         }
@@ -88,6 +88,15 @@ extension VISCACommand {
             case (0x04, 0x47):
                 try reader.expect("zoom_direct", count: 9)
                 return .zoomDirect(position: try reader.nibbles(at: 4, "zoom_direct"))
+            case (0x04, 0x3F):
+                try reader.expect("memory", count: 7)
+                // The number is the byte as sent: Sony's `0p` and a whole byte read alike.
+                switch packet[4] {
+                case 0x00: return .memoryReset(number: packet[5])
+                case 0x01: return .memorySet(number: packet[5])
+                case 0x02: return .memoryRecall(number: packet[5])
+                default: throw .badParameter(message: "memory", field: "action", byte: packet[4])
+                }
             default:
                 throw .unknownCommand(bytes: packet)
             }

@@ -128,6 +128,11 @@ public struct VISCAProfile: Hashable, Sendable {
     public var zoomMagnification: [ZoomPoint]
     /// Where the zoom's figures come from (manual and page, or what was assumed).
     public var zoomSource: String
+    /// How many preset memories the camera keeps (CAM_Memory Set/Recall/Reset, numbered from 0);
+    /// 0: dockd uses none, and keeps its presets as poses only.
+    public var presetMemories: Int
+    /// Where the count of preset memories comes from; empty with none.
+    public var presetMemorySource: String
     /// Command sockets (2 on every manual seen): a command sent while all are busy gets buffer full.
     public var sockets: Int
     /// How the model departs from the manuals.
@@ -138,8 +143,10 @@ public struct VISCAProfile: Hashable, Sendable {
         name: String, displayName: String, source: String, address: UInt8 = 1, baudRates: [Int] = [9600, 115200, 38400],
         pan: Axis, tilt: Axis, zoom: ClosedRange<UInt16>?, zoomMaximumSpeed: UInt8 = 7,
         zoomFullTravel: Duration = .seconds(3), zoomMagnification: [ZoomPoint] = [], zoomSource: String = "",
-        sockets: Int = 2, quirks: Quirks = Quirks()
+        presetMemories: Int = 0, presetMemorySource: String = "", sockets: Int = 2, quirks: Quirks = Quirks()
     ) {
+        self.presetMemories = presetMemories
+        self.presetMemorySource = presetMemorySource
         self.name = name
         self.displayName = displayName
         self.source = source

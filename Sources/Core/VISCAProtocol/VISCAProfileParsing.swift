@@ -68,6 +68,17 @@ extension VISCAProfile {
             guard !zoomSource.isEmpty else { throw object.error("source", "must say where the zoom's figures came from") }
             try object.finish()
         }
+        // Optional, so that a profile written before preset memories reads as one without them.
+        var presetMemories = 0
+        var presetMemorySource = ""
+        if root.value("preset_memory") != nil, !root.isNull("preset_memory") {
+            let object = try root.object("preset_memory")
+            // Numbers 0 to count − 1 travel as one byte, and 0xFF would end the packet.
+            presetMemories = try object.integer("count", in: 1...255)
+            presetMemorySource = try object.string("source")
+            guard !presetMemorySource.isEmpty else { throw object.error("source", "must say where the count came from") }
+            try object.finish()
+        }
         let quirksObject = try root.object("quirks")
         let quirks = Quirks(
             completionWithoutAck: try quirksObject.bool("completion_without_ack"),
@@ -79,7 +90,8 @@ extension VISCAProfile {
         return VISCAProfile(
             name: name, displayName: displayName, source: source, address: UInt8(address), baudRates: baudRates,
             pan: pan, tilt: tilt, zoom: zoom, zoomMaximumSpeed: zoomMaximumSpeed, zoomFullTravel: zoomFullTravel,
-            zoomMagnification: zoomMagnification, zoomSource: zoomSource, sockets: sockets, quirks: quirks)
+            zoomMagnification: zoomMagnification, zoomSource: zoomSource,
+            presetMemories: presetMemories, presetMemorySource: presetMemorySource, sockets: sockets, quirks: quirks)
     }
 
     /// The zoom's magnification table: positions rising inside the range, the first at its wide

@@ -18,6 +18,11 @@ public import VISCAProtocol
 ///   socket 0; a new pan-tilt (or zoom) motion replaces the one running and completes its socket;
 /// - drives turn each axis at its step's speed from the profile's table until the next command;
 ///   moves head for their target at their steps' speeds within the axis's acceleration;
+/// - preset memories, as many as the profile's `preset_memory` count (numbered from 0): Memory
+///   Set stores where the motors are and the zoom, Reset empties one, Recall heads for what one
+///   holds at the preset speed (`presetSpeedFraction` of each axis's fastest step), its zoom at
+///   the zoom's fastest, and completes on arrival; a number past the count is a syntax error (so
+///   a camera without memories refuses them all), an empty memory's recall not executable;
 /// - IF_Clear ends the commands in the sockets without Completion and stops their motion; a drive
 ///   already completed goes on (the host must stop it);
 /// - faults: it may hang (`faults.isUnresponsive`), answer late (`faults.replyDelay`), lose a
@@ -103,6 +108,8 @@ public struct VISCACamera: Sendable {
     public private(set) var lastCommand: (command: VISCACommand, time: Duration)?
     /// When the last drive that stops both axes (`PP TT` = `03 03`) was carried out.
     public private(set) var lastStopTime: Duration?
+    /// The preset memories stored: memory number → pan, tilt (radians) and zoom position.
+    public private(set) var presetMemories: [UInt8: (pan: Double, tilt: Double, zoom: Double)] = [:]
     /// Packets received that were framed well.
     public private(set) var packetsReceived = 0
     /// Bytes or datagrams dropped because they did not frame (stream errors, bad headers).
@@ -341,6 +348,28 @@ public struct VISCACamera: Sendable {
         case .panTiltMaxSpeedInquiry:
             let speeds = VISCAPanTiltMaxSpeed(pan: profile.pan.speeds.maximumStep, tilt: profile.tilt.speeds.maximumStep)
             return answer(speeds.data, sequence: sequence, now: now)
+        case .memorySet(let number), .memoryReset(let number):
+            guard Int(number) < profile.presetMemories else { return refuse(.syntax, sequence: sequence, now: now) }
+            guard let free = sockets.firstIndex(where: { $0 == nil }) else { return refuse(.bufferFull, sequence: sequence, now: now) }
+            if case .memorySet = command {
+                presetMemories[number] = (pan.motorRadians, tilt.motorRadians, zoomPosition)
+            } else {
+                presetMemories[number] = nil
+            }
+            let socket = UInt8(free + 1)
+            if !profile.quirks.completionWithoutAck { send(.ack(socket: socket), sequence: sequence, at: now) }
+            send(.completion(socket: socket), sequence: sequence, at: now)
+            return .executed
+        case .memoryRecall(let number):
+            guard Int(number) < profile.presetMemories else { return refuse(.syntax, sequence: sequence, now: now) }
+            guard let stored = presetMemories[number] else { return refuse(.notExecutable, sequence: sequence, now: now) }
+            guard sockets.contains(where: { $0 == nil }) else { return refuse(.bufferFull, sequence: sequence, now: now) }
+            if profile.zoom != nil {
+                // The zoom goes too, without a socket of its own: a zoom direct under way is done.
+                complete(.zoom, at: now)
+                zoomMotion = .direct(position: stored.zoom, countsPerSecond: zoomRate(speed: profile.zoomMaximumSpeed))
+            }
+            return startMotion(command, sequence: sequence, now: now)
         case .panTiltDrive, .absolutePosition, .relativePosition, .home, .reset, .zoomStop, .zoomTele, .zoomWide,
             .zoomDirect:
             return startMotion(command, sequence: sequence, now: now)
@@ -427,8 +456,19 @@ public struct VISCACamera: Sendable {
             guard let range = profile.zoom else { return nil }
             let target = Double(min(max(position, range.lowerBound), range.upperBound))
             return (.zoom, true, .zoom(.direct(position: target, countsPerSecond: zoomRate(speed: profile.zoomMaximumSpeed))))
+        case .memoryRecall(let number):
+            guard let stored = presetMemories[number] else { return nil }
+            let share = min(max(configuration.presetSpeedFraction, 0.01), 1)
+            return (
+                .panTilt, true,
+                .panTilt(
+                    .move(
+                        panRadians: stored.pan, tiltRadians: stored.tilt,
+                        panSpeedRadiansPerSecond: panSteps.maximumRadiansPerSecond * share,
+                        tiltSpeedRadiansPerSecond: tiltSteps.maximumRadiansPerSecond * share))
+            )
         case .addressSet, .interfaceClear, .cancel, .versionInquiry, .panTiltPositionInquiry, .zoomPositionInquiry,
-            .panTiltMaxSpeedInquiry:
+            .panTiltMaxSpeedInquiry, .memorySet, .memoryReset:
             preconditionFailure("\(command) is not a motion command")
         }
     }

@@ -35,14 +35,18 @@ extension VISCACamera {
         /// How long the zoom takes from one end to the other at its fastest speed (the profile's
         /// `full_travel_seconds` unless told otherwise).
         public var zoomFullTravel: Duration
+        /// The speed a preset recall (CAM_Memory Recall) turns at, as a share of each axis's
+        /// fastest step: the camera's own preset speed, which no command of dockd's sets.
+        public var presetSpeedFraction: Double
 
         /// Creates a configuration. The version defaults to the simulator's own: vendor 0, model
         /// 0, ROM 1.00, the profile's socket count.
         public init(
             profile: VISCAProfile, transport: Transport, version: VISCAVersion? = nil,
             panAccelerationRadiansPerSecondSquared: Double = 8, tiltAccelerationRadiansPerSecondSquared: Double = 8,
-            encoderNoiseRadians: Double = 0, zoomFullTravel: Duration? = nil
+            encoderNoiseRadians: Double = 0, zoomFullTravel: Duration? = nil, presetSpeedFraction: Double = 0.5
         ) {
+            self.presetSpeedFraction = presetSpeedFraction
             self.profile = profile
             self.transport = transport
             self.version =
