@@ -28,16 +28,19 @@
         }
     }
 
-    /// A trait that runs each test of a suite on one thread that every such test shares, in turn: for
-    /// tests that compute for seconds in virtual time (a closed loop over a scenario). On the
-    /// cooperative pool two of them held both its threads for as long as they ran, and every other
-    /// test waited; here they queue for their own thread, and leave the pool to the rest and a core's
-    /// share to the real-time tests.
+    /// A trait that runs each test of a suite on one of two threads that every such test shares, in
+    /// turn: for tests that compute for seconds in virtual time (a closed loop over a scenario). On
+    /// the cooperative pool two of them held both its threads for as long as they ran, and every
+    /// other test waited; here they queue for their own threads and leave the pool to the rest. Two,
+    /// not one: with a dozen closed-loop suites queued on one thread, `swift test` took as long as
+    /// their sum (201 s on two idle cores at a1dc8c4 + motion; 107 s on two threads). What they
+    /// compute is in virtual time, so sharing the cores changes no figure of theirs; the real-time
+    /// tests beside them wait on events with deadlines, as they do beside scripts/flake-check's hog.
     public struct ComputingThreadTrait: TestTrait, SuiteTrait, TestScoping {
         public var isRecursive: Bool { true }
 
-        /// The one thread, started at its first use.
-        static let executor = DedicatedThreadExecutor()
+        /// The two threads, started at their first use.
+        static let executor = DedicatedThreadExecutor(threads: 2)
 
         public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
             testCase == nil ? nil : self
@@ -86,7 +89,7 @@
     }
 
     extension Trait where Self == ComputingThreadTrait {
-        /// Each test of the suite on the one thread of the computing tests, in turn (``ComputingThreadTrait``).
+        /// Each test of the suite on one of the two threads of the computing tests, in turn (``ComputingThreadTrait``).
         public static var onTheComputingThread: Self { ComputingThreadTrait() }
     }
 
