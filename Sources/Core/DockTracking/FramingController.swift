@@ -161,16 +161,9 @@ public struct FramingController: Sendable {
 
     /// The point of the delivered image where the subject's box centre should sit.
     public func target(for subject: NormalizedRect, mode: FramingMode, regionOfInterest: NormalizedRect) -> NormalizedPoint {
-        var x = 0.5, y = 0.5
-        switch mode {
-        case .center: break
-        case .left: x = 1.0 / 3
-        case .right: x = 2.0 / 3
-        case .automatic:
-            let height = subject.height / max(regionOfInterest.height, 1e-6)
-            if height < 1 - configuration.headroom { y = configuration.headroom + height / 2 }
-        }
-        return NormalizedPoint(x: regionOfInterest.x + x * regionOfInterest.width, y: regionOfInterest.y + y * regionOfInterest.height)
+        let point = mode.placement(ofHeight: subject.height / max(regionOfInterest.height, 1e-6), headroom: configuration.headroom)
+        return NormalizedPoint(
+            x: regionOfInterest.x + point.x * regionOfInterest.width, y: regionOfInterest.y + point.y * regionOfInterest.height)
     }
 
     /// The gimbal angles that would put `subject` (an angular box in the dock's frame) at `point`

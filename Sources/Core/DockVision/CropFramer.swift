@@ -96,17 +96,9 @@ public struct CropFramer: Hashable, Sendable {
         let subject = NormalizedRect(x: person.x, y: person.y, width: person.width, height: person.height * configuration.framedPart)
         let largest = min(region.width, region.height)
         let size = min(largest, max(configuration.narrowest, subject.height / configuration.subjectShare))
-        var x = 0.5, y = 0.5
-        switch mode {
-        case .center: break
-        case .left: x = 1.0 / 3
-        case .right: x = 2.0 / 3
-        case .automatic:
-            let height = subject.height / size
-            if height < 1 - configuration.headroom { y = configuration.headroom + height / 2 }
-        }
-        let left = subject.x + subject.width / 2 - x * size
-        let top = subject.y + subject.height / 2 - y * size
+        let point = mode.placement(ofHeight: subject.height / size, headroom: configuration.headroom)
+        let left = subject.x + subject.width / 2 - point.x * size
+        let top = subject.y + subject.height / 2 - point.y * size
         return NormalizedRect(
             x: min(max(left, region.x), region.x + region.width - size), y: min(max(top, region.y), region.y + region.height - size),
             width: size, height: size)
