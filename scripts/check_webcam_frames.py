@@ -187,9 +187,11 @@ def main():
         expected, worst_box = draw(entry, plate, plate_focal, people)
         if crops is not None:
             # The crop as the service cut it (its pixels rounded), scaled to the frame read.
+            # Halves away from zero, as C's lround (Python's round goes to even).
             x, y, w, h = crops[index]
-            left, top = min(max(round(x * width), 0), width - 1), min(max(round(y * height), 0), height - 1)
-            across, down = min(max(round(w * width), 1), width - left), min(max(round(h * height), 1), height - top)
+            pixels = lambda share, extent: int(math.floor(share * extent + 0.5))
+            left, top = min(max(pixels(x, width), 0), width - 1), min(max(pixels(y, height), 0), height - 1)
+            across, down = min(max(pixels(w, width), 1), width - left), min(max(pixels(h, height), 1), height - top)
             width, height = (int(v) for v in arguments.size.split("x"))
             interpolation = cv2.INTER_AREA if across > width else cv2.INTER_LINEAR
             expected = np.stack([cv2.resize(p[top:top + down, left:left + across], (width, height), interpolation=interpolation)

@@ -29,20 +29,15 @@ public final class LatencyLog: Sendable {
         }
     }
 
-    /// Writes one line of `kind` and plain numbers (six decimals).
+    /// Writes one line of `kind` and plain numbers, each exactly (the shortest decimal that reads
+    /// back as the same double): a reader that rounds them to pixels as dockd-vision did gets the same
+    /// pixels, which six decimals did not promise for a value within a thousandth of a pixel of a half.
     public func record(_ kind: String, values: [Double]) {
-        let line = kind + values.map { " " + Self.decimal($0) }.joined() + "\n"
+        let line = kind + values.map { " \($0)" }.joined() + "\n"
         file.withLock { opened in
             guard let opened else { return }
             fputs(line, opened)
         }
-    }
-
-    private static func decimal(_ value: Double) -> String {
-        let millionths = Int((value * 1_000_000).rounded())
-        let sign = millionths < 0 ? "-" : ""
-        let digits = String(abs(millionths) % 1_000_000)
-        return sign + "\(abs(millionths) / 1_000_000)." + String(repeating: "0", count: 6 - digits.count) + digits
     }
 
     /// Writes what is buffered.
