@@ -96,20 +96,21 @@ import Testing
             throws: DaemonCommand.Failure.configuration(
                 .init(
                     location: "/etc/dockd/dockd.conf:1",
-                    message: "protocol: must be one of dock-serial, visca, uvc, pelco-d, got 'pelco-p'"))
+                    message: "protocol: must be one of dock-serial, visca, uvc, pelco-d, digital, got 'pelco-p'"))
         ) { try parse([], files: ["/etc/dockd/dockd.conf": "protocol = pelco-p\n"]) }
     }
 
     /// The protocol is read into its enum where the setting is read, by its name, and shown by it.
     @Test func theProtocolIsParsedOnceByName() throws {
         for accessoryProtocol in AccessoryProtocol.allCases {
-            guard case .run(let configuration, _) = try parse(["--protocol", accessoryProtocol.name, "--device", "/dev/x"]) else {
+            let device = accessoryProtocol.hasWire ? ["--device", "/dev/x"] : []  // a digital crop has none
+            guard case .run(let configuration, _) = try parse(["--protocol", accessoryProtocol.name] + device) else {
                 Issue.record("not a run")
                 continue
             }
             #expect(configuration.accessoryProtocol == accessoryProtocol)
         }
-        #expect(AccessoryProtocol.names == ["dock-serial", "visca", "uvc", "pelco-d"])
+        #expect(AccessoryProtocol.names == ["dock-serial", "visca", "uvc", "pelco-d", "digital"])
         #expect(AccessoryProtocol(name: "VISCA") == nil, "names are exact")
         #expect(Configuration.helpLines().contains { $0.contains("--protocol VALUE") && $0.hasSuffix("[dock-serial]") })
     }
@@ -118,11 +119,10 @@ import Testing
     /// the setting, given, wins either way, and an empty value is the default again.
     @Test func wakeOnAttachDependsOnTheProtocolUnlessSet() throws {
         for accessoryProtocol in AccessoryProtocol.allCases {
-            guard case .run(let configuration, _) = try parse(["--protocol", accessoryProtocol.name, "--device", "/dev/x"]),
-                case .run(let asked, _) = try parse(["--protocol", accessoryProtocol.name, "--device", "/dev/x", "--wake-on-attach"]),
-                case .run(let refused, _) = try parse([
-                    "--protocol", accessoryProtocol.name, "--device", "/dev/x", "--wake-on-attach=false",
-                ])
+            let device = accessoryProtocol.hasWire ? ["--device", "/dev/x"] : []  // a digital crop has none
+            guard case .run(let configuration, _) = try parse(["--protocol", accessoryProtocol.name] + device),
+                case .run(let asked, _) = try parse(["--protocol", accessoryProtocol.name] + device + ["--wake-on-attach"]),
+                case .run(let refused, _) = try parse(["--protocol", accessoryProtocol.name] + device + ["--wake-on-attach=false"])
             else {
                 Issue.record("not a run")
                 continue

@@ -23,7 +23,9 @@ interface io.dockd.Dock
 # dock_sensor, indicator, zoom, fault_reports, preset_memory (it keeps presets of its own, as a
 # Pelco-D head that answers position queries and a VISCA camera whose profile counts memories do;
 # on such a camera the presets of the API are also stored in its memories and recalled by it, see
-# Protocol/visca.md; elsewhere they are dockd's own stored poses).
+# Protocol/visca.md; elsewhere they are dockd's own stored poses), fixed_picture (its pan, tilt
+# and zoom are a crop of a fixed camera's picture, protocol digital: Track's observations are taken
+# in the whole picture, whatever the pose, see Protocol/digital.md).
 type Accessory (
   id: string,
   device: string,

@@ -1,4 +1,4 @@
-import DockLinks
+public import DockLinks
 import DockNumbers
 public import DockPolicy
 import DockProtocol
@@ -92,6 +92,9 @@ public struct ClosedLoop: Sendable {
     private let isDatagramLink: Bool
     /// V4L2: each framed reply reaches the host on its own, and a pulled cable is `ENODEV`.
     private let isIoctlLink: Bool
+    /// A digital pan-tilt-zoom: no wire, the simulated camera fixed at home, and the run scored
+    /// in the crop.
+    private let digital: DigitalCrop?
     private var baseline: BaselinePID?
     private let poseAtCapture: Bool
     private var now = Duration.zero
@@ -124,17 +127,31 @@ public struct ClosedLoop: Sendable {
     /// `UVCSession` with the same model's settings (its ioctls answered in order, as the daemon's
     /// transport performs them; the camera unplugged answers `ENODEV`, which is how the session
     /// finds it gone — no hang-up comes).
+    /// With `digital`, a digital pan-tilt-zoom of those settings stands in for the dock
+    /// (`DigitalSession`): the scenario's camera becomes the fixed camera it crops — the settings'
+    /// field of view, the scenario's aspect — and stays at home, the host's commands go to no
+    /// wire, and each frame is scored as the crop shows it (`GroundTruthFrame.cropped`).
     /// With `zoomFraction`, a client asks for that zoom (`SetZoom`) as soon as the accessory is
     /// ready; `fieldOfViewFollowsZoom` is the host's setting of that name.
     public init(
         scenario: Scenario, pointer: Pointer, visca: VISCACamera.Configuration? = nil, uvc: UVCCameraModel? = nil,
-        zoomFraction: Double? = nil, fieldOfViewFollowsZoom: Bool = true
+        digital: DigitalSession.Configuration? = nil, zoomFraction: Double? = nil, fieldOfViewFollowsZoom: Bool = true
     ) {
         self.zoomFraction = zoomFraction
+        var scenario = scenario
+        let fixed = digital.map { settings -> DigitalSession.Configuration in
+            var settings = settings
+            scenario.camera.information.horizontalFieldOfViewRadians = settings.horizontalFieldOfViewDegrees * .pi / 180
+            settings.aspectRatio = scenario.camera.information.aspectRatio
+            return settings
+        }
+        self.digital = fixed?.crop
         simulation = Simulation(scenario: scenario, visca: visca, uvc: uvc)
         isDatagramLink = visca.map { $0.transport != .serial } ?? false
         isIoctlLink = uvc != nil
-        let webcam = uvc.map { model -> any AccessoryLink in UVCSession(configuration: UVCSession.Configuration(model: model)) }
+        let webcam =
+            uvc.map { model -> any AccessoryLink in UVCSession(configuration: UVCSession.Configuration(model: model)) }
+            ?? fixed.map { settings -> any AccessoryLink in DigitalSession(configuration: settings) }
         let link =
             webcam
             ?? visca.map { camera -> any AccessoryLink in
@@ -267,6 +284,12 @@ public struct ClosedLoop: Sendable {
     }
 
     private mutating func take(_ output: SimulationOutput) {
+        guard digital == nil else {
+            // No wire: the dock's firmware hears nothing and says nothing the host reads.
+            for batch in output.batches { deliver(batch) }
+            for truth in output.truths { score(truth) }
+            return
+        }
         if output.linkChanges.contains(.unplugged), !isDatagramLink, !isIoctlLink { perform(host.transportClosed(now: now)) }
         if isDatagramLink || isIoctlLink {
             for datagram in output.chunksToHost { perform(host.bytesReceived(datagram, now: now)) }
@@ -278,6 +301,17 @@ public struct ClosedLoop: Sendable {
     }
 
     private mutating func score(_ truth: GroundTruthFrame) {
+        var truth = truth
+        if let digital, let link = host.session as? DigitalSession,
+            let pose = link.pose(at: truth.captureTime) ?? link.pose(at: now),
+            let window = link.window(at: truth.captureTime) ?? link.window(at: now)
+        {
+            let magnification = pose.zoomFraction.flatMap { link.magnification(atZoomFraction: $0) } ?? 1
+            let range = digital.yawLimitRadians(magnification: magnification)
+            truth = truth.cropped(
+                to: window, camera: simulation.scenario.camera.information, yawRadians: pose.yawRadians,
+                pitchRadians: pose.pitchRadians, yawRangeRadians: -range...range)
+        }
         let primary = simulation.scenario.primarySubject?.identifier
         let scored = report.framingErrors.count
         report.record(truth, primary: primary, tracker: trackerPrimary, trackerBox: pipeline == nil ? nil : followedBox)
@@ -324,11 +358,15 @@ public struct ClosedLoop: Sendable {
     private mutating func perform(_ actions: [HostAction]) {
         for action in actions {
             switch action {
+            case .openTransport where digital != nil:
+                perform(host.transportOpened(now: now))
             case .openTransport:
                 perform(
                     simulation.isPluggedIn
                         ? host.transportOpened(now: now)
                         : host.transportFailed(reason: "unplugged", now: now))
+            case .write where digital != nil:
+                break
             case .write(let bytes):
                 take(simulation.receiveFromHost(bytes, at: now))
             case .storePresets(let store, _, _):

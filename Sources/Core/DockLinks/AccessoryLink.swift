@@ -50,13 +50,17 @@ public struct AccessoryCapabilities: OptionSet, Hashable, Sendable {
     /// `presetNumbers` (a VISCA camera whose profile counts memories), dockd's presets are stored
     /// in them too and recalled by the accessory; elsewhere they are stored poses it moves to.
     public static let presetMemory = AccessoryCapabilities(rawValue: 1 << 10)
+    /// The picture does not move with the pose: the accessory's pan, tilt and zoom are a crop
+    /// of a fixed camera's picture (`DigitalSession`), so what a client observes in the picture is
+    /// at pose zero and magnification 1, whatever the pose and zoom at capture time.
+    public static let fixedPicture = AccessoryCapabilities(rawValue: 1 << 11)
 
     /// Every capability with its name, in the order status lists them.
     public static let named: [(name: String, capability: AccessoryCapabilities)] = [
         ("failsafe", .failsafe), ("velocity_ttl", .velocityTimeToLive), ("telemetry_stream", .telemetryStream),
         ("continuous_speeds", .continuousSpeeds), ("orientation_moves", .orientationMoves), ("buttons", .buttons),
         ("dock_sensor", .dockSensor), ("indicator", .indicator), ("zoom", .zoom), ("fault_reports", .faultReports),
-        ("preset_memory", .presetMemory),
+        ("preset_memory", .presetMemory), ("fixed_picture", .fixedPicture),
     ]
 
     /// The names of the capabilities in the set, in `named` order.
@@ -65,8 +69,8 @@ public struct AccessoryCapabilities: OptionSet, Hashable, Sendable {
 
 /// The host's side of one accessory, whatever protocol it speaks: the one contract that the
 /// host's policy drives. `AccessorySession` (dock-serial), `VISCASession` (Sony VISCA on a
-/// serial line, UDP or TCP), `UVCSession` (a UVC webcam's V4L2 controls) and `PelcoDSession` (a
-/// Pelco-D head on RS-485) implement it.
+/// serial line, UDP or TCP), `UVCSession` (a UVC webcam's V4L2 controls), `PelcoDSession` (a
+/// Pelco-D head on RS-485) and `DigitalSession` (a crop of a fixed camera's picture) implement it.
 ///
 /// A link is a pure state machine: it is handed the time and what happened to its port, and
 /// returns actions for its shell (open, write, close, report). Its `LinkLifecycle` keeps where

@@ -9,12 +9,21 @@ public enum AccessoryProtocol: String, CaseIterable, Hashable, Sendable, CustomS
     case uvc
     /// Pelco-D pan-tilt heads on an RS-485 line (`Protocol/pelco-d.md`).
     case pelcoD = "pelco-d"
+    /// A digital pan-tilt-zoom: a crop window in a fixed camera's picture, no wire
+    /// (`Protocol/digital.md`).
+    case digital
 
     /// Whether an accessory on this protocol says its own acceleration: a dock's hello does
-    /// (`Protocol/dock-serial.md`); VISCA, UVC and Pelco-D report none, and the acceleration in
-    /// their limits is dockd's assumption (the link's `accelerationRadiansPerSecondSquared`),
-    /// which the tracker plans its stops with but does not narrow its commands to.
-    public var advertisesAcceleration: Bool { self == .dockSerial }
+    /// (`Protocol/dock-serial.md`), and a digital crop keeps the one it advertises exactly; VISCA,
+    /// UVC and Pelco-D report none, and the acceleration in their limits is dockd's assumption
+    /// (the link's `accelerationRadiansPerSecondSquared`), which the tracker plans its stops with
+    /// but does not narrow its commands to.
+    public var advertisesAcceleration: Bool { self == .dockSerial || self == .digital }
+
+    /// Whether an accessory on this protocol is at the other end of a wire (a serial line, a
+    /// network, a webcam's controls) that docksim can emulate; a digital crop has none: it is
+    /// dockd's own.
+    public var hasWire: Bool { self != .digital }
 
     /// The protocol's name, as `--protocol` takes it and status shows it.
     public var name: String { rawValue }

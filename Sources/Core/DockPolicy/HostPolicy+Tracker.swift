@@ -13,7 +13,17 @@ extension HostPolicy {
     mutating func track(now: Duration, limits: MotionLimits, into actions: inout [HostAction]) {
         if !pendingObservations.isEmpty {
             pendingObservations.sort { $0.captureTime < $1.captureTime }
+            let isPictureFixed = session.capabilities.contains(.fixedPicture)
             for batch in pendingObservations {
+                if isPictureFixed {
+                    // The picture does not turn with the pose (a crop of a fixed camera's): what
+                    // was observed is in the whole picture, at pose zero and magnification 1; the
+                    // framing sees the crop, narrowed by the zoom in force.
+                    let crop = session.pose(at: now)?.zoomFraction.flatMap { session.magnification(atZoomFraction: $0) }
+                    pipeline.observeFixedPicture(
+                        batch.observations, camera: batch.camera, captureTime: batch.captureTime, cropMagnification: crop ?? 1)
+                    continue
+                }
                 guard let captured = session.pose(at: batch.captureTime) else { continue }
                 // The field of view the frame was taken with: the client's, at the widest zoom,
                 // narrowed by the zoom the accessory had at capture time.

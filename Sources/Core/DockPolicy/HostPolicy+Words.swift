@@ -23,6 +23,7 @@ extension AccessoryProtocol {
         case .visca: "camera's connection"
         case .uvc: "camera"
         case .pelcoD: "head's serial port"
+        case .digital: "crop"
         }
     }
 }

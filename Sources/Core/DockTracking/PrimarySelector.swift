@@ -42,6 +42,12 @@ public struct PrimarySelector: Sendable {
     /// The camera and pose of this tick, to tell a box cut by the image's border (whose size says
     /// little) from one wholly in view.
     private var view: (camera: CameraInformation, yawRadians: Double, pitchRadians: Double)?
+    /// Whether a primary is chosen automatically only among subjects whose centre is in view —
+    /// the picture the camera shows, as `choose`'s camera and pose give it. Where the picture is a
+    /// crop of a fixed wider one (`fixed_picture`), the tracker sees people the picture does not
+    /// show, and a motorised camera would not have chosen them; a primary already chosen, or a
+    /// client's selection, is held wherever it goes.
+    public var choosesWithinView = false
     /// Subjects that may not take a lost primary back (its occluders, an identifier that was
     /// handed to someone else), and of those the occluders, who keep the window open while they
     /// stand over its place.
@@ -156,7 +162,7 @@ public struct PrimarySelector: Sendable {
         // The most salient subject is chosen once it has been seen for a moment: the first one to
         // be confirmed does not win just by being first, nor an older one by being older.
         var best: (subject: FusedSubject, saliency: Double)?
-        for subject in subjects where !subject.isCoasting {
+        for subject in subjects where !subject.isCoasting && (!choosesWithinView || isCentreInView(subject.angularBox)) {
             let value = saliency(subject, gimbalYawRadians, gimbalPitchRadians, now)
             if best.map({ value > $0.saliency }) ?? true { best = (subject, value) }
         }
@@ -222,6 +228,15 @@ public struct PrimarySelector: Sendable {
         if subject.bodyTrack != nil { average(&body, subject.angularBox, isCoasting: subject.isBoxCoasting) }
         average(&face, subject.faceBox, isCoasting: subject.bodyTrack == nil && subject.isBoxCoasting)
         (bodySize, faceSize) = (body, face)
+    }
+
+    /// Whether `box`'s centre is in the image (true without a camera).
+    private func isCentreInView(_ box: AngularBox) -> Bool {
+        guard let view else { return true }
+        guard let image = box.project(camera: view.camera, gimbalYawRadians: view.yawRadians, gimbalPitchRadians: view.pitchRadians)
+        else { return false }
+        let centre = image.center
+        return centre.x >= 0 && centre.x <= 1 && centre.y >= 0 && centre.y <= 1
     }
 
     /// Whether `box`'s angular width and height are each wholly in view: the image's edges they

@@ -164,11 +164,30 @@ public struct TrackingPipeline: Sendable {
         gimbalYawRadians: Double, gimbalPitchRadians: Double, magnification: Double = 1
     ) {
         guard camera.isValid else { return }
+        selector.choosesWithinView = false
         self.camera = camera
         cameraMagnification = magnification.isFinite && magnification >= 1 ? magnification : 1
         tracker.update(
             observations, camera: camera, captureTime: captureTime, gimbalYawRadians: gimbalYawRadians,
             gimbalPitchRadians: gimbalPitchRadians)
+    }
+
+    /// Fuses one frame's observations from a fixed camera whose picture does not turn with the
+    /// accessory's pose (a digital pan-tilt-zoom's, `fixed_picture`): they are placed in the
+    /// picture as seen at pose zero and magnification 1 — the whole picture — while the framing
+    /// sees what the accessory shows, the crop: `camera` narrowed by `cropMagnification`, at the
+    /// crop's pose (the gimbal's in `step`). A primary is chosen automatically only among the
+    /// subjects the crop shows (`PrimarySelector.choosesWithinView`), as a motorised camera's
+    /// tracker would.
+    public mutating func observeFixedPicture(
+        _ observations: [Observation], camera: CameraInformation, captureTime: Duration, cropMagnification: Double
+    ) {
+        guard camera.isValid else { return }
+        selector.choosesWithinView = true
+        let magnification = cropMagnification.isFinite && cropMagnification >= 1 ? cropMagnification : 1
+        self.camera = camera.zoomed(by: magnification)
+        cameraMagnification = magnification
+        tracker.update(observations, camera: camera, captureTime: captureTime, gimbalYawRadians: 0, gimbalPitchRadians: 0)
     }
 
     /// One control tick at `now`, the gimbal at the given pose; `accessoryAcceleration` and

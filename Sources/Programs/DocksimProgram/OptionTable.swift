@@ -11,7 +11,7 @@ enum OptionTable {
             PATH is removed at exit)
             """)
     static let accessoryProtocol = Option(
-        "--protocol", .choice(AccessoryProtocol.names),
+        "--protocol", .choice(AccessoryProtocol.allCases.filter(\.hasWire).map(\.name)),
         help: """
             dock-serial (the default), visca: a VISCA camera in the dock's place, over the same motor physics and the \
             same room, uvc: a UVC webcam (with --v4l2), or pelco-d: a Pelco-D pan-tilt head (with --pty)

@@ -176,6 +176,10 @@ struct Options: Equatable {
         case .uvc:
             guard case .v4l2 = endpoint else { throw UsageError(message: "--protocol uvc serves the webcam on --v4l2 PATH") }
             options.uvcModel = options.uvcModel ?? "generic"
+        case .digital:
+            // Not among the option's choices: a digital crop has no wire to serve.
+            throw UsageError(
+                message: "--protocol digital has no accessory to emulate: dockd --protocol digital crops a fixed camera itself")
         case .dockSerial, .visca, .pelcoD:
             if options.video != VideoOptions() {
                 throw UsageError(
@@ -208,7 +212,7 @@ struct Options: Equatable {
                 head.zoomFullTravel = .milliseconds(Int64((seconds * 1000).rounded()))
             }
             options.pelcoDHead = head
-        case .dockSerial, .uvc:
+        case .dockSerial, .uvc, .digital:
             switch endpoint {
             case .pty, .v4l2: break
             case .udp, .tcp: throw UsageError(message: "--udp, --udp-raw and --tcp serve a VISCA camera: add --protocol visca")

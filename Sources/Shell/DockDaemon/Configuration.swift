@@ -79,7 +79,8 @@ public struct Configuration: Hashable, Sendable {
     public var maximumSpeedDegreesPerSecond = 360.0
     /// `error`, `warning`, `notice`, `info` or `debug`.
     public var logLevel = "info"
-    /// The protocol the accessory speaks (`--protocol`: `dock-serial`, `visca`, `uvc` or `pelco-d`).
+    /// The protocol the accessory speaks (`--protocol`: `dock-serial`, `visca`, `uvc`, `pelco-d` or
+    /// `digital`).
     public var accessoryProtocol = AccessoryProtocol.dockSerial
     /// The VISCA camera's profile: a built-in name or a JSON file.
     public var profile = "generic"
@@ -104,6 +105,14 @@ public struct Configuration: Hashable, Sendable {
     public var pelcoDPositionQueries = false
     /// How long the Pelco-D head's lens takes from wide to tele, seconds; 0: no zoom dockd drives.
     public var pelcoDZoomSeconds = 0.0
+    /// The fixed camera's horizontal field of view that a digital pan-tilt-zoom crops, degrees.
+    public var digitalFieldOfViewDegrees = 78.0
+    /// The fixed camera's picture, `W:H` or a number.
+    public var digitalAspect = "16:9"
+    /// The digital zoom's longest magnification.
+    public var digitalMaximumZoom = 3.0
+    /// The fastest the digital crop turns, degrees per second.
+    public var digitalMaximumDegreesPerSecond = 90.0
     /// The control API's socket (unless systemd passes one); empty: no API. This is root's
     /// default; ``init(effectiveUserID:environment:)`` gives a normal user's.
     public var socket = "/run/dockd/dockd.sock"
@@ -223,7 +232,8 @@ public struct Configuration: Hashable, Sendable {
         choice(
             "protocol",
             "what the accessory speaks: dock-serial, visca (a Sony VISCA PTZ camera), uvc (a PTZ webcam "
-                + "on /dev/videoN) or pelco-d (a Pelco-D pan-tilt head on RS-485)", \.accessoryProtocol),
+                + "on /dev/videoN), pelco-d (a Pelco-D pan-tilt head on RS-485) or digital (a crop of a fixed "
+                + "camera's picture, no device)", \.accessoryProtocol),
         text(
             "profile", "the VISCA camera's profile: generic, sony-evi-d100, telycam-tlc-700 (built in), or a JSON file",
             \.profile),
@@ -259,6 +269,17 @@ public struct Configuration: Hashable, Sendable {
             "pelco-d-zoom-seconds",
             "how long the Pelco-D head's lens takes from wide to tele with tele held (seconds); 0: no zoom dockd drives",
             \.pelcoDZoomSeconds, 0...60),
+        number(
+            "digital-fov-deg", "the horizontal field of view of the fixed camera a digital pan-tilt-zoom crops (degrees)",
+            \.digitalFieldOfViewDegrees, 10...170),
+        text("digital-aspect", "the fixed camera's picture, WIDTH:HEIGHT (16:9) or a number", \.digitalAspect),
+        number(
+            "digital-max-zoom",
+            "the digital zoom's longest magnification: where the crop would be upscaled (a 4K camera framed into 1080p: 2)",
+            \.digitalMaximumZoom, 1.1...16),
+        number(
+            "digital-max-deg-s", "the fastest the digital crop turns (degrees per second)", \.digitalMaximumDegreesPerSecond,
+            1...1000),
         text("socket", "the control API's Unix socket (mode 0660) unless systemd passes one; empty: no API", \.socket),
         text(
             "state-dir",
@@ -403,6 +424,15 @@ public struct Configuration: Hashable, Sendable {
                     message: "the in-process simulator is a dock-serial dock; run docksim "
                         + "--protocol pelco-d for an emulated Pelco-D head")
             }
+        case .digital:
+            guard !simulator else {
+                throw Error(
+                    location: "protocol", message: "the in-process simulator is a dock-serial dock; a digital crop needs no simulator")
+            }
+            guard device.isEmpty else {
+                throw Error(location: "device", message: "a digital crop has no device: its picture is the vision service's camera")
+            }
+            _ = try checked.digitalAspectRatio()
         }
         return checked
     }

@@ -56,6 +56,8 @@ public enum Daemon {
             transport = SimulatorTransport(scenario: scenario, start: loop.now)
         } else {
             switch configuration.accessoryProtocol {
+            case .digital:
+                transport = NoWireTransport()
             case .uvc:
                 transport = configuration.device.isEmpty ? DiscoveredVideoTransport() : V4L2Transport(path: configuration.device)
             case .visca, .dockSerial, .pelcoD:

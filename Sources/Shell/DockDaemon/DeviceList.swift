@@ -18,6 +18,7 @@ public enum DeviceList {
         case .uvc: videoLines(configuration, video, controls).joined(separator: "\n")
         case .dockSerial: serialLines(configuration, serial, onBoard: false).joined(separator: "\n")
         case .visca, .pelcoD: serialLines(configuration, serial, onBoard: true).joined(separator: "\n")
+        case .digital: "a digital crop uses no device: it crops the picture the vision service reads"
         }
     }
 
