@@ -31,4 +31,15 @@ import Testing
         status.framingSpeed = nil
         #expect(try Dock.Status(json: status.json, path: "status") == status, "a dockd that does not say")
     }
+
+    @Test func theStatusCarriesADigitalCropAndReadsBackWithout() throws {
+        var status = RoundTripTests.fullStatus()
+        status.crop = NormalizedRect(x: 0.25, y: 0.125, width: 0.5, height: 0.5)
+        let json = status.json
+        #expect(json.objectMembers["crop"]?.objectMembers["width"] == .number(0.5))
+        #expect(try Dock.Status(json: json, path: "status") == status)
+        status.crop = nil
+        #expect(json.objectMembers["crop"] != nil && status.json.objectMembers["crop"] == nil, "absent for any other accessory")
+        #expect(try Dock.Status(json: status.json, path: "status") == status)
+    }
 }

@@ -62,6 +62,10 @@ import Testing
         #expect(abs(pose.yawRadians - atan(0.28 * tan(Self.fieldOfView / 2))) < 0.02)
         #expect(abs(pose.yawRadiansPerSecond) < 0.02)
         #expect(rig.peer.writes == 0, "nothing goes on a wire")
+        // The status says where the crop is, for the vision service's framed picture.
+        let status = rig.host.status(now: rig.now, device: "digital")
+        #expect(status.crop == window)
+        #expect(status.accessory?.capabilities.contains("fixed_picture") == true)
     }
 
     @Test func aSubjectOutsideTheCropIsNotChosen() throws {

@@ -24,6 +24,7 @@ extension Dock.Status {
             loop: try Dock.Loop(reading: r.object("loop")), counters: try Dock.Counters(reading: r.object("counters")),
             shotSize: try Self.shotSize(r))
         framingSpeed = try r.optionalObject("speed").map(Dock.FramingSpeedState.init(reading:))
+        crop = try r.optionalObject("crop").map(NormalizedRect.init(reading:))
     }
 
     /// The shot size from `shot` and `shot_fraction` (off when absent: a daemon before shot sizes).
@@ -54,6 +55,7 @@ extension Dock.Status {
         if let pose { members["pose"] = pose.json }
         if let limits { members["limits"] = limits.json }
         if let framingSpeed { members["speed"] = framingSpeed.json }
+        if let crop { members["crop"] = crop.json }
         return .object(members)
     }
 }

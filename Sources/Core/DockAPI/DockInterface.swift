@@ -164,7 +164,9 @@ type Subject (
 # commands the dock only while tracking is on, no client holds control, and it is not paused;
 # subject_in_frame whether the primary is seen inside the region of interest; subjects are the
 # tracked subjects (in Watch, at 10 Hz); shot is the shot size in force (SetShotSize), with its
-# shot_fraction for a fraction; speed is the framing speed (SetFramingSpeed).
+# shot_fraction for a fraction; speed is the framing speed (SetFramingSpeed). crop is where the
+# crop window is in the fixed camera's picture, for an accessory with fixed_picture (its pose and
+# subjects' boxes are then the crop's; absent for any other).
 type Status (
   state: (disconnected, connecting, handshaking, ready, incompatible),
   docked: bool,
@@ -186,7 +188,8 @@ type Status (
   subjects: []Subject,
   loop: Loop,
   counters: Counters,
-  speed: ?FramingSpeed
+  speed: ?FramingSpeed,
+  crop: ?Rect
 )
 
 # The built-in animations: a nod, a shake, waking up, and a quick tilt that snaps back.

@@ -1,4 +1,5 @@
 public import DockProtocol
+public import DockVocabulary
 
 /// Where a link with an accessory is, whatever its protocol:
 ///
@@ -130,6 +131,9 @@ public protocol AccessoryLink: Sendable {
     /// The numbers the host may store presets under (`AccessoryCommand.storePreset`) and recall
     /// them by; nil when the link keeps none the host writes.
     var presetNumbers: ClosedRange<Int>? { get }
+    /// Where the crop window is at `time` in the fixed camera's picture, for a link whose pan, tilt
+    /// and zoom are one (`fixedPicture`; normalised, the camera's own picture); nil for any other.
+    func cropWindow(at time: Duration) -> NormalizedRect?
 }
 
 extension AccessoryLink {
@@ -154,4 +158,6 @@ extension AccessoryLink {
     public func magnification(atZoomFraction fraction: Double) -> Double? { nil }
     /// No preset memory the host writes: nil.
     public var presetNumbers: ClosedRange<Int>? { nil }
+    /// No crop: the picture moves with the pose.
+    public func cropWindow(at time: Duration) -> NormalizedRect? { nil }
 }

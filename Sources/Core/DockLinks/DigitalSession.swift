@@ -150,6 +150,10 @@ public struct DigitalSession: AccessoryLink {
 
     /// The crop window in the fixed camera's picture at `time` (normalised, its own picture before
     /// any mirroring); nil when the pose is not known then.
+    public func cropWindow(at time: Duration) -> NormalizedRect? { window(at: time) }
+
+    /// The crop window in the fixed camera's picture at `time` (normalised, its own picture before
+    /// any mirroring); nil when the pose is not known then.
     public func window(at time: Duration) -> NormalizedRect? {
         guard let pose = pose(at: time) else { return nil }
         let zoomed = pose.zoomFraction.flatMap { magnification(atZoomFraction: $0) } ?? motion.magnification

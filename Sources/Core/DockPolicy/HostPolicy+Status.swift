@@ -58,6 +58,7 @@ extension HostPolicy {
                 badFrames: session.badFrameCount, reconnects: session.disconnectCount, refusals: session.refusalCount,
                 observations: observationCount, cameraFrames: cameraFrameCount), shotSize: pipeline.shotSize)
         status.framingSpeed = framingSpeedState
+        status.crop = session.state == .disconnected ? nil : session.cropWindow(at: now)
         return status
     }
 

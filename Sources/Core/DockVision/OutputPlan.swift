@@ -19,7 +19,8 @@ public enum OutputView: String, CaseIterable, Hashable, Sendable {
 }
 
 /// What dockd's tracker says of the framing, for the framed picture: its primary subject's person
-/// box in the picture (nil: none), the framing mode and the region of interest, as of `time`.
+/// box in the picture (nil: none), the framing mode and the region of interest, as of `time`; or,
+/// where dockd's accessory is a digital pan-tilt-zoom of this picture, its crop window.
 public struct TrackerFraming: Hashable, Sendable {
     /// The primary subject's person box.
     public var person: NormalizedRect?
@@ -29,13 +30,18 @@ public struct TrackerFraming: Hashable, Sendable {
     public var region: NormalizedRect
     /// When dockd answered (monotonic).
     public var time: Duration
+    /// dockd's accessory's crop window in the picture, where it is a crop of it (`fixed_picture`,
+    /// `Dock.Status.crop`): the framed picture is that crop, and `person` is not in the picture's
+    /// coordinates but the crop's.
+    public var crop: NormalizedRect?
 
     /// Creates one.
-    public init(person: NormalizedRect?, mode: FramingMode, region: NormalizedRect, time: Duration) {
+    public init(person: NormalizedRect?, mode: FramingMode, region: NormalizedRect, time: Duration, crop: NormalizedRect? = nil) {
         self.person = person
         self.mode = mode
         self.region = region
         self.time = time
+        self.crop = crop
     }
 }
 

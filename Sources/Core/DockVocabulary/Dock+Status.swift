@@ -83,6 +83,10 @@ extension Dock {
         public var counters: Counters
         /// The framing speed in force and as applied (nil: from a dockd that does not say).
         public var framingSpeed: FramingSpeedState?
+        /// Where the accessory's crop window is in its fixed camera's picture, for an accessory
+        /// whose pan, tilt and zoom are one (`fixed_picture`; normalised, the camera's own
+        /// picture); nil for any other, and from a dockd that does not say.
+        public var crop: NormalizedRect?
 
         /// Creates a status.
         public init(

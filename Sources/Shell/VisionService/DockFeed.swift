@@ -123,7 +123,8 @@ public final class DockFeed: Sendable {
                         let primary = status.subjects.first { $0.isPrimary }
                         let framing = TrackerFraming(
                             person: primary.flatMap { subject in subject.box.map { CropFramer.person(of: $0, kind: subject.kind) } },
-                            mode: status.framingMode, region: status.regionOfInterest, time: MonotonicClock.now())
+                            mode: status.framingMode, region: status.regionOfInterest, time: MonotonicClock.now(),
+                            crop: status.crop)
                         state.withLock { $0.framing = framing }
                     }
                 }

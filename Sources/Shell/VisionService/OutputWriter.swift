@@ -26,7 +26,8 @@ final class OutputWriter: @unchecked Sendable {
     /// frame's size and capture time.
     private let seen = Mutex<(detections: [Detection], size: FrameSize, captureTime: Duration)?>(nil)
     private var framer = CropFramer()
-    private var followsTracker: Bool?
+    /// What the framed picture follows, as the log last said it.
+    private var shown: String?
     /// Where dockd's tracker's framing comes from, for the framed picture (nil: not read).
     var feed: DockFeed?
 
@@ -55,29 +56,38 @@ final class OutputWriter: @unchecked Sendable {
         Double(time.components.seconds) + Double(time.components.attoseconds) / 1e18
     }
 
-    /// The crop for a frame dequeued at `dequeued`: after dockd's tracker while dockd answers (its
-    /// primary subject, framing mode and region of interest), else after the newest detections
+    /// The crop for a frame dequeued at `dequeued`: dockd's accessory's crop where it is a crop of
+    /// this picture (a digital pan-tilt-zoom); else after dockd's tracker while dockd answers (its
+    /// primary subject, framing mode and region of interest); else after the newest detections
     /// (dockd-vision's own choice of person, the automatic mode, the whole picture).
     private func crop(dequeued: Duration) -> NormalizedRect {
         let taken = seen.withLock { value -> (detections: [Detection], size: FrameSize, captureTime: Duration)? in
             defer { value = nil }
             return value
         }
-        // dockd answers every 100 ms while it takes Track calls: a framing a second old is dockd's
-        // no longer (away, or not hearing from this service).
-        if let framing = feed?.framing, dequeued - framing.time < .seconds(1) {
-            if followsTracker != true { logger.notice("framed picture: following dockd's primary subject (\(framing.mode.rawValue))") }
-            followsTracker = true
+        let source = FramedCropSource.choose(feed?.framing, now: dequeued)
+        let words: String
+        switch source {
+        case .accessory: words = "showing dockd's digital pan-tilt-zoom crop"
+        case .tracker(let framing): words = "following dockd's primary subject (\(framing.mode.rawValue))"
+        case .own: words = "following the person dockd-vision sees (dockd is away)"
+        }
+        if shown != words { logger.notice("framed picture: \(words)") }
+        shown = words
+        switch source {
+        case .accessory(let crop):
+            // Already moved at the accessory's own speed and acceleration.
+            return crop
+        case .tracker(let framing):
             // No primary subject is a subject lost: the crop holds, then widens.
             framer.observe(framing.person, now: Self.seconds(framing.time))
             return framer.advance(now: Self.seconds(dequeued), mode: framing.mode, region: framing.region)
+        case .own:
+            if let taken {
+                framer.observe(framer.primary(among: taken.detections, size: taken.size), now: Self.seconds(taken.captureTime))
+            }
+            return framer.advance(now: Self.seconds(dequeued), mode: .automatic)
         }
-        if followsTracker != false { logger.notice("framed picture: following the person dockd-vision sees (dockd is away)") }
-        followsTracker = false
-        if let taken {
-            framer.observe(framer.primary(among: taken.detections, size: taken.size), now: Self.seconds(taken.captureTime))
-        }
-        return framer.advance(now: Self.seconds(dequeued), mode: .automatic)
     }
 
     /// Writes `frame` of `capture` (captured at `captureTime`, dequeued at `dequeued`).
