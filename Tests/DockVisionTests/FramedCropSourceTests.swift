@@ -8,16 +8,14 @@ import Testing
 @Suite struct FramedCropSourceTests {
     static let region = NormalizedRect(x: 0, y: 0, width: 1, height: 1)
 
-    @Test func dockdsDigitalCropWinsWhileFreshAndTheTrackerOtherwise() {
+    @Test func dockdsDigitalCropWinsThenTheTrackerThenItsOwn() {
         let crop = NormalizedRect(x: 0.1, y: 0.2, width: 0.5, height: 0.5)
         let person = NormalizedRect(x: 0.4, y: 0.3, width: 0.1, height: 0.4)
         let digital = TrackerFraming(person: person, mode: .center, region: Self.region, time: .seconds(10), crop: crop)
-        #expect(FramedCropSource.choose(digital, now: .milliseconds(10_500)) == .accessory(crop))
+        #expect(FramedCropSource.choose(digital) == .accessory(crop))
         let motorised = TrackerFraming(person: person, mode: .center, region: Self.region, time: .seconds(10))
-        #expect(FramedCropSource.choose(motorised, now: .milliseconds(10_500)) == .tracker(motorised))
-        // A second old, dockd's framing is no longer dockd's: this service frames on its own.
-        #expect(FramedCropSource.choose(digital, now: .seconds(11)) == .own)
-        #expect(FramedCropSource.choose(motorised, now: .seconds(11)) == .own)
-        #expect(FramedCropSource.choose(nil, now: .seconds(11)) == .own)
+        #expect(FramedCropSource.choose(motorised) == .tracker(motorised))
+        // dockd away (no framing that is dockd's now): this service frames on its own.
+        #expect(FramedCropSource.choose(nil) == .own)
     }
 }

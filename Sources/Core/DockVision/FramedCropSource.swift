@@ -10,13 +10,10 @@ public enum FramedCropSource: Hashable, Sendable {
     /// dockd is away: this service's own choice of person.
     case own
 
-    /// How long dockd's framing stands: dockd answers every 100 ms while it takes Track calls, so
-    /// a framing a second old is dockd's no longer (away, or not hearing from this service).
-    public static let freshness = Duration.seconds(1)
-
-    /// The source for a frame dequeued at `now`, from dockd's newest framing (nil: none read).
-    public static func choose(_ framing: TrackerFraming?, now: Duration) -> FramedCropSource {
-        guard let framing, now - framing.time < freshness else { return .own }
+    /// The source for a frame, from dockd's framing while it is dockd's (`DockFeed.currentFraming`;
+    /// nil: dockd is away).
+    public static func choose(_ framing: TrackerFraming?) -> FramedCropSource {
+        guard let framing else { return .own }
         if let crop = framing.crop { return .accessory(crop) }
         return .tracker(framing)
     }

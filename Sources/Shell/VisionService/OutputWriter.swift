@@ -58,14 +58,19 @@ final class OutputWriter: @unchecked Sendable {
 
     /// The crop for a frame dequeued at `dequeued`: dockd's accessory's crop where it is a crop of
     /// this picture (a digital pan-tilt-zoom); else after dockd's tracker while dockd answers (its
-    /// primary subject, framing mode and region of interest); else after the newest detections
-    /// (dockd-vision's own choice of person, the automatic mode, the whole picture).
+    /// primary subject, framing mode and region of interest: `DockFeed.currentFraming`); else after
+    /// the newest detections (dockd-vision's own choice of person, the automatic mode, the whole
+    /// picture).
     private func crop(dequeued: Duration) -> NormalizedRect {
         let taken = seen.withLock { value -> (detections: [Detection], size: FrameSize, captureTime: Duration)? in
             defer { value = nil }
             return value
         }
-        let source = FramedCropSource.choose(feed?.framing, now: dequeued)
+        // dockd's while it answers: a call unanswered for a second, or the connection lost, and
+        // this service frames by itself. Not by the framing's age: slow detectors (a loaded
+        // machine) send fewer Track calls, and flipping to this service's own choice of person
+        // then made the crop jump (BENCHMARKS.md, the seated run).
+        let source = FramedCropSource.choose(feed?.currentFraming(now: dequeued))
         let words: String
         switch source {
         case .accessory: words = "showing dockd's digital pan-tilt-zoom crop"
@@ -79,8 +84,11 @@ final class OutputWriter: @unchecked Sendable {
             // Already moved at the accessory's own speed and acceleration.
             return crop
         case .tracker(let framing):
-            // No primary subject is a subject lost: the crop holds, then widens.
-            framer.observe(framing.person, now: Self.seconds(framing.time))
+            // dockd's tracker says whom it follows: a primary subject is seen now, however long ago
+            // this service last asked (slow detectors ask less often, and a subject taken for
+            // unseen widened the crop on a seated person); no primary subject is a subject lost —
+            // the crop holds, then widens.
+            framer.observe(framing.person, now: Self.seconds(dequeued))
             return framer.advance(now: Self.seconds(dequeued), mode: framing.mode, region: framing.region)
         case .own:
             if let taken {
