@@ -32,11 +32,11 @@ import Testing
             digital-aspect = 4:3
             """
         let settings = try configuration(
-            ["--config", "/etc/dockd/dockd.conf", "--digital-max-zoom", "2", "--digital-max-deg-s", "45"],
+            ["--config", "/etc/dockd/dockd.conf", "--digital-max-zoom", "2", "--digital-max-deg-s", "45", "--digital-start-zoom", "0.5"],
             files: ["/etc/dockd/dockd.conf": file])
         let link = try #require(try settings.accessoryLink(identifier: "digital") as? DigitalSession).configuration
         #expect(link.horizontalFieldOfViewDegrees == 120 && link.aspectRatio == 4.0 / 3)
-        #expect(link.maximumMagnification == 2 && link.maximumDegreesPerSecond == 45)
+        #expect(link.maximumMagnification == 2 && link.maximumDegreesPerSecond == 45 && link.initialZoomFraction == 0.5)
         let decimal = try configuration(["--protocol", "digital", "--digital-aspect", "1.5"])
         #expect(try decimal.digitalAspectRatio() == 1.5)
     }
@@ -53,6 +53,7 @@ import Testing
         }
         #expect(refusal(["--digital-fov-deg", "180"]) == "--digital-fov-deg: digital-fov-deg: must be from 10.0 to 170.0, got 180")
         #expect(refusal(["--digital-max-zoom", "1"]) == "--digital-max-zoom: digital-max-zoom: must be from 1.1 to 16.0, got 1")
+        #expect(refusal(["--digital-start-zoom", "1.5"]) == "--digital-start-zoom: digital-start-zoom: must be from 0.0 to 1.0, got 1.5")
         #expect(refusal(["--digital-max-deg-s", "inf"]) == "--digital-max-deg-s: digital-max-deg-s: must be a finite number, got 'inf'")
         for aspect in ["16:0", "wide", "16:9:1", "9:100", ":"] {
             #expect(

@@ -57,6 +57,12 @@ import Testing
 
         var pose: Pose { session.pose(at: now)! }
 
+        /// Zooms to `fraction` and waits until the zoom is there (1× to 3× takes 1.6 s).
+        mutating func zoom(_ fraction: Double) {
+            send(.zoom(fraction: fraction))
+            wait(.seconds(2))
+        }
+
         /// The answers to `id`, in order.
         func answers(_ id: CommandID?) -> [CommandAnswer] {
             events.compactMap {
@@ -99,7 +105,11 @@ import Testing
         #expect(crop.session.zoomFraction(nearest: .nan) == nil)
         let sent = crop.send(.zoom(fraction: 0.5))
         #expect(crop.answers(sent.id) == [.accepted])
-        #expect(crop.pose.zoomFraction == 0.5)
+        // Smoothly, evenly in the logarithm: √2 after half a second, 2× after one.
+        crop.wait(.milliseconds(500))
+        #expect(abs(crop.session.magnification(atZoomFraction: crop.pose.zoomFraction!)! - 2.0.squareRoot()) < 1e-9)
+        crop.wait(.milliseconds(510))
+        #expect(crop.pose.zoomFraction == 0.5, "there, exactly")
         let window = try #require(crop.session.window(at: crop.now))
         #expect(abs(window.width - 0.5) < 1e-12 && abs(window.height - 0.5) < 1e-12)
         #expect(abs(window.center.x - 0.5) < 1e-12 && abs(window.center.y - 0.5) < 1e-12)
@@ -110,7 +120,7 @@ import Testing
 
     @Test func aVelocityRampsAtTheAccelerationAndRunsAtItsRate() {
         var crop = Crop()
-        crop.send(.zoom(fraction: 1))
+        crop.zoom(1)
         let sent = crop.send(.velocity(yawRadiansPerSecond: 0.4, pitchRadiansPerSecond: -0.1, timeToLive: .seconds(2)))
         #expect(crop.answers(sent.id) == [.accepted])
         // 0.4 rad/s at 8 rad/s² takes 50 ms to reach, covering 10 mrad; then 0.4 rad/s.
@@ -131,9 +141,9 @@ import Testing
 
     @Test func aVelocityStopsWhenItsTimeToLiveRunsOut() {
         var crop = Crop()
-        crop.send(.zoom(fraction: 1))
+        crop.zoom(1)
         crop.send(.velocity(yawRadiansPerSecond: 0.2, pitchRadiansPerSecond: 0, timeToLive: .milliseconds(200)))
-        #expect(crop.session.nextDeadline == .milliseconds(200))
+        #expect(crop.session.nextDeadline == crop.now + .milliseconds(200))
         crop.wait(.milliseconds(200))
         // Reached 0.2 rad/s after 25 ms (2.5 mrad), ran 175 ms (35 mrad), then brakes for 25 ms.
         #expect(abs(crop.pose.yawRadians - 0.0375) < 1e-6)
@@ -145,7 +155,7 @@ import Testing
 
     @Test func stopBrakesBothAxes() {
         var crop = Crop()
-        crop.send(.zoom(fraction: 1))
+        crop.zoom(1)
         crop.send(.velocity(yawRadiansPerSecond: -0.4, pitchRadiansPerSecond: 0.2, timeToLive: .seconds(5)))
         crop.wait(.milliseconds(100))
         let sent = crop.send(.stop)
@@ -163,7 +173,7 @@ import Testing
         for fraction in [0.0, 0.25, 0.5, 1.0] {
             crop.send(.zoom(fraction: fraction))
             crop.send(.velocity(yawRadiansPerSecond: 1.5, pitchRadiansPerSecond: 1.5, timeToLive: .seconds(2)))
-            crop.wait(.seconds(2))
+            crop.wait(.seconds(2))  // the zoom arrives within it, the crop pushing at its edge meanwhile
             let magnification = 1 + fraction * 2
             let yawLimit = geometry.yawLimitRadians(magnification: magnification)
             #expect(abs(crop.pose.yawRadians - yawLimit) < 1e-9, "zoom \(fraction)")
@@ -174,15 +184,18 @@ import Testing
             crop.send(.stop)
         }
         // Zooming out at the edge slides the crop inwards: it never leaves the picture.
-        crop.send(.zoom(fraction: 0.5))
-        #expect(abs(crop.pose.yawRadians - geometry.yawLimitRadians(magnification: 2)) < 1e-9)
-        let window = crop.session.window(at: crop.now)!
-        #expect(abs(window.maxX - 1) < 1e-9 && window.x >= 0 && window.y >= -1e-12)
+        crop.send(.zoom(fraction: 0.25))
+        for _ in 0..<100 {
+            crop.wait(.milliseconds(10))
+            let window = crop.session.window(at: crop.now)!
+            #expect(window.x >= -1e-12 && window.maxX <= 1 + 1e-12 && window.y >= -1e-12 && window.maxY <= 1 + 1e-12, "\(window)")
+        }
+        #expect(abs(crop.pose.yawRadians - geometry.yawLimitRadians(magnification: 1.5)) < 1e-9)
     }
 
     @Test func aMoveArrivesAndEnds() {
         var crop = Crop()
-        crop.send(.zoom(fraction: 1))
+        crop.zoom(1)
         let sent = crop.send(.move(yawRadians: 0.3, pitchRadians: -0.1, pace: .maximumSpeed(radiansPerSecond: 0.5)))
         #expect(crop.answers(sent.id) == [.accepted])
         // 0.3 rad at up to 0.5 rad/s, ramped at 8 rad/s²: 0.6 s plus 62.5 ms.
@@ -203,7 +216,7 @@ import Testing
 
     @Test func aMoveOutsideTheRangeOfTheZoomInForceIsRefused() {
         var crop = Crop()
-        crop.send(.zoom(fraction: 0.25))  // 1.5×: the centre reaches atan(tan 39° / 3) ≈ 15.1°
+        crop.zoom(0.25)  // 1.5×: the centre reaches atan(tan 39° / 3) ≈ 15.1°
         let far = crop.send(.move(yawRadians: 20 * Self.degree, pitchRadians: 0, pace: .maximumSpeed(radiansPerSecond: 1)))
         #expect(crop.answers(far.id) == [.refused(CommandRefusal(reason: .outOfRange, command: .move))])
         let bad = crop.send(.move(yawRadians: .nan, pitchRadians: 0, pace: .maximumSpeed(radiansPerSecond: 1)))
@@ -212,6 +225,25 @@ import Testing
         #expect(crop.answers(near.id) == [.accepted])
         #expect(crop.session.refusalCount == 2)
         #expect(crop.pose == Pose(yawRadians: 0, pitchRadians: 0, zoomFraction: 0.25))
+    }
+
+    @Test func aMoveIsJudgedAtTheZoomAskedForAndEndsWithinTheRangeItLeaves() {
+        var crop = Crop()
+        let geometry = DigitalSession.Configuration().crop
+        // Zooming in from 1× (no range at all), a move to where 3× reaches: accepted, and it
+        // arrives as the range grows.
+        crop.send(.zoom(fraction: 1))
+        let far = crop.send(.move(yawRadians: 0.4, pitchRadians: 0, pace: .maximumSpeed(radiansPerSecond: 1)))
+        #expect(crop.answers(far.id) == [.accepted])
+        crop.wait(.seconds(3))
+        #expect(crop.answers(far.id) == [.accepted, .ended])
+        #expect(crop.pose.yawRadians == 0.4)
+        // A move under way when the zoom goes out ends at the edge of the range the zoom leaves.
+        let back = crop.send(.move(yawRadians: -0.4, pitchRadians: 0, pace: .maximumSpeed(radiansPerSecond: 0.2)))
+        crop.send(.zoom(fraction: 0.25))
+        crop.wait(.seconds(5))
+        #expect(crop.answers(back.id) == [.accepted, .ended])
+        #expect(abs(crop.pose.yawRadians + geometry.yawLimitRadians(magnification: 1.5)) < 1e-12)
     }
 
     @Test func whatACropCannotDoIsRefusedByName() {
@@ -229,9 +261,16 @@ import Testing
         #expect(crop.pose == Pose(yawRadians: 0, pitchRadians: 0, zoomFraction: 0))
     }
 
+    @Test func itStartsAtItsInitialZoom() throws {
+        let crop = Crop { $0.initialZoomFraction = 0.5 }
+        #expect(crop.pose == Pose(yawRadians: 0, pitchRadians: 0, zoomFraction: 0.5))
+        let window = try #require(crop.session.window(at: crop.now))
+        #expect(abs(window.width - 0.5) < 1e-12 && abs(window.center.x - 0.5) < 1e-12)
+    }
+
     @Test func aSpeedAboveItsOwnIsCapped() {
         var crop = Crop()
-        crop.send(.zoom(fraction: 1))
+        crop.zoom(1)
         crop.send(.velocity(yawRadiansPerSecond: 5, pitchRadiansPerSecond: 0, timeToLive: .seconds(1)))
         crop.wait(.milliseconds(400))
         #expect(abs(crop.pose.yawRadiansPerSecond - 90 * Self.degree) < 1e-9)
@@ -251,10 +290,11 @@ import Testing
 
     @Test func thePoseInThePastIsTheHistorys() {
         var crop = Crop()
-        crop.send(.zoom(fraction: 1))
+        crop.zoom(1)
+        let start = crop.now
         crop.send(.velocity(yawRadiansPerSecond: 0.4, pitchRadiansPerSecond: 0, timeToLive: .seconds(2)))
         crop.wait(.milliseconds(500))
-        let earlier = crop.session.pose(at: .milliseconds(250))!
+        let earlier = crop.session.pose(at: start + .milliseconds(250))!
         // 10 mrad while ramping, then 0.4 rad/s: within the ramp's share of a 33 ms tick.
         #expect(abs(earlier.yawRadians - (0.01 + 0.4 * 0.2)) < 1e-3)
         // Ahead of the newest tick it is worked out exactly.

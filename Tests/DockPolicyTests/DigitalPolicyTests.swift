@@ -26,11 +26,14 @@ import Testing
     static let fieldOfView = 78 * Double.pi / 180
     static let camera = CameraInformation(horizontalFieldOfViewRadians: fieldOfView, aspectRatio: 16.0 / 9)
 
+    /// The crop starting at its longest zoom, 3×: the middle third of the picture.
     static func rig() -> Rig {
         var settings = HostSettings()
         settings.wakesOnAttach = false
         settings.isTrackingEnabled = true
-        return Rig(host: HostPolicy(settings: settings, link: DigitalSession(configuration: .init())), peer: NoWire())
+        var crop = DigitalSession.Configuration()
+        crop.initialZoomFraction = 1
+        return Rig(host: HostPolicy(settings: settings, link: DigitalSession(configuration: crop)), peer: NoWire())
     }
 
     /// A person standing still with their body's centre at `x` across the fixed picture: the
@@ -44,7 +47,6 @@ import Testing
     @Test func theCropFollowsASubjectInTheFixedPictureAndStopsThere() throws {
         var rig = Self.rig()
         rig.attach()
-        rig.request(.setZoom(1), from: 1)
         for _ in 0..<120 {
             // Inside the first crop (the middle third), so that the tracker takes them as a
             // motorised camera's would.
@@ -73,7 +75,6 @@ import Testing
         // would not have seen them, and the crop stays where it is.
         var rig = Self.rig()
         rig.attach()
-        rig.request(.setZoom(1), from: 1)
         for _ in 0..<60 {
             rig.host.observationsArrived(Self.frame(x: 0.85, at: rig.now))
             rig.run(for: .milliseconds(33))

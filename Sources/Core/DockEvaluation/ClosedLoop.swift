@@ -130,7 +130,8 @@ public struct ClosedLoop: Sendable {
     /// With `digital`, a digital pan-tilt-zoom of those settings stands in for the dock
     /// (`DigitalSession`): the scenario's camera becomes the fixed camera it crops — the settings'
     /// field of view, the scenario's aspect — and stays at home, the host's commands go to no
-    /// wire, and each frame is scored as the crop shows it (`GroundTruthFrame.cropped`).
+    /// wire, the crop starts at `zoomFraction`, and each frame is scored as the crop shows it
+    /// (`GroundTruthFrame.cropped`).
     /// With `zoomFraction`, a client asks for that zoom (`SetZoom`) as soon as the accessory is
     /// ready; `fieldOfViewFollowsZoom` is the host's setting of that name.
     public init(
@@ -143,6 +144,9 @@ public struct ClosedLoop: Sendable {
             var settings = settings
             scenario.camera.information.horizontalFieldOfViewRadians = settings.horizontalFieldOfViewDegrees * .pi / 180
             settings.aspectRatio = scenario.camera.information.aspectRatio
+            // The crop starts at the zoom the client asks for: the scenario's subjects are those
+            // a camera with that view would see first.
+            settings.initialZoomFraction = zoomFraction ?? settings.initialZoomFraction
             return settings
         }
         self.digital = fixed?.crop

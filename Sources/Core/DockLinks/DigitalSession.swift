@@ -17,11 +17,12 @@ public import DockVocabulary
 /// crop's centre as angles of the fixed camera (`DigitalCrop`), moved on in the host's time from
 /// the velocities and moves it is given, each axis ramped at the acceleration and capped at the
 /// speed it advertises; its zoom is exact — magnification `1 + fraction × (maximum − 1)`, and the
-/// crop `1 / magnification` of the picture — and takes effect at once. The crop never leaves the
-/// picture: the angles are held within the range the zoom leaves (`DigitalCrop`), so a zoom out
-/// near an edge slides the crop inwards, and a velocity into an edge stops there. The limits it
-/// advertises are those at the longest zoom (the widest the crop can go); a move to a target
-/// outside the range of the zoom in force is refused as `out_of_range`.
+/// crop `1 / magnification` of the picture — and goes there smoothly, the magnification changing
+/// by at most `zoomFactorPerSecond` a second (a crop that snapped would show in the picture). The
+/// crop never leaves the picture: the angles are held within the range the zoom leaves
+/// (`DigitalCrop`), so a zoom out near an edge slides the crop inwards, and a velocity into an edge
+/// stops there. The limits it advertises are those at the longest zoom (the widest the crop can
+/// go); a move to a target outside the range of the zoom asked for is refused as `out_of_range`.
 ///
 /// Nothing moves when dockd stops, so there is no failsafe to keep; a velocity's time-to-live is
 /// kept here exactly. The indicator and presets are refused as `unsupported`. The picture the
@@ -40,6 +41,11 @@ public struct DigitalSession: AccessoryLink {
         public var maximumDegreesPerSecond = 90.0
         /// How fast the crop's turning may change, rad/s², each axis (advertised, and kept).
         public var accelerationRadiansPerSecondSquared = 8.0
+        /// How fast the zoom goes: the magnification changes by at most this factor a second
+        /// (2: from 1× to 3× in 1.6 s).
+        public var zoomFactorPerSecond = 2.0
+        /// The zoom the crop starts at when the session comes up, 0 (the whole picture) to 1.
+        public var initialZoomFraction = 0.0
         /// What names this accessory across restarts.
         public var identifier = "digital"
         /// The model's name for status.
@@ -79,6 +85,8 @@ public struct DigitalSession: AccessoryLink {
         var yawDrive = Drive.rate(0)
         var pitchDrive = Drive.rate(0)
         var magnification = 1.0
+        /// The magnification the zoom goes to.
+        var zoomTarget = 1.0
         /// When the velocity in force runs out.
         var velocityEndsAt: Duration?
         /// The move under way, answered `ended` when it arrives.
@@ -99,14 +107,14 @@ public struct DigitalSession: AccessoryLink {
     /// Creates a session that has not started.
     ///
     /// - Precondition: the field of view is in (0, 180) degrees, the aspect, the speed and the
-    ///   acceleration above 0, the maximum magnification above 1 (dockd's settings hold them to
-    ///   their ranges).
+    ///   acceleration above 0, the maximum magnification and the zoom's factor a second above 1
+    ///   (dockd's settings hold them to their ranges).
     public init(configuration: Configuration) {
         precondition(
             configuration.horizontalFieldOfViewDegrees > 0 && configuration.horizontalFieldOfViewDegrees < 180
                 && configuration.aspectRatio > 0 && configuration.maximumMagnification > 1
                 && configuration.maximumDegreesPerSecond > 0 && configuration.accelerationRadiansPerSecondSquared > 0
-                && configuration.integrationStep > .zero,
+                && configuration.integrationStep > .zero && configuration.zoomFactorPerSecond > 1,
             "digital settings out of range: \(configuration)")
         self.configuration = configuration
         crop = configuration.crop
@@ -176,10 +184,13 @@ public struct DigitalSession: AccessoryLink {
 
     public mutating func start(now: Duration) -> [SessionAction] { lifecycle.start() }
 
-    /// The port is open: the session is up at once, the crop the whole picture, centred.
+    /// The port is open: the session is up at once, the crop centred, at its initial zoom (the
+    /// whole picture by default).
     public mutating func transportOpened(now: Duration) -> [SessionAction] {
         lifecycle.transportOpened()
         motion = Motion(time: now)
+        let initial = magnification(atZoomFraction: configuration.initialZoomFraction) ?? 1
+        (motion.magnification, motion.zoomTarget) = (initial, initial)
         poses.removeAll()
         record(now: now)
         return lifecycle.attached(identity, isDocked: true)
@@ -230,7 +241,7 @@ public struct DigitalSession: AccessoryLink {
             motion.velocityEndsAt = yawRate != 0 || pitchRate != 0 ? now + timeToLive : nil
             return SentCommand(id: id, actions: actions + [accepted])
         case .move(let yaw, let pitch, let pace):
-            let magnification = motion.magnification
+            let magnification = motion.zoomTarget
             let yawLimit = crop.yawLimitRadians(magnification: magnification)
             let pitchLimit = crop.pitchLimitRadians(magnification: magnification, yawRadians: yaw)
             guard yaw.isFinite, pitch.isFinite, abs(yaw) <= yawLimit + 1e-6, abs(pitch) <= pitchLimit + 1e-6 else {
@@ -264,10 +275,18 @@ public struct DigitalSession: AccessoryLink {
             guard let magnification = magnification(atZoomFraction: fraction) else {
                 return SentCommand(id: id, actions: actions + refuse(id, .zoom, .outOfRange))
             }
-            motion.magnification = magnification
-            holdInPicture()
-            poses.zoomStepped(to: zoomFraction, at: now)
-            record(now: now)
+            motion.zoomTarget = magnification
+            // A move under way ends within the range the zoom leaves it.
+            let yawLimit = crop.yawLimitRadians(magnification: magnification)
+            if case .target(let yaw, let speed) = motion.yawDrive {
+                motion.yawDrive = .target(min(max(yaw, -yawLimit), yawLimit), speed: speed)
+            }
+            if case .target(let pitch, let speed) = motion.pitchDrive {
+                let yaw: Double
+                if case .target(let target, _) = motion.yawDrive { yaw = target } else { yaw = motion.yaw }
+                let pitchLimit = crop.pitchLimitRadians(magnification: magnification, yawRadians: yaw)
+                motion.pitchDrive = .target(min(max(pitch, -pitchLimit), pitchLimit), speed: speed)
+            }
             return SentCommand(id: id, actions: actions + [accepted])
         case .indicator, .recallPreset, .storePreset:
             return SentCommand(id: id, actions: actions + refuse(id, command.kind, .unsupported))
@@ -301,7 +320,9 @@ public struct DigitalSession: AccessoryLink {
     /// time-to-live ending exactly at its time.
     private mutating func advance(to time: Duration) {
         while motion.time < time {
-            if motion.yawDrive == .rate(0), motion.pitchDrive == .rate(0), motion.yawRate == 0, motion.pitchRate == 0 {
+            if motion.yawDrive == .rate(0), motion.pitchDrive == .rate(0), motion.yawRate == 0, motion.pitchRate == 0,
+                motion.magnification == motion.zoomTarget
+            {
                 motion.time = time  // at rest: nothing to integrate
                 return
             }
@@ -346,22 +367,28 @@ public struct DigitalSession: AccessoryLink {
         }
         axis(&motion.yaw, &motion.yawRate, &motion.yawDrive)
         axis(&motion.pitch, &motion.pitchRate, &motion.pitchDrive)
+        if motion.magnification != motion.zoomTarget {
+            // Evenly in the logarithm: the picture grows or shrinks at the same pace throughout.
+            let most = log(configuration.zoomFactorPerSecond) * seconds
+            let change = log(motion.zoomTarget / motion.magnification)
+            motion.magnification = abs(change) <= most ? motion.zoomTarget : motion.magnification * exp(change < 0 ? -most : most)
+        }
         holdInPicture()
     }
 
-    /// Holds the crop inside the picture at the zoom in force: an axis at an edge stops there.
+    /// Holds the crop inside the picture at the zoom in force: an axis at an edge stops there (a
+    /// move's target, within the range of the zoom asked for, is kept: the range grows as the zoom
+    /// goes in).
     private mutating func holdInPicture() {
         let yawLimit = crop.yawLimitRadians(magnification: motion.magnification)
         if abs(motion.yaw) > yawLimit {
             motion.yaw = min(max(motion.yaw, -yawLimit), yawLimit)
             motion.yawRate = 0
-            if case .target = motion.yawDrive { motion.yawDrive = .rate(0) }
         }
         let pitchLimit = crop.pitchLimitRadians(magnification: motion.magnification, yawRadians: motion.yaw)
         if abs(motion.pitch) > pitchLimit {
             motion.pitch = min(max(motion.pitch, -pitchLimit), pitchLimit)
             motion.pitchRate = 0
-            if case .target = motion.pitchDrive { motion.pitchDrive = .rate(0) }
         }
     }
 

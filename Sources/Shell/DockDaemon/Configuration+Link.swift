@@ -21,6 +21,7 @@ extension Configuration {
         settings.aspectRatio = try digitalAspectRatio()
         settings.maximumMagnification = digitalMaximumZoom
         settings.maximumDegreesPerSecond = digitalMaximumDegreesPerSecond
+        settings.initialZoomFraction = digitalStartZoom
         return DigitalSession(configuration: settings)
     }
 

@@ -113,6 +113,8 @@ public struct Configuration: Hashable, Sendable {
     public var digitalMaximumZoom = 3.0
     /// The fastest the digital crop turns, degrees per second.
     public var digitalMaximumDegreesPerSecond = 90.0
+    /// The zoom the digital crop starts at, 0 (the whole picture) to 1 (the longest).
+    public var digitalStartZoom = 0.0
     /// The control API's socket (unless systemd passes one); empty: no API. This is root's
     /// default; ``init(effectiveUserID:environment:)`` gives a normal user's.
     public var socket = "/run/dockd/dockd.sock"
@@ -280,6 +282,10 @@ public struct Configuration: Hashable, Sendable {
         number(
             "digital-max-deg-s", "the fastest the digital crop turns (degrees per second)", \.digitalMaximumDegreesPerSecond,
             1...1000),
+        number(
+            "digital-start-zoom",
+            "the zoom the digital crop starts at, 0 (the whole picture: it cannot pan) to 1 (digital-max-zoom)",
+            \.digitalStartZoom, 0...1),
         text("socket", "the control API's Unix socket (mode 0660) unless systemd passes one; empty: no API", \.socket),
         text(
             "state-dir",
