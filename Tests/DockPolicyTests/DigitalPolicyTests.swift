@@ -26,14 +26,21 @@ import Testing
     static let fieldOfView = 78 * Double.pi / 180
     static let camera = CameraInformation(horizontalFieldOfViewRadians: fieldOfView, aspectRatio: 16.0 / 9)
 
-    /// The crop starting at its longest zoom, 3×: the middle third of the picture.
-    static func rig() -> Rig {
+    /// The crop starting at its longest zoom, 3× (the middle third of the picture), unless told.
+    static func rig(startZoom: Double = 1, _ configure: (inout HostSettings) -> Void = { _ in }) -> Rig {
         var settings = HostSettings()
         settings.wakesOnAttach = false
         settings.isTrackingEnabled = true
+        configure(&settings)
         var crop = DigitalSession.Configuration()
-        crop.initialZoomFraction = 1
+        crop.initialZoomFraction = startZoom
         return Rig(host: HostPolicy(settings: settings, link: DigitalSession(configuration: crop)), peer: NoWire())
+    }
+
+    /// The crop's window now.
+    static func window(_ rig: Rig) throws -> NormalizedRect {
+        let link = try #require(rig.host.session as? DigitalSession)
+        return try #require(link.window(at: rig.now))
     }
 
     /// A person standing still with their body's centre at `x` across the fixed picture: the
@@ -83,6 +90,41 @@ import Testing
         #expect(rig.host.pipeline.subjects.count == 1, "tracked all the same")
         let pose = try #require(rig.host.session.pose(at: rig.now))
         #expect(pose.yawRadians == 0)
+    }
+
+    @Test func theCropWidensSmoothlyWhenTheSubjectIsLost() throws {
+        // Lost for a second, the lost behaviour zooms out: the crop grows to the whole picture at
+        // the zoom's pace (at most 2× a second), never in a jump.
+        var rig = Self.rig { $0.lostBehaviour = LostBehaviour(after: .seconds(1), action: .zoomOut) }
+        rig.attach()
+        for _ in 0..<60 {
+            rig.host.observationsArrived(Self.frame(x: 0.5, at: rig.now))
+            rig.run(for: .milliseconds(33))
+        }
+        #expect(abs(try Self.window(rig).width - 1.0 / 3) < 1e-9)
+        var widths: [Double] = []
+        for _ in 0..<180 {
+            rig.run(for: .milliseconds(33))
+            widths.append(try Self.window(rig).width)
+        }
+        #expect(abs(widths.last! - 1) < 1e-9, "the whole picture again")
+        let firstWider = try #require(widths.firstIndex { $0 > 1.0 / 3 + 1e-9 })
+        #expect(firstWider >= 30, "held for the lost behaviour's second first: widened after \(firstWider) ticks")
+        for (earlier, later) in zip(widths, widths.dropFirst()) {
+            #expect(later >= earlier - 1e-12 && later / earlier <= pow(2, 0.034) + 1e-9, "\(earlier) → \(later)")
+        }
+    }
+
+    @Test func aShotSizeIsHeldByTheCropsZoom() throws {
+        // A body 0.4 of the picture's height, still; a full shot puts it at four fifths: 2×.
+        var rig = Self.rig(startZoom: 0) { $0.shotSize = .full }
+        rig.attach()
+        for _ in 0..<240 {
+            rig.host.observationsArrived(Self.frame(x: 0.5, at: rig.now))
+            rig.run(for: .milliseconds(33))
+        }
+        let width = try Self.window(rig).width
+        #expect(abs(1 / width - 2) < 0.2, "magnified \(1 / width)×")
     }
 
     @Test func theCropsGeometryIsTheTrackersAtPoseZero() {
