@@ -19,11 +19,17 @@ import Synchronization
 /// Scoring only (`sendsBoxes` false, `docksim --score-only`), it sends no boxes: another detector
 /// feeds dockd from the webcam's picture. The follower then sets dockd up (tracking on, framing
 /// `center`) on each connection it makes, and the run is scored as any other.
+///
+/// With a shot size (the scenario's `shot`), a third task asks dockd to hold it (`SetShotSize`)
+/// on a connection of its own, again every `retryInterval` until dockd takes it: dockd refuses a
+/// shot size before the accessory's session is ready (`NotReady`).
 final class CameraApp: Sendable {
     /// dockd's control socket.
     let socketPath: String
     /// Whether the detector's batches are sent with `Track` (false: another detector sends boxes).
     let sendsBoxes: Bool
+    /// The shot size asked of dockd once it can hold one; nil: none asked.
+    let shot: ShotSize?
     /// Batches waiting for the feed at most; a second at 30 frames a second.
     static let queueCapacity = 32
     /// How long to wait before connecting again after a failure.
@@ -53,15 +59,18 @@ final class CameraApp: Sendable {
     private let log: @Sendable (String) -> Void
 
     /// Starts playing the camera app against dockd's socket at `socketPath`.
-    init(socketPath: String, sendsBoxes: Bool = true, log: @escaping @Sendable (String) -> Void) {
+    init(socketPath: String, sendsBoxes: Bool = true, shot: ShotSize? = nil, log: @escaping @Sendable (String) -> Void) {
         self.socketPath = socketPath
         self.sendsBoxes = sendsBoxes
+        self.shot = shot
         self.log = log
         let (deliveries, queue) = AsyncStream.makeStream(of: Delivery.self, bufferingPolicy: .bufferingNewest(Self.queueCapacity))
         self.queue = queue
         let feed = Task.detached { [self] in await self.feed(deliveries) }
         let follower = Task.detached { [self] in await self.follow() }
-        tasks.withLock { $0 = [feed, follower] }
+        var started = [feed, follower]
+        if let shot { started.append(Task.detached { [self] in await self.askForShot(shot) }) }
+        tasks.withLock { $0 = started }
     }
 
     /// Hands over a batch the detector delivered, captured at `hostCaptureTime` on the host's
@@ -164,6 +173,31 @@ final class CameraApp: Sendable {
             return nil
         }
         if let message { log(message) }
+    }
+
+    // MARK: The shot size
+
+    /// Asks dockd to hold `shot` until it takes it, every `retryInterval`; logs the first
+    /// refusal of each kind and the shot taken.
+    private func askForShot(_ shot: ShotSize) async {
+        var refusals: Set<String> = []
+        while !Task.isCancelled {
+            do {
+                let connection = try VarlinkConnection(path: socketPath)
+                _ = try await connection.call(.host(.setShotSize(shot)))
+                log("camera app: dockd holds the shot size \(shot.setting)")
+                return
+            } catch DockClientError.remote(let name, let parameters) {
+                if refusals.insert(name).inserted {
+                    log(
+                        "camera app: dockd refused the shot size \(shot.setting): "
+                            + "\(DockClientError.remote(name: name, parameters: parameters)); asking again")
+                }
+            } catch {
+                // dockd not there yet: the feed and the follower log the outage.
+            }
+            try? await Task.sleep(for: Self.retryInterval)
+        }
     }
 
     // MARK: The follower
