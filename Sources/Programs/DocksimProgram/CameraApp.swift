@@ -21,8 +21,8 @@ import Synchronization
 /// `center`) on each connection it makes, and the run is scored as any other.
 ///
 /// With a shot size (the scenario's `shot`), a third task asks dockd to hold it (`SetShotSize`)
-/// on a connection of its own, again every `retryInterval` until dockd takes it: dockd refuses a
-/// shot size before the accessory's session is ready (`NotReady`).
+/// on a connection of its own, again every `retryInterval` while dockd answers `NotReady` (its
+/// accessory not yet in session) or cannot be reached; any other refusal ends it.
 final class CameraApp: Sendable {
     /// dockd's control socket.
     let socketPath: String
@@ -177,24 +177,29 @@ final class CameraApp: Sendable {
 
     // MARK: The shot size
 
-    /// Asks dockd to hold `shot` until it takes it, every `retryInterval`; logs the first
-    /// refusal of each kind and the shot taken.
+    /// Asks dockd to hold `shot` every `retryInterval` while it cannot be reached or answers
+    /// `NotReady` (its accessory not yet in session), and logs what it answered: the shot taken,
+    /// or a refusal that asking again would not change (`NotSupported`: no zoom), which ends it.
     private func askForShot(_ shot: ShotSize) async {
-        var refusals: Set<String> = []
+        var connection: VarlinkConnection?
+        var isWaitLogged = false
         while !Task.isCancelled {
             do {
-                let connection = try VarlinkConnection(path: socketPath)
-                _ = try await connection.call(.host(.setShotSize(shot)))
+                let current = try connection ?? VarlinkConnection(path: socketPath)
+                connection = current
+                _ = try await current.call(.host(.setShotSize(shot)))
                 log("camera app: dockd holds the shot size \(shot.setting)")
                 return
             } catch DockClientError.remote(let name, let parameters) {
-                if refusals.insert(name).inserted {
-                    log(
-                        "camera app: dockd refused the shot size \(shot.setting): "
-                            + "\(DockClientError.remote(name: name, parameters: parameters)); asking again")
+                let refusal = DockClientError.remote(name: name, parameters: parameters)
+                guard name == DockInterface.Error.notReady else {
+                    log("camera app: dockd refused the shot size \(shot.setting): \(refusal); not asking again")
+                    return
                 }
+                if !isWaitLogged { log("camera app: dockd refused the shot size \(shot.setting): \(refusal); asking again") }
+                isWaitLogged = true
             } catch {
-                // dockd not there yet: the feed and the follower log the outage.
+                connection = nil  // dockd not there (yet): the feed and the follower log the outage
             }
             try? await Task.sleep(for: Self.retryInterval)
         }
