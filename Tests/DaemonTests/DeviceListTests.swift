@@ -53,6 +53,11 @@ import Testing
                 """)
     }
 
+    @Test func aDigitalCropUsesNoDevice() throws {
+        #expect(
+            try Self.listing(["--protocol", "digital"]) == "a digital crop uses no device: it crops the picture the vision service reads")
+    }
+
     @Test func noUSBDeviceIsSaidInAWord() throws {
         var configuration = Configuration()
         configuration.vendorID = "1209"
