@@ -214,17 +214,31 @@ import Testing
         #expect(abs(crop.pose.yawRadians + 0.1) < 1e-12 && abs(crop.pose.pitchRadians - 0.1) < 1e-12)
     }
 
-    @Test func aMoveOutsideTheRangeOfTheZoomInForceIsRefused() {
+    @Test func aMoveOutOfReachIsRefused() {
         var crop = Crop()
-        crop.zoom(0.25)  // 1.5×: the centre reaches atan(tan 39° / 3) ≈ 15.1°
-        let far = crop.send(.move(yawRadians: 20 * Self.degree, pitchRadians: 0, pace: .maximumSpeed(radiansPerSecond: 1)))
-        #expect(crop.answers(far.id) == [.refused(CommandRefusal(reason: .outOfRange, command: .move))])
+        crop.zoom(0.25)  // 1.5×: the centre reaches atan(tan 39° / 3) ≈ 15.1°; at 3×, 28.4°
+        let beyond = crop.send(.move(yawRadians: 30 * Self.degree, pitchRadians: 0, pace: .maximumSpeed(radiansPerSecond: 1)))
+        #expect(crop.answers(beyond.id) == [.refused(CommandRefusal(reason: .outOfRange, command: .move))], "at once")
         let bad = crop.send(.move(yawRadians: .nan, pitchRadians: 0, pace: .maximumSpeed(radiansPerSecond: 1)))
         #expect(crop.answers(bad.id) == [.refused(CommandRefusal(reason: .outOfRange, command: .move))])
-        let near = crop.send(.move(yawRadians: 15 * Self.degree, pitchRadians: 0, pace: .maximumSpeed(radiansPerSecond: 1)))
-        #expect(crop.answers(near.id) == [.accepted])
-        #expect(crop.session.refusalCount == 2)
         #expect(crop.pose == Pose(yawRadians: 0, pitchRadians: 0, zoomFraction: 0.25))
+        // Within the longest zoom's range but not this zoom's, and no zoom in comes: the crop goes
+        // to the edge, and the move is refused there.
+        let far = crop.send(.move(yawRadians: 20 * Self.degree, pitchRadians: 0, pace: .maximumSpeed(radiansPerSecond: 1)))
+        #expect(crop.answers(far.id) == [.accepted])
+        crop.wait(.seconds(1))
+        #expect(crop.answers(far.id) == [.accepted, .refused(CommandRefusal(reason: .outOfRange, command: .move))])
+        #expect(abs(crop.pose.yawRadians - DigitalSession.Configuration().crop.yawLimitRadians(magnification: 1.5)) < 1e-12)
+        #expect(crop.session.refusalCount == 3)
+    }
+
+    @Test func aMoveThenAZoomInArrivesAsAPresetRecalledDoes() {
+        var crop = Crop()
+        let move = crop.send(.move(yawRadians: 20 * Self.degree, pitchRadians: 0.05, pace: .maximumSpeed(radiansPerSecond: 1)))
+        crop.send(.zoom(fraction: 1))
+        crop.wait(.seconds(3))
+        #expect(crop.answers(move.id) == [.accepted, .ended])
+        #expect(crop.pose == Pose(yawRadians: 20 * Self.degree, pitchRadians: 0.05, zoomFraction: 1))
     }
 
     @Test func aMoveIsJudgedAtTheZoomAskedForAndEndsWithinTheRangeItLeaves() {

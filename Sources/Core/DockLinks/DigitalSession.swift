@@ -22,7 +22,9 @@ public import DockVocabulary
 /// crop never leaves the picture: the angles are held within the range the zoom leaves
 /// (`DigitalCrop`), so a zoom out near an edge slides the crop inwards, and a velocity into an edge
 /// stops there. The limits it advertises are those at the longest zoom (the widest the crop can
-/// go); a move to a target outside the range of the zoom asked for is refused as `out_of_range`.
+/// go); a move beyond them is refused as `out_of_range` at once, and one beyond the range of the
+/// zoom asked for once the crop has gone as far as that zoom lets it (a zoom in sent after the move,
+/// as a preset recalled sends it, lets it arrive).
 ///
 /// Nothing moves when dockd stops, so there is no failsafe to keep; a velocity's time-to-live is
 /// kept here exactly. The indicator and presets are refused as `unsupported`. The picture the
@@ -215,10 +217,10 @@ public struct DigitalSession: AccessoryLink {
     }
 
     /// Moves the crop on to `now`: a velocity whose time-to-live ran out brakes, a move that
-    /// arrived is answered `ended`.
+    /// arrived is answered `ended`, one out of reach `refused`.
     public mutating func tick(now: Duration) -> [SessionAction] {
         guard lifecycle.isReady else { return lifecycle.reconnectIfDue(now: now) }
-        return advanceAndRecord(to: now)
+        return advanceAndRecord(to: now) + refuseAMoveOutOfReach()
     }
 
     /// Carries the command out at once: nothing goes on a wire, so what the crop can do is
@@ -241,7 +243,11 @@ public struct DigitalSession: AccessoryLink {
             motion.velocityEndsAt = yawRate != 0 || pitchRate != 0 ? now + timeToLive : nil
             return SentCommand(id: id, actions: actions + [accepted])
         case .move(let yaw, let pitch, let pace):
-            let magnification = motion.zoomTarget
+            // Within the range of the longest zoom (the limits advertised): a zoom in may come
+            // after the move (a preset recalled sends its move, then its zoom), and the crop goes
+            // as far as the zoom lets it meanwhile; a move left beyond the range once the zoom has
+            // arrived is refused then (`advanceAndRecord`).
+            let magnification = configuration.maximumMagnification
             let yawLimit = crop.yawLimitRadians(magnification: magnification)
             let pitchLimit = crop.pitchLimitRadians(magnification: magnification, yawRadians: yaw)
             guard yaw.isFinite, pitch.isFinite, abs(yaw) <= yawLimit + 1e-6, abs(pitch) <= pitchLimit + 1e-6 else {
@@ -262,7 +268,7 @@ public struct DigitalSession: AccessoryLink {
             }
             motion.velocityEndsAt = nil
             motion.yawDrive = .target(yaw, speed: yawSpeed)
-            motion.pitchDrive = .target(min(max(pitch, -pitchLimit), pitchLimit), speed: pitchSpeed)
+            motion.pitchDrive = .target(pitch, speed: pitchSpeed)
             motion.move = id
             return SentCommand(id: id, actions: actions + [accepted])
         case .stop:
@@ -314,6 +320,26 @@ public struct DigitalSession: AccessoryLink {
         else { return [] }
         motion.move = nil
         return [.emit(.answered(move, .ended))]
+    }
+
+    /// A move whose target is out of reach — the crop stopped at the edge of the range, the zoom
+    /// where it goes — is refused (at a tick, so that a zoom sent just after the move counts).
+    private mutating func refuseAMoveOutOfReach() -> [SessionAction] {
+        guard let move = motion.move, motion.magnification == motion.zoomTarget else { return [] }
+        let yawLimit = crop.yawLimitRadians(magnification: motion.magnification)
+        let pitchLimit = crop.pitchLimitRadians(magnification: motion.magnification, yawRadians: motion.yaw)
+        func isStuck(_ drive: Drive, _ angle: Double, _ rate: Double, _ limit: Double) -> Bool {
+            guard case .target(let target, _) = drive else { return false }
+            return abs(target) > limit + 1e-6 && abs(angle) >= limit - 1e-9 && rate == 0
+        }
+        guard
+            isStuck(motion.yawDrive, motion.yaw, motion.yawRate, yawLimit)
+                || isStuck(motion.pitchDrive, motion.pitch, motion.pitchRate, pitchLimit)
+        else { return [] }
+        motion.move = nil
+        motion.yawDrive = .rate(0)
+        motion.pitchDrive = .rate(0)
+        return refuse(move, .move, .outOfRange)
     }
 
     /// Moves the crop on to `time` in steps of at most `integrationStep`, the velocity's
