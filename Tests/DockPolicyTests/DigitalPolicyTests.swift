@@ -127,6 +127,37 @@ import Testing
         #expect(abs(1 / width - 2) < 0.2, "magnified \(1 / width)×")
     }
 
+    @Test func aPresetIsRecalledWithItsZoomThroughTheCrop() throws {
+        // Saved at 3×, far across; recalled at 1×, where the crop cannot pan: the move goes first
+        // and the zoom after it, and the crop arrives as the zoom lets it.
+        var rig = Self.rig { $0.isTrackingEnabled = false }
+        rig.attach()
+        rig.request(
+            .motion(
+                .orientation(yawRadians: 0.4, pitchRadians: 0.05, isRelative: false, pace: .fastest), takeOver: false, waitsForEnd: true),
+            from: 1)
+        rig.run(for: .seconds(2))
+        let saved = rig.request(.savePreset(name: "stage"), from: 2)
+        rig.run(for: .milliseconds(100))
+        guard case .preset(let preset)? = rig.replies[saved] else {
+            Issue.record("saved: \(String(describing: rig.replies[saved]))")
+            return
+        }
+        #expect(preset.zoomFraction == 1 && abs(preset.yawRadians - 0.4) < 0.003)
+        rig.request(.setZoom(0), from: 1)
+        rig.run(for: .seconds(2))
+        #expect(rig.host.session.pose(at: rig.now) == Pose(yawRadians: 0, pitchRadians: 0, zoomFraction: 0), "1×: the whole picture")
+        let recalled = rig.request(.recallPreset(name: "stage", takeOver: false, waitsForEnd: true), from: 3)
+        rig.run(for: .seconds(4))
+        guard case .motion(let outcome)? = rig.replies[recalled] else {
+            Issue.record("recalled: \(String(describing: rig.replies[recalled]))")
+            return
+        }
+        #expect(outcome.ending == .completed(.orientationReached), "\(outcome)")
+        let pose = try #require(rig.host.session.pose(at: rig.now))
+        #expect(abs(pose.yawRadians - preset.yawRadians) < 0.003 && pose.zoomFraction == 1, "\(pose)")
+    }
+
     @Test func theCropsGeometryIsTheTrackersAtPoseZero() {
         let geometry = DigitalCrop(horizontalFieldOfViewRadians: Self.fieldOfView, aspectRatio: 16.0 / 9.0)
         for (x, y) in [(0.5, 0.5), (0.9, 0.2), (0.1, 0.75), (0.3, 0.05)] {
