@@ -6,8 +6,9 @@ import DockVersion
 import Glibc
 
 /// The running service: one event loop (``EpollLoop``, on the calling thread) owning every
-/// descriptor — the control socket and its clients, the link to the dock, udev, the signals —
-/// and every timer: the session's tick and deadlines, the watchers' status, the watchdog.
+/// descriptor — the control socket and its clients, each accessory's link, udev, the signals —
+/// and every timer: each accessory's session tick and deadlines, the watchers' status, the
+/// watchdog.
 /// systemd hears READY, STATUS, WATCHDOG (from the loop's progress) and STOPPING.
 public enum Daemon {
     /// Runs until SIGTERM or SIGINT; returns the exit status.
@@ -38,36 +39,15 @@ public enum Daemon {
         case .failed(let error): log.info("event loop: the kernel's time slice kept (\(error))")
         }
 
-        let transport: any DockTransport
-        if configuration.simulator {
-            var scenario = Scenario.defaultScene
-            if !configuration.scenario.isEmpty {
-                guard let data = try? FileContents.read(atPath: configuration.scenario) else {
-                    log.error("cannot read scenario '\(configuration.scenario)'")
-                    return 1
-                }
-                do {
-                    scenario = try Scenario.parse(String(decoding: data, as: UTF8.self))
-                } catch {
-                    log.error("\(configuration.scenario): \(error)")
-                    return 78
-                }
-            }
-            transport = SimulatorTransport(scenario: scenario, start: loop.now)
-        } else {
-            switch configuration.accessoryProtocol {
-            case .uvc:
-                transport = configuration.device.isEmpty ? DiscoveredVideoTransport() : V4L2Transport(path: configuration.device)
-            case .visca, .dockSerial, .pelcoD:
-                if let camera = ViscaAddress(configuration.visca) {
-                    transport = NetworkTransport(kind: camera.kind, address: camera.address)
-                } else if !configuration.device.isEmpty {
-                    transport = DevicePortTransport(path: configuration.device, baudRate: configuration.baud)
-                } else {
-                    transport = DiscoveredPortTransport(
-                        vendorID: configuration.vendorID, productID: configuration.productID,
-                        serialNumber: configuration.serialNumber, baudRate: configuration.baud)
-                }
+        // Each accessory's transport before anything runs: a scenario that cannot be read ends dockd.
+        let named = [(name: DaemonAccessory.defaultName, configuration: configuration)]
+        var transports: [any DockTransport] = []
+        for entry in named {
+            switch transport(for: entry.configuration, loop: loop) {
+            case .success(let transport): transports.append(transport)
+            case .failure(let failure):
+                log.error(failure.message)
+                return failure.status
             }
         }
 
@@ -80,48 +60,58 @@ public enum Daemon {
             return 1
         }
 
-        let link: (any AccessoryLink)?
-        do {
-            link = try configuration.accessoryLink(identifier: transport.name)
-        } catch {
-            log.error("\(error)")
-            return 78
-        }
-        let presetFile =
-            configuration.stateDirectory.isEmpty
-            ? nil : PresetFile(directory: configuration.stateDirectory, isSimulator: configuration.simulator)
-        if presetFile == nil { log.notice("no state directory: presets last until dockd stops") }
-        let runner = SessionRunner(
-            transport: transport, loop: loop, settings: configuration.hostSettings, log: log, link: link, presetFile: presetFile)
-        // The in-process simulator's camera feeds the tracker as a camera app would.
-        if let simulator = transport as? SimulatorTransport, configuration.simulatorCamera {
-            simulator.detections = { runner.cameraFrame($0) }
+        var accessories: [DaemonAccessory] = []
+        for (entry, transport) in zip(named, transports) {
+            let link: (any AccessoryLink)?
+            do {
+                link = try entry.configuration.accessoryLink(identifier: transport.name)
+            } catch {
+                log.error("\(error)")
+                return 78
+            }
+            let settings = entry.configuration
+            let presetFile =
+                settings.stateDirectory.isEmpty
+                ? nil : PresetFile(directory: settings.stateDirectory, isSimulator: settings.simulator)
+            if presetFile == nil { log.notice("no state directory: presets last until dockd stops") }
+            let runner = SessionRunner(
+                transport: transport, loop: loop, settings: settings.hostSettings, log: log, link: link, presetFile: presetFile)
+            // The in-process simulator's camera feeds the tracker as a camera app would.
+            if let simulator = transport as? SimulatorTransport, settings.simulatorCamera {
+                simulator.detections = { runner.cameraFrame($0) }
+            }
+            accessories.append(DaemonAccessory(name: entry.name, runner: runner))
         }
 
         // The control API: the socket systemd passed, or our own (opened above).
         let server = controlSocket.listener.map {
-            VarlinkServer(listener: $0, service: DockService(runner: runner), loop: loop, log: log)
+            VarlinkServer(listener: $0, service: DockService(accessories: accessories), loop: loop, log: log)
         }
         log.notice(controlSocket.description)
         server?.start()
-        let monitor = hotPlugMonitor(for: transport, configuration: configuration, runner: runner, loop: loop, log: log)
-        runner.start()
+        let monitors = zip(named, accessories).compactMap { entry, accessory in
+            hotPlugMonitor(
+                for: accessory.runner.transport, configuration: entry.configuration, runner: accessory.runner, loop: loop, log: log)
+        }
+        for accessory in accessories { accessory.runner.start() }
+        let names = accessories.map(\.runner.transport.name).joined(separator: ", ")
         log.notice(
-            "dockd started on \(transport.name)" + (configurationPath.map { " with \($0)" } ?? "")
+            "dockd started on \(names)" + (configurationPath.map { " with \($0)" } ?? "")
                 + "; version \(DockVersion.number)")
-        notifier.notify("READY=1\nSTATUS=waiting for \(transport.name)")
+        notifier.notify("READY=1\nSTATUS=waiting for \(names)")
 
         // STATUS and WATCHDOG: the loop must have made progress since the last look.
         let interval = min(notifier.watchdogInterval ?? .seconds(2), .seconds(2))
         var lastTicks = -1
         func keepAlive(at time: Duration) {
             loop.schedule(at: time) {
-                if runner.tickCount > lastTicks {
-                    notifier.notify("WATCHDOG=1\nSTATUS=\(runner.summary)")
+                let ticks = accessories.reduce(0) { $0 + $1.runner.tickCount }
+                if ticks > lastTicks {
+                    notifier.notify("WATCHDOG=1\nSTATUS=\(summary(of: accessories))")
                 } else {
                     log.error("the control loop has stopped; not feeding the watchdog")
                 }
-                lastTicks = runner.tickCount
+                lastTicks = ticks
                 keepAlive(at: time + interval)
             }
         }
@@ -135,7 +125,7 @@ public enum Daemon {
                     notifier.notify("RELOADING=1\nMONOTONIC_USEC=\(MonotonicClock.now().components.seconds * 1_000_000)")
                     if let reloaded = reload(arguments, loadedFrom: loadedPath, environment: environment, log: log) {
                         loadedPath = reloaded.path
-                        runner.reconfigure(reloaded.configuration.hostSettings)
+                        for accessory in accessories { accessory.runner.reconfigure(reloaded.configuration.hostSettings) }
                         log.notice("configuration reloaded" + (reloaded.path.map { " from \($0)" } ?? ""))
                     }
                     notifier.notify("READY=1")
@@ -143,10 +133,10 @@ public enum Daemon {
                     // Everything at once: the motors stopped, callers answered, every socket closed.
                     log.notice("signal \(signal): stopping")
                     notifier.notify("STOPPING=1")
-                    runner.shutdown()
+                    for accessory in accessories { accessory.runner.shutdown() }
                     server?.stop()
                     controlSocket.removeSocketFile()
-                    if let monitor {
+                    for monitor in monitors {
                         loop.unwatch(monitor.descriptor)
                         monitor.close()
                     }
@@ -159,6 +149,52 @@ public enum Daemon {
         loop.run()
         log.notice("stopped")
         return 0
+    }
+
+    /// Why an accessory cannot be set up: the line for the log and dockd's exit status.
+    struct StartFailure: Error {
+        let message: String
+        let status: Int32
+    }
+
+    /// The transport the settings describe: the in-process simulator (with its scenario), a
+    /// network VISCA camera, a fixed device, or one found by its USB IDs or its pan/tilt controls.
+    static func transport(for configuration: Configuration, loop: any EventLoop) -> Result<any DockTransport, StartFailure> {
+        if configuration.simulator {
+            var scenario = Scenario.defaultScene
+            if !configuration.scenario.isEmpty {
+                guard let data = try? FileContents.read(atPath: configuration.scenario) else {
+                    return .failure(StartFailure(message: "cannot read scenario '\(configuration.scenario)'", status: 1))
+                }
+                do {
+                    scenario = try Scenario.parse(String(decoding: data, as: UTF8.self))
+                } catch {
+                    return .failure(StartFailure(message: "\(configuration.scenario): \(error)", status: 78))
+                }
+            }
+            return .success(SimulatorTransport(scenario: scenario, start: loop.now))
+        }
+        switch configuration.accessoryProtocol {
+        case .uvc:
+            return .success(configuration.device.isEmpty ? DiscoveredVideoTransport() : V4L2Transport(path: configuration.device))
+        case .visca, .dockSerial, .pelcoD:
+            if let camera = ViscaAddress(configuration.visca) {
+                return .success(NetworkTransport(kind: camera.kind, address: camera.address))
+            } else if !configuration.device.isEmpty {
+                return .success(DevicePortTransport(path: configuration.device, baudRate: configuration.baud))
+            } else {
+                return .success(
+                    DiscoveredPortTransport(
+                        vendorID: configuration.vendorID, productID: configuration.productID,
+                        serialNumber: configuration.serialNumber, baudRate: configuration.baud))
+            }
+        }
+    }
+
+    /// `STATUS=`'s line: the one accessory's summary, or each one's after its name.
+    static func summary(of accessories: [DaemonAccessory]) -> String {
+        if accessories.count == 1 { return accessories[0].runner.summary }
+        return accessories.map { "\($0.name): \($0.runner.summary)" }.joined(separator: "; ")
     }
 
     /// Follows udev for the transports that look a device up (a dock by its USB IDs, the first

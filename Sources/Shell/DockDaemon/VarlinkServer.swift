@@ -112,8 +112,10 @@ public final class VarlinkServer {
     func released(_ client: ClientID) {
         log.debug("client \(client) disconnected")
         watching(client, false)
-        let runner = service.runner
-        loop.execute { runner.clientDisconnected(client) }
+        let accessories = service.accessories
+        loop.execute {
+            for accessory in accessories { accessory.runner.clientDisconnected(client) }
+        }
     }
 
     /// A connection is closed and gone.
@@ -129,11 +131,13 @@ public final class VarlinkServer {
         if isWatching { watchers.insert(client) } else { watchers.remove(client) }
         guard hadWatchers != !watchers.isEmpty else { return }
         if watchers.isEmpty {
-            service.runner.watcher = nil
+            for accessory in service.accessories { accessory.runner.watcher = nil }
             if let statusTimer { loop.cancel(statusTimer) }
             statusTimer = nil
         } else {
-            service.runner.watcher = { [weak self] event in self?.broadcast(.watch(event)) }
+            for accessory in service.accessories {
+                accessory.runner.watcher = { [weak self] event in self?.broadcast(.watch(event)) }
+            }
             scheduleStatus(at: loop.now + .milliseconds(100))
         }
     }
@@ -141,7 +145,7 @@ public final class VarlinkServer {
     private func scheduleStatus(at time: Duration) {
         statusTimer = loop.schedule(at: time) { [weak self] in
             guard let self, !watchers.isEmpty else { return }
-            broadcast(.watch(service.runner.statusEvent()))
+            for accessory in service.accessories { broadcast(.watch(accessory.runner.statusEvent())) }
             scheduleStatus(at: max(time + .milliseconds(100), loop.now))
         }
     }
@@ -255,13 +259,17 @@ final class ClientConnection {
     /// then a first status, then events and the 10 Hz status until the client goes.
     private func watch(_ call: VarlinkCall) {
         guard call.wantsMore else { return send(VarlinkReply.failure(VarlinkService.Error.expectedMore).bytes) }
+        let accessory: DaemonAccessory
         do {
             let parsed = try DockCall.parse(call)
-            if let refusal = server.service.accessoryRefusal(parsed.accessory) { return send(refusal.bytes) }
+            switch server.service.accessory(parsed.accessory) {
+            case .success(let found): accessory = found
+            case .failure(let refusal): return send(refusal.reply.bytes)
+            }
         } catch {
             return send(error.reply.bytes)
         }
-        send(VarlinkReply.watch(server.service.runner.statusEvent()).bytes)
+        send(VarlinkReply.watch(accessory.runner.statusEvent()).bytes)
         if state == .open { server.watching(id, true) }
     }
 

@@ -1,0 +1,21 @@
+/// One accessory the daemon serves: the name clients address it by and its session runner, which
+/// holds its transport and its own `HostPolicy` (control arbitration, tracker and framing). Every
+/// accessory's runner is on the daemon's one event loop.
+public final class DaemonAccessory {
+    /// The name the unnamed accessory (the settings' top level) goes by.
+    public static let defaultName = "default"
+
+    /// The stable name clients address it by (`accessory` in every call).
+    public let name: String
+    /// Its runner.
+    public let runner: SessionRunner
+
+    /// Creates the entry for `runner`, addressed as `name`.
+    public init(name: String, runner: SessionRunner) {
+        self.name = name
+        self.runner = runner
+    }
+
+    /// Whether a call's `accessory` names this one: its serial number, once one has attached.
+    public func isNamed(_ wanted: String) -> Bool { wanted == runner.serialNumber }
+}
