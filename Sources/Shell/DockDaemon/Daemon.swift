@@ -40,7 +40,13 @@ public enum Daemon {
         }
 
         // Each accessory's transport before anything runs: a scenario that cannot be read ends dockd.
-        let named = [(name: DaemonAccessory.defaultName, configuration: configuration)]
+        let named: [NamedAccessorySettings]
+        do {
+            named = try configuration.accessorySettings()
+        } catch {
+            log.error("\(error)")
+            return 78
+        }
         var transports: [any DockTransport] = []
         for entry in named {
             switch transport(for: entry.configuration, loop: loop) {
@@ -72,7 +78,10 @@ public enum Daemon {
             let settings = entry.configuration
             let presetFile =
                 settings.stateDirectory.isEmpty
-                ? nil : PresetFile(directory: settings.stateDirectory, isSimulator: settings.simulator)
+                ? nil
+                : PresetFile(
+                    directory: settings.stateDirectory, isSimulator: settings.simulator,
+                    accessory: configuration.sections.isEmpty ? nil : entry.name)
             if presetFile == nil { log.notice("no state directory: presets last until dockd stops") }
             let runner = SessionRunner(
                 transport: transport, loop: loop, settings: settings.hostSettings, log: log, link: link, presetFile: presetFile)
@@ -80,7 +89,7 @@ public enum Daemon {
             if let simulator = transport as? SimulatorTransport, settings.simulatorCamera {
                 simulator.detections = { runner.cameraFrame($0) }
             }
-            accessories.append(DaemonAccessory(name: entry.name, runner: runner))
+            accessories.append(DaemonAccessory(name: entry.name, configuration: entry.configuration, runner: runner))
         }
 
         // The control API: the socket systemd passed, or our own (opened above).
@@ -125,7 +134,7 @@ public enum Daemon {
                     notifier.notify("RELOADING=1\nMONOTONIC_USEC=\(MonotonicClock.now().components.seconds * 1_000_000)")
                     if let reloaded = reload(arguments, loadedFrom: loadedPath, environment: environment, log: log) {
                         loadedPath = reloaded.path
-                        for accessory in accessories { accessory.runner.reconfigure(reloaded.configuration.hostSettings) }
+                        reconfigure(accessories, with: reloaded.configuration, log: log)
                         log.notice("configuration reloaded" + (reloaded.path.map { " from \($0)" } ?? ""))
                     }
                     notifier.notify("READY=1")
@@ -188,6 +197,27 @@ public enum Daemon {
                         vendorID: configuration.vendorID, productID: configuration.productID,
                         serialNumber: configuration.serialNumber, baudRate: configuration.baud))
             }
+        }
+    }
+
+    /// SIGHUP's new settings, each accessory's to its own runner (by name); an accessory added,
+    /// removed or moved to another device is named in the log: that takes a restart.
+    static func reconfigure(_ accessories: [DaemonAccessory], with configuration: Configuration, log: Logger) {
+        guard let named = try? configuration.accessorySettings() else { return }  // checked by the reload's parse
+        for accessory in accessories {
+            guard let settings = named.first(where: { $0.name == accessory.name }) else {
+                log.warning("accessory '\(accessory.name)' is no longer in the settings; it runs on until dockd restarts")
+                continue
+            }
+            if settings.configuration.deviceClaim != accessory.configuration.deviceClaim
+                || settings.configuration.accessoryProtocol != accessory.configuration.accessoryProtocol
+            {
+                log.warning("accessory '\(accessory.name)': a new device or protocol takes effect when dockd restarts")
+            }
+            accessory.runner.reconfigure(settings.configuration.hostSettings)
+        }
+        for settings in named where !accessories.contains(where: { $0.name == settings.name }) {
+            log.warning("accessory '\(settings.name)' is new in the settings; it starts when dockd restarts")
         }
     }
 

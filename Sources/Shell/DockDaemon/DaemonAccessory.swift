@@ -7,12 +7,15 @@ public final class DaemonAccessory {
 
     /// The stable name clients address it by (`accessory` in every call).
     public let name: String
+    /// The settings it was started with (its device's, which SIGHUP cannot change).
+    public let configuration: Configuration
     /// Its runner.
     public let runner: SessionRunner
 
-    /// Creates the entry for `runner`, addressed as `name`.
-    public init(name: String, runner: SessionRunner) {
+    /// Creates the entry for `runner`, addressed as `name`, started with `configuration`.
+    public init(name: String, configuration: Configuration = Configuration(), runner: SessionRunner) {
         self.name = name
+        self.configuration = configuration
         self.runner = runner
     }
 
