@@ -29,10 +29,12 @@ public final class DockAccessoryManager: Sendable {
         hub = EventHub(connection: connection)
     }
 
-    /// The docks dockd has attached.
+    /// The docks dockd has attached (of every accessory it serves, those attached now).
     public func accessories() async throws(DockClientError) -> [DockAccessory] {
         guard case .accessories(let list) = try await connection.call(.listAccessories) else { return [] }
-        return list.map { DockAccessory($0, connection: connection, hub: hub) }
+        return list.compactMap { entry in
+            entry.accessory.map { DockAccessory($0, name: entry.name, connection: connection, hub: hub) }
+        }
     }
 
     /// A dock attaching or going away, as DockKit's `accessoryStateChanges` reports it.

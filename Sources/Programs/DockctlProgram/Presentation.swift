@@ -15,8 +15,11 @@ enum Presentation {
         case .status(let status):
             return summary(status)
         case .accessories(let list):
-            guard !list.isEmpty else { return "no docks" }
-            return list.map { "\($0.identifier)  \($0.model)  firmware \($0.firmwareVersion)  on \($0.device)" }.joined(separator: "\n")
+            guard !list.isEmpty else { return "no accessories" }
+            return list.map { entry in
+                "\(entry.name)  \(entry.state.rawValue)  \(entry.device)"
+                    + (entry.accessory.map { "  \($0.identifier)  \($0.model)  firmware \($0.firmwareVersion)" } ?? "")
+            }.joined(separator: "\n")
         case .limits(let limits):
             return limitsText(limits)
         case .subject(let subject):

@@ -1,3 +1,5 @@
+public import DockVocabulary
+
 /// One accessory the daemon serves: the name clients address it by and its session runner, which
 /// holds its transport and its own `HostPolicy` (control arbitration, tracker and framing). Every
 /// accessory's runner is on the daemon's one event loop.
@@ -19,6 +21,20 @@ public final class DaemonAccessory {
         self.runner = runner
     }
 
-    /// Whether a call's `accessory` names this one: its serial number, once one has attached.
-    public func isNamed(_ wanted: String) -> Bool { wanted == runner.serialNumber }
+    /// Whether a call's `accessory` names this one: its name, or its serial number once one has
+    /// attached.
+    public func isNamed(_ wanted: String) -> Bool { wanted == name || wanted == runner.serialNumber }
+
+    /// What `ListAccessories` says of it: its name, state and device, and what is attached.
+    public var entry: Dock.AccessoryEntry {
+        let status = runner.latestStatus
+        return Dock.AccessoryEntry(name: name, state: status.state, device: runner.transport.name, accessory: status.accessory)
+    }
+
+    /// `Watch`'s `event`, said to be this accessory's.
+    public func named(_ event: Dock.Event) -> Dock.Event {
+        var event = event
+        event.accessoryName = name
+        return event
+    }
 }

@@ -44,6 +44,10 @@ public struct DockService {
         } catch {
             return reply(error.reply.bytes)
         }
+        switch parsed.call {
+        case .listAccessories, .serviceInfo, .interfaceDescription: return reply(immediateReply(parsed.call).bytes)
+        case .getStatus, .watch, .host: break
+        }
         let index: Int
         switch accessoryIndex(parsed.accessory) {
         case .success(let found): index = found
@@ -75,7 +79,7 @@ public struct DockService {
         case .getStatus:
             preconditionFailure("GetStatus is answered from its kept reply")
         case .listAccessories:
-            return .success(["accessories": .array(accessories.compactMap { $0.runner.latestStatus.accessory?.json })])
+            return .success(["accessories": .array(accessories.map(\.entry.json))])
         case .watch:
             return .failure(VarlinkService.Error.expectedMore)
         case .host:
@@ -95,10 +99,13 @@ public struct DockService {
         }
     }
 
-    /// The place in ``accessories`` of the one a call's `accessory` names (nil: the only one), or
-    /// `NoSuchAccessory` for a name no accessory answers to.
+    /// The place in ``accessories`` of the one a call's `accessory` names (by its name or serial
+    /// number; nil: the only one), `NoSuchAccessory` for a name no accessory answers to, or
+    /// `AccessoryAmbiguous` for none named when there are several.
     public func accessoryIndex(_ wanted: String?) -> Result<Int, Dock.Failure> {
-        guard let wanted else { return .success(0) }
+        guard let wanted else {
+            return accessories.count == 1 ? .success(0) : .failure(.accessoryAmbiguous(accessories.map(\.name)))
+        }
         guard let index = accessories.firstIndex(where: { $0.isNamed(wanted) }) else { return .failure(.noSuchAccessory(wanted)) }
         return .success(index)
     }

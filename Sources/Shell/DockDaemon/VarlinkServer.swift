@@ -25,6 +25,9 @@ public final class VarlinkServer {
     private var clients: [ClientID: ClientConnection] = [:]
     private var nextClient: ClientID = 0
     private var watchers: Set<ClientID> = []
+    /// The accessory (its place in the service's) each watcher that follows one follows; a
+    /// watcher not here follows them all.
+    private var watchedAccessory: [ClientID: Int] = [:]
     private var statusTimer: LoopTimer?
     private var isPaused = false
     private var isShortOfDescriptors = false
@@ -124,19 +127,20 @@ public final class VarlinkServer {
         clients.removeValue(forKey: client)
     }
 
-    /// A client starts or stops watching: the runner's events and the 10 Hz status go to the
-    /// watchers while there are any.
-    func watching(_ client: ClientID, _ isWatching: Bool) {
+    /// A client starts or stops watching (`accessory`: the place of the one it follows; nil:
+    /// all): the runners' events and the 10 Hz status go to the watchers while there are any.
+    func watching(_ client: ClientID, _ isWatching: Bool, accessory: Int? = nil) {
         let hadWatchers = !watchers.isEmpty
         if isWatching { watchers.insert(client) } else { watchers.remove(client) }
+        watchedAccessory[client] = isWatching ? accessory : nil
         guard hadWatchers != !watchers.isEmpty else { return }
         if watchers.isEmpty {
             for accessory in service.accessories { accessory.runner.watcher = nil }
             if let statusTimer { loop.cancel(statusTimer) }
             statusTimer = nil
         } else {
-            for accessory in service.accessories {
-                accessory.runner.watcher = { [weak self] event in self?.broadcast(.watch(event)) }
+            for (index, accessory) in service.accessories.enumerated() {
+                accessory.runner.watcher = { [weak self] event in self?.broadcast(.watch(accessory.named(event)), from: index) }
             }
             scheduleStatus(at: loop.now + .milliseconds(100))
         }
@@ -145,15 +149,19 @@ public final class VarlinkServer {
     private func scheduleStatus(at time: Duration) {
         statusTimer = loop.schedule(at: time) { [weak self] in
             guard let self, !watchers.isEmpty else { return }
-            for accessory in service.accessories { broadcast(.watch(accessory.runner.statusEvent())) }
+            for (index, accessory) in service.accessories.enumerated() {
+                broadcast(.watch(accessory.named(accessory.runner.statusEvent())), from: index)
+            }
             scheduleStatus(at: max(time + .milliseconds(100), loop.now))
         }
     }
 
-    /// One reply, encoded once, to every watcher.
-    private func broadcast(_ reply: VarlinkReply) {
+    /// One reply about the accessory at `index`, encoded once, to every watcher that follows it.
+    private func broadcast(_ reply: VarlinkReply, from index: Int) {
         let bytes = reply.bytes
-        for client in watchers.sorted() { clients[client]?.send(bytes) }
+        for client in watchers.sorted() where watchedAccessory[client].map({ $0 == index }) ?? true {
+            clients[client]?.send(bytes)
+        }
     }
 }
 
@@ -256,21 +264,28 @@ final class ClientConnection {
     }
 
     /// `Watch`: its parameters (the `accessory` among them) checked like every other call's,
-    /// then a first status, then events and the 10 Hz status until the client goes.
+    /// then a first status (from each accessory, when it names none), then events and the
+    /// 10 Hz status until the client goes.
     private func watch(_ call: VarlinkCall) {
         guard call.wantsMore else { return send(VarlinkReply.failure(VarlinkService.Error.expectedMore).bytes) }
-        let accessory: DaemonAccessory
+        let followed: Int?
         do {
             let parsed = try DockCall.parse(call)
-            switch server.service.accessory(parsed.accessory) {
-            case .success(let found): accessory = found
-            case .failure(let refusal): return send(refusal.reply.bytes)
+            if let name = parsed.accessory {
+                switch server.service.accessoryIndex(name) {
+                case .success(let index): followed = index
+                case .failure(let refusal): return send(refusal.reply.bytes)
+                }
+            } else {
+                followed = nil
             }
         } catch {
             return send(error.reply.bytes)
         }
-        send(VarlinkReply.watch(accessory.runner.statusEvent()).bytes)
-        if state == .open { server.watching(id, true) }
+        for (index, accessory) in server.service.accessories.enumerated() where followed.map({ $0 == index }) ?? true {
+            send(VarlinkReply.watch(accessory.named(accessory.runner.statusEvent())).bytes)
+        }
+        if state == .open { server.watching(id, true, accessory: followed) }
     }
 
     /// No more calls: what the client held is released now; the connection closes once the
