@@ -6,8 +6,9 @@ import Testing
 /// One dockd serving two accessories (two `[accessory NAME]` sections, each the in-process
 /// simulated dock), through its real socket: calls name the one they are for, a call that names
 /// none or an unknown one is refused by name, a motion moves only the accessory it names, control
-/// and its dead man's handle are each accessory's own, `Watch` says whose each event is, and a bad
-/// section on SIGHUP leaves both running.
+/// and its dead man's handle are each accessory's own, `Watch` says whose each event is, SIGHUP
+/// gives each section's change to its own accessory, and a bad section on SIGHUP leaves both
+/// running.
 @Suite(.serialized, .onTheProcessThreads) struct ManyAccessoriesProcessTests {
     static let settings = """
         wake-on-attach = false
@@ -130,6 +131,14 @@ import Testing
         let released = try Self.status(client, "left") { !Self.controller($0).hasPrefix("client ") }
         #expect(released.isWanted, "left let go: \(Self.controller(released.status))")
         #expect(Self.controller(try Self.status(client, "right")) == rightHolder)
+
+        // SIGHUP: each section's change to its own accessory only.
+        try Self.settings.replacingOccurrences(of: "[accessory right]\n", with: "[accessory right]\ntracking = on\n")
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        dockd.signal(SIGHUP)
+        #expect(dockd.waitForErrorLine(containing: "configuration reloaded from \(file)") != nil, "\(dockd.errorLines)")
+        #expect(try Self.status(client, "right") { $0["tracking"] as? Bool == true }.isWanted, "the right one tracks")
+        #expect(try Self.status(client, "left")?["tracking"] as? Bool == false, "the left one does not")
 
         // A bad section on SIGHUP: refused by name, both keep running.
         try (Self.settings + "\n[accessory left]\nsimulator = on\n").write(toFile: file, atomically: true, encoding: .utf8)
