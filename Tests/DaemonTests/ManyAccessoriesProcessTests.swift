@@ -74,6 +74,10 @@ import Testing
         let ambiguous = try client.call("io.dockd.Dock.SetOrientation", ["yaw": 0.5, "pitch": 0])
         #expect(ambiguous?["error"] as? String == "io.dockd.Dock.AccessoryAmbiguous")
         #expect(Self.parameters(ambiguous)["accessories"] as? [String] == ["left", "right"])
+        // Both simulated docks are SIM-0001: a serial number two share names neither.
+        let shared = try client.call("io.dockd.Dock.GetStatus", ["accessory": "SIM-0001"])
+        #expect(shared?["error"] as? String == "io.dockd.Dock.AccessoryAmbiguous")
+        #expect(Self.parameters(shared)["accessories"] as? [String] == ["left", "right"])
         let unknown = try client.call("io.dockd.Dock.GetStatus", ["accessory": "centre"])
         #expect(unknown?["error"] as? String == "io.dockd.Dock.NoSuchAccessory")
         #expect(Self.parameters(unknown)["accessory"] as? String == "centre")

@@ -475,7 +475,8 @@ method Watch(accessory: ?string) -> (event: Event)
 # No accessory with this name or serial number.
 error NoSuchAccessory (accessory: string)
 
-# dockd serves several accessories and the call named none: their names.
+# dockd serves several accessories and the call named none, or a serial number more than one of
+# them has: the names it could mean.
 error AccessoryAmbiguous (accessories: []string)
 
 # No dock is attached and ready.

@@ -21,9 +21,8 @@ public final class DaemonAccessory {
         self.runner = runner
     }
 
-    /// Whether a call's `accessory` names this one: its name, or its serial number once one has
-    /// attached.
-    public func isNamed(_ wanted: String) -> Bool { wanted == name || wanted == runner.serialNumber }
+    /// Whether a call's `accessory` is this one's serial number (once one has attached).
+    public func hasSerialNumber(_ wanted: String) -> Bool { wanted == runner.serialNumber }
 
     /// What `ListAccessories` says of it: its name, state and device, and what is attached.
     public var entry: Dock.AccessoryEntry {

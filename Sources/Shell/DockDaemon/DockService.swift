@@ -99,15 +99,21 @@ public struct DockService {
         }
     }
 
-    /// The place in ``accessories`` of the one a call's `accessory` names (by its name or serial
-    /// number; nil: the only one), `NoSuchAccessory` for a name no accessory answers to, or
-    /// `AccessoryAmbiguous` for none named when there are several.
+    /// The place in ``accessories`` of the one a call's `accessory` names — by its name, else by
+    /// its serial number; nil: the only one — `NoSuchAccessory` for a name no accessory answers
+    /// to, or `AccessoryAmbiguous` (with the names it could mean) for none named when there are
+    /// several, or a serial number two accessories share (two of one simulated model).
     public func accessoryIndex(_ wanted: String?) -> Result<Int, Dock.Failure> {
         guard let wanted else {
             return accessories.count == 1 ? .success(0) : .failure(.accessoryAmbiguous(accessories.map(\.name)))
         }
-        guard let index = accessories.firstIndex(where: { $0.isNamed(wanted) }) else { return .failure(.noSuchAccessory(wanted)) }
-        return .success(index)
+        if let index = accessories.firstIndex(where: { $0.name == wanted }) { return .success(index) }
+        let bySerialNumber = accessories.indices.filter { accessories[$0].hasSerialNumber(wanted) }
+        switch bySerialNumber.count {
+        case 0: return .failure(.noSuchAccessory(wanted))
+        case 1: return .success(bySerialNumber[0])
+        default: return .failure(.accessoryAmbiguous(bySerialNumber.map { accessories[$0].name }))
+        }
     }
 
     /// The accessory a call's `accessory` names, or the refusal that says why there is none.
