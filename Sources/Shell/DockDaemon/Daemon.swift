@@ -260,12 +260,18 @@ public enum Daemon {
         LogLevel(name: name) ?? .info  // Configuration accepts only the levels' names
     }
 
-    /// What udev sees that the configured protocol can use (`DeviceList`), the matching one marked.
+    /// What udev sees that each accessory's protocol can use (`DeviceList`), the one it would
+    /// take marked; with sections, each accessory's under its name.
     public static func listDevices(_ configuration: Configuration) -> String {
-        let usesVideo = configuration.accessoryProtocol == .uvc
+        // The settings were checked by the parse (which makes each section's).
+        let accessories =
+            (try? configuration.accessorySettings())
+            ?? [NamedAccessorySettings(name: DaemonAccessory.defaultName, configuration: configuration)]
+        let usesVideo = accessories.contains { $0.configuration.accessoryProtocol == .uvc }
+        let usesSerial = accessories.contains { $0.configuration.accessoryProtocol != .uvc }
         return DeviceList.text(
-            configuration, serial: usesVideo ? [] : DeviceDiscovery.serialDevices(),
-            video: usesVideo ? DeviceDiscovery.videoDevices() : [],
+            accessories: accessories, hasSections: !configuration.sections.isEmpty,
+            serial: usesSerial ? DeviceDiscovery.serialDevices() : [], video: usesVideo ? DeviceDiscovery.videoDevices() : [],
             controls: { V4L2Probe.controls(path: $0)?.summary })
     }
 }
