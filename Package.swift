@@ -309,7 +309,7 @@ let package = Package(
         .testTarget(name: "DockVisionTests", dependencies: ["DockVision", "DockOptions", "DockVocabulary"], swiftSettings: strictSettings),
         .testTarget(
             name: "VisionServiceTests",
-            dependencies: ["VisionService", "DockVision", "DockOptions", "CVision", "dockd-vision", "dockd", "docksim", "dockctl", "TestSupport", "DockVocabulary"],
+            dependencies: ["VisionService", "DockVision", "DockOptions", "CVision", "dockd-vision", "dockd", "docksim", "dockctl", "TestSupport", "DockVocabulary", "DockSystem", "DockLogLevel"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -10,8 +10,10 @@
 //   2 SEQ                 ExampleSession's accessory info, answering the newest hello (or SEQ);
 //   3 N                   N × 4 ms pass: the policy is woken whenever it asked to be;
 //   4 KIND ... CLIENT     a client's request (motion with any doubles, stop, control, tracking,
-//                         animation, framing, observations of five boxes), KIND's low four bits
-//                         choosing it and its high four flags (take over, wait, relative);
+//                         animation, framing, observations of five boxes; with KIND's 0x10 flag
+//                         limits, zoom, shot size, region, presets, lost behaviour, framing
+//                         speed), KIND's low four bits choosing it and its high four flags (take
+//                         over, wait, relative, the second set);
 //   5 CLIENT              a client disconnects;
 //   6                     the port closes (EOF/EIO); 7: a device appeared (udev).
 //
@@ -208,15 +210,88 @@ struct Script {
     /// A fraction 0...1.
     mutating func fraction() -> Double { Double(byte() ?? 0) / 255 }
 
+    /// A preset name the API lets through: one of a few, so that saves, recalls and deletes meet.
+    mutating func presetName() -> String { ["home", "desk", "door", "wide"][Int(byte() ?? 0) % 4] }
+
+    /// A range the API lets through: finite, its ends in order.
+    mutating func range() -> ClosedRange<Double>? {
+        guard (byte() ?? 0) % 3 != 0 else { return nil }
+        let a = double(), b = double()
+        guard a.isFinite, b.isFinite else { return nil }
+        return min(a, b)...max(a, b)
+    }
+
+    /// The requests that set how the dock frames, each as the API's checks let it through (the
+    /// numbers the policy checks itself, the framing speed's, as any double).
+    mutating func framingRequest(_ choice: UInt8, takeOver: Bool, waits: Bool) -> ClientRequest {
+        switch choice % 11 {
+        case 0:
+            let speed = (byte() ?? 0) % 2 == 0 ? nil : 0.01 + fraction() * 5
+            return .setLimits(
+                LimitRequest(yawRadians: range(), pitchRadians: range(), yawSpeedRadiansPerSecond: speed, pitchSpeedRadiansPerSecond: speed)
+            )
+        case 1: return .setZoom(fraction())
+        case 2:
+            let shots: [ShotSize] = [.off, .head, .half, .full, .group]
+            let pick = Int(byte() ?? 0) % (shots.count + 1)
+            return .setShotSize(
+                pick < shots.count
+                    ? shots[pick]
+                    : .fraction(
+                        ShotSize.fractionRange.lowerBound + fraction()
+                            * (ShotSize.fractionRange.upperBound - ShotSize.fractionRange.lowerBound)))
+        case 3:
+            let x = fraction() * 0.9, y = fraction() * 0.9
+            return .setRegionOfInterest(
+                NormalizedRect(x: x, y: y, width: 0.05 + fraction() * (0.95 - x), height: 0.05 + fraction() * (0.95 - y)))
+        case 4: return .savePreset(name: presetName())
+        case 5: return .listPresets
+        case 6: return .recallPreset(name: presetName(), takeOver: takeOver, waitsForEnd: waits)
+        case 7: return .deletePreset(name: presetName())
+        case 8:
+            let after = (byte() ?? 0) % 2 == 0 ? nil : Duration.milliseconds(Int(byte() ?? 0) * 40)
+            let action: LostBehaviour.Action?
+            switch (byte() ?? 0) % 6 {
+            case 0: action = nil
+            case 1: action = .hold
+            case 2: action = .home
+            case 3: action = .pose(yawRadians: (fraction() - 0.5) * 6, pitchRadians: (fraction() - 0.5) * 2)
+            case 4: action = .preset(name: presetName())
+            default: action = .zoomOut
+            }
+            return .setLostBehaviour(after: after, action: action)
+        case 9:
+            let profiles = [nil, "smooth", "normal", "fast", "sideways"]
+            return .setFramingSpeed(FramingSpeedChange(profile: profiles[Int(byte() ?? 0) % profiles.count]))
+        default:
+            // JSON carries finite numbers only (DockCall refuses 1e999); any finite one reaches the policy.
+            let optional = { (script: inout Script) -> Double? in
+                guard (script.byte() ?? 0) % 2 != 0 else { return nil }
+                let value = script.double()
+                return value.isFinite ? value : nil
+            }
+            var change = FramingSpeedChange(profile: nil)
+            change.yawMaximumSpeed = optional(&self)
+            change.yawAcceleration = optional(&self)
+            change.yawDeadBand = optional(&self)
+            change.pitchMaximumSpeed = optional(&self)
+            change.pitchAcceleration = optional(&self)
+            change.pitchDeadBand = optional(&self)
+            return .setFramingSpeed(change)
+        }
+    }
+
     mutating func duration() -> Duration? {
         let value = byte() ?? 0
         return value == 0 ? nil : .milliseconds(Int(value) * 20 - 100)
     }
 
     mutating func request(now: Duration) -> ClientRequest {
-        // The low four bits choose the request, the high four are flags.
+        // The low four bits choose the request, the high four are flags; 0x10 chooses among the
+        // requests that set how the dock frames (limits, zoom, shot, region, presets, lost, speed).
         let kind = byte() ?? 0
         let takeOver = kind & 0x80 != 0
+        if kind & 0x10 != 0 { return framingRequest(kind & 0x0F, takeOver: takeOver, waits: kind & 0x40 != 0) }
         switch (kind & 0x0F) % 12 {
         case 0:
             return .motion(

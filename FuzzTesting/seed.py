@@ -34,6 +34,35 @@ def hexes(node, suffix="hex"):
             yield from hexes(value, suffix)
 
 
+def varlink_types(interface):
+    """The interface's types: name -> its body between the parentheses (fields, or enum values)."""
+    return dict(re.findall(r"^type (\w+) \((.*?)\)\s*$", interface, re.M | re.S))
+
+
+def varlink_value(kind, types, depth=0):
+    """A value of a Varlink type (`?float`, `[]int`, `Rect`, `(a, b)`...), the first of an enum."""
+    kind = kind.strip().lstrip("?")
+    if kind.startswith("[]"):
+        return [varlink_value(kind[2:], types, depth + 1)]
+    if kind.startswith("("):
+        return kind[1:kind.index(",") if "," in kind else -1].strip().rstrip(")")
+    if kind in ("float", "int", "bool", "string"):
+        return {"float": 0.5, "int": 1, "bool": True, "string": "a"}[kind]
+    body = types.get(kind, "")
+    if ":" not in body:  # an enum, or a type not found
+        return body.split(",")[0].strip() or "a"
+    return varlink_parameters(body, types, depth + 1) if depth < 4 else {}
+
+
+def varlink_parameters(text, types, depth=0):
+    """An object with every field of `name: type, ...` (comments dropped) given a value."""
+    text = re.sub(r"#.*", "", text)
+    fields = {}
+    for name, kind in re.findall(r"(\w+)\s*:\s*(\?*\[?\]?\w+|\??\([^)]*\))", text):
+        fields[name] = varlink_value(kind, types, depth)
+    return fields
+
+
 hostile_json = [b"1e999", b"-1e999", b"1e-999", b"9223372036854775807", b"9223372036854775808",
                 b"-9223372036854775809", b"12.0", b"1.2e1", b"-0", b"-0.0", b"0.1e400",
                 b"[" * 129 + b"]" * 129, b"[" * 128 + b"]" * 128, b"{\"a\":" * 130 + b"1" + b"}" * 130,
@@ -51,11 +80,13 @@ if target == "json":
         seeds.append(path.read_bytes())
 if target == "varlink":
     method = "io.dockd.Dock."
-    names = ["GetStatus", "ListAccessories", "Watch", "SetVelocity", "SetOrientation", "Stop", "Animate",
-             "SetSystemTracking", "Track", "SetFramingMode", "SetRegionOfInterest", "SelectSubjects",
-             "SelectSubjectAt", "SetLimits", "AcquireControl", "ReleaseControl"]
-    for name in names:
+    # Every method of the interface file, so that a method added there is fuzzed from its first
+    # day: once with no parameters and once with each parameter given a value of its type.
+    interface = pathlib.Path("Protocol/io.dockd.Dock.varlink").read_text()
+    for name, parameters in re.findall(r"^method (\w+)\((.*?)\) ->", interface, re.M):
         seeds.append(json.dumps({"method": method + name, "parameters": {}}).encode() + b"\0")
+        call = {"method": method + name, "parameters": varlink_parameters(parameters, varlink_types(interface))}
+        seeds.append(json.dumps(call).encode() + b"\0")
     for number in [b"1e999", b"-1e999", b"1e308", b"5e-324", b"9223372036854775808", b"-0"]:
         seeds.append(b'{"method":"io.dockd.Dock.SetVelocity","parameters":{"yaw":' + number
                      + b',"pitch":0,"duration":' + number + b'}}\0')

@@ -129,7 +129,7 @@ import Testing
             let type = try #require(command["type"] as? String)
             var line = Line {
                 $0.address = UInt8(address)
-                $0.answersPositionQueries = type.hasPrefix("query") || type == "go_to_preset"
+                $0.answersPositionQueries = type.hasPrefix("query") || type == "go_to_preset" || type == "set_preset"
             }
             line.perform(line.session.start(now: line.now))
             if line.session.configuration.answersPositionQueries {
@@ -157,6 +157,8 @@ import Testing
                         timeToLive: .seconds(1)))
             case "go_to_preset":
                 line.send(.recallPreset(number: try #require(command["preset"] as? Int)))
+            case "set_preset":
+                line.send(.storePreset(number: try #require(command["preset"] as? Int)))
             case "query_pan":
                 #expect(opening.contains((try vectors.command(name)).uppercased()), "the handshake's pan query: \(opening)")
                 checked += 1
@@ -165,8 +167,8 @@ import Testing
                 #expect(opening.last == (try vectors.command(name)).uppercased(), "the first poll's tilt query: \(opening)")
                 checked += 1
                 continue
-            case "set_preset", "clear_preset":
-                continue  // dockd stores and clears no presets: the head's and the peer's
+            case "clear_preset":
+                continue  // dockd clears none: a preset deleted leaves its memory to be set over
             default:
                 Issue.record("\(name): a command type no test knows, \(type)")
                 continue
@@ -174,7 +176,7 @@ import Testing
             #expect(line.takeWritten() == [(try vectors.command(name)).uppercased()], "\(name)")
             checked += 1
         }
-        #expect(checked == vectors.commands.count - 2)
+        #expect(checked == vectors.commands.count - 1)
     }
 
     /// A position answer, made here from the protocol's definition.
@@ -319,6 +321,7 @@ import Testing
             .move(yawRadians: 0.2, pitchRadians: 0, pace: .duration(.seconds(1))), .zoom(fraction: 0.5),
             .indicator(IndicatorLight(pattern: .solid, red: 255, green: 0, blue: 0)),
             .recallPreset(number: 1),  // no position queries: the reckoned pose would not follow
+            .storePreset(number: 1),
         ]
         for command in commands {
             let sent = line.send(command)
@@ -455,6 +458,26 @@ import Testing
             #expect(
                 line.takeEvents() == [
                     .answered(try #require(sent.id), .refused(CommandRefusal(reason: .outOfRange, command: .recallPreset)))
+                ])
+        }
+        #expect(line.takeWritten().isEmpty)
+    }
+
+    @Test func aPolledHeadStoresPresetsOneToThirtyTwoAndNoneOfItsFunctionPresets() throws {
+        var line = Self.polledLine()
+        line.takeWritten()
+        line.takeEvents()
+        #expect(line.session.presetNumbers == 1...32)
+        #expect(Line().session.presetNumbers == nil, "a head without position queries keeps none of dockd's")
+        let stored = line.send(.storePreset(number: 32))
+        #expect(line.takeWritten() == ["FF 01 00 03 00 20 24"])
+        #expect(line.takeEvents() == [.answered(try #require(stored.id), .accepted)])
+        // 33 and 34 are Pelco's flip and pan zero: setting them is no preset of dockd's.
+        for number in [0, 33, 34, 95, 256] {
+            let sent = line.send(.storePreset(number: number))
+            #expect(
+                line.takeEvents() == [
+                    .answered(try #require(sent.id), .refused(CommandRefusal(reason: .outOfRange, command: .storePreset)))
                 ])
         }
         #expect(line.takeWritten().isEmpty)

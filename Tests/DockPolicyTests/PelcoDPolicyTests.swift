@@ -140,6 +140,50 @@ import Testing
         #expect(rig.peer.lastIsStop, "SIGTERM: the head is told to stop before dockd exits")
     }
 
+    /// dockd's presets on a polled head are the head's own: a save writes Set Preset under the
+    /// lowest free number, a recall Go To Preset (the head goes there at its own speed, no drive
+    /// written), ending when the polled pose reads back at the saved one.
+    @Test func aPolledHeadKeepsDockdsPresetsInItsMemoryAndGoesToThem() throws {
+        var rig = Self.rig(queries: true)
+        rig.attach(within: .milliseconds(300))
+        rig.request(
+            .motion(
+                .velocity(yawRadiansPerSecond: 0.5, pitchRadiansPerSecond: 0.1, duration: .seconds(1)), takeOver: false,
+                waitsForEnd: true), from: 1)
+        rig.run(for: .milliseconds(1500))
+        let saved = (yaw: rig.peer.head.pan.outputRadians, pitch: rig.peer.head.tilt.outputRadians)
+        let saveAt = rig.now
+        let save = rig.request(.savePreset(name: "desk"), from: 1)
+        rig.run(for: .milliseconds(100))
+        guard case .preset(let preset)? = rig.replies[save] else {
+            Issue.record("\(String(describing: rig.replies[save]))")
+            return
+        }
+        #expect(preset.slot == 1, "the lowest of 1...32")
+        #expect(rig.peer.written.contains { $0.time >= saveAt && $0.bytes == [0xFF, 0x01, 0x00, 0x03, 0x00, 0x01, 0x05] })
+        rig.request(
+            .motion(
+                .velocity(yawRadiansPerSecond: -0.8, pitchRadiansPerSecond: -0.2, duration: .seconds(1)), takeOver: false,
+                waitsForEnd: true), from: 1)
+        rig.run(for: .milliseconds(1500))
+        #expect(abs(rig.peer.head.pan.outputRadians - saved.yaw) > 0.5, "turned away")
+        let recallAt = rig.now
+        let recall = rig.request(.recallPreset(name: "desk", takeOver: false, waitsForEnd: true), from: 1)
+        rig.run(for: .seconds(4))
+        // Besides the polls (extended commands: bit 0 of the third byte set).
+        let sinceRecall = rig.peer.written.filter { $0.time >= recallAt }.map(\.bytes).filter { $0[3] != 0x51 && $0[3] != 0x53 }
+        #expect(sinceRecall.first == [0xFF, 0x01, 0x00, 0x07, 0x00, 0x01, 0x09], "Go To Preset 1: \(sinceRecall.prefix(3))")
+        #expect(!sinceRecall.contains { $0[3] & 0x01 == 0 && $0[3] & 0x1E != 0 }, "no drive of dockd's own: \(sinceRecall)")
+        #expect(
+            abs(rig.peer.head.pan.outputRadians - saved.yaw) < 0.01 && abs(rig.peer.head.tilt.outputRadians - saved.pitch) < 0.01,
+            "back at the saved pose: \(rig.peer.head.pan.outputRadians), \(rig.peer.head.tilt.outputRadians) against \(saved)")
+        guard case .motion(let outcome)? = rig.replies[recall] else {
+            Issue.record("\(String(describing: rig.replies[recall]))")
+            return
+        }
+        #expect(outcome.ending == .completed(.orientationReached), "\(outcome)")
+    }
+
     @Test func statusSaysWhatTheHeadCannotDo() {
         var rig = Self.rig()
         rig.attach(within: .milliseconds(300))

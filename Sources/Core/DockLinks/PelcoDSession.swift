@@ -212,7 +212,8 @@ public struct PelcoDSession: AccessoryLink {
 
     /// No failsafe, no time-to-live, no telemetry, no orientation moves, stepped speeds; `zoom`
     /// where the settings give the lens's travel time (its position then an estimate); a preset
-    /// memory on a head that answers position queries (the one whose presets it recalls).
+    /// memory on a head that answers position queries (the one whose presets it stores and
+    /// recalls).
     public var capabilities: AccessoryCapabilities {
         var capabilities: AccessoryCapabilities = hasZoom ? [.zoom] : []
         if configuration.answersPositionQueries { capabilities.insert(.presetMemory) }
@@ -220,6 +221,15 @@ public struct PelcoDSession: AccessoryLink {
     }
 
     private var hasZoom: Bool { configuration.zoomFullTravel > .zero }
+
+    /// The presets dockd stores in a polled head's memory (Set Preset `03`) and recalls (Go To
+    /// Preset `07`): 1 to 32, the general presets every head that keeps presets has — Pelco's own
+    /// dome drives have 32, and call 33 and 34 (flip, pan zero) and other heads 65 to 99 for
+    /// functions (`Protocol/pelco-d.md` section 6). Nil on a head without position queries, whose
+    /// reckoned pose would not follow it to a preset.
+    public static let storedPresetNumbers = 1...32
+
+    public var presetNumbers: ClosedRange<Int>? { configuration.answersPositionQueries ? Self.storedPresetNumbers : nil }
 
     /// The fraction asked, held in 0...1 (the zoom is driven by time, not in steps); nil without a
     /// zoom, before the head is ready, or for a fraction that is not a number.
@@ -395,7 +405,12 @@ public struct PelcoDSession: AccessoryLink {
             connection.drive = .stopped
             connection.repeatAt = nil
             return SentCommand(id: id, actions: [.write(frame(0x00, 0x07, 0x00, preset))] + [accepted])
-        case .move, .indicator, .storePreset:
+        case .storePreset(let number):
+            guard let numbers = presetNumbers else { return SentCommand(id: id, actions: refuse(id, .storePreset, .unsupported)) }
+            guard numbers.contains(number) else { return SentCommand(id: id, actions: refuse(id, .storePreset, .outOfRange)) }
+            // Where the head points now: the drive in force goes on (a head stores while it turns).
+            return SentCommand(id: id, actions: [.write(frame(0x00, 0x03, 0x00, UInt8(number)))] + [accepted])
+        case .move, .indicator:
             return SentCommand(id: id, actions: refuse(id, command.kind, .unsupported))
         }
     }

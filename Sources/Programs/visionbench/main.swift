@@ -10,6 +10,11 @@ import VisionService
 //
 //   visionbench speed REPEATS FRAME...      each detector's time a frame, at the frames' own size
 //   visionbench quality TRUTH               recall and precision against hand-made truth
+//   visionbench output REPEATS FILE FORMAT WIDTHxHEIGHT
+//                                           the virtual camera's cost a frame, for a captured frame
+//                                           (raw YUYV or NV12, or one JPEG, as FORMAT says): each
+//                                           plan's conversion (OutputConverter) and the write's copy
+//                                           (v4l2loopback copies each frame written into its ring)
 //
 // VISIONBENCH_FACE_MODEL=FILE adds YuNet (a 2022mar ONNX file) to both; VISIONBENCH_ONLY=WORD keeps
 // only the detectors whose name holds WORD.
@@ -184,13 +189,70 @@ func quality(truthPath: String) throws {
 }
 
 VisionRunner.setThreads(1)
+/// The output's CPU a frame for one captured frame, each plan: the median of REPEATS conversions
+/// (and the copy a write makes), in this thread's CPU time.
+func output(repeats: Int, file: String, format: String, size: String) throws {
+    let formats: [String: PixelFormat] = ["yuyv": .yuyv, "nv12": .nv12, "mjpeg": .mjpeg]
+    guard let pixelFormat = formats[format] else { throw BenchError.usage("FORMAT is yuyv, nv12 or mjpeg, not \(format)") }
+    let parts = size.split(separator: "x").compactMap { Int($0) }
+    guard parts.count == 2 else { throw BenchError.usage("SIZE is WIDTHxHEIGHT, not \(size)") }
+    let input = FormatChoice(format: pixelFormat, size: FrameSize(width: parts[0], height: parts[1]))
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+    let stride = pixelFormat == .mjpeg ? 0 : pixelFormat.minimumStride(width: parts[0])
+    let plans: [(name: String, format: OutputFormatChoice, size: FrameSize?, view: OutputView)] = [
+        ("passed through", .same, nil, .full), ("as YUYV", .yuyv, nil, .full), ("as NV12", .nv12, nil, .full),
+        ("as YUYV 640x360", .yuyv, FrameSize(width: 640, height: 360), .full), ("framed (YUYV, crop 0.5)", .yuyv, nil, .framed),
+    ]
+    print("output plan for \(format) \(size)          ms a frame (median of \(repeats))   share of a core at 30 fps")
+    for plan in plans {
+        let outputPlan: OutputPlan
+        do {
+            outputPlan = try OutputPlan.plan(input: input, stride: stride, format: plan.format, size: plan.size, view: plan.view)
+        } catch {
+            print(plan.name.padding(toLength: 34, withPad: " ", startingAt: 0), "not possible: \(error)")
+            continue
+        }
+        let converter = OutputConverter(plan: outputPlan)
+        let sink = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, outputPlan.frameBytes), alignment: 16)
+        defer { sink.deallocate() }
+        var times: [Double] = []
+        try bytes.withUnsafeBytes { frame in
+            for _ in 0..<repeats {
+                let start = now()
+                let written = try converter.convert(
+                    frame, input: input, stride: stride, crop: NormalizedRect(x: 0.25, y: 0.25, width: 0.5, height: 0.5))
+                sink.copyMemory(from: written)  // the write's copy into the driver's buffer
+                times.append(now() - start)
+            }
+        }
+        let median = times.sorted()[times.count / 2]
+        print(
+            plan.name.padding(toLength: 34, withPad: " ", startingAt: 0), String(format: "%8.3f", median * 1000),
+            String(format: "%27.1f %%", median * 30 * 100))
+    }
+}
+
+enum BenchError: Error, CustomStringConvertible {
+    case usage(String)
+    var description: String {
+        switch self {
+        case .usage(let text): text
+        }
+    }
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     switch arguments.first {
     case "speed" where arguments.count >= 3: try speed(repeats: Int(arguments[1]) ?? 5, frames: Array(arguments[2...]))
     case "quality" where arguments.count == 2: try quality(truthPath: arguments[1])
+    case "output" where arguments.count == 5:
+        try output(repeats: Int(arguments[1]) ?? 30, file: arguments[2], format: arguments[3], size: arguments[4])
     default:
-        FileHandle.standardError.write(Data("usage: visionbench speed REPEATS FRAME... | visionbench quality TRUTH\n".utf8))
+        FileHandle.standardError.write(
+            Data(
+                "usage: visionbench speed REPEATS FRAME... | visionbench quality TRUTH | visionbench output REPEATS FILE FORMAT WIDTHxHEIGHT\n"
+                    .utf8))
         exit(64)
     }
 } catch {

@@ -36,6 +36,8 @@ public final class DockFeed: Sendable {
         var isOutageLogged = false
         var refusalsLogged: Set<String> = []
         var framing: TrackerFraming?
+        /// When the call in flight (a Track and the status after it) was made; nil when none is.
+        var askedAt: Duration?
     }
 
     private let socketPaths: [String]
@@ -85,8 +87,21 @@ public final class DockFeed: Sendable {
     /// What the feed has done so far.
     public var counts: FeedCounts { state.withLock { $0.counts } }
 
-    /// The tracker's framing as dockd last told it (when read).
+    /// The tracker's framing as dockd last told it (when read), while connected.
     public var framing: TrackerFraming? { state.withLock { $0.framing } }
+
+    /// How long a call may go unanswered before dockd's framing is no longer taken for current.
+    public static let unansweredLimit = Duration.seconds(1)
+
+    /// The tracker's framing at `now`, while it is dockd's: connected, and no call unanswered
+    /// for `unansweredLimit`. Its age alone does not count: when the detectors are slow the
+    /// feed asks less often, and dockd's framing is as current as any this service has.
+    public func currentFraming(now: Duration) -> TrackerFraming? {
+        state.withLock { state in
+            if let askedAt = state.askedAt, now - askedAt >= Self.unansweredLimit { return nil }
+            return state.framing
+        }
+    }
 
     /// Whether the feed is connected to dockd now.
     public var isConnected: Bool { state.withLock { $0.isConnected } }
@@ -112,6 +127,8 @@ public final class DockFeed: Sendable {
             }
             do {
                 let sent = MonotonicClock.now()
+                state.withLock { $0.askedAt = sent }
+                defer { state.withLock { $0.askedAt = nil } }
                 _ = try await current.call(.host(.track(batch)), accessory: accessory)
                 latencyLog?.record("sent", batch.captureTime, sent, MonotonicClock.now())
                 state.withLock { $0.counts.sent += 1 }
@@ -171,6 +188,7 @@ public final class DockFeed: Sendable {
             defer {
                 state.isConnected = false
                 state.isOutageLogged = true
+                state.framing = nil
             }
             if state.isConnected { return "lost dockd (\(reason)); trying again every \(Self.retryInterval)" }
             if !state.isOutageLogged { return "waiting for dockd (\(reason)); trying again every \(Self.retryInterval)" }

@@ -56,20 +56,26 @@ final class OutputWriter: @unchecked Sendable {
     }
 
     /// The crop for a frame dequeued at `dequeued`: after dockd's tracker while dockd answers (its
-    /// primary subject, framing mode and region of interest), else after the newest detections
-    /// (dockd-vision's own choice of person, the automatic mode, the whole picture).
+    /// primary subject, framing mode and region of interest: `DockFeed.currentFraming`), else after
+    /// the newest detections (dockd-vision's own choice of person, the automatic mode, the whole
+    /// picture).
     private func crop(dequeued: Duration) -> NormalizedRect {
         let taken = seen.withLock { value -> (detections: [Detection], size: FrameSize, captureTime: Duration)? in
             defer { value = nil }
             return value
         }
-        // dockd answers every 100 ms while it takes Track calls: a framing a second old is dockd's
-        // no longer (away, or not hearing from this service).
-        if let framing = feed?.framing, dequeued - framing.time < .seconds(1) {
+        // dockd's while it answers: a call unanswered for a second, or the connection lost, and
+        // this service frames by itself. Not by the framing's age: slow detectors (a loaded
+        // machine) send fewer Track calls, and flipping to this service's own choice of person
+        // then made the crop jump (BENCHMARKS.md, the seated run).
+        if let framing = feed?.currentFraming(now: dequeued) {
             if followsTracker != true { logger.notice("framed picture: following dockd's primary subject (\(framing.mode.rawValue))") }
             followsTracker = true
-            // No primary subject is a subject lost: the crop holds, then widens.
-            framer.observe(framing.person, now: Self.seconds(framing.time))
+            // dockd's tracker says whom it follows: a primary subject is seen now, however long ago
+            // this service last asked (slow detectors ask less often, and a subject taken for
+            // unseen widened the crop on a seated person); no primary subject is a subject lost —
+            // the crop holds, then widens.
+            framer.observe(framing.person, now: Self.seconds(dequeued))
             return framer.advance(now: Self.seconds(dequeued), mode: framing.mode, region: framing.region)
         }
         if followsTracker != false { logger.notice("framed picture: following the person dockd-vision sees (dockd is away)") }

@@ -59,9 +59,7 @@ public final class VideoOutput {
     /// Frames the device would not take at once (`EAGAIN`), dropped.
     public private(set) var dropped = 0
     private let descriptor: Int32
-    /// The converted frame (empty when frames pass through), reused.
-    private let converted: UnsafeMutableRawBufferPointer
-    private let image = VisionImage()
+    private let converter: OutputConverter
 
     /// Opens `path`, checks it takes video by `write()`, and sets the plan's format.
     /// - Throws: `OutputError` naming what is wrong.
@@ -77,17 +75,13 @@ public final class VideoOutput {
             }
         }
         self.descriptor = descriptor
-        converted = .allocate(byteCount: plan.passesThrough ? 0 : plan.frameBytes, alignment: 16)
-        dv_image_set_grey(image.handle, 0)  // the output needs colour only
+        converter = OutputConverter(plan: plan)
         // Every property is set: a failure from here releases the output, whose deinit closes the
-        // descriptor and frees the buffer.
+        // descriptor.
         try configure(fps: fps)
     }
 
-    deinit {
-        close(descriptor)
-        converted.deallocate()
-    }
+    deinit { close(descriptor) }
 
     private static func errorText(_ number: Int32 = errno) -> String { String(cString: strerror(number)) }
 
@@ -150,23 +144,7 @@ public final class VideoOutput {
     public func write(
         _ bytes: UnsafeRawBufferPointer, input: FormatChoice, stride: Int, crop: NormalizedRect? = nil
     ) throws(OutputError) -> Bool {
-        if plan.passesThrough { return try send(bytes) }
-        let region =
-            plan.isFramed ? crop ?? NormalizedRect(x: 0, y: 0, width: 1, height: 1) : NormalizedRect(x: 0, y: 0, width: 1, height: 1)
-        do {
-            // A crop is cut from the whole picture; the whole picture is decoded at the output's size.
-            try image.set(
-                bytes, format: input.format, size: input.size, stride: stride, working: plan.isFramed ? input.size : plan.format.size)
-        } catch {
-            throw .conversion("\(error)")
-        }
-        let code = plan.format.format == .nv12 ? DV_FORMAT_NV12 : DV_FORMAT_YUYV
-        var error = dv_error()
-        let status = dv_image_write_yuv(
-            image.handle, code, region.x, region.y, region.width, region.height, Int32(plan.format.size.width),
-            Int32(plan.format.size.height), converted.baseAddress?.assumingMemoryBound(to: UInt8.self), converted.count, &error)
-        guard status == DV_OK else { throw .conversion(error.text) }
-        return try send(UnsafeRawBufferPointer(converted))
+        try send(converter.convert(bytes, input: input, stride: stride, crop: crop))
     }
 
     private func send(_ bytes: UnsafeRawBufferPointer) throws(OutputError) -> Bool {
