@@ -7,8 +7,8 @@ import Testing
 /// simulated dock), through its real socket: calls name the one they are for, a call that names
 /// none or an unknown one is refused by name, a motion moves only the accessory it names, control
 /// and its dead man's handle are each accessory's own, `Watch` says whose each event is, SIGHUP
-/// gives each section's change to its own accessory, and a bad section on SIGHUP leaves both
-/// running.
+/// gives each section's change to its own accessory, a bad section on SIGHUP leaves both running,
+/// and a section added or removed on SIGHUP starts or stops its accessory alone.
 @Suite(.serialized, .onTheProcessThreads) struct ManyAccessoriesProcessTests {
     static let settings = """
         wake-on-attach = false
@@ -151,6 +151,41 @@ import Testing
         #expect(refused?.contains("accessory 'left' is named twice (first at \(file):4)") == true, "\(refused ?? "no line")")
         let after = Self.parameters(try client.call("io.dockd.Dock.ListAccessories"))["accessories"] as? [[String: Any]] ?? []
         #expect(after.map { $0["state"] as? String } == ["ready", "ready"])
+
+        // SIGHUP with a new section: it starts; the others run on as they were.
+        try (Self.settings + "\n[accessory centre]\nsimulator = on\n").write(toFile: file, atomically: true, encoding: .utf8)
+        dockd.signal(SIGHUP)
+        #expect(dockd.waitForErrorLine(containing: "accessory 'centre' started on simulator") != nil, "\(dockd.errorLines)")
+        #expect(try Self.status(client, "centre") { $0["state"] as? String == "ready" }.isWanted, "centre attaches")
+        let three = Self.parameters(try client.call("io.dockd.Dock.ListAccessories"))["accessories"] as? [[String: Any]] ?? []
+        #expect(three.map { $0["name"] as? String } == ["left", "right", "centre"])
+        #expect(Self.controller(try Self.status(client, "right")) == rightHolder, "the right one still held")
+
+        // SIGHUP without a section: its accessory stops and goes; the others run on.
+        try Self.settings.replacingOccurrences(of: "[accessory left]\nsimulator = on\n", with: "[accessory centre]\nsimulator = on\n")
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        dockd.signal(SIGHUP)
+        #expect(dockd.waitForErrorLine(containing: "accessory 'left' is no longer in the settings: stopped") != nil, "\(dockd.errorLines)")
+        let two = Self.parameters(try client.call("io.dockd.Dock.ListAccessories"))["accessories"] as? [[String: Any]] ?? []
+        #expect(two.map { $0["name"] as? String } == ["right", "centre"])
+        #expect(try client.call("io.dockd.Dock.GetStatus", ["accessory": "left"])?["error"] as? String == "io.dockd.Dock.NoSuchAccessory")
+        #expect(Self.controller(try Self.status(client, "right")) == rightHolder, "the right one still held")
+        #expect(try Self.status(client, "centre")?["state"] as? String == "ready")
+
+        // SIGHUP giving a section another device: its accessory starts again on it.
+        let missing = Self.temporaryPath("no-dock")
+        try Self.settings.replacingOccurrences(of: "[accessory left]\nsimulator = on\n", with: "[accessory centre]\ndevice = \(missing)\n")
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        dockd.signal(SIGHUP)
+        #expect(
+            dockd.waitForErrorLine(containing: "accessory 'centre': another device or protocol; starting it again") != nil,
+            "\(dockd.errorLines)")
+        #expect(dockd.waitForErrorLine(containing: "accessory 'centre' started on \(missing)") != nil, "\(dockd.errorLines)")
+        let elsewhere = Self.parameters(try client.call("io.dockd.Dock.ListAccessories"))["accessories"] as? [[String: Any]] ?? []
+        #expect(elsewhere.map { $0["name"] as? String } == ["right", "centre"])
+        #expect(elsewhere.last?["device"] as? String == missing)
+        #expect(elsewhere.last?["state"] as? String != "ready", "nothing is at \(missing)")
+        #expect(Self.controller(try Self.status(client, "right")) == rightHolder, "the right one still held")
 
         dockd.signal(SIGTERM)
         #expect(try dockd.finish().status == 0)

@@ -68,55 +68,38 @@ public enum Daemon {
 
         var accessories: [DaemonAccessory] = []
         for (entry, transport) in zip(named, transports) {
-            let link: (any AccessoryLink)?
-            do {
-                link = try entry.configuration.accessoryLink(identifier: transport.name)
-            } catch {
-                log.error("\(error)")
-                return 78
+            switch accessory(entry, transport: transport, namesPresets: !configuration.sections.isEmpty, loop: loop, log: log) {
+            case .success(let accessory): accessories.append(accessory)
+            case .failure(let failure):
+                log.error(failure.message)
+                return failure.status
             }
-            let settings = entry.configuration
-            let presetFile =
-                settings.stateDirectory.isEmpty
-                ? nil
-                : PresetFile(
-                    directory: settings.stateDirectory, isSimulator: settings.simulator,
-                    accessory: configuration.sections.isEmpty ? nil : entry.name)
-            if presetFile == nil { log.notice("no state directory: presets last until dockd stops") }
-            let runner = SessionRunner(
-                transport: transport, loop: loop, settings: settings.hostSettings, log: log, link: link, presetFile: presetFile)
-            // The in-process simulator's camera feeds the tracker as a camera app would.
-            if let simulator = transport as? SimulatorTransport, settings.simulatorCamera {
-                simulator.detections = { runner.cameraFrame($0) }
-            }
-            accessories.append(DaemonAccessory(name: entry.name, configuration: entry.configuration, runner: runner))
         }
 
         // The control API: the socket systemd passed, or our own (opened above).
-        let server = controlSocket.listener.map {
-            VarlinkServer(listener: $0, service: DockService(accessories: accessories), loop: loop, log: log)
-        }
+        let service = DockService(accessories: accessories)
+        let server = controlSocket.listener.map { VarlinkServer(listener: $0, service: service, loop: loop, log: log) }
         log.notice(controlSocket.description)
         server?.start()
-        let monitors = zip(named, accessories).compactMap { entry, accessory in
-            hotPlugMonitor(
-                for: accessory.runner.transport, configuration: entry.configuration, runner: accessory.runner, loop: loop, log: log)
+        for accessory in accessories {
+            accessory.monitor = hotPlugMonitor(for: accessory, loop: loop, log: log)
+            accessory.runner.start()
         }
-        for accessory in accessories { accessory.runner.start() }
         let names = accessories.map(\.runner.transport.name).joined(separator: ", ")
         log.notice(
             "dockd started on \(names)" + (configurationPath.map { " with \($0)" } ?? "")
                 + "; version \(DockVersion.number)")
         notifier.notify("READY=1\nSTATUS=waiting for \(names)")
 
-        // STATUS and WATCHDOG: the loop must have made progress since the last look.
+        // STATUS and WATCHDOG: the loop must have made progress since the last look (some
+        // accessory's tick count grew; SIGHUP may have removed others).
         let interval = min(notifier.watchdogInterval ?? .seconds(2), .seconds(2))
-        var lastTicks = -1
+        var lastTicks: [ObjectIdentifier: Int] = [:]
         func keepAlive(at time: Duration) {
             loop.schedule(at: time) {
-                let ticks = accessories.reduce(0) { $0 + $1.runner.tickCount }
-                if ticks > lastTicks {
-                    notifier.notify("WATCHDOG=1\nSTATUS=\(summary(of: accessories))")
+                let ticks = Dictionary(uniqueKeysWithValues: service.accessories.map { (ObjectIdentifier($0), $0.runner.tickCount) })
+                if ticks.contains(where: { $0.value > lastTicks[$0.key] ?? -1 }) {
+                    notifier.notify("WATCHDOG=1\nSTATUS=\(summary(of: service.accessories))")
                 } else {
                     log.error("the control loop has stopped; not feeding the watchdog")
                 }
@@ -134,7 +117,7 @@ public enum Daemon {
                     notifier.notify("RELOADING=1\nMONOTONIC_USEC=\(MonotonicClock.now().components.seconds * 1_000_000)")
                     if let reloaded = reload(arguments, loadedFrom: loadedPath, environment: environment, log: log) {
                         loadedPath = reloaded.path
-                        reconfigure(accessories, with: reloaded.configuration, log: log)
+                        reconfigure(service, server: server, with: reloaded.configuration, loop: loop, log: log)
                         log.notice("configuration reloaded" + (reloaded.path.map { " from \($0)" } ?? ""))
                     }
                     notifier.notify("READY=1")
@@ -142,13 +125,9 @@ public enum Daemon {
                     // Everything at once: the motors stopped, callers answered, every socket closed.
                     log.notice("signal \(signal): stopping")
                     notifier.notify("STOPPING=1")
-                    for accessory in accessories { accessory.runner.shutdown() }
+                    for accessory in service.accessories { stop(accessory, loop: loop) }
                     server?.stop()
                     controlSocket.removeSocketFile()
-                    for monitor in monitors {
-                        loop.unwatch(monitor.descriptor)
-                        monitor.close()
-                    }
                     loop.unwatch(signals.descriptor)
                     loop.stop()
                     return
@@ -200,25 +179,82 @@ public enum Daemon {
         }
     }
 
-    /// SIGHUP's new settings, each accessory's to its own runner (by name); an accessory added,
-    /// removed or moved to another device is named in the log: that takes a restart.
-    static func reconfigure(_ accessories: [DaemonAccessory], with configuration: Configuration, log: Logger) {
+    /// An accessory of the settings over `transport`: its link, its presets file (named after it
+    /// when `namesPresets`: it has a section) and its runner, not started.
+    static func accessory(
+        _ entry: NamedAccessorySettings, transport: any DockTransport, namesPresets: Bool, loop: any EventLoop, log: Logger
+    ) -> Result<DaemonAccessory, StartFailure> {
+        let settings = entry.configuration
+        let link: (any AccessoryLink)?
+        do {
+            link = try settings.accessoryLink(identifier: transport.name)
+        } catch {
+            return .failure(StartFailure(message: "\(error)", status: 78))
+        }
+        let presetFile =
+            settings.stateDirectory.isEmpty
+            ? nil
+            : PresetFile(directory: settings.stateDirectory, isSimulator: settings.simulator, accessory: namesPresets ? entry.name : nil)
+        if presetFile == nil { log.notice("no state directory: presets last until dockd stops") }
+        let runner = SessionRunner(
+            transport: transport, loop: loop, settings: settings.hostSettings, log: log, link: link, presetFile: presetFile)
+        // The in-process simulator's camera feeds the tracker as a camera app would.
+        if let simulator = transport as? SimulatorTransport, settings.simulatorCamera {
+            simulator.detections = { runner.cameraFrame($0) }
+        }
+        return .success(DaemonAccessory(name: entry.name, configuration: settings, runner: runner))
+    }
+
+    /// Stops an accessory: its motors stopped, its callers answered, its link and udev monitor closed.
+    static func stop(_ accessory: DaemonAccessory, loop: any EventLoop) {
+        accessory.runner.shutdown()
+        if let monitor = accessory.monitor {
+            loop.unwatch(monitor.descriptor)
+            monitor.close()
+            accessory.monitor = nil
+        }
+    }
+
+    /// SIGHUP's new settings, each accessory's to its own runner (by name), the others left as
+    /// they run: an accessory no longer in the settings is stopped, a new one started, and one
+    /// given another device or protocol stopped and started again on it.
+    static func reconfigure(
+        _ service: DockService, server: VarlinkServer?, with configuration: Configuration, loop: any EventLoop, log: Logger
+    ) {
         guard let named = try? configuration.accessorySettings() else { return }  // checked by the reload's parse
-        for accessory in accessories {
-            guard let settings = named.first(where: { $0.name == accessory.name }) else {
-                log.warning("accessory '\(accessory.name)' is no longer in the settings; it runs on until dockd restarts")
+        for accessory in service.accessories {
+            guard let settings = named.first(where: { $0.name == accessory.name })?.configuration else {
+                log.notice("accessory '\(accessory.name)' is no longer in the settings: stopped")
+                stop(accessory, loop: loop)
+                service.remove(named: accessory.name)
                 continue
             }
-            if settings.configuration.deviceClaim != accessory.configuration.deviceClaim
-                || settings.configuration.accessoryProtocol != accessory.configuration.accessoryProtocol
+            if settings.deviceClaim != accessory.configuration.deviceClaim
+                || settings.accessoryProtocol != accessory.configuration.accessoryProtocol
+                || settings.simulator != accessory.configuration.simulator || settings.scenario != accessory.configuration.scenario
             {
-                log.warning("accessory '\(accessory.name)': a new device or protocol takes effect when dockd restarts")
+                log.notice("accessory '\(accessory.name)': another device or protocol; starting it again")
+                stop(accessory, loop: loop)
+                service.remove(named: accessory.name)
+                continue
             }
-            accessory.runner.reconfigure(settings.configuration.hostSettings)
+            accessory.runner.reconfigure(settings.hostSettings)
         }
-        for settings in named where !accessories.contains(where: { $0.name == settings.name }) {
-            log.warning("accessory '\(settings.name)' is new in the settings; it starts when dockd restarts")
+        for entry in named where !service.accessories.contains(where: { $0.name == entry.name }) {
+            let made = transport(for: entry.configuration, loop: loop).flatMap {
+                accessory(entry, transport: $0, namesPresets: !configuration.sections.isEmpty, loop: loop, log: log)
+            }
+            switch made {
+            case .success(let accessory):
+                service.add(accessory)
+                accessory.monitor = hotPlugMonitor(for: accessory, loop: loop, log: log)
+                accessory.runner.start()
+                log.notice("accessory '\(entry.name)' started on \(accessory.runner.transport.name)")
+            case .failure(let failure):
+                log.error("accessory '\(entry.name)' not started: \(failure.message)")
+            }
         }
+        server?.followAccessories()
     }
 
     /// `STATUS=`'s line: the one accessory's summary, or each one's after its name.
@@ -230,10 +266,8 @@ public enum Daemon {
     /// Follows udev for the transports that look a device up (a dock by its USB IDs, the first
     /// webcam with pan/tilt): one that appears is tried at once. Nil when there is nothing to
     /// follow, or udev cannot be followed (then each retry looks again).
-    private static func hotPlugMonitor(
-        for transport: any DockTransport, configuration: Configuration, runner: SessionRunner,
-        loop: any EventLoop, log: Logger
-    ) -> DeviceMonitor? {
+    private static func hotPlugMonitor(for accessory: DaemonAccessory, loop: any EventLoop, log: Logger) -> DeviceMonitor? {
+        let transport = accessory.runner.transport, configuration = accessory.configuration, runner = accessory.runner
         let isVideo = transport is DiscoveredVideoTransport
         guard isVideo || transport is DiscoveredPortTransport else { return nil }
         guard let monitor = DeviceMonitor(subsystem: isVideo ? "video4linux" : "tty") else {

@@ -1,3 +1,4 @@
+import DockSystem
 public import DockVocabulary
 
 /// One accessory the daemon serves: the name clients address it by and its session runner, which
@@ -13,6 +14,8 @@ public final class DaemonAccessory {
     public let configuration: Configuration
     /// Its runner.
     public let runner: SessionRunner
+    /// The udev monitor that tells its runner of a device appearing, when it looks one up.
+    var monitor: DeviceMonitor?
 
     /// Creates the entry for `runner`, addressed as `name`, started with `configuration`.
     public init(name: String, configuration: Configuration = Configuration(), runner: SessionRunner) {

@@ -9,8 +9,9 @@ public import DockVocabulary
 /// (every parameter checked), the accessory it names found, its runner asked, the answer encoded.
 /// On the daemon's loop, like the runners.
 public struct DockService {
-    /// The accessories served, in the order they were configured (never empty).
-    public let accessories: [DaemonAccessory]
+    /// The accessories served, in the order they were configured (SIGHUP may add and remove
+    /// some: ``add(_:)``, ``remove(named:)``).
+    public var accessories: [DaemonAccessory] { table.accessories }
 
     /// Product information for `org.varlink.service.GetInfo`: the one version (`DockVersion`).
     public static let version = DockVersion.number
@@ -21,14 +22,30 @@ public struct DockService {
         var version: Int?
         var bytes: [UInt8] = []
     }
-    /// One kept reply per accessory, in ``accessories``' order.
-    private let statusReplies: [StatusReply]
+    /// The accessories and each one's kept reply, shared by every copy of the service.
+    private final class Table {
+        var accessories: [DaemonAccessory]
+        var statusReplies: [ObjectIdentifier: StatusReply] = [:]
+        init(_ accessories: [DaemonAccessory]) { self.accessories = accessories }
+    }
+    private let table: Table
 
     /// Creates the service over `accessories` (at least one).
     public init(accessories: [DaemonAccessory]) {
         precondition(!accessories.isEmpty, "a service needs an accessory")
-        self.accessories = accessories
-        statusReplies = accessories.map { _ in StatusReply() }
+        table = Table(accessories)
+    }
+
+    /// Serves `accessory` too, after the others (SIGHUP found a new section).
+    public func add(_ accessory: DaemonAccessory) { table.accessories.append(accessory) }
+
+    /// Stops serving the accessory named `name`; returns it (nil: there was none).
+    @discardableResult
+    public func remove(named name: String) -> DaemonAccessory? {
+        guard let index = table.accessories.firstIndex(where: { $0.name == name }) else { return nil }
+        let removed = table.accessories.remove(at: index)
+        table.statusReplies[ObjectIdentifier(removed)] = nil
+        return removed
     }
 
     /// Creates the service over one accessory's runner.
@@ -64,7 +81,9 @@ public struct DockService {
     /// a tick): making and writing the reply's JSON for every call was 44 % of dockd's CPU while
     /// a client called it back to back (perf of dockbench's status phase).
     private func statusReplyBytes(_ index: Int) -> [UInt8] {
-        let runner = accessories[index].runner, statusReply = statusReplies[index]
+        let accessory = accessories[index], runner = accessory.runner
+        let statusReply = table.statusReplies[ObjectIdentifier(accessory)] ?? StatusReply()
+        table.statusReplies[ObjectIdentifier(accessory)] = statusReply
         let status = runner.latestStatus
         let version = runner.statusVersion
         if statusReply.version != version {
@@ -105,7 +124,11 @@ public struct DockService {
     /// several, or a serial number two accessories share (two of one simulated model).
     public func accessoryIndex(_ wanted: String?) -> Result<Int, Dock.Failure> {
         guard let wanted else {
-            return accessories.count == 1 ? .success(0) : .failure(.accessoryAmbiguous(accessories.map(\.name)))
+            switch accessories.count {
+            case 0: return .failure(.notReady)  // a reload took the last away and its successor failed to start
+            case 1: return .success(0)
+            default: return .failure(.accessoryAmbiguous(accessories.map(\.name)))
+            }
         }
         if let index = accessories.firstIndex(where: { $0.name == wanted }) { return .success(index) }
         let bySerialNumber = accessories.indices.filter { accessories[$0].hasSerialNumber(wanted) }

@@ -25,9 +25,9 @@ public final class VarlinkServer {
     private var clients: [ClientID: ClientConnection] = [:]
     private var nextClient: ClientID = 0
     private var watchers: Set<ClientID> = []
-    /// The accessory (its place in the service's) each watcher that follows one follows; a
-    /// watcher not here follows them all.
-    private var watchedAccessory: [ClientID: Int] = [:]
+    /// The accessory (its name) each watcher that follows one follows; a watcher not here
+    /// follows them all.
+    private var watchedAccessory: [ClientID: String] = [:]
     private var statusTimer: LoopTimer?
     private var isPaused = false
     private var isShortOfDescriptors = false
@@ -127,9 +127,9 @@ public final class VarlinkServer {
         clients.removeValue(forKey: client)
     }
 
-    /// A client starts or stops watching (`accessory`: the place of the one it follows; nil:
+    /// A client starts or stops watching (`accessory`: the name of the one it follows; nil:
     /// all): the runners' events and the 10 Hz status go to the watchers while there are any.
-    func watching(_ client: ClientID, _ isWatching: Bool, accessory: Int? = nil) {
+    func watching(_ client: ClientID, _ isWatching: Bool, accessory: String? = nil) {
         let hadWatchers = !watchers.isEmpty
         if isWatching { watchers.insert(client) } else { watchers.remove(client) }
         watchedAccessory[client] = isWatching ? accessory : nil
@@ -139,9 +139,7 @@ public final class VarlinkServer {
             if let statusTimer { loop.cancel(statusTimer) }
             statusTimer = nil
         } else {
-            for (index, accessory) in service.accessories.enumerated() {
-                accessory.runner.watcher = { [weak self] event in self?.broadcast(.watch(accessory.named(event)), from: index) }
-            }
+            followAccessories()
             scheduleStatus(at: loop.now + .milliseconds(100))
         }
     }
@@ -149,17 +147,26 @@ public final class VarlinkServer {
     private func scheduleStatus(at time: Duration) {
         statusTimer = loop.schedule(at: time) { [weak self] in
             guard let self, !watchers.isEmpty else { return }
-            for (index, accessory) in service.accessories.enumerated() {
-                broadcast(.watch(accessory.named(accessory.runner.statusEvent())), from: index)
+            for accessory in service.accessories {
+                broadcast(.watch(accessory.named(accessory.runner.statusEvent())), from: accessory.name)
             }
             scheduleStatus(at: max(time + .milliseconds(100), loop.now))
         }
     }
 
-    /// One reply about the accessory at `index`, encoded once, to every watcher that follows it.
-    private func broadcast(_ reply: VarlinkReply, from index: Int) {
+    /// Has every accessory's events told to the watchers (while there are any): at the first
+    /// watcher, and when SIGHUP added an accessory.
+    public func followAccessories() {
+        guard !watchers.isEmpty else { return }
+        for accessory in service.accessories {
+            accessory.runner.watcher = { [weak self] event in self?.broadcast(.watch(accessory.named(event)), from: accessory.name) }
+        }
+    }
+
+    /// One reply about the accessory named `name`, encoded once, to every watcher that follows it.
+    private func broadcast(_ reply: VarlinkReply, from name: String) {
         let bytes = reply.bytes
-        for client in watchers.sorted() where watchedAccessory[client].map({ $0 == index }) ?? true {
+        for client in watchers.sorted() where watchedAccessory[client].map({ $0 == name }) ?? true {
             clients[client]?.send(bytes)
         }
     }
@@ -268,12 +275,12 @@ final class ClientConnection {
     /// 10 Hz status until the client goes.
     private func watch(_ call: VarlinkCall) {
         guard call.wantsMore else { return send(VarlinkReply.failure(VarlinkService.Error.expectedMore).bytes) }
-        let followed: Int?
+        let followed: String?
         do {
             let parsed = try DockCall.parse(call)
             if let name = parsed.accessory {
-                switch server.service.accessoryIndex(name) {
-                case .success(let index): followed = index
+                switch server.service.accessory(name) {
+                case .success(let accessory): followed = accessory.name
                 case .failure(let refusal): return send(refusal.reply.bytes)
                 }
             } else {
@@ -282,7 +289,7 @@ final class ClientConnection {
         } catch {
             return send(error.reply.bytes)
         }
-        for (index, accessory) in server.service.accessories.enumerated() where followed.map({ $0 == index }) ?? true {
+        for accessory in server.service.accessories where followed.map({ $0 == accessory.name }) ?? true {
             send(VarlinkReply.watch(accessory.named(accessory.runner.statusEvent())).bytes)
         }
         if state == .open { server.watching(id, true, accessory: followed) }
