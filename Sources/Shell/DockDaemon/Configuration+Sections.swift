@@ -24,7 +24,10 @@ public struct AccessorySection: Hashable, Sendable {
 
 /// One accessory's settings, with the name clients address it by.
 public struct NamedAccessorySettings: Hashable, Sendable {
-    /// The accessory's name: its section's, or ``DaemonAccessory/defaultName`` for the top level.
+    /// The name the unnamed accessory (the settings' top level) goes by.
+    public static let defaultName = "default"
+
+    /// The accessory's name: its section's, or ``defaultName`` for the top level.
     public var name: String
     /// Its settings: the top level's, with its section's lines applied.
     public var configuration: Configuration
@@ -84,7 +87,7 @@ extension Configuration {
     /// - Throws: the first section's line or check that fails (its error names the accessory), or
     ///   ``Error`` at a section's header when it claims a device an earlier section claims.
     public func accessorySettings() throws(Error) -> [NamedAccessorySettings] {
-        guard !sections.isEmpty else { return [NamedAccessorySettings(name: DaemonAccessory.defaultName, configuration: self)] }
+        guard !sections.isEmpty else { return [NamedAccessorySettings(name: NamedAccessorySettings.defaultName, configuration: self)] }
         var accessories: [NamedAccessorySettings] = []
         var claims: [(claim: DeviceClaim, name: String)] = []
         for section in sections {

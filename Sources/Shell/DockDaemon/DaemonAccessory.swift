@@ -6,7 +6,7 @@ public import DockVocabulary
 /// accessory's runner is on the daemon's one event loop.
 public final class DaemonAccessory {
     /// The name the unnamed accessory (the settings' top level) goes by.
-    public static let defaultName = "default"
+    public static let defaultName = NamedAccessorySettings.defaultName
 
     /// The stable name clients address it by (`accessory` in every call).
     public let name: String
