@@ -224,6 +224,7 @@ func failed(_ error: any Error, isJSON: Bool) -> Int32 {
 func watch(_ connection: VarlinkConnection, accessory: String?, isJSON: Bool) async -> Int32 {
     let isTerminal = isatty(1) == 1 && !isJSON
     var recent: [String] = []
+    var statuses: [(name: String, status: Dock.Status)] = []
     do {
         for try await parameters in connection.stream(DockCall.watch.encoded(accessory: accessory)) {
             if !isTerminal {
@@ -234,11 +235,8 @@ func watch(_ connection: VarlinkConnection, accessory: String?, isJSON: Bool) as
                 continue
             }
             guard case .event(let event) = try Dock.Reply(.watch, parameters: parameters) else { continue }
-            if event.kind != .status {
-                recent.append("\(event.kind.rawValue): \(event.detail)")
-                recent = Array(recent.suffix(8))
-            }
-            print("\u{1B}[H\u{1B}[2J" + Presentation.live(event.status, recent: recent), terminator: "")
+            Presentation.heard(event, statuses: &statuses, recent: &recent)
+            print("\u{1B}[H\u{1B}[2J" + Presentation.live(statuses, recent: recent), terminator: "")
             fflush(nil)
         }
         return 0

@@ -167,6 +167,31 @@ enum Presentation {
         summary(status) + "\n\nrecent events:\n" + (recent.isEmpty ? "  none\n" : recent.map { "  \($0)\n" }.joined())
     }
 
+    /// `watch`'s live view of every accessory heard from, in the order first heard: one alone as
+    /// ``live(_:recent:)`` shows it; several each under its name, then the recent events.
+    static func live(_ statuses: [(name: String, status: Dock.Status)], recent: [String]) -> String {
+        guard statuses.count > 1 else { return statuses.first.map { live($0.status, recent: recent) } ?? "" }
+        return statuses.map { "[\($0.name)]\n" + summary($0.status) + "\n" }.joined(separator: "\n") + "\nrecent events:\n"
+            + (recent.isEmpty ? "  none\n" : recent.map { "  \($0)\n" }.joined())
+    }
+
+    /// What `watch` shows of the latest event: the statuses heard so far with this event's, and
+    /// the recent events with this one's (named after its accessory when there are several), the
+    /// last eight.
+    static func heard(
+        _ event: Dock.Event, statuses: inout [(name: String, status: Dock.Status)], recent: inout [String]
+    ) {
+        let name = event.accessoryName ?? ""
+        if let index = statuses.firstIndex(where: { $0.name == name }) {
+            statuses[index].status = event.status
+        } else {
+            statuses.append((name, event.status))
+        }
+        guard event.kind != .status else { return }
+        recent.append((statuses.count > 1 ? "\(name) " : "") + "\(event.kind.rawValue): \(event.detail)")
+        recent = Array(recent.suffix(8))
+    }
+
     /// What `select` did when some of the subjects asked for are not tracked: dockd keeps the
     /// selection (a subject of that ID may yet appear) but follows none of them now.
     /// What `select` did, from dockd's answer: the IDs it keeps that no subject tracked now has.
