@@ -8,7 +8,8 @@ import Testing
 /// none or an unknown one is refused by name, a motion moves only the accessory it names, control
 /// and its dead man's handle are each accessory's own, `Watch` says whose each event is, SIGHUP
 /// gives each section's change to its own accessory, a bad section on SIGHUP leaves both running,
-/// and a section added or removed on SIGHUP starts or stops its accessory alone.
+/// and a section added or removed on SIGHUP starts or stops its accessory alone; one accessory
+/// unplugged and back leaves the other alone.
 @Suite(.serialized, .onTheProcessThreads) struct ManyAccessoriesProcessTests {
     static let settings = """
         wake-on-attach = false
@@ -49,6 +50,45 @@ import Testing
     static func controller(_ status: [String: Any]?) -> String {
         let controller = status?["controller"] as? [String: Any]
         return "\(controller?["kind"] ?? "?")" + ((controller?["client"] as? Int).map { " \($0)" } ?? "")
+    }
+
+    @Test func oneAccessoryUnpluggedAndBackLeavesTheOtherAlone() throws {
+        let scenario = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Scenarios/unplug-replug.json").path
+        let file = Self.temporaryPath("dockd-plug") + ".conf"
+        let socket = Self.temporaryPath("dockd-plug") + ".sock"
+        // The left one plays a scene whose cable is pulled at 4 s for 1.5 s.
+        try Self.settings.replacingOccurrences(
+            of: "[accessory left]\nsimulator = on\n", with: "[accessory left]\nsimulator = on\nscenario = \(scenario)\n"
+        )
+        .write(toFile: file, atomically: true, encoding: .utf8)
+        defer { unlink(file) }
+        let dockd = try ChildProcess("dockd", ["--config", file, "--socket", socket])
+        defer { if dockd.process.isRunning { dockd.signal(SIGKILL) } }
+        #expect(dockd.waitForErrorLine(containing: "dockd started on simulator, simulator") != nil, "\(dockd.errorLines)")
+        let watcher = try VarlinkTestClient(path: socket)
+        try watcher.send("io.dockd.Dock.Watch", [:], more: true)
+        // Every event until the left one has come back (attached after its disconnection).
+        var seen: [(name: String, kind: String)] = []
+        var leftGone = false, leftBack = false
+        for _ in 0..<2000 where !leftBack {
+            guard let event = Self.parameters(watcher.receive())["event"] as? [String: Any] else { break }
+            let name = event["accessory_name"] as? String ?? "?", kind = event["kind"] as? String ?? "?"
+            seen.append((name, kind))
+            if name == "left", kind == "disconnected" { leftGone = true }
+            if name == "left", kind == "attached", leftGone { leftBack = true }
+        }
+        #expect(leftGone && leftBack, "the left one went and came back: \(seen.filter { $0.kind != "status" })")
+        let right = seen.filter { $0.name == "right" && $0.kind != "status" }.map(\.kind)
+        #expect(!right.contains("disconnected"), "the right one never went: \(right)")
+        #expect(right.filter { $0 == "attached" }.count <= 1, "it attached once at most (at the start): \(right)")
+        let client = try VarlinkTestClient(path: socket)
+        let rightStatus = try Self.status(client, "right")
+        #expect(rightStatus?["state"] as? String == "ready")
+        #expect((rightStatus?["counters"] as? [String: Any])?["reconnects"] as? Int == 0, "\(rightStatus?["counters"] ?? "")")
+        #expect(((try Self.status(client, "left"))?["counters"] as? [String: Any])?["reconnects"] as? Int == 1)
+        dockd.signal(SIGTERM)
+        #expect(try dockd.finish().status == 0)
     }
 
     @Test func twoAccessoriesOnOneDockdAreAddressedMovedAndControlledApart() throws {
