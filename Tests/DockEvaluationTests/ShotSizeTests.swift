@@ -15,9 +15,13 @@ import VISCAProtocol
 /// frame, and the zoom at each tick.
 @Suite(.onTheComputingThread) struct ShotSizeTests {
     /// The generic webcam with a zoom from 1× to `longest`×, panning at most `panDegreesPerSecond`
-    /// (its speed control's 255 units; the model's own guess is 127.5°/s).
-    static func webcam(longest: Double, panDegreesPerSecond: Double = 127.5) -> UVCCameraModel {
+    /// (its speed control's 255 units; the model's own guess is 127.5°/s), its zoom crossing its
+    /// range in `zoomTravel` — by default none: the zoom jumps, so that the trace is the
+    /// commands and the figures (`BENCHMARKS.md`) are the controller's; the model's own 1.5 s
+    /// travel is run through dockd in `scripts/hil --uvc Scenarios/zoom/*.json`.
+    static func webcam(longest: Double, panDegreesPerSecond: Double = 127.5, zoomTravel: Duration = .zero) -> UVCCameraModel {
         var model = UVCCameraModel.named("generic")!
+        model.zoomFullTravel = zoomTravel
         model.zoomMagnification = [.init(fraction: 0, magnification: 1), .init(fraction: 1, magnification: longest)]
         model.degreesPerSecondPerSpeedUnit = panDegreesPerSecond / 255
         return model
@@ -33,7 +37,8 @@ import VISCAProtocol
         pipeline.framingMode = .center
         pipeline.shotSize = shot
         var loop = ClosedLoop(
-            scenario: scenario, pointer: .tracker(pipeline), uvc: webcam(longest: longest, panDegreesPerSecond: panDegreesPerSecond),
+            scenario: scenario, pointer: .tracker(pipeline),
+            uvc: webcam(longest: longest, panDegreesPerSecond: panDegreesPerSecond),
             zoomFraction: fixedZoom)
         return loop.run()
     }

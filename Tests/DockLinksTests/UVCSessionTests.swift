@@ -33,10 +33,11 @@ import V4L2Protocol
         private var due: [(time: Duration, bytes: [UInt8])] = []
 
         init(
-            model: String = "obsbot-tiny", configure: (inout UVCSession.Configuration) -> Void = { _ in },
-            camera adjust: (inout UVCCamera) -> Void = { _ in }
+            model: String = "obsbot-tiny", adjustModel: (inout UVCCameraModel) -> Void = { _ in },
+            configure: (inout UVCSession.Configuration) -> Void = { _ in }, camera adjust: (inout UVCCamera) -> Void = { _ in }
         ) {
-            let model = UVCSessionTests.model(model)
+            var model = UVCSessionTests.model(model)
+            adjustModel(&model)
             var configuration = UVCSession.Configuration(model: model)
             configuration.identifier = "/dev/video0"
             configure(&configuration)
@@ -414,7 +415,8 @@ import V4L2Protocol
 /// taken with — and the magnification the model's table gives for it.
 extension UVCSessionTests {
     @Test func theZoomTakenIsInThePoseHistoryWithItsTime() throws {
-        var rig = Rig(model: "generic")
+        // A zoom that jumps (a digital one): the generic model without its travel time.
+        var rig = Rig(model: "generic", adjustModel: { $0.zoomFullTravel = .zero })
         rig.start()
         rig.wait(.milliseconds(500))
         #expect(rig.session.pose(at: rig.now)?.zoomFraction == 0, "no zoom written yet: read with the pose, the camera's own")
@@ -449,7 +451,7 @@ extension UVCSessionTests {
     /// The zoom is read back with the pose, and at once after a write: a camera zoomed by its own
     /// remote or app, or one that did not go where it was told, is in the history as it answers.
     @Test func theZoomIsReadBackAsTheCameraAnswersIt() throws {
-        var rig = Rig(model: "generic")
+        var rig = Rig(model: "generic", adjustModel: { $0.zoomFullTravel = .zero })
         rig.start()
         rig.wait(.milliseconds(300))
         let zoom = try #require(rig.camera.model.control(V4L2ControlID.zoomAbsolute))
@@ -470,6 +472,43 @@ extension UVCSessionTests {
         #expect(after.first?.0 == V4L2Request.setExtendedControls && after.first?.1 == [V4L2ControlID.zoomAbsolute])
         #expect(after.last?.0 == V4L2Request.getExtendedControls && after.last?.1.contains(V4L2ControlID.zoomAbsolute) == true)
         #expect(rig.session.pose(at: rig.now)?.zoomFraction == 1)
+    }
+
+    /// A zoom that travels (the generic model: its range in 1.5 s) on a camera that reads back its
+    /// target: the history ramps from where the zoom was to the new one at the model's pace, as the
+    /// emulated camera's zoom moves — not a step to the target it reads back.
+    @Test func aZoomThatTravelsRampsInThePoseHistoryAsTheCameraMoves() throws {
+        var rig = Rig(model: "generic")
+        #expect(rig.camera.model.zoomFullTravel == .milliseconds(1500) && rig.camera.model.readBackIsTarget)
+        rig.start()
+        rig.wait(.milliseconds(500))
+        let zoom = try #require(rig.camera.model.control(V4L2ControlID.zoomAbsolute))
+        let span = Double(zoom.maximum - zoom.minimum)
+        /// The camera's own zoom and the history's, as fractions of the range, every 50 ms for
+        /// `seconds`.
+        func follow(_ seconds: Double) -> [(camera: Double, history: Double)] {
+            var seen: [(Double, Double)] = []
+            for _ in 0..<Int(seconds * 20) {
+                rig.wait(.milliseconds(50))
+                let camera = ((rig.camera.zoomPosition ?? 0) - Double(zoom.minimum)) / span
+                seen.append((camera, rig.session.pose(at: rig.now)?.zoomFraction ?? -1))
+            }
+            return seen
+        }
+        rig.send(.zoom(fraction: 1))
+        var seen = follow(2)
+        #expect(seen.allSatisfy { abs($0.camera - $0.history) <= 0.05 }, "the history follows the camera's zoom: \(seen)")
+        #expect(seen[9].camera > 0.25 && seen[9].camera < 0.4, "a third of the way after half a second: \(seen[9])")
+        #expect(seen.last.map { $0.camera == 1 && $0.history == 1 } == true)
+        #expect(zip(seen, seen.dropFirst()).allSatisfy { $1.history >= $0.history }, "rising all the way")
+        // Back to half way, and turned round on the way: from where the zoom is, not from the target.
+        rig.send(.zoom(fraction: 0.5))
+        rig.wait(.milliseconds(300))
+        rig.send(.zoom(fraction: 0.9))
+        seen = follow(1)
+        #expect(seen.allSatisfy { abs($0.camera - $0.history) <= 0.05 }, "turned round, still together: \(seen)")
+        #expect(seen.map(\.history).min()! > 0.75, "it had gone down to about 0.8, never to 0.5")
+        #expect(seen.last.map { abs($0.history - 0.9) < 0.01 } == true)
     }
 
     @Test func thePoseHistoryInterpolatesTheZoomWhereBothSamplesKnowIt() {

@@ -251,4 +251,81 @@ extension RunReportTests {
         let empty = RunReport(scenarioName: "s", seed: 1, toleranceFraction: 0.1)
         #expect(!empty.verdicts(noScenario).allSatisfy { $0.isMet }, "a run without a return does not meet reframe_max_s")
     }
+
+    /// A frame at `seconds` with subject 1's body `height` of the picture's, centred `offset`
+    /// right of the middle, its face (a tenth of the body high) `faceIn` inside the picture, the
+    /// zoom at `magnification`.
+    static func zoomed(_ seconds: Double, magnification: Double, height: Double, offset: Double = 0, faceIn: Double = 1)
+        -> GroundTruthFrame
+    {
+        let body = NormalizedRect(x: 0.45 + offset, y: 0.5 - height / 2, width: 0.1, height: height)
+        let face = NormalizedRect(x: 0.48 + offset, y: body.y, width: 0.04, height: height / 10)
+        var frame = GroundTruthFrame(
+            captureTime: .milliseconds(Int64((seconds * 1000).rounded())), yawRadians: 0, pitchRadians: 0,
+            parts: [
+                GroundTruthPart(subjectIdentifier: 1, kind: .body, box: body, inFrameFraction: 1, visibleFraction: 1, wasReported: true),
+                GroundTruthPart(
+                    subjectIdentifier: 1, kind: .face, box: face, inFrameFraction: faceIn, visibleFraction: faceIn, wasReported: true),
+            ],
+            presentSubjects: [1])
+        frame.magnification = magnification
+        return frame
+    }
+
+    @Test func theZoomFiguresCountReversalsTheBandAndTheFace() throws {
+        // 60 s at 10 frames a second: the zoom rises 1 -> 2 (0-10 s), falls to 1.5 (10-20 s), rises
+        // to 2.5 (20-30 s), then wobbles by 0.5 % (finer than a reversal) to the end. The body is
+        // 0.4 of the height except 0.2 from 20 s to 25 s; the face half out of the picture at 40 s,
+        // worst off-centre 0.3 at 45 s, framed again at 46 s.
+        var report = RunReport(scenarioName: "zoom", seed: 1, toleranceFraction: 0.1)
+        for index in 0..<600 {
+            let t = Double(index) / 10
+            let zoom =
+                t < 10 ? 1 + t / 10 : t < 20 ? 2 - (t - 10) / 20 : t < 30 ? 1.5 + (t - 20) / 10 : 2.5 * (index % 2 == 0 ? 1 : 1.005)
+            let offset = (45..<46).contains(t) ? 0.3 : 0
+            report.record(
+                Self.zoomed(t, magnification: zoom, height: (20..<25).contains(t) ? 0.2 : 0.4, offset: offset, faceIn: t == 40 ? 0.5 : 1),
+                primary: 1)
+        }
+        #expect(report.zoomReversals == 2)
+        #expect(abs((report.zoomReversalsPerMinute ?? 0) - 2 * 60 / 59.9) < 1e-9)
+        #expect(report.leastFaceInPicture == 0.5)
+        let band = ShotBand(part: .body, lowFraction: 0.35, highFraction: 0.45, fromSeconds: 10, toSeconds: 40, minimumShare: 0.9)
+        let figures = try #require(report.shotBandFigures(band))
+        #expect(abs(figures.share - 251.0 / 301) < 1e-9, "50 of the 301 frames from 10 s to 40 s are too small")
+        #expect(figures.least == 0.2 && figures.greatest == 0.4 && figures.firstInBandSeconds == 0)
+        let faceBand = ShotBand(part: .face, lowFraction: 0.035, highFraction: 0.045, fromSeconds: 0, toSeconds: 60, minimumShare: 0.5)
+        #expect(report.shotBandFigures(faceBand).map { abs($0.share - 550.0 / 600) < 1e-9 } == true)
+        let worst = try #require(report.worstFraming(fromSeconds: 10))
+        #expect(abs(worst.error - 0.3) < 1e-9 && worst.atSeconds == 45 && worst.framedAgainSeconds == 46)
+
+        var criteria = PassCriteria(framingToleranceFraction: 0.1)
+        criteria.shotBand = band
+        criteria.maximumZoomReversalsPerMinute = 2
+        criteria.minimumFaceInPicture = 0.6
+        let verdicts = Dictionary(uniqueKeysWithValues: report.verdicts(criteria).map { ($0.criterion, $0.isMet) })
+        #expect(verdicts == ["shot_band": false, "zoom_reversals_per_min_max": false, "face_in_picture_min": false])
+        criteria.shotBand?.minimumShare = 0.8
+        criteria.maximumZoomReversalsPerMinute = 2.1
+        criteria.minimumFaceInPicture = 0.5
+        #expect(report.verdicts(criteria).allSatisfy { $0.isMet })
+
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(report.json(criteria: criteria).utf8)) as? [String: Any])
+        let zoom = try #require(json["zoom"] as? [String: Any])
+        #expect(zoom["magnification_min"] as? Double == 1 && zoom["reversals"] as? Int == 2)
+        #expect((zoom["shot_band"] as? [String: Any])?["least"] as? Double == 0.2)
+        #expect((zoom["worst_framing_error"] as? [String: Any])?["framed_again_s"] as? Double == 46)
+        let series = try #require(json["series"] as? [String: [Any]])
+        #expect(series["magnification"]?.count == 600 && series["primary_height"]?[200] as? Double == 0.2)
+    }
+
+    @Test func aBandWithoutTheSubjectIsMissedNotMet() {
+        var report = RunReport(scenarioName: "empty", seed: 1, toleranceFraction: 0.1)
+        for index in 0..<10 { report.record(Self.truth(Double(index) / 10, offset: nil), primary: 1) }
+        var criteria = PassCriteria(framingToleranceFraction: 0.1)
+        criteria.shotBand = ShotBand(part: .body, lowFraction: 0.3, highFraction: 0.5, fromSeconds: 0, toSeconds: 1, minimumShare: 0)
+        criteria.minimumFaceInPicture = 0
+        #expect(report.verdicts(criteria).map(\.isMet) == [false, false])
+        #expect(report.zoomReversals == 0 && report.leastFaceInPicture == nil)
+    }
 }

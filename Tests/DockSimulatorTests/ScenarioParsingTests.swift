@@ -1,3 +1,4 @@
+import DockVocabulary
 import Foundation
 import Testing
 
@@ -191,6 +192,60 @@ import Testing
         for bad in ["0", "-1", "601", "\"soon\""] {
             let refused = error(replacing("\"duration_s\": 10,", with: "\"duration_s\": 10, \"pass\": {\"reframe_max_s\": \(bad)},"))
             #expect(refused?.field == "pass.reframe_max_s", "\(bad)")
+        }
+    }
+
+    @Test func aShotSizeAndTheZoomCriteriaAreReadAndChecked() throws {
+        let text = replacing(
+            "\"duration_s\": 10,",
+            with: """
+                "duration_s": 10, "shot": "0.45",
+                "pass": {"shot_band": {"part": "face", "low": 0.15, "high": 0.25, "from_s": 2, "to_s": 8, "share_min": 0.9},
+                         "zoom_reversals_per_min_max": 6, "face_in_picture_min": 0.5},
+                """)
+        let scenario = try Scenario.parse(text)
+        #expect(scenario.shot == .fraction(0.45))
+        #expect(
+            scenario.criteria.shotBand
+                == ShotBand(part: .face, lowFraction: 0.15, highFraction: 0.25, fromSeconds: 2, toSeconds: 8, minimumShare: 0.9))
+        #expect(scenario.criteria.maximumZoomReversalsPerMinute == 6 && scenario.criteria.minimumFaceInPicture == 0.5)
+        let named = try Scenario.parse(replacing("\"duration_s\": 10,", with: "\"duration_s\": 10, \"shot\": \"half\","))
+        #expect(named.shot == .half)
+        #expect(try Scenario.parse(Self.valid).shot == nil)
+        // A band's counting runs to the end of the run unless told, for the body unless told.
+        let plain = try Scenario.parse(
+            replacing(
+                "\"duration_s\": 10,",
+                with: "\"duration_s\": 10, \"pass\": {\"shot_band\": {\"low\": 0.3, \"high\": 0.5, \"share_min\": 1}},"))
+        #expect(
+            plain.criteria.shotBand
+                == ShotBand(part: .body, lowFraction: 0.3, highFraction: 0.5, fromSeconds: 0, toSeconds: 10, minimumShare: 1))
+    }
+
+    @Test func aBadShotSizeOrZoomCriterionIsNamed() {
+        let shots: [(String, String)] = [
+            ("\"shot\": \"close\"", "expected off, head, half, full, group or a share of the picture's height, got 'close'"),
+            ("\"shot\": \"1.5\"", "a share of the picture's height must be within 0.05...1.0, got 1.5"),
+        ]
+        for (field, message) in shots {
+            let refused = error(replacing("\"duration_s\": 10,", with: "\"duration_s\": 10, \(field),"))
+            #expect(refused?.field == "shot" && refused?.message == message, "\(field)")
+        }
+        #expect(error(replacing("\"duration_s\": 10,", with: "\"duration_s\": 10, \"shot\": 0.4,"))?.field == "shot")
+        let criteria: [(String, String)] = [
+            ("\"shot_band\": {\"low\": 0.5, \"high\": 0.4, \"share_min\": 1}", "pass.shot_band.high"),
+            ("\"shot_band\": {\"low\": 0, \"high\": 0.4, \"share_min\": 1}", "pass.shot_band.low"),
+            ("\"shot_band\": {\"low\": 0.3, \"high\": 0.4}", "pass.shot_band.share_min"),
+            ("\"shot_band\": {\"low\": 0.3, \"high\": 0.4, \"share_min\": 1, \"part\": \"hand\"}", "pass.shot_band.part"),
+            ("\"shot_band\": {\"low\": 0.3, \"high\": 0.4, \"share_min\": 1, \"from_s\": 5, \"to_s\": 4}", "pass.shot_band.to_s"),
+            ("\"shot_band\": {\"low\": 0.3, \"high\": 0.4, \"share_min\": 1, \"from_s\": 11}", "pass.shot_band.from_s"),
+            ("\"shot_band\": {\"low\": 0.3, \"high\": 0.4, \"share_min\": 1, \"size\": 1}", "pass.shot_band.size"),
+            ("\"zoom_reversals_per_min_max\": -1", "pass.zoom_reversals_per_min_max"),
+            ("\"face_in_picture_min\": 1.5", "pass.face_in_picture_min"),
+        ]
+        for (field, path) in criteria {
+            let refused = error(replacing("\"duration_s\": 10,", with: "\"duration_s\": 10, \"pass\": {\(field)},"))
+            #expect(refused?.field == path, "\(field): \(String(describing: refused))")
         }
     }
 }

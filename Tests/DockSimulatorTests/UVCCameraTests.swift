@@ -111,6 +111,33 @@ import V4L2Protocol
         #expect(moved > 0.85 * full && moved <= full, "160 units of 0.75°/s for 1 s, less the ramp: \(moved)″")
     }
 
+    /// The zoom travels at the model's pace (the generic model: its range, 0 to 100, in 1.5 s),
+    /// the picture magnified as it goes; a camera that reads back its target answers the target at
+    /// once, one that does not answers where the zoom is; a model without a travel time jumps.
+    @Test func theZoomTravelsAtTheModelsPace() throws {
+        let generic = UVCCameraModel.named("generic")!
+        var camera = UVCCamera(model: generic)
+        #expect(Self.set(&camera, [(V4L2ControlID.zoomAbsolute, 100)], at: .zero).errno == 0)
+        #expect(try Self.read(&camera, [V4L2ControlID.zoomAbsolute], at: .zero) == [100], "the target, read back at once")
+        camera.advance(to: .milliseconds(750))
+        #expect(abs((camera.zoomPosition ?? 0) - 50) < 1e-6 && abs(camera.magnification - 1.5) < 1e-6)
+        camera.advance(to: .milliseconds(1600))
+        #expect(camera.zoomPosition == 100 && camera.magnification == 2)
+        // Back down, read as it goes by a camera that answers its position.
+        var honest = generic
+        honest.readBackIsTarget = false
+        camera = UVCCamera(model: honest)
+        _ = Self.set(&camera, [(V4L2ControlID.zoomAbsolute, 60)], at: .zero)
+        #expect(try Self.read(&camera, [V4L2ControlID.zoomAbsolute], at: .milliseconds(300)) == [20])
+        #expect(try Self.read(&camera, [V4L2ControlID.zoomAbsolute], at: .seconds(2)) == [60])
+        // No travel time: at the target at once.
+        var digital = generic
+        digital.zoomFullTravel = .zero
+        camera = UVCCamera(model: digital)
+        _ = Self.set(&camera, [(V4L2ControlID.zoomAbsolute, 100)], at: .zero)
+        #expect(camera.zoomPosition == 100 && camera.magnification == 2)
+    }
+
     @Test func faultsAnswerAsTheDriverWould() {
         var camera = UVCCamera(model: Self.tiny)
         camera.failingControls = [V4L2ControlID.tiltAbsolute]

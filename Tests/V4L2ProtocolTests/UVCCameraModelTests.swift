@@ -135,4 +135,29 @@ extension UVCCameraModelTests {
             #expect(error.field == "zoom_magnification" && error.reason == "needs a zoom_absolute control", "\(error)")
         }
     }
+
+    @Test func theZoomsTravelTimeIsReadAndAWrongOneRefusedByName() throws {
+        #expect(UVCCameraModel.named("generic")?.zoomFullTravel == .milliseconds(1500))
+        #expect(UVCCameraModel.named("obsbot-tiny")?.zoomFullTravel == .zero, "not given: the zoom jumps")
+        let generic = try String(contentsOf: Self.directory.appendingPathComponent("generic.json"), encoding: .utf8)
+        func refused(_ text: String) -> (field: String, reason: String)? {
+            do {
+                _ = try UVCCameraModel.parse(json: text)
+                return nil
+            } catch {
+                return (error.field, error.reason)
+            }
+        }
+        func travel(_ value: String) -> String {
+            generic.replacingOccurrences(of: "\"zoom_full_travel_ms\": 1500", with: "\"zoom_full_travel_ms\": \(value)")
+        }
+        for bad in ["0", "60001", "1.5", "\"slow\""] {
+            #expect(refused(travel(bad))?.field == "zoom_full_travel_ms", "\(bad)")
+        }
+        // Without an absolute zoom (and so without the table): refused by name.
+        let table = try #require(generic.range(of: ",\n  \"zoom_magnification\""))
+        let noZoom = (generic[..<table.lowerBound] + "\n}\n").replacingOccurrences(of: "\"zoom_absolute\"", with: "\"zoom_continuous\"")
+        #expect(refused(noZoom).map { $0.field == "zoom_full_travel_ms" && $0.reason == "needs a zoom_absolute control" } == true)
+        #expect(refused(noZoom.replacingOccurrences(of: ",\n  \"zoom_full_travel_ms\": 1500", with: "")) == nil)
+    }
 }

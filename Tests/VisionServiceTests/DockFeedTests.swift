@@ -51,11 +51,11 @@ import VisionService
         }
         #expect(followed, "dockd's framing never named a primary subject: \(feed.counts)")
 
-        // No calls for a while (slow detectors): every call answered, the framing older than a
-        // second, and still dockd's.
+        // No calls for a while (slow detectors): every call answered (its status read too), the
+        // framing older than a second, and still dockd's.
         let answered = Self.waitUntil(60) {
             let counts = feed.counts
-            return counts.sent + counts.refused + counts.dropped == counts.batches
+            return counts.sent + counts.refused + counts.dropped == counts.batches && !feed.isCalling
         }
         #expect(answered, "\(feed.counts)")
         let framing = try #require(feed.framing)

@@ -50,6 +50,9 @@ public struct UVCSession: AccessoryLink {
         public var readBackIsTarget = false
         /// With `readBackIsTarget`: how long after a change the camera is there.
         public var motionLag: Duration = .zero
+        /// How long the zoom takes from one end of its range to the other (the model's
+        /// `zoomFullTravel`); zero: it jumps (a digital zoom).
+        public var zoomFullTravel: Duration = .zero
         /// The shortest interval between two pose reads.
         public var pollInterval: Duration = .milliseconds(50)
         /// How often a stepped velocity writes a new absolute target.
@@ -86,6 +89,7 @@ public struct UVCSession: AccessoryLink {
             isDigital = model.isDigital
             readBackIsTarget = model.readBackIsTarget
             motionLag = model.motionLag
+            zoomFullTravel = model.zoomFullTravel
             zoomMagnification = model.zoomMagnification
         }
     }
@@ -125,8 +129,12 @@ public struct UVCSession: AccessoryLink {
         /// A `ZOOM_ABSOLUTE` write waiting for the line (a newer one replaces it).
         var queuedZoom: (id: CommandID, fraction: Double, request: V4L2Frame.Request)?
         /// Where the zoom is, as a fraction of its range: as the camera last answered it, read
-        /// with the pose (or, where it cannot be read, as last written); nil before either.
+        /// with the pose (or, where it cannot be read, as last written); nil before either. For
+        /// a camera that reads back its target with a zoom that travels, the target.
         var zoomFraction: Double?
+        /// A zoom on its way, for a camera that reads back its target and whose zoom travels at
+        /// `zoomFullTravel`: from where it was, when the write was taken (`zoomAt(_:)`).
+        var zoomRamp: (from: Double, to: Double, start: Duration)?
         /// Reading `zoom_absolute` with the pose failed once: the pose is read without it.
         var zoomIsUnreadable = false
         /// The speeds the camera was last told (0, 0 when still).
@@ -631,7 +639,7 @@ public struct UVCSession: AccessoryLink {
             if control.id == V4L2ControlID.tiltAbsolute { read.tilt = control.value }
             if control.id == V4L2ControlID.zoomAbsolute, let zoom = controls.zoomAbsolute, zoom.maximum > zoom.minimum {
                 let fraction = (Double(control.value) - Double(zoom.minimum)) / (Double(zoom.maximum) - Double(zoom.minimum))
-                connection.zoomFraction = min(max(fraction, 0), 1)
+                zoomRead(min(max(fraction, 0), 1), now: now)
             }
         }
         let yaw = Double(read.pan) / 3600 * .pi / 180, pitch = Double(read.tilt) / 3600 * .pi / 180
@@ -661,16 +669,52 @@ public struct UVCSession: AccessoryLink {
         connection.poses.record(
             Pose(
                 yawRadians: yaw, pitchRadians: pitch, yawRadiansPerSecond: yawRate, pitchRadiansPerSecond: pitchRate,
-                zoomFraction: connection.zoomFraction),
+                zoomFraction: zoomAt(min(time, now))),
             at: min(time, now))
     }
 
-    /// The camera took a zoom: from now on the pose samples carry it, and the history gets it as
-    /// a step — the old zoom a microsecond before, the new one now — not as a ramp from the last
-    /// sample (the emulation's zoom, and a digital one, jump).
+    /// The camera took a zoom. One whose zoom jumps (no `zoomFullTravel`: a digital zoom): from
+    /// now on the pose samples carry it, and the history gets it as a step — the old zoom a
+    /// microsecond before, the new one now — not as a ramp from the last sample. One whose zoom
+    /// travels and that reads back its target: the zoom ramps from where it is now to the new one
+    /// at `zoomFullTravel` for the whole range, each pose sample carrying where the ramp has got
+    /// to. One whose zoom travels and that reads back where it is: as the reads say.
     private mutating func zoomTaken(_ fraction: Double, now: Duration) {
+        guard configuration.zoomFullTravel > .zero else {
+            connection.zoomFraction = fraction
+            connection.poses.zoomStepped(to: fraction, at: now)
+            return
+        }
+        guard configuration.readBackIsTarget else { return }
+        startZoomRamp(to: fraction, now: now)
+    }
+
+    /// A zoom read with the pose: a camera that reads back its target, with a zoom that travels,
+    /// answers where its zoom is going — a new target (set by the camera's own app too) starts a
+    /// ramp there from where the zoom is now; any other camera answers where its zoom is.
+    private mutating func zoomRead(_ fraction: Double, now: Duration) {
+        guard configuration.readBackIsTarget, configuration.zoomFullTravel > .zero, connection.zoomFraction != nil else {
+            connection.zoomFraction = fraction
+            connection.zoomRamp = nil
+            return
+        }
+        guard abs(fraction - (connection.zoomFraction ?? fraction)) > 1e-9 else { return }
+        startZoomRamp(to: fraction, now: now)
+    }
+
+    private mutating func startZoomRamp(to fraction: Double, now: Duration) {
+        let from = zoomAt(now) ?? fraction
         connection.zoomFraction = fraction
-        connection.poses.zoomStepped(to: fraction, at: now)
+        connection.zoomRamp = abs(fraction - from) > 1e-9 ? (from, fraction, now) : nil
+    }
+
+    /// Where the zoom is at `time` (not before the last write), as a fraction of its range: on
+    /// its ramp while one runs, else as last known.
+    func zoomAt(_ time: Duration) -> Double? {
+        guard let ramp = connection.zoomRamp else { return connection.zoomFraction }
+        let travel = configuration.zoomFullTravel.secondsValue * abs(ramp.to - ramp.from)
+        let progress = travel > 0 ? min(max((time - ramp.start).secondsValue / travel, 0), 1) : 1
+        return ramp.from + (ramp.to - ramp.from) * progress
     }
 
     /// How many times the picture is magnified at `fraction` of the zoom's range (the model's
@@ -690,7 +734,7 @@ public struct UVCSession: AccessoryLink {
         connection.poses.record(
             Pose(
                 yawRadians: state.yaw, pitchRadians: state.pitch, yawRadiansPerSecond: yawRate, pitchRadiansPerSecond: pitchRate,
-                zoomFraction: connection.zoomFraction),
+                zoomFraction: zoomAt(now)),
             at: now)
     }
 

@@ -27,6 +27,7 @@ extension UVCCameraModel {
   "read_back_is_target": true,
   "motion_lag_ms": 300,
   "enumeration_delay_ms": 0,
+  "zoom_full_travel_ms": 1500,
   "zoom_magnification": {
     "points": [{"fraction": 0, "magnification": 1}, {"fraction": 1, "magnification": 2}],
     "source": "No one camera's optics: the emulation's own choice (docksim's webcam magnifies its picture linearly from 1x at zoom_absolute's minimum to 2x at its maximum, docs/simulator.md), so that dockd and the emulated webcam agree."

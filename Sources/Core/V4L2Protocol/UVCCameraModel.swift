@@ -69,6 +69,9 @@ public struct UVCCameraModel: Hashable, Sendable {
     public var zoomMagnification: [ZoomPoint] = []
     /// Where `zoomMagnification` comes from.
     public var zoomMagnificationSource = ""
+    /// How long the zoom takes from one end of `zoom_absolute`'s range to the other; zero: it
+    /// jumps to where it is told (a digital zoom), or the model does not say.
+    public var zoomFullTravel: Duration = .zero
 
     /// One point of the zoom's magnification table.
     public struct ZoomPoint: Hashable, Sendable {
@@ -194,6 +197,13 @@ public struct UVCCameraModel: Hashable, Sendable {
             }
             (zoomPoints, zoomSource) = try parseZoomMagnification(table)
         }
+        var zoomTravel = 0
+        if document.value("zoom_full_travel_ms") != nil {
+            guard controls.contains(where: { $0.id == V4L2ControlID.zoomAbsolute }) else {
+                throw document.error("zoom_full_travel_ms", "needs a zoom_absolute control")
+            }
+            zoomTravel = try document.integer("zoom_full_travel_ms", in: 1...60_000)
+        }
         try document.finish()
         var model = UVCCameraModel(
             name: name, displayName: displayName, source: source, usbID: usbID,
@@ -203,6 +213,7 @@ public struct UVCCameraModel: Hashable, Sendable {
             enumerationDelay: .milliseconds(enumerationDelay))
         model.zoomMagnification = zoomPoints
         model.zoomMagnificationSource = zoomSource
+        model.zoomFullTravel = .milliseconds(zoomTravel)
         return model
     }
 

@@ -19,11 +19,17 @@ import Synchronization
 /// Scoring only (`sendsBoxes` false, `docksim --score-only`), it sends no boxes: another detector
 /// feeds dockd from the webcam's picture. The follower then sets dockd up (tracking on, framing
 /// `center`) on each connection it makes, and the run is scored as any other.
+///
+/// With a shot size (the scenario's `shot`), a third task asks dockd to hold it (`SetShotSize`)
+/// on a connection of its own, again every `retryInterval` while dockd answers `NotReady` (its
+/// accessory not yet in session) or cannot be reached; any other refusal ends it.
 final class CameraApp: Sendable {
     /// dockd's control socket.
     let socketPath: String
     /// Whether the detector's batches are sent with `Track` (false: another detector sends boxes).
     let sendsBoxes: Bool
+    /// The shot size asked of dockd once it can hold one; nil: none asked.
+    let shot: ShotSize?
     /// Batches waiting for the feed at most; a second at 30 frames a second.
     static let queueCapacity = 32
     /// How long to wait before connecting again after a failure.
@@ -53,15 +59,18 @@ final class CameraApp: Sendable {
     private let log: @Sendable (String) -> Void
 
     /// Starts playing the camera app against dockd's socket at `socketPath`.
-    init(socketPath: String, sendsBoxes: Bool = true, log: @escaping @Sendable (String) -> Void) {
+    init(socketPath: String, sendsBoxes: Bool = true, shot: ShotSize? = nil, log: @escaping @Sendable (String) -> Void) {
         self.socketPath = socketPath
         self.sendsBoxes = sendsBoxes
+        self.shot = shot
         self.log = log
         let (deliveries, queue) = AsyncStream.makeStream(of: Delivery.self, bufferingPolicy: .bufferingNewest(Self.queueCapacity))
         self.queue = queue
         let feed = Task.detached { [self] in await self.feed(deliveries) }
         let follower = Task.detached { [self] in await self.follow() }
-        tasks.withLock { $0 = [feed, follower] }
+        var started = [feed, follower]
+        if let shot { started.append(Task.detached { [self] in await self.askForShot(shot) }) }
+        tasks.withLock { $0 = started }
     }
 
     /// Hands over a batch the detector delivered, captured at `hostCaptureTime` on the host's
@@ -164,6 +173,36 @@ final class CameraApp: Sendable {
             return nil
         }
         if let message { log(message) }
+    }
+
+    // MARK: The shot size
+
+    /// Asks dockd to hold `shot` every `retryInterval` while it cannot be reached or answers
+    /// `NotReady` (its accessory not yet in session), and logs what it answered: the shot taken,
+    /// or a refusal that asking again would not change (`NotSupported`: no zoom), which ends it.
+    private func askForShot(_ shot: ShotSize) async {
+        var connection: VarlinkConnection?
+        var isWaitLogged = false
+        while !Task.isCancelled {
+            do {
+                let current = try connection ?? VarlinkConnection(path: socketPath)
+                connection = current
+                _ = try await current.call(.host(.setShotSize(shot)))
+                log("camera app: dockd holds the shot size \(shot.setting)")
+                return
+            } catch DockClientError.remote(let name, let parameters) {
+                let refusal = DockClientError.remote(name: name, parameters: parameters)
+                guard name == DockInterface.Error.notReady else {
+                    log("camera app: dockd refused the shot size \(shot.setting): \(refusal); not asking again")
+                    return
+                }
+                if !isWaitLogged { log("camera app: dockd refused the shot size \(shot.setting): \(refusal); asking again") }
+                isWaitLogged = true
+            } catch {
+                connection = nil  // dockd not there (yet): the feed and the follower log the outage
+            }
+            try? await Task.sleep(for: Self.retryInterval)
+        }
     }
 
     // MARK: The follower

@@ -79,7 +79,8 @@ public enum DocksimMain {
             if options.isTracing { run.trace = { printError("docksim: \($0)") } }
             log("scenario \(scenario.name), \(seconds(scenario.duration)) s, seed \(scenario.seed)")
             if let socketPath = options.cameraSocketPath {
-                run.cameraApp = CameraApp(socketPath: socketPath, sendsBoxes: !options.isScoreOnly, log: log)
+                run.cameraApp = CameraApp(
+                    socketPath: socketPath, sendsBoxes: !options.isScoreOnly, shot: scenario.shot, log: log)
             }
             let signal = try run.run(signals: signals)
             log(signal.map { "stopped by signal \($0) at \(seconds(run.simulation.now)) s" } ?? "scenario finished")

@@ -103,6 +103,9 @@ public final class DockFeed: Sendable {
         }
     }
 
+    /// Whether a call (a Track and the status read after it) waits for dockd's answer now.
+    public var isCalling: Bool { state.withLock { $0.askedAt != nil } }
+
     /// Whether the feed is connected to dockd now.
     public var isConnected: Bool { state.withLock { $0.isConnected } }
 

@@ -11,7 +11,9 @@ public import V4L2Protocol
 /// speed times the model's unit; with the speeds 0 the axis approaches its absolute target at up
 /// to the model's absolute rate. Values written are clamped to the range and snapped to the
 /// step, as the control framework and uvcvideo do; a speed's magnitude runs to the maximum in
-/// both directions.
+/// both directions. Its zoom travels to `zoom_absolute`'s value at the model's
+/// `zoomFullTravel` for the whole range (it jumps where the model gives none), and the picture is
+/// magnified as the zoom is on its way.
 public struct UVCCamera: Sendable {
     /// The camera's model.
     public let model: UVCCameraModel
@@ -42,6 +44,12 @@ public struct UVCCamera: Sendable {
     public private(set) var pan: AxisPhysics
     /// The motors.
     public private(set) var tilt: AxisPhysics
+    /// Where the zoom is, in `zoom_absolute`'s units: on its way to the control's value at the
+    /// model's pace, or at it for a zoom that jumps (nil without the control).
+    public var zoomPosition: Double? {
+        model.zoomFullTravel > .zero ? travellingZoom : values[V4L2ControlID.zoomAbsolute].map(Double.init)
+    }
+    private var travellingZoom: Double?
     /// Its video capture: formats, buffers, streaming (frames are the shell's to make).
     public var video = UVCVideoStream()
     private var time: Duration = .zero
@@ -64,9 +72,9 @@ public struct UVCCamera: Sendable {
     /// without the control), `maximumMagnification` at its maximum, linearly between.
     public var magnification: Double {
         guard let control = model.control(V4L2ControlID.zoomAbsolute), control.maximum > control.minimum,
-            let value = values[V4L2ControlID.zoomAbsolute]
+            let position = zoomPosition
         else { return 1 }
-        let fraction = Double(Int64(value) - control.minimum) / Double(control.maximum - control.minimum)
+        let fraction = (position - Double(control.minimum)) / Double(control.maximum - control.minimum)
         return model.magnification(atZoomFraction: fraction) ?? 1 + min(max(fraction, 0), 1) * (Self.maximumMagnification - 1)
     }
 
@@ -87,6 +95,7 @@ public struct UVCCamera: Sendable {
         tilt = axis(V4L2ControlID.tiltAbsolute, speed: V4L2ControlID.tiltSpeed)
         failingControls = Set(model.controls.filter(\.failsWithIO).map(\.id))
         for control in model.controls { values[control.id] = Int32(clamping: control.defaultValue) }
+        travellingZoom = values[V4L2ControlID.zoomAbsolute].map(Double.init)
         // The speeds' defaults are what the driver reports, not a motion: at rest.
         values[V4L2ControlID.panSpeed] = values[V4L2ControlID.panSpeed].map { _ in 0 }
         values[V4L2ControlID.tiltSpeed] = values[V4L2ControlID.tiltSpeed].map { _ in 0 }
@@ -133,7 +142,18 @@ public struct UVCCamera: Sendable {
             let seconds = step.secondsValue
             pan = drive(pan, speed: V4L2ControlID.panSpeed, target: V4L2ControlID.panAbsolute, seconds: seconds)
             tilt = drive(tilt, speed: V4L2ControlID.tiltSpeed, target: V4L2ControlID.tiltAbsolute, seconds: seconds)
+            driveZoom(seconds: seconds)
         }
+    }
+
+    /// Moves the zoom towards `zoom_absolute`'s value at the model's pace.
+    private mutating func driveZoom(seconds: Double) {
+        guard model.zoomFullTravel > .zero, let position = travellingZoom, let target = values[V4L2ControlID.zoomAbsolute],
+            let control = model.control(V4L2ControlID.zoomAbsolute)
+        else { return }
+        let step = Double(control.maximum - control.minimum) / model.zoomFullTravel.secondsValue * seconds
+        let remaining = Double(target) - position
+        travellingZoom = abs(remaining) <= step ? Double(target) : position + (remaining < 0 ? -step : step)
     }
 
     private mutating func drive(_ axis: AxisPhysics, speed: UInt32, target: UInt32, seconds: Double) -> AxisPhysics {
@@ -310,6 +330,7 @@ public struct UVCCamera: Sendable {
         if !model.readBackIsTarget {
             if id == V4L2ControlID.panAbsolute { return Int32(panArcSeconds.rounded()) }
             if id == V4L2ControlID.tiltAbsolute { return Int32(tiltArcSeconds.rounded()) }
+            if id == V4L2ControlID.zoomAbsolute, let zoomPosition { return Int32(zoomPosition.rounded()) }
         }
         return values[id] ?? 0
     }

@@ -26,6 +26,9 @@ public struct Scenario: Sendable {
     public var events: [EventScript]
     /// What a run must achieve to pass.
     public var criteria: PassCriteria
+    /// The shot size the camera app asks dockd to hold by zoom (`SetShotSize`) once dockd has a
+    /// session; nil: it asks none (the zoom stays where it is).
+    public var shot: ShotSize? = nil
 
     /// The subject the dock should follow, if the scenario names one.
     public var primarySubject: SubjectScript? { subjects.first { $0.isPrimary } }
@@ -231,4 +234,42 @@ public struct PassCriteria: Hashable, Sendable {
     public var maximumReframeSeconds: Double?
     /// Longest time from the start of host silence until the motors stand still.
     public var maximumSilenceStopSeconds: Double?
+    /// The band the primary subject's size in the picture must be held in, for a share of the
+    /// frames (a shot size held by zoom).
+    public var shotBand: ShotBand?
+    /// Most turns of the zoom from in to out or back per minute (`RunReport.zoomReversals`).
+    public var maximumZoomReversalsPerMinute: Double?
+    /// Least share of the primary subject's face inside the picture, over every frame with the
+    /// subject in the room: 1 keeps the whole face in, 0.5 half of it.
+    public var minimumFaceInPicture: Double?
+}
+
+/// A band of sizes in the picture for the primary subject: its part's height as a share of the
+/// picture's height, `lowFraction...highFraction`, in at least `minimumShare` of the frames from
+/// `fromSeconds` to `toSeconds` that have the subject in the room.
+public struct ShotBand: Hashable, Sendable {
+    /// The part measured: the body or the face.
+    public var part: SubjectKind
+    /// The least height, as a share of the picture's.
+    public var lowFraction: Double
+    /// The greatest height, as a share of the picture's.
+    public var highFraction: Double
+    /// When the counting starts, seconds from the run's start (the first zoom given time).
+    public var fromSeconds: Double
+    /// When the counting ends, seconds from the run's start (the run's end unless told).
+    public var toSeconds: Double
+    /// The least share of the counted frames within the band.
+    public var minimumShare: Double
+
+    /// Creates a band.
+    public init(
+        part: SubjectKind, lowFraction: Double, highFraction: Double, fromSeconds: Double, toSeconds: Double, minimumShare: Double
+    ) {
+        self.part = part
+        self.toSeconds = toSeconds
+        self.lowFraction = lowFraction
+        self.highFraction = highFraction
+        self.fromSeconds = fromSeconds
+        self.minimumShare = minimumShare
+    }
 }

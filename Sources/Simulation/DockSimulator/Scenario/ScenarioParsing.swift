@@ -31,7 +31,14 @@ extension Scenario {
             camera: try parseCamera(top.optionalObject("camera")),
             detector: try parseDetector(top.optionalObject("detector")),
             subjects: [], faults: [], events: [],
-            criteria: try parseCriteria(top.optionalObject("pass")))
+            criteria: try parseCriteria(top.optionalObject("pass"), durationSeconds: duration))
+        if let text = try top.optionalString("shot", maximumBytes: 32) {
+            do {
+                scenario.shot = try ShotSize(setting: text)
+            } catch {
+                throw top.error("shot", error.description)
+            }
+        }
 
         // An error about a subject as a whole is at the line where its object starts.
         func subjectError(_ element: JSONElement, _ key: String, _ reason: String) -> JSONFieldError {
@@ -138,7 +145,7 @@ extension Scenario {
         return detector
     }
 
-    private static func parseCriteria(_ reader: JSONFields?) throws(JSONFieldError) -> PassCriteria {
+    private static func parseCriteria(_ reader: JSONFields?, durationSeconds: Double) throws(JSONFieldError) -> PassCriteria {
         var criteria = PassCriteria(framingToleranceFraction: 0.1)
         guard let reader else { return criteria }
         if reader.value("primary_in_frame_min") != nil {
@@ -165,6 +172,22 @@ extension Scenario {
         }
         if reader.value("silence_stop_max_s") != nil {
             criteria.maximumSilenceStopSeconds = try reader.number("silence_stop_max_s", in: 0...600, excludingLowerBound: true)
+        }
+        if let band = try reader.optionalObject("shot_band") {
+            let low = try band.number("low", in: 0...1, excludingLowerBound: true)
+            let from = try (band.optionalNumber("from_s", in: 0...durationSeconds) ?? 0)
+            criteria.shotBand = ShotBand(
+                part: try (band.optionalChoice("part", [("body", SubjectKind.body), ("face", .face)]) ?? .body),
+                lowFraction: low, highFraction: try band.number("high", in: low...2), fromSeconds: from,
+                toSeconds: try (band.optionalNumber("to_s", in: from...durationSeconds) ?? durationSeconds),
+                minimumShare: try band.number("share_min", in: 0...1))
+            try band.finish()
+        }
+        if reader.value("zoom_reversals_per_min_max") != nil {
+            criteria.maximumZoomReversalsPerMinute = try reader.number("zoom_reversals_per_min_max", in: 0...10_000)
+        }
+        if reader.value("face_in_picture_min") != nil {
+            criteria.minimumFaceInPicture = try reader.number("face_in_picture_min", in: 0...1)
         }
         try reader.finish()
         return criteria

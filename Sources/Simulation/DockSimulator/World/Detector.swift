@@ -35,6 +35,9 @@ public struct GroundTruthFrame: Hashable, Sendable {
     public var velocityCommands: VelocityCommandCounts
     /// Where the camera's pan can go, radians (its axis's end stops); nil when not known.
     public var yawRangeRadians: ClosedRange<Double>?
+    /// How many times the camera's zoom magnified the picture at capture time (1: at its widest,
+    /// or no zoom); the parts' boxes are in the picture as zoomed.
+    public var magnification = 1.0
 
     /// How far a subject may move over `stillWindowSeconds` and still count as still, metres.
     public static let stillDistanceMeters = 0.01

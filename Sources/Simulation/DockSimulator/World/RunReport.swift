@@ -91,10 +91,18 @@ public struct RunReport: Sendable {
         } else if case .none = tracker {
             primaryPersonSwitches = primaryPersonSwitches ?? 0
         }
-        frames.append(
-            FrameRecord(
-                captureSeconds: truth.captureTime.secondsValue, framingError: error,
-                trackerPrimary: trackerPrimary, truePerson: person))
+        var record = FrameRecord(
+            captureSeconds: truth.captureTime.secondsValue, framingError: error,
+            trackerPrimary: trackerPrimary, truePerson: person)
+        record.magnification = truth.magnification
+        if let primary, truth.presentSubjects.contains(primary) {
+            let parts = truth.parts.filter { $0.subjectIdentifier == primary }
+            let face = parts.first { $0.kind == .face }
+            record.primaryBodyHeight = parts.first { $0.kind != .face }?.box.height
+            record.primaryFaceHeight = face?.box.height
+            record.faceInPicture = face?.inFrameFraction ?? 0
+        }
+        frames.append(record)
         let isStill = primary.map { truth.presentSubjects.contains($0) && truth.stillSubjects.contains($0) } ?? false
         poses.append(
             PoseRecord(
@@ -271,6 +279,63 @@ public struct RunReport: Sendable {
         return (sorted.reduce(0, +) / count, p95, sorted.last!, rms)
     }
 
+    /// The least change of the zoom's magnification, as a ratio, that counts towards a reversal:
+    /// steps finer than this are the zoom settling, not turning.
+    public static let zoomReversalRatio = 0.01
+
+    /// Times the zoom turned from zooming in to zooming out or back over the run, by the
+    /// magnification at each frame's capture time, changes under `zoomReversalRatio` apart not
+    /// counted.
+    public var zoomReversals: Int {
+        var count = 0, direction = 0, anchor = frames.first?.magnification ?? 1
+        for frame in frames {
+            let ratio = frame.magnification / anchor
+            guard abs(ratio - 1) >= Self.zoomReversalRatio else { continue }
+            let now = ratio > 1 ? 1 : -1
+            if direction != 0, now != direction { count += 1 }
+            direction = now
+            anchor = frame.magnification
+        }
+        return count
+    }
+
+    /// `zoomReversals` per minute of the run (from the first frame to the last); nil with fewer
+    /// than two frames.
+    public var zoomReversalsPerMinute: Double? {
+        guard let first = frames.first, let last = frames.last, last.captureSeconds > first.captureSeconds else { return nil }
+        return Double(zoomReversals) * 60 / (last.captureSeconds - first.captureSeconds)
+    }
+
+    /// The least share of the primary subject's face inside the picture over the frames with it
+    /// in the room (0 when its face was behind the camera); nil without such frames.
+    public var leastFaceInPicture: Double? { frames.compactMap(\.faceInPicture).min() }
+
+    /// How the primary subject's size was held in `band`: the share of the counted frames (from
+    /// `band.fromSeconds` to `band.toSeconds`, the subject in the room) with its part's height within the band, the
+    /// least and greatest height among them, and the first frame in the band at all; nil without
+    /// counted frames.
+    public func shotBandFigures(_ band: ShotBand) -> (share: Double, least: Double, greatest: Double, firstInBandSeconds: Double?)? {
+        func height(_ frame: FrameRecord) -> Double? {
+            guard frame.faceInPicture != nil else { return nil }
+            return (band.part == .face ? frame.primaryFaceHeight : frame.primaryBodyHeight) ?? 0
+        }
+        let counted = frames.filter { (band.fromSeconds...band.toSeconds).contains($0.captureSeconds) }.compactMap(height)
+        guard !counted.isEmpty else { return nil }
+        let within = counted.filter { (band.lowFraction...band.highFraction).contains($0) }.count
+        let first = frames.first { height($0).map { (band.lowFraction...band.highFraction).contains($0) } ?? false }
+        return (Double(within) / Double(counted.count), counted.min()!, counted.max()!, first?.captureSeconds)
+    }
+
+    /// The greatest framing error from `seconds` on (the worst off-centre), when it was, and the
+    /// first frame after it with the primary within the tolerance again (nil: never, by the end);
+    /// nil without frames with the primary subject from `seconds` on.
+    public func worstFraming(fromSeconds seconds: Double) -> (error: Double, atSeconds: Double, framedAgainSeconds: Double?)? {
+        let counted = frames.filter { $0.captureSeconds >= seconds && $0.framingError != nil }
+        guard let worst = counted.max(by: { $0.framingError! < $1.framingError! }) else { return nil }
+        let again = counted.first { $0.captureSeconds > worst.captureSeconds && $0.framingError! <= toleranceFraction }
+        return (worst.framingError!, worst.captureSeconds, again?.captureSeconds)
+    }
+
     /// Each pass criterion of the scenario that applies, with whether this run meets it.
     public func verdicts(_ criteria: PassCriteria) -> [(criterion: String, isMet: Bool, detail: String)] {
         var verdicts: [(String, Bool, String)] = []
@@ -331,6 +396,38 @@ public struct RunReport: Sendable {
                     ))
             }
         }
+        if let band = criteria.shotBand {
+            let part = band.part == .face ? "face" : "body"
+            if let figures = shotBandFigures(band) {
+                verdicts.append(
+                    (
+                        "shot_band", figures.share >= band.minimumShare,
+                        "\(fixed(figures.share)) of frames \(fixed(band.fromSeconds))–\(fixed(band.toSeconds)) s with the \(part) "
+                            + "\(fixed(band.lowFraction))–"
+                            + "\(fixed(band.highFraction)) of the height ≥ \(fixed(band.minimumShare)) (heights \(fixed(figures.least))–"
+                            + "\(fixed(figures.greatest)), first in the band at \(figures.firstInBandSeconds.map(fixed) ?? "never") s)"
+                    ))
+            } else {
+                verdicts.append(
+                    ("shot_band", false, "no frames with the primary subject \(fixed(band.fromSeconds))–\(fixed(band.toSeconds)) s"))
+            }
+        }
+        if let maximum = criteria.maximumZoomReversalsPerMinute {
+            let value = zoomReversalsPerMinute
+            verdicts.append(
+                (
+                    "zoom_reversals_per_min_max", value.map { $0 <= maximum } ?? false,
+                    "\(value.map(fixed) ?? "no frames") ≤ \(fixed(maximum)) (\(zoomReversals) reversals)"
+                ))
+        }
+        if let minimum = criteria.minimumFaceInPicture {
+            let value = leastFaceInPicture
+            verdicts.append(
+                (
+                    "face_in_picture_min", value.map { $0 >= minimum } ?? false,
+                    "\(value.map(fixed) ?? "never in the room") ≥ \(fixed(minimum))"
+                ))
+        }
         if let maximum = criteria.maximumSilenceStopSeconds {
             for fault in faults where fault.kind == "host_silence" {
                 let after = fault.stoppedAfterSeconds
@@ -376,6 +473,23 @@ public struct RunReport: Sendable {
         }
         lines.append("  \"returns\": [" + returnEntries.joined(separator: ", ") + "],")
         lines.append("  \"dock_frames\": {\"good\": \(dockGoodFrames), \"bad\": \(dockBadFrames)},")
+        let magnifications = frames.map(\.magnification)
+        var zoom =
+            "  \"zoom\": {\"magnification_min\": \(fixed(magnifications.min() ?? 1)), "
+            + "\"magnification_max\": \(fixed(magnifications.max() ?? 1)), \"reversals\": \(zoomReversals), "
+            + "\"reversals_per_min\": \(zoomReversalsPerMinute.map(fixed) ?? "null"), "
+            + "\"face_in_picture_min\": \(leastFaceInPicture.map(fixed) ?? "null")"
+        if let band = criteria.shotBand, let figures = shotBandFigures(band) {
+            zoom +=
+                ", \"shot_band\": {\"share\": \(fixed(figures.share)), \"least\": \(fixed(figures.least)), "
+                + "\"greatest\": \(fixed(figures.greatest)), \"first_in_band_s\": \(figures.firstInBandSeconds.map(fixed) ?? "null")}"
+        }
+        if let worst = worstFraming(fromSeconds: criteria.shotBand?.fromSeconds ?? 0) {
+            zoom +=
+                ", \"worst_framing_error\": {\"error\": \(fixed(worst.error)), \"at_s\": \(fixed(worst.atSeconds)), "
+                + "\"framed_again_s\": \(worst.framedAgainSeconds.map(fixed) ?? "null")}"
+        }
+        lines.append(zoom + "},")
         let faultEntries = faults.map { fault in
             "    {\"kind\": \(quoted(fault.kind)), \"start_s\": \(fixed(fault.startSeconds)), "
                 + "\"end_s\": \(fixed(fault.endSeconds)), "
@@ -401,7 +515,9 @@ public struct RunReport: Sendable {
         lines.append("    \"capture_s\": [" + frames.map { fixed($0.captureSeconds) }.joined(separator: ", ") + "],")
         lines.append("    \"framing_error\": [" + frames.map { $0.framingError.map(fixed) ?? "null" }.joined(separator: ", ") + "],")
         lines.append("    \"primary_id\": [" + frames.map { $0.trackerPrimary.map(String.init) ?? "null" }.joined(separator: ", ") + "],")
-        lines.append("    \"primary_person\": [" + frames.map { $0.truePerson.map(String.init) ?? "null" }.joined(separator: ", ") + "]")
+        lines.append("    \"primary_person\": [" + frames.map { $0.truePerson.map(String.init) ?? "null" }.joined(separator: ", ") + "],")
+        lines.append("    \"magnification\": [" + frames.map { fixed($0.magnification) }.joined(separator: ", ") + "],")
+        lines.append("    \"primary_height\": [" + frames.map { $0.primaryBodyHeight.map(fixed) ?? "null" }.joined(separator: ", ") + "]")
         lines.append("  }")
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
@@ -441,6 +557,16 @@ public struct FrameRecord: Hashable, Sendable {
     /// The scenario subject behind the tracker's primary (`RunReport.person(behind:in:)`); nil
     /// when it had none, its box was not known, or it showed nobody clearly.
     public var truePerson: Int?
+    /// How many times the camera's zoom magnified the picture (1: widest, or no zoom).
+    public var magnification = 1.0
+    /// The primary subject's true body (or object) height, as a share of the picture's; nil when
+    /// it is not in the room or not in front of the camera.
+    public var primaryBodyHeight: Double?
+    /// The primary subject's true face height, as a share of the picture's; nil as for the body.
+    public var primaryFaceHeight: Double?
+    /// The share of the primary subject's face inside the picture (0 when it is behind the
+    /// camera); nil when the subject is not in the room.
+    public var faceInPicture: Double?
 
     /// Creates a frame record.
     public init(captureSeconds: Double, framingError: Double?, trackerPrimary: Int?, truePerson: Int? = nil) {

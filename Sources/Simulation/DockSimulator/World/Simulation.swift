@@ -218,7 +218,8 @@ public struct Simulation: Sendable {
         let yaw = cameraYawRadians, pitch = cameraPitchRadians
         // A webcam's or a VISCA camera's zoom narrows what it sees (a dock's camera does not zoom
         // here).
-        let camera = self.camera.zoomed(by: uvc?.magnification ?? visca?.magnification ?? 1)
+        let magnification = uvc?.magnification ?? visca?.magnification ?? 1
+        let camera = self.camera.zoomed(by: magnification)
         var projections: [PartProjection] = []
         var present: [Int] = [], still: [Int] = []
         for subject in subjects {
@@ -238,11 +239,12 @@ public struct Simulation: Sendable {
         // drive the zoom knows it (dockd narrows it by the zoom at capture time).
         let (batch, truth) = detector.detect(projections, captureTime: now, camera: self.camera.setup.information)
         pendingBatches.append(batch)
-        output.truths.append(
-            GroundTruthFrame(
-                captureTime: now, yawRadians: yaw, pitchRadians: pitch, parts: truth,
-                presentSubjects: present, stillSubjects: still,
-                velocityCommands: firmware.velocityCommands, yawRangeRadians: cameraYawRangeRadians))
+        var frame = GroundTruthFrame(
+            captureTime: now, yawRadians: yaw, pitchRadians: pitch, parts: truth,
+            presentSubjects: present, stillSubjects: still,
+            velocityCommands: firmware.velocityCommands, yawRangeRadians: cameraYawRangeRadians)
+        frame.magnification = magnification
+        output.truths.append(frame)
     }
 
     private mutating func deliverBatches(into output: inout SimulationOutput) {
