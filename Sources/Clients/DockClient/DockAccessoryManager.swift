@@ -93,13 +93,14 @@ public final class DockAccessoryManager: Sendable {
         }
     }
 
-    /// Turns system tracking on or off for the daemon's dock.
+    /// Turns system tracking on or off for dockd's only accessory (when dockd serves several, it
+    /// answers `AccessoryAmbiguous`: each ``DockAccessory`` has its own call).
     public func setSystemTrackingEnabled(_ enabled: Bool) async throws(DockClientError) {
         _ = try await connection.call(.host(.setSystemTracking(enabled)))
     }
 
-    /// The status of the daemon's dock, in dockd's own conventions (yaw > 0 right, pitch > 0 up,
-    /// boxes from the top left).
+    /// The status of dockd's only accessory, in dockd's own conventions (yaw > 0 right, pitch > 0
+    /// up, boxes from the top left); when dockd serves several, it answers `AccessoryAmbiguous`.
     public func status() async throws(DockClientError) -> Dock.Status {
         try await connection.status()
     }
