@@ -4,8 +4,9 @@
 //
 // Invariants checked on every input (the input read as a file, and as flags one per line):
 // - a file is accepted or refused with its path and a line number inside it, never a trap;
-// - settings that are accepted, written back as a file (`key = value` for every key) or as flags
-//   (`--key=value`), read back as the same settings;
+// - settings that are accepted, written back as a file (`key = value` for every key, then each
+//   `[accessory NAME]` section with its lines) or as flags (`--key=value`, which carry no
+//   sections), read back as the same settings;
 // - a file with CRLF line ends reads as the same file with LF ones;
 // - `validated()` refuses by name or returns settings, and never traps.
 
@@ -62,16 +63,33 @@ public func fuzzConfiguration(_ start: UnsafePointer<UInt8>, _ count: Int) -> CI
 /// Writes `configuration` as flags, and as a file when it came from one (a flag's value may hold
 /// what a file line cannot: `#`, spaces at its ends), and reads them back.
 private func checkRoundTrip(_ configuration: Configuration, asFile: Bool) {
+    /// The sections without where they were read: a file written back puts them on other lines.
+    func sections(_ configuration: Configuration) -> [String] {
+        configuration.sections.map { section in
+            ([section.name] + section.lines.map { "\($0.key)=\($0.value)" }).joined(separator: "\n")
+        }
+    }
     if asFile {
-        let file = Configuration.keys.map { "\($0.name) = \($0.show(configuration))" }.joined(separator: "\n")
+        let file =
+            (Configuration.keys.map { "\($0.name) = \($0.show(configuration))" }
+            + configuration.sections.flatMap { section in
+                ["[accessory \(section.name)]"] + section.lines.map { "\($0.key) = \($0.value)" }
+            }).joined(separator: "\n")
         var again = Configuration()
         do {
             try again.apply(fileText: file, path: "again")
         } catch {
             preconditionFailure("settings written as\n\(file)\ndo not read back: \(error)")
         }
-        precondition(again == configuration, "settings written as\n\(file)\nread back as \(again)")
+        var unsectioned = configuration, againUnsectioned = again
+        unsectioned.sections = []
+        againUnsectioned.sections = []
+        precondition(
+            againUnsectioned == unsectioned && sections(again) == sections(configuration),
+            "settings written as\n\(file)\nread back as \(again)")
     }
+    var expected = configuration
+    expected.sections = []  // flags carry none
     var fromFlags = Configuration()
     let flags = Configuration.keys.map { "--\($0.name)=\($0.show(configuration))" }
     do {
@@ -80,5 +98,5 @@ private func checkRoundTrip(_ configuration: Configuration, asFile: Bool) {
     } catch {
         preconditionFailure("settings written as flags \(flags) do not read back: \(error)")
     }
-    precondition(fromFlags == configuration, "settings written as flags \(flags) read back as \(fromFlags)")
+    precondition(fromFlags == expected, "settings written as flags \(flags) read back as \(fromFlags)")
 }

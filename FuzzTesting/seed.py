@@ -99,7 +99,9 @@ if target == "configuration":
         seeds.append(path.read_bytes())
     seeds += quoted(sorted(pathlib.Path("Tests/DaemonTests").glob("*.swift")), r'=|--')
     seeds += [b"--simulator\n--baud\n9600\n--yaw-min-deg=-90", b"baud = 1e999\n", b"lost-after-s = nan\n",
-              b"vendor-id = 12g9\n", b"--tracking\nfalse\n--log-level=debug", b"=\n", b"x\n"]
+              b"vendor-id = 12g9\n", b"--tracking\nfalse\n--log-level=debug", b"=\n", b"x\n",
+              b"tracking = on\n[accessory desk]\ndevice = /dev/dock0\n[accessory cam]\nvisca = udp:h:1\nprotocol = ndi\n",
+              b"[accessory a]\nserial-number = A\n[accessory b]\n[accessory a]\nsocket = x\n[accessory  c d]\n[x]\n"]
 if target == "scenario":
     for path in sorted(pathlib.Path("Scenarios").glob("**/*.json")):
         seeds.append(path.read_bytes())

@@ -6,7 +6,7 @@ _dockctl() {
     local command= i
     for ((i = 1; i < COMP_CWORD; i++)); do
         case ${COMP_WORDS[i]} in
-            --socket|--completions) ((i++)) ;;
+            --socket|--accessory|--completions) ((i++)) ;;
             -*) ;;
             *) command=${COMP_WORDS[i]}; break ;;
         esac
@@ -16,10 +16,11 @@ _dockctl() {
         '')
             case $prev in
                 --socket) files=true ;;
+                --accessory) COMPREPLY=(); return ;;
                 --completions) COMPREPLY=($(compgen -W 'bash zsh fish' -- "$cur")); return ;;
             esac
-            options='--socket --json --help --version --completions'
-            words='status watch velocity orient stop animate track limits devices framing roi select zoom shot preset lost speed replay'
+            options='--socket --accessory --json --help --version --completions'
+            words='status watch velocity orient stop animate track limits list framing roi select zoom shot preset lost speed replay'
             ;;
         status)
             options='--help --json'
@@ -65,7 +66,7 @@ _dockctl() {
             esac
             options='--yaw-min --yaw-max --pitch-min --pitch-max --max-speed --help --json'
             ;;
-        devices)
+        list)
             options='--help --json'
             ;;
         framing)

@@ -3,7 +3,7 @@ complete -c dockd-vision -f
 complete -c dockd-vision -n '__fish_use_subcommand' -l config -r -F -d 'read settings from FILE (an empty FILE reads none)'
 complete -c dockd-vision -n '__fish_use_subcommand' -l device -r -F -d 'the camera\'s V4L2 device'
 complete -c dockd-vision -n '__fish_use_subcommand' -l socket -r -F -d 'dockd\'s control socket; empty: $DOCKD_SOCKET, the user\'s own dockd, then /run/dockd/dockd.sock'
-complete -c dockd-vision -n '__fish_use_subcommand' -l accessory -x -d 'the dock the camera is on, when dockd has several; empty: dockd\'s own'
+complete -c dockd-vision -n '__fish_use_subcommand' -l accessory -x -d 'the accessory the camera is on, by its name or serial number (dockctl list), needed when dockd serves several; empty: dockd\'s only one'
 complete -c dockd-vision -n '__fish_use_subcommand' -l width -x -d 'the picture\'s width to ask the camera for (it gives the nearest it has)'
 complete -c dockd-vision -n '__fish_use_subcommand' -l height -x -d 'the picture\'s height to ask the camera for'
 complete -c dockd-vision -n '__fish_use_subcommand' -l fps -x -d 'frames a second to ask the camera for'

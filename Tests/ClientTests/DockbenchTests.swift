@@ -52,6 +52,20 @@ import Testing
     /// The soak's whole machinery for 15 s through the real path: dockd tracking, the dock
     /// unplugged and re-plugged, a holder killed with SIGKILL, vanishing clients and garbage; the
     /// JSON it writes has a sample every 3 s with dockd's figures and no error it cannot explain.
+    @Test func manyAccessoriesRunOnOneDockdThread() throws {
+        let run = try ChildProcess.run("dockbench", ["--accessories", "2", "--seconds", "1"])
+        #expect(run.status == 0, "\(run.error)")
+        let rows = run.output.split(separator: "\n").map { $0.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) } }
+        func value(_ name: String) -> String? { rows.first { $0.first?.hasSuffix(name) == true }.map { $0[2] } }
+        #expect(value("dockd threads") == "1", "one dockd thread serves both: \(run.output)")
+        #expect(value("GetStatus errors") == "0")
+        for name in ["sim1", "sim2"] {
+            let samples = rows.first { $0.first == "\(name): GetStatus round trip (µs)" }.map { Int($0[1]) ?? 0 } ?? 0
+            #expect(samples >= 1, "\(name) answered: \(run.output)")
+            #expect(value("\(name): ticks missed, subjects tracked")?.contains(" of ") == true, "\(run.output)")
+        }
+    }
+
     @Test func aShortSoakWritesItsSamplesAndPlot() throws {
         let prefix = FileManager.default.temporaryDirectory.appendingPathComponent("soak-test-\(ProcessInfo.processInfo.processIdentifier)")
             .path

@@ -11,7 +11,11 @@ import Testing
 @Suite(.onAThreadOfItsOwn) struct ErrorSentenceTests {
     /// An example of each named error's fields, and a phrase its sentence must hold.
     static let samples: [String: (parameters: [String: JSONValue], phrase: String)] = [
-        "NoSuchAccessory": (["accessory": .string("SIM-9")], "dockd has no dock named SIM-9; dockctl devices lists"),
+        "NoSuchAccessory": (["accessory": .string("SIM-9")], "dockd has no accessory named SIM-9; dockctl list names"),
+        "AccessoryAmbiguous": (
+            ["accessories": .array([.string("desk"), .string("stage")])],
+            "dockd serves several accessories (desk, stage): name one with --accessory NAME"
+        ),
         "NotReady": ([:], "no dock is attached and ready"),
         "Busy": (["holder": .integer(3)], "another client (connection 3) controls the dock; wait until it lets go, or add --take-over"),
         "NoSubjectFound": ([:], "no tracked subject is at that point of the picture"),

@@ -61,7 +61,7 @@ import Testing
 
     @Test func everyOptionTheHelpShowsParses() throws {
         let global = Self.shown(try Self.help(["--help"]))
-        #expect(global.keys.sorted() == ["--completions", "--help", "--json", "--socket", "--version", "-h"])
+        #expect(global.keys.sorted() == ["--accessory", "--completions", "--help", "--json", "--socket", "--version", "-h"])
         for (option, takesValue) in global { #expect(Self.parses(nil, option, takesValue: takesValue), "dockctl \(option)") }
         for command in CommandTable.program.commands.map(\.name) {
             let shown = Self.shown(try Self.help([command, "--help"]))
@@ -112,7 +112,7 @@ import Testing
             .map { String($0.dropFirst(2).prefix { $0.isLetter }) }
         #expect(
             listed == [
-                "status", "watch", "velocity", "orient", "stop", "animate", "track", "limits", "devices", "framing", "roi",
+                "status", "watch", "velocity", "orient", "stop", "animate", "track", "limits", "list", "framing", "roi",
                 "select", "zoom", "shot", "preset", "lost", "speed", "replay",
             ])
     }

@@ -15,8 +15,11 @@ import Testing
     @Test func commandsParse() throws {
         #expect(try Invocation.parse(["status"], environment: environment) == Invocation(action: .status, socket: "/tmp/d.sock"))
         #expect(
-            try Invocation.parse(["--socket", "/x", "--json", "devices"], environment: [:])
-                == Invocation(action: .devices, socket: "/x", isJSON: true))
+            try Invocation.parse(["--socket", "/x", "--json", "list"], environment: [:])
+                == Invocation(action: .list, socket: "/x", isJSON: true))
+        #expect(
+            try Invocation.parse(["--accessory", "stage", "status"], environment: [:])
+                == Invocation(action: .status, socket: nil, accessory: "stage"))
         #expect(
             try Invocation.parse(["velocity", "--yaw", "0.5", "--pitch", "-0.1", "--duration", "2"], environment: [:]).action
                 == .velocity(yaw: 0.5, pitch: -0.1, duration: 2, takeOver: false, waits: true))
@@ -228,7 +231,7 @@ import Testing
         }
         #expect(general.hasPrefix("dockctl: controls a dock"))
         for command in [
-            "status", "watch", "velocity", "orient", "stop", "animate", "track", "limits", "devices", "framing", "roi", "select",
+            "status", "watch", "velocity", "orient", "stop", "animate", "track", "limits", "list", "framing", "roi", "select",
             "replay",
         ] {
             guard case .help(let text) = try Invocation.parse([command, "--help"], environment: [:]).action else {
@@ -417,7 +420,12 @@ import Testing
         #expect(try dockctl(["track", "on"]).status == 0)
         #expect(try dockctl(["status"]).output.contains("tracking:   on, "))
         #expect(try dockctl(["limits", "--yaw-min", "-1", "--yaw-max", "1"]).output.hasPrefix("yaw -1.0...1.0 rad"))
-        #expect(try dockctl(["devices"]).output.hasPrefix("SIM-0001  DK-1 Demo"))
+        #expect(try dockctl(["list"]).output.hasPrefix("default  ready  simulator  SIM-0001  DK-1 Demo"))
+        #expect(try dockctl(["--accessory", "default", "status"]).output.contains("tracking:   on, "), "by its name")
+        #expect(try dockctl(["--accessory", "SIM-0001", "status"]).status == 0, "by its serial number")
+        let stranger = try dockctl(["--accessory", "stage", "status"])
+        #expect(stranger.status == 1)
+        #expect(stranger.error.contains("dockd has no accessory named stage; dockctl list names the ones it serves"), "\(stranger.error)")
         #expect(try dockctl(["framing", "right"]).output == "ok\n")
         #expect(try dockctl(["status"]).output.contains("framing:    right"))
         #expect(try dockctl(["roi", "0.1", "0.1", "0.8", "0.8"]).output == "ok\n")

@@ -84,7 +84,10 @@ import Testing
         #expect(status?["state"] as? String == "ready")
         #expect(status?["docked"] as? Bool == true)
         let accessories = Self.parameters(try client.call("io.dockd.Dock.ListAccessories"))["accessories"] as? [[String: Any]]
-        #expect(accessories?.first?["id"] as? String == "SIM-0001")
+        #expect(accessories?.count == 1)
+        #expect(accessories?.first?["name"] as? String == "default")
+        #expect(accessories?.first?["state"] as? String == "ready")
+        #expect((accessories?.first?["accessory"] as? [String: Any])?["id"] as? String == "SIM-0001")
         let velocity = try client.call("io.dockd.Dock.SetVelocity", ["yaw": 0.3, "pitch": 0, "duration": 0.5])
         #expect(Self.parameters(velocity)["result"] != nil)
         let clamped = try client.call("io.dockd.Dock.SetOrientation", ["yaw": 3.5, "pitch": 0.2, "duration": 1])

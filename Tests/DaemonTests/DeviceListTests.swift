@@ -24,6 +24,30 @@ import Testing
             controls: { $0 == "/dev/video0" ? "mechanical pan/tilt, speed controls, zoom" : nil })
     }
 
+    @Test func withSectionsEachAccessoryIsListedUnderItsName() throws {
+        var configuration = Configuration()
+        try configuration.apply(
+            fileText: "[accessory desk]\nserial-number = DK1-0042\n[accessory cam]\nprotocol = uvc\ndevice = /dev/video0\n",
+            path: "dockd.conf")
+        let listing = DeviceList.text(
+            accessories: try configuration.validated().accessorySettings(), hasSections: true, serial: Self.serial,
+            video: [Self.webcam], controls: { $0 == "/dev/video0" ? "mechanical pan/tilt, speed controls, zoom" : nil })
+        #expect(
+            listing == """
+                [accessory desk]
+                  looking for a USB serial dock 1209:d0c0 serial DK1-0042
+                  * /dev/ttyACM0  USB 1209:d0c0 serial DK1-0042 (dockd DK-1)
+                    /dev/ttyUSB0  USB 0403:6001 (FT232R)
+                [accessory cam]
+                \(try Self.listing(["--protocol", "uvc", "--device", "/dev/video0"]).split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
+                """)
+        // Without sections, the one accessory's listing as it always was.
+        #expect(
+            DeviceList.text(
+                accessories: try Configuration().accessorySettings(), hasSections: false, serial: Self.serial, video: [],
+                controls: { _ in nil }) == (try Self.listing([])))
+    }
+
     @Test func aDockSerialDockIsLookedForAmongUSBDevicesOnly() throws {
         #expect(
             try Self.listing([]) == """

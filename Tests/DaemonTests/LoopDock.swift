@@ -32,6 +32,8 @@ final class LoopDock {
     private var decoder = FrameDecoder()
     /// When each of the host's frames arrived (loop time), and what it was.
     private(set) var hostFrames: [(time: Duration, frame: Frame)] = []
+    /// Whether the dock has stalled: it reads nothing and sends nothing (``stall()``).
+    private(set) var isStalled = false
 
     init(loop: VirtualEventLoop, configuration: AccessoryConfiguration = AccessoryConfiguration()) {
         self.loop = loop
@@ -50,10 +52,18 @@ final class LoopDock {
     private func scheduleTelemetry() {
         loop.schedule(at: loop.now + .milliseconds(1)) { [weak self] in
             guard let self else { return }
+            guard !isStalled else { return scheduleTelemetry() }
             let bytes = firmware.advanceBytes(to: now)
             if !bytes.isEmpty { transport.peerSend(bytes) }
             scheduleTelemetry()
         }
+    }
+
+    /// The dock stalls: it stops reading the host's bytes and sends nothing more, its cable
+    /// still in (a hung firmware, a wedged USB serial adapter).
+    func stall() {
+        isStalled = true
+        transport.setStalled(true)
     }
 
     /// Presses and releases the tracking button.

@@ -205,7 +205,14 @@ import Testing
             (.selectSubjects, .selection(untracked: [999, 4])), (.selectSubjects, .selection(untracked: [])),
             (.setRegionOfInterest, .region(NormalizedRect(x: 0.5, y: 0.25, width: 0.5, height: 0.75))),
             (.setZoom, .zoom(0.5)), (.stop, .done), (.track, .done),
-            (.listAccessories, .accessories([try #require(Self.fullStatus().accessory)])), (.listAccessories, .accessories([])),
+            (
+                .listAccessories,
+                .accessories([
+                    Dock.AccessoryEntry(name: "desk", state: .ready, device: "/dev/dock0", accessory: Self.fullStatus().accessory),
+                    Dock.AccessoryEntry(name: "stage", state: .connecting, device: "udp:192.0.2.7:52381", accessory: nil),
+                ])
+            ),
+            (.listAccessories, .accessories([])),
             (.savePreset, .preset(Preset(name: "stage", yawRadians: 0.5, pitchRadians: -0.25, zoomFraction: 0.75))),
             (.savePreset, .preset(Preset(name: "desk", yawRadians: 0, pitchRadians: 1))),
             (.listPresets, .presets([])), (.listPresets, .presets([Preset(name: "a", yawRadians: 1, pitchRadians: 2, zoomFraction: 0)])),
@@ -237,6 +244,7 @@ import Testing
             .notReady, .busy(holder: 3), .noSubjectFound, .notSupported(capability: "zoom"),
             .dockRefused(reason: "out_of_range", detail: 2), .dockFault(Dock.Fault(code: "motor_stall", axis: .yaw, isActive: true)),
             .invalidParameter(ParameterError(parameter: "yaw", reason: "must be finite")), .noSuchAccessory("X-1"),
+            .accessoryAmbiguous(["desk", "stage"]),
             .methodNotFound("io.dockd.Dock.Fly"), .interfaceNotFound("com.example"), .expectedMore,
             .other(name: "com.example.Odd", parameters: ["n": .integer(1)]),
             .noSuchPreset("stage"), .presetsUnavailable(file: "/var/lib/dockd/presets.json", reason: "cannot be written"),
@@ -274,7 +282,9 @@ import Testing
     @Test func everyWatchEventDecodesIntoWhatHappened() throws {
         var kinds = Set<Dock.Event.Kind>()
         for payload in Self.events {
-            let event = Dock.Event(timeSeconds: 1.25, payload: payload, detail: "what happened", status: Self.fullStatus())
+            let event = Dock.Event(
+                timeSeconds: 1.25, payload: payload, detail: "what happened", status: Self.fullStatus(),
+                accessoryName: kinds.count.isMultiple(of: 2) ? "desk" : nil)
             let reply = VarlinkReply.watch(event)
             #expect(reply.continues)
             let reread = try Self.reread(reply.bytes)

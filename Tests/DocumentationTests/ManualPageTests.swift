@@ -8,7 +8,7 @@ import Testing
 /// every method and error of the interface is in dockd-api(7); and every page builds.
 @Suite struct ManualPageTests {
     /// dockctl's options that every command takes, listed once on the page under OPTIONS.
-    static let dockctlGlobalOptions: Set<String> = ["--socket", "--json", "--help", "--version", "--completions"]
+    static let dockctlGlobalOptions: Set<String> = ["--socket", "--accessory", "--json", "--help", "--version", "--completions"]
 
     /// dockd's settings as `dockd --help` lists them, with the defaults it shows (root's socket:
     /// the page and the file show the system's default, whoever runs the tests).

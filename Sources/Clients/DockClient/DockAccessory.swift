@@ -4,6 +4,9 @@ import DockVocabulary
 /// A dock as the manager lists it, as DockKit's `DockAccessory`: what it is, and the calls and
 /// streams that move it, watch it and have it track (all over the manager's one connection).
 public struct DockAccessory: Sendable {
+    /// The name dockd serves it by (its `[accessory NAME]` section, or `default`): every call and
+    /// stream of this value names it.
+    public let name: String
     /// The dock's serial number.
     public let identifier: String
     /// Its model name.
@@ -15,7 +18,8 @@ public struct DockAccessory: Sendable {
     let connection: VarlinkConnection
     private let hub: EventHub
 
-    init(_ accessory: Dock.Accessory, connection: VarlinkConnection, hub: EventHub) {
+    init(_ accessory: Dock.Accessory, name: String, connection: VarlinkConnection, hub: EventHub) {
+        self.name = name
         identifier = accessory.identifier
         model = accessory.model
         firmwareVersion = accessory.firmwareVersion
@@ -26,12 +30,12 @@ public struct DockAccessory: Sendable {
 
     /// Calls dockd for this dock.
     func call(_ request: ClientRequest) async throws(DockClientError) -> Dock.Reply {
-        try await connection.call(.host(request), accessory: identifier)
+        try await connection.call(.host(request), accessory: name)
     }
 
-    /// `Watch`'s events, from the manager's one stream (dockd serves one dock: the daemon's).
+    /// `Watch`'s events of this dock, from the manager's one stream of every accessory's.
     func events() -> AsyncThrowingStream<Dock.Event, any Error> {
-        hub.subscribe()
+        hub.subscribe(accessory: name)
     }
 }
 

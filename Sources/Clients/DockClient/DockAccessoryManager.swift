@@ -29,10 +29,12 @@ public final class DockAccessoryManager: Sendable {
         hub = EventHub(connection: connection)
     }
 
-    /// The docks dockd has attached.
+    /// The docks dockd has attached (of every accessory it serves, those attached now).
     public func accessories() async throws(DockClientError) -> [DockAccessory] {
         guard case .accessories(let list) = try await connection.call(.listAccessories) else { return [] }
-        return list.map { DockAccessory($0, connection: connection, hub: hub) }
+        return list.compactMap { entry in
+            entry.accessory.map { DockAccessory($0, name: entry.name, connection: connection, hub: hub) }
+        }
     }
 
     /// A dock attaching or going away, as DockKit's `accessoryStateChanges` reports it.
@@ -91,13 +93,14 @@ public final class DockAccessoryManager: Sendable {
         }
     }
 
-    /// Turns system tracking on or off for the daemon's dock.
+    /// Turns system tracking on or off for dockd's only accessory (when dockd serves several, it
+    /// answers `AccessoryAmbiguous`: each ``DockAccessory`` has its own call).
     public func setSystemTrackingEnabled(_ enabled: Bool) async throws(DockClientError) {
         _ = try await connection.call(.host(.setSystemTracking(enabled)))
     }
 
-    /// The status of the daemon's dock, in dockd's own conventions (yaw > 0 right, pitch > 0 up,
-    /// boxes from the top left).
+    /// The status of dockd's only accessory, in dockd's own conventions (yaw > 0 right, pitch > 0
+    /// up, boxes from the top left); when dockd serves several, it answers `AccessoryAmbiguous`.
     public func status() async throws(DockClientError) -> Dock.Status {
         try await connection.status()
     }

@@ -13,7 +13,8 @@ final class EventHub: Sendable {
 
     private struct State {
         var nextIdentifier = 0
-        var subscribers: [Int: AsyncThrowingStream<Dock.Event, any Error>.Continuation] = [:]
+        /// Each subscriber, with the accessory it follows (nil: all).
+        var subscribers: [Int: (continuation: AsyncThrowingStream<Dock.Event, any Error>.Continuation, accessory: String?)] = [:]
         /// The task reading the stream, once started.
         var watching: Task<Void, Never>?
         /// How the stream ended (later subscribers hear it at once).
@@ -36,15 +37,16 @@ final class EventHub: Sendable {
 
     deinit { shared.state.withLock { $0.watching?.cancel() } }
 
-    /// The daemon's dock's events from now on; the stream fails as the shared stream does (dockd
-    /// gone: ``DockClientError/disconnected``).
-    func subscribe() -> AsyncThrowingStream<Dock.Event, any Error> {
+    /// The events of the accessory named `accessory` (nil: every accessory's) from now on; the
+    /// stream fails as the shared stream does (dockd gone: ``DockClientError/disconnected``). An
+    /// event that does not say whose it is (from a dockd before several accessories) is everyone's.
+    func subscribe(accessory: String? = nil) -> AsyncThrowingStream<Dock.Event, any Error> {
         let (events, continuation) = AsyncThrowingStream<Dock.Event, any Error>.makeStream(
             bufferingPolicy: .bufferingNewest(Self.bufferedEvents))
         let identifier = shared.state.withLock { state -> Int? in
             if state.ending != nil { return nil }
             defer { state.nextIdentifier += 1 }
-            state.subscribers[state.nextIdentifier] = continuation
+            state.subscribers[state.nextIdentifier] = (continuation, accessory)
             if state.watching == nil { state.watching = watch() }
             return state.nextIdentifier
         }
@@ -65,7 +67,10 @@ final class EventHub: Sendable {
             var failure = DockClientError.disconnected
             do {
                 for try await event in events {
-                    for subscriber in shared.state.withLock({ Array($0.subscribers.values) }) { subscriber.yield(event) }
+                    for subscriber in shared.state.withLock({ Array($0.subscribers.values) })
+                    where subscriber.accessory == nil || event.accessoryName == nil || subscriber.accessory == event.accessoryName {
+                        subscriber.continuation.yield(event)
+                    }
                 }
             } catch {
                 failure = error as? DockClientError ?? .disconnected
@@ -77,7 +82,7 @@ final class EventHub: Sendable {
                 }
                 return Array(state.subscribers.values)
             }
-            for subscriber in ended { subscriber.finish(throwing: failure) }
+            for subscriber in ended { subscriber.continuation.finish(throwing: failure) }
         }
     }
 }

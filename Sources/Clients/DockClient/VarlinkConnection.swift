@@ -192,7 +192,7 @@ public final class VarlinkConnection: Sendable {
         return try Self.parameters(of: bytes)
     }
 
-    /// Calls dockd for the daemon's dock (nil) or the one named, and reads the reply as the
+    /// Calls dockd for dockd's only accessory (nil) or the one named, and reads the reply as the
     /// method's reply type says.
     ///
     /// - Throws: ``DockClientError/remote(name:parameters:)`` for a named error,
@@ -291,7 +291,7 @@ public final class VarlinkConnection: Sendable {
         }
     }
 
-    /// `Watch`'s events for the daemon's dock (nil) or the one named, each read into a value; the
+    /// `Watch`'s events for dockd's only accessory (nil) or the one named, each read into a value; the
     /// stream fails with ``DockClientError/invalidReply(_:)`` at an event that is not what the
     /// interface says. Use a connection of its own for a stream.
     public func events(accessory: String? = nil) -> AsyncThrowingStream<Dock.Event, any Error> {

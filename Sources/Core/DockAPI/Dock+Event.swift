@@ -48,7 +48,7 @@ extension Dock.Event {
         }
         self.init(
             timeSeconds: try r.number("time"), payload: payload, detail: try r.string("detail"),
-            status: try Dock.Status(reading: r.object("status")))
+            status: try Dock.Status(reading: r.object("status")), accessoryName: try r.optionalString("accessory_name"))
     }
 
     /// The JSON form.
@@ -57,6 +57,7 @@ extension Dock.Event {
             "time": .number(timeSeconds), "status": status.json, "kind": .string(kind.rawValue),
             "detail": .string(detail),
         ]
+        if let accessoryName { members["accessory_name"] = .string(accessoryName) }
         switch payload {
         case .status, .docked, .undocked, .disconnected: break
         case .attached(let accessory): members["accessory"] = accessory.json

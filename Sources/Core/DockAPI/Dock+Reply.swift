@@ -11,8 +11,7 @@ extension Dock.Reply {
         switch method {
         case .getStatus: self = .status(try Dock.Status(reading: r.object("status")))
         case .listAccessories:
-            self = .accessories(
-                try r.objects("accessories", Dock.Accessory.init(reading:)))
+            self = .accessories(try r.objects("accessories", Dock.AccessoryEntry.init(reading:)))
         case .watch: self = .event(try Dock.Event(reading: r.object("event")))
         case .setVelocity, .setOrientation, .animate: self = .motion(try Dock.MotionResult(reading: r.object("result")))
         case .setLimits: self = .limits(try Dock.Limits(reading: r.object("limits")))
@@ -67,6 +66,7 @@ extension Dock.Failure {
     private init(name: String, reading r: JSONFields) throws(JSONFieldError) {
         switch name {
         case DockInterface.Error.noSuchAccessory: self = .noSuchAccessory(try r.string("accessory"))
+        case DockInterface.Error.accessoryAmbiguous: self = .accessoryAmbiguous(try r.strings("accessories"))
         case DockInterface.Error.notReady: self = .notReady
         case DockInterface.Error.busy: self = .busy(holder: try r.integer("holder", as: ClientID.self))
         case DockInterface.Error.noSubjectFound: self = .noSubjectFound
@@ -95,6 +95,8 @@ extension Dock.Failure {
     public var reply: VarlinkReply {
         switch self {
         case .noSuchAccessory(let name): .failure(DockInterface.Error.noSuchAccessory, ["accessory": .string(name)])
+        case .accessoryAmbiguous(let names):
+            .failure(DockInterface.Error.accessoryAmbiguous, ["accessories": .array(names.map(JSONValue.string))])
         case .notReady: .failure(DockInterface.Error.notReady)
         case .busy(let holder): .failure(DockInterface.Error.busy, ["holder": .integer(Int64(holder))])
         case .noSubjectFound: .failure(DockInterface.Error.noSubjectFound)

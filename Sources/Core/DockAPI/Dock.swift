@@ -25,6 +25,25 @@ extension Dock.Accessory {
     }
 }
 
+extension Dock.AccessoryEntry {
+    /// Reads an `AccessoryEntry`.
+    public init(json: JSONValue, path: String) throws(ReplyError) { self = try json.read(at: path, Self.init(reading:)) }
+
+    /// Reads it from its fields.
+    init(reading r: JSONFields) throws(JSONFieldError) {
+        self.init(
+            name: try r.string("name"), state: try r.choice("state", as: Dock.Status.State.self), device: try r.string("device"),
+            accessory: try r.optionalObject("accessory").map { fields throws(JSONFieldError) in try Dock.Accessory(reading: fields) })
+    }
+
+    /// The JSON form.
+    public var json: JSONValue {
+        var members: [String: JSONValue] = ["name": .string(name), "state": .string(state.rawValue), "device": .string(device)]
+        if let accessory { members["accessory"] = accessory.json }
+        return .object(members)
+    }
+}
+
 extension Dock.Pose {
     /// Reads a `Pose`.
     public init(json: JSONValue, path: String) throws(ReplyError) { self = try json.read(at: path, Self.init(reading:)) }

@@ -3,7 +3,7 @@ import DockNumbers
 import DockVocabulary
 
 extension DockCall {
-    /// The call as a client sends it, for the daemon's dock (nil) or the one named: the inverse of
+    /// The call as a client sends it, for dockd's only accessory (nil) or the one named: the inverse of
     /// ``DockCall/parse(_:)``, so that `parse(encode(c)) == c` for every call the parser produces.
     ///
     /// Two requests have no wire form of their own and encode as their nearest call: a

@@ -49,14 +49,14 @@ public enum DockCall: Hashable, Sendable {
     /// `org.varlink.service.GetInterfaceDescription`.
     case interfaceDescription(String)
 
-    /// A parsed call with the dock it is for (nil: the daemon's dock).
+    /// A parsed call with the accessory it is for (nil: dockd's only one).
     public struct Parsed: Hashable, Sendable {
         /// What is asked.
         public var call: DockCall
         /// The `accessory` parameter.
         public var accessory: String?
 
-        /// A call for a dock (nil: the daemon's).
+        /// A call for an accessory (nil: dockd's only one).
         public init(call: DockCall, accessory: String? = nil) {
             self.call = call
             self.accessory = accessory

@@ -11,8 +11,10 @@ public enum DockInterface {
     public static let definition = #"""
 # dockd keeps a motorised camera dock (a pan-tilt gimbal) on a serial line and moves it for
 # local applications. Angles are radians, rates rad/s, durations and times seconds. Yaw > 0 pans
-# right (clockwise seen from above), pitch > 0 tilts up; zero is the dock's home pose. Every
-# method takes an optional accessory (the dock's serial number); without it, the daemon's dock.
+# right (clockwise seen from above), pitch > 0 tilts up; zero is the dock's home pose. One dockd
+# may serve several accessories (ListAccessories), each with its own state, control and tracking.
+# Every method takes an optional accessory: its name (the AccessoryEntry's) or its serial number;
+# without it, the only accessory, or AccessoryAmbiguous when there are several.
 interface io.dockd.Dock
 
 # A dock as dockd knows it: id is its serial number, device the port it is on, protocol what it
@@ -35,6 +37,16 @@ type Accessory (
   protocol_version: int,
   capabilities: []string,
   lacks: []string
+)
+
+# An accessory dockd serves: name is how calls name it (its [accessory NAME] section in
+# dockd.conf, or default), state its session's, device where dockd looks for it, and accessory
+# what is attached there, with its capabilities; absent until one attaches.
+type AccessoryEntry (
+  name: string,
+  state: (disconnected, connecting, handshaking, ready, incompatible),
+  device: string,
+  accessory: ?Accessory
 )
 
 # Where the dock points and how fast it turns; age is how old the newest pose sample was, in
@@ -250,8 +262,9 @@ type MotionEnded (
 # status comes at 10 Hz and with every other event, as it was at that moment. The event's own
 # fields come with its kind: accessory (attached), button, fault, refusal (refused), control,
 # framing, motion (motion_ended). detail is the same in a line of text for people; programs read
-# the fields.
+# the fields. accessory_name is the name of the accessory whose event it is.
 type Event (
+  accessory_name: ?string,
   time: float,
   kind: (status, attached, docked, undocked, disconnected, button, fault, control, refused, framing, motion_ended),
   detail: string,
@@ -268,8 +281,8 @@ type Event (
 # The dock's state, pose, limits, controller and counters.
 method GetStatus(accessory: ?string) -> (status: Status)
 
-# The docks dockd knows, attached or waiting.
-method ListAccessories() -> (accessories: []Accessory)
+# The accessories dockd serves, attached or waiting, in the order of its settings.
+method ListAccessories() -> (accessories: []AccessoryEntry)
 
 # Motion and control. Exactly one controller at a time. A motion request takes control unless
 # another client holds it (Busy; take_over: true takes it anyway). A bounded motion — SetVelocity
@@ -460,11 +473,16 @@ error NoSuchPreset (name: string)
 error PresetsUnavailable (file: string, reason: string)
 
 # Streams events; call with "more": true. The first reply, a status, comes once the stream is
-# set up: no event after it is missed. A client that does not read its stream is dropped.
+# set up: no event after it is missed. A client that does not read its stream is dropped. With
+# accessory, that accessory's events; without, every accessory's (a first status from each).
 method Watch(accessory: ?string) -> (event: Event)
 
-# No dock with this id.
+# No accessory with this name or serial number.
 error NoSuchAccessory (accessory: string)
+
+# dockd serves several accessories and the call named none, or a serial number more than one of
+# them has: the names it could mean.
+error AccessoryAmbiguous (accessories: []string)
 
 # No dock is attached and ready.
 error NotReady ()
@@ -493,6 +511,7 @@ error DockFault (fault: Fault)
     /// The errors of the interface, fully qualified.
     public enum Error {
         public static let noSuchAccessory = "io.dockd.Dock.NoSuchAccessory"
+        public static let accessoryAmbiguous = "io.dockd.Dock.AccessoryAmbiguous"
         public static let notReady = "io.dockd.Dock.NotReady"
         public static let busy = "io.dockd.Dock.Busy"
         public static let invalidParameter = "io.dockd.Dock.InvalidParameter"

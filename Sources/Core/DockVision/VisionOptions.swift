@@ -14,9 +14,11 @@ public enum VisionOptions {
         "--socket", .file, placeholder: "PATH",
         help: "dockd's control socket; empty: $DOCKD_SOCKET, the user's own dockd, then /run/dockd/dockd.sock",
         defaultText: "")
-    /// Which dock, when dockd has several.
+    /// Which accessory the camera is on, when dockd serves several.
     public static let accessory = Option(
-        "--accessory", .text, placeholder: "ID", help: "the dock the camera is on, when dockd has several; empty: dockd's own",
+        "--accessory", .text, placeholder: "NAME",
+        help: "the accessory the camera is on, by its name or serial number (dockctl list), needed when dockd serves several; "
+            + "empty: dockd's only one",
         defaultText: "")
     /// The capture size asked of the camera.
     public static let width = Option(

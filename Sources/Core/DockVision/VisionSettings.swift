@@ -7,7 +7,7 @@ public struct VisionSettings: Hashable, Sendable {
     public var device = "/dev/video0"
     /// dockd's socket; empty: DockClient's defaults.
     public var socket = ""
-    /// The dock, when dockd has several; empty: dockd's own.
+    /// The accessory the camera is on (its name or serial number), when dockd serves several; empty: dockd's only one.
     public var accessory = ""
     /// The capture size asked for.
     public var width = 640

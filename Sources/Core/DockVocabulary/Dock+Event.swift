@@ -124,9 +124,12 @@ extension Dock {
         public var detail: String
         /// The status at that moment.
         public var status: Status
+        /// The name of the accessory whose event it is (nil from a dockd that does not say).
+        public var accessoryName: String?
 
         /// Creates an event.
-        public init(timeSeconds: Double, payload: Payload, detail: String, status: Status) {
+        public init(timeSeconds: Double, payload: Payload, detail: String, status: Status, accessoryName: String? = nil) {
+            self.accessoryName = accessoryName
             self.timeSeconds = timeSeconds
             self.payload = payload
             self.detail = detail

@@ -8,7 +8,7 @@ extension Dock {
         /// `GetStatus`'s `status`.
         case status(Status)
         /// `ListAccessories`' `accessories`.
-        case accessories([Accessory])
+        case accessories([AccessoryEntry])
         /// The `result` of `SetVelocity`, `SetOrientation` or `Animate`.
         case motion(MotionResult)
         /// `SetLimits`' `limits`.
@@ -35,8 +35,10 @@ extension Dock {
 
     /// A named error dockd answers, with its fields.
     public enum Failure: Error, Hashable, Sendable {
-        /// `NoSuchAccessory`: no dock with this id.
+        /// `NoSuchAccessory`: no accessory with this name or serial number.
         case noSuchAccessory(String)
+        /// `AccessoryAmbiguous`: several accessories, and the call named none: their names.
+        case accessoryAmbiguous([String])
         /// `NotReady`: no dock is attached and ready.
         case notReady
         /// `Busy`: another client (its connection number) holds control.
@@ -88,7 +90,8 @@ extension Dock.Failure: CustomStringConvertible {
         case .busy(let holder): "another client (\(holder)) controls the dock; use --take-over"
         case .notReady: "no dock is attached and ready"
         case .invalidParameter(let error): "invalid \(error.parameter): \(error.reason)"
-        case .noSuchAccessory(let name): "no dock \(name)"
+        case .noSuchAccessory(let name): "no accessory \(name) (dockctl list shows them)"
+        case .accessoryAmbiguous(let names): "dockd serves \(names.joined(separator: ", ")): name one with --accessory"
         case .dockRefused(let reason, let detail): "refused by the dock: \(reason) (detail \(detail))"
         case .dockFault(let fault): "the dock raised a fault: \(fault.code)" + (fault.axis.map { " on \($0.rawValue)" } ?? "")
         case .noSubjectFound: "no tracked subject there"

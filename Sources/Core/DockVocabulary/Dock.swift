@@ -40,6 +40,26 @@ public enum Dock {
         }
     }
 
+    /// An `AccessoryEntry`: one accessory dockd serves, attached or not (`ListAccessories`).
+    public struct AccessoryEntry: Hashable, Sendable {
+        /// The name calls give it (`accessory`).
+        public var name: String
+        /// Its session's state.
+        public var state: Status.State
+        /// Where dockd looks for it.
+        public var device: String
+        /// What is attached there; nil until one attaches.
+        public var accessory: Accessory?
+
+        /// Creates an entry.
+        public init(name: String, state: Status.State, device: String, accessory: Accessory?) {
+            self.name = name
+            self.state = state
+            self.device = device
+            self.accessory = accessory
+        }
+    }
+
     /// A `Pose`: where the dock points and how fast it turns (dockd's signs: yaw > 0 right,
     /// pitch > 0 up).
     public struct Pose: Hashable, Sendable {

@@ -17,7 +17,8 @@ struct Invocation: Equatable {
         case animate(String, takeOver: Bool, waits: Bool)
         case track(Bool)
         case limits(yawMinimum: Double?, yawMaximum: Double?, pitchMinimum: Double?, pitchMaximum: Double?, maximumSpeed: Double?)
-        case devices
+        /// List the accessories dockd serves.
+        case list
         case framing(String)
         case regionOfInterest(x: Double, y: Double, width: Double, height: Double)
         case wholeImage
@@ -46,13 +47,15 @@ struct Invocation: Equatable {
     var action: Action
     var socket: String?
     var isJSON = false
+    /// The accessory every call names (`--accessory`); nil: dockd's only one.
+    var accessory: String? = nil
 
     struct UsageError: Error, Equatable {
         var message: String
         var command: String?
     }
 
-    static let usage = "usage: dockctl [--socket PATH] [--json] COMMAND [OPTIONS]   (dockctl --help)"
+    static let usage = "usage: dockctl [--socket PATH] [--accessory NAME] [--json] COMMAND [OPTIONS]   (dockctl --help)"
 
     /// The general help: every command of the table with its usage and summary, then the global options.
     static var help: String {
@@ -128,7 +131,7 @@ struct Invocation: Equatable {
         }
         isJSON = isJSON || parsed.flag(CommandTable.json)
         let action = try action(command, parsed)
-        return Invocation(action: action, socket: socket, isJSON: isJSON)
+        return Invocation(action: action, socket: socket, isJSON: isJSON, accessory: global.text(CommandTable.accessory))
     }
 
     /// The command's action from its checked options and words.
@@ -157,7 +160,7 @@ struct Invocation: Equatable {
         switch command {
         case "status": action = .status
         case "watch": action = .watch
-        case "devices": action = .devices
+        case "list": action = .list
         case "velocity":
             // An axis not named stays still; naming neither is a slip, not a request to hold.
             let yaw = parsed.number(T.yawRate), pitch = parsed.number(T.pitchRate)

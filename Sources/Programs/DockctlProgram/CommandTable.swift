@@ -9,6 +9,9 @@ enum CommandTable {
     // Global options, before the command.
     static let socket = Option("--socket", .file, placeholder: "PATH", help: "dockd's socket (see SOCKET below)")
     static let json = Option("--json", help: "print dockd's replies as JSON")
+    static let accessory = Option(
+        "--accessory", .text, placeholder: "NAME",
+        help: "the accessory to address, by name or serial number (dockctl list); needed when dockd serves several")
     static let help = Option("--help", help: "show the help (of a command: dockctl COMMAND --help)", aliases: ["-h"])
     static let version = Option("--version", help: "print dockctl's version")
     static let completions = Option(
@@ -85,7 +88,7 @@ enum CommandTable {
 
     static let program = ProgramSpec(
         name: "dockctl",
-        globalOptions: [socket, json, help, version, completions],
+        globalOptions: [socket, accessory, json, help, version, completions],
         commands: [
             CommandSpec(
                 "status", summary: "the dock's state, pose, limits, controller and counters",
@@ -127,7 +130,11 @@ enum CommandTable {
                     Narrows the limits (never beyond the dock's own; an end not given stays where it is) and prints \
                     the limits in force.
                     """),
-            CommandSpec("devices", summary: "the docks dockd knows", description: "Lists the docks dockd knows."),
+            CommandSpec(
+                "list", summary: "the accessories dockd serves",
+                description:
+                    "Lists the accessories dockd serves, one a line: the name --accessory takes, its state, where dockd looks for it, and what is attached there."
+            ),
             CommandSpec(
                 "framing", summary: "where the subject sits in the frame",
                 arguments: FramingMode.allCases.map(\.rawValue).joined(separator: "|"), words: FramingMode.allCases.map(\.rawValue),

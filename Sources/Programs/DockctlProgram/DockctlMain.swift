@@ -78,12 +78,12 @@ func perform(_ invocation: Invocation, socketPaths: [String]) async -> Int32 {
             return 0  // all handled before any connection
         case .status:
             call = .getStatus
-        case .devices:
+        case .list:
             call = .listAccessories
         case .watch:
-            return await watch(connection, isJSON: invocation.isJSON)
+            return await watch(connection, accessory: invocation.accessory, isJSON: invocation.isJSON)
         case .velocity(var yaw, var pitch, let duration, let takeOver, let waits):
-            limits = try await connection.status().limits
+            limits = try await connection.status(accessory: invocation.accessory).limits
             if let limits {
                 yaw = check.rate(yaw, axis: .yaw, limit: limits.yawSpeedRadiansPerSecond)
                 pitch = check.rate(pitch, axis: .pitch, limit: limits.pitchSpeedRadiansPerSecond)
@@ -97,7 +97,7 @@ func perform(_ invocation: Invocation, socketPaths: [String]) async -> Int32 {
                         duration: .seconds(min(max(duration, -1e9), 1e9))),
                     takeOver: takeOver, waitsForEnd: waits))
         case .orient(var yaw, var pitch, let relative, let duration, let speed, let takeOver, let waits):
-            limits = try await connection.status().limits
+            limits = try await connection.status(accessory: invocation.accessory).limits
             // A relative move's target depends on where the dock is when dockd moves it: dockd
             // clamps that one, and its answer names what it clamped.
             if let limits, !relative {
@@ -154,7 +154,7 @@ func perform(_ invocation: Invocation, socketPaths: [String]) async -> Int32 {
             // An end not given stays where it is: the current limits fill it in.
             var current: Dock.Limits?
             if [yawMinimum, yawMaximum, pitchMinimum, pitchMaximum].contains(where: { $0 != nil }) {
-                current = try await connection.status().limits
+                current = try await connection.status(accessory: invocation.accessory).limits
             }
             func range(_ option: String, _ low: Double?, _ high: Double?, _ now: ClosedRange<Double>?) throws -> ClosedRange<Double>? {
                 guard low != nil || high != nil else { return nil }
@@ -172,7 +172,7 @@ func perform(_ invocation: Invocation, socketPaths: [String]) async -> Int32 {
                         pitchRadians: try range("--pitch", pitchMinimum, pitchMaximum, current?.pitchRadians),
                         yawSpeedRadiansPerSecond: maximumSpeed, pitchSpeedRadiansPerSecond: maximumSpeed)))
         }
-        let parameters = try await connection.send(call.encoded())
+        let parameters = try await connection.send(call.encoded(accessory: invocation.accessory))
         let reply: Dock.Reply
         do {
             reply = try call.method.map { method throws(ReplyError) in try Dock.Reply(method, parameters: parameters) } ?? .done
@@ -221,11 +221,12 @@ func failed(_ error: any Error, isJSON: Bool) -> Int32 {
     return status
 }
 
-func watch(_ connection: VarlinkConnection, isJSON: Bool) async -> Int32 {
+func watch(_ connection: VarlinkConnection, accessory: String?, isJSON: Bool) async -> Int32 {
     let isTerminal = isatty(1) == 1 && !isJSON
     var recent: [String] = []
+    var statuses: [(name: String, status: Dock.Status)] = []
     do {
-        for try await parameters in connection.stream(DockCall.watch.encoded()) {
+        for try await parameters in connection.stream(DockCall.watch.encoded(accessory: accessory)) {
             if !isTerminal {
                 // Piped: each event as dockd sent it.
                 guard let event = DockMethod.watch.replyField.flatMap({ parameters[$0] }) else { continue }
@@ -234,11 +235,8 @@ func watch(_ connection: VarlinkConnection, isJSON: Bool) async -> Int32 {
                 continue
             }
             guard case .event(let event) = try Dock.Reply(.watch, parameters: parameters) else { continue }
-            if event.kind != .status {
-                recent.append("\(event.kind.rawValue): \(event.detail)")
-                recent = Array(recent.suffix(8))
-            }
-            print("\u{1B}[H\u{1B}[2J" + Presentation.live(event.status, recent: recent), terminator: "")
+            Presentation.heard(event, statuses: &statuses, recent: &recent)
+            print("\u{1B}[H\u{1B}[2J" + Presentation.live(statuses, recent: recent), terminator: "")
             fflush(nil)
         }
         return 0

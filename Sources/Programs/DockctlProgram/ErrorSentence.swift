@@ -74,7 +74,9 @@ enum ErrorSentence {
     static func sentence(_ failure: Dock.Failure) -> String {
         switch failure {
         case .noSuchAccessory(let name):
-            "dockd has no dock named \(name); dockctl devices lists the docks it has"
+            "dockd has no accessory named \(name); dockctl list names the ones it serves"
+        case .accessoryAmbiguous(let names):
+            "dockd serves several accessories (\(names.joined(separator: ", "))): name one with --accessory NAME"
         case .notReady:
             "no dock is attached and ready: plug it in, or wait until dockd says it attached (dockctl status shows what dockd sees)"
         case .busy(let holder):

@@ -15,8 +15,11 @@ enum Presentation {
         case .status(let status):
             return summary(status)
         case .accessories(let list):
-            guard !list.isEmpty else { return "no docks" }
-            return list.map { "\($0.identifier)  \($0.model)  firmware \($0.firmwareVersion)  on \($0.device)" }.joined(separator: "\n")
+            guard !list.isEmpty else { return "no accessories" }
+            return list.map { entry in
+                "\(entry.name)  \(entry.state.rawValue)  \(entry.device)"
+                    + (entry.accessory.map { "  \($0.identifier)  \($0.model)  firmware \($0.firmwareVersion)" } ?? "")
+            }.joined(separator: "\n")
         case .limits(let limits):
             return limitsText(limits)
         case .subject(let subject):
@@ -162,6 +165,31 @@ enum Presentation {
 
     static func live(_ status: Dock.Status, recent: [String]) -> String {
         summary(status) + "\n\nrecent events:\n" + (recent.isEmpty ? "  none\n" : recent.map { "  \($0)\n" }.joined())
+    }
+
+    /// `watch`'s live view of every accessory heard from, in the order first heard: one alone as
+    /// ``live(_:recent:)`` shows it; several each under its name, then the recent events.
+    static func live(_ statuses: [(name: String, status: Dock.Status)], recent: [String]) -> String {
+        guard statuses.count > 1 else { return statuses.first.map { live($0.status, recent: recent) } ?? "" }
+        return statuses.map { "[\($0.name)]\n" + summary($0.status) + "\n" }.joined(separator: "\n") + "\nrecent events:\n"
+            + (recent.isEmpty ? "  none\n" : recent.map { "  \($0)\n" }.joined())
+    }
+
+    /// What `watch` shows of the latest event: the statuses heard so far with this event's, and
+    /// the recent events with this one's (named after its accessory when there are several), the
+    /// last eight.
+    static func heard(
+        _ event: Dock.Event, statuses: inout [(name: String, status: Dock.Status)], recent: inout [String]
+    ) {
+        let name = event.accessoryName ?? ""
+        if let index = statuses.firstIndex(where: { $0.name == name }) {
+            statuses[index].status = event.status
+        } else {
+            statuses.append((name, event.status))
+        }
+        guard event.kind != .status else { return }
+        recent.append((statuses.count > 1 ? "\(name) " : "") + "\(event.kind.rawValue): \(event.detail)")
+        recent = Array(recent.suffix(8))
     }
 
     /// What `select` did when some of the subjects asked for are not tracked: dockd keeps the

@@ -10,9 +10,12 @@ enum BenchOptions {
     static let tracker = Option("--tracker", help: "measure the tracker's and the pipeline's cost only")
     static let load = Option("--load", help: "run the load test instead")
     static let simulator = Option("--simulator", help: "measure dockd --simulator's CPU only, idle and tracking its scene")
+    static let accessories = Option(
+        "--accessories", .wholeNumber(1...64), placeholder: "N",
+        help: "measure one dockd serving N simulated accessories, each tracking its scene")
     static let seconds = Option(
         "--seconds", .wholeNumber(1...86_400), placeholder: "S",
-        help: "how long the load test runs (default: 60), or each phase of --simulator (default: 15)")
+        help: "how long the load test runs (default: 60), each phase of --simulator (default: 15), or --accessories (default: 30)")
     static let soak = Option(
         "--soak", .number(.above(0, atMost: 10_080)), placeholder: "MINUTES",
         help: "run the soak for MINUTES (a decimal: 0.2 is 12 s)")
@@ -29,7 +32,9 @@ enum BenchOptions {
     static let help = Option("--help", help: "show this help", aliases: ["-h"])
     static let version = Option("--version", help: "print dockbench's version")
 
-    static let all = [json, calls, tracker, load, simulator, seconds, soak, soakOutput, soakSample, soakPlot, soakHolder, help, version]
+    static let all = [
+        json, calls, tracker, load, simulator, accessories, seconds, soak, soakOutput, soakSample, soakPlot, soakHolder, help, version,
+    ]
 
     /// Parses the arguments after the program name.
     /// - Throws: `OptionError` naming the option at fault, or the word no option takes.

@@ -14,6 +14,7 @@ import Glibc
 //   swift run -c release dockbench --tracker
 //   swift run -c release dockbench --load [--seconds S] [--json]
 //   swift run -c release dockbench --simulator [--seconds S] [--json]
+//   swift run -c release dockbench --accessories N [--seconds S]
 //   swift run -c release dockbench --soak MINUTES [--soak-output PREFIX] [--soak-sample SECONDS]
 
 let arguments: ParsedOptions
@@ -22,7 +23,7 @@ do {
 } catch {
     FileHandle.standardError.write(
         Data(
-            "dockbench: \(error.message)\nusage: dockbench [--json] [--calls N] | --tracker | --load [--seconds S] [--json] | --simulator [--seconds S] [--json] | --soak MINUTES [--soak-output PREFIX] [--soak-sample SECONDS]\n"
+            "dockbench: \(error.message)\nusage: dockbench [--json] [--calls N] | --tracker | --load [--seconds S] [--json] | --simulator [--seconds S] [--json] | --accessories N [--seconds S] | --soak MINUTES [--soak-output PREFIX] [--soak-sample SECONDS]\n"
                 .utf8))
     exit(64)
 }
@@ -37,6 +38,7 @@ if arguments.flag(BenchOptions.help) {
                dockbench --tracker
                dockbench --load [--seconds S] [--json]
                dockbench --simulator [--seconds S] [--json]
+               dockbench --accessories N [--seconds S]
                dockbench --soak MINUTES [--soak-output PREFIX] [--soak-sample SECONDS]
                dockbench --soak-plot PREFIX
                dockbench --version
@@ -64,6 +66,11 @@ if arguments.flag(BenchOptions.help) {
 
         --simulator measures only dockd --simulator: its CPU and RSS, S seconds idle and S seconds
         tracking its scene (default 15 each), and its start to READY=1 (20 starts).
+
+        --accessories runs one dockd serving N in-process simulated docks (an [accessory NAME]
+        section each), all tracking their scenes, for S seconds (default 30) while one client asks
+        each for its status ten times a second: dockd's CPU, threads and RSS, and each accessory's
+        GetStatus round trips, loop lateness and missed ticks.
 
         --soak runs dockd for MINUTES (a decimal: 0.2 is 12 s) tracking five people at 30 fps
         from a dock on a pseudo-terminal that is unplugged for 2 s every 6 s, while clients
@@ -205,6 +212,17 @@ Task.detached {
         } else {
             print(table(simulatorRows(figures) + [Row("dockd --simulator: start → READY=1 (ms)", ready, target: "≤ 150")]))
         }
+        exit(0)
+    }
+    if let count = arguments.wholeNumber(BenchOptions.accessories) {
+        guard
+            let figures = await ManyAccessoriesBenchmark.run(
+                count: count, seconds: Double(arguments.wholeNumber(BenchOptions.seconds) ?? 30))
+        else {
+            FileHandle.standardError.write(Data("dockbench: dockd did not start or its accessories did not become ready\n".utf8))
+            exit(1)
+        }
+        print(table(ManyAccessoriesBenchmark.rows(figures)))
         exit(0)
     }
     if arguments.flag(BenchOptions.load) {

@@ -122,6 +122,9 @@ public struct Configuration: Hashable, Sendable {
     /// presets last until it stops. This is root's default; ``init(effectiveUserID:environment:)``
     /// gives systemd's `$STATE_DIRECTORY` or a normal user's.
     public var stateDirectory = "/var/lib/dockd"
+    /// The `[accessory NAME]` sections of the configuration file, in its order; none: the top
+    /// level is the one accessory (``accessorySettings()`` makes each accessory's settings).
+    public var sections: [AccessorySection] = []
 
     /// Creates the defaults.
     public init() {}
@@ -303,8 +306,10 @@ public struct Configuration: Hashable, Sendable {
         public var description: String { "\(location): \(message)" }
     }
 
-    /// Applies the `key = value` lines of a configuration file.
+    /// Applies the `key = value` lines of a configuration file; from the first `[accessory NAME]`
+    /// line on, each line belongs to the section above it (``sections``).
     public mutating func apply(fileText: String, path: String) throws(Error) {
+        var isInSection = false
         // Lines end at every LF scalar: split as Characters, CRLF would be one Character and a
         // CRLF file one long line.
         for (index, scalars) in fileText.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -313,6 +318,11 @@ public struct Configuration: Hashable, Sendable {
             let line = Substring(scalars.prefix { $0 != "#" }).trimmingWhitespace()
             guard !line.isEmpty else { continue }
             let location = "\(path):\(index + 1)"
+            if line.hasPrefix("[") {
+                try startSection(line, location: location)
+                isInSection = true
+                continue
+            }
             // The first "=" scalar, not Character: one followed by a combining mark (`=\u{359}`)
             // is a single Character that `firstIndex(of: "=")` does not see (the fuzzer's find).
             let scalars = line.unicodeScalars
@@ -321,7 +331,11 @@ public struct Configuration: Hashable, Sendable {
             }
             let name = Substring(scalars[..<equals]).trimmingWhitespace()
             let value = Substring(scalars[scalars.index(after: equals)...]).trimmingWhitespace()
-            try set(name, value, location: location)
+            if isInSection {
+                try addSectionLine(name, value, location: location)
+            } else {
+                try set(name, value, location: location)
+            }
         }
     }
 
@@ -356,7 +370,7 @@ public struct Configuration: Hashable, Sendable {
         return rest
     }
 
-    private mutating func set(_ name: String, _ value: String, location: String) throws(Error) {
+    mutating func set(_ name: String, _ value: String, location: String) throws(Error) {
         // dockd 0.2's name, kept so that a settings file written for it still starts dockd: it
         // meant "hold this long, then turn to the rest pose".
         if name == "rest-after-s" {
@@ -440,6 +454,7 @@ public struct Configuration: Hashable, Sendable {
             }
             _ = try checked.digitalAspectRatio()
         }
+        if !checked.sections.isEmpty { _ = try checked.accessorySettings() }
         return checked
     }
 

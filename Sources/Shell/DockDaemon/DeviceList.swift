@@ -22,6 +22,23 @@ public enum DeviceList {
         }
     }
 
+    /// The listing for every accessory of the settings: without sections, the top level's as
+    /// ``text(_:serial:video:controls:)`` gives it; with them, each section's under its name
+    /// (`[accessory NAME]`), its lines indented.
+    public static func text(
+        accessories: [NamedAccessorySettings], hasSections: Bool, serial: [SerialDeviceDescription],
+        video: [SerialDeviceDescription], controls: (String) -> String?
+    ) -> String {
+        let listings = accessories.map { accessory in
+            (accessory.name, text(accessory.configuration, serial: serial, video: video, controls: controls))
+        }
+        guard hasSections else { return listings.map(\.1).joined(separator: "\n") }
+        return listings.map { name, listing in
+            "[accessory \(name)]\n"
+                + listing.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n")
+        }.joined(separator: "\n")
+    }
+
     /// A console or a terminal multiplexer: a tty node no accessory can be on.
     static func isConsole(_ path: String) -> Bool {
         let name = path.split(separator: "/").last.map(String.init) ?? path

@@ -58,6 +58,17 @@ public final class MemoryTransport: DockTransport {
         return (try? peer.write(bytes)) == bytes.count
     }
 
+    /// The dock stops reading what the session writes (a stalled link: its bytes stay in the
+    /// socket, and once its buffer is full the session's writes fail) or reads again.
+    public func setStalled(_ stalled: Bool) {
+        guard let peer, let loop else { return }
+        if stalled {
+            loop.unwatch(peer)
+        } else {
+            loop.watch(peer, for: .readable) { [weak self] _ in self?.peerReadable(peer) }
+        }
+    }
+
     /// The cable is pulled (the session sees a hang-up and cannot reopen) or put back.
     public func setPluggedIn(_ pluggedIn: Bool) {
         isPluggedIn = pluggedIn

@@ -4,7 +4,8 @@ public import DockVocabulary
 import Glibc
 
 /// dockd's presets on disk: `presets.json` in its state directory (`simulator-presets.json` for
-/// the in-process simulator, so that a simulated dock's presets stay apart from a real one's).
+/// the in-process simulator, so that a simulated dock's presets stay apart from a real one's;
+/// `presets-NAME.json` for an accessory of a `[accessory NAME]` section).
 /// Read whole at start; replaced whole and atomically at each change (`FileContents.replace`).
 public struct PresetFile: Hashable, Sendable {
     /// The directory it is in.
@@ -12,10 +13,12 @@ public struct PresetFile: Hashable, Sendable {
     /// The file.
     public let path: String
 
-    /// The presets file in `directory`.
-    public init(directory: String, isSimulator: Bool = false) {
+    /// The presets file in `directory`; an accessory named in a section of the settings keeps
+    /// its own (`presets-NAME.json`, `simulator-presets-NAME.json`).
+    public init(directory: String, isSimulator: Bool = false, accessory: String? = nil) {
         self.directory = directory
-        path = directory + (directory.hasSuffix("/") ? "" : "/") + (isSimulator ? "simulator-presets.json" : "presets.json")
+        let file = (isSimulator ? "simulator-presets" : "presets") + (accessory.map { "-" + $0 } ?? "") + ".json"
+        path = directory + (directory.hasSuffix("/") ? "" : "/") + file
     }
 
     /// The presets the file holds; none when there is no file yet.

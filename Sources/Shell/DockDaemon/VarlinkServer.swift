@@ -25,6 +25,9 @@ public final class VarlinkServer {
     private var clients: [ClientID: ClientConnection] = [:]
     private var nextClient: ClientID = 0
     private var watchers: Set<ClientID> = []
+    /// The accessory (its name) each watcher that follows one follows; a watcher not here
+    /// follows them all.
+    private var watchedAccessory: [ClientID: String] = [:]
     private var statusTimer: LoopTimer?
     private var isPaused = false
     private var isShortOfDescriptors = false
@@ -112,8 +115,10 @@ public final class VarlinkServer {
     func released(_ client: ClientID) {
         log.debug("client \(client) disconnected")
         watching(client, false)
-        let runner = service.runner
-        loop.execute { runner.clientDisconnected(client) }
+        let accessories = service.accessories
+        loop.execute {
+            for accessory in accessories { accessory.runner.clientDisconnected(client) }
+        }
     }
 
     /// A connection is closed and gone.
@@ -122,18 +127,19 @@ public final class VarlinkServer {
         clients.removeValue(forKey: client)
     }
 
-    /// A client starts or stops watching: the runner's events and the 10 Hz status go to the
-    /// watchers while there are any.
-    func watching(_ client: ClientID, _ isWatching: Bool) {
+    /// A client starts or stops watching (`accessory`: the name of the one it follows; nil:
+    /// all): the runners' events and the 10 Hz status go to the watchers while there are any.
+    func watching(_ client: ClientID, _ isWatching: Bool, accessory: String? = nil) {
         let hadWatchers = !watchers.isEmpty
         if isWatching { watchers.insert(client) } else { watchers.remove(client) }
+        watchedAccessory[client] = isWatching ? accessory : nil
         guard hadWatchers != !watchers.isEmpty else { return }
         if watchers.isEmpty {
-            service.runner.watcher = nil
+            for accessory in service.accessories { accessory.runner.watcher = nil }
             if let statusTimer { loop.cancel(statusTimer) }
             statusTimer = nil
         } else {
-            service.runner.watcher = { [weak self] event in self?.broadcast(.watch(event)) }
+            followAccessories()
             scheduleStatus(at: loop.now + .milliseconds(100))
         }
     }
@@ -141,15 +147,28 @@ public final class VarlinkServer {
     private func scheduleStatus(at time: Duration) {
         statusTimer = loop.schedule(at: time) { [weak self] in
             guard let self, !watchers.isEmpty else { return }
-            broadcast(.watch(service.runner.statusEvent()))
+            for accessory in service.accessories {
+                broadcast(.watch(accessory.named(accessory.runner.statusEvent())), from: accessory.name)
+            }
             scheduleStatus(at: max(time + .milliseconds(100), loop.now))
         }
     }
 
-    /// One reply, encoded once, to every watcher.
-    private func broadcast(_ reply: VarlinkReply) {
+    /// Has every accessory's events told to the watchers (while there are any): at the first
+    /// watcher, and when SIGHUP added an accessory.
+    public func followAccessories() {
+        guard !watchers.isEmpty else { return }
+        for accessory in service.accessories {
+            accessory.runner.watcher = { [weak self] event in self?.broadcast(.watch(accessory.named(event)), from: accessory.name) }
+        }
+    }
+
+    /// One reply about the accessory named `name`, encoded once, to every watcher that follows it.
+    private func broadcast(_ reply: VarlinkReply, from name: String) {
         let bytes = reply.bytes
-        for client in watchers.sorted() { clients[client]?.send(bytes) }
+        for client in watchers.sorted() where watchedAccessory[client].map({ $0 == name }) ?? true {
+            clients[client]?.send(bytes)
+        }
     }
 }
 
@@ -252,17 +271,28 @@ final class ClientConnection {
     }
 
     /// `Watch`: its parameters (the `accessory` among them) checked like every other call's,
-    /// then a first status, then events and the 10 Hz status until the client goes.
+    /// then a first status (from each accessory, when it names none), then events and the
+    /// 10 Hz status until the client goes.
     private func watch(_ call: VarlinkCall) {
         guard call.wantsMore else { return send(VarlinkReply.failure(VarlinkService.Error.expectedMore).bytes) }
+        let followed: String?
         do {
             let parsed = try DockCall.parse(call)
-            if let refusal = server.service.accessoryRefusal(parsed.accessory) { return send(refusal.bytes) }
+            if let name = parsed.accessory {
+                switch server.service.accessory(name) {
+                case .success(let accessory): followed = accessory.name
+                case .failure(let refusal): return send(refusal.reply.bytes)
+                }
+            } else {
+                followed = nil
+            }
         } catch {
             return send(error.reply.bytes)
         }
-        send(VarlinkReply.watch(server.service.runner.statusEvent()).bytes)
-        if state == .open { server.watching(id, true) }
+        for accessory in server.service.accessories where followed.map({ $0 == accessory.name }) ?? true {
+            send(VarlinkReply.watch(accessory.named(accessory.runner.statusEvent())).bytes)
+        }
+        if state == .open { server.watching(id, true, accessory: followed) }
     }
 
     /// No more calls: what the client held is released now; the connection closes once the

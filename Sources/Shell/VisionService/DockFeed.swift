@@ -56,7 +56,7 @@ public final class DockFeed: Sendable {
     ///
     /// - Parameters:
     ///   - socketPaths: dockd's sockets, tried in order.
-    ///   - accessory: The dock, when dockd has several; nil: dockd's own.
+    ///   - accessory: The accessory the camera is on (its name or serial number), when dockd serves several; nil: dockd's only one.
     ///   - turnsTrackingOn: Whether to turn system tracking on at each connection.
     ///   - logger: Where to say what happens.
     ///   - latencyLog: Where each call's times go, for a benchmark; nil: nowhere.
