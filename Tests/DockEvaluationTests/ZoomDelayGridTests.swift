@@ -66,6 +66,11 @@ import V4L2Protocol
         }
     }
 
+    /// A Markdown table's first two lines: the delays across.
+    static let tableHeader =
+        "| fps \\ delay | " + delaysMilliseconds.map { "\($0) ± 50 ms" }.joined(separator: " | ") + " |\n|---|"
+        + delaysMilliseconds.map { _ in "---|" }.joined() + "\n"
+
     /// One zoom a test case, so that the two computing threads share the three (the whole grid on
     /// one thread was the last test `swift test` waited for). At 1× the setting cannot change a
     /// frame; that is held on the grid's first row, not computed twice over the whole grid.
@@ -78,8 +83,7 @@ import V4L2Protocol
                 try Self.cell(framesPerSecond: Self.framesPerSecond[0], delayMilliseconds: $0, zoom: fraction, following: false)
             }
             #expect(with[0] == row, "at the widest zoom the setting changes nothing")
-            var text = "| fps \\ delay | " + Self.delaysMilliseconds.map { "\($0) ± 50 ms" }.joined(separator: " | ") + " |\n"
-            text += "|---|" + Self.delaysMilliseconds.map { _ in "---|" }.joined() + "\n"
+            var text = Self.tableHeader
             for (row, fps) in Self.framesPerSecond.enumerated() {
                 text += "| \(fps) | " + with[row].map { "\(String(format1: $0 * 100)) %" }.joined(separator: " | ") + " |\n"
             }
@@ -89,8 +93,7 @@ import V4L2Protocol
             return
         }
         let without = try Self.table(zoom: fraction, following: false)
-        var text = "| fps \\ delay | " + Self.delaysMilliseconds.map { "\($0) ± 50 ms" }.joined(separator: " | ") + " |\n"
-        text += "|---|" + Self.delaysMilliseconds.map { _ in "---|" }.joined() + "\n"
+        var text = Self.tableHeader
         for (row, fps) in Self.framesPerSecond.enumerated() {
             text +=
                 "| \(fps) | "

@@ -13,14 +13,7 @@ import VisionService
 /// once a call has gone unanswered for a second (dockd stopped with SIGSTOP), then dockd's again
 /// when it answers.
 @Suite(.onTheProcessThreads) struct DockFeedTests {
-    static func waitUntil(_ seconds: Double, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(20_000)
-        }
-        return condition()
-    }
+    static func waitUntil(_ seconds: Double, _ condition: () -> Bool) -> Bool { VisionProcessTests.waitUntil(seconds, condition) }
 
     static func batch() -> ObservationBatch {
         ObservationBatch(
